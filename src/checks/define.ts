@@ -1,0 +1,56 @@
+/**
+ * The shape of a check and of the rule metadata it declares (STYLE.md §9.2). Docs pages and
+ * SARIF `rules[]` are generated from this metadata; nobody writes them twice.
+ */
+import type { CommandUnit, Finding, Profile, SeverityLevel } from '../core/types.js';
+import type { ParsedScript } from '../parse/nodes.js';
+
+/** What a rule is about; constrains its default severity (security/destructive are never `note`). */
+export type Category = 'parse' | 'security' | 'destructive' | 'paths' | 'input';
+
+/** Metadata of one rule id. */
+export interface RuleMeta {
+  /** kebab-case, stable, never reused. */
+  readonly id: string;
+  /** Stable short code, partitioned by stage: P1xx parse, S2xx security, D3xx destructive, F4xx paths, I9xx input. */
+  readonly code: string;
+  /** One line, imperative or descriptive, no trailing period (SARIF `shortDescription`). */
+  readonly title: string;
+  readonly category: Category;
+  /** Default severity per profile (DESIGN.md §5); the user's config may override it. */
+  readonly severity: Readonly<Record<Profile, SeverityLevel>>;
+  /** Markdown docs: why it matters, what to write instead, known exceptions and deviations. */
+  readonly docs: {
+    readonly rationale: string;
+    readonly fix: string;
+    readonly exceptions?: string;
+  };
+  /** Prior art, e.g. `claude-code:destructiveCommandWarning`, `shellcheck:SC2115`. */
+  readonly sources: readonly string[];
+  /**
+   * Executable examples: each `invalid` one yields exactly one diagnostic of this id, each
+   * `valid` one none (run by test/checks.examples.test.ts).
+   */
+  readonly examples: { readonly valid: readonly string[]; readonly invalid: readonly string[] };
+}
+
+/** What a check sees: the unit, its parse views, and a sink for findings. */
+export interface CheckContext {
+  readonly unit: CommandUnit;
+  readonly parsed: ParsedScript;
+  /** Reports a finding; the pipeline places it in the host file and applies severity. */
+  report(finding: Finding): void;
+}
+
+/** A check: the rule ids it can report and the function that reports them. Pure: no I/O. */
+export interface Check {
+  /** Name of the check (equals its file name). */
+  readonly name: string;
+  readonly rules: readonly RuleMeta[];
+  run(ctx: CheckContext): void;
+}
+
+/** Declares a check that reports a single rule id (the common case). */
+export function defineCheck(meta: RuleMeta, run: (ctx: CheckContext) => void): Check {
+  return { name: meta.id, rules: [meta], run };
+}

@@ -1,0 +1,120 @@
+/**
+ * Core types shared by every stage of the pipeline (DESIGN.md §3).
+ *
+ * Offsets: every `Span` in the core is a pair of indices into a JavaScript string, i.e. UTF-16
+ * code units, 0-based, end exclusive. web-tree-sitter reports node indices in exactly this unit
+ * for string input, so no byte offsets ever exist in shellward. Offsets become 1-based lines and
+ * columns exactly once, in `src/core/positions.ts`.
+ */
+
+/** Severity of a finding; maps one to one onto SARIF `level` (`error`, `warning`, `note`). */
+export type Severity = 'error' | 'warning' | 'note';
+
+/** Severity as configured: a severity, or `off` to silence a rule. */
+export type SeverityLevel = Severity | 'off';
+
+/** Profile of a unit (DESIGN.md §5): how loud the checks are. */
+export type Profile = 'agent' | 'script';
+
+/** Shell dialect of a unit, from shebang or extension. */
+export type Dialect = 'bash' | 'sh' | 'dash' | 'ksh' | 'zsh';
+
+/** A half-open range `[start, end)` of UTF-16 code-unit offsets into a unit's text. */
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A 1-based line and 1-based column; columns count UTF-16 code units (SARIF's default). */
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+/**
+ * A region in a host file. `end` is the position just after the last character, as in SARIF's
+ * `endLine`/`endColumn` (the column of the character following the region).
+ */
+export interface Range {
+  readonly start: Position;
+  readonly end: Position;
+}
+
+/**
+ * Maps offsets in a unit's text back to offsets in its host file's text (both UTF-16 code
+ * units). For a shell script the map is the identity; extracted code (Makefile recipes,
+ * transcript commands) maps piecewise.
+ */
+export interface SourceMap {
+  /** Host-file offset of `offset` (0 ≤ offset ≤ unit text length). */
+  toHost(offset: number): number;
+}
+
+/** What kind of host file a unit came from. */
+export type SourceKind = 'script' | 'makefile' | 'transcript' | 'command';
+
+/** Where a unit came from. `file` is the path as the user should see it (repository-relative when possible). */
+export interface UnitOrigin {
+  readonly file: string;
+  readonly kind: SourceKind;
+}
+
+/**
+ * One piece of shell text to analyse: a whole script (granularity `script`) or one command
+ * (a Makefile recipe line, a transcript tool call: granularity `command`).
+ */
+export interface CommandUnit {
+  readonly text: string;
+  readonly dialect: Dialect;
+  readonly granularity: 'script' | 'command';
+  readonly profile: Profile;
+  readonly origin: UnitOrigin;
+  readonly sourceMap: SourceMap;
+  /** The full text of the host file, used to turn host offsets into lines and columns. */
+  readonly hostText: string;
+  readonly context?: UnitContext;
+}
+
+/** Facts recorded about a command outside its text (transcripts fill these). */
+export interface UnitContext {
+  readonly cwd?: string;
+  readonly agent?: string;
+  readonly sessionId?: string;
+  readonly toolUseId?: string;
+  readonly timestamp?: string;
+}
+
+/**
+ * A finding as a check reports it, before it is placed in the host file.
+ * `span` is in the unit's text (UTF-16 offsets, end exclusive).
+ */
+export interface Finding {
+  readonly ruleId: string;
+  readonly message: string;
+  readonly span: Span;
+  /** Severity for this finding; when absent the rule's default for the unit's profile applies. */
+  readonly severity?: Severity;
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The one diagnostic type every output format consumes (DESIGN.md §3).
+ * `range` is in the host file: 1-based lines and columns, UTF-16 columns, end exclusive.
+ */
+export interface Diagnostic {
+  readonly ruleId: string;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly file: string;
+  readonly range: Range;
+  /**
+   * Stable identity of the finding that survives lines moving: a hash of the rule id and the
+   * whitespace-normalised text of the first line of the region, plus `:n` for the n-th
+   * occurrence of that hash in the file (SARIF `partialFingerprints.primaryLocationLineHash`).
+   */
+  readonly fingerprint: string;
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+/** Sort order of severities, most severe first. */
+export const SEVERITY_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, note: 2 };

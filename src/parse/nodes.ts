@@ -1,0 +1,221 @@
+/**
+ * Narrow, tree-independent views of a parsed unit: top-level statements, every simple command
+ * with its words, assignments and redirections (heredocs included), syntax problems and
+ * comments. Built in one iterative walk (no recursion, so deep nesting cannot overflow the
+ * stack). All spans are UTF-16 offsets into the unit's text.
+ */
+import type { Node, Tree } from 'web-tree-sitter';
+import type { Span } from '../core/types.js';
+import { toWord, type Word } from './words.js';
+
+/** `NAME=value` before a command (or alone, as a statement). */
+export interface Assignment {
+  readonly name: string;
+  /** The value word; `undefined` for `NAME=`. */
+  readonly value: Word | undefined;
+  readonly span: Span;
+}
+
+/** A here-document attached to a redirection. */
+export interface Heredoc {
+  /** The delimiter word with quotes removed. */
+  readonly delimiter: string;
+  /** True when the delimiter was quoted, so the body is literal text (no expansions). */
+  readonly quoted: boolean;
+  /** True for `<<-` (leading tabs stripped). */
+  readonly stripTabs: boolean;
+  /** The body's source text, without the closing delimiter line. */
+  readonly body: string;
+  readonly bodySpan: Span;
+}
+
+/** A redirection: `>f`, `2>&1`, `<<EOF`, `<<<word` … */
+export interface Redirect {
+  readonly span: Span;
+  /** The operator as written: `>`, `>>`, `<`, `&>`, `>&`, `<<`, `<<-`, `<<<`, `>|` … */
+  readonly operator: string;
+  /** The explicit file descriptor before the operator (`2` in `2>x`), if any. */
+  readonly fd: string | undefined;
+  /** The target word (file, descriptor or here-string); `undefined` for heredocs. */
+  readonly target: Word | undefined;
+  readonly heredoc: Heredoc | undefined;
+}
+
+/** A simple command: assignments, a command name and arguments, and redirections. */
+export interface SimpleCommand {
+  readonly span: Span;
+  /** The command name word; `undefined` for a command of assignments or redirections only. */
+  readonly name: Word | undefined;
+  /** The arguments after the name (the name is not included). */
+  readonly args: readonly Word[];
+  readonly assignments: readonly Assignment[];
+  /** Redirections on the command itself and on a `redirected_statement` wrapping it directly. */
+  readonly redirects: readonly Redirect[];
+  /** Index of the top-level statement that contains this command. */
+  readonly statement: number;
+}
+
+/** A top-level statement of the unit (a command, pipeline, list, compound command, function …). */
+export interface Statement {
+  /** tree-sitter node type, e.g. `command`, `pipeline`, `list`, `if_statement`. */
+  readonly type: string;
+  readonly span: Span;
+}
+
+/** An ERROR node (text the grammar could not place) or a MISSING node (a token it inserted). */
+export interface SyntaxProblem {
+  readonly kind: 'error' | 'missing';
+  readonly span: Span;
+  /** For `missing`: the token or node type that was expected, e.g. `fi`, `]`. */
+  readonly expected: string | undefined;
+}
+
+/** Everything the analyses need from one parse. */
+export interface ParsedScript {
+  readonly text: string;
+  readonly statements: readonly Statement[];
+  /** Every simple command in document order, nested ones included (subshells, `$(…)`, functions …). */
+  readonly commands: readonly SimpleCommand[];
+  readonly problems: readonly SyntaxProblem[];
+  readonly comments: readonly Span[];
+  /** Number of nodes in the tree (named and anonymous). */
+  readonly nodeCount: number;
+}
+
+const WORD_TYPES = new Set([
+  'word', 'string', 'raw_string', 'ansi_c_string', 'translated_string', 'concatenation',
+  'simple_expansion', 'expansion', 'command_substitution', 'process_substitution',
+  'arithmetic_expansion', 'number', 'brace_expression',
+]);
+
+function spanOf(node: Node): Span {
+  return { start: node.startIndex, end: node.endIndex };
+}
+
+function toAssignment(node: Node): Assignment {
+  const name = node.childForFieldName('name')?.text ?? '';
+  const value = node.childForFieldName('value');
+  return { name, value: value ? toWord(value) : undefined, span: spanOf(node) };
+}
+
+function toHeredoc(node: Node): Heredoc | undefined {
+  let start: Node | undefined;
+  let body: Node | undefined;
+  let stripTabs = false;
+  for (const c of node.children) {
+    if (!c) continue;
+    if (c.type === 'heredoc_start') start = c;
+    else if (c.type === 'heredoc_body') body = c;
+    else if (c.type === '<<-') stripTabs = true;
+  }
+  if (!start) return undefined;
+  const raw = start.text;
+  const quoted = /['"\\]/.test(raw);
+  const delimiter = raw.replace(/['"\\]/g, '');
+  const bodySpan = body ? spanOf(body) : { start: start.endIndex, end: start.endIndex };
+  return { delimiter, quoted, stripTabs, body: body?.text ?? '', bodySpan };
+}
+
+/**
+ * Views of the redirections of a `file_redirect`, `heredoc_redirect` or `herestring_redirect`
+ * node. tree-sitter-bash attaches words that follow a redirection target to the redirection
+ * (`cmd >f arg`): those extra destinations are returned in `extraArgs`.
+ */
+function toRedirect(node: Node): { redirect: Redirect; extraArgs: Word[] } {
+  let operator = '';
+  let fd: string | undefined;
+  const targets: Word[] = [];
+  for (const c of node.children) {
+    if (!c) continue;
+    if (c.type === 'file_descriptor') fd = c.text;
+    else if (!c.isNamed && operator === '') operator = c.text;
+    else if (WORD_TYPES.has(c.type)) targets.push(toWord(c));
+  }
+  const heredoc = node.type === 'heredoc_redirect' ? toHeredoc(node) : undefined;
+  if (heredoc) operator = heredoc.stripTabs ? '<<-' : '<<';
+  const [target, ...extraArgs] = targets;
+  return { redirect: { span: spanOf(node), operator, fd, target: heredoc ? undefined : target, heredoc }, extraArgs };
+}
+
+function isRedirectNode(type: string): boolean {
+  return type === 'file_redirect' || type === 'heredoc_redirect' || type === 'herestring_redirect';
+}
+
+function toSimpleCommand(node: Node, statement: number): SimpleCommand {
+  let name: Word | undefined;
+  const args: Word[] = [];
+  const assignments: Assignment[] = [];
+  const redirects: Redirect[] = [];
+  const count = node.childCount;
+  for (let i = 0; i < count; i++) {
+    const c = node.child(i);
+    if (!c || !c.isNamed) continue;
+    const field = node.fieldNameForChild(i);
+    if (c.type === 'variable_assignment') assignments.push(toAssignment(c));
+    else if (isRedirectNode(c.type)) {
+      const r = toRedirect(c);
+      redirects.push(r.redirect);
+      args.push(...r.extraArgs);
+    } else if (c.type === 'command_name') {
+      const inner = c.namedChild(0);
+      name = toWord(inner ?? c);
+    } else if (field === 'argument' || WORD_TYPES.has(c.type)) args.push(toWord(c));
+  }
+  // Redirections written after the command belong to the enclosing redirected_statement.
+  const parent = node.parent;
+  if (parent?.type === 'redirected_statement' && parent.childForFieldName('body')?.id === node.id) {
+    for (const c of parent.namedChildren) {
+      if (!c || !isRedirectNode(c.type)) continue;
+      const r = toRedirect(c);
+      redirects.push(r.redirect);
+      args.push(...r.extraArgs);
+    }
+  }
+  args.sort((a, b) => a.span.start - b.span.start);
+  return { span: spanOf(node), name, args, assignments, redirects, statement };
+}
+
+/**
+ * Walks `tree` once and returns its views. Iterative over a tree cursor, so it is linear in the
+ * number of nodes and safe on arbitrarily deep trees. Does not delete the tree.
+ */
+export function buildViews(tree: Tree, text: string): ParsedScript {
+  const statements: Statement[] = [];
+  const commands: SimpleCommand[] = [];
+  const problems: SyntaxProblem[] = [];
+  const comments: Span[] = [];
+  let nodeCount = 0;
+  const cursor = tree.walk();
+  let depth = 0;
+  let statement = -1;
+  try {
+    for (;;) {
+      nodeCount++;
+      const type = cursor.nodeType;
+      const isNamed = cursor.nodeIsNamed;
+      if (depth === 1 && isNamed && type !== 'comment') {
+        statement++;
+        statements.push({ type, span: { start: cursor.startIndex, end: cursor.endIndex } });
+      }
+      if (type === 'comment') {
+        comments.push({ start: cursor.startIndex, end: cursor.endIndex });
+      } else if (type === 'ERROR') {
+        problems.push({ kind: 'error', span: { start: cursor.startIndex, end: cursor.endIndex }, expected: undefined });
+      } else if (cursor.nodeIsMissing) {
+        problems.push({ kind: 'missing', span: { start: cursor.startIndex, end: cursor.endIndex }, expected: type });
+      } else if (type === 'command') {
+        commands.push(toSimpleCommand(cursor.currentNode, Math.max(statement, 0)));
+      }
+      if (cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount };
+        depth--;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The one lazily initialised tree-sitter-bash parser (web-tree-sitter + the `.wasm` that the
+ * tree-sitter-bash package ships; nothing is built natively or downloaded at run time).
+ */
+import { createRequire } from 'node:module';
+import { Language, Parser, type Tree } from 'web-tree-sitter';
+
+let ready: Promise<Parser> | undefined;
+
+/** Options for {@link initParser}. */
+export interface ParserInit {
+  /** Path of tree-sitter-bash.wasm; defaults to the one in the installed tree-sitter-bash package. */
+  readonly languageWasm?: string;
+  /** Path of web-tree-sitter's own tree-sitter.wasm; defaults to the installed package's. */
+  readonly runtimeWasm?: string;
+}
+
+/**
+ * Initialises the parser once; later calls return the same parser. Rejects when a `.wasm`
+ * file cannot be loaded (a broken install), which callers report as an internal error.
+ */
+export function initParser(init: ParserInit = {}): Promise<Parser> {
+  ready ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const runtime = init.runtimeWasm;
+    await Parser.init(runtime ? { locateFile: () => runtime } : undefined);
+    const language = await Language.load(
+      init.languageWasm ?? require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'),
+    );
+    const parser = new Parser();
+    parser.setLanguage(language);
+    return parser;
+  })();
+  return ready;
+}
+
+/** Default parse time-out per unit, in milliseconds. */
+export const DEFAULT_PARSE_TIMEOUT_MS = 10_000;
+
+/**
+ * Parses `text` as bash. Returns `undefined` when parsing ran past `timeoutMs` and was
+ * cancelled. The caller owns the tree and must `delete()` it (it lives in wasm memory).
+ */
+export function parseBash(parser: Parser, text: string, timeoutMs = DEFAULT_PARSE_TIMEOUT_MS): Tree | undefined {
+  const deadline = Date.now() + timeoutMs;
+  // web-tree-sitter cancels the parse when the progress callback returns true (its .d.ts
+  // types the callback as returning void).
+  const progressCallback = (() => Date.now() > deadline) as unknown as () => void;
+  const tree = parser.parse(text, null, { progressCallback });
+  if (!tree) {
+    parser.reset();
+    return undefined;
+  }
+  return tree;
+}

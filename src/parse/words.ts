@@ -1,0 +1,209 @@
+/**
+ * Static resolution of shell words (cf. ShellCheck's `getLiteralString`): what a word expands
+ * to when it contains no expansion, and a part-by-part view when it does.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { Span } from '../core/types.js';
+
+/** One piece of a word after quote removal. */
+export type WordPart =
+  /** Literal text; `quoted` when it came from inside quotes (so glob characters are inert). */
+  | { readonly kind: 'literal'; readonly value: string; readonly quoted: boolean }
+  /**
+   * A parameter expansion `$NAME` / `${NAME…}`. `guarded` when the expansion cannot be empty
+   * or aborts when empty: `${NAME:?…}`, `${NAME?…}`, `${NAME:-word}`/`${NAME:=word}` with a
+   * non-empty word.
+   */
+  | { readonly kind: 'parameter'; readonly name: string; readonly guarded: boolean; readonly quoted: boolean }
+  /** Anything whose value cannot be known statically: command/arithmetic/process substitution. */
+  | { readonly kind: 'dynamic'; readonly node: string; readonly quoted: boolean };
+
+/** A shell word (an argument, command name, redirection target or assignment value). */
+export interface Word {
+  /** The word's source text. */
+  readonly raw: string;
+  /** Where the word is in the unit's text. */
+  readonly span: Span;
+  /** The word after quote removal when it contains no expansion; otherwise `undefined`. */
+  readonly value: string | undefined;
+  /** The word's pieces in order, after quote removal. */
+  readonly parts: readonly WordPart[];
+  /** True when any part of the word is quoted or escaped. */
+  readonly quoted: boolean;
+}
+
+const BACKSLASH_IN_DOUBLE = /\\([$`"\\\n])/g;
+
+function unescapeUnquoted(text: string): string {
+  // Outside quotes a backslash quotes the next character; backslash-newline disappears.
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\' && i + 1 < text.length) {
+      const n = text[i + 1];
+      i++;
+      if (n !== '\n') out += n;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+const ANSI_C_SIMPLE: Readonly<Record<string, string>> = {
+  a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
+  '\\': '\\', "'": "'", '"': '"', '?': '?',
+};
+
+/** Decodes the body of a bash `$'…'` string (escapes as in the bash manual, QUOTING). */
+export function decodeAnsiC(body: string): string {
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c !== '\\' || i + 1 >= body.length) {
+      out += c;
+      continue;
+    }
+    const n = body[++i]!;
+    const simple = ANSI_C_SIMPLE[n];
+    if (simple !== undefined) {
+      out += simple;
+    } else if (n >= '0' && n <= '7') {
+      const m = /^[0-7]{1,3}/.exec(body.slice(i, i + 3))![0];
+      out += String.fromCharCode(parseInt(m, 8) & 0xff);
+      i += m.length - 1;
+    } else if (n === 'x') {
+      const m = /^[0-9a-fA-F]{1,2}/.exec(body.slice(i + 1, i + 3));
+      if (m) {
+        out += String.fromCharCode(parseInt(m[0], 16));
+        i += m[0].length;
+      } else out += '\\x';
+    } else if (n === 'u' || n === 'U') {
+      const m = (n === 'u' ? /^[0-9a-fA-F]{1,4}/ : /^[0-9a-fA-F]{1,8}/).exec(body.slice(i + 1, i + 9));
+      const cp = m ? parseInt(m[0], 16) : NaN;
+      if (m && cp <= 0x10ffff) {
+        out += String.fromCodePoint(cp);
+        i += m[0].length;
+      } else out += '\\' + n;
+    } else if (n === 'c' && i + 1 < body.length) {
+      out += String.fromCharCode(body.charCodeAt(++i) & 0x1f);
+    } else {
+      out += '\\' + n;
+    }
+  }
+  return out;
+}
+
+const GUARDED_EXPANSION = /^\$\{#?[A-Za-z_0-9@*#?$!-]+(?::?\?|:?[-=]\s*[^\s}])/;
+
+function parameterPart(node: Node, quoted: boolean): WordPart {
+  const nameNode = node.namedChildren.find(
+    (c) => c !== null && (c.type === 'variable_name' || c.type === 'special_variable_name'),
+  );
+  const name = nameNode?.text ?? '';
+  const text = node.text;
+  // `${#x}` (length) is never empty.
+  const guarded = node.type === 'expansion' && (GUARDED_EXPANSION.test(text) || text.startsWith('${#'));
+  return { kind: 'parameter', name, guarded, quoted };
+}
+
+function collectParts(node: Node, quoted: boolean, out: WordPart[]): void {
+  switch (node.type) {
+    case 'word':
+    case 'number':
+      // A backslash-escaped character is quoted; the part is marked quoted as a whole.
+      out.push({ kind: 'literal', value: quoted ? node.text : unescapeUnquoted(node.text), quoted: quoted || node.text.includes('\\') });
+      return;
+    case 'raw_string':
+      out.push({ kind: 'literal', value: node.text.slice(1, -1), quoted: true });
+      return;
+    case 'ansi_c_string':
+      out.push({ kind: 'literal', value: decodeAnsiC(node.text.slice(2, -1)), quoted: true });
+      return;
+    case 'string_content':
+      out.push({ kind: 'literal', value: node.text.replace(BACKSLASH_IN_DOUBLE, (_m, c: string) => (c === '\n' ? '' : c)), quoted: true });
+      return;
+    case 'string':
+    case 'translated_string': {
+      // Children are string_content and expansions; literal text between them (not covered by
+      // a named child) is kept too, e.g. a lone `$` at the end of a string.
+      const inner = node.type === 'translated_string' ? node.namedChildren[0] : node;
+      if (!inner) return;
+      const start = inner.startIndex + 1;
+      const end = inner.endIndex - 1;
+      let pos = start;
+      const base = inner.startIndex;
+      const text = inner.text;
+      for (const child of inner.namedChildren) {
+        if (!child) continue;
+        if (child.startIndex > pos) {
+          out.push({ kind: 'literal', value: text.slice(pos - base, child.startIndex - base), quoted: true });
+        }
+        collectParts(child, true, out);
+        pos = child.endIndex;
+      }
+      if (end > pos) out.push({ kind: 'literal', value: text.slice(pos - base, end - base), quoted: true });
+      return;
+    }
+    case 'concatenation': {
+      let pos = node.startIndex;
+      const base = node.startIndex;
+      const text = node.text;
+      for (const child of node.children) {
+        if (!child) continue;
+        if (child.startIndex > pos) {
+          out.push({ kind: 'literal', value: unescapeUnquoted(text.slice(pos - base, child.startIndex - base)), quoted: false });
+        }
+        if (child.isNamed) collectParts(child, quoted, out);
+        else out.push({ kind: 'literal', value: child.text, quoted });
+        pos = child.endIndex;
+      }
+      if (node.endIndex > pos) out.push({ kind: 'literal', value: text.slice(pos - base), quoted });
+      return;
+    }
+    case 'simple_expansion':
+    case 'expansion':
+      out.push(parameterPart(node, quoted));
+      return;
+    default:
+      out.push({ kind: 'dynamic', node: node.type, quoted });
+  }
+}
+
+/** Merges adjacent literal parts of equal quoting, so part lists stay short and predictable. */
+function mergeLiterals(parts: WordPart[]): WordPart[] {
+  const out: WordPart[] = [];
+  for (const p of parts) {
+    const last = out[out.length - 1];
+    if (p.kind === 'literal' && last?.kind === 'literal' && last.quoted === p.quoted) {
+      out[out.length - 1] = { kind: 'literal', value: last.value + p.value, quoted: p.quoted };
+    } else if (!(p.kind === 'literal' && p.value === '' && out.length > 0)) {
+      out.push(p);
+    }
+  }
+  return out;
+}
+
+/**
+ * Builds the {@link Word} view of a tree-sitter word-like node (`word`, `string`, `raw_string`,
+ * `concatenation`, expansions …). Never throws; unknown node types become `dynamic` parts.
+ */
+export function toWord(node: Node): Word {
+  const parts: WordPart[] = [];
+  collectParts(node, false, parts);
+  const merged = mergeLiterals(parts);
+  const isStatic = merged.every((p) => p.kind === 'literal');
+  const raw = node.text;
+  return {
+    raw,
+    span: { start: node.startIndex, end: node.endIndex },
+    value: isStatic ? merged.map((p) => (p.kind === 'literal' ? p.value : '')).join('') : undefined,
+    parts: merged,
+    quoted: merged.some((p) => p.quoted) || /[\\'"]/.test(raw),
+  };
+}
+
+/** True when the word has an unquoted glob character (`*`, `?`, `[`) in a literal part. */
+export function hasUnquotedGlob(word: Word): boolean {
+  return word.parts.some((p) => p.kind === 'literal' && !p.quoted && /[*?[]/.test(p.value));
+}
