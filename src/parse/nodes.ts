@@ -176,6 +176,21 @@ function toSimpleCommand(node: Node, statement: number): SimpleCommand {
 }
 
 /**
+ * Where an ERROR node went wrong: its first child that the parser could not attach (an
+ * anonymous token or a nested ERROR). tree-sitter often wraps everything from the start of
+ * the file to the real problem in one ERROR node, so its own start (1:1) would say nothing.
+ * Falls back to the node's own span.
+ */
+function errorAnchor(node: Node): Span {
+  const count = node.childCount;
+  for (let i = 0; i < count; i++) {
+    const c = node.child(i);
+    if (c && (!c.isNamed || c.type === 'ERROR')) return spanOf(c);
+  }
+  return spanOf(node);
+}
+
+/**
  * Walks `tree` once and returns its views. Iterative over a tree cursor, so it is linear in the
  * number of nodes and safe on arbitrarily deep trees. Does not delete the tree.
  */
@@ -200,7 +215,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
       if (type === 'comment') {
         comments.push({ start: cursor.startIndex, end: cursor.endIndex });
       } else if (type === 'ERROR') {
-        problems.push({ kind: 'error', span: { start: cursor.startIndex, end: cursor.endIndex }, expected: undefined });
+        problems.push({ kind: 'error', span: errorAnchor(cursor.currentNode), expected: undefined });
       } else if (cursor.nodeIsMissing) {
         problems.push({ kind: 'missing', span: { start: cursor.startIndex, end: cursor.endIndex }, expected: type });
       } else if (type === 'command') {

@@ -1,0 +1,37 @@
+/** Small CLI I/O helpers: colour decision, output destination, reading lists of paths. */
+import { readFile, writeFile } from 'node:fs/promises';
+
+/**
+ * Whether to colour output written to `stream`: never when `NO_COLOR` is set (any value,
+ * https://no-color.org) or `--no-color` was given; always with `FORCE_COLOR` (≠ `0`) or
+ * `--color`; otherwise only on a TTY.
+ */
+export function useColor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv, flag: boolean | undefined): boolean {
+  if (flag === false) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (flag === true) return true;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  return stream.isTTY === true;
+}
+
+/** Reads a list of paths, one per line (blank lines and `#` comments ignored); `-` is stdin. */
+export async function readPathList(file: string): Promise<string[]> {
+  const text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+}
+
+/** Reads all of standard input as UTF-8. */
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Writes `text` to `file`, or to stdout when `file` is undefined. */
+export async function emit(text: string, file: string | undefined): Promise<void> {
+  if (file) await writeFile(file, text);
+  else process.stdout.write(text);
+}

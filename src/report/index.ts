@@ -1,0 +1,55 @@
+/**
+ * Output formats (DESIGN.md §2 `report/`, STYLE.md §9.5): one small pure function per format,
+ * plus the table of formats for `--help` and the docs. Nothing here does I/O or reads the
+ * environment: the CLI decides colour and where the string goes.
+ */
+import { formatJson } from './json.js';
+import { formatSarif } from './sarif.js';
+import { formatText } from './text.js';
+import type { FileResult, FormatOptions, OutputFormat, ReportInput } from './types.js';
+
+export type { FileResult, FormatOptions, OutputFormat, ReportInput } from './types.js';
+export { countSeverities, type SeverityCounts } from './summary.js';
+export { escapeForTerminal, formatText, summaryLine } from './text.js';
+export { buildJsonReport, formatJson, JSON_REPORT_VERSION, type JsonDiagnostic, type JsonFileResult, type JsonReport } from './json.js';
+export { artifactLocation, buildSarif, formatSarif, pascalCase, ruleHelpUri, sarifRule, SARIF_SCHEMA_URI } from './sarif.js';
+
+/** Every output format, the default (`text`) first. */
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'sarif'];
+
+/** One-line description of each format, for `--help` and the docs. */
+export const OUTPUT_FORMAT_DESCRIPTIONS: Readonly<Record<OutputFormat, string>> = {
+  text: 'One line per finding, `path:line:col: severity: message [rule-id]`, then a summary (default)',
+  json: 'Versioned JSON document: tool, summary counts and per-file diagnostics (schemas/shellward-report.schema.json)',
+  sarif: 'SARIF 2.1.0 log for GitHub code scanning and other SARIF viewers',
+};
+
+/** Whether `s` names an output format (for validating `--format`). */
+export function isOutputFormat(s: string): s is OutputFormat {
+  return (OUTPUT_FORMATS as readonly string[]).includes(s);
+}
+
+/**
+ * Renders `input` in `format`. Returns the complete output, ending with a newline; `options.color`
+ * only affects `text`. Results are rendered in the order given (see {@link sortFileResults}).
+ */
+export function formatReport(format: OutputFormat, input: ReportInput, options: FormatOptions): string {
+  switch (format) {
+    case 'text':
+      return formatText(input, options);
+    case 'json':
+      return formatJson(input);
+    case 'sarif':
+      return formatSarif(input);
+    default:
+      throw new Error(`Unknown output format: ${String(format satisfies never)}`);
+  }
+}
+
+/**
+ * Returns `results` sorted by `file` in UTF-16 code-unit order (the order `compareDiagnostics`
+ * uses), stable for equal paths, so output does not depend on the order files finished in.
+ */
+export function sortFileResults(results: readonly FileResult[]): FileResult[] {
+  return [...results].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}

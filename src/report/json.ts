@@ -1,0 +1,109 @@
+/**
+ * The machine-readable format: a stable, versioned JSON document for scripts and dashboards.
+ * The shape is {@link JsonReport}; `schemas/shellward-report.schema.json` is its JSON Schema.
+ * Any incompatible change bumps {@link JSON_REPORT_VERSION}. Pure: returns a string.
+ */
+import type { Diagnostic, Severity } from '../core/types.js';
+import { countSeverities } from './summary.js';
+import type { ReportInput } from './types.js';
+
+/** Version of the JSON shape; bumped only on incompatible changes. */
+export const JSON_REPORT_VERSION = 1;
+
+/** A 1-based line and column (UTF-16 code units), as in `Diagnostic.range`. */
+export interface JsonPosition {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** One finding. `range.end` is exclusive: the position just after the last character. */
+export interface JsonDiagnostic {
+  readonly ruleId: string;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly range: { readonly start: JsonPosition; readonly end: JsonPosition };
+  /** Stable identity across line moves (`hash:n`); the same value SARIF calls `primaryLocationLineHash`. */
+  readonly fingerprint: string;
+  /** Rule-specific details, object keys sorted; absent when the rule gave none. */
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+/** The findings of one file, in the order the report was given them. */
+export interface JsonFileResult {
+  /** Path as shown to the user (POSIX separators, repository-relative when inside it). */
+  readonly file: string;
+  readonly diagnostics: readonly JsonDiagnostic[];
+}
+
+/** The whole document written by `--format json`. */
+export interface JsonReport {
+  readonly version: typeof JSON_REPORT_VERSION;
+  readonly tool: { readonly name: 'shellward'; readonly version: string };
+  /** `files` is the number of files analysed; the others count findings by severity. */
+  readonly summary: { readonly files: number; readonly errors: number; readonly warnings: number; readonly notes: number };
+  /** One entry per analysed file, files without findings included. */
+  readonly results: readonly JsonFileResult[];
+}
+
+/**
+ * Turns an arbitrary value into plain JSON data that `JSON.stringify` renders the same way every
+ * time and cannot throw on: object keys sorted, `bigint` as a decimal string, `toJSON` honoured,
+ * `undefined`/functions/symbols dropped (`null` inside arrays), non-finite numbers `null`, and a
+ * cycle replaced by the string `"[Circular]"`.
+ */
+export function toJsonData(value: unknown, ancestors: readonly object[] = []): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : null;
+    case 'bigint':
+      return value.toString();
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+  }
+  if (value === null) return null;
+  const obj = value as object;
+  if (ancestors.includes(obj)) return '[Circular]';
+  const toJSON = (obj as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') return toJsonData(toJSON.call(obj), [...ancestors, obj]);
+  const inner = [...ancestors, obj];
+  if (Array.isArray(obj)) return obj.map((v) => toJsonData(v, inner) ?? null);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(obj).sort()) {
+    const v = toJsonData((obj as Record<string, unknown>)[key], inner);
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}
+
+function jsonDiagnostic(d: Diagnostic): JsonDiagnostic {
+  const { start, end } = d.range;
+  return {
+    ruleId: d.ruleId,
+    severity: d.severity,
+    message: d.message,
+    range: { start: { line: start.line, column: start.column }, end: { line: end.line, column: end.column } },
+    fingerprint: d.fingerprint,
+    ...(d.data !== undefined ? { data: toJsonData(d.data) as Record<string, unknown> } : {}),
+  };
+}
+
+/** Builds the {@link JsonReport} object for `input` (results in input order). */
+export function buildJsonReport(input: ReportInput): JsonReport {
+  const c = countSeverities(input.results);
+  return {
+    version: JSON_REPORT_VERSION,
+    tool: { name: 'shellward', version: input.toolVersion },
+    summary: { files: input.filesAnalysed, errors: c.errors, warnings: c.warnings, notes: c.notes },
+    results: input.results.map((r) => ({ file: r.file, diagnostics: r.diagnostics.map(jsonDiagnostic) })),
+  };
+}
+
+/** Renders {@link buildJsonReport} as JSON indented by 2 spaces, with a trailing newline. */
+export function formatJson(input: ReportInput): string {
+  return JSON.stringify(buildJsonReport(input), null, 2) + '\n';
+}

@@ -1,0 +1,19 @@
+/** Counting shared by the formats: findings per severity over a whole report. */
+import type { Severity } from '../core/types.js';
+import type { FileResult } from './types.js';
+
+/** Number of findings per severity, plus their total. */
+export interface SeverityCounts {
+  readonly errors: number;
+  readonly warnings: number;
+  readonly notes: number;
+  /** `errors + warnings + notes`. */
+  readonly total: number;
+}
+
+/** Counts the diagnostics of `results` by severity. */
+export function countSeverities(results: readonly FileResult[]): SeverityCounts {
+  const n: Record<Severity, number> = { error: 0, warning: 0, note: 0 };
+  for (const r of results) for (const d of r.diagnostics) n[d.severity]++;
+  return { errors: n.error, warnings: n.warning, notes: n.note, total: n.error + n.warning + n.note };
+}

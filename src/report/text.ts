@@ -1,0 +1,81 @@
+/**
+ * The default CLI format, one line per finding in the style of gcc and actionlint
+ * (`path:line:col: severity: message [rule-id]`), so an editor, a GitHub problem matcher and the
+ * golden `.out` fixtures all read the same text. Pure: returns a string, prints nothing.
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { Severity } from '../core/types.js';
+import { countSeverities } from './summary.js';
+import type { FormatOptions, ReportInput } from './types.js';
+
+/**
+ * Characters that would let a finding's text act on the terminal or break the one-line-per-finding
+ * shape: C0 and C1 controls (ESC starts ANSI sequences, CR and LF break lines), DEL, the Unicode
+ * line and paragraph separators, and the bidirectional controls of "Trojan Source".
+ */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/**
+ * Makes `s` safe to print as part of one terminal line: each character of {@link UNSAFE_CHARS}
+ * becomes a visible escape (`\n`, `\t`, `\r`, `\x1b`, `\u202e`); everything else, other Unicode
+ * included, is kept. Messages and paths quote shell text, which is attacker-controlled.
+ */
+export function escapeForTerminal(s: string): string {
+  return s.replace(UNSAFE_CHARS, (c) => {
+    const named = NAMED_ESCAPES[c];
+    if (named) return named;
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** `n word` or `n words`. */
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The summary line without colour: `3 problems (1 error, 2 warnings, 0 notes) in 12 files`, or
+ * `No problems found in 12 files`.
+ */
+export function summaryLine(input: ReportInput): string {
+  const c = countSeverities(input.results);
+  const files = plural(input.filesAnalysed, 'file');
+  if (c.total === 0) return `No problems found in ${files}`;
+  return `${plural(c.total, 'problem')} (${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}, ${plural(c.notes, 'note')}) in ${files}`;
+}
+
+/**
+ * Renders the report as text: one line per finding in input order, each
+ * `path:line:col: severity: message [rule-id]` with 1-based line and column (UTF-16 code units)
+ * of the range start; then, when there was any finding, a blank line; then the summary line.
+ * Every line ends with `\n`. With `options.color` false the result contains no escape sequence
+ * at all; with it true, severities are coloured (error red, warning yellow, note blue), the path
+ * is bold and the position and rule id are dim. Paths and messages go through
+ * {@link escapeForTerminal}.
+ */
+export function formatText(input: ReportInput, options: FormatOptions): string {
+  const chalk: ChalkInstance = new Chalk({ level: options.color ? 1 : 0 });
+  const severityStyle: Readonly<Record<Severity, (s: string) => string>> = {
+    error: chalk.red.bold,
+    warning: chalk.yellow.bold,
+    note: chalk.blue.bold,
+  };
+  const lines: string[] = [];
+  for (const result of input.results) {
+    const file = chalk.bold(escapeForTerminal(result.file));
+    for (const d of result.diagnostics) {
+      const pos = chalk.dim(`:${d.range.start.line}:${d.range.start.column}:`);
+      lines.push(`${file}${pos} ${severityStyle[d.severity](d.severity)}: ${escapeForTerminal(d.message)} ${chalk.dim(`[${d.ruleId}]`)}`);
+    }
+  }
+  const c = countSeverities(input.results);
+  const summary = summaryLine(input);
+  if (lines.length > 0) lines.push('');
+  const summaryStyle = c.errors > 0 ? chalk.red.bold : c.warnings > 0 ? chalk.yellow.bold : c.notes > 0 ? chalk.bold : chalk.green;
+  lines.push(summaryStyle(summary));
+  return lines.join('\n') + '\n';
+}
