@@ -5,6 +5,7 @@
  */
 import { open, readFile } from 'node:fs/promises';
 import { FILE_SKIPPED } from './checks/input/input-rules.js';
+import { lineHash } from './core/fingerprint.js';
 import type { Diagnostic, Profile } from './core/types.js';
 import { finishFile, type Linter } from './lint.js';
 import type { FileResult } from './report/index.js';
@@ -51,7 +52,7 @@ function skipped(file: string, reason: string, line = 1, column = 1): Diagnostic
     message: `File skipped: ${reason}.`,
     file,
     range: { start: { line, column }, end: { line, column: column + 1 } },
-    fingerprint: `${FILE_SKIPPED.id}:${file}`,
+    fingerprint: `${lineHash(FILE_SKIPPED.id, reason)}:1`,
   };
 }
 

@@ -4,13 +4,14 @@ import { readFile, writeFile } from 'node:fs/promises';
 /**
  * Whether to colour output written to `stream`: never when `NO_COLOR` is set (any value,
  * https://no-color.org) or `--no-color` was given; always with `FORCE_COLOR` (≠ `0`) or
- * `--color`; otherwise only on a TTY.
+ * `--color`; otherwise only on a TTY. An empty `FORCE_COLOR` counts as unset.
  */
 export function useColor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv, flag: boolean | undefined): boolean {
   if (flag === false) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (flag === true) return true;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '' && force !== '0' && force !== 'false') return true;
   return stream.isTTY === true;
 }
 

@@ -15,12 +15,13 @@ const RULES: readonly RuleMeta[] = DESTRUCTIVE_RULES.map((r) => ({
   category: 'destructive',
   severity: { agent: 'warning', script: 'warning' },
   docs: {
-    rationale: r.rationale,
+    rationale:
+      r.rationale +
+      '\n\nshellward matches the parsed command after wrappers (`sudo`, `env`, `command`, `xargs`, ' +
+      '`timeout` …) and directory prefixes (`/bin/rm`) are stripped; text inside quotes, comments and ' +
+      'quoted heredoc bodies is not a command. Arguments that are not static (`$FLAGS`) are not guessed.',
     fix: r.fix,
-    exceptions:
-      (r.exceptions ? r.exceptions + '\n\n' : '') +
-      'Matched on the parsed command after wrappers (`sudo`, `env`, `command`, `xargs`, `timeout` …) ' +
-      'and directory prefixes are stripped. Arguments that are not static (`$FLAGS`) are not guessed.',
+    ...(r.exceptions ? { exceptions: r.exceptions } : {}),
   },
   sources: ['claude-code:destructiveCommandWarning'],
   examples: r.examples,

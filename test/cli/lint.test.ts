@@ -1,0 +1,89 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validateSarif } from '../report/sarif-schema.js';
+import { shellward } from './cli.js';
+
+describe('shellward lint (CLI)', () => {
+  it('reports the bundled examples and exits 1', async () => {
+    const r = await shellward(['lint', 'examples']);
+    expect(r.exitCode).toBe(1);
+    const out = String(r.stdout);
+    expect(out).toContain('examples/deploy.sh:8:8: error: ');
+    expect(out).toContain('[path-dangerous-removal]');
+    expect(out).toContain('examples/deploy.sh:11:1: warning: `git reset --hard` may discard uncommitted changes. [git-reset-hard]');
+    expect(out).not.toContain('examples/safe.sh');
+    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^\d+ problems \(2 errors, \d+ warnings, 0 notes\) in 3 files$/);
+  });
+
+  it('exits 0 when nothing reaches --fail-on', async () => {
+    expect((await shellward(['lint', 'examples/safe.sh'])).exitCode).toBe(0);
+    expect((await shellward(['lint', '--fail-on', 'none', 'examples'])).exitCode).toBe(0);
+    const warnOnly = await shellward(['lint', '--fail-on', 'warning', '-']);
+    expect(warnOnly.exitCode).toBe(2);
+  });
+
+  it('writes SARIF that validates, to --output', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'shellward-cli-'));
+    const out = join(dir, 'r.sarif');
+    const r = await shellward(['lint', '--format', 'sarif', '--output', out, 'examples']);
+    expect(r.exitCode).toBe(1);
+    expect(String(r.stdout)).toBe('');
+    const log = JSON.parse(await readFile(out, 'utf8'));
+    expect(validateSarif(log)).toEqual([]);
+    const results = log.runs[0].results as { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[];
+    expect(results.length).toBeGreaterThan(5);
+    expect(results[0]!.locations[0]!.physicalLocation.artifactLocation.uri).toMatch(/^examples\//);
+  });
+
+  it('prints JSON with every file analysed', async () => {
+    const r = await shellward(['lint', '--format', 'json', 'examples']);
+    const doc = JSON.parse(String(r.stdout));
+    expect(doc.results.map((x: { file: string }) => x.file)).toEqual(['examples/cleanup.sh', 'examples/deploy.sh', 'examples/safe.sh']);
+    expect(doc.summary.errors).toBe(2);
+  });
+
+  it('reads paths from --files-from (stdin) and reports bad paths with exit 2 while linting the rest', async () => {
+    const r = await shellward(['lint', '--files-from', '-', 'does-not-exist.sh'], { input: 'examples/deploy.sh\n# comment\n\n' });
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).toContain('does-not-exist.sh: no such file or directory');
+    expect(String(r.stdout)).toContain('examples/deploy.sh:');
+  });
+
+  it('skips binary and non-UTF-8 files with a note naming the line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'shellward-cli-'));
+    await writeFile(join(dir, 'bin.sh'), Buffer.from([0x23, 0x21, 0x2f, 0x62, 0x00, 0x01]));
+    await writeFile(join(dir, 'latin1.sh'), Buffer.from('echo ok\necho caf\xe9\n', 'latin1'));
+    const r = await shellward(['lint', 'bin.sh', 'latin1.sh'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stdout)).toContain('bin.sh:1:5: note: File skipped: binary file (contains NUL bytes) at byte 4. [file-skipped]');
+    expect(String(r.stdout)).toContain('latin1.sh:2:9: note: File skipped: not valid UTF-8 at byte 16. [file-skipped]');
+  });
+
+  it('colours only when asked or on a TTY, and never with NO_COLOR', async () => {
+    const plain = await shellward(['lint', 'examples/deploy.sh']);
+    expect(String(plain.stdout)).not.toContain('\x1b[');
+    const forced = await shellward(['lint', '--color', 'examples/deploy.sh']);
+    expect(String(forced.stdout)).toContain('\x1b[');
+    const noColor = await shellward(['lint', '--color', 'examples/deploy.sh'], { env: { NO_COLOR: '1' } });
+    expect(String(noColor.stdout)).not.toContain('\x1b[');
+  });
+
+  it('exits 2 on usage errors and 0 for --help and --version', async () => {
+    expect((await shellward(['lint', '--format', 'xml', 'examples'])).exitCode).toBe(2);
+    expect((await shellward(['lint', '--bogus'])).exitCode).toBe(2);
+    const v = await shellward(['--version']);
+    expect(v.exitCode).toBe(0);
+    expect(String(v.stdout).trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const h = await shellward(['lint', '--help']);
+    expect(h.exitCode).toBe(0);
+    expect(String(h.stdout)).toContain('--fail-on');
+  });
+
+  it('lists rules', async () => {
+    const r = await shellward(['rules']);
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stdout)).toMatch(/^git-reset-hard\s+D301\s+destructive/m);
+  });
+});

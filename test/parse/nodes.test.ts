@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { parse } from '../helpers.js';
+
+describe('parse views', () => {
+  it('splits top-level statements and finds nested simple commands', async () => {
+    const p = await parse('# c\necho a; echo b &\nf() { rm -r x; }\nx=$(date) && (cd / && ls) | wc -l\n');
+    expect(p.statements.map((s) => s.type)).toEqual(['command', 'command', 'function_definition', 'list']);
+    expect(p.commands.map((c) => c.name?.value)).toEqual(['echo', 'echo', 'rm', 'date', 'cd', 'ls', 'wc']);
+    expect(p.commands.map((c) => c.statement)).toEqual([0, 1, 2, 3, 3, 3, 3]);
+    expect(p.comments).toHaveLength(1);
+  });
+  it('collects assignments, redirections and heredocs', async () => {
+    const src = "A=1 B='x y' cmd arg 2>/dev/null >out <<'EOF'\nbody $x\nEOF\n";
+    const p = await parse(src);
+    const c = p.commands[0]!;
+    expect(c.assignments.map((a) => [a.name, a.value?.value])).toEqual([['A', '1'], ['B', 'x y']]);
+    expect(c.args.map((a) => a.value)).toEqual(['arg']);
+    expect(c.redirects.map((r) => [r.fd, r.operator, r.target?.value])).toEqual([
+      ['2', '>', '/dev/null'],
+      [undefined, '>', 'out'],
+      [undefined, '<<', undefined],
+    ]);
+    const h = c.redirects[2]!.heredoc!;
+    expect(h).toMatchObject({ delimiter: 'EOF', quoted: true, stripTabs: false });
+    expect(h.body).toContain('body $x');
+    expect(src.slice(h.bodySpan.start, h.bodySpan.end)).toBe(h.body);
+  });
+  it('keeps words written after a redirection as arguments', async () => {
+    const p = await parse('cmd >f arg1 arg2');
+    expect(p.commands[0]!.args.map((a) => a.value)).toEqual(['arg1', 'arg2']);
+  });
+  it('records ERROR and MISSING nodes with their position', async () => {
+    const p = await parse('if [ -f x ; then\n');
+    expect(p.problems.map((x) => [x.kind, x.expected])).toEqual([
+      ['missing', ']'],
+      ['missing', 'fi'],
+    ]);
+  });
+  it('survives deep nesting without recursion limits', async () => {
+    const depth = 5000;
+    const src = '('.repeat(depth) + 'echo x' + ')'.repeat(depth);
+    const p = await parse(src);
+    expect(p.commands.length).toBeGreaterThanOrEqual(0);
+    expect(p.nodeCount).toBeGreaterThan(depth);
+  });
+});
