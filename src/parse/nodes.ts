@@ -5,6 +5,7 @@
  * stack). All spans are UTF-16 offsets into the unit's text.
  */
 import type { Node, Tree } from 'web-tree-sitter';
+import { ComplexityScanner, type ParseComplexity } from '../analyses/complexity.js';
 import type { Span } from '../core/types.js';
 import { toWord, type Word } from './words.js';
 
@@ -76,10 +77,13 @@ export interface ParsedScript {
   readonly statements: readonly Statement[];
   /** Every simple command in document order, nested ones included (subshells, `$(…)`, functions …). */
   readonly commands: readonly SimpleCommand[];
+  /** Outermost ERROR nodes and MISSING nodes outside them, in document order. */
   readonly problems: readonly SyntaxProblem[];
   readonly comments: readonly Span[];
   /** Number of nodes in the tree (named and anonymous). */
   readonly nodeCount: number;
+  /** Parse complexity of the unit (SPEC-bashtool.md §1.7), computed in the same walk. */
+  readonly complexity: ParseComplexity;
 }
 
 const WORD_TYPES = new Set([
@@ -141,7 +145,11 @@ function isRedirectNode(type: string): boolean {
   return type === 'file_redirect' || type === 'heredoc_redirect' || type === 'herestring_redirect';
 }
 
-function toSimpleCommand(node: Node, statement: number): SimpleCommand {
+/**
+ * `redirectedParent` is the enclosing `redirected_statement` when `node` is its body. The walk
+ * passes it because `Node.parent` costs O(depth) in tree-sitter (quadratic on nested input).
+ */
+function toSimpleCommand(node: Node, statement: number, redirectedParent: Node | undefined): SimpleCommand {
   let name: Word | undefined;
   const args: Word[] = [];
   const assignments: Assignment[] = [];
@@ -162,9 +170,8 @@ function toSimpleCommand(node: Node, statement: number): SimpleCommand {
     } else if (field === 'argument' || WORD_TYPES.has(c.type)) args.push(toWord(c));
   }
   // Redirections written after the command belong to the enclosing redirected_statement.
-  const parent = node.parent;
-  if (parent?.type === 'redirected_statement' && parent.childForFieldName('body')?.id === node.id) {
-    for (const c of parent.namedChildren) {
+  if (redirectedParent) {
+    for (const c of redirectedParent.namedChildren) {
       if (!c || !isRedirectNode(c.type)) continue;
       const r = toRedirect(c);
       redirects.push(r.redirect);
@@ -203,11 +210,17 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   const cursor = tree.walk();
   let depth = 0;
   let statement = -1;
+  let errorEnd = -1;
+  const complexity = new ComplexityScanner(text);
+  /** The `redirected_statement` node at each depth of the current path, else undefined. */
+  const redirected: (Node | undefined)[] = [];
   try {
     for (;;) {
       nodeCount++;
       const type = cursor.nodeType;
       const isNamed = cursor.nodeIsNamed;
+      complexity.visit(cursor, type, isNamed, depth);
+      redirected[depth] = type === 'redirected_statement' ? cursor.currentNode : undefined;
       if (depth === 1 && isNamed && type !== 'comment') {
         statement++;
         statements.push({ type, span: { start: cursor.startIndex, end: cursor.endIndex } });
@@ -215,18 +228,25 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
       if (type === 'comment') {
         comments.push({ start: cursor.startIndex, end: cursor.endIndex });
       } else if (type === 'ERROR') {
-        problems.push({ kind: 'error', span: errorAnchor(cursor.currentNode), expected: undefined });
+        // Only the outermost ERROR of a region is a problem; nested ones say the same again.
+        if (cursor.startIndex >= errorEnd) {
+          problems.push({ kind: 'error', span: errorAnchor(cursor.currentNode), expected: undefined });
+          errorEnd = cursor.endIndex;
+        }
       } else if (cursor.nodeIsMissing) {
-        problems.push({ kind: 'missing', span: { start: cursor.startIndex, end: cursor.endIndex }, expected: type });
+        if (cursor.startIndex >= errorEnd) {
+          problems.push({ kind: 'missing', span: { start: cursor.startIndex, end: cursor.endIndex }, expected: type });
+        }
       } else if (type === 'command') {
-        commands.push(toSimpleCommand(cursor.currentNode, Math.max(statement, 0)));
+        const parent = depth > 0 && cursor.currentFieldName === 'body' ? redirected[depth - 1] : undefined;
+        commands.push(toSimpleCommand(cursor.currentNode, Math.max(statement, 0), parent));
       }
       if (cursor.gotoFirstChild()) {
         depth++;
         continue;
       }
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount };
+        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]) };
         depth--;
       }
     }
