@@ -32,6 +32,13 @@ export interface RuleMeta {
    * `valid` one none (run by test/checks.examples.test.ts).
    */
   readonly examples: { readonly valid: readonly string[]; readonly invalid: readonly string[] };
+  /**
+   * For rules that reproduce a Claude Code bashSecurity validator (SPEC-bashtool.md §1): its
+   * numeric check id (absent for the id-less pre-check), the validator's name, whether its `ask`
+   * carries `isBashSecurityCheckForMisparsing`, and its 1-based position in the execution order
+   * of SPEC §1.4 (the verdict's deferral rule uses `misparsing` and `order`).
+   */
+  readonly claudeCode?: { readonly id?: number; readonly name: string; readonly misparsing: boolean; readonly order: number };
 }
 
 /** What a check sees: the unit, its parse views, and a sink for findings. */

@@ -6,10 +6,66 @@ import type { Check, RuleMeta } from './define.js';
 import destructiveCommand from './destructive/destructive-command.js';
 import { INPUT_RULES } from './input/input-rules.js';
 import parseError from './parse/parse-error.js';
+import parseTooComplex from './parse/parse-too-complex.js';
 import pathDangerousRemoval from './paths/path-dangerous-removal.js';
+import backslashEscapedOperators from './security/backslash-escaped-operators.js';
+import backslashEscapedWhitespace from './security/backslash-escaped-whitespace.js';
+import braceExpansion from './security/brace-expansion.js';
+import carriageReturn from './security/carriage-return.js';
+import commandSubstitution from './security/command-substitution.js';
+import commentQuoteDesync from './security/comment-quote-desync.js';
+import controlCharacters from './security/control-characters.js';
+import dangerousVariables from './security/dangerous-variables.js';
+import gitCommitSubstitution from './security/git-commit-substitution.js';
+import ifsInjection from './security/ifs-injection.js';
+import incompleteCommands from './security/incomplete-commands.js';
+import inputRedirection from './security/input-redirection.js';
+import jqFileArguments from './security/jq-file-arguments.js';
+import jqSystemFunction from './security/jq-system-function.js';
+import malformedTokenInjection from './security/malformed-token-injection.js';
+import midWordHash from './security/mid-word-hash.js';
+import newlines from './security/newlines.js';
+import obfuscatedFlags from './security/obfuscated-flags.js';
+import outputRedirection from './security/output-redirection.js';
+import procEnvironAccess from './security/proc-environ-access.js';
+import quoteParserDifferential from './security/quote-parser-differential.js';
+import quotedNewline from './security/quoted-newline.js';
+import shellMetacharacters from './security/shell-metacharacters.js';
+import unicodeWhitespace from './security/unicode-whitespace.js';
+import zshDangerousCommand from './security/zsh-dangerous-command.js';
 
 /** Every check, sorted by name. */
-export const CHECKS: readonly Check[] = [destructiveCommand, parseError, pathDangerousRemoval];
+export const CHECKS: readonly Check[] = [
+  backslashEscapedOperators,
+  backslashEscapedWhitespace,
+  braceExpansion,
+  carriageReturn,
+  commandSubstitution,
+  commentQuoteDesync,
+  controlCharacters,
+  dangerousVariables,
+  destructiveCommand,
+  gitCommitSubstitution,
+  ifsInjection,
+  incompleteCommands,
+  inputRedirection,
+  jqFileArguments,
+  jqSystemFunction,
+  malformedTokenInjection,
+  midWordHash,
+  newlines,
+  obfuscatedFlags,
+  outputRedirection,
+  parseError,
+  parseTooComplex,
+  pathDangerousRemoval,
+  procEnvironAccess,
+  quoteParserDifferential,
+  quotedNewline,
+  shellMetacharacters,
+  unicodeWhitespace,
+  zshDangerousCommand,
+];
 
 /** Every rule shellward can report, sorted by id. */
 export const RULES: readonly RuleMeta[] = [...CHECKS.flatMap((c) => c.rules), ...INPUT_RULES].sort((a, b) =>

@@ -1,0 +1,62 @@
+/**
+ * backslash-escaped-whitespace: `\ ` or `\<tab>` outside quotes, which bash keeps inside a word
+ * but other parsers split at. Claude Code's `validateBackslashEscapedWhitespace` (ID 15
+ * BACKSLASH_ESCAPED_WHITESPACE, SPEC-bashtool.md §1.6).
+ */
+import { ORDER } from './order.js';
+import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+
+/**
+ * Outside all quotes, a backslash followed by a space or a tab; inside double quotes a backslash
+ * skips the next character, inside single quotes it is literal. Mirrors
+ * `hasBackslashEscapedWhitespace`.
+ */
+export function detect(cmd: SecurityCommand): Hit | undefined {
+  const t = cmd.text;
+  let inSingle = false;
+  let inDouble = false;
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i];
+    if (c === '\\' && !inSingle) {
+      if (!inDouble && (t[i + 1] === ' ' || t[i + 1] === '\t')) {
+        return {
+          start: i,
+          end: i + 2,
+          message:
+            'Backslash-escaped whitespace: bash keeps it inside one word (`echo\\ test/../../usr/bin/touch` is a path), ' +
+            'while other parsers split the word there. Quote the word instead: `"file name"`.',
+        };
+      }
+      i++;
+      continue;
+    }
+    if (c === '"' && !inSingle) inDouble = !inDouble;
+    else if (c === "'" && !inDouble) inSingle = !inSingle;
+  }
+  return undefined;
+}
+
+export default defineSecurityCheck(
+  {
+    id: 'backslash-escaped-whitespace',
+    code: 'S215',
+    title: 'Backslash-escaped space or tab',
+    category: 'security',
+    severity: { agent: 'warning', script: 'warning' },
+    docs: {
+      rationale:
+        'bash reads `echo\\ test/../../../usr/bin/touch /tmp/file` as the single word `echo test/../../../usr/bin/touch`, ' +
+        'a path to `touch`, while the shell-quote parser Claude Code uses decodes the escape and sees an `echo` ' +
+        'command. Claude Code asks (ID 15, misparsing).',
+      fix: 'Quote words that contain spaces: `cat "file name"`.',
+      exceptions: 'Escapes inside double or single quotes pass, as in Claude Code.',
+    },
+    sources: ['claude-code:validateBackslashEscapedWhitespace'],
+    examples: {
+      valid: ['echo "a\\ b"', "echo 'a\\ b'", 'ls \\\\ x', 'cat "file name"'],
+      invalid: ['echo\\ test/../../../usr/bin/touch /tmp/file', 'cat file\\ name', 'ls a\\\tb'],
+    },
+    claudeCode: { id: 15, name: 'validateBackslashEscapedWhitespace', misparsing: true, order: ORDER['backslash-escaped-whitespace'] },
+  },
+  detect,
+);

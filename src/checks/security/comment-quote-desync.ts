@@ -1,0 +1,106 @@
+/**
+ * comment-quote-desync: a `#` comment containing quote characters, which would throw quote
+ * trackers that do not know about comments out of step with bash. Claude Code's
+ * `validateCommentQuoteDesync` (ID 22 COMMENT_QUOTE_DESYNC, SPEC-bashtool.md §1.6).
+ */
+import { ORDER } from './order.js';
+import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+
+/**
+ * Tracks quotes like `extractQuotedContent`; at an unquoted `#` whose rest of line contains `'`
+ * or `"`, a hit; after an unquoted `#` the scan jumps to the end of the line. With a parse tree
+ * (and no syntax error), a `#` counts only where tree-sitter starts a comment, and the bodies of
+ * quoted heredocs are skipped. Without a tree this is exactly Claude Code's regex behaviour.
+ */
+export function detect(cmd: SecurityCommand): Hit | undefined {
+  const t = cmd.text;
+  const tree = cmd.tree && !cmd.tree.hasProblems ? cmd.tree : undefined;
+  const commentStarts = tree ? new Set(tree.comments.map((c) => c.start)) : undefined;
+  const bodies = tree?.heredocs ?? [];
+  let b = 0;
+  let inSingle = false;
+  let inDouble = false;
+  let escaped = false;
+  for (let i = 0; i < t.length; i++) {
+    while (b < bodies.length && bodies[b]!.contentEnd <= i) b++;
+    const body = bodies[b];
+    if (body && i >= body.contentStart && !inSingle && !inDouble && !escaped) {
+      i = body.contentEnd - 1;
+      continue;
+    }
+    const c = t[i];
+    if (escaped) {
+      escaped = false;
+      continue;
+    }
+    if (inSingle) {
+      if (c === "'") inSingle = false;
+      continue;
+    }
+    if (c === '\\') {
+      escaped = true;
+      continue;
+    }
+    if (inDouble) {
+      if (c === '"') inDouble = false;
+      continue;
+    }
+    if (c === "'") {
+      inSingle = true;
+      continue;
+    }
+    if (c === '"') {
+      inDouble = true;
+      continue;
+    }
+    if (c !== '#') continue;
+    if (commentStarts && !commentStarts.has(i)) continue;
+    const nl = t.indexOf('\n', i);
+    const lineEnd = nl < 0 ? t.length : nl;
+    for (let k = i + 1; k < lineEnd; k++) {
+      if (t[k] === "'" || t[k] === '"') {
+        return {
+          start: i,
+          end: lineEnd,
+          message:
+            'Comment contains a quote character: quote trackers that do not know comments see it open a string ' +
+            'that swallows the following lines, while bash runs them. Remove the quote from the comment, or the comment.',
+        };
+      }
+    }
+    if (nl < 0) break;
+    i = nl;
+  }
+  return undefined;
+}
+
+export default defineSecurityCheck(
+  {
+    id: 'comment-quote-desync',
+    code: 'S222',
+    title: 'Quote character inside a comment',
+    category: 'security',
+    severity: { agent: 'warning', script: 'warning' },
+    docs: {
+      rationale:
+        'In bash everything after an unquoted `#` at the start of a word is a comment, quotes included. ' +
+        'Text-level checks that track quotes but not comments read `# it\'s` as an open string, and a ' +
+        'crafted comment can make the following lines look quoted to them: `echo "it\'s" # \' " <<\'M\'` ' +
+        'followed by `rm -rf /` hides the `rm` from newline checks. Claude Code asks (ID 22, misparsing).',
+      fix: 'Leave quote characters out of comments in commands (`# do not` instead of `# don\'t`), or drop the comment.',
+      exceptions:
+        'Deviation from Claude Code: with the parse tree a `#` counts only where tree-sitter-bash starts a ' +
+        'comment, so a mid-word `a#\'b\'` (which bash does not treat as a comment) is left to `mid-word-hash`, ' +
+        'and `#` lines inside a quoted heredoc body (`cat <<\'EOF\'` … `# it\'s` … `EOF`) are not comments. ' +
+        'Claude Code\'s own tree-sitter path skips this check entirely; its regex path (used when the parse ' +
+        'has a syntax error) reports both cases.',
+    },
+    sources: ['claude-code:validateCommentQuoteDesync'],
+    examples: {
+      valid: ['ls # plain comment', 'echo "a # b\'s"', "echo a#'b'", "cat <<'EOF'\n# it's\nEOF"],
+      invalid: ["ls # don't", 'echo ok # say "hi"'],
+    },
+    claudeCode: { id: 22, name: 'validateCommentQuoteDesync', misparsing: true, order: ORDER['comment-quote-desync'] },
+  },
+  detect,
+);

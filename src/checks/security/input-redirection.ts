@@ -1,0 +1,44 @@
+/**
+ * input-redirection: an unquoted `<` after safe redirections are stripped. The input half of
+ * Claude Code's `validateRedirections` (ID 9 DANGEROUS_PATTERNS_INPUT_REDIRECTION,
+ * SPEC-bashtool.md §1.6), a non-misparsing ask, on the `fullyUnquotedContent` view.
+ */
+import { ORDER } from './order.js';
+import { defineSecurityCheck, viewHit, type Hit, type SecurityCommand } from './statement.js';
+
+/** The first `<` of the fully unquoted view (after `</dev/null` and friends are stripped). */
+export function detect(cmd: SecurityCommand): Hit | undefined {
+  const v = cmd.views.fullyUnquotedContent;
+  const i = v.text.indexOf('<');
+  if (i < 0) return undefined;
+  return viewHit(v, i, i + 1, 'Command contains input redirection (`<`), which could read sensitive files past path checks. Pass the file as an argument instead.');
+}
+
+export default defineSecurityCheck(
+  {
+    id: 'input-redirection',
+    code: 'S209',
+    title: 'Input redirection',
+    category: 'security',
+    severity: { agent: 'warning', script: 'off' },
+    docs: {
+      rationale:
+        '`cmd < file` feeds a file to a command whose permission was granted for what it does, not for what ' +
+        'it reads: `wc -l < ~/.ssh/id_rsa`. Claude Code asks without the misparsing flag (ID 9): the ask is ' +
+        'deferred behind any misparsing ask (SPEC §1.4 step 6).',
+      fix: 'Pass the file as an operand (`wc -l file.txt`), which path checks see.',
+      exceptions:
+        'As in Claude Code: quoted `<` is ignored and `</dev/null` is stripped first (only when followed by ' +
+        'whitespace or the end). Heredocs (`<<`) count, except quoted heredocs, which are replaced by a ' +
+        'placeholder. Deviation: Claude Code reports only the input redirection when a command has both; ' +
+        'shellward also reports `output-redirection`. In the `script` profile the rule is off.',
+    },
+    sources: ['claude-code:validateRedirections'],
+    examples: {
+      valid: ['cat file.txt </dev/null', 'echo "<tag>"', 'ls 2>&1'],
+      invalid: ['cat < /etc/passwd', 'wc -l < file.txt', 'cat <<EOF\nhi\nEOF'],
+    },
+    claudeCode: { id: 9, name: 'validateRedirections', misparsing: false, order: ORDER['input-redirection'] },
+  },
+  detect,
+);

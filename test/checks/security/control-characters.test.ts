@@ -1,0 +1,26 @@
+import { describe, it } from 'vitest';
+import { expectNone, expectOne } from './lint.js';
+
+const ID = 'control-characters';
+
+describe(ID, () => {
+  // SPEC §1.4 step 1: 0x00–0x08, 0x0B, 0x0C, 0x0E–0x1F, 0x7F; tab, LF and CR excluded.
+  const controls = [0x00, 0x01, 0x07, 0x08, 0x0b, 0x0c, 0x0e, 0x1b, 0x1f, 0x7f];
+  it.each(controls.map((c) => [c.toString(16), c] as const))('reports U+%s', async (_hex, c) => {
+    await expectOne(ID, `echo a${String.fromCharCode(c)}b`, '1:7');
+  });
+
+  it('reports the first one, at its position', async () => {
+    await expectOne(ID, 'echo safe\x00; rm -rf /tmp/x', '1:10');
+    await expectOne(ID, 'ls\nfoo\x01\x02', '2:4');
+  });
+
+  it.each([['tab', 'echo "a\tb"'], ['LF', 'echo a\necho b'], ['CR', 'echo "a\rb"'], ['plain', 'ls -la']])('does not report %s', async (_n, cmd) => {
+    await expectNone(ID, cmd);
+  });
+
+  it('is an error in the script profile', async () => {
+    const d = await expectOne(ID, 'echo a\x07b', '1:7', { profile: 'script', granularity: 'script' });
+    if (d.severity !== 'error') throw new Error(`severity ${d.severity}`);
+  });
+});
