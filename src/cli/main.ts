@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { RULES } from '../checks/index.js';
 import { EXIT } from './exit-codes.js';
+import { registerCheckCommand } from './check-command.js';
 import { registerLintCommand } from './lint-command.js';
 import { VERSION } from './version.js';
 
@@ -16,6 +17,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .showHelpAfterError()
     .exitOverride();
   registerLintCommand(program, setExit);
+  registerCheckCommand(program, setExit);
   program
     .command('rules')
     .description('list every rule with its code, category and default severities')

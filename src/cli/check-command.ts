@@ -1,0 +1,187 @@
+/**
+ * `shellward check`: the verdict for one command (`shellward check -- 'git push --force'`), or for
+ * a stream of JSON Lines requests (`shellward check --jsonl`), e.g. behind an agent's
+ * pre-tool-use hook. The verdict's shape and meaning are documented in src/verdict.ts.
+ *
+ * Exit codes of `check` (a verdict is an answer, not a lint result, so they differ from `lint`):
+ * - single command: 0 allow, 1 ask, 3 deny, 2 error (usage error, or shellward failed on the
+ *   input: the verdict's reason is `internal-error`). 0 for allow keeps shell idioms working
+ *   (`shellward check -- "$cmd" && run "$cmd"`); ask and deny are distinct because a caller
+ *   prompts on one and refuses on the other; 2 is the error code of every shellward subcommand,
+ *   so deny gets 3 rather than 2 and a broken run is never mistaken for a policy decision.
+ * - `--jsonl`: decisions are in the output, so the exit code only says whether every request was
+ *   answered: 0 when every line was a well-formed request analysed without internal error, 2
+ *   otherwise (a malformed line gets `{"error": "...", "line": N}` and the stream goes on).
+ */
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { Linter } from '../lint.js';
+import { escapeForTerminal } from '../report/index.js';
+import { parseCheckRequest, verdictFor, type Decision, type RequestError, type Verdict } from '../verdict.js';
+import { EXIT } from './exit-codes.js';
+
+/** Exit codes of `shellward check` for a single command (see the module comment for why). */
+export const CHECK_EXIT = {
+  ALLOW: 0,
+  ASK: 1,
+  /** Usage error, malformed JSONL request, or an `internal-error` in the analysis. */
+  ERROR: EXIT.ERROR,
+  DENY: 3,
+} as const;
+
+/** Output formats of a single check. */
+export type CheckFormat = 'text' | 'json';
+
+interface CheckOptions {
+  cwd?: string;
+  format: CheckFormat;
+  jsonl?: boolean;
+}
+
+/** True when the verdict's reason says the analysis itself failed. */
+function isInternalError(v: Verdict): boolean {
+  return v.reason === 'internal-error' || v.reason.startsWith('internal-error:');
+}
+
+/** Exit code of a single verdict: 0 allow, 1 ask, 3 deny, 2 internal error. */
+export function exitCodeFor(v: Verdict): number {
+  if (isInternalError(v)) return CHECK_EXIT.ERROR;
+  const byDecision: Readonly<Record<Decision, number>> = { allow: CHECK_EXIT.ALLOW, ask: CHECK_EXIT.ASK, deny: CHECK_EXIT.DENY };
+  return byDecision[v.decision];
+}
+
+/**
+ * The text form of a verdict: the decision and reason on the first line, then the destructive
+ * rule ids, then one line per finding (`severity  start-end  rule-id  message`, offsets 0-based
+ * UTF-16, end exclusive). Attacker-controlled text is escaped for the terminal.
+ */
+export function formatVerdictText(v: Verdict): string {
+  const lines = [`${v.decision}  ${escapeForTerminal(v.reason)}`];
+  if (v.destructive.length > 0) lines.push(`  destructive: ${v.destructive.join(', ')}`);
+  for (const f of v.findings) {
+    lines.push(`  ${f.severity.padEnd(7)}  ${`${f.start}-${f.end}`.padEnd(9)}  ${f.ruleId}  ${escapeForTerminal(f.message)}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * Answers JSON Lines requests from `input` on `output`, one line per non-blank input line, in
+ * order, as they arrive (streaming: memory is bounded by the longest line plus the output
+ * buffer; output is flushed at least once per event-loop turn and after every 64 KiB). Blank
+ * lines are skipped; `line` in error objects is the 1-based physical line number. Returns the
+ * exit code: 0, or 2 when any line was malformed or hit an internal error.
+ */
+export async function runJsonl(linter: Linter, defaultCwd: string, input: Readable, output: Writable): Promise<number> {
+  const rl = createInterface({ input, crlfDelay: Infinity });
+  let lineNo = 0;
+  let failed = false;
+  let pending = '';
+  let scheduled = false;
+  let draining = false;
+  const flush = (): void => {
+    scheduled = false;
+    if (pending === '') return;
+    const ok = output.write(pending);
+    pending = '';
+    if (!ok && !draining) {
+      draining = true;
+      rl.pause();
+      output.once('drain', () => {
+        draining = false;
+        rl.resume();
+      });
+    }
+  };
+  const answer = (line: string, n: number): string => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (err) {
+      failed = true;
+      return JSON.stringify({ error: `invalid JSON: ${err instanceof Error ? err.message : String(err)}`, line: n } satisfies RequestError);
+    }
+    const parsed = parseCheckRequest(value);
+    if (!parsed.ok) {
+      failed = true;
+      return JSON.stringify({ error: parsed.error, line: n } satisfies RequestError);
+    }
+    const { command, ...request } = parsed.request;
+    try {
+      const verdict = verdictFor(command, { ...request, cwd: request.cwd ?? defaultCwd }, linter);
+      if (isInternalError(verdict)) failed = true;
+      return JSON.stringify(verdict);
+    } catch (err) {
+      // verdictFor does not throw by design; this keeps the stream going if it ever does.
+      failed = true;
+      return JSON.stringify({ error: `internal error: ${err instanceof Error ? err.message : String(err)}`, line: n } satisfies RequestError);
+    }
+  };
+  rl.on('line', (line: string) => {
+    lineNo++;
+    if (line.trim() === '') return;
+    pending += answer(line, lineNo) + '\n';
+    if (pending.length >= 65_536) flush();
+    else if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  });
+  await once(rl, 'close');
+  flush();
+  if (draining) await once(output, 'drain');
+  return failed ? CHECK_EXIT.ERROR : 0;
+}
+
+/** Runs `check` and returns the exit code. */
+export async function runCheck(command: string | undefined, opts: CheckOptions): Promise<number> {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  if (opts.jsonl) {
+    if (command !== undefined) {
+      process.stderr.write('shellward check: give either a command or --jsonl, not both\n');
+      return CHECK_EXIT.ERROR;
+    }
+    const linter = await Linter.create();
+    return runJsonl(linter, cwd, process.stdin, process.stdout);
+  }
+  if (command === undefined) {
+    process.stderr.write("shellward check: missing command (shellward check -- 'COMMAND', or --jsonl)\n");
+    return CHECK_EXIT.ERROR;
+  }
+  const linter = await Linter.create();
+  const verdict = verdictFor(command, { cwd }, linter);
+  process.stdout.write(opts.format === 'json' ? JSON.stringify(verdict, null, 2) + '\n' : formatVerdictText(verdict));
+  return exitCodeFor(verdict);
+}
+
+const HELP_AFTER = `
+Verdict (JSON): {"decision", "reason", "readOnly", "destructive", "outsideCwd", "findings", "suggestions"};
+finding "start"/"end" are 0-based UTF-16 offsets into the command, end exclusive.
+Until permission rules are matched, every decision is "ask" (reason "no-matching-rule", a security
+finding, or the parse complexity); "permissions" in requests are accepted but not evaluated yet.
+
+--jsonl reads one request per line on stdin:
+  {"command": "...", "cwd": "...", "permissions": {"allow": [], "ask": [], "deny": []}}
+and writes one verdict per line, in order; a malformed line gets {"error": "...", "line": N}.
+
+Exit codes: single command: 0 allow, 1 ask, 3 deny, 2 error (usage or internal error).
+            --jsonl: 0 when every request was answered, 2 when a line was malformed or failed.
+`;
+
+/** Adds the `check` subcommand to `program`; `setExit` receives the exit code. */
+export function registerCheckCommand(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('check')
+    .description('print the verdict (allow/ask/deny, reason, findings) for one command, or for JSON Lines requests')
+    .argument('[command]', 'the command to check, as one argument (put -- before it)')
+    .option('--cwd <dir>', 'working directory the command would run in (default: the current directory)')
+    .addOption(new Option('-f, --format <format>', 'output format of a single check').choices(['text', 'json']).default('text'))
+    .option('--jsonl', 'read JSON Lines requests on stdin and write one JSON verdict per line')
+    .addHelpText('after', HELP_AFTER)
+    .action(async (command: string | undefined, opts: CheckOptions) => {
+      setExit(await runCheck(command, opts));
+    });
+}

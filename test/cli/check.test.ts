@@ -1,0 +1,172 @@
+/**
+ * `shellward check` end to end, on the built CLI (`npx tsc -p tsconfig.json` builds dist/ first):
+ * single-command output and exit codes, and `--jsonl` — 10 000 requests answered in order by
+ * one process, malformed lines, blank lines, streaming before stdin closes.
+ */
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { FINDING_FIELDS, VERDICT_FIELDS, type Verdict } from '../../src/verdict.js';
+import { BIN, shellward } from './cli.js';
+
+function parseLines(stdout: unknown): unknown[] {
+  return String(stdout)
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as unknown);
+}
+
+describe('shellward check -- COMMAND', () => {
+  it('prints the decision and reason as text and exits 1 for ask', async () => {
+    const r = await shellward(['check', '--', 'git status']);
+    expect(r.exitCode).toBe(1);
+    expect(String(r.stdout)).toBe('ask  no-matching-rule');
+  });
+
+  it('prints destructive ids and findings with 0-based offsets', async () => {
+    const r = await shellward(['check', '--', 'git push --force && echo $(date)']);
+    expect(r.exitCode).toBe(1);
+    const out = String(r.stdout);
+    expect(out).toContain('  destructive: git-push-force\n');
+    expect(out).toMatch(/^ask {2}\S+: /);
+    expect(out).toMatch(/^ {2}warning +0-16 +git-push-force +`git push` with force/m);
+    expect(out).toMatch(/^ {2}warning +25-32 +parse-too-complex +Command substitution/m);
+  });
+
+  it('escapes control characters of the command in text output', async () => {
+    const r = await shellward(['check', '--', 'echo \u001b[31m; ls $(x)']);
+    expect(String(r.stdout)).not.toContain('\u001b');
+  });
+
+  it('prints the verdict as JSON with --format json', async () => {
+    const r = await shellward(['check', '--format', 'json', '--cwd', '/tmp', '--', 'rm -rf build']);
+    expect(r.exitCode).toBe(1);
+    const v = JSON.parse(String(r.stdout)) as Verdict;
+    expect(Object.keys(v)).toEqual([...VERDICT_FIELDS]);
+    expect(v).toMatchObject({ decision: 'ask', reason: 'no-matching-rule', readOnly: false, destructive: ['rm-recursive-force'], outsideCwd: false, suggestions: [] });
+    expect(Object.keys(v.findings[0]!)).toEqual([...FINDING_FIELDS]);
+  });
+
+  it('accepts a command without -- when it does not start with a dash', async () => {
+    expect((await shellward(['check', 'ls'])).exitCode).toBe(1);
+  });
+
+  it('exits 2 on usage errors', async () => {
+    expect((await shellward(['check'])).exitCode).toBe(2);
+    expect((await shellward(['check', '--jsonl', '--', 'ls'], { input: '' })).exitCode).toBe(2);
+    expect((await shellward(['check', '--', 'ls', 'extra'])).exitCode).toBe(2);
+    expect((await shellward(['check', '--format', 'sarif', '--', 'ls'])).exitCode).toBe(2);
+  });
+
+  it('documents the exit codes and the JSONL protocol in --help', async () => {
+    const r = await shellward(['check', '--help']);
+    expect(r.exitCode).toBe(0);
+    const out = String(r.stdout);
+    expect(out).toContain('0 allow, 1 ask, 3 deny, 2 error');
+    expect(out).toContain('{"command": "...", "cwd": "...", "permissions": {"allow": [], "ask": [], "deny": []}}');
+    expect(out).toContain('not evaluated yet');
+  });
+});
+
+/** Request `i` of the 10 000: four kinds, and a finding offset that encodes `i` so order is checkable. */
+function request(i: number): { command: string; cwd?: string; permissions?: unknown } {
+  switch (i % 4) {
+    case 0:
+      return { command: 'git status' };
+    case 1:
+      return { command: `rm -rf build-${i}`, cwd: '/work' };
+    case 2:
+      return { command: `echo ${'a'.repeat(i % 97)} $(date)`, permissions: { allow: ['Bash(echo:*)'], ask: [], deny: [] } };
+    default:
+      return { command: `git push --force origin branch-${i}` };
+  }
+}
+
+function expectAnswer(i: number, v: Verdict): void {
+  expect(Object.keys(v)).toEqual([...VERDICT_FIELDS]);
+  expect(v.decision).toBe('ask');
+  switch (i % 4) {
+    case 0:
+      expect(v.reason).toBe('no-matching-rule');
+      break;
+    case 1:
+      expect(v.destructive).toEqual(['rm-recursive-force']);
+      expect(v.findings[0]!.end).toBe(`rm -rf build-${i}`.length);
+      break;
+    case 2:
+      expect(v.findings.find((f) => f.ruleId === 'parse-too-complex')?.start).toBe(6 + (i % 97));
+      break;
+    default:
+      expect(v.destructive).toEqual(['git-push-force']);
+      expect(v.findings[0]!.end).toBe(`git push --force origin branch-${i}`.length);
+  }
+}
+
+describe('shellward check --jsonl', () => {
+  it('answers 10 000 requests in one process, one line each, in order', async () => {
+    const n = 10_000;
+    const input = Array.from({ length: n }, (_, i) => JSON.stringify(request(i))).join('\n') + '\n';
+    const r = await shellward(['check', '--jsonl'], { input });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stderr)).toBe('');
+    const out = parseLines(r.stdout) as Verdict[];
+    expect(out).toHaveLength(n);
+    for (let i = 0; i < n; i++) expectAnswer(i, out[i]!);
+  });
+
+  it('answers a malformed line with an error line and goes on, then exits 2', async () => {
+    const lines = [
+      JSON.stringify({ command: 'git status' }),
+      '{"command": "ls"',
+      '',
+      JSON.stringify({ cmd: 'ls' }),
+      JSON.stringify({ command: 42 }),
+      '"just a string"',
+      JSON.stringify({ command: 'ls', permissions: { allow: 'Bash(ls)' } }),
+      JSON.stringify({ command: 'rm -rf x' }),
+    ];
+    const r = await shellward(['check', '--jsonl'], { input: lines.join('\r\n') });
+    expect(r.exitCode).toBe(2);
+    const out = parseLines(r.stdout) as Record<string, unknown>[];
+    expect(out).toHaveLength(7);
+    expect(out[0]).toMatchObject({ decision: 'ask', reason: 'no-matching-rule' });
+    expect(out[1]).toEqual({ error: expect.stringMatching(/^invalid JSON/), line: 2 });
+    expect(out[2]).toEqual({ error: 'missing "command"', line: 4 });
+    expect(out[3]).toEqual({ error: '"command" must be a string', line: 5 });
+    expect(out[4]).toEqual({ error: expect.stringMatching(/JSON object/), line: 6 });
+    expect(out[5]).toEqual({ error: '"permissions.allow" must be an array of strings', line: 7 });
+    expect(out[6]).toMatchObject({ decision: 'ask', destructive: ['rm-recursive-force'] });
+  });
+
+  it('exits 0 on empty input', async () => {
+    const r = await shellward(['check', '--jsonl'], { input: '' });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stdout)).toBe('');
+  });
+
+  it('streams: answers each request before stdin closes', async () => {
+    const child = execa(process.execPath, [BIN, 'check', '--jsonl'], { reject: false, buffer: false });
+    const lines: string[] = [];
+    let partial = '';
+    const waiters: (() => void)[] = [];
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      partial += chunk;
+      let nl;
+      while ((nl = partial.indexOf('\n')) !== -1) {
+        lines.push(partial.slice(0, nl));
+        partial = partial.slice(nl + 1);
+        waiters.shift()?.();
+      }
+    });
+    const next = (): Promise<void> => new Promise((res) => waiters.push(res));
+    for (const command of ['git status', 'rm -rf x', 'echo $(id)']) {
+      const answered = next();
+      child.stdin!.write(JSON.stringify({ command }) + '\n');
+      await answered;
+    }
+    expect(lines).toHaveLength(3);
+    expect((JSON.parse(lines[1]!) as Verdict).destructive).toEqual(['rm-recursive-force']);
+    child.stdin!.end();
+    expect((await child).exitCode).toBe(0);
+  });
+});
