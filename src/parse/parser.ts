@@ -38,15 +38,18 @@ export function initParser(init: ParserInit = {}): Promise<Parser> {
 export const DEFAULT_PARSE_TIMEOUT_MS = 10_000;
 
 /**
- * Parses `text` as bash. Returns `undefined` when parsing ran past `timeoutMs` and was
- * cancelled. The caller owns the tree and must `delete()` it (it lives in wasm memory).
+ * Parses `text` as bash. NUL characters are parsed as U+FFFD (same UTF-16 width, so offsets
+ * are unchanged). Returns `undefined` when parsing ran past `timeoutMs` and was cancelled. The caller owns the tree and must `delete()` it (it lives in wasm memory).
  */
 export function parseBash(parser: Parser, text: string, timeoutMs = DEFAULT_PARSE_TIMEOUT_MS): Tree | undefined {
   const deadline = Date.now() + timeoutMs;
   // web-tree-sitter cancels the parse when the progress callback returns true (its .d.ts
   // types the callback as returning void).
   const progressCallback = (() => Date.now() > deadline) as unknown as () => void;
-  const tree = parser.parse(text, null, { progressCallback });
+  // tree-sitter reads NUL as the end of input (and then recovers slowly over whatever follows).
+  // Bash drops NUL bytes from its input; U+FFFD keeps every offset the same.
+  const input = text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text;
+  const tree = parser.parse(input, null, { progressCallback });
   if (!tree) {
     parser.reset();
     return undefined;

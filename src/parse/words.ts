@@ -199,7 +199,9 @@ export function toWord(node: Node): Word {
     span: { start: node.startIndex, end: node.endIndex },
     value: isStatic ? merged.map((p) => (p.kind === 'literal' ? p.value : '')).join('') : undefined,
     parts: merged,
-    quoted: merged.some((p) => p.quoted) || /[\\'"]/.test(raw),
+    // From the parts, not a scan of `raw`: a word holding nested `$(…)` would make that
+    // quadratic in the nesting depth (each level's raw text contains all deeper levels).
+    quoted: merged.some((p) => p.quoted),
   };
 }
 
