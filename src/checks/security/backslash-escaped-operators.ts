@@ -47,7 +47,7 @@ export default defineSecurityCheck(
     code: 'S221',
     title: 'Backslash-escaped shell operator',
     category: 'security',
-    severity: { agent: 'warning', script: 'warning' },
+    severity: { agent: 'warning', script: 'off' },
     docs: {
       rationale:
         'In `cat safe.txt \\; echo ~/.ssh/id_rsa` bash runs one `cat` that reads four files, one of them the ' +

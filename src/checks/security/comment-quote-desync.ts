@@ -80,7 +80,7 @@ export default defineSecurityCheck(
     code: 'S222',
     title: 'Quote character inside a comment',
     category: 'security',
-    severity: { agent: 'warning', script: 'warning' },
+    severity: { agent: 'warning', script: 'off' },
     docs: {
       rationale:
         'In bash everything after an unquoted `#` at the start of a word is a comment, quotes included. ' +

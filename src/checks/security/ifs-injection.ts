@@ -33,7 +33,7 @@ export default defineSecurityCheck(
     code: 'S211',
     title: 'Use of the IFS variable',
     category: 'security',
-    severity: { agent: 'warning', script: 'warning' },
+    severity: { agent: 'warning', script: 'off' },
     docs: {
       rationale:
         '`$IFS` expands to whitespace by default, so `cat${IFS}/etc/passwd` is `cat /etc/passwd` to bash but ' +

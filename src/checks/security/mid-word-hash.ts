@@ -46,7 +46,7 @@ export default defineSecurityCheck(
     code: 'S219',
     title: 'Unquoted # in the middle of a word',
     category: 'security',
-    severity: { agent: 'warning', script: 'warning' },
+    severity: { agent: 'warning', script: 'off' },
     docs: {
       rationale:
         'bash starts a comment only at a `#` that begins a word; in `echo a#b` the `#` is data. The ' +

@@ -31,7 +31,7 @@ import {
   type SecurityViews,
   type View,
 } from '../../analyses/security-views.js';
-import type { Profile, Span } from '../../core/types.js';
+import type { Dialect, Profile, Span } from '../../core/types.js';
 import type { ParsedScript, Redirect } from '../../parse/nodes.js';
 import { defineCheck, type Check, type CheckContext, type RuleMeta } from '../define.js';
 import { ORDER } from './order.js';
@@ -110,6 +110,8 @@ export interface SecurityCommand {
   /** What the parse knows; `undefined` for text re-checked without a parse (the safe-substitution remainder). */
   readonly tree: TreeFacts | undefined;
   readonly profile: Profile;
+  /** Dialect of the unit (from the script's shebang or extension; `bash` for agent commands). */
+  readonly dialect: Dialect;
   readonly gitCommit: GitCommitResult;
   /** Rules with `order >= allowOrder` are suppressed because an early validator allowed the command. */
   readonly allowOrder: number | undefined;
@@ -131,8 +133,8 @@ export function viewHit(view: View, start: number, end: number, message: string,
  * the safe-substitution remainder, and by tests to show the regex behaviour next to the
  * tree-informed one). `profile` defaults to `agent`.
  */
-export function commandForText(text: string, profile: Profile = 'agent'): SecurityCommand {
-  return makeCommand(text, 0, undefined, profile, 0);
+export function commandForText(text: string, profile: Profile = 'agent', dialect: Dialect = 'bash'): SecurityCommand {
+  return makeCommand(text, 0, undefined, profile, 0, dialect);
 }
 
 /** A check's pure detection function over one command string. */
@@ -211,7 +213,7 @@ export function securityCommands(ctx: CheckContext): readonly SecurityCommand[] 
       commands: commands[i]!,
       statements: statements[i]!,
     });
-    return makeCommand(text, r.start, facts, ctx.unit.profile, 0);
+    return makeCommand(text, r.start, facts, ctx.unit.profile, 0, ctx.unit.dialect);
   });
   CACHE.set(ctx.parsed, out);
   return out;
@@ -229,7 +231,7 @@ function commandRanges(parsed: ParsedScript, granularity: 'script' | 'command'):
 }
 
 /** Builds a {@link SecurityCommand}; `start` is its offset in the unit text. */
-function makeCommand(text: string, start: number, tree: TreeFacts | undefined, profile: Profile, depth: number): SecurityCommand {
+function makeCommand(text: string, start: number, tree: TreeFacts | undefined, profile: Profile, depth: number, dialect: Dialect = 'bash'): SecurityCommand {
   const views = buildSecurityViews(text, tree?.heredocs ?? []);
   const gitCommit = analyseGitCommit(text, views.baseCommand);
   let allowOrder: number | undefined;
@@ -244,7 +246,7 @@ function makeCommand(text: string, start: number, tree: TreeFacts | undefined, p
     allowOrder = ALLOW_GIT_COMMIT;
     allowedBy = 'git-commit';
   }
-  return { start, text, views, tree, profile, gitCommit, allowOrder, allowedBy };
+  return { start, text, views, tree, profile, dialect, gitCommit, allowOrder, allowedBy };
 }
 
 // ---------------------------------------------------------------------------------------------

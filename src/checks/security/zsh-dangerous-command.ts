@@ -23,6 +23,9 @@ const ASSIGNMENT = /^[A-Za-z_]\w*=/;
  * with `-` contains `e`. Mirrors `validateZshDangerousCommands`.
  */
 export function detect(cmd: SecurityCommand): Hit | undefined {
+  // A script whose shebang or extension names another shell cannot run zsh builtins (bash has a
+  // `mapfile` builtin of its own). Agent commands may run under zsh, so they are always checked.
+  if (cmd.profile === 'script' && cmd.dialect !== 'zsh') return undefined;
   const t = cmd.text;
   let i = 0;
   let end = t.length;
@@ -90,7 +93,8 @@ export default defineSecurityCheck(
       exceptions:
         'Only the first command of the string is examined, as in Claude Code (`ls; zmodload x` is not ' +
         'reported by this rule; in the `script` profile each statement is examined). `fc` without an `e` ' +
-        'flag (`fc -l`) passes.',
+        'flag (`fc -l`) passes. In the `script` profile only zsh scripts (by shebang or `.zsh`) are ' +
+        'checked: bash has a `mapfile` builtin of its own, and a bash or sh script cannot load zsh modules.',
     },
     sources: ['claude-code:validateZshDangerousCommands'],
     examples: {

@@ -3,7 +3,7 @@
  * agent command, as a transcript tool call) and look at the diagnostics of one rule.
  */
 import { expect } from 'vitest';
-import type { Diagnostic, Profile } from '../../../src/core/types.js';
+import type { Dialect, Diagnostic, Profile } from '../../../src/core/types.js';
 import { Linter, finishFile } from '../../../src/lint.js';
 import { IdentityMap } from '../../../src/sources/source-map.js';
 
@@ -13,6 +13,7 @@ let linter: Linter | undefined;
 export interface LintOptions {
   readonly profile?: Profile;
   readonly granularity?: 'script' | 'command';
+  readonly dialect?: Dialect;
 }
 
 /** Lints `text` as one unit (default: `agent` profile, `command` granularity); sorted diagnostics. */
@@ -22,7 +23,7 @@ export async function lint(text: string, options: LintOptions = {}): Promise<Dia
   const unit = {
     text,
     hostText: text,
-    dialect: 'bash' as const,
+    dialect: options.dialect ?? 'bash',
     granularity,
     profile: options.profile ?? 'agent',
     origin: { file: granularity === 'command' ? 'command' : 'test.sh', kind: granularity === 'command' ? ('command' as const) : ('script' as const) },

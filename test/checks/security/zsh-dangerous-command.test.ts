@@ -26,7 +26,14 @@ describe(ID, () => {
     await expectNone(ID, cmd);
   });
 
-  it('examines each statement in the script profile', async () => {
-    await expectOne(ID, 'ls\nzmodload zsh/system', '2:1', { profile: 'script', granularity: 'script' });
+  it('examines each statement of a zsh script in the script profile', async () => {
+    await expectOne(ID, 'ls\nzmodload zsh/system', '2:1', { profile: 'script', granularity: 'script', dialect: 'zsh' });
+  });
+
+  it('leaves bash and sh scripts alone in the script profile (bash has its own mapfile)', async () => {
+    await expectNone(ID, 'mapfile -t lines < file\nzmodload zsh/system', { profile: 'script', granularity: 'script', dialect: 'bash' });
+    await expectNone(ID, 'zmodload zsh/system', { profile: 'script', granularity: 'script', dialect: 'sh' });
+    // Agent commands may run under zsh: always checked.
+    await expectOne(ID, 'mapfile', '1:1');
   });
 });
