@@ -9,6 +9,7 @@
 import type { Category, RuleMeta } from '../checks/define.js';
 import type { CommandUnit, Diagnostic, Profile } from '../core/types.js';
 import { finishFile, type Linter } from '../lint.js';
+import { policyFrom, type PermissionLists } from '../rules/policy.js';
 import { formatText } from '../report/text.js';
 import { IdentityMap } from '../sources/source-map.js';
 
@@ -24,8 +25,11 @@ export const RULE_DOCS_DIR = 'docs/rules';
 /** Name of the generated index page inside {@link RULE_DOCS_DIR}. */
 export const RULE_DOCS_INDEX = 'README.md';
 
-/** Lints one example's source and returns its diagnostics, sorted, in the example's coordinates. */
-export type ExampleLinter = (source: string) => readonly Diagnostic[];
+/**
+ * Lints one example's source under the rule's example permission rules (none when absent) and
+ * returns its diagnostics, sorted, in the example's coordinates.
+ */
+export type ExampleLinter = (source: string, policy?: PermissionLists) => readonly Diagnostic[];
 
 /**
  * The in-memory unit an example runs as: one agent command (granularity `command`, origin kind
@@ -46,7 +50,8 @@ export function exampleUnit(source: string, profile: Profile = EXAMPLE_PROFILE):
 
 /** An {@link ExampleLinter} backed by `linter`: `lintUnit` on {@link exampleUnit}, then sorted and fingerprinted. */
 export function exampleLinter(linter: Linter, profile: Profile = EXAMPLE_PROFILE): ExampleLinter {
-  return (source) => finishFile(source, linter.lintUnit(exampleUnit(source, profile)));
+  return (source, policy) =>
+    finishFile(source, linter.lintUnit(exampleUnit(source, profile), policy ? policyFrom(policy, 'example policy') : undefined));
 }
 
 /** Page file name of rule `id` inside {@link RULE_DOCS_DIR}. */
@@ -63,8 +68,23 @@ const CATEGORIES: readonly { readonly id: Category; readonly heading: string; re
   { id: 'security', heading: 'Security', blurb: 'Claude Code BashTool security checks: constructs that hide what a command runs (S2xx).' },
   { id: 'destructive', heading: 'Destructive commands', blurb: 'Commands that delete data or rewrite history (D3xx), from rules/destructive.json.' },
   { id: 'paths', heading: 'Paths', blurb: 'Operations on paths that must not be touched (F4xx).' },
+  { id: 'policy', heading: 'Permission policy', blurb: 'Claude Code permission rules (`permissions.allow/ask/deny`) applied to commands, and the policy files themselves (R5xx).' },
+  { id: 'sandbox', heading: 'Sandboxed runs', blurb: 'What a command did when `shellward sandbox-check` ran it in a sandbox (X5xx).' },
   { id: 'input', heading: 'Input', blurb: 'Inputs that could not be analysed (I9xx); reported by the pipeline itself.' },
 ];
+
+/** Why a rule of a category has no runnable examples, and what tests it instead. */
+const NO_EXAMPLES: Readonly<Partial<Record<Category, string>>> = {
+  input:
+    'This rule is reported by the pipeline itself, not by a check over the parse tree, so it has no\n' +
+    'one-command examples; the golden-file tests (test/fixtures/golden) cover it.',
+  policy:
+    'This rule is about the policy files themselves (`.claude/settings*.json`, the shellward config), not\n' +
+    'about a command, so it has no one-command examples; test/config/policy-lint.test.ts covers it.',
+  sandbox:
+    'This rule is reported by a sandboxed run, not by a check over the parse tree, so it has no\n' +
+    'one-command examples (an example would have to run); the tests in test/sandbox cover it.',
+};
 
 /** A fenced code block whose fence is longer than any backtick run inside `content`. */
 function fence(content: string, lang: string): string {
@@ -82,8 +102,8 @@ function code(s: string): string {
 }
 
 /** The text-format lines (`example.sh:1:1: severity: message [id]`) the linter prints for `source`. */
-function outputLines(source: string, lint: ExampleLinter): string {
-  const diagnostics = lint(source);
+function outputLines(source: string, lint: ExampleLinter, policy?: PermissionLists): string {
+  const diagnostics = lint(source, policy);
   if (diagnostics.length === 0) return '(no findings)';
   const text = formatText(
     { results: [{ file: EXAMPLE_FILE, diagnostics }], rules: [], toolVersion: '', filesAnalysed: 1 },
@@ -95,10 +115,31 @@ function outputLines(source: string, lint: ExampleLinter): string {
   return lines.slice(0, blank === -1 ? lines.length : blank).join('\n');
 }
 
-function renderExamples(title: string, examples: readonly string[], lint: ExampleLinter): string[] {
+/**
+ * Characters that would be invisible or would change the page's layout in a code block: C0 and
+ * C1 controls except tab and line feed, DEL, Unicode spaces other than the ASCII space,
+ * zero-width and bidirectional controls, line/paragraph separators, the BOM, lone surrogates.
+ */
+const INVISIBLE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** `source` with each {@link INVISIBLE} character written as a `\u{…}` escape, and whether there was any. */
+function visible(source: string): { text: string; escaped: boolean } {
+  let escaped = false;
+  const text = source.replace(INVISIBLE, (c) => {
+    escaped = true;
+    return `\\u{${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}}`;
+  });
+  return { text, escaped };
+}
+
+function renderExamples(title: string, examples: readonly string[], lint: ExampleLinter, policy?: PermissionLists): string[] {
   const out = [`### ${title}`, ''];
   for (const ex of examples) {
-    out.push(fence(ex, 'sh'), '', fence(outputLines(ex, lint), 'text'), '');
+    const v = visible(ex);
+    out.push(fence(v.text, 'sh'), '');
+    if (v.escaped) out.push('Invisible and control characters are shown as `\\u{…}` escapes.', '');
+    out.push(fence(outputLines(ex, lint, policy), 'text'), '');
   }
   return out;
 }
@@ -124,6 +165,14 @@ export function renderRulePage(meta: RuleMeta, lint: ExampleLinter): string {
     `| Default severity, \`agent\` profile | ${meta.severity.agent} |`,
     `| Default severity, \`script\` profile | ${meta.severity.script} |`,
     `| Sources | ${meta.sources.length > 0 ? meta.sources.map(code).join(', ') : 'shellward'} |`,
+  ];
+  if (meta.claudeCode) {
+    const cc = meta.claudeCode;
+    out.push(
+      `| Claude Code validator | ${code(cc.name)}${cc.id !== undefined ? ` (check id ${cc.id})` : ' (pre-check, no id)'}, position ${cc.order} in the execution order${cc.misparsing ? ', misparsing ask' : ''} |`,
+    );
+  }
+  out.push(
     '',
     '## Why it matters',
     '',
@@ -133,25 +182,23 @@ export function renderRulePage(meta: RuleMeta, lint: ExampleLinter): string {
     '',
     meta.docs.fix.trim(),
     '',
-  ];
+  );
   if (meta.docs.exceptions?.trim()) {
     out.push('## Exceptions and deviations', '', meta.docs.exceptions.trim(), '');
   }
   out.push('## Examples', '');
   if (meta.examples.invalid.length === 0 && meta.examples.valid.length === 0) {
-    out.push(
-      'This rule is reported by the pipeline rather than by a check over the parse tree, so it has no',
-      'one-command examples; the golden-file tests (test/fixtures/golden) cover it.',
-      '',
-    );
+    out.push(NO_EXAMPLES[meta.category] ?? 'This rule has no runnable examples.', '');
   } else {
     out.push(
       `Each example is analysed as one command in the \`${EXAMPLE_PROFILE}\` profile; the output shown is what`,
       'shellward reported when this page was generated (findings of other rules included).',
       '',
     );
-    if (meta.examples.invalid.length > 0) out.push(...renderExamples('Flagged', meta.examples.invalid, lint));
-    if (meta.examples.valid.length > 0) out.push(...renderExamples('Not flagged', meta.examples.valid, lint));
+    const policy = meta.examplePolicy;
+    if (policy) out.push('The examples run under these permission rules:', '', fence(JSON.stringify({ permissions: policy }, null, 2), 'json'), '');
+    if (meta.examples.invalid.length > 0) out.push(...renderExamples(`Invalid: reported as \`${meta.id}\``, meta.examples.invalid, lint, policy));
+    if (meta.examples.valid.length > 0) out.push(...renderExamples(`Valid: not reported as \`${meta.id}\``, meta.examples.valid, lint, policy));
   }
   return out.join('\n').replace(/\n+$/, '') + '\n';
 }

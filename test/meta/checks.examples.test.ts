@@ -9,6 +9,7 @@ import { RULES, ruleMeta } from '../../src/checks/index.js';
 import type { Diagnostic } from '../../src/core/types.js';
 import { exampleLinter, exampleUnit, type ExampleLinter } from '../../src/docs/rule-docs.js';
 import { Linter } from '../../src/lint.js';
+import type { PermissionLists } from '../../src/rules/policy.js';
 
 let lint: ExampleLinter;
 
@@ -21,8 +22,8 @@ function show(ds: readonly Diagnostic[]): string {
   return ds.map((d) => `${d.range.start.line}:${d.range.start.column} [${d.ruleId}] ${d.message}`).join('\n') || '(none)';
 }
 
-function check(source: string): Diagnostic[] {
-  const ds = [...lint(source)];
+function check(source: string, policy?: PermissionLists): Diagnostic[] {
+  const ds = [...lint(source, policy)];
   // Every finding names a known rule, and no check crashed on the example.
   for (const d of ds) expect(ruleMeta(d.ruleId), `unknown rule id ${d.ruleId}`).toBeDefined();
   expect(ds.filter((d) => d.ruleId === 'internal-error'), show(ds)).toEqual([]);
@@ -40,7 +41,7 @@ const withExamples = RULES.filter((r) => r.examples.invalid.length + r.examples.
 describe.each(withExamples.map((r) => [r.id, r] as const))('%s', (id, r) => {
   if (r.examples.invalid.length > 0) describe('invalid', () => {
     it.each(r.examples.invalid.map((ex) => [JSON.stringify(ex), ex] as const))('%s yields exactly one diagnostic', (_label, ex) => {
-      const ds = check(ex);
+      const ds = check(ex, r.examplePolicy);
       const own = ds.filter((d) => d.ruleId === id);
       expect(own.length, `expected exactly one [${id}] for ${JSON.stringify(ex)}, got:\n${show(ds)}`).toBe(1);
     });
@@ -48,7 +49,7 @@ describe.each(withExamples.map((r) => [r.id, r] as const))('%s', (id, r) => {
 
   if (r.examples.valid.length > 0) describe('valid', () => {
     it.each(r.examples.valid.map((ex) => [JSON.stringify(ex), ex] as const))('%s yields none', (_label, ex) => {
-      const ds = check(ex);
+      const ds = check(ex, r.examplePolicy);
       const own = ds.filter((d) => d.ruleId === id);
       expect(own, `expected no [${id}] for ${JSON.stringify(ex)}, got:\n${show(ds)}`).toEqual([]);
     });

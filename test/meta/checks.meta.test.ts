@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Category, Check, RuleMeta } from '../../src/checks/define.js';
 import { CHECKS, RULES, ruleMeta } from '../../src/checks/index.js';
+import { POLICY_FILE_RULES } from '../../src/checks/policy/policy-file-rules.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHECKS_DIR = join(ROOT, 'src/checks');
@@ -24,8 +25,22 @@ const CODE_PREFIX: Readonly<Record<Category, string>> = {
   security: 'S2',
   destructive: 'D3',
   paths: 'F4',
+  policy: 'R5',
   input: 'I9',
+  sandbox: 'X5',
 };
+
+/** Categories of rules reported outside the checks (by the pipeline, by a sandboxed run): no runnable examples. */
+const OUTSIDE_CHECKS: ReadonlySet<Category> = new Set<Category>(['input', 'sandbox']);
+
+/** Where the findings of `sandbox` rules are produced by real runs; each such rule id must appear in it. */
+const SANDBOX_TESTS = join(ROOT, 'test/sandbox/findings.test.ts');
+
+/** Policy rules reported about the policy files (src/config/), not by a check: no runnable examples. */
+const POLICY_FILE_IDS: ReadonlySet<string> = new Set(POLICY_FILE_RULES.map((r) => r.id));
+
+/** Where the findings of the policy-file rules are produced; each such rule id must appear in it. */
+const POLICY_FILE_TESTS = join(ROOT, 'test/config/policy-lint.test.ts');
 
 /** Categories whose default severity may never be `note` (or `off`) in the agent profile. */
 const LOUD_CATEGORIES: ReadonlySet<Category> = new Set<Category>(['security', 'destructive', 'paths']);
@@ -61,17 +76,26 @@ const modules = await Promise.all(
   listTs(CHECKS_DIR)
     .filter((p) => !(dirname(p) === CHECKS_DIR && FRAMEWORK.has(basename(p))))
     .map(async (p) => {
-      const mod = (await import(pathToFileURL(p).href)) as { default?: unknown };
-      return { path: p, rel: relative(CHECKS_DIR, p).split('\\').join('/'), mod };
+      const rel = relative(CHECKS_DIR, p).split('\\').join('/');
+      try {
+        return { path: p, rel, mod: (await import(pathToFileURL(p).href)) as { default?: unknown }, error: undefined };
+      } catch (error) {
+        return { path: p, rel, mod: {} as { default?: unknown }, error };
+      }
     }),
 );
 const checkFiles = modules.filter((m) => m.mod.default !== undefined);
-const helperFiles = modules.filter((m) => m.mod.default === undefined);
+const helperFiles = modules.filter((m) => m.error === undefined && m.mod.default === undefined);
 
 describe('check files under src/checks/', () => {
   it('finds the check files (the scan itself works)', () => {
     expect(checkFiles.length).toBeGreaterThan(0);
     expect(checkFiles.length).toBeGreaterThanOrEqual(CHECKS.length);
+  });
+
+  it('loads every module', () => {
+    const broken = modules.filter((m) => m.error !== undefined).map((m) => `${m.rel}: ${String(m.error)}`);
+    expect(broken).toEqual([]);
   });
 
   it('has no file at the top level besides define.ts and index.ts (checks live in a category folder)', () => {
@@ -133,7 +157,7 @@ describe('CHECKS registry', () => {
     expect(ids).toEqual([...ids].sort());
     for (const c of CHECKS) for (const r of c.rules) expect(RULES.includes(r), r.id).toBe(true);
     const fromChecks = new Set(CHECKS.flatMap((c) => c.rules));
-    for (const r of RULES) if (!fromChecks.has(r)) expect(r.category, `${r.id} is in RULES but in no check`).toBe('input');
+    for (const r of RULES) if (!fromChecks.has(r)) expect(OUTSIDE_CHECKS.has(r.category) || POLICY_FILE_IDS.has(r.id), `${r.id} is in RULES but in no check`).toBe(true);
   });
 });
 
@@ -155,7 +179,7 @@ describe('rule metadata', () => {
       expect(r.id).toMatch(KEBAB);
     });
 
-    it('has a code of its category stage (P1xx parse, S2xx security, D3xx destructive, F4xx paths, I9xx input)', () => {
+    it('has a code of its category stage (P1xx parse, S2xx security, D3xx destructive, F4xx paths, X5xx sandbox, I9xx input)', () => {
       const prefix = CODE_PREFIX[r.category];
       expect(prefix, `unknown category ${r.category}`).toBeDefined();
       expect(r.code).toMatch(/^[A-Z][0-9]{3}$/);
@@ -188,6 +212,21 @@ describe('rule metadata', () => {
       for (const s of r.sources) expect(s).toMatch(/^[a-z][a-z0-9-]*:\S/);
     });
 
+    if (r.claudeCode) {
+      const cc = r.claudeCode;
+      it('names its Claude Code validator well (numeric id 1–23 of SPEC §1.2, position ≥ 1)', () => {
+        expect(cc.name).toMatch(/^[A-Za-z_][\w.]*$/);
+        if (cc.id !== undefined) {
+          expect(Number.isInteger(cc.id)).toBe(true);
+          expect(cc.id).toBeGreaterThanOrEqual(1);
+          expect(cc.id).toBeLessThanOrEqual(23);
+        }
+        expect(Number.isInteger(cc.order)).toBe(true);
+        expect(cc.order).toBeGreaterThanOrEqual(1);
+        expect(typeof cc.misparsing).toBe('boolean');
+      });
+    }
+
     if (r.category === 'input') {
       it('has no runnable examples and appears in a golden file instead', () => {
         expect(r.examples.valid).toEqual([]);
@@ -196,6 +235,18 @@ describe('rule metadata', () => {
         const outs = readdirSync(GOLDEN_DIR).filter((f) => f.endsWith('.out'));
         const hit = outs.some((f) => readFileSync(join(GOLDEN_DIR, f), 'utf8').includes(`[${r.id}]`));
         expect(hit, `no test/fixtures/golden/*.out shows [${r.id}]`).toBe(true);
+      });
+    } else if (r.category === 'sandbox') {
+      it('has no runnable examples and is covered by test/sandbox/findings.test.ts instead', () => {
+        expect(r.examples.valid).toEqual([]);
+        expect(r.examples.invalid).toEqual([]);
+        expect(readFileSync(SANDBOX_TESTS, 'utf8').includes(`'${r.id}'`), `test/sandbox/findings.test.ts never names '${r.id}'`).toBe(true);
+      });
+    } else if (POLICY_FILE_IDS.has(r.id)) {
+      it('has no runnable examples and is covered by test/config/policy-lint.test.ts instead', () => {
+        expect(r.examples.valid).toEqual([]);
+        expect(r.examples.invalid).toEqual([]);
+        expect(readFileSync(POLICY_FILE_TESTS, 'utf8').includes(`'${r.id}'`), `test/config/policy-lint.test.ts never names '${r.id}'`).toBe(true);
       });
     } else {
       it('has at least one invalid and one valid example', () => {
