@@ -1,0 +1,214 @@
+/**
+ * The shellward configuration, validated and merged (DESIGN.md §6): pure functions over values
+ * that src/config/load.ts reads. The JSON schema shipped in the package
+ * (schemas/shellward-config.schema.json) validates the shellward config; `.claude/settings*.json`
+ * files are checked for the shape of their `permissions` only (other keys belong to Claude Code).
+ */
+import { Ajv } from 'ajv';
+import schema from '../../schemas/shellward-config.schema.json' with { type: 'json' };
+import { ruleMeta } from '../checks/index.js';
+import type { Profile, SeverityLevel, SourceKind } from '../core/types.js';
+import { RuleSyntaxError } from '../rules/parse.js';
+import { mergePolicies, policyFrom, type PermissionLists, type PermissionPolicy } from '../rules/policy.js';
+
+/** The shellward config file's content (see the schema for each key). */
+export interface ShellwardConfig {
+  readonly permissions?: PermissionLists;
+  readonly additionalDirectories?: readonly string[];
+  readonly rules?: Readonly<Record<string, SeverityLevel>>;
+  readonly profile?: Readonly<Partial<Record<SourceKind, Profile>>>;
+  readonly ignore?: readonly string[];
+  readonly claudeSettings?: boolean;
+}
+
+/** A configuration problem; the message names the file and the key path. */
+export class ConfigError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validateSchema = ajv.compile(schema);
+
+/** `/permissions/allow/0` → `permissions.allow[0]`; the root is `(root)`. */
+function keyPath(pointer: string): string {
+  if (pointer === '') return '(root)';
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`))
+    .join('');
+}
+
+/**
+ * Validates a shellward config value against the shipped schema and the rule registry. Throws
+ * {@link ConfigError} listing every problem with its key path (`rules.no-such-rule: unknown rule
+ * id`, `permissions.allow[2]: must be string`), or for a malformed permission rule.
+ */
+export function validateConfig(value: unknown, file: string): ShellwardConfig {
+  if (!validateSchema(value)) {
+    const problems = (validateSchema.errors ?? []).map((e) => {
+      const extra = e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : '';
+      const allowed = e.keyword === 'enum' ? `: ${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', ')}` : '';
+      return `${keyPath(e.instancePath)}: ${e.message ?? 'invalid'}${extra}${allowed}`;
+    });
+    throw new ConfigError(file, `invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const config = value as ShellwardConfig;
+  const unknown = Object.keys(config.rules ?? {}).filter((id) => ruleMeta(id) === undefined);
+  if (unknown.length > 0) throw new ConfigError(file, `invalid configuration:\n  ${unknown.map((id) => `rules.${id}: unknown rule id`).join('\n  ')}`);
+  return config;
+}
+
+const LISTS = ['allow', 'ask', 'deny', 'additionalDirectories'] as const;
+
+/**
+ * The `permissions` lists of a Claude Code settings value. Other keys are Claude Code's and are
+ * ignored; a list that is not an array of strings throws {@link ConfigError} with its key path.
+ */
+export function claudeSettingsPermissions(value: unknown, file: string): PermissionLists {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(file, '(root): must be an object');
+  const p = (value as Record<string, unknown>).permissions;
+  if (p === undefined) return {};
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) throw new ConfigError(file, 'permissions: must be an object');
+  const out: Record<string, readonly string[]> = {};
+  for (const key of LISTS) {
+    const list = (p as Record<string, unknown>)[key];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) throw new ConfigError(file, `permissions.${key}: must be an array of strings`);
+    list.forEach((r, i) => {
+      if (typeof r !== 'string') throw new ConfigError(file, `permissions.${key}[${i}]: must be a string`);
+    });
+    out[key] = list as string[];
+  }
+  return out;
+}
+
+/** Kind of a policy source, for `print-config`. */
+export type PolicySourceKind = 'shellward-config' | 'claude-settings' | 'claude-settings-local';
+
+/** One file that contributed policy. */
+export interface PolicySource {
+  /** Path as shown to the user (relative to the working directory when inside it). */
+  readonly file: string;
+  readonly kind: PolicySourceKind;
+  /** The file's text, for locating rules (findings are placed at the rule string). */
+  readonly text: string;
+  /** JSON path of the config object inside the file (`['shellward']` for package.json), when JSON. */
+  readonly jsonRoot?: readonly string[];
+  /** Whether the file is JSON (positions of rules can be located). */
+  readonly json: boolean;
+  readonly permissions: PermissionLists;
+  /** Top-level `additionalDirectories` of the shellward config. */
+  readonly additionalDirectories?: readonly string[];
+}
+
+/** The configuration of a run after loading and merging. */
+export interface ResolvedConfig {
+  /** The shellward config (empty when none was found). */
+  readonly config: ShellwardConfig;
+  /** Files that contributed, in merge order: the shellward config, then settings.local.json, then settings.json. */
+  readonly sources: readonly PolicySource[];
+  readonly policy: PermissionPolicy;
+  /** Severity overrides per rule id. */
+  readonly severity: Readonly<Record<string, SeverityLevel>>;
+  /** Directory that `ignore` globs are relative to. */
+  readonly root: string;
+}
+
+/**
+ * Merges the policy of `sources` in order. Throws {@link ConfigError} wrapping the
+ * {@link RuleSyntaxError} of a malformed rule (its message names the file, key path and rule).
+ */
+export function mergeSources(config: ShellwardConfig, sources: readonly PolicySource[], root: string): ResolvedConfig {
+  const policies: PermissionPolicy[] = [];
+  for (const s of sources) {
+    try {
+      policies.push(policyFrom(s.permissions, s.file));
+      if (s.additionalDirectories) {
+        policies.push({
+          allow: [],
+          ask: [],
+          deny: [],
+          additionalDirectories: s.additionalDirectories.map((path, i) => ({ path, origin: { file: s.file, path: `additionalDirectories[${i}]` } })),
+        });
+      }
+    } catch (err) {
+      if (err instanceof RuleSyntaxError) {
+        throw new ConfigError(s.file, `${err.origin.path ?? '(root)'}: invalid permission rule ${JSON.stringify(err.rule)}: ${err.problem}`);
+      }
+      throw err;
+    }
+  }
+  return { config, sources, policy: mergePolicies(...policies), severity: config.rules ?? {}, root };
+}
+
+/**
+ * A glob as a regular expression over `/`-separated relative paths: `**` any number of segments,
+ * `*` anything but `/`, `?` one character but `/`; a glob without `/` matches the base name at any
+ * depth (as in .gitignore); a trailing `/` matches a directory and everything under it.
+ */
+export function globToRegExp(glob: string): RegExp {
+  let g = glob.replace(/^\.\//, '');
+  const dir = g.endsWith('/');
+  if (dir) g = g.slice(0, -1);
+  const anywhere = !g.includes('/');
+  let re = '';
+  for (let i = 0; i < g.length; i++) {
+    const c = g[i]!;
+    if (c === '*' && g[i + 1] === '*') {
+      const slash = g[i + 2] === '/';
+      re += slash ? '(?:[^/]*/)*' : '.*';
+      i += slash ? 2 : 1;
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${anywhere ? '(?:.*/)?' : ''}${re}(?:/.*)?$`, 's');
+}
+
+/** True when the `/`-separated relative path `rel` matches one of `globs`. */
+export function isIgnored(rel: string, globs: readonly string[]): boolean {
+  return globs.some((g) => globToRegExp(g).test(rel));
+}
+
+/**
+ * The merged policy as `shellward print-config` prints it: each list with every rule and the file
+ * (and key path) it came from, then directories, severities, profiles and ignores.
+ */
+export function formatResolvedConfig(r: ResolvedConfig): string {
+  const lines: string[] = [];
+  lines.push('Sources (merged in this order; a deny in any of them beats an allow in all of them):');
+  if (r.sources.length === 0) lines.push('  (none)');
+  for (const s of r.sources) lines.push(`  ${s.file}  [${s.kind}]`);
+  for (const b of ['deny', 'ask', 'allow'] as const) {
+    lines.push('', `permissions.${b}:`);
+    const rules = r.policy[b];
+    if (rules.length === 0) lines.push('  (none)');
+    for (const rule of rules) {
+      const note = rule.ignored ? `  — ignored: ${rule.ignored}` : rule.toolName !== 'Bash' ? `  — ${rule.toolName} rule, not a shell command rule` : '';
+      lines.push(`  ${rule.raw}  ← ${rule.origin.file} ${rule.origin.path ?? ''}${note}`);
+    }
+  }
+  lines.push('', 'additionalDirectories:');
+  if (r.policy.additionalDirectories.length === 0) lines.push('  (none)');
+  for (const d of r.policy.additionalDirectories) lines.push(`  ${d.path}  ← ${d.origin.file} ${d.origin.path ?? ''}`);
+  const sev = Object.entries(r.severity).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  lines.push('', 'rules (severity overrides):');
+  if (sev.length === 0) lines.push('  (none)');
+  for (const [id, level] of sev) lines.push(`  ${id}: ${level}`);
+  const prof = Object.entries(r.config.profile ?? {});
+  lines.push('', 'profile:');
+  if (prof.length === 0) lines.push('  (defaults: script and makefile → script, transcript and command → agent)');
+  for (const [kind, p] of prof) lines.push(`  ${kind}: ${p}`);
+  lines.push('', 'ignore:');
+  if ((r.config.ignore ?? []).length === 0) lines.push('  (none)');
+  for (const g of r.config.ignore ?? []) lines.push(`  ${g}`);
+  return lines.join('\n') + '\n';
+}

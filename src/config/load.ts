@@ -1,0 +1,130 @@
+/**
+ * Finding and reading the configuration (the I/O edge of src/config/): the shellward config via
+ * cosmiconfig (module name `shellward`: shellward.config.{js,mjs,json,yaml}, .shellwardrc*,
+ * package.json#shellward) and Claude Code's project settings `.claude/settings.json` and
+ * `.claude/settings.local.json` next to it. Everything else is pure (src/config/config.ts).
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { cosmiconfig } from 'cosmiconfig';
+import { claudeSettingsPermissions, ConfigError, mergeSources, validateConfig, type PolicySource, type ResolvedConfig, type ShellwardConfig } from './config.js';
+
+/** Options of {@link loadConfig}. */
+export interface LoadOptions {
+  /** Directory the search starts in, and that displayed paths are relative to. */
+  readonly cwd: string;
+  /** An explicit config file (`--config`); no search then. */
+  readonly configFile?: string;
+  /** Read `.claude/settings*.json` (default: the config's `claudeSettings`, else true). */
+  readonly claudeSettings?: boolean;
+}
+
+/** Where the config is looked for in each directory, first match wins (DESIGN.md §6). */
+export const SEARCH_PLACES: readonly string[] = [
+  'package.json',
+  '.shellwardrc',
+  '.shellwardrc.json',
+  '.shellwardrc.yaml',
+  '.shellwardrc.yml',
+  '.shellwardrc.js',
+  '.shellwardrc.mjs',
+  '.shellwardrc.cjs',
+  'shellward.config.json',
+  'shellward.config.yaml',
+  'shellward.config.yml',
+  'shellward.config.js',
+  'shellward.config.mjs',
+  'shellward.config.cjs',
+];
+
+function display(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel === '' || rel.startsWith('..') || rel.startsWith(sep) ? path : rel.split(sep).join('/');
+}
+
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw new ConfigError(path, `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The directory whose `.claude/` holds the project settings when no shellward config is found:
+ * the nearest of `cwd` and its ancestors that has a `.claude` directory, a `.git` or a
+ * `package.json`; `cwd` itself when none has.
+ */
+async function projectRoot(cwd: string): Promise<string> {
+  for (let dir = cwd; ; ) {
+    for (const marker of ['.claude', '.git', 'package.json']) if (await exists(join(dir, marker))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return cwd;
+    dir = up;
+  }
+}
+
+/**
+ * Loads and merges the configuration. Root directory (where `.claude/` is read and `ignore`
+ * globs are relative to): the config file's directory, else the project root around `cwd`. Throws {@link ConfigError} (file and key path in the message) for a config that
+ * cannot be read or parsed, fails the schema, or holds a malformed permission rule; a missing
+ * explicit `configFile` is an error too. Missing settings files are simply absent.
+ */
+export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> {
+  const cwd = resolve(options.cwd);
+  // Walk up from cwd to the project root (the first directory with a package.json).
+  const explorer = cosmiconfig('shellward', { searchStrategy: 'project', searchPlaces: [...SEARCH_PLACES] });
+  let found: { filepath: string; config: unknown } | null;
+  try {
+    found = options.configFile ? await explorer.load(resolve(cwd, options.configFile)) : await explorer.search(cwd);
+  } catch (err) {
+    const file = options.configFile ?? cwd;
+    throw new ConfigError(file, `cannot be loaded: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const sources: PolicySource[] = [];
+  let config: ShellwardConfig = {};
+  let root = await projectRoot(cwd);
+  if (found) {
+    const file = display(found.filepath, cwd);
+    config = validateConfig(found.config ?? {}, file);
+    root = dirname(found.filepath);
+    const json = /\.json$|rc$/.test(found.filepath) && !/\.(ya?ml|js|cjs|mjs|ts)$/.test(found.filepath);
+    const isPackage = basename(found.filepath) === 'package.json';
+    sources.push({
+      file,
+      kind: 'shellward-config',
+      text: (await readOptional(found.filepath)) ?? '',
+      json,
+      ...(isPackage ? { jsonRoot: ['shellward'] } : {}),
+      permissions: config.permissions ?? {},
+      ...(config.additionalDirectories ? { additionalDirectories: config.additionalDirectories } : {}),
+    });
+  }
+  const useSettings = options.claudeSettings ?? config.claudeSettings ?? true;
+  if (useSettings) {
+    for (const [name, kind] of [['settings.local.json', 'claude-settings-local'], ['settings.json', 'claude-settings']] as const) {
+      const path = join(root, '.claude', name);
+      const text = await readOptional(path);
+      if (text === undefined) continue;
+      const file = display(path, cwd);
+      let value: unknown;
+      try {
+        value = JSON.parse(text.replace(/^\uFEFF/, ''));
+      } catch (err) {
+        throw new ConfigError(file, `is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      sources.push({ file, kind, text, json: true, permissions: claudeSettingsPermissions(value, file) });
+    }
+  }
+  return mergeSources(config, sources, root);
+}
