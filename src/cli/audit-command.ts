@@ -1,0 +1,176 @@
+/**
+ * `shellward audit PATH…`: reads agent transcripts (folders such as `~/.claude/projects`,
+ * `~/.codex/sessions`, `~/.gemini/tmp`, or single files), gives every shell tool call its verdict
+ * under the policy, and reports per session and overall (src/audit/). Files are recognised by
+ * content; everything else under the paths is ignored. Formats: text (default), json, sarif
+ * (one result per destructive call, at the transcript file and line), markdown.
+ *
+ * Progress goes to stderr, and only when stderr is a terminal. Exit codes: 0 when the audit ran
+ * (whatever it found), 2 when a path or file could not be read or the configuration is invalid.
+ */
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { splitSubcommands } from '../analyses/exit-code.js';
+import { AuditAccumulator } from '../audit/aggregate.js';
+import { AUDIT_FORMATS, formatAuditJson, formatAuditMarkdown, formatAuditText, type AuditFormat } from '../audit/format.js';
+import { RULES, ruleMeta } from '../checks/index.js';
+import { lineHash, numberFingerprints } from '../core/fingerprint.js';
+import type { Diagnostic } from '../core/types.js';
+import { Linter } from '../lint.js';
+import { formatSarif, type FileResult } from '../report/index.js';
+import { displayPath, discover } from '../sources/discover.js';
+import { detectTranscript, mayBeTranscript, readTranscriptFile, type SeenIds } from '../sources/transcript/index.js';
+import { unitVerdict } from '../unit-verdicts.js';
+import { verdictFor } from '../verdict.js';
+import { addConfigOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
+import { EXIT } from './exit-codes.js';
+import { emit, readPathList } from './io.js';
+import { VERSION } from './version.js';
+import { open } from 'node:fs/promises';
+
+interface AuditOptions extends ConfigCliOptions {
+  format: AuditFormat;
+  output?: string;
+  filesFrom?: string;
+}
+
+async function head(path: string): Promise<string | undefined> {
+  let fh;
+  try {
+    fh = await open(path, 'r');
+    const buf = new Uint8Array(64 * 1024);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return new TextDecoder().decode(buf.subarray(0, bytesRead));
+  } catch {
+    return undefined;
+  } finally {
+    await fh?.close();
+  }
+}
+
+/** A one-line progress bar for stderr: `[#####     ] 12/40 files  18.2 MB  3 412 calls`. */
+export function progressLine(done: number, total: number, bytes: number, calls: number, width = 24): string {
+  const filled = total === 0 ? width : Math.round((done / total) * width);
+  return `[${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${total} files  ${(bytes / 1e6).toFixed(1)} MB  ${calls} calls`;
+}
+
+/** Runs `audit` and returns the exit code. */
+export async function runAudit(paths: string[], opts: AuditOptions): Promise<number> {
+  const cwd = process.cwd();
+  const args = [...paths];
+  if (opts.filesFrom) args.push(...(await readPathList(opts.filesFrom)));
+  if (args.length === 0) {
+    process.stderr.write('shellward audit: give one or more transcript files or folders (e.g. ~/.claude/projects)\n');
+    return EXIT.ERROR;
+  }
+  const resolved = await loadCliConfig(opts, cwd);
+  if (!resolved) return EXIT.ERROR;
+  const { candidates, errors } = await discover(args, cwd);
+  for (const e of errors) process.stderr.write(`shellward: ${e.arg}: ${e.message}\n`);
+  let failed = errors.length > 0;
+  const linter = await Linter.create({ severity: resolved.severity, policy: resolved.policy });
+  const acc = new AuditAccumulator();
+  const seen: SeenIds = new Set();
+  const sarifResults = new Map<string, Diagnostic[]>();
+  const progress = process.stderr.isTTY === true;
+  const files = candidates.filter((c) => c.explicit || mayBeTranscript(c.path));
+  let done = 0;
+  let bytes = 0;
+  let calls = 0;
+  for (const c of files) {
+    const text = await head(c.path);
+    const format = text === undefined ? undefined : detectTranscript(text);
+    done++;
+    if (!format) continue;
+    const file = displayPath(c.path, cwd);
+    acc.addFile(file);
+    try {
+      const st = await readTranscriptFile(c.path, file, format, seen, {
+        call(call) {
+          calls++;
+          const v = unitVerdict(linter, call.unit, 'tool-call', { lineShift: call.lineShift });
+          acc.add({ file, range: v.range, command: v.command, context: call.unit.context ?? {}, verdict: v.verdict });
+          if (opts.format === 'sarif' && v.verdict.destructive.length > 0) {
+            const list = sarifResults.get(file) ?? [];
+            for (const id of v.verdict.destructive) {
+              const outcome = call.unit.context?.outcome ?? 'unknown';
+              const ran = outcome === 'ran' || outcome === 'backgrounded' || outcome === 'interrupted';
+              const exit = call.unit.context?.exitCode !== undefined ? `, exit ${call.unit.context.exitCode}` : '';
+              list.push({
+                ruleId: id,
+                severity: ran ? 'error' : 'note',
+                message: `${ruleMeta(id)?.title ?? id} — recorded outcome: ${outcome}${exit}.`,
+                file,
+                range: v.range,
+                fingerprint: lineHash(id, `${call.unit.context?.toolUseId ?? ''}\n${v.command}`),
+              });
+            }
+            sarifResults.set(file, list);
+          }
+        },
+        error() {
+          acc.addParseError();
+        },
+      });
+      bytes += st.bytes;
+    } catch (err) {
+      failed = true;
+      process.stderr.write(`${progress ? '\r\x1b[K' : ''}shellward: ${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})\n`);
+    }
+    if (progress) process.stderr.write(`\r\x1b[K${progressLine(done, files.length, bytes, calls)}`);
+  }
+  if (progress) process.stderr.write('\r\x1b[K');
+  // A suggested rule is left out when it would allow a refused or destructive command, or the
+  // destructive or denied part of one (`Bash(git push:*)` and `git add -A && git push --force`).
+  const risky = new Map<string, string[]>();
+  const riskyParts = (command: string, cwd: string | undefined): string[] => {
+    let parts = risky.get(command);
+    if (!parts) {
+      const subs = splitSubcommands(command);
+      parts = [command, ...(subs.length > 1 ? subs.filter((p) => {
+        const v = verdictFor(p, cwd !== undefined ? { cwd } : {}, linter);
+        return v.destructive.length > 0 || v.decision === 'deny';
+      }) : [])];
+      risky.set(command, parts);
+    }
+    return parts;
+  };
+  const report = acc.finish((rule, cmd) =>
+    riskyParts(cmd.command, cmd.cwd).some((p) => verdictFor(p, { ...(cmd.cwd !== undefined ? { cwd: cmd.cwd } : {}), permissions: { allow: [rule] } }, linter).decision === 'allow'),
+  );
+  let out: string;
+  switch (opts.format) {
+    case 'json':
+      out = formatAuditJson(report, VERSION);
+      break;
+    case 'markdown':
+      out = formatAuditMarkdown(report);
+      break;
+    case 'sarif': {
+      const results: FileResult[] = [...sarifResults].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([file, ds]) => {
+        const fps = numberFingerprints(ds.map((d) => d.fingerprint));
+        return { file, diagnostics: ds.map((d, i) => ({ ...d, fingerprint: fps[i]! })) };
+      });
+      out = formatSarif({ results, rules: RULES, toolVersion: VERSION, filesAnalysed: report.files });
+      break;
+    }
+    default:
+      out = formatAuditText(report);
+  }
+  await emit(out, opts.output);
+  return failed ? EXIT.ERROR : EXIT.OK;
+}
+
+/** Adds the `audit` subcommand to `program`; `setExit` receives the exit code. */
+export function registerAuditCommand(program: Command, setExit: (code: number) => void): void {
+  const audit = program
+    .command('audit')
+    .description('audit agent transcripts (Claude Code, Codex, Gemini CLI): what ran, what the policy says, what failed, which rules would save prompts')
+    .argument('[paths...]', 'transcript files or folders (e.g. ~/.claude/projects ~/.codex/sessions ~/.gemini/tmp)')
+    .addOption(new Option('-f, --format <format>', 'output format').choices([...AUDIT_FORMATS]).default('text'))
+    .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .option('--files-from <file>', 'read more paths from a file, one per line (- for stdin)');
+  addConfigOptions(audit).action(async (paths: string[], opts: AuditOptions) => {
+    setExit(await runAudit(paths, opts));
+  });
+}

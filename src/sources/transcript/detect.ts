@@ -1,0 +1,51 @@
+/**
+ * Recognising a transcript by its content (issue 6): the first line (or, for Gemini's
+ * pretty-printed JSON, the first kilobytes) says which agent wrote it. File names are only a
+ * hint: any `.jsonl` / `.json` file is sniffed, and a file named on the command line is sniffed
+ * whatever its name. Pure.
+ */
+import type { TranscriptFormat } from './types.js';
+
+const CLAUDE_TYPES = new Set(['user', 'assistant', 'summary', 'system', 'progress', 'file-history-snapshot', 'queue-operation', 'attachment', 'custom-title']);
+const CODEX_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
+
+/** Whether a path's name suggests a transcript worth sniffing (`*.jsonl`, `*.json`). */
+export function mayBeTranscript(path: string): boolean {
+  const lower = path.toLowerCase();
+  return lower.endsWith('.jsonl') || lower.endsWith('.json');
+}
+
+function firstObject(line: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(line);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The transcript format of a file from the start of its text (`head`: at least the first line
+ * when it is short; 64 KiB is plenty), or `undefined` when it is not a transcript shellward reads
+ * (Gemini's `logs.json` prompt log, Codex `history.jsonl` and other JSON are not). When the first
+ * line is longer than `head`, key patterns at its start decide.
+ */
+export function detectTranscript(head: string): TranscriptFormat | undefined {
+  const text = head.replace(/^\uFEFF/, '');
+  const nl = text.indexOf('\n');
+  const first = (nl === -1 ? text : text.slice(0, nl)).replace(/\r$/, '');
+  const obj = first.trim() === '' ? undefined : firstObject(first);
+  if (obj) {
+    if (typeof obj.type === 'string' && CODEX_TYPES.has(obj.type) && 'payload' in obj) return 'codex';
+    if (obj.type === undefined && typeof obj.id === 'string' && 'timestamp' in obj && ('instructions' in obj || 'git' in obj)) return 'codex';
+    if (obj.record_type === 'state') return 'codex';
+    if (typeof obj.sessionId === 'string' && typeof obj.projectHash === 'string') return Array.isArray(obj.messages) ? 'gemini-json' : 'gemini-jsonl';
+    if (typeof obj.type === 'string' && CLAUDE_TYPES.has(obj.type) && ('uuid' in obj || 'sessionId' in obj || 'leafUuid' in obj || 'messageId' in obj)) return 'claude-code';
+    return undefined;
+  }
+  // A first line too long for `head`, or a multi-line JSON document.
+  if (/^\{"timestamp":"[^"]*","type":"(?:session_meta|turn_context|response_item|event_msg)","payload":/.test(first)) return 'codex';
+  if (/^\{"(?:parentUuid|type|isSidechain|uuid)":/.test(first) && /"sessionId":"/.test(first)) return 'claude-code';
+  if (/^\s*\{\s*$/.test(first) && /"sessionId"\s*:/.test(text) && /"projectHash"\s*:/.test(text) && /"messages"\s*:/.test(text)) return 'gemini-json';
+  return undefined;
+}

@@ -1,0 +1,65 @@
+/**
+ * Verdicts for the command units of linted files (issue 6, `lint --format json`): each top-level
+ * statement of a script, each Makefile unit, each transcript tool call gets the verdict
+ * `shellward check` would give its text (`verdictFor`, unchanged), plus the unit's place in its
+ * host file. Pure apart from the parser's wasm memory.
+ */
+import { LineIndex } from './core/positions.js';
+import type { CommandUnit, Range } from './core/types.js';
+import type { Linter } from './lint.js';
+import { buildViews } from './parse/nodes.js';
+import { parseBash } from './parse/parser.js';
+import type { UnitVerdict, UnitVerdictKind } from './report/types.js';
+import { IdentityMap } from './sources/source-map.js';
+import { verdictFor } from './verdict.js';
+import type { Parser } from 'web-tree-sitter';
+
+/**
+ * The host range of a whole unit: from its first character to just after its last (an empty
+ * unit: one character at its start), moved down by `lineShift` lines (see `TranscriptCall`).
+ * `index` is the line index of `unit.hostText`.
+ */
+export function unitRange(unit: CommandUnit, index: LineIndex, lineShift = 0): Range {
+  const start = unit.sourceMap.toHost(0);
+  const end = unit.text.length > 0 ? unit.sourceMap.toHost(unit.text.length - 1) + 1 : start + 1;
+  const s = index.position(start);
+  const e = index.position(Math.max(end, start + 1));
+  return { start: { line: s.line + lineShift, column: s.column }, end: { line: e.line + lineShift, column: e.column } };
+}
+
+/**
+ * The verdict of `unit` as one command: `verdictFor(unit.text, {cwd}, linter)` where `cwd` is the
+ * recorded working directory (transcripts) or `defaultCwd`.
+ */
+export function unitVerdict(linter: Linter, unit: CommandUnit, kind: UnitVerdictKind, options: { lineShift?: number; defaultCwd?: string; index?: LineIndex } = {}): UnitVerdict {
+  const index = options.index ?? new LineIndex(unit.hostText);
+  const cwd = unit.context?.cwd ?? options.defaultCwd;
+  return {
+    kind,
+    command: unit.text,
+    range: unitRange(unit, index, options.lineShift ?? 0),
+    ...(unit.context ? { context: unit.context } : {}),
+    verdict: verdictFor(unit.text, cwd !== undefined ? { cwd } : {}, linter),
+  };
+}
+
+/**
+ * The top-level statements of a whole-script unit as units of their own (text = the statement's
+ * source, identity map at its offset), in document order. A script that does not parse in time
+ * yields the script itself as one unit.
+ */
+export function statementUnits(parser: Parser, unit: CommandUnit): CommandUnit[] {
+  const tree = parseBash(parser, unit.text);
+  if (!tree) return [unit];
+  try {
+    const parsed = buildViews(tree, unit.text);
+    return parsed.statements.map((s) => ({
+      ...unit,
+      text: unit.text.slice(s.span.start, s.span.end),
+      granularity: 'command' as const,
+      sourceMap: new IdentityMap(unit.sourceMap.toHost(s.span.start)),
+    }));
+  } finally {
+    tree.delete();
+  }
+}

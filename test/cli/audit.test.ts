@@ -1,0 +1,52 @@
+/** `shellward audit` through the built CLI, on the transcript fixtures. */
+import { describe, expect, it } from 'vitest';
+import { validateSarif } from '../report/sarif-schema.js';
+import { shellward } from './cli.js';
+
+const DIR = 'test/fixtures/transcripts';
+
+describe('shellward audit', () => {
+  it('counts every fixture call per session and overall (json)', async () => {
+    const r = await shellward(['audit', '--format', 'json', DIR]);
+    expect(String(r.stderr)).toBe('');
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(String(r.stdout));
+    expect(doc.version).toBe(1);
+    expect(doc.files).toBe(10);
+    expect(doc.overall).toMatchObject({ calls: 36, ran: 32, rejected: 1, denied: 2, cancelled: 1, interrupted: 1, backgrounded: 2, unknown: 0, destructiveRan: 5 });
+    expect(doc.sessions).toHaveLength(8);
+    // a subagent's calls count in its parent session
+    const claude = doc.sessions.find((s: { sessionId: string }) => s.sessionId === '7f3e2a91-4c5d-4e8b-9a1f-2b3c4d5e6f70');
+    expect(claude.counts.calls).toBe(8);
+    expect(claude.files).toHaveLength(2);
+    // the rejected force push is never suggested away
+    const rules = doc.suggestions.map((s: { rule: string }) => s.rule);
+    expect(rules).not.toContain('Bash(git push:*)');
+    expect(doc.excludedSuggestions).toContain('Bash(git push:*)');
+  });
+
+  it('writes valid SARIF at the transcript file and line, errors for destructive calls that ran', async () => {
+    const r = await shellward(['audit', '--format', 'sarif', DIR]);
+    expect(r.exitCode).toBe(0);
+    const log = JSON.parse(String(r.stdout));
+    expect(validateSarif(log)).toEqual([]);
+    const results = log.runs[0].results as { ruleId: string; level: string; locations: { physicalLocation: { region: { startLine: number } } }[] }[];
+    const push = results.filter((x) => x.ruleId === 'git-push-force');
+    expect(push.map((x) => [x.level, x.locations[0]!.physicalLocation.region.startLine]).sort()).toEqual([['error', 18], ['note', 18]]);
+  });
+
+  it('prints readable text and markdown, and no progress bar when stderr is not a terminal', async () => {
+    const text = await shellward(['audit', DIR]);
+    expect(String(text.stdout)).toMatch(/^shellward audit: 10 transcript files, 8 sessions, 36 shell calls$/m);
+    expect(String(text.stdout)).toContain('Rules that would have saved prompts');
+    expect(String(text.stderr)).toBe('');
+    const md = await shellward(['audit', '-f', 'markdown', DIR]);
+    expect(String(md.stdout)).toMatch(/^## shellward audit$/m);
+    expect(String(md.stdout)).toContain('| **all** | 36 | 32 |');
+  });
+
+  it('exits 2 for a missing path and without paths', async () => {
+    expect((await shellward(['audit', 'no/such/dir'])).exitCode).toBe(2);
+    expect((await shellward(['audit'])).exitCode).toBe(2);
+  });
+});
