@@ -1,0 +1,81 @@
+/**
+ * Rules reported by a sandboxed run (`shellward sandbox-check`, src/sandbox/), not by a check over
+ * the parse tree: they compare what a command did when it ran with what the static verdict said.
+ * Declared like the input rules, so they appear in SARIF `rules[]` and in the reference pages;
+ * they have no runnable examples (an example would have to run), and test/sandbox/ covers them.
+ * Each finding spans the whole command.
+ */
+import type { RuleMeta } from '../define.js';
+
+/** A command the analysis classified read-only changed files in the working-directory copy. */
+export const SANDBOX_WROTE_FILES: RuleMeta = {
+  id: 'sandbox-wrote-files',
+  code: 'X501',
+  title: 'A command classified read-only wrote files when it ran',
+  category: 'sandbox',
+  severity: { agent: 'error', script: 'error' },
+  docs: {
+    rationale:
+      'The verdict said the command only reads, yet run in the sandbox it created, changed or deleted files in ' +
+      'the copy of the working directory. A read-only classification is what lets a command run without a ' +
+      'prompt, so this is a miss in the analysis: the command would have been allowed to modify the project.\n\n' +
+      'The sandbox runs the command against a copy; the real directory is never touched. The finding lists the ' +
+      'files (`data.files`: path and change), the same list `sandbox-check --format json` prints as `filesWritten`.',
+    fix:
+      'Report the command: the read-only recognition must not accept it. Until that is fixed, do not add an ' +
+      'allow rule for it.',
+    exceptions:
+      'Only the working directory is observed. Writes to the private `/tmp` are discarded and not reported; ' +
+      'writes anywhere else fail inside the sandbox (read-only file system) and show up as a failing exit ' +
+      'status instead. A change of modification time alone (`touch` of an existing file) counts as a write.',
+  },
+  sources: [],
+  examples: { valid: [], invalid: [] },
+};
+
+/** The command failed when it ran: a non-zero exit that is an error for that command, or a time-out. */
+export const SANDBOX_EXIT_ERROR: RuleMeta = {
+  id: 'sandbox-exit-error',
+  code: 'X502',
+  title: 'The command failed when it ran in the sandbox',
+  category: 'sandbox',
+  severity: { agent: 'warning', script: 'warning' },
+  docs: {
+    rationale:
+      'Run in the sandbox, the command exited with a status that means failure for it (exit-code semantics of ' +
+      'Claude Code: anything but 0, except exit 1 of `grep`, `rg`, `find`, `diff`, `test` and `[`), or it was ' +
+      'killed at the time-out. `data.exitCode`, `data.meaning` and `data.timedOut` say which.\n\n' +
+      'A failure inside the sandbox can also come from the sandbox itself: there is no network, the file system ' +
+      'outside the working directory is read-only, and the environment is reduced to an allowlist.',
+    fix:
+      'Read the captured standard error. If the failure is the sandbox\'s doing (a download, a write to the ' +
+      'home directory), the static verdict missed a side effect; otherwise fix the command.',
+  },
+  sources: ['claude-code:commandSemantics'],
+  examples: { valid: [], invalid: [] },
+};
+
+/** The command exited non-zero with a status that is an answer, not an error (grep exit 1). */
+export const SANDBOX_EXIT_NONZERO: RuleMeta = {
+  id: 'sandbox-exit-nonzero',
+  code: 'X503',
+  title: 'The command exited non-zero without failing',
+  category: 'sandbox',
+  severity: { agent: 'note', script: 'note' },
+  docs: {
+    rationale:
+      'Some commands answer with their exit status: `grep` and `rg` exit 1 when nothing matched, `find` when a ' +
+      'directory was inaccessible, `diff` when the files differ, `test` and `[` when the condition is false. ' +
+      'Claude Code does not treat these as errors (commandSemantics.ts), and neither does shellward: the note ' +
+      'records the meaning (`data.meaning`: `no-match`, `some-inaccessible`, `files-differ`, `condition-false`).',
+    fix: 'Nothing to fix. Write `grep … || true` if a caller treats every non-zero status as a failure.',
+    exceptions:
+      'The interpreted command is the last one of the last pipeline or list, as in Claude Code: in ' +
+      '`grep x f && echo found`, a grep exit 1 is interpreted as `echo` failing.',
+  },
+  sources: ['claude-code:commandSemantics'],
+  examples: { valid: [], invalid: [] },
+};
+
+/** The rules of sandboxed runs, by id. */
+export const SANDBOX_RULES: readonly RuleMeta[] = [SANDBOX_EXIT_ERROR, SANDBOX_EXIT_NONZERO, SANDBOX_WROTE_FILES];

@@ -1,0 +1,74 @@
+/**
+ * The findings of a sandboxed run, from explicit facts (pure). The same rules are produced by real
+ * runs in test/sandbox/run.test.ts; this file names every sandbox rule id (the meta test checks).
+ */
+import { describe, expect, it } from 'vitest';
+import { exitMeaning } from '../../src/analyses/exit-code.js';
+import { ruleMeta } from '../../src/checks/index.js';
+import { SANDBOX_RULES } from '../../src/checks/sandbox/sandbox-rules.js';
+import { sandboxFindings, type SandboxFacts } from '../../src/sandbox/findings.js';
+
+const base: SandboxFacts = {
+  command: 'grep x f',
+  readOnly: false,
+  meaning: exitMeaning('grep', 0),
+  timedOut: false,
+  timeoutMs: 1000,
+  filesWritten: [],
+};
+
+function ids(f: Partial<SandboxFacts>): string[] {
+  return sandboxFindings({ ...base, ...f }).map((x) => x.ruleId);
+}
+
+describe('sandbox findings', () => {
+  it('registers the three rules in RULES, category sandbox, codes X5xx', () => {
+    expect(SANDBOX_RULES.map((r) => r.id)).toEqual(['sandbox-exit-error', 'sandbox-exit-nonzero', 'sandbox-wrote-files']);
+    for (const r of SANDBOX_RULES) {
+      expect(ruleMeta(r.id)).toBe(r);
+      expect(r.category).toBe('sandbox');
+      expect(r.code).toMatch(/^X5\d\d$/);
+    }
+  });
+
+  it('reports nothing for a clean exit 0 without writes', () => {
+    expect(ids({})).toEqual([]);
+  });
+
+  it("'sandbox-wrote-files': a read-only command wrote files (error), listing them", () => {
+    const files = [
+      { path: 'a', change: 'created' as const, type: 'file' as const },
+      { path: 'b', change: 'deleted' as const, type: 'file' as const },
+    ];
+    const [f] = sandboxFindings({ ...base, readOnly: true, filesWritten: files });
+    expect(f).toMatchObject({ ruleId: 'sandbox-wrote-files', severity: 'error', start: 0, end: base.command.length });
+    expect(f!.data).toEqual({ files: [{ path: 'a', change: 'created' }, { path: 'b', change: 'deleted' }] });
+  });
+
+  it('does not report writes of a command not classified read-only', () => {
+    expect(ids({ readOnly: false, filesWritten: [{ path: 'a', change: 'created', type: 'file' }] })).toEqual([]);
+  });
+
+  it("'sandbox-exit-nonzero': grep exit 1 is a note (no match), not an error", () => {
+    const [f, ...rest] = sandboxFindings({ ...base, meaning: exitMeaning('grep', 1) });
+    expect(rest).toEqual([]);
+    expect(f).toMatchObject({ ruleId: 'sandbox-exit-nonzero', severity: 'note', data: { exitCode: 1, meaning: 'no-match', command: 'grep' } });
+  });
+
+  it("'sandbox-exit-error': a real failure (exit 2 of grep, exit 1 of ls) is a warning", () => {
+    expect(sandboxFindings({ ...base, meaning: exitMeaning('grep', 2) })[0]).toMatchObject({ ruleId: 'sandbox-exit-error', severity: 'warning', data: { exitCode: 2, meaning: 'error', timedOut: false } });
+    expect(ids({ command: 'ls nope', meaning: exitMeaning('ls', 1) })).toEqual(['sandbox-exit-error']);
+  });
+
+  it("'sandbox-exit-error': a time-out, and a kill without a status", () => {
+    expect(sandboxFindings({ ...base, meaning: null, timedOut: true })[0]).toMatchObject({ ruleId: 'sandbox-exit-error', data: { timedOut: true, exitCode: null } });
+    expect(sandboxFindings({ ...base, meaning: null })[0]).toMatchObject({ ruleId: 'sandbox-exit-error', data: { timedOut: false, exitCode: null } });
+  });
+
+  it('reports both a write and a failure, write first', () => {
+    expect(ids({ readOnly: true, filesWritten: [{ path: 'a', change: 'changed', type: 'file', aspects: ['content'] }], meaning: exitMeaning('cp', 1) })).toEqual([
+      'sandbox-wrote-files',
+      'sandbox-exit-error',
+    ]);
+  });
+});
