@@ -1,6 +1,6 @@
 /**
  * shellward's public API. The core (parse, checks, report) is pure; `lintFiles` and
- * `discover` are the I/O edge used by the CLI and the Action.
+ * `discover` (and `loadConfig`) are the I/O edge used by the CLI and the Action.
  */
 export { Linter, finishFile, compareDiagnostics, type LinterOptions, type PendingDiagnostic } from './lint.js';
 export { RULES, CHECKS, ruleMeta } from './checks/index.js';
@@ -14,3 +14,9 @@ export { lintFiles, type RunOptions, type RunResult } from './runner.js';
 export { formatReport, OUTPUT_FORMATS, type OutputFormat, type FileResult, type ReportInput } from './report/index.js';
 export { matchDestructive, DESTRUCTIVE_RULES, type DestructiveRule } from './analyses/destructive.js';
 export { dangerousRemovals, type DangerousRemoval } from './analyses/dangerous-removal.js';
+export { parseRule, splitRuleString, formatBashRule, RuleSyntaxError, type PermissionRule, type BashMatcher, type RuleBehavior, type RuleOrigin } from './rules/parse.js';
+export { policyFrom, mergePolicies, EMPTY_POLICY, type PermissionPolicy, type PermissionLists, type PolicyDirectory } from './rules/policy.js';
+export { decide, MAX_SUBCOMMANDS, type PermissionDecision, type PermissionBehavior, type DecisionReason, type DecisionContext } from './rules/decide.js';
+export { suggestionForExactCommand, simpleCommandPrefix } from './rules/suggest.js';
+export { loadConfig, type LoadOptions } from './config/load.js';
+export { validateConfig, ConfigError, formatResolvedConfig, type ShellwardConfig, type ResolvedConfig, type PolicySource } from './config/config.js';

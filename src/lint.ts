@@ -9,7 +9,10 @@ import { lineHash, numberFingerprints } from './core/fingerprint.js';
 import { LineIndex, spanToRange } from './core/positions.js';
 import type { CommandUnit, Diagnostic, Finding, Range, Severity, SeverityLevel } from './core/types.js';
 import { SEVERITY_RANK } from './core/types.js';
-import { buildViews } from './parse/nodes.js';
+import { withEmbedded } from './parse/embedded.js';
+import { buildViews, type ParsedScript } from './parse/nodes.js';
+import { decide, type PermissionDecision } from './rules/decide.js';
+import { EMPTY_POLICY, type PermissionPolicy } from './rules/policy.js';
 import { DEFAULT_PARSE_TIMEOUT_MS, initParser, parseBash, type ParserInit } from './parse/parser.js';
 import type { Parser } from 'web-tree-sitter';
 
@@ -20,6 +23,21 @@ export interface LinterOptions {
   /** Parse time-out per unit in milliseconds (default 10 000). */
   readonly parseTimeoutMs?: number;
   readonly parser?: ParserInit;
+  /** The merged permission policy (src/config/load.ts builds it); default: no rules. */
+  readonly policy?: PermissionPolicy;
+}
+
+/** What {@link Linter.analyse} returns for one unit. */
+export interface UnitAnalysis {
+  /** The diagnostics, as {@link Linter.lintUnit} returns them. */
+  readonly diagnostics: PendingDiagnostic[];
+  /**
+   * The permission decision for the unit (src/rules/decide.ts) with the misparsing gate applied:
+   * `misparsing` is set when a reported finding is a Claude Code misparsing security ask.
+   * Computed on first call (the parse views outlive the tree); `undefined` when the unit could not
+   * be parsed (time-out) or the decision failed (an `internal-error` diagnostic says why).
+   */
+  decision(): PermissionDecision | undefined;
 }
 
 /** A diagnostic before its fingerprint is known (fingerprints need the whole file). */
@@ -65,12 +83,39 @@ export class Linter {
    * order and without fingerprints (see {@link finishFile}). Never throws: a failing check
    * becomes an `internal-error` diagnostic and the other checks still run.
    */
-  lintUnit(unit: CommandUnit): PendingDiagnostic[] {
+  lintUnit(unit: CommandUnit, policy?: PermissionPolicy): PendingDiagnostic[] {
+    return this.analyse(unit, policy).diagnostics;
+  }
+
+  /** The policy of this linter (its options', or the empty policy). */
+  get policy(): PermissionPolicy {
+    return this.options.policy ?? EMPTY_POLICY;
+  }
+
+  /** Parses embedded shell code into views (the tree is freed at once); `undefined` on time-out. */
+  private views(code: string): ParsedScript | undefined {
+    const tree = parseBash(this.parser, code, this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS);
+    if (!tree) return undefined;
+    try {
+      return buildViews(tree, code);
+    } finally {
+      tree.delete();
+    }
+  }
+
+  /**
+   * {@link lintUnit} plus the permission decision of the unit, from one parse. `policy` replaces
+   * the linter's own policy for this unit (the `check` command merges a request's rules into it).
+   * Never throws.
+   */
+  analyse(unit: CommandUnit, policy: PermissionPolicy = this.policy): UnitAnalysis {
     const out: PendingDiagnostic[] = [];
+    let misparsing = false;
     const index = this.lineIndex(unit.hostText);
     const place = (f: Finding): void => {
       const severity = this.severityFor(f.ruleId, unit, f.severity);
       if (!severity) return;
+      if (f.data?.misparsing === true || (f.data?.misparsing === undefined && ruleMeta(f.ruleId)?.claudeCode?.misparsing === true)) misparsing = true;
       const range: Range = spanToRange(f.span, unit.sourceMap, index);
       out.push({ ruleId: f.ruleId, severity, message: f.message, file: unit.origin.file, range, ...(f.data ? { data: f.data } : {}) });
     };
@@ -81,11 +126,21 @@ export class Linter {
         message: `Parsing took longer than ${this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS} ms and was stopped; this code was not analysed.`,
         span: { start: 0, end: Math.min(unit.text.length, 1) },
       });
-      return out;
+      return { diagnostics: out, decision: () => undefined };
     }
+    let decision: (() => PermissionDecision | undefined) | undefined;
     try {
-      const parsed = buildViews(tree, unit.text);
-      const ctx: CheckContext = { unit, parsed, report: place };
+      // Commands inside `sh -c '…'`, `eval …` and heredocs fed to a shell are checked too.
+      const parsed = withEmbedded(buildViews(tree, unit.text), unit.text, (code) => this.views(code));
+      const cwd = unit.context?.cwd;
+      let ungated: PermissionDecision | undefined;
+      const ctx: CheckContext = {
+        unit,
+        parsed,
+        policy,
+        decision: () => (ungated ??= decide(unit.text, parsed, policy, { ...(cwd !== undefined ? { cwd } : {}) })),
+        report: place,
+      };
       for (const check of CHECKS) {
         try {
           check.run(ctx);
@@ -97,10 +152,20 @@ export class Linter {
           });
         }
       }
+      let gated: PermissionDecision | undefined;
+      decision = () => {
+        try {
+          gated ??= misparsing ? decide(unit.text, parsed, policy, { ...(cwd !== undefined ? { cwd } : {}), misparsing }) : ctx.decision();
+          return gated;
+        } catch {
+          // decide() does not throw by design; a bug there must not crash a run.
+          return undefined;
+        }
+      };
     } finally {
       tree.delete();
     }
-    return out;
+    return { diagnostics: out, decision: decision ?? (() => undefined) };
   }
 }
 

@@ -4,16 +4,19 @@
  * The JSON shape is a stable interface: later work adds fields and fills the placeholders
  * below, and never renames or removes a field. Field order is fixed (see {@link VERDICT_FIELDS}).
  *
- * What is real and what is a placeholder until the permission engine exists:
+ * What is real and what is a placeholder:
  * - `findings`: real — every diagnostic of the linter's checks on the command, agent profile.
  * - `destructive`: real — the rule ids of the destructive-command check (`matchDestructive` over
  *   every simple command, first matching row per command), deduplicated, in document order.
- * - `decision`: never `allow` and, for now, never `deny`: always `ask`. No permission rule is
- *   matched yet, so nothing can be allowed and no deny rule can fire; `permissions` in the
- *   request are accepted and checked for shape only, and the reason says they were not evaluated.
- * - `reason`: why it is `ask` (see {@link verdictFor} for the precedence).
- * - `readOnly: false`, `outsideCwd: false`, `suggestions: []`: the honest "not established" values
- *   until read-only recognition, path validation and rule suggestions exist.
+ * - `decision`: real — the permission engine (src/rules/decide.ts, SPEC-bashtool.md §2) over the
+ *   linter's policy merged with the request's `permissions`, combined with the findings' asks
+ *   (see {@link verdictFor} for the precedence).
+ * - `reason`: why (a stable code first, see {@link Verdict.reason}).
+ * - `suggestions`: real — Claude Code's suggested allow rules (§2.9) when nothing decided.
+ * - `matchedRule`: the rule that decided, or `null`.
+ * - `readOnly: false`, `outsideCwd: false`: the honest "not established" values until read-only
+ *   recognition and path validation exist (so a read-only command Claude Code would auto-allow
+ *   comes back `ask` / `no-matching-rule`).
  *
  * Pure: no I/O; the linter is passed in.
  */
@@ -23,6 +26,9 @@ import { LineIndex } from './core/positions.js';
 import type { CommandUnit, Position, Severity } from './core/types.js';
 import { SEVERITY_RANK } from './core/types.js';
 import type { Linter, PendingDiagnostic } from './lint.js';
+import type { PermissionDecision } from './rules/decide.js';
+import { RuleSyntaxError } from './rules/parse.js';
+import { mergePolicies, policyFrom, type PermissionPolicy } from './rules/policy.js';
 import { IdentityMap } from './sources/source-map.js';
 
 /** Claude Code's three permission outcomes; its `passthrough` ("no rule decided") is reported as `ask`. */
@@ -58,12 +64,28 @@ export interface Verdict {
   readonly outsideCwd: boolean;
   /** Every finding, sorted by `start`, then `end`, severity (most severe first), rule id, message. */
   readonly findings: readonly VerdictFinding[];
-  /** Permission rules (`Bash(…)`) that would allow the command. Empty until suggestions exist. */
+  /**
+   * Permission rules (`Bash(…)`) that would allow the command (Claude Code's suggestions, SPEC
+   * §2.9: at most 5, leftmost subcommand first). Empty unless the decision is `ask` with reason
+   * `no-matching-rule`; never offered for security, parse-complexity or structural asks.
+   */
   readonly suggestions: readonly string[];
+  /** The permission rule that decided (`deny`, `ask` or `allow`), or `null` when no rule did. */
+  readonly matchedRule: MatchedRule | null;
+}
+
+/** A rule in a verdict: the rule string, its list, and where it was configured. */
+export interface MatchedRule {
+  readonly rule: string;
+  readonly behavior: 'allow' | 'ask' | 'deny';
+  /** The settings or config file, or `<request>` for a check request's own `permissions`. */
+  readonly file: string;
+  /** Key path of the rule in that file, e.g. `permissions.deny[0]`; absent when unknown. */
+  readonly path?: string;
 }
 
 /** The fields of a {@link Verdict} in output order; the stable interface. */
-export const VERDICT_FIELDS = ['decision', 'reason', 'readOnly', 'destructive', 'outsideCwd', 'findings', 'suggestions'] as const;
+export const VERDICT_FIELDS = ['decision', 'reason', 'readOnly', 'destructive', 'outsideCwd', 'findings', 'suggestions', 'matchedRule'] as const;
 
 /** The fields of a {@link VerdictFinding} in output order. */
 export const FINDING_FIELDS = ['ruleId', 'severity', 'message', 'start', 'end'] as const;
@@ -71,9 +93,15 @@ export const FINDING_FIELDS = ['ruleId', 'severity', 'message', 'start', 'end'] 
 /** Reason code when nothing decided (Claude Code's `passthrough`, DESIGN.md §3). */
 export const NO_MATCHING_RULE = 'no-matching-rule';
 
+/** Reason code of an `allow`: a permission rule (named in `matchedRule`) allowed the command. */
+export const ALLOW_RULE = 'allow-rule';
+
+/** File name a check request's own `permissions` are reported under. */
+export const REQUEST_ORIGIN = '<request>';
+
 /**
  * Claude Code permission rule strings (`Bash(git status)`, `Bash(npm run:*)`) as in
- * `.claude/settings.json` `permissions`. Accepted and shape-checked; not matched yet.
+ * `.claude/settings.json` `permissions`; merged after the linter's configured policy.
  */
 export interface PermissionRules {
   readonly allow?: readonly string[];
@@ -103,7 +131,7 @@ const RULE_LISTS = ['allow', 'ask', 'deny', 'additionalDirectories'] as const;
  * Validates a decoded JSON request: an object with a string `command`, an optional string `cwd`
  * and optional `permissions` whose `allow` / `ask` / `deny` / `additionalDirectories` are arrays
  * of strings. `null` counts as absent for `cwd` and `permissions`; unknown keys are ignored
- * (forward compatible). Rule strings are not parsed: nothing matches them yet.
+ * (forward compatible). Rule strings are parsed: a malformed one rejects the request, naming it.
  */
 export function parseCheckRequest(value: unknown): ParsedRequest {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -130,6 +158,12 @@ export function parseCheckRequest(value: unknown): ParsedRequest {
       out[key] = list as string[];
     }
     permissions = out;
+    try {
+      policyFrom(permissions, REQUEST_ORIGIN);
+    } catch (err) {
+      if (err instanceof RuleSyntaxError) return { ok: false, error: err.message };
+      throw err;
+    }
   }
   const request: CheckRequest = {
     command: v.command,
@@ -230,37 +264,41 @@ function firstSecurityFinding(
   return best && { finding: best.finding, misparsing: best.misparsing };
 }
 
-/** Number of rule strings in `permissions`. */
-function ruleCount(p: PermissionRules | undefined): number {
-  return (p?.allow?.length ?? 0) + (p?.ask?.length ?? 0) + (p?.deny?.length ?? 0);
-}
-
 /**
  * The verdict for `command` (any string: any length, any characters) as a single command unit
  * (granularity `command`, profile `agent`, origin kind `command`), analysed by `linter` (its
- * severity settings apply: a rule turned off contributes no finding and no reason). Synchronous,
+ * severity settings apply: a rule turned off contributes no finding and no reason) under the
+ * linter's policy merged with `request.permissions` (reported as file `<request>`). Synchronous,
  * never throws for any input, and does work linear in the command's length plus the checks' own.
  *
- * `decision` is always `ask` for now; `reason` is the first that applies of:
- * 1. `internal-error: …` — a check failed or parsing timed out, so the analysis is incomplete;
- * 2. `<rule-id>: <message>` of a misparsing security finding, the first in Claude Code's
- *    validator order (§1.4);
- * 3. `parse-error: …` or `parse-too-complex: …` — the command does not parse, or contains a
- *    construct that cannot be proven safe (§1.7), naming the construct and its offset;
- * 4. `<rule-id>: <message>` of a deferred non-misparsing security finding (newlines,
- *    redirections), the first in validator order;
- * 5. `path-dangerous-removal: …` — `rm`/`rmdir` of `/`, home, `/*` or a child of `/` (Claude
- *    Code's non-overridable removal limit, §3.4.2 item 4);
- * 6. `no-matching-rule` — nothing decided; when the request carried permission rules, followed by
- *    `: permission rules are not evaluated yet (N given)`.
- * Misparsing asks come before the parse-complexity ask because they block first in Claude Code's
- * legacy flow (§2.6 step 5) and are facts about the text that no parser can refute; the deferred
- * asks come last because Claude Code never lets them block early (§1.1).
+ * `decision` and `reason` are the first that applies of:
+ * 1. `ask`, `internal-error: …` — a check failed, parsing timed out, or a request rule is
+ *    malformed, so the analysis is incomplete;
+ * 2. `deny`, `policy-deny: …` — a deny rule matched the whole command exactly or any simple
+ *    command in it (SPEC §2.4: denies first, never hidden by the cap or a gate);
+ * 3. `ask`, `policy-ask: …` — an ask rule matched;
+ * 4. `ask`, `path-dangerous-removal: …` — `rm`/`rmdir` of `/`, home, `/*` or a child of `/`
+ *    (Claude Code's removal limit, §3.4.2 item 4: no allow rule overrides it); the reason is that of
+ *    {@link reasonFor}, so a security or parse reason still comes first;
+ * 5. `allow`, `allow-rule: …` — an allow rule matched the whole command exactly (it outranks the
+ *    gates below, as Claude Code returns the full-command exact result from them, §2.6 items 0, 5, 11);
+ * 6. `ask`, the security and parse reasons of {@link reasonFor} (misparsing security finding,
+ *    parse error, too-complex construct, deferred security finding), with no suggestions;
+ * 7. `ask`, `policy-ask: …` — a structural ask: two `cd`s, `cd` with `git`, over 50 subcommands;
+ * 8. `allow`, `allow-rule: …` — allow rules matched every subcommand;
+ * 9. `ask`, `no-matching-rule` — nothing decided (Claude Code's passthrough), with suggestions.
  */
 export function verdictFor(command: string, request: VerdictRequest, linter: Linter): Verdict {
-  const diagnostics: PendingDiagnostic[] = linter.lintUnit(commandUnit(command, request));
+  let policy: PermissionPolicy;
+  try {
+    policy = request.permissions ? mergePolicies(linter.policy, policyFrom(request.permissions, REQUEST_ORIGIN)) : linter.policy;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { decision: 'ask', reason: withMessage('internal-error', message), readOnly: false, destructive: [], outsideCwd: false, findings: [], suggestions: [], matchedRule: null };
+  }
+  const analysis = linter.analyse(commandUnit(command, request), policy);
   const index = new LineIndex(command);
-  const ranked = diagnostics.map((d) => ({
+  const ranked = analysis.diagnostics.map((d) => ({
     finding: {
       ruleId: d.ruleId,
       severity: d.severity,
@@ -278,26 +316,46 @@ export function verdictFor(command: string, request: VerdictRequest, linter: Lin
   for (const f of findings) {
     if (DESTRUCTIVE_IDS.has(f.ruleId) && !destructive.includes(f.ruleId)) destructive.push(f.ruleId);
   }
+  const base = { readOnly: false, destructive, outsideCwd: false, findings };
+  const out = (decision: Decision, reason: string, d?: PermissionDecision, suggestions: readonly string[] = []): Verdict => ({
+    decision,
+    reason,
+    ...base,
+    suggestions,
+    matchedRule: d?.rule ? matchedRuleOf(d) : null,
+  });
 
-  return {
-    decision: 'ask',
-    reason: reasonFor(findings, ranks, request),
-    readOnly: false,
-    destructive,
-    outsideCwd: false,
-    findings,
-    suggestions: [],
-  };
+  const internal = findings.find((f) => f.ruleId === 'internal-error');
+  const d = internal ? undefined : analysis.decision();
+  if (internal || !d) return out('ask', internal ? withMessage(internal.ruleId, internal.message) : 'internal-error: the permission decision failed');
+  if (d.behavior === 'deny') return out('deny', withMessage('policy-deny', d.message), d);
+  if (d.reason === 'ask-rule') return out('ask', withMessage('policy-ask', d.message), d);
+  const removal = findings.find((f) => f.ruleId === 'path-dangerous-removal');
+  // The ask's reason keeps the old precedence (a misparsing security finding first); the removal
+  // limit still makes it an ask that no allow rule overrides.
+  if (removal) return out('ask', reasonFor(findings, ranks));
+  if (d.behavior === 'allow' && d.wholeCommand) return out('allow', withMessage(ALLOW_RULE, d.message), d);
+  const gate = securityReason(findings, ranks);
+  if (gate) return out('ask', gate);
+  if (d.behavior === 'ask') return out('ask', withMessage('policy-ask', d.message), d);
+  if (d.behavior === 'allow') return out('allow', withMessage(ALLOW_RULE, d.message), d);
+  return out('ask', NO_MATCHING_RULE, d, d.suggestions);
+}
+
+function matchedRuleOf(d: PermissionDecision): MatchedRule {
+  const r = d.rule!;
+  return { rule: r.raw, behavior: r.behavior, file: r.origin.file, ...(r.origin.path ? { path: r.origin.path } : {}) };
 }
 
 /**
- * The `reason` of an `ask` verdict from its sorted findings; `ranks[i]` is the
- * {@link SecurityRank} of `findings[i]` (undefined for non-security findings). The precedence is
- * documented at {@link verdictFor}.
+ * The security and parse reason of an `ask` from sorted findings, or `undefined`: a misparsing
+ * security finding (first in Claude Code's validator order, §1.4), then `parse-error` (with its
+ * offset), then `parse-too-complex`, then a deferred security finding (newlines, redirections).
+ * Misparsing asks come before the parse-complexity ask because they block first in Claude Code's
+ * legacy flow (§2.6 step 5) and are facts about the text that no parser can refute; the deferred
+ * asks come last because Claude Code never lets them block early (§1.1).
  */
-export function reasonFor(findings: readonly VerdictFinding[], ranks: readonly (SecurityRank | undefined)[], request: VerdictRequest): string {
-  const internal = findings.find((f) => f.ruleId === 'internal-error');
-  if (internal) return withMessage(internal.ruleId, internal.message);
+function securityReason(findings: readonly VerdictFinding[], ranks: readonly (SecurityRank | undefined)[]): string | undefined {
   const security = firstSecurityFinding(findings, ranks);
   if (security?.misparsing) return withMessage(security.finding.ruleId, security.finding.message);
   const parseError = findings.find((f) => f.ruleId === 'parse-error');
@@ -306,12 +364,27 @@ export function reasonFor(findings: readonly VerdictFinding[], ranks: readonly (
   const tooComplex = findings.find((f) => f.ruleId === 'parse-too-complex');
   if (tooComplex) return withMessage(tooComplex.ruleId, tooComplex.message);
   if (security) return withMessage(security.finding.ruleId, security.finding.message);
+  return undefined;
+}
+
+/**
+ * The `reason` of an `ask` verdict from its sorted findings alone (no permission rules):
+ * `internal-error`, then the security and parse reasons (misparsing security finding, parse error,
+ * too-complex construct, deferred security finding), then `path-dangerous-removal`, else
+ * `no-matching-rule`. `ranks[i]` is the {@link SecurityRank} of `findings[i]` (undefined for
+ * non-security findings). `_request` is kept for compatibility; rules are decided by
+ * {@link verdictFor}.
+ */
+export function reasonFor(findings: readonly VerdictFinding[], ranks: readonly (SecurityRank | undefined)[], _request: VerdictRequest = {}): string {
+  const internal = findings.find((f) => f.ruleId === 'internal-error');
+  if (internal) return withMessage(internal.ruleId, internal.message);
+  const gate = securityReason(findings, ranks);
+  if (gate) return gate;
   // Claude Code's rm/rmdir hard limit (SPEC §3.4.2 item 4), checked with the paths after the
   // security validators: an ask that no allow rule can override.
   const removal = findings.find((f) => f.ruleId === 'path-dangerous-removal');
   if (removal) return withMessage(removal.ruleId, removal.message);
-  const n = ruleCount(request.permissions);
-  return n > 0 ? `${NO_MATCHING_RULE}: permission rules are not evaluated yet (${n} given)` : NO_MATCHING_RULE;
+  return NO_MATCHING_RULE;
 }
 
 /**

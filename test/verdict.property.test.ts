@@ -18,7 +18,9 @@ beforeAll(async () => {
 function assertWellFormed(command: string, v: Verdict): void {
   expect(Object.keys(v)).toEqual([...VERDICT_FIELDS]);
   expect(['allow', 'ask', 'deny']).toContain(v.decision);
-  expect(v.decision).not.toBe('allow');
+  // The only allow rule is `Bash(ls)`: an allow must name it, and a deny must name `Bash(rm:*)`.
+  if (v.decision === 'allow') expect(v.matchedRule).toMatchObject({ rule: 'Bash(ls)', behavior: 'allow' });
+  if (v.decision === 'deny') expect(v.matchedRule).toMatchObject({ rule: 'Bash(rm:*)', behavior: 'deny' });
   expect(v.reason.length).toBeGreaterThan(0);
   for (const f of v.findings) {
     expect(Object.keys(f)).toEqual([...FINDING_FIELDS]);
@@ -106,6 +108,8 @@ describe('verdictFor on adversarial input', () => {
   it.each(ADVERSARIAL.map(([name, make]) => [name, make] as const))('returns a verdict for %s', (_name, make) => {
     const command = make();
     const v = run(command);
-    expect(v.decision).toBe('ask');
+    // `rm -rf x; ` × 10 000 hits the deny rule `Bash(rm:*)`: neither the size caps nor the
+    // 50-subcommand cap hide a deny. Everything else is an ask.
+    expect(v.decision).toBe(_name === 'many statements' ? 'deny' : 'ask');
   });
 });

@@ -69,17 +69,15 @@ describe('shape', () => {
   });
 
   it('pins the field names (a rename breaks every consumer)', () => {
-    expect(VERDICT_FIELDS).toEqual(['decision', 'reason', 'readOnly', 'destructive', 'outsideCwd', 'findings', 'suggestions']);
+    expect(VERDICT_FIELDS).toEqual(['decision', 'reason', 'readOnly', 'destructive', 'outsideCwd', 'findings', 'suggestions', 'matchedRule']);
     expect(FINDING_FIELDS).toEqual(['ruleId', 'severity', 'message', 'start', 'end']);
   });
 
-  it('has honest placeholder values until the permission engine exists: always ask', () => {
+  it('keeps honest placeholder values for what is not established: readOnly and outsideCwd', () => {
     for (const command of SAMPLE) {
-      const v = check(command, { permissions: { allow: ['Bash(git status)', 'Bash(*)'] } });
-      expect(v.decision).toBe('ask');
+      const v = check(command, { permissions: { allow: ['Bash(git status)'] } });
       expect(v.readOnly).toBe(false);
       expect(v.outsideCwd).toBe(false);
-      expect(v.suggestions).toEqual([]);
     }
   });
 
@@ -99,10 +97,11 @@ describe('reason', () => {
     expect(check('').reason).toBe(NO_MATCHING_RULE);
   });
 
-  it('says that permission rules were not evaluated, and does not pretend to match them', () => {
+  it('evaluates the request\'s permission rules', () => {
     const v = check('git status', { permissions: { allow: ['Bash(git status)'], deny: ['Bash(rm:*)'], ask: [] } });
-    expect(v.decision).toBe('ask');
-    expect(v.reason).toBe('no-matching-rule: permission rules are not evaluated yet (2 given)');
+    expect(v.decision).toBe('allow');
+    expect(v.reason).toMatch(/^allow-rule: /);
+    expect(v.matchedRule).toEqual({ rule: 'Bash(git status)', behavior: 'allow', file: '<request>', path: 'permissions.allow[0]' });
   });
 
   it('names the too-complex construct and its offset', () => {
@@ -180,7 +179,7 @@ describe('reasonFor: Claude Code order and deferral rule', () => {
 
   it('ignores findings without a rank (destructive warnings, paths)', () => {
     expect(reasonFor([f('git-push-force', 0)], [undefined], {})).toBe(NO_MATCHING_RULE);
-    expect(reasonFor([], [], { permissions: { allow: ['Bash(ls)'] } })).toBe('no-matching-rule: permission rules are not evaluated yet (1 given)');
+    expect(reasonFor([], [], { permissions: { allow: ['Bash(ls)'] } })).toBe(NO_MATCHING_RULE);
   });
 
   it('reads ranks defensively and lets a finding carry its own order', () => {

@@ -16,6 +16,12 @@ export interface OptionSyntax {
   readonly noEndOfOptions?: boolean;
   /** Stop at the first operand (options after it belong to a subcommand). */
   readonly stopAtOperand?: boolean;
+  /**
+   * Options followed by a command that runs to a terminating `;` or `+` word (find's `-exec`,
+   * `-execdir`, `-ok`, `-okdir`). Those words are neither options nor operands of the outer
+   * program; they are collected in {@link ScannedArgs.commands}.
+   */
+  readonly commandOptions?: readonly string[];
 }
 
 /** The result of scanning: options seen, operands in order, option values. */
@@ -28,6 +34,8 @@ export interface ScannedArgs {
   readonly optionValues: ReadonlyMap<string, readonly string[]>;
   /** Index in the input of the word after the last one consumed (with `stopAtOperand`, the first operand). */
   readonly next: number;
+  /** The commands given to `commandOptions`, without the terminator, in order. */
+  readonly commands: readonly (readonly Word[])[];
 }
 
 /**
@@ -36,6 +44,8 @@ export interface ScannedArgs {
  */
 export function scanArgs(words: readonly Word[], syntax: OptionSyntax): ScannedArgs {
   const valueOptions = new Set(syntax.valueOptions ?? []);
+  const commandOptions = new Set(syntax.commandOptions ?? []);
+  const commands: Word[][] = [];
   const options = new Set<string>();
   const operands: (string | undefined)[] = [];
   const optionValues = new Map<string, string[]>();
@@ -58,7 +68,17 @@ export function scanArgs(words: readonly Word[], syntax: OptionSyntax): ScannedA
       endOfOptions = true;
       continue;
     }
-    if (v.startsWith('--') || syntax.singleDashLong) {
+    if (commandOptions.has(v)) {
+      options.add(v);
+      const start = i + 1;
+      let end = start;
+      while (end < words.length && words[end]!.value !== ';' && words[end]!.value !== '+') end++;
+      commands.push(words.slice(start, end));
+      i = end;
+      continue;
+    }
+    // A whole word that names a value option wins over reading it as a cluster (`sqlite3 -cmd`).
+    if (v.startsWith('--') || syntax.singleDashLong || valueOptions.has(v)) {
       const eq = v.indexOf('=');
       const name = eq === -1 ? v : v.slice(0, eq);
       options.add(name);
@@ -78,5 +98,5 @@ export function scanArgs(words: readonly Word[], syntax: OptionSyntax): ScannedA
       }
     }
   }
-  return { options, operands, optionValues, next: i };
+  return { options, operands, optionValues, next: i, commands };
 }

@@ -16,6 +16,8 @@ export type DangerKind = 'root' | 'home' | 'root-child' | 'glob-all' | 'empty-va
 export interface DangerousRemoval {
   /** The program, `rm` or `rmdir`. */
   readonly command: string;
+  /** The options given to it, as written (`-rf`, `--force`), for messages. */
+  readonly options: readonly string[];
   readonly word: Word;
   readonly kind: DangerKind;
   /** The path as judged: the literal path, or the path with the empty variable removed. */
@@ -84,13 +86,18 @@ export function dangerousRemovals(cmd: SimpleCommand): DangerousRemoval[] {
   const resolved = resolveCommand(cmd);
   if (!resolved || (resolved.name !== 'rm' && resolved.name !== 'rmdir')) return [];
   const operands: Word[] = [];
+  const options: string[] = [];
   let recursive = false;
   let endOfOptions = false;
   for (const w of resolved.args) {
     const v = w.value;
     if (!endOfOptions && v !== undefined && v.startsWith('-') && v.length > 1) {
-      if (v === '--') endOfOptions = true;
-      else if (RECURSIVE.has(v) || (!v.startsWith('--') && /[rR]/.test(v))) recursive = true;
+      if (v === '--') {
+        endOfOptions = true;
+        continue;
+      }
+      options.push(v);
+      if (RECURSIVE.has(v) || (!v.startsWith('--') && /[rR]/.test(v))) recursive = true;
       continue;
     }
     operands.push(w);
@@ -100,7 +107,7 @@ export function dangerousRemovals(cmd: SimpleCommand): DangerousRemoval[] {
     const literal = render(word.parts, false);
     if (literal) {
       const kind = classifyPath(literal.path);
-      if (kind) out.push({ command: resolved.name, word, kind, path: literal.path, variables: [] });
+      if (kind) out.push({ command: resolved.name, options, word, kind, path: literal.path, variables: [] });
       continue;
     }
     if (!recursive) continue;
@@ -113,7 +120,7 @@ export function dangerousRemovals(cmd: SimpleCommand): DangerousRemoval[] {
     const kind = path === '' ? undefined : classifyPath(path);
     if (!kind) continue;
     if (kind === 'root-child' && !SYSTEM_DIRS.has(posix.normalize(path).replace(/\/+$/, ''))) continue;
-    out.push({ command: resolved.name, word, kind: 'empty-variable', path, variables: emptied.vars });
+    out.push({ command: resolved.name, options, word, kind: 'empty-variable', path, variables: emptied.vars });
   }
   return out;
 }

@@ -15,7 +15,7 @@ export type MatchExpr =
   | { readonly operand: string }
   | { readonly firstOperand: string }
   | { readonly subcommandIs: string }
-  | { readonly sequence: readonly string[] }
+  | { readonly runs: readonly string[] }
   | { readonly sql: string }
   | { readonly all: readonly MatchExpr[] }
   | { readonly any: readonly MatchExpr[] }
@@ -42,6 +42,7 @@ interface Family {
   readonly valueOptions?: readonly string[];
   readonly singleDashLong?: boolean;
   readonly noEndOfOptions?: boolean;
+  readonly commandOptions?: readonly string[];
   readonly subcommands?: Readonly<Record<string, { readonly valueOptions?: readonly string[] }>>;
   readonly sql?: Readonly<Record<string, readonly string[]>>;
   readonly sqlOperandAfter?: Readonly<Record<string, number>>;
@@ -69,7 +70,8 @@ function re(source: string, flags = ''): RegExp {
 interface Facts {
   readonly subcommand: string | undefined;
   readonly scanned: ScannedArgs;
-  readonly values: readonly (string | undefined)[];
+  /** Programs run by the family's command options (find -exec …), wrappers stripped. */
+  readonly runs: readonly string[];
   readonly sql: readonly string[];
 }
 
@@ -85,17 +87,7 @@ function evaluate(expr: MatchExpr, f: Facts): boolean {
     return o !== undefined && re(expr.firstOperand).test(o);
   }
   if ('subcommandIs' in expr) return f.subcommand === expr.subcommandIs;
-  if ('sequence' in expr) {
-    const seq = expr.sequence.map((s) => re(s));
-    outer: for (let i = 0; i + seq.length <= f.values.length; i++) {
-      for (let j = 0; j < seq.length; j++) {
-        const v = f.values[i + j];
-        if (v === undefined || !seq[j]!.test(v)) continue outer;
-      }
-      return true;
-    }
-    return false;
-  }
+  if ('runs' in expr) return f.runs.some((r) => expr.runs.includes(r));
   if ('sql' in expr) {
     const r = re(expr.sql, 'i');
     return f.sql.some((s) => r.test(s));
@@ -143,6 +135,7 @@ export function matchDestructive(cmd: SimpleCommand): DestructiveRule | undefine
     rest = args.slice(global.next + 1);
   }
   const syntax = {
+    commandOptions: fam.commandOptions ?? [],
     valueOptions: (subcommand !== undefined ? fam.subcommands?.[subcommand]?.valueOptions : undefined) ??
       fam.valueOptions ?? fam.globalValueOptions ?? [],
     singleDashLong: fam.singleDashLong ?? false,
@@ -152,7 +145,10 @@ export function matchDestructive(cmd: SimpleCommand): DestructiveRule | undefine
   const facts: Facts = {
     subcommand,
     scanned,
-    values: args.map((w) => w.value),
+    runs: scanned.commands.flatMap((words) => {
+      const inner = words[0] ? resolveCommand({ ...cmd, name: words[0], args: words.slice(1), assignments: [] }) : undefined;
+      return inner ? [inner.name] : [];
+    }),
     sql: fam.sql ? sqlTexts(resolved.name, fam, scanArgs(args, syntax), cmd) : [],
   };
   for (const rule of DESTRUCTIVE_RULES) {

@@ -4,15 +4,17 @@
  */
 import type { CommandUnit, Finding, Profile, SeverityLevel } from '../core/types.js';
 import type { ParsedScript } from '../parse/nodes.js';
+import type { PermissionDecision } from '../rules/decide.js';
+import type { PermissionLists, PermissionPolicy } from '../rules/policy.js';
 
 /** What a rule is about; constrains its default severity (security/destructive are never `note`). */
-export type Category = 'parse' | 'security' | 'destructive' | 'paths' | 'input';
+export type Category = 'parse' | 'security' | 'destructive' | 'paths' | 'policy' | 'input' | 'sandbox';
 
 /** Metadata of one rule id. */
 export interface RuleMeta {
   /** kebab-case, stable, never reused. */
   readonly id: string;
-  /** Stable short code, partitioned by stage: P1xx parse, S2xx security, D3xx destructive, F4xx paths, I9xx input. */
+  /** Stable short code, partitioned by stage: P1xx parse, S2xx security, D3xx destructive, F4xx paths, R5xx permission policy, X5xx sandbox runs, I9xx input. */
   readonly code: string;
   /** One line, imperative or descriptive, no trailing period (SARIF `shortDescription`). */
   readonly title: string;
@@ -33,6 +35,11 @@ export interface RuleMeta {
    */
   readonly examples: { readonly valid: readonly string[]; readonly invalid: readonly string[] };
   /**
+   * The permission rules the examples run under (for the `policy` rules, whose findings depend on
+   * a policy); the docs page shows them. Absent: the examples run with no rules.
+   */
+  readonly examplePolicy?: PermissionLists;
+  /**
    * For rules that reproduce a Claude Code bashSecurity validator (SPEC-bashtool.md §1): its
    * numeric check id (absent for the id-less pre-check), the validator's name, whether its `ask`
    * carries `isBashSecurityCheckForMisparsing`, and its 1-based position in the execution order
@@ -45,6 +52,13 @@ export interface RuleMeta {
 export interface CheckContext {
   readonly unit: CommandUnit;
   readonly parsed: ParsedScript;
+  /** The merged permission policy of the run (empty when none is configured). */
+  readonly policy: PermissionPolicy;
+  /**
+   * The permission decision for the unit (src/rules/decide.ts), computed on first use. It does
+   * not know the other checks' findings, so its misparsing gate is off; the verdict applies it.
+   */
+  decision(): PermissionDecision;
   /** Reports a finding; the pipeline places it in the host file and applies severity. */
   report(finding: Finding): void;
 }

@@ -4,10 +4,14 @@
  */
 import type { Check, RuleMeta } from './define.js';
 import destructiveCommand from './destructive/destructive-command.js';
+import crlfLineEndings from './parse/crlf-line-endings.js';
 import { INPUT_RULES } from './input/input-rules.js';
 import parseError from './parse/parse-error.js';
 import parseTooComplex from './parse/parse-too-complex.js';
 import pathDangerousRemoval from './paths/path-dangerous-removal.js';
+import permissionRules from './policy/permission-rules.js';
+import { POLICY_FILE_RULES } from './policy/policy-file-rules.js';
+import { SANDBOX_RULES } from './sandbox/sandbox-rules.js';
 import backslashEscapedOperators from './security/backslash-escaped-operators.js';
 import backslashEscapedWhitespace from './security/backslash-escaped-whitespace.js';
 import braceExpansion from './security/brace-expansion.js';
@@ -43,6 +47,7 @@ export const CHECKS: readonly Check[] = [
   commandSubstitution,
   commentQuoteDesync,
   controlCharacters,
+  crlfLineEndings,
   dangerousVariables,
   destructiveCommand,
   gitCommitSubstitution,
@@ -59,6 +64,7 @@ export const CHECKS: readonly Check[] = [
   parseError,
   parseTooComplex,
   pathDangerousRemoval,
+  permissionRules,
   procEnvironAccess,
   quoteParserDifferential,
   quotedNewline,
@@ -67,8 +73,8 @@ export const CHECKS: readonly Check[] = [
   zshDangerousCommand,
 ];
 
-/** Every rule shellward can report, sorted by id. */
-export const RULES: readonly RuleMeta[] = [...CHECKS.flatMap((c) => c.rules), ...INPUT_RULES].sort((a, b) =>
+/** Every rule shellward can report, sorted by id: the checks', the pipeline's own and the sandbox's. */
+export const RULES: readonly RuleMeta[] = [...CHECKS.flatMap((c) => c.rules), ...INPUT_RULES, ...SANDBOX_RULES, ...POLICY_FILE_RULES].sort((a, b) =>
   a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
 );
 

@@ -11,11 +11,17 @@ setFlagsFromString('--liftoff-only');
 
 const { main } = await import('./main.js');
 
-// A closed pipe (`shellward lint | head`) is not an error: stop writing quietly.
+// A closed pipe (`shellward lint | head`) is not an error: stop writing quietly. Any other
+// failure to write the output (a full disk: ENOSPC) loses the report: exit 2, not 1, which
+// would read as "findings".
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw err;
+    try {
+      process.stderr.write(`shellward: cannot write output: ${err.message}\n`);
+    } finally {
+      process.exit(2);
+    }
   });
 }
 

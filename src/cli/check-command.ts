@@ -23,6 +23,7 @@ import { Linter } from '../lint.js';
 import { escapeForTerminal } from '../report/index.js';
 import { parseCheckRequest, verdictFor, type Decision, type RequestError, type Verdict } from '../verdict.js';
 import { EXIT } from './exit-codes.js';
+import { addConfigOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
 
 /** Exit codes of `shellward check` for a single command (see the module comment for why). */
 export const CHECK_EXIT = {
@@ -36,7 +37,7 @@ export const CHECK_EXIT = {
 /** Output formats of a single check. */
 export type CheckFormat = 'text' | 'json';
 
-interface CheckOptions {
+interface CheckOptions extends ConfigCliOptions {
   cwd?: string;
   format: CheckFormat;
   jsonl?: boolean;
@@ -56,12 +57,13 @@ export function exitCodeFor(v: Verdict): number {
 
 /**
  * The text form of a verdict: the decision and reason on the first line, then the destructive
- * rule ids, then one line per finding (`severity  start-end  rule-id  message`, offsets 0-based
+ * rule ids and the suggested rules, then one line per finding (`severity  start-end  rule-id  message`, offsets 0-based
  * UTF-16, end exclusive). Attacker-controlled text is escaped for the terminal.
  */
 export function formatVerdictText(v: Verdict): string {
   const lines = [`${v.decision}  ${escapeForTerminal(v.reason)}`];
   if (v.destructive.length > 0) lines.push(`  destructive: ${v.destructive.join(', ')}`);
+  if (v.suggestions.length > 0) lines.push(`  suggested rules: ${v.suggestions.map(escapeForTerminal).join(', ')}`);
   for (const f of v.findings) {
     lines.push(`  ${f.severity.padEnd(7)}  ${`${f.start}-${f.end}`.padEnd(9)}  ${f.ruleId}  ${escapeForTerminal(f.message)}`);
   }
@@ -139,29 +141,33 @@ export async function runJsonl(linter: Linter, defaultCwd: string, input: Readab
 /** Runs `check` and returns the exit code. */
 export async function runCheck(command: string | undefined, opts: CheckOptions): Promise<number> {
   const cwd = resolve(opts.cwd ?? process.cwd());
-  if (opts.jsonl) {
-    if (command !== undefined) {
-      process.stderr.write('shellward check: give either a command or --jsonl, not both\n');
-      return CHECK_EXIT.ERROR;
-    }
-    const linter = await Linter.create();
-    return runJsonl(linter, cwd, process.stdin, process.stdout);
+  if (opts.jsonl && command !== undefined) {
+    process.stderr.write('shellward check: give either a command or --jsonl, not both\n');
+    return CHECK_EXIT.ERROR;
   }
-  if (command === undefined) {
+  if (!opts.jsonl && command === undefined) {
     process.stderr.write("shellward check: missing command (shellward check -- 'COMMAND', or --jsonl)\n");
     return CHECK_EXIT.ERROR;
   }
-  const linter = await Linter.create();
-  const verdict = verdictFor(command, { cwd }, linter);
+  // The policy: the shellward config and .claude/settings*.json around the command's directory.
+  const resolved = await loadCliConfig(opts, cwd);
+  if (!resolved) return CHECK_EXIT.ERROR;
+  const linter = await Linter.create({ severity: resolved.severity, policy: resolved.policy });
+  if (opts.jsonl) {
+    return runJsonl(linter, cwd, process.stdin, process.stdout);
+  }
+  const verdict = verdictFor(command!, { cwd }, linter);
   process.stdout.write(opts.format === 'json' ? JSON.stringify(verdict, null, 2) + '\n' : formatVerdictText(verdict));
   return exitCodeFor(verdict);
 }
 
 const HELP_AFTER = `
-Verdict (JSON): {"decision", "reason", "readOnly", "destructive", "outsideCwd", "findings", "suggestions"};
-finding "start"/"end" are 0-based UTF-16 offsets into the command, end exclusive.
-Until permission rules are matched, every decision is "ask" (reason "no-matching-rule", a security
-finding, or the parse complexity); "permissions" in requests are accepted but not evaluated yet.
+Verdict (JSON): {"decision", "reason", "readOnly", "destructive", "outsideCwd", "findings", "suggestions",
+"matchedRule"}; finding "start"/"end" are 0-based UTF-16 offsets into the command, end exclusive.
+The decision applies the permission rules of the shellward config and .claude/settings*.json (plus a
+request's own "permissions"): deny, then ask, then allow, per subcommand (Claude Code's semantics).
+"reason" starts with a code: policy-deny, policy-ask, allow-rule, no-matching-rule, a security or
+parse rule id, path-dangerous-removal, or internal-error. Read-only auto-allow is not modelled.
 
 --jsonl reads one request per line on stdin:
   {"command": "...", "cwd": "...", "permissions": {"allow": [], "ask": [], "deny": []}}
@@ -173,15 +179,15 @@ Exit codes: single command: 0 allow, 1 ask, 3 deny, 2 error (usage or internal e
 
 /** Adds the `check` subcommand to `program`; `setExit` receives the exit code. */
 export function registerCheckCommand(program: Command, setExit: (code: number) => void): void {
-  program
+  const check = program
     .command('check')
     .description('print the verdict (allow/ask/deny, reason, findings) for one command, or for JSON Lines requests')
     .argument('[command]', 'the command to check, as one argument (put -- before it)')
     .option('--cwd <dir>', 'working directory the command would run in (default: the current directory)')
     .addOption(new Option('-f, --format <format>', 'output format of a single check').choices(['text', 'json']).default('text'))
     .option('--jsonl', 'read JSON Lines requests on stdin and write one JSON verdict per line')
-    .addHelpText('after', HELP_AFTER)
-    .action(async (command: string | undefined, opts: CheckOptions) => {
-      setExit(await runCheck(command, opts));
-    });
+    .addHelpText('after', HELP_AFTER);
+  addConfigOptions(check).action(async (command: string | undefined, opts: CheckOptions) => {
+    setExit(await runCheck(command, opts));
+  });
 }

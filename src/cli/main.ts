@@ -5,8 +5,11 @@
 import { Command, CommanderError } from 'commander';
 import { RULES } from '../checks/index.js';
 import { EXIT } from './exit-codes.js';
+import { registerAuditCommand } from './audit-command.js';
 import { registerCheckCommand } from './check-command.js';
 import { registerLintCommand } from './lint-command.js';
+import { registerPrintConfigCommand } from './print-config-command.js';
+import { registerSandboxCheckCommand } from './sandbox-check-command.js';
 import { VERSION } from './version.js';
 
 /** Builds the program; `setExit` receives the exit code of the action that runs. */
@@ -18,6 +21,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .exitOverride();
   registerLintCommand(program, setExit);
   registerCheckCommand(program, setExit);
+  registerAuditCommand(program, setExit);
+  registerPrintConfigCommand(program, setExit);
+  registerSandboxCheckCommand(program, setExit);
   program
     .command('rules')
     .description('list every rule with its code, category and default severities')
@@ -43,8 +49,27 @@ export async function main(argv: readonly string[]): Promise<number> {
       // --help and --version exit with 0; usage errors with 2.
       return err.exitCode === 0 ? EXIT.OK : EXIT.ERROR;
     }
+    const io = err as NodeJS.ErrnoException;
+    if (io?.code && typeof io.path === 'string') {
+      // A file the user named could not be read or written (-o, --files-from …): say which.
+      process.stderr.write(`shellward: ${io.path}: ${ioReason(io)}\n`);
+      return EXIT.ERROR;
+    }
     process.stderr.write(`shellward: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return EXIT.ERROR;
   }
   return code;
+}
+
+/** A short reason for a file-system error, e.g. `no such file or directory (ENOENT)`. */
+function ioReason(err: NodeJS.ErrnoException): string {
+  const text: Readonly<Record<string, string>> = {
+    ENOENT: 'no such file or directory',
+    EACCES: 'permission denied',
+    EISDIR: 'is a directory',
+    ENOTDIR: 'a path component is not a directory',
+    ENOSPC: 'no space left on device',
+    EROFS: 'read-only file system',
+  };
+  return `${text[err.code ?? ''] ?? err.message} (${err.code})`;
 }

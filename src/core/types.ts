@@ -75,13 +75,44 @@ export interface CommandUnit {
   readonly context?: UnitContext;
 }
 
+/**
+ * What a transcript recorded about a tool call's execution (TRANSCRIPTS.md §5 item 5):
+ * - `ran`: it ran to completion (see `exitCode`, `failed`);
+ * - `rejected`: the user refused it, so it never ran;
+ * - `denied`: a permission rule, hook, sandbox or validation refused it, so it never ran;
+ * - `cancelled`: cancelled (Gemini `status: "cancelled"`), before or while running;
+ * - `interrupted`: the user interrupted it while it ran;
+ * - `backgrounded`: it was started in the background (an exit code may still be recorded later);
+ * - `unknown`: no result was recorded (the session ended first).
+ */
+export type CommandOutcome = 'ran' | 'rejected' | 'denied' | 'cancelled' | 'interrupted' | 'backgrounded' | 'unknown';
+
 /** Facts recorded about a command outside its text (transcripts fill these). */
 export interface UnitContext {
+  /** Working directory the command ran in (absolute when recorded so). */
   readonly cwd?: string;
+  /** The agent whose transcript recorded it: `claude-code`, `codex` or `gemini`. */
   readonly agent?: string;
   readonly sessionId?: string;
+  /** The tool call's id in the transcript (`toolu_…`, `call_…`, `run_shell_command-…`). */
   readonly toolUseId?: string;
+  /** ISO-8601 time of the tool call as recorded. */
   readonly timestamp?: string;
+  /** The recorded outcome; absent for units that are not recorded executions. */
+  readonly outcome?: CommandOutcome;
+  /** The exit code, when recorded (or parsed from the recorded output text). */
+  readonly exitCode?: number;
+  /** True when the transcript marks the call as failed but records no exit code. */
+  readonly failed?: boolean;
+  /** Id of the subagent (sidechain / child thread) that made the call; absent for the main agent. */
+  readonly subagent?: string;
+  /**
+   * True when the command was an argv executed without a shell (Codex `shell` argv that is not a
+   * `sh -c` wrapper): the text is the argv quote-joined, and no shell expansion happened.
+   */
+  readonly directExec?: boolean;
+  /** 1-based line of the tool call in the host transcript. */
+  readonly line?: number;
 }
 
 /**

@@ -44,12 +44,15 @@ export function commandBasename(value: string): string {
 /**
  * Index of the first word of the wrapped command in `words` (words[0] is the wrapper), or
  * `undefined` when the wrapper runs no command (`command -v x`, `sudo -l`, a bare `xargs`) or a
- * dynamic word makes the answer unknowable.
+ * dynamic word where the command should be makes it unknowable. A dynamic word that starts with
+ * `-` (`-k$(id)`) is read as an option, so it cannot hide the command behind it. Shared by the
+ * command-name resolution and the deny/ask rule matching (src/rules/match.ts).
  */
-function innerStart(words: readonly Word[], spec: WrapperSpec): number | undefined {
+export function wrapperCommandStart(words: readonly Word[], spec: WrapperSpec): number | undefined {
   let i = 1;
   while (i < words.length) {
-    const v = words[i]!.value;
+    const word = words[i]!;
+    const v = word.value ?? (word.raw.startsWith('-') ? '-?' : undefined);
     if (v === undefined) return undefined;
     if (v === '--') {
       i++;
@@ -73,6 +76,11 @@ function innerStart(words: readonly Word[], spec: WrapperSpec): number | undefin
   return i < words.length ? i : undefined;
 }
 
+/** The wrapper table row of program `name` (a basename), if it is a wrapper. */
+export function wrapperSpec(name: string): WrapperSpec | undefined {
+  return WRAPPERS.get(name);
+}
+
 /**
  * Resolves the program a simple command runs. Returns `undefined` when the command has no
  * name or its name is not static (`$CMD args`). Never throws; at most 16 nested wrappers are
@@ -87,7 +95,7 @@ export function resolveCommand(cmd: SimpleCommand): ResolvedCommand | undefined 
     if (first.value === undefined) return undefined;
     const name = commandBasename(first.value);
     const spec = WRAPPERS.get(name);
-    const start = spec ? innerStart(words, spec) : undefined;
+    const start = spec ? wrapperCommandStart(words, spec) : undefined;
     if (start === undefined) return { name, nameWord: first, args: words.slice(1), wrappers };
     wrappers.push(name);
     words = words.slice(start);

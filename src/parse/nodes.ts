@@ -54,6 +54,11 @@ export interface SimpleCommand {
   readonly redirects: readonly Redirect[];
   /** Index of the top-level statement that contains this command. */
   readonly statement: number;
+  /**
+   * True for a command found in shell code embedded in another command (`sh -c '…'`, `eval`, a
+   * heredoc fed to a shell; src/parse/embedded.ts). Its spans point into the unit's text.
+   */
+  readonly embedded?: boolean;
 }
 
 /** A top-level statement of the unit (a command, pipeline, list, compound command, function …). */
@@ -183,18 +188,38 @@ function toSimpleCommand(node: Node, statement: number, redirectedParent: Node |
 }
 
 /**
- * Where an ERROR node went wrong: its first child that the parser could not attach (an
- * anonymous token or a nested ERROR). tree-sitter often wraps everything from the start of
- * the file to the real problem in one ERROR node, so its own start (1:1) would say nothing.
- * Falls back to the node's own span.
+ * Where an ERROR node went wrong: the first place, in document order, inside it where the parser
+ * gave up — a nested ERROR, a MISSING token, or a token that it could not attach (an anonymous
+ * child of an ERROR). tree-sitter often wraps everything from the start of the file to the real
+ * problem in one ERROR node, so the node's own start (1:1) would say nothing. Iterative and
+ * linear in the size of the ERROR subtree. Falls back to the node's own span.
  */
 function errorAnchor(node: Node): Span {
-  const count = node.childCount;
-  for (let i = 0; i < count; i++) {
-    const c = node.child(i);
-    if (c && (!c.isNamed || c.type === 'ERROR')) return spanOf(c);
+  const cursor = node.walk();
+  // errorDepth[d] is true when the node at depth d (relative to `node`) is an ERROR.
+  const errorAt: boolean[] = [true];
+  let depth = 0;
+  try {
+    if (!cursor.gotoFirstChild()) return spanOf(node);
+    depth = 1;
+    for (;;) {
+      const isError = cursor.nodeType === 'ERROR';
+      if (isError || cursor.nodeIsMissing || (!cursor.nodeIsNamed && errorAt[depth - 1])) {
+        return { start: cursor.startIndex, end: cursor.endIndex };
+      }
+      errorAt[depth] = isError;
+      if (cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (depth <= 1 || !cursor.gotoParent()) return spanOf(node);
+        depth--;
+      }
+    }
+  } finally {
+    cursor.delete();
   }
-  return spanOf(node);
 }
 
 /**

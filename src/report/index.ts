@@ -3,25 +3,28 @@
  * plus the table of formats for `--help` and the docs. Nothing here does I/O or reads the
  * environment: the CLI decides colour and where the string goes.
  */
+import { formatGithub } from './github.js';
 import { formatJson } from './json.js';
 import { formatSarif } from './sarif.js';
 import { formatText } from './text.js';
 import type { FileResult, FormatOptions, OutputFormat, ReportInput } from './types.js';
 
-export type { FileResult, FormatOptions, OutputFormat, ReportInput } from './types.js';
+export type { FileResult, FormatOptions, OutputFormat, ReportInput, UnitVerdict, UnitVerdictKind } from './types.js';
 export { countSeverities, type SeverityCounts } from './summary.js';
 export { escapeForTerminal, formatText, summaryLine } from './text.js';
+export { escapeData, escapeProperty, formatGithub, workflowCommand } from './github.js';
 export { buildJsonReport, formatJson, JSON_REPORT_VERSION, type JsonDiagnostic, type JsonFileResult, type JsonReport } from './json.js';
 export { artifactLocation, buildSarif, formatSarif, pascalCase, ruleHelpUri, sarifRule, SARIF_SCHEMA_URI } from './sarif.js';
 
 /** Every output format, the default (`text`) first. */
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'sarif'];
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'sarif', 'github'];
 
 /** One-line description of each format, for `--help` and the docs. */
 export const OUTPUT_FORMAT_DESCRIPTIONS: Readonly<Record<OutputFormat, string>> = {
   text: 'One line per finding, `path:line:col: severity: message [rule-id]`, then a summary (default)',
   json: 'Versioned JSON document: tool, summary counts and per-file diagnostics (schemas/shellward-report.schema.json)',
   sarif: 'SARIF 2.1.0 log for GitHub code scanning and other SARIF viewers',
+  github: 'GitHub Actions workflow commands (`::error file=…,line=…::…`), most severe first, for PR annotations',
 };
 
 /** Whether `s` names an output format (for validating `--format`). */
@@ -41,6 +44,8 @@ export function formatReport(format: OutputFormat, input: ReportInput, options: 
       return formatJson(input);
     case 'sarif':
       return formatSarif(input);
+    case 'github':
+      return formatGithub(input);
     default:
       throw new Error(`Unknown output format: ${String(format satisfies never)}`);
   }

@@ -5,7 +5,7 @@
  */
 import type { Diagnostic, Severity } from '../core/types.js';
 import { countSeverities } from './summary.js';
-import type { ReportInput } from './types.js';
+import type { ReportInput, UnitVerdict } from './types.js';
 
 /** Version of the JSON shape; bumped only on incompatible changes. */
 export const JSON_REPORT_VERSION = 1;
@@ -33,6 +33,12 @@ export interface JsonFileResult {
   /** Path as shown to the user (POSIX separators, repository-relative when inside it). */
   readonly file: string;
   readonly diagnostics: readonly JsonDiagnostic[];
+  /**
+   * The verdict of every command unit of the file in host order (script top-level statements,
+   * Makefile recipe lines and `$(shell …)`s, transcript tool calls), each with its host range and,
+   * for tool calls, what the transcript recorded. Absent when the run did not compute verdicts.
+   */
+  readonly verdicts?: readonly UnitVerdict[];
 }
 
 /** The whole document written by `--format json`. */
@@ -99,7 +105,11 @@ export function buildJsonReport(input: ReportInput): JsonReport {
     version: JSON_REPORT_VERSION,
     tool: { name: 'shellward', version: input.toolVersion },
     summary: { files: input.filesAnalysed, errors: c.errors, warnings: c.warnings, notes: c.notes },
-    results: input.results.map((r) => ({ file: r.file, diagnostics: r.diagnostics.map(jsonDiagnostic) })),
+    results: input.results.map((r) => ({
+      file: r.file,
+      diagnostics: r.diagnostics.map(jsonDiagnostic),
+      ...(r.verdicts !== undefined ? { verdicts: r.verdicts } : {}),
+    })),
   };
 }
 

@@ -3,10 +3,11 @@
  * the per-format files and `index.ts` can share it without an import cycle.
  */
 import type { RuleMeta } from '../checks/define.js';
-import type { Diagnostic } from '../core/types.js';
+import type { Diagnostic, Range, UnitContext } from '../core/types.js';
+import type { Verdict } from '../verdict.js';
 
 /** The names of the output formats, as given to `--format`. */
-export type OutputFormat = 'text' | 'json' | 'sarif';
+export type OutputFormat = 'text' | 'json' | 'sarif' | 'github';
 
 /** The diagnostics of one analysed file. */
 export interface FileResult {
@@ -18,6 +19,31 @@ export interface FileResult {
   readonly file: string;
   /** Already sorted and fingerprinted by `finishFile` (src/lint.ts); may be empty. */
   readonly diagnostics: readonly Diagnostic[];
+  /**
+   * The verdict of every command unit of the file, in host order, when the run computed them
+   * (`lint --format json`): each top-level statement of a script, each recipe line or
+   * `$(shell …)` of a Makefile, each shell tool call of a transcript.
+   */
+  readonly verdicts?: readonly UnitVerdict[];
+}
+
+/** What a command unit is, for {@link UnitVerdict.kind}. */
+export type UnitVerdictKind = 'statement' | 'recipe' | 'shell-function' | 'shell-assignment' | 'tool-call';
+
+/**
+ * The verdict of one command unit, with where the unit is in its host file. `verdict` is exactly
+ * what `shellward check` prints for `command` (src/verdict.ts; its finding offsets are 0-based
+ * UTF-16 offsets into `command`).
+ */
+export interface UnitVerdict {
+  readonly kind: UnitVerdictKind;
+  /** The shell text analysed (a Makefile recipe after make's own processing, a tool call's decoded command). */
+  readonly command: string;
+  /** The unit in the host file: 1-based lines and UTF-16 columns, end exclusive. */
+  readonly range: Range;
+  /** What the transcript recorded about the call (agent, session, outcome, exit code …); absent for scripts and Makefiles. */
+  readonly context?: UnitContext;
+  readonly verdict: Verdict;
 }
 
 /** Everything a formatter needs. Formatters render it as given: they neither sort nor filter. */

@@ -64,10 +64,12 @@ export async function discover(args: readonly string[], cwd: string): Promise<Di
   for (const arg of args) {
     const abs = isAbsolute(arg) ? arg : resolve(cwd, arg);
     let info;
+    let statError: string | undefined;
     try {
       info = await stat(abs);
-    } catch {
-      info = undefined;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      statError = code === 'ENOENT' || code === 'ENOTDIR' ? undefined : `cannot be read (${code ?? 'error'})`;
     }
     if (info?.isFile()) {
       add(abs, true);
@@ -79,7 +81,7 @@ export async function discover(args: readonly string[], cwd: string): Promise<Di
       if (files.length === 0) errors.push({ arg, message: 'no files match this pattern' });
       for (const f of files) add(f, false);
     } else {
-      errors.push({ arg, message: info ? 'not a regular file or directory' : 'no such file or directory' });
+      errors.push({ arg, message: statError ?? (info ? 'not a regular file or directory' : 'no such file or directory') });
     }
   }
   const candidates = [...seen.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -19,7 +19,7 @@ describe('shellward check -- COMMAND', () => {
   it('prints the decision and reason as text and exits 1 for ask', async () => {
     const r = await shellward(['check', '--', 'git status']);
     expect(r.exitCode).toBe(1);
-    expect(String(r.stdout)).toBe('ask  no-matching-rule');
+    expect(String(r.stdout)).toBe('ask  no-matching-rule\n  suggested rules: Bash(git status:*)');
   });
 
   it('prints destructive ids and findings with 0-based offsets', async () => {
@@ -42,7 +42,7 @@ describe('shellward check -- COMMAND', () => {
     expect(r.exitCode).toBe(1);
     const v = JSON.parse(String(r.stdout)) as Verdict;
     expect(Object.keys(v)).toEqual([...VERDICT_FIELDS]);
-    expect(v).toMatchObject({ decision: 'ask', reason: 'no-matching-rule', readOnly: false, destructive: ['rm-recursive-force'], outsideCwd: false, suggestions: [] });
+    expect(v).toMatchObject({ decision: 'ask', reason: 'no-matching-rule', readOnly: false, destructive: ['rm-recursive-force'], outsideCwd: false, suggestions: ['Bash(rm -rf build)'], matchedRule: null });
     expect(Object.keys(v.findings[0]!)).toEqual([...FINDING_FIELDS]);
   });
 
@@ -63,7 +63,8 @@ describe('shellward check -- COMMAND', () => {
     const out = String(r.stdout);
     expect(out).toContain('0 allow, 1 ask, 3 deny, 2 error');
     expect(out).toContain('{"command": "...", "cwd": "...", "permissions": {"allow": [], "ask": [], "deny": []}}');
-    expect(out).toContain('not evaluated yet');
+    expect(out).toContain('deny, then ask, then allow');
+    expect(out).toContain('--config <file>');
   });
 });
 

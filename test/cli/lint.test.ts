@@ -61,6 +61,23 @@ describe('shellward lint (CLI)', () => {
     expect(String(r.stdout)).toContain('latin1.sh:2:9: note: File skipped: not valid UTF-8 at byte 16. [file-skipped]');
   });
 
+  it('skips a script over the size cap with a note instead of exhausting memory', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'shellward-cli-'));
+    await writeFile(join(dir, 'huge.sh'), 'echo hi\n'.repeat(2_200_000));
+    const r = await shellward(['lint', 'huge.sh'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stdout)).toContain('huge.sh:1:1: note: File skipped: larger than 16 MiB (17600000 bytes). [file-skipped]');
+  });
+
+  it('names unwritable outputs and unreadable path lists in one line, exit 2', async () => {
+    const r = await shellward(['lint', 'examples', '-o', '/nonexistent-dir/out.txt']);
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr).trim()).toBe('shellward: /nonexistent-dir/out.txt: no such file or directory (ENOENT)');
+    const l = await shellward(['lint', '--files-from', '/nonexistent-list']);
+    expect(l.exitCode).toBe(2);
+    expect(String(l.stderr).trim()).toBe('shellward: /nonexistent-list: no such file or directory (ENOENT)');
+  });
+
   it('colours only when asked or on a TTY, and never with NO_COLOR', async () => {
     const plain = await shellward(['lint', 'examples/deploy.sh']);
     expect(String(plain.stdout)).not.toContain('\x1b[');

@@ -13,8 +13,8 @@ import {
 import { INPUT_FIXTURE, RESULTS_FIXTURE } from './fixtures.js';
 
 describe('formatReport', () => {
-  it('lists text (the default) first, then json and sarif, each described', () => {
-    expect(OUTPUT_FORMATS).toEqual(['text', 'json', 'sarif']);
+  it('lists text (the default) first, then json, sarif and github, each described', () => {
+    expect(OUTPUT_FORMATS).toEqual(['text', 'json', 'sarif', 'github']);
     expect(Object.keys(OUTPUT_FORMAT_DESCRIPTIONS).sort()).toEqual([...OUTPUT_FORMATS].sort());
   });
 
@@ -40,7 +40,8 @@ describe('formatReport', () => {
   it('recognises format names', () => {
     expect(isOutputFormat('sarif')).toBe(true);
     expect(isOutputFormat('SARIF')).toBe(false);
-    expect(isOutputFormat('github')).toBe(false);
+    expect(isOutputFormat('github')).toBe(true);
+    expect(isOutputFormat('xml')).toBe(false);
   });
 });
 

@@ -39,5 +39,24 @@ export const INTERNAL_ERROR: RuleMeta = {
   examples: { valid: [], invalid: [] },
 };
 
+/** A transcript line that is not valid JSON: reported at that line, and reading goes on. */
+export const TRANSCRIPT_PARSE_ERROR: RuleMeta = {
+  id: 'transcript-parse-error',
+  code: 'I903',
+  title: 'Transcript line could not be read',
+  category: 'input',
+  severity: { agent: 'warning', script: 'warning' },
+  docs: {
+    rationale:
+      'Agent transcripts (Claude Code, Codex and Gemini CLI session logs) are read one JSON record per line. ' +
+      'A line that is not a valid JSON object — cut short by a crash, or written by two processes at once — ' +
+      'cannot be read, so a shell command recorded in it would be missed. The line is reported and the ' +
+      'rest of the file is still read; entries of unknown types are skipped silently.',
+    fix: 'Nothing to fix in your code. If the transcript was truncated, the commands of its last turn may be missing from the report.',
+  },
+  sources: [],
+  examples: { valid: [], invalid: [] },
+};
+
 /** Rules of the pipeline itself, by id. */
-export const INPUT_RULES: readonly RuleMeta[] = [FILE_SKIPPED, INTERNAL_ERROR];
+export const INPUT_RULES: readonly RuleMeta[] = [FILE_SKIPPED, INTERNAL_ERROR, TRANSCRIPT_PARSE_ERROR];

@@ -8,15 +8,16 @@ import { defineCheck } from '../define.js';
 
 function message(d: DangerousRemoval): string {
   const w = d.word.raw;
+  const cmd = [d.command, ...d.options].join(' ');
   switch (d.kind) {
     case 'root':
-      return `\`${d.command} ${w}\` removes the root directory.`;
+      return `\`${cmd} ${w}\` removes the root directory.`;
     case 'home':
-      return `\`${d.command} ${w}\` removes the home directory.`;
+      return `\`${cmd} ${w}\` removes the home directory.`;
     case 'root-child':
-      return `\`${d.command} ${w}\` removes \`${d.path.replace(/\/+$/, '')}\`, a top-level system directory.`;
+      return `\`${cmd} ${w}\` removes \`${d.path.replace(/\/+$/, '')}\`, a top-level system directory.`;
     case 'glob-all':
-      return `\`${d.command} ${w}\` removes everything in ${d.path === '*' ? 'the current directory' : `\`${d.path.slice(0, -2) || '/'}\``}.`;
+      return `\`${cmd} ${w}\` removes everything in ${d.path === '*' ? 'the current directory' : `\`${d.path.slice(0, -2) || '/'}\``}.`;
     case 'empty-variable': {
       const v = d.variables[0] ?? 'var';
       return `\`${w}\` becomes \`${d.path}\` when \`$${v}\` is empty or unset; use \`"\${${v}:?}"\` to stop instead.`;

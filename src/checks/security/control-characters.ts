@@ -21,7 +21,7 @@ export function detect(cmd: SecurityCommand): Hit | undefined {
     return {
       start: i,
       end: i + 1,
-      message: `Non-printable control character U+${hex}: bash drops or ignores it, but it can hide metacharacters from every other check. Remove it.`,
+      message: `Non-printable control character U+${hex}: invisible in editors and terminals (an escape sequence can even hide the text around it), and parsers disagree about it, so reviewers and checks do not see what bash runs. Remove it; generate it at run time if needed (\`printf '\\033[1m'\`).`,
       data: { codePoint: c },
     };
   }
@@ -34,13 +34,16 @@ export default defineSecurityCheck(
     code: 'S217',
     title: 'Non-printable control character in a command',
     category: 'security',
-    severity: { agent: 'warning', script: 'error' },
+    severity: { agent: 'warning', script: 'warning' },
     docs: {
       rationale:
-        'Bytes 0x00–0x08, 0x0B, 0x0C, 0x0E–0x1F and 0x7F have no use in a shell command. bash silently ' +
-        'drops NUL bytes and ignores most other control characters, so `echo safe\\x00; rm -rf /` runs ' +
-        'the `rm` while a checker that stops at the NUL, or reads the bytes differently, sees only ' +
-        '`echo safe`. Claude Code asks before anything else runs (ID 17, misparsing).',
+        'Bytes 0x00–0x08, 0x0B, 0x0C, 0x0E–0x1F and 0x7F have no use written literally in a shell ' +
+        'command. bash silently drops NUL bytes, so `echo safe\\x00; rm -rf /` runs the `rm` while a ' +
+        'checker that stops at the NUL sees only `echo safe`; other control characters are kept by bash ' +
+        'but are invisible to a reader, and terminal escape sequences (ESC) can hide or overwrite the ' +
+        'text around them when the file is shown. Claude Code asks before anything else runs (ID 17, ' +
+        'misparsing). In scripts a literal ESC in a colour string is common in older code, so the ' +
+        '`script` profile reports a warning, not an error.',
       fix: 'Remove the control characters. To print one, generate it at run time: `printf \'\\033[1m\'`.',
       exceptions:
         'Tab, LF and CR are not control characters here: newlines and carriage returns have their own ' +
