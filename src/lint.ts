@@ -4,7 +4,7 @@
  */
 import { RULES, CHECKS, ruleMeta } from './checks/index.js';
 import { INTERNAL_ERROR } from './checks/input/input-rules.js';
-import type { CheckContext } from './checks/define.js';
+import type { Check, CheckContext } from './checks/define.js';
 import { lineHash, numberFingerprints } from './core/fingerprint.js';
 import { LineIndex, spanToRange } from './core/positions.js';
 import type { CommandUnit, Diagnostic, Finding, Range, Severity, SeverityLevel } from './core/types.js';
@@ -92,6 +92,21 @@ export class Linter {
     return this.options.policy ?? EMPTY_POLICY;
   }
 
+  private readonly active = new Map<string, readonly Check[]>();
+
+  /**
+   * The checks with at least one rule that is not `off` for `profile` (after the configured
+   * severities): a check whose every finding would be dropped is not run at all.
+   */
+  private activeChecks(profile: CommandUnit['profile']): readonly Check[] {
+    let list = this.active.get(profile);
+    if (!list) {
+      list = CHECKS.filter((c) => c.rules.some((r) => this.severityFor(r.id, { profile }) !== undefined));
+      this.active.set(profile, list);
+    }
+    return list;
+  }
+
   /** Parses embedded shell code into views (the tree is freed at once); `undefined` on time-out. */
   private views(code: string): ParsedScript | undefined {
     const tree = parseBash(this.parser, code, this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS);
@@ -141,7 +156,7 @@ export class Linter {
         decision: () => (ungated ??= decide(unit.text, parsed, policy, { ...(cwd !== undefined ? { cwd } : {}) })),
         report: place,
       };
-      for (const check of CHECKS) {
+      for (const check of this.activeChecks(unit.profile)) {
         try {
           check.run(ctx);
         } catch (err) {

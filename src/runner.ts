@@ -108,12 +108,31 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
   // Tool-call ids seen in this run's transcripts: re-logged and replayed calls are linted once.
   const seen: SeenIds = new Set();
   const parser = options.verdicts ? await initParser() : undefined;
-  for (const c of candidates) {
+  // Reading overlaps linting: the next few files are read while one is analysed (the parser is
+  // synchronous, so without this the process idles on every read).
+  const pending: Promise<Loaded>[] = [];
+  const startLoad = (i: number): void => {
+    const c = candidates[i];
+    if (c) pending[i] = loadCandidate(c);
+  };
+  for (let i = 0; i < PREFETCH && i < candidates.length; i++) startLoad(i);
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i]!;
+    const loaded = await pending[i]!;
+    delete pending[i];
+    startLoad(i + PREFETCH);
     const file = displayPath(c.path, options.cwd);
     const makefile = isMakefilePath(c.path);
+    if (loaded.kind === 'not-shell') continue;
+    if (loaded.kind === 'error') {
+      filesAnalysed++;
+      const result = { file, diagnostics: [skipped(file, `cannot be read (${loaded.code})`)] };
+      results.push(result);
+      options.onFile?.(result, 0);
+      continue;
+    }
     if (!makefile && (c.explicit || mayBeTranscript(c.path))) {
-      const head = await readHead(c.path, TRANSCRIPT_HEAD_BYTES);
-      const format = head ? detectTranscript(new TextDecoder().decode(head)) : undefined;
+      const format = detectTranscript(new TextDecoder().decode(loaded.head));
       if (format) {
         filesAnalysed++;
         let result: FileResult;
@@ -139,32 +158,15 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
         continue;
       }
     }
-    if (!c.explicit && !makefile) {
-      const head = await readHead(c.path);
-      // An unreadable file whose name says it is a script is reported, not silently dropped.
-      if (!head && !dialectFromPath(c.path)) continue;
-      if (head && !detectShellScript(c.path, new TextDecoder().decode(head))) continue;
-    }
-    let data: Uint8Array;
-    try {
-      const { size } = await stat(c.path);
-      if (size > MAX_FILE_BYTES) {
-        filesAnalysed++;
-        const result = { file, diagnostics: [skipped(file, `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB (${size} bytes)`)] };
-        results.push(result);
-        options.onFile?.(result, 0);
-        continue;
-      }
-      data = await readFile(c.path);
-    } catch (err) {
-      filesAnalysed++;
-      const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      const result = { file, diagnostics: [skipped(file, `cannot be read (${code})`)] };
+    if (!c.explicit && !makefile && !detectShellScript(c.path, new TextDecoder().decode(loaded.head.subarray(0, 512)))) continue;
+    filesAnalysed++;
+    if (loaded.data === undefined) {
+      const result = { file, diagnostics: [skipped(file, `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB (${loaded.size} bytes)`)] };
       results.push(result);
       options.onFile?.(result, 0);
       continue;
     }
-    filesAnalysed++;
+    const data = loaded.data;
     bytes += data.length;
     const decoded = decodeText(data);
     let result: FileResult;
@@ -198,4 +200,46 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
     options.onFile?.(result, data.length);
   }
   return { results, filesAnalysed, bytes };
+}
+
+/** How many files are read ahead of the one being analysed. */
+const PREFETCH = 8;
+
+/**
+ * A candidate after reading: `not-shell` (a file found in a directory that is clearly not a
+ * script, left out silently), `error` (unreadable; reported when it may be a script), or its
+ * first bytes (`head`, up to {@link TRANSCRIPT_HEAD_BYTES}) and, unless it is over
+ * {@link MAX_FILE_BYTES}, its whole content.
+ */
+type Loaded =
+  | { readonly kind: 'not-shell' }
+  | { readonly kind: 'error'; readonly code: string }
+  | { readonly kind: 'read'; readonly head: Uint8Array; readonly data: Uint8Array | undefined; readonly size: number };
+
+/** Reads what {@link lintFiles} needs of one candidate, with as few file-system calls as it can. */
+async function loadCandidate(c: Candidate): Promise<Loaded> {
+  const makefile = isMakefilePath(c.path);
+  const named = c.explicit || makefile || dialectFromPath(c.path) !== undefined;
+  if (!named && mayBeTranscript(c.path)) {
+    // A `.json`/`.jsonl` file found in a directory: its first line tells whether it is a
+    // transcript, which is then streamed; any other JSON file is not read further.
+    const head = await readHead(c.path, TRANSCRIPT_HEAD_BYTES);
+    return head ? { kind: 'read', head, data: undefined, size: head.length } : { kind: 'not-shell' };
+  }
+  if (!named) {
+    // A file found in a directory with no telling name: only its shebang can make it a script.
+    const head = await readHead(c.path);
+    if (!head || !detectShellScript(c.path, new TextDecoder().decode(head))) return { kind: 'not-shell' };
+  }
+  try {
+    const { size } = await stat(c.path);
+    if (size > MAX_FILE_BYTES) {
+      const head = await readHead(c.path, TRANSCRIPT_HEAD_BYTES);
+      return head ? { kind: 'read', head, data: undefined, size } : { kind: 'error', code: 'EIO' };
+    }
+    const data = new Uint8Array(await readFile(c.path));
+    return { kind: 'read', head: data.subarray(0, TRANSCRIPT_HEAD_BYTES), data, size };
+  } catch (err) {
+    return { kind: 'error', code: (err as NodeJS.ErrnoException).code ?? 'error' };
+  }
 }
