@@ -4,6 +4,7 @@
  * results. Unreadable, binary and non-UTF-8 files become `file-skipped` notes, never a crash.
  */
 import { open, readFile, stat } from 'node:fs/promises';
+import picomatch from 'picomatch';
 import { FILE_SKIPPED } from './checks/input/input-rules.js';
 import { lineHash } from './core/fingerprint.js';
 import type { Diagnostic, Profile } from './core/types.js';
@@ -31,6 +32,8 @@ export interface RunOptions {
    * statements, Makefile units, transcript tool calls. Default false (it analyses each unit twice).
    */
   readonly verdicts?: boolean;
+  /** More Makefile names (config `makefiles`): globs matched against a file's base name. */
+  readonly makefileNames?: readonly string[];
   /** Called after each file, e.g. for progress. */
   readonly onFile?: (result: FileResult, bytes: number) => void;
 }
@@ -110,10 +113,13 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
   const parser = options.verdicts ? await initParser() : undefined;
   // Reading overlaps linting: the next few files are read while one is analysed (the parser is
   // synchronous, so without this the process idles on every read).
+  const names = options.makefileNames ?? [];
+  const extraNames = names.length > 0 ? picomatch([...names], { dot: true }) : undefined;
+  const isMakefile = (path: string): boolean => isMakefilePath(path, extraNames);
   const pending: Promise<Loaded>[] = [];
   const startLoad = (i: number): void => {
     const c = candidates[i];
-    if (c) pending[i] = loadCandidate(c);
+    if (c) pending[i] = loadCandidate(c, isMakefile(c.path));
   };
   for (let i = 0; i < PREFETCH && i < candidates.length; i++) startLoad(i);
   for (let i = 0; i < candidates.length; i++) {
@@ -122,7 +128,7 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
     delete pending[i];
     startLoad(i + PREFETCH);
     const file = displayPath(c.path, options.cwd);
-    const makefile = isMakefilePath(c.path);
+    const makefile = isMakefile(c.path);
     if (loaded.kind === 'not-shell') continue;
     if (loaded.kind === 'error') {
       filesAnalysed++;
@@ -217,8 +223,7 @@ type Loaded =
   | { readonly kind: 'read'; readonly head: Uint8Array; readonly data: Uint8Array | undefined; readonly size: number };
 
 /** Reads what {@link lintFiles} needs of one candidate, with as few file-system calls as it can. */
-async function loadCandidate(c: Candidate): Promise<Loaded> {
-  const makefile = isMakefilePath(c.path);
+async function loadCandidate(c: Candidate, makefile: boolean): Promise<Loaded> {
   const named = c.explicit || makefile || dialectFromPath(c.path) !== undefined;
   if (!named && mayBeTranscript(c.path)) {
     // A `.json`/`.jsonl` file found in a directory: its first line tells whether it is a

@@ -8,7 +8,7 @@ import { Linter } from '../lint.js';
 import { formatReport, OUTPUT_FORMATS, type OutputFormat } from '../report/index.js';
 import { lintFiles } from '../runner.js';
 import { discover } from '../sources/discover.js';
-import { isIgnored } from '../config/config.js';
+import { globMatcher } from '../config/config.js';
 import { policyFileResults } from '../config/policy-lint.js';
 import { relative, sep } from 'node:path';
 import { addConfigOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
@@ -36,11 +36,12 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
   const { candidates: found, errors } = await discover(args, cwd);
   for (const e of errors) process.stderr.write(`shellward: ${e.arg}: ${e.message}\n`);
   const ignore = resolved.config.ignore ?? [];
-  const candidates = ignore.length === 0 ? found : found.filter((c) => !isIgnored(relative(resolved.root, c.path).split(sep).join('/'), ignore));
+  const ignored = globMatcher(ignore);
+  const candidates = ignore.length === 0 ? found : found.filter((c) => !ignored(relative(resolved.root, c.path).split(sep).join('/')));
   const linter = await Linter.create({ severity: resolved.severity, policy: resolved.policy });
   // The runner has one profile for scripts and Makefiles: the flag, else the config's `profile.script`.
   const profile = opts.profile ?? resolved.config.profile?.script ?? 'script';
-  const run = await lintFiles(linter, candidates, { cwd, profile, verdicts: opts.format === 'json' });
+  const run = await lintFiles(linter, candidates, { cwd, profile, verdicts: opts.format === 'json', makefileNames: resolved.config.makefiles ?? [] });
   // The policy's own findings (policy-overbroad-allow), at the rule strings in the policy files.
   const level = linter.severityFor('policy-overbroad-allow', { profile });
   if (level) run.results.push(...policyFileResults(resolved, level));

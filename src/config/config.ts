@@ -4,6 +4,7 @@
  * (schemas/shellward-config.schema.json) validates the shellward config; `.claude/settings*.json`
  * files are checked for the shape of their `permissions` only (other keys belong to Claude Code).
  */
+import picomatch from 'picomatch';
 import { Ajv } from 'ajv';
 import schema from '../../schemas/shellward-config.schema.json' with { type: 'json' };
 import { ruleMeta } from '../checks/index.js';
@@ -18,6 +19,8 @@ export interface ShellwardConfig {
   readonly rules?: Readonly<Record<string, SeverityLevel>>;
   readonly profile?: Readonly<Partial<Record<SourceKind, Profile>>>;
   readonly ignore?: readonly string[];
+  /** More Makefile names: globs matched against a file's base name (`*.rules`, `Makefile.*`). */
+  readonly makefiles?: readonly string[];
   readonly claudeSettings?: boolean;
 }
 
@@ -150,32 +153,23 @@ export function mergeSources(config: ShellwardConfig, sources: readonly PolicySo
 }
 
 /**
- * A glob as a regular expression over `/`-separated relative paths: `**` any number of segments,
- * `*` anything but `/`, `?` one character but `/`; a glob without `/` matches the base name at any
- * depth (as in .gitignore); a trailing `/` matches a directory and everything under it.
+ * A matcher for ignore globs, gitignore-style, with picomatch: a glob without a `/` matches at any
+ * depth (`*.tmp`, `build/`), one with a `/` is anchored at the config's directory; a glob that
+ * names a directory also matches everything below it; `*`, `**`, `?`, braces and classes as in
+ * picomatch; dot files included.
  */
-export function globToRegExp(glob: string): RegExp {
-  let g = glob.replace(/^\.\//, '');
-  const dir = g.endsWith('/');
-  if (dir) g = g.slice(0, -1);
-  const anywhere = !g.includes('/');
-  let re = '';
-  for (let i = 0; i < g.length; i++) {
-    const c = g[i]!;
-    if (c === '*' && g[i + 1] === '*') {
-      const slash = g[i + 2] === '/';
-      re += slash ? '(?:[^/]*/)*' : '.*';
-      i += slash ? 2 : 1;
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${anywhere ? '(?:.*/)?' : ''}${re}(?:/.*)?$`, 's');
+export function globMatcher(globs: readonly string[]): (rel: string) => boolean {
+  const patterns = globs.flatMap((glob) => {
+    const g = glob.replace(/^\.\//, '').replace(/\/+$/, '');
+    const base = g.includes('/') ? g : `**/${g}`;
+    return [base, `${base}/**`];
+  });
+  return patterns.length === 0 ? () => false : picomatch(patterns, { dot: true });
 }
 
-/** True when the `/`-separated relative path `rel` matches one of `globs`. */
+/** True when the `/`-separated relative path `rel` matches one of `globs` (see {@link globMatcher}). */
 export function isIgnored(rel: string, globs: readonly string[]): boolean {
-  return globs.some((g) => globToRegExp(g).test(rel));
+  return globMatcher(globs)(rel);
 }
 
 /**

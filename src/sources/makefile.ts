@@ -30,9 +30,9 @@ import { MappedText } from './mapped-text.js';
 const MAKEFILE_NAMES: ReadonlySet<string> = new Set(['Makefile', 'makefile', 'GNUmakefile']);
 
 /** Whether `path` names a Makefile: `Makefile`, `makefile`, `GNUmakefile`, `*.mk` or `*.make`. */
-export function isMakefilePath(path: string): boolean {
+export function isMakefilePath(path: string, extraNames?: (base: string) => boolean): boolean {
   const base = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
-  if (MAKEFILE_NAMES.has(base)) return true;
+  if (MAKEFILE_NAMES.has(base) || extraNames?.(base)) return true;
   const lower = base.toLowerCase();
   return (lower.endsWith('.mk') && lower.length > 3) || (lower.endsWith('.make') && lower.length > 5);
 }

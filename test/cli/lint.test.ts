@@ -78,6 +78,16 @@ describe('shellward lint (CLI)', () => {
     expect(String(l.stderr).trim()).toBe('shellward: /nonexistent-list: no such file or directory (ENOENT)');
   });
 
+  it('reads more Makefile names from the config (`makefiles`)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'shellward-cli-'));
+    await writeFile(join(dir, 'build.rules'), 'clean:\n\t@rm -rf $(OUT)/\n');
+    // Without the config the file is not a shell script and a directory walk leaves it out.
+    expect(String((await shellward(['lint', '.'], { cwd: dir })).stdout)).toContain('No problems found in 0 files');
+    await writeFile(join(dir, 'shellward.config.json'), '{"makefiles": ["*.rules"]}\n');
+    const r = await shellward(['lint', '.'], { cwd: dir });
+    expect(String(r.stdout)).toContain('build.rules:2:3: warning: `rm -rf` may recursively force-remove files. [rm-recursive-force]');
+  });
+
   it('colours only when asked or on a TTY, and never with NO_COLOR', async () => {
     const plain = await shellward(['lint', 'examples/deploy.sh']);
     expect(String(plain.stdout)).not.toContain('\x1b[');

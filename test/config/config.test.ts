@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { claudeSettingsPermissions, ConfigError, formatResolvedConfig, globToRegExp, isIgnored, validateConfig } from '../../src/config/config.js';
+import { claudeSettingsPermissions, ConfigError, formatResolvedConfig, globMatcher, isIgnored, validateConfig } from '../../src/config/config.js';
 import { loadConfig } from '../../src/config/load.js';
 
 describe('validateConfig', () => {
@@ -54,9 +54,11 @@ describe('globs', () => {
     ['**/fixtures/**', 'test/fixtures/x.sh', true],
     ['build/', 'build/out/x.sh', true],
     ['a?.sh', 'ab.sh', true],
+    ['*.{sh,bash}', 'x/y.bash', true],
+    ['.cache/', '.cache/z.sh', true],
   ])('%s vs %s → %s', (glob, path, hit) => {
     expect(isIgnored(path, [glob])).toBe(hit);
-    expect(globToRegExp(glob).test(path)).toBe(hit);
+    expect(globMatcher([glob])(path)).toBe(hit);
   });
 });
 
