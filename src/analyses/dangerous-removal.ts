@@ -113,9 +113,6 @@ export function dangerousRemovals(cmd: SimpleCommand): DangerousRemoval[] {
     if (!recursive) continue;
     const emptied = render(word.parts, true);
     if (!emptied || emptied.vars.length === 0) continue;
-    // Only a path that starts with the variable turns absolute when it is empty.
-    const first = word.parts[0];
-    if (first?.kind !== 'parameter') continue;
     const path = emptied.path;
     const kind = path === '' ? undefined : classifyPath(path);
     if (!kind) continue;

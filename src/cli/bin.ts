@@ -16,7 +16,9 @@ const { main } = await import('./main.js');
 // would read as "findings".
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    // The reader went away: drop further output but finish the run, so the exit code still
+    // says what was found (`shellward lint | head -1` in a pipefail script exits 1, not 0).
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') return;
     try {
       process.stderr.write(`shellward: cannot write output: ${err.message}\n`);
     } finally {
@@ -26,8 +28,8 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 const code = await main(process.argv);
-// Exit explicitly once output is flushed: V8 keeps compiling hot wasm functions in the
-// background (dynamic tiering) and a natural exit would wait ~300 ms for that work.
+// Exit explicitly once output is flushed, so no background work (wasm compilation, handles a
+// library left open) delays the exit or changes its code.
 const flush = (stream: NodeJS.WriteStream): Promise<void> => new Promise((done) => stream.write('', () => done()));
 await Promise.all([flush(process.stdout), flush(process.stderr)]);
 process.exit(code);

@@ -8,6 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { cosmiconfig } from 'cosmiconfig';
 import { claudeSettingsPermissions, ConfigError, mergeSources, validateConfig, type PolicySource, type ResolvedConfig, type ShellwardConfig } from './config.js';
+import { homedir } from 'node:os';
 
 /** Options of {@link loadConfig}. */
 export interface LoadOptions {
@@ -61,17 +62,33 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /**
- * The directory whose `.claude/` holds the project settings when no shellward config is found:
- * the nearest of `cwd` and its ancestors that has a `.claude` directory, a `.git` or a
- * `package.json`; `cwd` itself when none has.
+ * The directory whose `.claude/` holds the project settings when no shellward config is found.
+ * The project is the nearest of `cwd` and its ancestors with a `.git` or a `package.json`; its
+ * settings are in the nearest `.claude` directory from `cwd` up to that root (a monorepo package
+ * may have its own). Without such a root only `cwd` itself is considered, so a stray `.claude`
+ * higher up (in `/tmp`, say) is never taken for the project's; and the home directory's
+ * `.claude`, which holds the user's own settings, never counts.
  */
 async function projectRoot(cwd: string): Promise<string> {
+  const home = homedir();
+  let anchor: string | undefined;
   for (let dir = cwd; ; ) {
-    for (const marker of ['.claude', '.git', 'package.json']) if (await exists(join(dir, marker))) return dir;
+    if ((await exists(join(dir, '.git'))) || (await exists(join(dir, 'package.json')))) {
+      anchor = dir;
+      break;
+    }
     const up = dirname(dir);
-    if (up === dir) return cwd;
+    if (up === dir) break;
     dir = up;
   }
+  const stop = anchor ?? cwd;
+  for (let dir = cwd; ; ) {
+    if (dir !== home && (await exists(join(dir, '.claude')))) return dir;
+    const up = dirname(dir);
+    if (dir === stop || up === dir) break;
+    dir = up;
+  }
+  return stop;
 }
 
 /**

@@ -28,6 +28,7 @@ import { candidatesFor, firstExactMatch, firstMatch, prefixAllowCovers } from '.
 import type { PermissionRule } from './parse.js';
 import type { PermissionPolicy } from './policy.js';
 import { MAX_SUGGESTED_RULES_FOR_COMPOUND, suggestionForExactCommand } from './suggest.js';
+import { optionSetMatches } from './option-match.js';
 
 /** Claude Code's MAX_SUBCOMMANDS_FOR_SECURITY_CHECK. */
 export const MAX_SUBCOMMANDS = 50;
@@ -93,12 +94,14 @@ function ruleText(r: PermissionRule): string {
 
 /** The first deny rule matching one simple command of `text` (aggressive stripping, §2.3 item 4). */
 export function denyFor(text: string, cmd: SimpleCommand, policy: PermissionPolicy): PermissionRule | undefined {
-  return policy.deny.length === 0 ? undefined : firstMatch(policy.deny, candidatesFor(text, cmd, 'deny'));
+  if (policy.deny.length === 0) return undefined;
+  return firstMatch(policy.deny, candidatesFor(text, cmd, 'deny')) ?? policy.deny.find((r) => optionSetMatches(r, cmd));
 }
 
 /** The first ask rule matching one simple command of `text` (aggressive stripping, as for deny). */
 export function askFor(text: string, cmd: SimpleCommand, policy: PermissionPolicy): PermissionRule | undefined {
-  return policy.ask.length === 0 ? undefined : firstMatch(policy.ask, candidatesFor(text, cmd, 'ask'));
+  if (policy.ask.length === 0) return undefined;
+  return firstMatch(policy.ask, candidatesFor(text, cmd, 'ask')) ?? policy.ask.find((r) => optionSetMatches(r, cmd));
 }
 
 /** Allow rule matching one simple command (safe stripping only). */

@@ -14,9 +14,11 @@
  * - `$(X)`, `${X}` and `$X` become the variable's value when the file defines it exactly once (an
  *   `=`, `:=`, `::=`, `:::=` or `?=` assignment, plus any `+=` to it) with a non-empty value free
  *   of `$`;
- *   every other reference (automatic variables, functions, variables defined twice, in a
- *   `define`, or elsewhere) becomes a placeholder word of the same length (`x…x`), so a Make
- *   reference is never read as shell syntax and columns stay true.
+ *   a reference to any other variable whose name is a shell name (defined twice, empty, in a
+ *   `define`, in another file) becomes the shell parameter `${NAME}` / `$X` of the same length,
+ *   a value unknown at lint time that may be empty; every other reference (automatic variables,
+ *   functions, computed names) becomes a placeholder word of the same length (`x…x`). A Make
+ *   reference is never read as command substitution, and columns stay true.
  * - `.ONESHELL` makes all lines of a recipe one unit; `SHELL` (assigned once) selects the dialect.
  * - Comments (also ones continued by a trailing backslash), `define … endef`, conditionals
  *   (never evaluated: every branch is read) and `include` lines are read past.
@@ -338,6 +340,9 @@ function literalValues(defs: ReadonlyMap<string, readonly Definition[]>): Map<st
   return out;
 }
 
+/** A Make variable name that is also a shell parameter name. */
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 const SHELL_DIALECTS: Readonly<Record<string, Dialect>> = { sh: 'sh', bash: 'bash', dash: 'dash', ksh: 'ksh', zsh: 'zsh', mksh: 'ksh', ash: 'sh' };
 
 /**
@@ -379,7 +384,13 @@ function expand(src: MappedText, start: number, end: number, values: ReadonlyMap
     const hostLen = (src.hostAt(refStop - 1) ?? hostStart) - hostStart + 1;
     const value = name !== undefined ? values.get(name) : undefined;
     if (value !== undefined && value !== '') out.replace(value, hostStart, hostLen);
-    else for (let k = i; k < refStop; k++) out.push('x', src.hostAt(k) ?? hostStart);
+    else if (name !== undefined && SHELL_NAME.test(name) && refStop - i === (n === '(' || n === '{' ? name.length + 3 : 2)) {
+      // A variable whose value is unknown here (or empty) becomes the shell parameter of the same
+      // name and length, `${NAME}` or `$X`: the analyses then treat it as a value that may be
+      // empty, as it is (`rm -rf $(DESTDIR)/` removes `/` when DESTDIR is unset).
+      const shellText = n === '(' || n === '{' ? '${' + name + '}' : '$' + name;
+      for (let k = i; k < refStop; k++) out.push(shellText[k - i]!, src.hostAt(k) ?? hostStart);
+    } else for (let k = i; k < refStop; k++) out.push('x', src.hostAt(k) ?? hostStart);
     i = refStop;
   }
 }

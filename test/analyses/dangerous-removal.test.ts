@@ -27,6 +27,8 @@ describe('dangerous removals', () => {
     ['rm -r $a/$b', 'empty-variable:/'],
     ['rm -rf "$prefix/usr"', 'empty-variable:/usr'],
     ['sudo -u root rm -rf -- /', 'root:/'],
+    ['rm -rf /$X', 'empty-variable:/'],
+    ['rm -rf /usr/$PKG', 'empty-variable:/usr/'],
   ])('%s → %s', async (src, expected) => {
     expect(await kinds(src)).toEqual([expected]);
   });
@@ -38,6 +40,8 @@ describe('dangerous removals', () => {
     'rm -rf "${dir:?}/"',
     'rm -rf "${dir:-/tmp/x}/"',
     'rm -r "$dir/build"',
+    'rm -rf build/$X',
+    'rm -rf /opt/app/$X',
     'rm "$dir/"',
     'rm -rf "$dir"',
     'rm -rf /usr/local/lib/app',

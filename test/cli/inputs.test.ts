@@ -81,7 +81,7 @@ describe('lint --format json: verdicts per command unit', () => {
       ['statement', 'if true; then', 3, 1],
     ]);
     const mk = byFile.get('Makefile')!;
-    expect(mk.map((v) => [v.kind, v.command, v.range.start])).toEqual([['recipe', 'echo xxxx \\\n  && git push --force', { line: 2, column: 3 }]]);
+    expect(mk.map((v) => [v.kind, v.command, v.range.start])).toEqual([['recipe', 'echo ${X} \\\n  && git push --force', { line: 2, column: 3 }]]);
     expect(mk[0]!.verdict.destructive).toEqual(['git-push-force']);
     const calls = byFile.get('session.jsonl')!;
     expect(calls.map((v) => [v.kind, v.command, v.range.start.line, v.context?.outcome, v.context?.exitCode, v.context?.cwd])).toEqual([

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateSarif } from '../report/sarif-schema.js';
-import { shellward } from './cli.js';
+import { execa } from 'execa';
+import { BIN, REPO, shellward } from './cli.js';
 
 describe('shellward lint (CLI)', () => {
   it('reports the bundled examples and exits 1', async () => {
@@ -86,6 +87,13 @@ describe('shellward lint (CLI)', () => {
     await writeFile(join(dir, 'shellward.config.json'), '{"makefiles": ["*.rules"]}\n');
     const r = await shellward(['lint', '.'], { cwd: dir });
     expect(String(r.stdout)).toContain('build.rules:2:3: warning: `rm -rf` may recursively force-remove files. [rm-recursive-force]');
+  });
+
+  it('keeps its exit code when the reader closes the pipe early', async () => {
+    const r = await execa('bash', ['-c', `set -o pipefail; "${process.execPath}" "${BIN}" lint examples | head -1`], { cwd: REPO, reject: false });
+    expect(r.exitCode).toBe(1);
+    expect(String(r.stdout).split('\n')).toHaveLength(1);
+    expect(String(r.stderr)).toBe('');
   });
 
   it('colours only when asked or on a TTY, and never with NO_COLOR', async () => {

@@ -121,6 +121,13 @@ describe('loadConfig', () => {
     expect((await loadConfig({ cwd: dir, claudeSettings: false })).policy.deny).toEqual([]);
   });
 
+  it('takes .claude settings only from the project: up to its .git root, never a stray one above', async () => {
+    const stray = await project({ '.claude/settings.json': JSON.stringify({ permissions: { allow: ['Bash(curl:*)'] } }), 'p/q/.keep': '' });
+    expect((await loadConfig({ cwd: join(stray, 'p/q') })).policy.allow).toEqual([]);
+    const repo = await project({ '.git/HEAD': '', '.claude/settings.json': JSON.stringify({ permissions: { deny: ['Bash(curl:*)'] } }), 'src/deep/.keep': '' });
+    expect((await loadConfig({ cwd: join(repo, 'src/deep') })).policy.deny.map((x) => x.raw)).toEqual(['Bash(curl:*)']);
+  });
+
   it('names the file, the key path and the rule of a malformed rule', async () => {
     const dir = await project({ '.claude/settings.json': JSON.stringify({ permissions: { allow: ['Bash(ls)'], deny: ['Bash(rm -rf'] } }) });
     await expect(loadConfig({ cwd: dir })).rejects.toThrow('.claude/settings.json: permissions.deny[0]: invalid permission rule "Bash(rm -rf": unbalanced parentheses');

@@ -70,16 +70,16 @@ describe('Makefile extraction', () => {
     expect(units('a:\n\t@-+ echo $$HOME $$$$\n')).toEqual(['echo $HOME $$']);
   });
 
-  it('substitutes literal values and keeps placeholders the length of the reference', () => {
-    expect(units('D := out\nD += more\nX = 1\nX = 2\na:\n\trm -rf $(D) ${X} $X $@ $(patsubst %,%,$(D))\n')).toEqual([
-      'rm -rf out more xxxx xx xx xxxxxxxxxxxxxxxxxxxx',
+  it('substitutes literal values, turns other variables into same-length shell parameters and keeps placeholders for the rest', () => {
+    expect(units('D := out\nD += more\nX = 1\nX = 2\na:\n\trm -rf $(D) ${X} $X $@ $(patsubst %,%,$(D)) $(a.b)\n')).toEqual([
+      'rm -rf out more ${X} $X xx xxxxxxxxxxxxxxxxxxxx xxxxxx',
     ]);
   });
 
   it('treats a value that contains a reference, a define, or != as not literal', () => {
     expect(units('A = $(B)\nB = b\ndefine C\nc\nendef\nE != echo e\nt:\n\techo $(A) $(B) $(C) $(E)\n')).toEqual([
       'echo e',
-      'echo xxxx b xxxx xxxx',
+      'echo ${A} b ${C} ${E}',
     ]);
   });
 

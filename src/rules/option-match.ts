@@ -1,0 +1,70 @@
+/**
+ * Option-aware matching of deny and ask rules. Claude Code matches `Bash(rm -rf:*)` as a text
+ * prefix, so `rm -fr x`, `rm -r -f x` and `rm --recursive --force x` slip past a deny rule that
+ * `rm -rf x` hits (and an allow rule such as `Bash(rm:*)` then admits them). shellward also lets
+ * a deny or ask rule whose prefix is `program [subcommand…] -options…` match any command that runs
+ * the program with at least those options, however they are spelled: short clusters split, in
+ * any order, and synonyms from rules/permissions.json `optionSynonyms` (`-R` = `-r` =
+ * `--recursive` for rm). Deviation from Claude Code, in the safe direction only: it is never
+ * used for allow rules.
+ */
+import facts from '../../rules/permissions.json' with { type: 'json' };
+import { resolveCommand } from '../parse/command-name.js';
+import type { SimpleCommand } from '../parse/nodes.js';
+import type { PermissionRule } from './parse.js';
+
+const SYNONYMS: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(
+  Object.entries(facts.optionSynonyms as Record<string, string[][]>).map(([key, groups]) => [
+    key,
+    new Map(groups.flatMap((g) => g.map((o) => [o, g[0]!] as const))),
+  ]),
+);
+
+/** The rule's text prefix (`rm -rf` for `Bash(rm -rf:*)`, `Bash(rm -rf *)`), or `undefined`. */
+function rulePrefix(rule: PermissionRule): string | undefined {
+  const m = rule.bash;
+  if (!m) return undefined;
+  if (m.kind === 'prefix') return m.prefix;
+  if (m.kind === 'wildcard' && m.segments.length === 2 && m.segments[1] === '') return m.segments[0]!.trimEnd();
+  return undefined;
+}
+
+/** Options of one word, clusters split: `-rf` → `-r`, `-f`; `--force=x` → `--force`. */
+function splitOption(word: string): string[] {
+  if (word.startsWith('--')) return [word.includes('=') ? word.slice(0, word.indexOf('=')) : word];
+  return [...word.slice(1)].map((c) => '-' + c);
+}
+
+const isOption = (w: string): boolean => w.length > 1 && w.startsWith('-') && w !== '--';
+
+/**
+ * True when `rule` (deny or ask) names a program, optional subcommand words and only options
+ * after them, and `cmd` runs that program (wrappers and directories stripped) with those
+ * subcommand words as its first operands and at least those options (in any spelling listed as a
+ * synonym). Pure; linear in the size of the command.
+ */
+export function optionSetMatches(rule: PermissionRule, cmd: SimpleCommand): boolean {
+  const prefix = rulePrefix(rule);
+  if (prefix === undefined) return false;
+  const words = prefix.trim().split(/\s+/);
+  const firstOption = words.findIndex(isOption);
+  if (firstOption < 1 || !words.slice(firstOption).every(isOption)) return false;
+  const head = words.slice(0, firstOption);
+  const resolved = resolveCommand(cmd);
+  if (!resolved || resolved.name !== head[0]) return false;
+  const operands: string[] = [];
+  const options = new Set<string>();
+  let endOfOptions = false;
+  for (const w of resolved.args) {
+    const v = w.value;
+    if (v === undefined) continue;
+    if (v === '--') endOfOptions = true;
+    else if (!endOfOptions && isOption(v)) for (const o of splitOption(v)) options.add(o);
+    else operands.push(v);
+  }
+  if (head.slice(1).some((h, i) => operands[i] !== h)) return false;
+  const synonyms = SYNONYMS.get(head.join(' ')) ?? SYNONYMS.get(head[0]!);
+  const canon = (o: string): string => synonyms?.get(o) ?? o;
+  const have = new Set([...options].map(canon));
+  return words.slice(firstOption).flatMap(splitOption).every((o) => have.has(canon(o)));
+}
