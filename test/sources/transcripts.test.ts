@@ -260,3 +260,18 @@ describe('JSON positions', () => {
     expect(locateValue('{"a":', ['a'])).toBeUndefined();
   });
 });
+
+describe('detection past a damaged first line', () => {
+  const claude = '{"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user","content":"hi"}}';
+  it.each([
+    ['a truncated first record', '{"type":"user","uuid":"u0","sess\n' + claude + '\n'],
+    ['a blank first line', '\n' + claude + '\n'],
+    ['an unknown first record type', '{"type":"something-new","x":1}\n' + claude + '\n'],
+  ])('still recognises Claude Code after %s', (_name, head) => {
+    expect(detectTranscript(head)).toBe('claude-code');
+  });
+  it('does not take other JSON for a transcript', () => {
+    expect(detectTranscript('[\n  {"prompt": "x"}\n]\n')).toBeUndefined();
+    expect(detectTranscript('{"name": "pkg", "version": "1.0.0"}\n')).toBeUndefined();
+  });
+});

@@ -32,16 +32,38 @@ function firstObject(line: string): Record<string, unknown> | undefined {
  */
 export function detectTranscript(head: string): TranscriptFormat | undefined {
   const text = head.replace(/^\uFEFF/, '');
-  const nl = text.indexOf('\n');
-  const first = (nl === -1 ? text : text.slice(0, nl)).replace(/\r$/, '');
+  // The first line decides; when it is blank, not JSON or a record type not known here (a
+  // truncated or newer first record), the next complete lines of the head are tried, so one
+  // odd line does not hide a whole session.
+  const lines = text.split('\n');
+  if (lines.length > 1) lines.pop(); // the last piece may be cut off by the head's size
+  for (const [i, raw] of lines.slice(0, DETECT_LINES).entries()) {
+    const line = raw.replace(/\r$/, '');
+    const obj = i === 0 || line.trim() === '' ? undefined : firstObject(line);
+    const format = i === 0 ? detectFromLine(line, text) : obj && fromObject(obj);
+    if (format) return format;
+  }
+  return undefined;
+}
+
+/** How many lines of the head are tried when the first does not tell the format. */
+const DETECT_LINES = 20;
+
+/** The format named by one parsed record, if it is a record of a known transcript kind. */
+function fromObject(obj: Record<string, unknown>): TranscriptFormat | undefined {
+  if (typeof obj.type === 'string' && CODEX_TYPES.has(obj.type) && 'payload' in obj) return 'codex';
+  if (obj.type === undefined && typeof obj.id === 'string' && 'timestamp' in obj && ('instructions' in obj || 'git' in obj)) return 'codex';
+  if (obj.record_type === 'state') return 'codex';
+  if (typeof obj.sessionId === 'string' && typeof obj.projectHash === 'string') return Array.isArray(obj.messages) ? 'gemini-json' : 'gemini-jsonl';
+  if (typeof obj.type === 'string' && CLAUDE_TYPES.has(obj.type) && ('uuid' in obj || 'sessionId' in obj || 'leafUuid' in obj || 'messageId' in obj)) return 'claude-code';
+  return undefined;
+}
+
+/** The format told by the first line (which may be longer than the head) and the whole head. */
+function detectFromLine(first: string, text: string): TranscriptFormat | undefined {
   const obj = first.trim() === '' ? undefined : firstObject(first);
   if (obj) {
-    if (typeof obj.type === 'string' && CODEX_TYPES.has(obj.type) && 'payload' in obj) return 'codex';
-    if (obj.type === undefined && typeof obj.id === 'string' && 'timestamp' in obj && ('instructions' in obj || 'git' in obj)) return 'codex';
-    if (obj.record_type === 'state') return 'codex';
-    if (typeof obj.sessionId === 'string' && typeof obj.projectHash === 'string') return Array.isArray(obj.messages) ? 'gemini-json' : 'gemini-jsonl';
-    if (typeof obj.type === 'string' && CLAUDE_TYPES.has(obj.type) && ('uuid' in obj || 'sessionId' in obj || 'leafUuid' in obj || 'messageId' in obj)) return 'claude-code';
-    return undefined;
+    return fromObject(obj);
   }
   // A first line too long for `head`, or a multi-line JSON document.
   if (/^\{"timestamp":"[^"]*","type":"(?:session_meta|turn_context|response_item|event_msg)","payload":/.test(first)) return 'codex';
