@@ -92,6 +92,25 @@ async function projectRoot(cwd: string): Promise<string> {
 }
 
 /**
+ * The config file cosmiconfig would try first from `cwd` upwards (the first existing name of
+ * {@link SEARCH_PLACES}, `package.json` only with a `shellward` key), for naming it in an error.
+ */
+async function firstConfigCandidate(cwd: string): Promise<string | undefined> {
+  for (let dir = cwd; ; ) {
+    for (const name of SEARCH_PLACES) {
+      const path = join(dir, name);
+      if (!(await exists(path))) continue;
+      if (name !== 'package.json') return path;
+      const text = await readOptional(path);
+      if (text !== undefined && /"shellward"\s*:/.test(text)) return path;
+    }
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+/**
  * Loads and merges the configuration. Root directory (where `.claude/` is read and `ignore`
  * globs are relative to): the config file's directory, else the project root around `cwd`. Throws {@link ConfigError} (file and key path in the message) for a config that
  * cannot be read or parsed, fails the schema, or holds a malformed permission rule; a missing
@@ -105,8 +124,9 @@ export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> 
   try {
     found = options.configFile ? await explorer.load(resolve(cwd, options.configFile)) : await explorer.search(cwd);
   } catch (err) {
-    const file = options.configFile ?? cwd;
-    throw new ConfigError(file, `cannot be loaded: ${err instanceof Error ? err.message : String(err)}`);
+    // Name the file that failed: cosmiconfig's own message does not always (a `.cjs` syntax error).
+    const file = options.configFile ?? (await firstConfigCandidate(cwd)) ?? cwd;
+    throw new ConfigError(display(resolve(cwd, file), cwd), `cannot be loaded: ${err instanceof Error ? err.message : String(err)}`);
   }
   const sources: PolicySource[] = [];
   let config: ShellwardConfig = {};
