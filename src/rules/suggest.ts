@@ -58,7 +58,7 @@ function isBareShell(cmd: string): boolean {
  *    tokens after safe env assignments, as a prefix rule;
  * 2. multi-line: the trimmed first line as a prefix rule;
  * 3. single line: the 2-word prefix as a prefix rule;
- * 4. otherwise the exact command.
+ * 4. otherwise the exact command, unless it contains a `*` (it would read back as a pattern).
  * None for bare shells and wrappers (see the module comment) and for empty text.
  */
 export function suggestionForExactCommand(cmd: string): string | undefined {
@@ -78,5 +78,10 @@ export function suggestionForExactCommand(cmd: string): string | undefined {
   }
   const p = simpleCommandPrefix(text);
   if (p) return formatBashRule(`${p}:*`);
+  // An exact rule for a command with a literal `*` would be read back as a wildcard pattern
+  // (SPEC §2.10), which prefix-style checks then treat differently from the exact command (a
+  // `find … -delete` pattern never allows it): suggest nothing rather than a rule that does not
+  // mean what it says. Deviation from Claude Code, which suggests it anyway.
+  if (text.includes('*')) return undefined;
   return formatBashRule(text);
 }

@@ -37,3 +37,10 @@ describe('suggestionForExactCommand', () => {
     expect(BARE_SHELL_PREFIXES.size).toBe(21);
   });
 });
+
+describe('no exact suggestion that would read back as a pattern', () => {
+  it('suggests nothing for an exact command with a literal star', () => {
+    expect(suggestionForExactCommand("find . -name '*.tsbuildinfo' -delete")).toBeUndefined();
+    expect(suggestionForExactCommand('ls -la')).toBe('Bash(ls -la)');
+  });
+});
