@@ -80,6 +80,13 @@ export function claudeSettingsPermissions(value: unknown, file: string): Permiss
   const p = (value as Record<string, unknown>).permissions;
   if (p === undefined) return {};
   if (typeof p !== 'object' || p === null || Array.isArray(p)) throw new ConfigError(file, 'permissions: must be an object');
+  // Other keys belong to Claude Code (defaultMode …) and may be newer than this table, so they
+  // pass — but one that is a typo of a rule list (`deyn`, `alow`) would silently drop rules.
+  for (const key of Object.keys(p)) {
+    if ((LISTS as readonly string[]).includes(key)) continue;
+    const near = LISTS.find((l) => editDistance(key.toLowerCase(), l) <= 2);
+    if (near) throw new ConfigError(file, `permissions.${key}: unknown key; did you mean permissions.${near}?`);
+  }
   const out: Record<string, readonly string[]> = {};
   for (const key of LISTS) {
     const list = (p as Record<string, unknown>)[key];
@@ -91,6 +98,19 @@ export function claudeSettingsPermissions(value: unknown, file: string): Permiss
     out[key] = list as string[];
   }
   return out;
+}
+
+/** Levenshtein distance of two short strings (keys of a settings file). */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
 }
 
 /** Kind of a policy source, for `print-config`. */

@@ -144,3 +144,13 @@ describe('loadConfig', () => {
     await expect(loadConfig({ cwd: dir })).rejects.toThrow('shellward.config.yaml: invalid configuration:\n  permissions.deny[0]: must be string');
   });
 });
+
+describe('typos in Claude settings permissions', () => {
+  it('rejects a key that is a typo of a rule list, and lets other keys pass', () => {
+    expect(() => claudeSettingsPermissions({ permissions: { deyn: ['Bash(rm:*)'] } }, '.claude/settings.json')).toThrow(
+      '.claude/settings.json: permissions.deyn: unknown key; did you mean permissions.deny?',
+    );
+    expect(() => claudeSettingsPermissions({ permissions: { alow: [] } }, 's')).toThrow('did you mean permissions.allow?');
+    expect(claudeSettingsPermissions({ permissions: { defaultMode: 'acceptEdits', allow: ['Bash(ls)'] } }, 's')).toEqual({ allow: ['Bash(ls)'] });
+  });
+});
