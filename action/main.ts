@@ -12,6 +12,10 @@ import { formatReport } from '../src/report/index.js';
 import { lintFiles } from '../src/runner.js';
 import { discover } from '../src/sources/discover.js';
 import { VERSION } from '../src/cli/version.js';
+import { ConfigError, globMatcher } from '../src/config/config.js';
+import { loadConfig } from '../src/config/load.js';
+import { policyFileResults } from '../src/config/policy-lint.js';
+import { relative, sep } from 'node:path';
 
 /** GitHub shows at most this many annotations of one level per step. */
 const ANNOTATION_LIMIT = 10;
@@ -36,10 +40,24 @@ export async function run(): Promise<void> {
   const sarifFile = core.getInput('sarif-file') || 'shellward.sarif';
   const wantAnnotations = core.getBooleanInput('annotations');
   const cwd = process.cwd();
-  const { candidates, errors } = await discover(paths.length > 0 ? paths : ['.'], cwd);
+  const configFile = core.getInput('config');
+  let resolved;
+  try {
+    resolved = await loadConfig({ cwd, ...(configFile ? { configFile } : {}) });
+  } catch (err) {
+    core.setFailed(err instanceof ConfigError ? err.message : String(err));
+    return;
+  }
+  const { candidates: found, errors } = await discover(paths.length > 0 ? paths : ['.'], cwd);
   for (const e of errors) core.warning(`${e.arg}: ${e.message}`);
-  const linter = await Linter.create();
-  const result = await lintFiles(linter, candidates, { cwd });
+  const ignore = resolved.config.ignore ?? [];
+  const ignored = globMatcher(ignore);
+  const candidates = ignore.length === 0 ? found : found.filter((c) => !ignored(relative(resolved.root, c.path).split(sep).join('/')));
+  const linter = await Linter.create({ severity: resolved.severity, policy: resolved.policy });
+  const profile = resolved.config.profile?.script ?? 'script';
+  const result = await lintFiles(linter, candidates, { cwd, profile, makefileNames: resolved.config.makefiles ?? [] });
+  const overbroad = linter.severityFor('policy-overbroad-allow', { profile });
+  if (overbroad) result.results.push(...policyFileResults(resolved, overbroad));
   const input = { results: result.results, rules: RULES, toolVersion: VERSION, filesAnalysed: result.filesAnalysed };
   await writeFile(sarifFile, formatReport('sarif', input, { color: false }));
   const all = result.results.flatMap((r) => r.diagnostics);

@@ -40,29 +40,50 @@ const isOption = (w: string): boolean => w.length > 1 && w.startsWith('-') && w 
 /**
  * True when `rule` (deny or ask) names a program, optional subcommand words and only options
  * after them, and `cmd` runs that program (wrappers and directories stripped) with those
- * subcommand words as its first operands and at least those options (in any spelling listed as a
- * synonym). Pure; linear in the size of the command.
+ * subcommand words as its first operands — options and their values may stand before and between
+ * them (`git -C dir push`, `kubectl -n ns delete`) — and at least those options (in any spelling
+ * listed as a synonym). Pure; linear in the size of the command.
  */
 export function optionSetMatches(rule: PermissionRule, cmd: SimpleCommand): boolean {
   const prefix = rulePrefix(rule);
   if (prefix === undefined) return false;
   const words = prefix.trim().split(/\s+/);
-  const firstOption = words.findIndex(isOption);
-  if (firstOption < 1 || !words.slice(firstOption).every(isOption)) return false;
+  let firstOption = words.findIndex(isOption);
+  if (firstOption === -1) firstOption = words.length;
+  if (!words.slice(firstOption).every(isOption)) return false;
   const head = words.slice(0, firstOption);
+  // A rule of one word, or of words only, is matched as text already unless options come
+  // between them (`kubectl -n ns delete` for `Bash(kubectl delete:*)`).
+  if (head.length < 1 || (head.length === 1 && firstOption === words.length)) return false;
   const resolved = resolveCommand(cmd);
   if (!resolved || resolved.name !== head[0]) return false;
-  const operands: string[] = [];
+  const operands: { value: string; maybeValue: boolean }[] = [];
   const options = new Set<string>();
   let endOfOptions = false;
+  let previousWasOption = false;
   for (const w of resolved.args) {
     const v = w.value;
-    if (v === undefined) continue;
+    if (v === undefined) {
+      previousWasOption = false;
+      continue;
+    }
     if (v === '--') endOfOptions = true;
-    else if (!endOfOptions && isOption(v)) for (const o of splitOption(v)) options.add(o);
-    else operands.push(v);
+    else if (!endOfOptions && isOption(v)) {
+      for (const o of splitOption(v)) options.add(o);
+      previousWasOption = !v.includes('=');
+      continue;
+    } else operands.push({ value: v, maybeValue: previousWasOption });
+    previousWasOption = false;
   }
-  if (head.slice(1).some((h, i) => operands[i] !== h)) return false;
+  // The subcommand words must be the leading operands; an operand right after an option may be
+  // that option's value (`-n ns`, `-C dir`) and is passed over when it does not match.
+  let next = 1;
+  for (const o of operands) {
+    if (next === head.length) break;
+    if (o.value === head[next]) next++;
+    else if (!o.maybeValue) return false;
+  }
+  if (next < head.length) return false;
   const synonyms = SYNONYMS.get(head.join(' ')) ?? SYNONYMS.get(head[0]!);
   const canon = (o: string): string => synonyms?.get(o) ?? o;
   const have = new Set([...options].map(canon));

@@ -40,3 +40,14 @@ describe('deny and ask rules match options however they are written', () => {
     expect(decision('rm -fr x', { allow: ['Bash(rm -rf:*)'] })).toBe('ask');
   });
 });
+
+describe('deny rules see subcommands behind global options', () => {
+  const policy = { allow: ['Bash(git:*)', 'Bash(kubectl:*)'], deny: ['Bash(kubectl delete:*)', 'Bash(git push:*)'] };
+  it.each(['kubectl -n staging delete deployment api', 'git -C repo push origin main', 'git --no-pager push', 'git -c a=b push -f'])('%s is denied', (cmd) => {
+    expect(decision(cmd, policy)).toBe('deny');
+  });
+  it.each(['git log --grep push', 'kubectl get pods', 'git commit -m push'])('%s is not', (cmd) => {
+    expect(decision(cmd, policy)).toBe('allow');
+  });
+});
+
