@@ -9,7 +9,7 @@
 import { TRANSCRIPT_PARSE_ERROR } from './checks/input/input-rules.js';
 import { lineHash, numberFingerprints } from './core/fingerprint.js';
 import { LineIndex } from './core/positions.js';
-import type { Diagnostic, Range } from './core/types.js';
+import type { Diagnostic, Profile, Range } from './core/types.js';
 import { compareDiagnostics, type Linter, type PendingDiagnostic } from './lint.js';
 import { readTranscriptFile, type SeenIds, type TranscriptCall, type TranscriptFormat } from './sources/transcript/index.js';
 
@@ -48,6 +48,7 @@ export function callDiagnostics(linter: Linter, call: TranscriptCall): { diagnos
 /**
  * Lints the transcript at `path` (absolute) of `format`; `file` is the path shown to the user and
  * `seen` de-duplicates calls across the run's files. `onCall` sees every call (for verdicts).
+ * `profile` is the profile of the calls (config `profile.transcript`; default `agent`).
  * Rejects only when the file cannot be opened or read.
  */
 export async function lintTranscriptFile(
@@ -57,11 +58,13 @@ export async function lintTranscriptFile(
   format: TranscriptFormat,
   seen: SeenIds,
   onCall?: (call: TranscriptCall) => void,
+  profile: Profile = 'agent',
 ): Promise<TranscriptLintResult> {
   const found: { diagnostic: PendingDiagnostic; hash: string }[] = [];
   let calls = 0;
   const stats = await readTranscriptFile(path, file, format, seen, {
-    call(call) {
+    call(read) {
+      const call = read.unit.profile === profile ? read : { ...read, unit: { ...read.unit, profile } };
       calls++;
       found.push(...callDiagnostics(linter, call));
       onCall?.(call);
@@ -70,7 +73,7 @@ export async function lintTranscriptFile(
       found.push({
         diagnostic: {
           ruleId: TRANSCRIPT_PARSE_ERROR.id,
-          severity: linter.severityFor(TRANSCRIPT_PARSE_ERROR.id, { profile: 'agent' }) ?? 'warning',
+          severity: linter.severityFor(TRANSCRIPT_PARSE_ERROR.id, { profile }) ?? 'warning',
           message: `Line ${e.line} of the transcript could not be read (${e.message}); it was skipped.`,
           file,
           range: { start: { line: e.line, column: 1 }, end: { line: e.line, column: 2 } },
@@ -79,7 +82,7 @@ export async function lintTranscriptFile(
       });
     },
   });
-  const kept = found.filter((f) => f.diagnostic.ruleId !== TRANSCRIPT_PARSE_ERROR.id || linter.severityFor(TRANSCRIPT_PARSE_ERROR.id, { profile: 'agent' }) !== undefined);
+  const kept = found.filter((f) => f.diagnostic.ruleId !== TRANSCRIPT_PARSE_ERROR.id || linter.severityFor(TRANSCRIPT_PARSE_ERROR.id, { profile }) !== undefined);
   kept.sort((a, b) => compareDiagnostics(a.diagnostic, b.diagnostic));
   const fps = numberFingerprints(kept.map((f) => f.hash));
   return { diagnostics: kept.map((f, i) => ({ ...f.diagnostic, fingerprint: fps[i]! })), bytes: stats.bytes, calls };
