@@ -7,8 +7,8 @@ import { open, readFile, stat } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import { FILE_SKIPPED } from './checks/input/input-rules.js';
 import { lineHash } from './core/fingerprint.js';
-import type { Diagnostic, Profile } from './core/types.js';
-import { finishFile, type Linter } from './lint.js';
+import type { Diagnostic, Profile, Span } from './core/types.js';
+import { finishFile, type Linter, type PendingDiagnostic } from './lint.js';
 import type { FileResult } from './report/index.js';
 import { displayPath, type Candidate } from './sources/discover.js';
 import { extractMakefile, isMakefilePath } from './sources/makefile.js';
@@ -17,7 +17,10 @@ import { detectTranscript, mayBeTranscript, type SeenIds, type TranscriptCall } 
 import { lintTranscriptFile } from './transcript-runner.js';
 import { statementUnits, unitVerdict } from './unit-verdicts.js';
 import { LineIndex } from './core/positions.js';
-import { initParser } from './parse/parser.js';
+import { initParser, parseBash } from './parse/parser.js';
+import { buildViews } from './parse/nodes.js';
+import { ruleMeta } from './checks/index.js';
+import { applySuppressions, DIRECTIVE_MARKER, makefileCommentSpans, parseDirectives } from './suppress.js';
 import type { UnitVerdict } from './report/index.js';
 import { dirname } from 'node:path';
 
@@ -32,6 +35,8 @@ export interface RunOptions {
    * statements, Makefile units, transcript tool calls. Default false (it analyses each unit twice).
    */
   readonly verdicts?: boolean;
+  /** Profile of agent transcript tool calls (config `profile.transcript`; default `agent`). */
+  readonly transcriptProfile?: Profile;
   /** More Makefile names (config `makefiles`): globs matched against a file's base name. */
   readonly makefileNames?: readonly string[];
   /** Called after each file, e.g. for progress. */
@@ -137,7 +142,7 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
       options.onFile?.(result, 0);
       continue;
     }
-    if (!makefile && (c.explicit || mayBeTranscript(c.path))) {
+    if (!makefile && c.content === undefined && (c.explicit || mayBeTranscript(c.path))) {
       const format = detectTranscript(new TextDecoder().decode(loaded.head));
       if (format) {
         filesAnalysed++;
@@ -150,7 +155,7 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
             }
           : undefined;
         try {
-          const r = await lintTranscriptFile(linter, c.path, file, format, seen, onCall);
+          const r = await lintTranscriptFile(linter, c.path, file, format, seen, onCall, options.transcriptProfile);
           size = r.bytes;
           verdicts.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column);
           result = { file, diagnostics: r.diagnostics, ...(options.verdicts ? { verdicts } : {}) };
@@ -183,7 +188,8 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
       const text = decoded.text.startsWith('\uFEFF') ? decoded.text.slice(1) : decoded.text;
       if (makefile) {
         const { units } = extractMakefile(file, text, { profile });
-        result = { file, diagnostics: finishFile(text, units.flatMap((u) => linter.lintUnit(u.unit))) };
+        const pending = units.flatMap((u) => linter.lintUnit(u.unit));
+        result = { file, diagnostics: finishFile(text, await withSuppressions(linter, file, text, pending, profile, 'makefile')) };
         if (options.verdicts) {
           const index = new LineIndex(text);
           const defaultCwd = dirname(c.path);
@@ -195,7 +201,7 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
       }
       const dialect = detectShellScript(c.path, text.slice(0, 512)) ?? 'bash';
       const unit = scriptUnit(file, text, dialect, profile);
-      result = { file, diagnostics: finishFile(text, linter.lintUnit(unit)) };
+      result = { file, diagnostics: finishFile(text, await withSuppressions(linter, file, text, linter.lintUnit(unit), profile, 'script')) };
       if (parser) {
         const index = new LineIndex(text);
         const defaultCwd = dirname(c.path);
@@ -206,6 +212,40 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
     options.onFile?.(result, data.length);
   }
   return { results, filesAnalysed, bytes };
+}
+
+/**
+ * Applies the inline suppression directives of a script or Makefile (src/suppress.ts) to its
+ * diagnostics, before fingerprinting. A script's directives come from the parser's comment nodes
+ * (so heredoc bodies and strings never count); a Makefile's from its comment lines. Files that do
+ * not contain the marker are not parsed again.
+ */
+async function withSuppressions(
+  linter: Linter,
+  file: string,
+  text: string,
+  pending: readonly PendingDiagnostic[],
+  profile: Profile,
+  kind: 'script' | 'makefile',
+): Promise<PendingDiagnostic[]> {
+  if (!text.includes(DIRECTIVE_MARKER)) return [...pending];
+  let comments: readonly Span[] = [];
+  if (kind === 'makefile') {
+    comments = makefileCommentSpans(text);
+  } else {
+    const tree = parseBash(await initParser(), text);
+    if (tree) {
+      try {
+        comments = buildViews(tree, text).comments;
+      } finally {
+        tree.delete();
+      }
+    }
+  }
+  return applySuppressions(file, pending, parseDirectives(text, comments), {
+    known: (id) => ruleMeta(id) !== undefined,
+    severity: (id) => linter.severityFor(id, { profile }),
+  });
 }
 
 /** How many files are read ahead of the one being analysed. */
@@ -225,6 +265,12 @@ type Loaded =
 /** Reads what {@link lintFiles} needs of one candidate, with as few file-system calls as it can. */
 async function loadCandidate(c: Candidate, makefile: boolean): Promise<Loaded> {
   const named = c.explicit || makefile || dialectFromPath(c.path) !== undefined;
+  if (c.content !== undefined) {
+    // Given bytes (staged content): a script by name or shebang, or a Makefile; never a transcript.
+    const head = c.content.subarray(0, TRANSCRIPT_HEAD_BYTES);
+    if (!named && !detectShellScript(c.path, new TextDecoder().decode(head.subarray(0, 512)))) return { kind: 'not-shell' };
+    return { kind: 'read', head, data: c.content.length > MAX_FILE_BYTES ? undefined : c.content, size: c.content.length };
+  }
   if (!named && mayBeTranscript(c.path)) {
     // A `.json`/`.jsonl` file found in a directory: its first line tells whether it is a
     // transcript, which is then streamed; any other JSON file is not read further.

@@ -7,7 +7,8 @@ import { SEVERITY_RANK } from '../core/types.js';
 import { Linter } from '../lint.js';
 import { formatReport, OUTPUT_FORMATS, type OutputFormat } from '../report/index.js';
 import { lintFiles } from '../runner.js';
-import { discover } from '../sources/discover.js';
+import { discover, type Candidate, type DiscoveryError } from '../sources/discover.js';
+import { stagedCandidates } from '../sources/staged.js';
 import { globMatcher } from '../config/config.js';
 import { policyFileResults } from '../config/policy-lint.js';
 import { relative, sep } from 'node:path';
@@ -15,6 +16,8 @@ import { addConfigOptions, loadCliConfig, type ConfigCliOptions } from './config
 import { EXIT } from './exit-codes.js';
 import { emit, readPathList, useColor } from './io.js';
 import { VERSION } from './version.js';
+import { readFile, writeFile } from 'node:fs/promises';
+import { BaselineError, createBaseline, filterBaseline, formatBaseline, parseBaseline, type Baseline } from '../baseline.js';
 
 interface LintOptions extends ConfigCliOptions {
   format: OutputFormat;
@@ -23,17 +26,55 @@ interface LintOptions extends ConfigCliOptions {
   filesFrom?: string;
   profile?: Profile;
   color?: boolean;
+  baseline?: string;
+  writeBaseline?: string;
+  staged?: boolean;
+}
+
+/** Reads and parses the baseline file `file`; prints a one-line error and returns `undefined` when it cannot. */
+async function loadBaseline(file: string): Promise<Baseline | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    process.stderr.write(`shellward: baseline ${file}: ${code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? 'error'})`}\n`);
+    return undefined;
+  }
+  try {
+    return parseBaseline(text);
+  } catch (err) {
+    process.stderr.write(`shellward: baseline ${file}: ${err instanceof BaselineError ? err.message : String(err)}\n`);
+    return undefined;
+  }
 }
 
 /** Runs `lint` and returns the exit code. Errors in single arguments are printed to stderr. */
 export async function runLint(paths: string[], opts: LintOptions): Promise<number> {
-  const cwd = process.cwd();
+  let cwd = process.cwd();
   const args = [...paths];
   if (opts.filesFrom) args.push(...(await readPathList(opts.filesFrom)));
-  if (args.length === 0) args.push('.');
+  if (args.length === 0 && !opts.staged) args.push('.');
   const resolved = await loadCliConfig(opts, cwd);
   if (!resolved) return EXIT.ERROR;
-  const { candidates: found, errors } = await discover(args, cwd);
+  // A bad baseline is reported before any work is done.
+  const baseline = opts.baseline !== undefined ? await loadBaseline(opts.baseline) : undefined;
+  if (opts.baseline !== undefined && !baseline) return EXIT.ERROR;
+  let found: readonly Candidate[];
+  let errors: readonly DiscoveryError[];
+  if (opts.staged) {
+    // The index, not the working tree; paths (if any) narrow the staged files; displayed paths
+    // are relative to the repository root.
+    const staged = await stagedCandidates(cwd, args);
+    if (!staged) {
+      process.stderr.write('shellward: --staged: not inside a git work tree\n');
+      return EXIT.ERROR;
+    }
+    ({ candidates: found, errors } = staged);
+    cwd = staged.root;
+  } else {
+    ({ candidates: found, errors } = await discover(args, cwd));
+  }
   for (const e of errors) process.stderr.write(`shellward: ${e.arg}: ${e.message}\n`);
   const ignore = resolved.config.ignore ?? [];
   const ignored = globMatcher(ignore);
@@ -41,16 +82,34 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
   const linter = await Linter.create({ severity: resolved.severity, policy: resolved.policy });
   // The runner has one profile for scripts and Makefiles: the flag, else the config's `profile.script`.
   const profile = opts.profile ?? resolved.config.profile?.script ?? 'script';
-  const run = await lintFiles(linter, candidates, { cwd, profile, verdicts: opts.format === 'json', makefileNames: resolved.config.makefiles ?? [] });
+  const run = await lintFiles(linter, candidates, { cwd, profile, verdicts: opts.format === 'json', makefileNames: resolved.config.makefiles ?? [], transcriptProfile: resolved.config.profile?.transcript ?? 'agent' });
   // The policy's own findings (policy-overbroad-allow), at the rule strings in the policy files.
   const level = linter.severityFor('policy-overbroad-allow', { profile });
   if (level) run.results.push(...policyFileResults(resolved, level));
+  if (opts.writeBaseline !== undefined) {
+    const written = createBaseline(run.results, VERSION);
+    try {
+      await writeFile(opts.writeBaseline, formatBaseline(written));
+    } catch (err) {
+      process.stderr.write(`shellward: baseline ${opts.writeBaseline}: cannot be written (${(err as NodeJS.ErrnoException).code ?? 'error'})\n`);
+      return EXIT.ERROR;
+    }
+    process.stderr.write(`shellward: wrote ${written.entries.length} finding${written.entries.length === 1 ? '' : 's'} to baseline ${opts.writeBaseline}\n`);
+  }
+  let results = run.results;
+  if (baseline) {
+    const filtered = filterBaseline(run.results, baseline);
+    results = filtered.results;
+    if (filtered.matched > 0) process.stderr.write(`shellward: ${filtered.matched} finding${filtered.matched === 1 ? '' : 's'} in baseline ${opts.baseline} not shown\n`);
+  }
   const color = opts.output ? false : useColor(process.stdout, process.env, opts.color);
-  const report = formatReport(opts.format, { results: run.results, rules: RULES, toolVersion: VERSION, filesAnalysed: run.filesAnalysed }, { color });
+  const report = formatReport(opts.format, { results, rules: RULES, toolVersion: VERSION, filesAnalysed: run.filesAnalysed }, { color });
   await emit(report, opts.output);
-  const all = run.results.flatMap((r) => r.diagnostics);
-  if (errors.length > 0 || all.some((d) => d.ruleId === 'internal-error')) return EXIT.ERROR;
-  if (opts.failOn === 'none') return EXIT.OK;
+  const all = results.flatMap((r) => r.diagnostics);
+  // An internal error fails the run even when a baseline recorded it.
+  if (errors.length > 0 || run.results.some((r) => r.diagnostics.some((d) => d.ruleId === 'internal-error'))) return EXIT.ERROR;
+  // Writing a baseline accepts the current findings.
+  if (opts.failOn === 'none' || opts.writeBaseline !== undefined) return EXIT.OK;
   const threshold = SEVERITY_RANK[opts.failOn];
   return all.some((d) => SEVERITY_RANK[d.severity] <= threshold) ? EXIT.FINDINGS : EXIT.OK;
 }
@@ -66,6 +125,9 @@ export function registerLintCommand(program: Command, setExit: (code: number) =>
     .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').choices(['error', 'warning', 'note', 'none']).default('error'))
     .option('--files-from <file>', 'read more paths from a file, one per line (- for stdin)')
     .addOption(new Option('--profile <profile>', 'profile for scripts (how loud checks are; default: the config\'s profile.script, else script)').choices(['script', 'agent']))
+    .option('--staged', 'lint the staged contents (the git index) of added, copied, modified and renamed files; paths narrow them')
+    .option('--baseline <file>', 'report only findings that are not in this baseline file (written by --write-baseline)')
+    .option('--write-baseline <file>', 'write every current finding to a baseline file (the report is still printed; exit 0 unless an error)')
     .option('--color', 'force colour output')
     .option('--no-color', 'disable colour output');
   addConfigOptions(lint).action(async (paths: string[], opts: LintOptions) => {

@@ -14,6 +14,11 @@ export interface Candidate {
   /** Absolute path. */
   readonly path: string;
   readonly explicit: boolean;
+  /**
+   * The bytes to lint instead of the file's (the staged version, `lint --staged`). Such a
+   * candidate is linted as a script or Makefile only, never read from disk or as a transcript.
+   */
+  readonly content?: Uint8Array;
 }
 
 /** An argument that matched nothing or could not be read. */

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -94,6 +94,17 @@ describe('shellward lint (CLI)', () => {
     expect(r.exitCode).toBe(1);
     expect(String(r.stdout).split('\n')).toHaveLength(1);
     expect(String(r.stderr)).toBe('');
+  });
+
+  it('applies the config profile.transcript to agent transcripts', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'shellward-cli-'));
+    await cp(join(REPO, 'test/fixtures/transcripts/claude-code'), dir, { recursive: true });
+    const agent = JSON.parse(String((await shellward(['lint', '--format', 'json', '.'], { cwd: dir })).stdout));
+    await writeFile(join(dir, 'shellward.config.json'), '{"profile": {"transcript": "script"}}\n');
+    const script = JSON.parse(String((await shellward(['lint', '--format', 'json', '.'], { cwd: dir })).stdout));
+    // The script profile keeps the destructive findings and drops the agent-only security asks.
+    expect(script.summary.warnings).toBeGreaterThan(0);
+    expect(script.summary.warnings).toBeLessThan(agent.summary.warnings);
   });
 
   it('colours only when asked or on a TTY, and never with NO_COLOR', async () => {

@@ -58,5 +58,46 @@ export const TRANSCRIPT_PARSE_ERROR: RuleMeta = {
   examples: { valid: [], invalid: [] },
 };
 
+/** An inline suppression comment that is malformed, names an unknown rule or gives no reason. */
+export const SUPPRESSION_INVALID: RuleMeta = {
+  id: 'suppression-invalid',
+  code: 'I904',
+  title: 'Suppression comment is invalid',
+  category: 'input',
+  severity: { agent: 'warning', script: 'warning' },
+  docs: {
+    rationale:
+      'Findings can be silenced where they occur with `# shellward-disable-next-line <id>[,<id>] -- <reason>` ' +
+      '(the line after the comment) or `# shellward-disable-file <id>[,<id>] -- <reason>` (the whole file), ' +
+      'in shell scripts and Makefiles. A suppression must say why the finding is safe to ignore, so a reviewer ' +
+      'can judge it: a directive without a reason after ` -- `, without a rule id, or with an unknown directive ' +
+      'name suppresses nothing and is reported. A rule id that shellward does not know (a typo, or a rule that ' +
+      'was renamed) is reported too; the directive\'s other ids still apply.',
+    fix: 'Write `# shellward-disable-next-line <rule-id> -- <why this is safe>` with the rule id shown in the finding, e.g. `[destructive-command]`.',
+    exceptions: 'Directives are read from comments only: text in heredoc bodies and quoted strings is never a directive. Transcripts have no directives.',
+  },
+  sources: ['eslint:eslint-disable-next-line', 'shellcheck:disable'],
+  examples: { valid: [], invalid: [] },
+};
+
+/** An inline suppression that suppressed no finding. */
+export const SUPPRESSION_UNUSED: RuleMeta = {
+  id: 'suppression-unused',
+  code: 'I905',
+  title: 'Suppression comment suppresses nothing',
+  category: 'input',
+  severity: { agent: 'warning', script: 'warning' },
+  docs: {
+    rationale:
+      'A `shellward-disable-next-line` directive whose next line has no finding of the named rule, or a ' +
+      '`shellward-disable-file` directive whose file has none, suppresses nothing: the code it was written for ' +
+      'was changed or moved. Left in place it would silently hide a future finding on that line, so it is reported.',
+    fix: 'Remove the directive, or move it to the line just above the finding.',
+    exceptions: 'A directive for a rule that the configuration turns `off` is not reported.',
+  },
+  sources: ['eslint:reportUnusedDisableDirectives'],
+  examples: { valid: [], invalid: [] },
+};
+
 /** Rules of the pipeline itself, by id. */
-export const INPUT_RULES: readonly RuleMeta[] = [FILE_SKIPPED, INTERNAL_ERROR, TRANSCRIPT_PARSE_ERROR];
+export const INPUT_RULES: readonly RuleMeta[] = [FILE_SKIPPED, INTERNAL_ERROR, TRANSCRIPT_PARSE_ERROR, SUPPRESSION_INVALID, SUPPRESSION_UNUSED];
