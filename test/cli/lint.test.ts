@@ -127,6 +127,12 @@ describe('shellward lint (CLI)', () => {
     expect(String(h.stdout)).toContain('--fail-on');
   });
 
+  it('runs as an executable (the package bin: shebang and mode), as npx and installs run it', async () => {
+    const r = await execa(BIN, ['--version'], { reject: false });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stdout).trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
   it('lists rules', async () => {
     const r = await shellward(['rules']);
     expect(r.exitCode).toBe(0);
