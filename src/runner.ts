@@ -35,6 +35,8 @@ export interface RunOptions {
    * statements, Makefile units, transcript tool calls. Default false (it analyses each unit twice).
    */
   readonly verdicts?: boolean;
+  /** Profile of Makefile recipe lines (config `profile.makefile`; default: {@link profile}). */
+  readonly makefileProfile?: Profile;
   /** Profile of agent transcript tool calls (config `profile.transcript`; default `agent`). */
   readonly transcriptProfile?: Profile;
   /** More Makefile names (config `makefiles`): globs matched against a file's base name. */
@@ -187,7 +189,7 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
     } else {
       const text = decoded.text.startsWith('\uFEFF') ? decoded.text.slice(1) : decoded.text;
       if (makefile) {
-        const { units } = extractMakefile(file, text, { profile });
+        const { units } = extractMakefile(file, text, { profile: options.makefileProfile ?? profile });
         const pending = units.flatMap((u) => linter.lintUnit(u.unit));
         result = { file, diagnostics: finishFile(text, await withSuppressions(linter, file, text, pending, profile, 'makefile')) };
         if (options.verdicts) {

@@ -82,7 +82,7 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
   const linter = await Linter.create({ severity: resolved.severity, policy: resolved.policy });
   // The runner has one profile for scripts and Makefiles: the flag, else the config's `profile.script`.
   const profile = opts.profile ?? resolved.config.profile?.script ?? 'script';
-  const run = await lintFiles(linter, candidates, { cwd, profile, verdicts: opts.format === 'json', makefileNames: resolved.config.makefiles ?? [], transcriptProfile: resolved.config.profile?.transcript ?? 'agent' });
+  const run = await lintFiles(linter, candidates, { cwd, profile, verdicts: opts.format === 'json', makefileNames: resolved.config.makefiles ?? [], transcriptProfile: resolved.config.profile?.transcript ?? 'agent', makefileProfile: opts.profile ?? resolved.config.profile?.makefile ?? profile });
   // The policy's own findings (policy-overbroad-allow), at the rule strings in the policy files.
   const level = linter.severityFor('policy-overbroad-allow', { profile });
   if (level) run.results.push(...policyFileResults(resolved, level));

@@ -96,6 +96,14 @@ describe('shellward lint (CLI)', () => {
     expect(String(r.stderr)).toBe('');
   });
 
+  it('applies the config profile.makefile to Makefiles', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'shellward-cli-'));
+    await writeFile(join(dir, 'Makefile'), 'x:\n\techo $$(date) > out.txt\n');
+    expect(String((await shellward(['lint', '.'], { cwd: dir })).stdout)).toContain('No problems found in 1 file');
+    await writeFile(join(dir, 'shellward.config.json'), '{"profile": {"makefile": "agent"}}\n');
+    expect(String((await shellward(['lint', '.'], { cwd: dir })).stdout)).toContain('[command-substitution]');
+  });
+
   it('applies the config profile.transcript to agent transcripts', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'shellward-cli-'));
     await cp(join(REPO, 'test/fixtures/transcripts/claude-code'), dir, { recursive: true });
