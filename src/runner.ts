@@ -171,7 +171,17 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
         continue;
       }
     }
-    if (!c.explicit && !makefile && !detectShellScript(c.path, new TextDecoder().decode(loaded.head.subarray(0, 512)))) continue;
+    const isShell = detectShellScript(c.path, new TextDecoder().decode(loaded.head.subarray(0, 512))) !== undefined;
+    if (!c.explicit && !makefile && !isShell) continue;
+    if (c.explicit && !makefile && !isShell && mayBeTranscript(c.path)) {
+      // A `.json`/`.jsonl` named on the command line that is no transcript shellward reads:
+      // linting its JSON as shell would only produce misleading syntax errors.
+      filesAnalysed++;
+      const result = { file, diagnostics: [skipped(file, 'not a transcript format shellward reads (Claude Code, Codex CLI, Gemini CLI JSON/JSONL)')] };
+      results.push(result);
+      options.onFile?.(result, 0);
+      continue;
+    }
     filesAnalysed++;
     if (loaded.data === undefined) {
       const result = { file, diagnostics: [skipped(file, `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB (${loaded.size} bytes)`)] };

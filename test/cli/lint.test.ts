@@ -96,6 +96,14 @@ describe('shellward lint (CLI)', () => {
     expect(String(r.stderr)).toBe('');
   });
 
+  it('skips a named JSON file that is not a transcript with a note, instead of linting JSON as shell', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'shellward-cli-'));
+    await writeFile(join(dir, 'package.json'), '{"name": "x"}\n');
+    const r = await shellward(['lint', 'package.json'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stdout)).toContain('package.json:1:1: note: File skipped: not a transcript format shellward reads');
+  });
+
   it('applies the config profile.makefile to Makefiles', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'shellward-cli-'));
     await writeFile(join(dir, 'Makefile'), 'x:\n\techo $$(date) > out.txt\n');
