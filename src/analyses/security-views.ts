@@ -612,3 +612,56 @@ export function malformedTokenAt(command: string, entries: readonly ShellQuoteEn
   }
   return undefined;
 }
+
+/** A span of a command string that a quote scan jumps over when it meets it unquoted. */
+export interface SkippedSpan {
+  readonly contentStart: number;
+  readonly contentEnd: number;
+}
+
+/**
+ * Walks `text` with the quote rules of Claude Code's `extractQuotedContent` (single and double
+ * quotes; a backslash escapes the next character outside single quotes) and calls `visit` for
+ * every character that is not quote syntax — not a quote that opens or closes, not an escaping
+ * backslash, not an escaped character — with the quote state it is in. `skip` spans (quoted
+ * heredoc bodies, sorted) are jumped over when the scan meets them unquoted. `visit` returns
+ * `undefined` to go on, an index to go on from, or `false` to stop. Linear in `text`.
+ */
+export function scanQuoted(
+  text: string,
+  skip: readonly SkippedSpan[],
+  visit: (i: number, inSingle: boolean, inDouble: boolean) => number | false | undefined,
+): void {
+  let b = 0;
+  let inSingle = false;
+  let inDouble = false;
+  let escaped = false;
+  for (let i = 0; i < text.length; i++) {
+    while (b < skip.length && skip[b]!.contentEnd <= i) b++;
+    const body = skip[b];
+    if (body && i >= body.contentStart && !inSingle && !inDouble && !escaped) {
+      i = body.contentEnd - 1;
+      continue;
+    }
+    const c = text[i];
+    if (escaped) {
+      escaped = false;
+      continue;
+    }
+    if (c === '\\' && !inSingle) {
+      escaped = true;
+      continue;
+    }
+    if (c === "'" && !inDouble) {
+      inSingle = !inSingle;
+      continue;
+    }
+    if (c === '"' && !inSingle) {
+      inDouble = !inDouble;
+      continue;
+    }
+    const next = visit(i, inSingle, inDouble);
+    if (next === false) return;
+    if (next !== undefined) i = next - 1;
+  }
+}

@@ -3,6 +3,7 @@
  * NEWLINES (ID 7) subId 2 but, unlike `validateNewlines`, a misparsing ask
  * (SPEC-bashtool.md §1.6). A rule of its own because its misparsing flag differs.
  */
+import { scanQuoted } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
 import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
 
@@ -10,39 +11,20 @@ import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement
 export function detect(cmd: SecurityCommand): Hit | undefined {
   const t = cmd.text;
   if (!t.includes('\r')) return undefined;
-  let inSingle = false;
-  let inDouble = false;
-  let escaped = false;
-  for (let i = 0; i < t.length; i++) {
-    const c = t[i];
-    if (escaped) {
-      escaped = false;
-      continue;
-    }
-    if (c === '\\' && !inSingle) {
-      escaped = true;
-      continue;
-    }
-    if (c === "'" && !inDouble) {
-      inSingle = !inSingle;
-      continue;
-    }
-    if (c === '"' && !inSingle) {
-      inDouble = !inDouble;
-      continue;
-    }
-    if (c === '\r' && !inDouble) {
-      return {
-        start: i,
-        end: i + 1,
-        subId: 2,
-        message:
-          'Carriage return outside double quotes: bash keeps it inside the word, but the shell-quote parser ' +
-          'splits there, so checks see different words than bash runs. Remove it (CRLF line endings?).',
-      };
-    }
-  }
-  return undefined;
+  let hit: Hit | undefined;
+  scanQuoted(t, [], (i, _inSingle, inDouble) => {
+    if (t[i] !== '\r' || inDouble) return undefined;
+    hit = {
+      start: i,
+      end: i + 1,
+      subId: 2,
+      message:
+        'Carriage return outside double quotes: bash keeps it inside the word, but the shell-quote parser ' +
+        'splits there, so checks see different words than bash runs. Remove it (CRLF line endings?).',
+    };
+    return false;
+  });
+  return hit;
 }
 
 export default defineSecurityCheck(

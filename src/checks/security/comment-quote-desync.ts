@@ -3,6 +3,7 @@
  * trackers that do not know about comments out of step with bash. Claude Code's
  * `validateCommentQuoteDesync` (ID 22 COMMENT_QUOTE_DESYNC, SPEC-bashtool.md §1.6).
  */
+import { scanQuoted } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
 import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
 
@@ -16,62 +17,28 @@ export function detect(cmd: SecurityCommand): Hit | undefined {
   const t = cmd.text;
   const tree = cmd.tree && !cmd.tree.hasProblems ? cmd.tree : undefined;
   const commentStarts = tree ? new Set(tree.comments.map((c) => c.start)) : undefined;
-  const bodies = tree?.heredocs ?? [];
-  let b = 0;
-  let inSingle = false;
-  let inDouble = false;
-  let escaped = false;
-  for (let i = 0; i < t.length; i++) {
-    while (b < bodies.length && bodies[b]!.contentEnd <= i) b++;
-    const body = bodies[b];
-    if (body && i >= body.contentStart && !inSingle && !inDouble && !escaped) {
-      i = body.contentEnd - 1;
-      continue;
-    }
-    const c = t[i];
-    if (escaped) {
-      escaped = false;
-      continue;
-    }
-    if (inSingle) {
-      if (c === "'") inSingle = false;
-      continue;
-    }
-    if (c === '\\') {
-      escaped = true;
-      continue;
-    }
-    if (inDouble) {
-      if (c === '"') inDouble = false;
-      continue;
-    }
-    if (c === "'") {
-      inSingle = true;
-      continue;
-    }
-    if (c === '"') {
-      inDouble = true;
-      continue;
-    }
-    if (c !== '#') continue;
-    if (commentStarts && !commentStarts.has(i)) continue;
+  let hit: Hit | undefined;
+  scanQuoted(t, tree?.heredocs ?? [], (i, inSingle, inDouble) => {
+    if (inSingle || inDouble || t[i] !== '#') return undefined;
+    if (commentStarts && !commentStarts.has(i)) return undefined;
     const nl = t.indexOf('\n', i);
     const lineEnd = nl < 0 ? t.length : nl;
     for (let k = i + 1; k < lineEnd; k++) {
       if (t[k] === "'" || t[k] === '"') {
-        return {
+        hit = {
           start: i,
           end: lineEnd,
           message:
             'Comment contains a quote character: quote trackers that do not know comments see it open a string ' +
             'that swallows the following lines, while bash runs them. Remove the quote from the comment, or the comment.',
         };
+        return false;
       }
     }
-    if (nl < 0) break;
-    i = nl;
-  }
-  return undefined;
+    // The rest of the line is comment: go on after it.
+    return nl < 0 ? false : nl + 1;
+  });
+  return hit;
 }
 
 export default defineSecurityCheck(

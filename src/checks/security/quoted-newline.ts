@@ -3,7 +3,7 @@
  * line-based comment stripper would drop. Claude Code's `validateQuotedNewline` (ID 23
  * QUOTED_NEWLINE, SPEC-bashtool.md §1.6).
  */
-import { isJsSpace } from '../../analyses/security-views.js';
+import { isJsSpace, scanQuoted } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
 import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
 
@@ -15,50 +15,23 @@ import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement
 export function detect(cmd: SecurityCommand): Hit | undefined {
   const t = cmd.text;
   if (!t.includes('\n') || !t.includes('#')) return undefined;
-  const bodies = cmd.tree?.heredocs ?? [];
-  let b = 0;
-  let inSingle = false;
-  let inDouble = false;
-  let escaped = false;
-  for (let i = 0; i < t.length; i++) {
-    while (b < bodies.length && bodies[b]!.contentEnd <= i) b++;
-    const body = bodies[b];
-    if (body && i >= body.contentStart && !inSingle && !inDouble && !escaped) {
-      i = body.contentEnd - 1;
-      continue;
-    }
-    const c = t[i];
-    if (escaped) {
-      escaped = false;
-      continue;
-    }
-    if (c === '\\' && !inSingle) {
-      escaped = true;
-      continue;
-    }
-    if (c === "'" && !inDouble) {
-      inSingle = !inSingle;
-      continue;
-    }
-    if (c === '"' && !inSingle) {
-      inDouble = !inDouble;
-      continue;
-    }
-    if (c !== '\n' || (!inSingle && !inDouble)) continue;
+  let hit: Hit | undefined;
+  scanQuoted(t, cmd.tree?.heredocs ?? [], (i, inSingle, inDouble) => {
+    if (t[i] !== '\n' || (!inSingle && !inDouble)) return undefined;
     let k = i + 1;
     while (k < t.length && t[k] !== '\n' && isJsSpace(t.charCodeAt(k))) k++;
-    if (t[k] === '#') {
-      const nl = t.indexOf('\n', k);
-      return {
-        start: i + 1,
-        end: nl < 0 ? t.length : nl,
-        message:
-          'Quoted newline followed by a line starting with `#`: line-based comment stripping (as in Claude Code\'s ' +
-          'permission matching) drops that line although bash passes it as part of an argument. Avoid newlines in arguments here.',
-      };
-    }
-  }
-  return undefined;
+    if (t[k] !== '#') return undefined;
+    const nl = t.indexOf('\n', k);
+    hit = {
+      start: i + 1,
+      end: nl < 0 ? t.length : nl,
+      message:
+        'Quoted newline followed by a line starting with `#`: line-based comment stripping (as in Claude Code\'s ' +
+        'permission matching) drops that line although bash passes it as part of an argument. Avoid newlines in arguments here.',
+    };
+    return false;
+  });
+  return hit;
 }
 
 export default defineSecurityCheck(
