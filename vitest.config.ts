@@ -6,5 +6,6 @@ export default defineConfig({
     globals: false,
     testTimeout: 60_000,
     pool: 'threads',
+    setupFiles: ['test/setup.ts'],
   },
 });

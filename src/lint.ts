@@ -124,6 +124,20 @@ export class Linter {
    * Never throws.
    */
   analyse(unit: CommandUnit, policy: PermissionPolicy = this.policy): UnitAnalysis {
+    try {
+      return this.analyseOrThrow(unit, policy);
+    } catch (err) {
+      // The parser or the views failed (a wasm trap, a stack exhausted by pathological input):
+      // report it on this unit instead of failing the run.
+      const index = this.lineIndex(unit.hostText);
+      const range = spanToRange({ start: 0, end: Math.min(unit.text.length, 1) }, unit.sourceMap, index);
+      const message = `Analysis failed: ${err instanceof Error ? err.message : String(err)}`;
+      const severity = this.severityFor(INTERNAL_ERROR.id, unit) ?? 'error';
+      return { diagnostics: [{ ruleId: INTERNAL_ERROR.id, severity, message, file: unit.origin.file, range }], decision: () => undefined };
+    }
+  }
+
+  private analyseOrThrow(unit: CommandUnit, policy: PermissionPolicy): UnitAnalysis {
     const out: PendingDiagnostic[] = [];
     let misparsing = false;
     const index = this.lineIndex(unit.hostText);
