@@ -4,7 +4,7 @@
  * SPEC-bashtool.md §1.6), plus the dash-message ask of `validateGitCommit` that Claude Code logs
  * under the same ID.
  */
-import { isJsSpace } from '../../analyses/security-views.js';
+import { isJsSpace, scanQuoted } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
 import { defineSecurityCheck, viewHit, type Hit, type SecurityCommand } from './statement.js';
 
@@ -103,30 +103,11 @@ function chainFormsFlag(t: string, pos: number, inside: string, budget: { left: 
 function characterScan(cmd: SecurityCommand): Hit | undefined {
   const t = cmd.text;
   const budget = { left: 4 * t.length + 64 };
-  let inSingle = false;
-  let inDouble = false;
-  let escaped = false;
-  for (let i = 0; i < t.length - 1; i++) {
-    const c = t[i]!;
+  let hit: Hit | undefined;
+  scanQuoted(t, [], (i, inSingle, inDouble) => {
+    // Claude Code's scan looks at each character with the one after it: the last has none.
+    if (i >= t.length - 1 || inSingle || inDouble || !space(t, i)) return undefined;
     const next = t[i + 1]!;
-    if (escaped) {
-      escaped = false;
-      continue;
-    }
-    if (c === '\\' && !inSingle) {
-      escaped = true;
-      continue;
-    }
-    if (c === "'" && !inDouble) {
-      inSingle = !inSingle;
-      continue;
-    }
-    if (c === '"' && !inSingle) {
-      inDouble = !inDouble;
-      continue;
-    }
-    if (inSingle || inDouble) continue;
-    if (!space(t, i)) continue;
     if (isQuote(next)) {
       const close = t.indexOf(next, i + 2);
       if (close >= 0) {
@@ -136,7 +117,10 @@ function characterScan(cmd: SecurityCommand): Hit | undefined {
           dashesThenFlagChar(inside) ||
           (onlyDashes(inside) && isFlagContinuation(after)) ||
           ((inside === '' || onlyDashes(inside)) && isQuote(after) && chainFormsFlag(t, close + 1, inside, budget));
-        if (found) return { start: i + 1, end: close + 1, subId: 4, message: MESSAGE(`\`${t.slice(i + 1, Math.min(close + 1, i + 41))}\``) };
+        if (found) {
+          hit = { start: i + 1, end: close + 1, subId: 4, message: MESSAGE(`\`${t.slice(i + 1, Math.min(close + 1, i + 41))}\``) };
+          return false;
+        }
       }
     }
     if (next === '-') {
@@ -153,11 +137,13 @@ function characterScan(cmd: SecurityCommand): Hit | undefined {
         j++;
       }
       if (flag.includes('"') || flag.includes("'")) {
-        return { start: i + 1, end: j, subId: 1, message: MESSAGE(`\`${flag.slice(0, 40)}\``) };
+        hit = { start: i + 1, end: j, subId: 1, message: MESSAGE(`\`${flag.slice(0, 40)}\``) };
+        return false;
       }
     }
-  }
-  return undefined;
+    return undefined;
+  });
+  return hit;
 }
 
 /**

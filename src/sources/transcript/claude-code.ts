@@ -13,7 +13,7 @@
  */
 import type { CommandOutcome, UnitContext } from '../../core/types.js';
 import { stringAt } from './json-text.js';
-import { makeCall, nothing, parseLine, rec, str, unmapped, type ReaderOutput, type SeenIds, type TranscriptCall, type TranscriptReader } from './types.js';
+import { makeCall, nothing, rec, startLine, str, unmapped, type ReaderOutput, type SeenIds, type TranscriptCall, type TranscriptReader } from './types.js';
 
 /** The facts of a tool result that decide a call's outcome (TRANSCRIPTS.md §1.4). */
 export interface ClaudeResult {
@@ -86,14 +86,8 @@ export class ClaudeCodeReader implements TranscriptReader {
   }
 
   line(text: string, lineNo: number): ReaderOutput {
-    const out = nothing();
-    if (text.trim() === '') return out;
-    const parsed = parseLine(text);
-    if ('error' in parsed) {
-      out.errors.push({ line: lineNo, message: parsed.error });
-      return out;
-    }
-    const e = parsed.value;
+    const { out, record: e } = startLine(text, lineNo);
+    if (!e) return out;
     const message = rec(e.message);
     const content = message?.content;
     if (!Array.isArray(content)) return out;

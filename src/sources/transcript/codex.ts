@@ -18,7 +18,7 @@ import type { CommandOutcome, Dialect, UnitContext } from '../../core/types.js';
 import type { MappedText } from '../mapped-text.js';
 import { argvToShell, dialectOfShell, isApplyPatchScript } from './argv.js';
 import { stringAt } from './json-text.js';
-import { makeCall, nothing, parseLine, rec, str, unmapped, type ReaderOutput, type SeenIds, type TranscriptCall, type TranscriptReader } from './types.js';
+import { makeCall, nothing, rec, startLine, str, unmapped, type ReaderOutput, type SeenIds, type TranscriptCall, type TranscriptReader } from './types.js';
 
 const ENVELOPE_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
 const SHELL_TOOLS = new Set(['shell', 'container.exec', 'shell_command', 'exec_command']);
@@ -215,14 +215,8 @@ export class CodexReader implements TranscriptReader {
   }
 
   line(text: string, lineNo: number): ReaderOutput {
-    const out = nothing();
-    if (text.trim() === '') return out;
-    const parsed = parseLine(text);
-    if ('error' in parsed) {
-      out.errors.push({ line: lineNo, message: parsed.error });
-      return out;
-    }
-    const v = parsed.value;
+    const { out, record: v } = startLine(text, lineNo);
+    if (!v) return out;
     let type: string | undefined;
     let payload: Record<string, unknown> | undefined;
     let base: (string | number)[];

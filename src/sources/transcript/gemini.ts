@@ -16,7 +16,7 @@ import { posix } from 'node:path';
 import type { CommandOutcome, UnitContext } from '../../core/types.js';
 import { LineIndex } from '../../core/positions.js';
 import { stringAt } from './json-text.js';
-import { makeCall, nothing, parseLine, rec, str, unmapped, type ReaderOutput, type SeenIds, type TranscriptCall, type TranscriptReader } from './types.js';
+import { makeCall, parseLine, rec, startLine, str, unmapped, type ReaderOutput, type SeenIds, type TranscriptCall, type TranscriptReader } from './types.js';
 
 /** The result text of a tool call: `functionResponse.response.output` / `.error` of its result parts. */
 function responseText(result: unknown): { output?: string; error?: string } {
@@ -159,14 +159,8 @@ export class GeminiJsonlReader implements TranscriptReader {
   }
 
   line(text: string, lineNo: number): ReaderOutput {
-    const out = nothing();
-    if (text.trim() === '') return out;
-    const parsed = parseLine(text);
-    if ('error' in parsed) {
-      out.errors.push({ line: lineNo, message: parsed.error });
-      return out;
-    }
-    const v = parsed.value;
+    const { out, record: v } = startLine(text, lineNo);
+    if (!v) return out;
     if (typeof v.id === 'string') {
       this.put(v, text, [], lineNo);
     } else if ('$rewindTo' in v) {

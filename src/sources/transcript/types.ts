@@ -113,3 +113,19 @@ export function unmapped(text: string, at: number): MappedText {
 export function nothing(): ReaderOutput {
   return { calls: [], errors: [] };
 }
+
+/**
+ * The start of every reader's `line()`: an empty output and the line's record. The record is
+ * `undefined` for a blank line, and for a malformed one, whose error is then already in the output
+ * (reading goes on with the next line).
+ */
+export function startLine(text: string, lineNo: number): { out: ReaderOutput; record: Record<string, unknown> | undefined } {
+  const out = nothing();
+  if (text.trim() === '') return { out, record: undefined };
+  const parsed = parseLine(text);
+  if ('error' in parsed) {
+    out.errors.push({ line: lineNo, message: parsed.error });
+    return { out, record: undefined };
+  }
+  return { out, record: parsed.value };
+}
