@@ -11,7 +11,10 @@ import type { CommandUnit, Diagnostic, Finding, Range, Severity, SeverityLevel }
 import { SEVERITY_RANK } from './core/types.js';
 import { withEmbedded } from './parse/embedded.js';
 import { buildViews, type ParsedScript } from './parse/nodes.js';
-import { decide, type PermissionDecision } from './rules/decide.js';
+import { decide, type DecisionContext, type PermissionDecision, type PermissionMode } from './rules/decide.js';
+import type { PathContext, PathHost } from './analyses/paths.js';
+import { homedir } from 'node:os';
+import { posix } from 'node:path';
 import { EMPTY_POLICY, type PermissionPolicy } from './rules/policy.js';
 import { DEFAULT_PARSE_TIMEOUT_MS, initParser, parseBash, type ParserInit } from './parse/parser.js';
 import type { Parser } from 'web-tree-sitter';
@@ -25,6 +28,31 @@ export interface LinterOptions {
   readonly parser?: ParserInit;
   /** The merged permission policy (src/config/load.ts builds it); default: no rules. */
   readonly policy?: PermissionPolicy;
+  /**
+   * How paths resolve for path validation (SPEC-bashtool.md §3.4): the home directory for `~`, and
+   * optionally `realpath` to follow symlinks (the CLI injects one for local commands; transcripts
+   * recorded elsewhere stay lexical). Default: lexical, home = `os.homedir()` at creation.
+   */
+  readonly pathHost?: PathHost;
+  /** Claude Code's permission mode for the decision (default `default`). */
+  readonly mode?: PermissionMode;
+}
+
+/**
+ * The path context of a unit: its recorded working directory plus the policy's
+ * `additionalDirectories` (resolved against it, `~/` expanded), or `undefined` when the unit has
+ * no working directory (scripts, Makefiles): then path constraints are not applied.
+ */
+export function pathContextFor(unit: CommandUnit, policy: PermissionPolicy, host: PathHost): PathContext | undefined {
+  const cwd = unit.context?.cwd;
+  if (cwd === undefined || !cwd.startsWith('/')) return undefined;
+  const dirs = [posix.resolve(cwd)];
+  for (const d of policy.additionalDirectories) {
+    const p = d.path === '~' ? host.home : d.path.startsWith('~/') ? posix.join(host.home, d.path.slice(2)) : d.path;
+    const abs = posix.resolve(cwd, p);
+    if (!dirs.includes(abs)) dirs.push(abs);
+  }
+  return { cwd: posix.resolve(cwd), workingDirectories: dirs, host };
 }
 
 /** What {@link Linter.analyse} returns for one unit. */
@@ -57,7 +85,7 @@ export class Linter {
 
   /** Loads the parser (once per process) and returns a linter. Rejects if the wasm cannot load. */
   static async create(options: LinterOptions = {}): Promise<Linter> {
-    return new Linter(await initParser(options.parser), options);
+    return new Linter(await initParser(options.parser), { ...options, pathHost: options.pathHost ?? { home: homedir() } });
   }
 
   /** Effective severity of `ruleId` for `unit`, or `undefined` when the rule is off. */
@@ -140,11 +168,14 @@ export class Linter {
   private analyseOrThrow(unit: CommandUnit, policy: PermissionPolicy): UnitAnalysis {
     const out: PendingDiagnostic[] = [];
     let misparsing = false;
+    let securityAsk = false;
     const index = this.lineIndex(unit.hostText);
     const place = (f: Finding): void => {
       const severity = this.severityFor(f.ruleId, unit, f.severity);
       if (!severity) return;
-      if (f.data?.misparsing === true || (f.data?.misparsing === undefined && ruleMeta(f.ruleId)?.claudeCode?.misparsing === true)) misparsing = true;
+      const claudeCode = ruleMeta(f.ruleId)?.claudeCode;
+      if (claudeCode !== undefined) securityAsk = true;
+      if (f.data?.misparsing === true || (f.data?.misparsing === undefined && claudeCode?.misparsing === true)) misparsing = true;
       const range: Range = spanToRange(f.span, unit.sourceMap, index);
       out.push({ ruleId: f.ruleId, severity, message: f.message, file: unit.origin.file, range, ...(f.data ? { data: f.data } : {}) });
     };
@@ -162,12 +193,18 @@ export class Linter {
       // Commands inside `sh -c '…'`, `eval …` and heredocs fed to a shell are checked too.
       const parsed = withEmbedded(buildViews(tree, unit.text), unit.text, (code) => this.views(code));
       const cwd = unit.context?.cwd;
+      const paths = pathContextFor(unit, policy, this.options.pathHost ?? { home: homedir() });
+      const base: DecisionContext = {
+        ...(cwd !== undefined ? { cwd } : {}),
+        ...(paths ? { paths } : {}),
+        ...(this.options.mode ? { mode: this.options.mode } : {}),
+      };
       let ungated: PermissionDecision | undefined;
       const ctx: CheckContext = {
         unit,
         parsed,
         policy,
-        decision: () => (ungated ??= decide(unit.text, parsed, policy, { ...(cwd !== undefined ? { cwd } : {}) })),
+        decision: () => (ungated ??= decide(unit.text, parsed, policy, base)),
         report: place,
       };
       for (const check of this.activeChecks(unit.profile)) {
@@ -184,7 +221,7 @@ export class Linter {
       let gated: PermissionDecision | undefined;
       decision = () => {
         try {
-          gated ??= misparsing ? decide(unit.text, parsed, policy, { ...(cwd !== undefined ? { cwd } : {}), misparsing }) : ctx.decision();
+          gated ??= misparsing || securityAsk ? decide(unit.text, parsed, policy, { ...base, misparsing, securityAsk }) : ctx.decision();
           return gated;
         } catch {
           // decide() does not throw by design; a bug there must not crash a run.

@@ -7,7 +7,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import { FILE_SKIPPED } from './checks/input/input-rules.js';
 import { lineHash } from './core/fingerprint.js';
-import type { Diagnostic, Profile, Span } from './core/types.js';
+import type { CommandUnit, Diagnostic, Profile, Span } from './core/types.js';
 import { finishFile, type Linter, type PendingDiagnostic } from './lint.js';
 import type { FileResult } from './report/index.js';
 import { displayPath, type Candidate } from './sources/discover.js';
@@ -22,7 +22,7 @@ import { buildViews } from './parse/nodes.js';
 import { ruleMeta } from './checks/index.js';
 import { applySuppressions, DIRECTIVE_MARKER, makefileCommentSpans, parseDirectives } from './suppress.js';
 import type { UnitVerdict } from './report/index.js';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 
 /** Options of {@link lintFiles}. */
 export interface RunOptions {
@@ -199,12 +199,13 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
     } else {
       const text = decoded.text.startsWith('\uFEFF') ? decoded.text.slice(1) : decoded.text;
       if (makefile) {
-        const { units } = extractMakefile(file, text, { profile: options.makefileProfile ?? profile });
+        const { units: raw } = extractMakefile(file, text, { profile: options.makefileProfile ?? profile });
+        const units = raw.map((u) => ({ ...u, unit: withProjectRoot(u.unit, options.cwd) }));
         const pending = units.flatMap((u) => linter.lintUnit(u.unit));
         result = { file, diagnostics: finishFile(text, await withSuppressions(linter, file, text, pending, profile, 'makefile')) };
         if (options.verdicts) {
           const index = new LineIndex(text);
-          const defaultCwd = dirname(c.path);
+          const defaultCwd = resolve(dirname(c.path));
           result = { ...result, verdicts: units.map((u) => unitVerdict(linter, u.unit, u.kind, { index, defaultCwd })) };
         }
         results.push(result);
@@ -212,11 +213,11 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
         continue;
       }
       const dialect = detectShellScript(c.path, text.slice(0, 512)) ?? 'bash';
-      const unit = scriptUnit(file, text, dialect, profile);
+      const unit = withProjectRoot(scriptUnit(file, text, dialect, profile), options.cwd);
       result = { file, diagnostics: finishFile(text, await withSuppressions(linter, file, text, linter.lintUnit(unit), profile, 'script')) };
       if (parser) {
         const index = new LineIndex(text);
-        const defaultCwd = dirname(c.path);
+        const defaultCwd = resolve(dirname(c.path));
         result = { ...result, verdicts: statementUnits(parser, unit).map((u) => unitVerdict(linter, u, 'statement', { index, defaultCwd })) };
       }
     }
@@ -224,6 +225,16 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
     options.onFile?.(result, data.length);
   }
   return { results, filesAnalysed, bytes };
+}
+
+/**
+ * A script or Makefile unit with the directory shellward lints from (`RunOptions.cwd`, made
+ * absolute) as an additional working directory: path checks treat writes anywhere in the project
+ * as inside, whatever directory the script itself is in.
+ */
+function withProjectRoot(unit: CommandUnit, root: string): CommandUnit {
+  const dirs = [...(unit.context?.additionalDirectories ?? []), resolve(root)];
+  return { ...unit, context: { ...unit.context, additionalDirectories: dirs } };
 }
 
 /**

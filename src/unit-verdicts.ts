@@ -34,11 +34,13 @@ export function unitRange(unit: CommandUnit, index: LineIndex, lineShift = 0): R
 export function unitVerdict(linter: Linter, unit: CommandUnit, kind: UnitVerdictKind, options: { lineShift?: number; defaultCwd?: string; index?: LineIndex } = {}): UnitVerdict {
   const index = options.index ?? new LineIndex(unit.hostText);
   const cwd = unit.context?.cwd ?? options.defaultCwd;
+  // The project root the runner adds for path checks is not a recorded fact: keep it out of reports.
+  const { additionalDirectories: _dirs, ...context } = unit.context ?? {};
   return {
     kind,
     command: unit.text,
     range: unitRange(unit, index, options.lineShift ?? 0),
-    ...(unit.context ? { context: unit.context } : {}),
+    ...(Object.keys(context).length > 0 ? { context } : {}),
     verdict: verdictFor(unit.text, cwd !== undefined ? { cwd } : {}, linter),
   };
 }

@@ -14,9 +14,12 @@
  * - `reason`: why (a stable code first, see {@link Verdict.reason}).
  * - `suggestions`: real — Claude Code's suggested allow rules (§2.9) when nothing decided.
  * - `matchedRule`: the rule that decided, or `null`.
- * - `readOnly: false`, `outsideCwd: false`: the honest "not established" values until read-only
- *   recognition and path validation exist (so a read-only command Claude Code would auto-allow
- *   comes back `ask` / `no-matching-rule`).
+ * - `readOnly`: real — Claude Code's read-only recognition (SPEC §3.3: the flag-level allowlist in
+ *   rules/read-only.json, the git guards, no security ask); read-only commands are allowed.
+ * - `outsideCwd`, `paths`: real when the request has a working directory (`check` defaults it to
+ *   the current directory) — every path the command reads or writes (SPEC §3.4 extractors and
+ *   output redirections), resolved and judged against the working directories (cwd plus
+ *   `additionalDirectories`).
  *
  * Pure: no I/O; the linter is passed in.
  */
@@ -56,11 +59,14 @@ export interface Verdict {
    * `: ` and a human-readable explanation. Consumers that branch on it split at the first `: `.
    */
   readonly reason: string;
-  /** Whether the command only reads. Always `false` until read-only recognition exists. */
+  /** Whether the command only reads (SPEC §3.3; a security ask or a non-simple parse makes it `false`). */
   readonly readOnly: boolean;
   /** Ids of the destructive-command rules that matched (e.g. `git-push-force`), in document order. */
   readonly destructive: readonly string[];
-  /** Whether the command touches paths outside the working directories. `false` until path checks exist. */
+  /**
+   * Whether the command reads or writes a path established to be outside the working directories
+   * (a path with a variable is unknown, not outside). `false` without a working directory.
+   */
   readonly outsideCwd: boolean;
   /** Every finding, sorted by `start`, then `end`, severity (most severe first), rule id, message. */
   readonly findings: readonly VerdictFinding[];
@@ -72,6 +78,23 @@ export interface Verdict {
   readonly suggestions: readonly string[];
   /** The permission rule that decided (`deny`, `ask` or `allow`), or `null` when no rule did. */
   readonly matchedRule: MatchedRule | null;
+  /** Every path the command touches, in document order (empty without a working directory). */
+  readonly paths: readonly VerdictPath[];
+}
+
+/**
+ * One path of a verdict. `resolved` is absolute (lexical, symlinks followed where the host can
+ * see them), or `null` when it cannot be known (a variable, `~user`, an unknown directory).
+ * `allowed` is Claude Code's `validatePath` without `Read`/`Edit` rules: inside the working
+ * directories (or a device such as `/dev/null`). `reason`: `inside`, `outside`, `variable`,
+ * `tilde-user`, `glob-write`, `unknown-cwd` or `device`.
+ */
+export interface VerdictPath {
+  readonly path: string;
+  readonly operation: 'read' | 'write' | 'create';
+  readonly resolved: string | null;
+  readonly allowed: boolean;
+  readonly reason: string;
 }
 
 /** A rule in a verdict: the rule string, its list, and where it was configured. */
@@ -85,7 +108,10 @@ export interface MatchedRule {
 }
 
 /** The fields of a {@link Verdict} in output order; the stable interface. */
-export const VERDICT_FIELDS = ['decision', 'reason', 'readOnly', 'destructive', 'outsideCwd', 'findings', 'suggestions', 'matchedRule'] as const;
+export const VERDICT_FIELDS = ['decision', 'reason', 'readOnly', 'destructive', 'outsideCwd', 'findings', 'suggestions', 'matchedRule', 'paths'] as const;
+
+/** The fields of a {@link VerdictPath} in output order. */
+export const PATH_FIELDS = ['path', 'operation', 'resolved', 'allowed', 'reason'] as const;
 
 /** The fields of a {@link VerdictFinding} in output order. */
 export const FINDING_FIELDS = ['ruleId', 'severity', 'message', 'start', 'end'] as const;
@@ -95,6 +121,9 @@ export const NO_MATCHING_RULE = 'no-matching-rule';
 
 /** Reason code of an `allow`: a permission rule (named in `matchedRule`) allowed the command. */
 export const ALLOW_RULE = 'allow-rule';
+
+/** Reason code of an `allow` of a read-only command (SPEC §2.8 step 8, "Read-only command is allowed"). */
+export const READ_ONLY = 'read-only';
 
 /** File name a check request's own `permissions` are reported under. */
 export const REQUEST_ORIGIN = '<request>';
@@ -285,8 +314,12 @@ function firstSecurityFinding(
  * 6. `ask`, the security and parse reasons of {@link reasonFor} (misparsing security finding,
  *    parse error, too-complex construct, deferred security finding), with no suggestions;
  * 7. `ask`, `policy-ask: …` — a structural ask: two `cd`s, `cd` with `git`, over 50 subcommands;
- * 8. `allow`, `allow-rule: …` — allow rules matched every subcommand;
- * 9. `ask`, `no-matching-rule` — nothing decided (Claude Code's passthrough), with suggestions.
+ * 8. `ask`, `path-constraint: …` — a path outside the working directories, a path that cannot be
+ *    checked, or (outside `acceptEdits` mode) any write — before allow rules, which cannot lift it
+ *    (SPEC §2.8 step 3); `ask`, `sed-constraint: …` — a `sed` outside the safe subset (§4);
+ * 9. `allow`, `allow-rule: …` — allow rules matched every subcommand (`read-only: …` when every
+ *    subcommand without a rule is read-only; `accept-edits: …` for file edits in that mode);
+ * 10. `ask`, `no-matching-rule` — nothing decided (Claude Code's passthrough), with suggestions.
  */
 export function verdictFor(command: string, request: VerdictRequest, linter: Linter): Verdict {
   let policy: PermissionPolicy;
@@ -294,7 +327,7 @@ export function verdictFor(command: string, request: VerdictRequest, linter: Lin
     policy = request.permissions ? mergePolicies(linter.policy, policyFrom(request.permissions, REQUEST_ORIGIN)) : linter.policy;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return { decision: 'ask', reason: withMessage('internal-error', message), readOnly: false, destructive: [], outsideCwd: false, findings: [], suggestions: [], matchedRule: null };
+    return { decision: 'ask', reason: withMessage('internal-error', message), readOnly: false, destructive: [], outsideCwd: false, findings: [], suggestions: [], matchedRule: null, paths: [] };
   }
   const analysis = linter.analyse(commandUnit(command, request), policy);
   const index = new LineIndex(command);
@@ -316,17 +349,19 @@ export function verdictFor(command: string, request: VerdictRequest, linter: Lin
   for (const f of findings) {
     if (DESTRUCTIVE_IDS.has(f.ruleId) && !destructive.includes(f.ruleId)) destructive.push(f.ruleId);
   }
-  const base = { readOnly: false, destructive, outsideCwd: false, findings };
-  const out = (decision: Decision, reason: string, d?: PermissionDecision, suggestions: readonly string[] = []): Verdict => ({
+  const internal = findings.find((f) => f.ruleId === 'internal-error');
+  const d = internal ? undefined : analysis.decision();
+  const paths: VerdictPath[] = (d?.paths ?? []).map((p) => ({ path: p.path, operation: p.operation, resolved: p.resolved, allowed: p.allowed, reason: p.reason }));
+  const base = { readOnly: d?.readOnly ?? false, destructive, outsideCwd: paths.some((p) => p.reason === 'outside'), findings };
+  const out = (decision: Decision, reason: string, dd?: PermissionDecision, suggestions: readonly string[] = []): Verdict => ({
     decision,
     reason,
     ...base,
     suggestions,
-    matchedRule: d?.rule ? matchedRuleOf(d) : null,
+    matchedRule: dd?.rule ? matchedRuleOf(dd) : null,
+    paths,
   });
 
-  const internal = findings.find((f) => f.ruleId === 'internal-error');
-  const d = internal ? undefined : analysis.decision();
   if (internal || !d) return out('ask', internal ? withMessage(internal.ruleId, internal.message) : 'internal-error: the permission decision failed');
   if (d.behavior === 'deny') return out('deny', withMessage('policy-deny', d.message), d);
   if (d.reason === 'ask-rule') return out('ask', withMessage('policy-ask', d.message), d);
@@ -337,7 +372,10 @@ export function verdictFor(command: string, request: VerdictRequest, linter: Lin
   if (d.behavior === 'allow' && d.wholeCommand) return out('allow', withMessage(ALLOW_RULE, d.message), d);
   const gate = securityReason(findings, ranks);
   if (gate) return out('ask', gate);
+  if (d.reason === 'path-constraint' || d.reason === 'sed-constraint') return out('ask', withMessage(d.reason, d.message), d);
   if (d.behavior === 'ask') return out('ask', withMessage('policy-ask', d.message), d);
+  if (d.reason === 'read-only') return out('allow', withMessage(READ_ONLY, d.message), d);
+  if (d.reason === 'accept-edits') return out('allow', withMessage('accept-edits', d.message), d);
   if (d.behavior === 'allow') return out('allow', withMessage(ALLOW_RULE, d.message), d);
   return out('ask', NO_MATCHING_RULE, d, d.suggestions);
 }

@@ -9,6 +9,7 @@ import { Linter } from '../src/lint.js';
 import {
   commandUnit,
   FINDING_FIELDS,
+  PATH_FIELDS,
   NO_MATCHING_RULE,
   parseCheckRequest,
   reasonFor,
@@ -69,16 +70,37 @@ describe('shape', () => {
   });
 
   it('pins the field names (a rename breaks every consumer)', () => {
-    expect(VERDICT_FIELDS).toEqual(['decision', 'reason', 'readOnly', 'destructive', 'outsideCwd', 'findings', 'suggestions', 'matchedRule']);
+    expect(VERDICT_FIELDS).toEqual(['decision', 'reason', 'readOnly', 'destructive', 'outsideCwd', 'findings', 'suggestions', 'matchedRule', 'paths']);
+    expect(PATH_FIELDS).toEqual(['path', 'operation', 'resolved', 'allowed', 'reason']);
     expect(FINDING_FIELDS).toEqual(['ruleId', 'severity', 'message', 'start', 'end']);
   });
 
-  it('keeps honest placeholder values for what is not established: readOnly and outsideCwd', () => {
-    for (const command of SAMPLE) {
-      const v = check(command, { permissions: { allow: ['Bash(git status)'] } });
-      expect(v.readOnly).toBe(false);
-      expect(v.outsideCwd).toBe(false);
-    }
+  it('establishes readOnly (SPEC §3.3) and allows read-only commands without a rule', () => {
+    expect(check('git status')).toMatchObject({ decision: 'allow', readOnly: true });
+    expect(code(check('git status').reason)).toBe('read-only');
+    expect(check('ls -la src && grep -rn foo src | head -5')).toMatchObject({ decision: 'allow', readOnly: true });
+    for (const command of SAMPLE.slice(1).filter((c) => c !== '')) expect(check(command).readOnly, command).toBe(false);
+    expect(check('rg --pre cat x').readOnly).toBe(false);
+    expect(check('git status', { permissions: { deny: ['Bash(git:*)'] } }).decision).toBe('deny');
+  });
+
+  it('establishes outsideCwd and paths against the working directories (SPEC §3.4)', () => {
+    const inside = check('cat src/a.txt', { cwd: '/work/p' });
+    expect(inside).toMatchObject({ decision: 'allow', outsideCwd: false });
+    expect(inside.paths).toEqual([{ path: 'src/a.txt', operation: 'read', resolved: '/work/p/src/a.txt', allowed: true, reason: 'inside' }]);
+    const outside = check('cat /etc/passwd', { cwd: '/work/p' });
+    expect(outside).toMatchObject({ decision: 'ask', outsideCwd: true, readOnly: true });
+    expect(code(outside.reason)).toBe('path-constraint');
+    const extra = check('cat /etc/passwd', { cwd: '/work/p', permissions: { additionalDirectories: ['/etc'] } });
+    expect(extra).toMatchObject({ decision: 'allow', outsideCwd: false });
+    // Writes ask in default mode even with an allow rule; no cwd → no path facts.
+    const write = check('touch a', { cwd: '/work/p', permissions: { allow: ['Bash(touch:*)'] } });
+    expect(write.decision).toBe('ask');
+    expect(code(write.reason)).toBe('path-constraint');
+    expect(check('cat /etc/passwd').paths).toEqual([]);
+    // A variable is unknown, not outside.
+    expect(check('rm "$X/y"', { cwd: '/work/p' })).toMatchObject({ outsideCwd: false });
+    expect(check('rm /tmp/x', { cwd: '/work/p' }).outsideCwd).toBe(true);
   });
 
   it('analyses the command as one agent command unit', () => {
@@ -91,7 +113,7 @@ describe('shape', () => {
 
 describe('reason', () => {
   it('is no-matching-rule when nothing decided', () => {
-    const v = check('git status');
+    const v = check('make build');
     expect(v.reason).toBe(NO_MATCHING_RULE);
     expect(v.findings).toEqual([]);
     expect(check('').reason).toBe(NO_MATCHING_RULE);
@@ -234,7 +256,7 @@ describe('finding offsets', () => {
 describe('any input', () => {
   it.each([
     ['NUL and control bytes', 'echo \u0000\u0001\u001b[31m\u007f'],
-    ['lone surrogates', 'echo \ud800 \udfff x\udbff'],
+    ['lone surrogates', 'make \ud800 \udfff x\udbff'],
     ['only whitespace', ' \t\n '],
     ['unbalanced everything', '$( ( { [[ " \' `'],
     ['CRLF', 'ls\r\necho x\r\n'],

@@ -9,6 +9,8 @@ import { INPUT_RULES } from './input/input-rules.js';
 import parseError from './parse/parse-error.js';
 import parseTooComplex from './parse/parse-too-complex.js';
 import pathDangerousRemoval from './paths/path-dangerous-removal.js';
+import sedUnsafeExpression from './paths/sed-unsafe-expression.js';
+import pathOutsideWorkdir from './paths/path-outside-workdir.js';
 import permissionRules from './policy/permission-rules.js';
 import { POLICY_FILE_RULES } from './policy/policy-file-rules.js';
 import { SANDBOX_RULES } from './sandbox/sandbox-rules.js';
@@ -64,10 +66,12 @@ export const CHECKS: readonly Check[] = [
   parseError,
   parseTooComplex,
   pathDangerousRemoval,
+  pathOutsideWorkdir,
   permissionRules,
   procEnvironAccess,
   quoteParserDifferential,
   quotedNewline,
+  sedUnsafeExpression,
   shellMetacharacters,
   unicodeWhitespace,
   zshDangerousCommand,

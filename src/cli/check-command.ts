@@ -23,7 +23,7 @@ import { Linter } from '../lint.js';
 import { escapeForTerminal } from '../report/index.js';
 import { parseCheckRequest, verdictFor, type Decision, type RequestError, type Verdict } from '../verdict.js';
 import { EXIT } from './exit-codes.js';
-import { addConfigOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
+import { addConfigOptions, linterOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
 
 /** Exit codes of `shellward check` for a single command (see the module comment for why). */
 export const CHECK_EXIT = {
@@ -152,7 +152,7 @@ export async function runCheck(command: string | undefined, opts: CheckOptions):
   // The policy: the shellward config and .claude/settings*.json around the command's directory.
   const resolved = await loadCliConfig(opts, cwd);
   if (!resolved) return CHECK_EXIT.ERROR;
-  const linter = await Linter.create({ severity: resolved.severity, policy: resolved.policy });
+  const linter = await Linter.create(linterOptions(resolved, opts, true));
   if (opts.jsonl) {
     return runJsonl(linter, cwd, process.stdin, process.stdout);
   }

@@ -1,5 +1,10 @@
 /** The `--config` / `--no-claude-settings` options shared by `lint`, `check` and `print-config`. */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import type { PermissionMode } from '../rules/decide.js';
+import type { PathHost } from '../analyses/paths.js';
+import type { LinterOptions } from '../lint.js';
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { ConfigError, type ResolvedConfig } from '../config/config.js';
 import { loadConfig } from '../config/load.js';
 
@@ -8,13 +13,49 @@ export interface ConfigCliOptions {
   config?: string;
   /** `false` with `--no-claude-settings`; commander sets `true` otherwise. */
   claudeSettings?: boolean;
+  /** `--permission-mode`: Claude Code's permission mode the decisions assume. */
+  permissionMode?: PermissionMode;
 }
 
 /** Adds `--config FILE` and `--no-claude-settings` to `cmd`. */
 export function addConfigOptions(cmd: Command): Command {
   return cmd
     .option('--config <file>', 'shellward config file (default: search for shellward.config.*, .shellwardrc*, package.json#shellward)')
-    .option('--no-claude-settings', 'do not read .claude/settings.json and .claude/settings.local.json');
+    .option('--no-claude-settings', 'do not read .claude/settings.json and .claude/settings.local.json')
+    .addOption(
+      new Option('--permission-mode <mode>', "Claude Code permission mode the decisions assume: in 'acceptEdits' writes inside the working directories are allowed")
+        .choices(['default', 'acceptEdits'])
+        .default('default'),
+    );
+}
+
+/**
+ * The path host of commands that would run on this machine (`check`, `sandbox-check`): `~` is
+ * this user's home, and symlinks are followed with `realpathSync` (`undefined` for a path that
+ * does not exist). Transcripts recorded elsewhere use the linter's lexical default instead.
+ */
+export const LOCAL_PATH_HOST: PathHost = {
+  home: homedir(),
+  realpath(path: string): string | undefined {
+    try {
+      return realpathSync(path);
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+/**
+ * The {@link LinterOptions} of a subcommand: the config's severities and policy, the
+ * `--permission-mode`, and (with `local`) the {@link LOCAL_PATH_HOST}.
+ */
+export function linterOptions(resolved: ResolvedConfig, opts: ConfigCliOptions, local = false): LinterOptions {
+  return {
+    severity: resolved.severity,
+    policy: resolved.policy,
+    ...(opts.permissionMode === 'acceptEdits' ? { mode: 'acceptEdits' as const } : {}),
+    ...(local ? { pathHost: LOCAL_PATH_HOST } : {}),
+  };
 }
 
 /**

@@ -27,7 +27,7 @@ import { clearanceFromVerdict, type SandboxClearance } from '../sandbox/policy.j
 import type { SandboxOutcome } from '../sandbox/run.js';
 import type { CapturedOutput } from '../sandbox/process.js';
 import { verdictFor } from '../verdict.js';
-import { addConfigOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
+import { addConfigOptions, linterOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
 import { EXIT } from './exit-codes.js';
 
 /** Exit codes of `shellward sandbox-check` (see the module comment). */
@@ -140,7 +140,7 @@ export async function runSandboxCheck(command: string | undefined, opts: Sandbox
   // .claude/settings*.json around the working directory.
   const resolved = await loadCliConfig(opts, cwd);
   if (!resolved) return SANDBOX_CHECK_EXIT.ERROR;
-  const linter = await Linter.create({ severity: resolved.severity, policy: resolved.policy });
+  const linter = await Linter.create(linterOptions(resolved, opts, true));
   const verdict = clearanceFromVerdict(verdictFor(command, { cwd }, linter));
   // Loaded here, not at start-up: the runner (execa, process code) is only needed by this subcommand.
   const { runInSandbox, SandboxRequestError } = await import('../sandbox/run.js');

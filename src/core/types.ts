@@ -91,6 +91,8 @@ export type CommandOutcome = 'ran' | 'rejected' | 'denied' | 'cancelled' | 'inte
 export interface UnitContext {
   /** Working directory the command ran in (absolute when recorded so). */
   readonly cwd?: string;
+  /** Further directories the agent may work in besides `cwd` (Claude Code `additionalDirectories`; absolute). */
+  readonly additionalDirectories?: readonly string[];
   /** The agent whose transcript recorded it: `claude-code`, `codex` or `gemini`. */
   readonly agent?: string;
   readonly sessionId?: string;

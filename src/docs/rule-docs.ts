@@ -45,8 +45,12 @@ export function exampleUnit(source: string, profile: Profile = EXAMPLE_PROFILE):
     profile,
     origin: { file: EXAMPLE_FILE, kind: 'command' },
     sourceMap: new IdentityMap(),
+    context: { cwd: EXAMPLE_CWD },
   };
 }
+
+/** The working directory example commands run in (path rules judge paths against it). */
+export const EXAMPLE_CWD = '/home/user/project';
 
 /** An {@link ExampleLinter} backed by `linter`: `lintUnit` on {@link exampleUnit}, then sorted and fingerprinted. */
 export function exampleLinter(linter: Linter, profile: Profile = EXAMPLE_PROFILE): ExampleLinter {

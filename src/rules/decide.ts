@@ -13,13 +13,23 @@
  * 5. more than 50 subcommands → `ask` (`MAX_SUBCOMMANDS_FOR_SECURITY_CHECK`);
  * 6. more than one `cd`/`pushd`/`popd`, or a `cd` with a `git` → `ask` (§2.6 item 7); a
  *    subcommand exactly `cd <cwd>` is dropped first;
- * 7. each subcommand against the allow rules (exact, then prefix/wildcard, §2.8): all allowed →
- *    `allow`; otherwise `passthrough` with at most 5 suggestions, leftmost first (§2.6 item 14).
+ * 7. each subcommand in order (§2.8 `bashToolCheckPermission`):
+ *    a. path constraints (§3.4.2, only when {@link DecisionContext.paths} is given): `mv`/`cp`
+ *       with an option → ask; a write in a compound that changes directory → ask; a path that
+ *       {@link validatePath} does not allow (outside the working directories, a variable, a glob
+ *       written to, or — outside `acceptEdits` mode — any write) → ask. They come before the allow
+ *       rules: no allow rule overrides them;
+ *    b. an allow rule (exact, then prefix/wildcard) → allow;
+ *    c. sed constraints (§4): a `sed` its allowlist rejects → ask;
+ *    d. `acceptEdits` mode: `mkdir`, `touch`, `rm`, `rmdir`, `mv`, `cp`, `sed` → allow;
+ *    e. a read-only subcommand (§3.3, {@link simpleCommandReadOnly}, with the unit-level git
+ *       guards and no security ask) → allow;
+ *    the first ask of a subcommand decides; all allowed → `allow`; otherwise `passthrough` with at
+ *    most 5 suggestions, leftmost first (§2.6 item 14).
  *
- * Not modelled (absent in shellward, said here rather than faked): path constraints (§3.4) other
- * than the dangerous-removal limit the verdict applies, sed constraints (§4), permission modes,
- * read-only auto-allow (§3.3), the sandbox auto-allow. A command those would allow comes back
- * `passthrough`. Pure; never throws for any parse.
+ * Not modelled (absent in shellward, said here rather than faked): `Read(…)`/`Edit(…)` rules in
+ * path validation, Claude Code's internal editable paths and auto-edit safety checks, the
+ * sandbox auto-allow. Pure (symlinks only through the injected host); never throws for any parse.
  */
 import type { Span } from '../core/types.js';
 import type { ParsedScript, SimpleCommand } from '../parse/nodes.js';
@@ -29,6 +39,9 @@ import type { PermissionRule } from './parse.js';
 import type { PermissionPolicy } from './policy.js';
 import { MAX_SUGGESTED_RULES_FOR_COMPOUND, suggestionForExactCommand } from './suggest.js';
 import { optionSetMatches } from './option-match.js';
+import { simpleCommandReadOnly, unitReadOnly } from '../analyses/read-only.js';
+import { extractPaths, validatePath, type PathCheck, type PathContext } from '../analyses/paths.js';
+import { sedAllowed } from '../analyses/sed.js';
 
 /** Claude Code's MAX_SUBCOMMANDS_FOR_SECURITY_CHECK. */
 export const MAX_SUBCOMMANDS = 50;
@@ -53,6 +66,10 @@ export type DecisionReason =
   | 'too-many-subcommands'
   | 'multiple-cd'
   | 'cd-git'
+  | 'path-constraint'
+  | 'sed-constraint'
+  | 'read-only'
+  | 'accept-edits'
   | 'no-matching-rule';
 
 /** The decision for one command. */
@@ -69,7 +86,17 @@ export interface PermissionDecision {
   readonly suggestions: readonly string[];
   /** True when the rule matched the whole command exactly (Claude Code's full-command exact match). */
   readonly wholeCommand?: boolean;
+  /**
+   * Whether the whole unit is read-only (§3.3.1): no security ask, a simple parse, the git guards,
+   * and every simple command read-only. Independent of the rules.
+   */
+  readonly readOnly: boolean;
+  /** Every path the unit touches, validated (empty when {@link DecisionContext.paths} is absent). */
+  readonly paths: readonly PathCheck[];
 }
+
+/** Claude Code's permission modes that change a Bash decision (`bypassPermissions` is out of scope). */
+export type PermissionMode = 'default' | 'acceptEdits';
 
 /** What the caller knows beyond the parse. */
 export interface DecisionContext {
@@ -77,6 +104,20 @@ export interface DecisionContext {
   readonly cwd?: string;
   /** True when a security check raised a misparsing ask on the command (§2.6 item 5). */
   readonly misparsing?: boolean;
+  /**
+   * True when any Claude Code security check asked (misparsing or not): `bashCommandIsSafe` is not
+   * passthrough, so the command is not read-only (§3.3.1 item 2).
+   */
+  readonly securityAsk?: boolean;
+  /**
+   * Where paths resolve and which directories are allowed; path constraints (§3.4) are checked
+   * only when given. `paths.cwd` should equal {@link cwd}.
+   */
+  readonly paths?: PathContext;
+  /** The permission mode (default `default`). */
+  readonly mode?: PermissionMode;
+  /** True when the working directory looks like a bare git repository (§3.3.1 item 4). */
+  readonly bareRepository?: boolean;
 }
 
 /**
@@ -119,6 +160,60 @@ function isCdTo(cmd: SimpleCommand, cwd: string | undefined): boolean {
 
 const CD_LIKE: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd']);
 
+/** The names `checkPermissionMode` allows in `acceptEdits` mode (§2.8 step 7), by first word. */
+const ACCEPT_EDITS_COMMANDS: ReadonlySet<string> = new Set(['mkdir', 'touch', 'rm', 'rmdir', 'mv', 'cp', 'sed']);
+
+function quoteCode(s: string): string {
+  const t = s.length > 80 ? `${s.slice(0, 77)}...` : s;
+  return `\`${t.replace(/`/g, "'")}\``;
+}
+
+const VERB: Readonly<Record<PathCheck['operation'], string>> = { read: 'reads', write: 'writes to', create: 'creates' };
+
+/** Why `check` stops the command, as one sentence; `undefined` when the path passes (§3.4.3). */
+function pathProblem(p: PathCheck, ctx: PathContext, mode: PermissionMode): string | undefined {
+  const what = `${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}`;
+  if (!p.allowed) {
+    switch (p.reason) {
+      case 'outside':
+        return `${what}${p.resolved && p.resolved !== p.path ? ` (${p.resolved})` : ''}, outside the allowed working directories (${ctx.workingDirectories.join(', ')}).`;
+      case 'variable':
+        return `${what}: a path with a variable or \`%\`/\`=\` cannot be checked before it runs.`;
+      case 'tilde-user':
+        return `${what}: \`~user\`, \`~+\` and \`~-\` paths are not resolved, so they need approval.`;
+      case 'glob-write':
+        return `${what}: a glob in a path that is written to cannot be checked before it runs.`;
+      case 'unknown-cwd':
+        return `${what}: the working directory is not known here.`;
+      default:
+        return `${what}: the path is not allowed.`;
+    }
+  }
+  if (p.operation !== 'read' && mode !== 'acceptEdits' && p.reason === 'inside') {
+    return `${what}: writes need approval unless the session is in acceptEdits mode (Claude Code auto-allows only reads in the working directories).`;
+  }
+  return undefined;
+}
+
+/**
+ * The path constraints of one subcommand (§3.4.2 items 1–3), or `undefined` when they pass.
+ * `checks` are the subcommand's validated paths.
+ */
+function pathConstraint(c: SimpleCommand, checks: readonly PathCheck[], compoundHasCd: boolean, ctx: PathContext, mode: PermissionMode): string | undefined {
+  const resolved = resolveCommand(c);
+  if (resolved && (resolved.name === 'mv' || resolved.name === 'cp') && resolved.args.some((a) => (a.value ?? a.raw).startsWith('-'))) {
+    return `${quoteCode(resolved.name)} with options needs approval: options such as \`--target-directory\` move files where the path checks do not look.`;
+  }
+  if (compoundHasCd && checks.some((p) => p.operation !== 'read')) {
+    return 'A command that changes directory and then writes needs approval: its relative paths cannot be checked against the working directory.';
+  }
+  for (const p of checks) {
+    const problem = pathProblem(p, ctx, mode);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
 /**
  * The permission decision for the unit `text` parsed as `parsed` under `policy` (see the module
  * comment for the steps). Work is linear in the number of simple commands times the number of
@@ -127,30 +222,44 @@ const CD_LIKE: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd']);
 export function decide(text: string, parsed: ParsedScript, policy: PermissionPolicy, ctx: DecisionContext = {}): PermissionDecision {
   const whole = wholeCommandText(text);
   const all = parsed.commands;
+  const mode = ctx.mode ?? 'default';
+  const pathCtx = ctx.paths;
+  const pathsOf = new Map<SimpleCommand, PathCheck[]>();
+  const paths: PathCheck[] = [];
+  if (pathCtx) {
+    for (const c of all) {
+      const checks = extractPaths(c).map((a) => validatePath(a, pathCtx));
+      pathsOf.set(c, checks);
+      paths.push(...checks);
+    }
+  }
+  const readOnly =
+    !ctx.securityAsk && parsed.complexity.status === 'simple' && unitReadOnly(parsed, ctx.bareRepository ? { bareRepository: true } : {}).readOnly;
+  const facts = { readOnly, paths };
 
   // 1. deny: whole command exactly, then every simple command in the tree.
   const wholeDeny = firstExactMatch(policy.deny, whole);
-  if (wholeDeny) return { behavior: 'deny', reason: 'deny-rule', message: `Denied by rule ${ruleText(wholeDeny)}.`, rule: wholeDeny, suggestions: [], wholeCommand: true };
+  if (wholeDeny) return { behavior: 'deny', reason: 'deny-rule', message: `Denied by rule ${ruleText(wholeDeny)}.`, rule: wholeDeny, suggestions: [], wholeCommand: true, ...facts };
   for (const c of all) {
     const r = denyFor(text, c, policy);
-    if (r) return { behavior: 'deny', reason: 'deny-rule', message: `Denied by rule ${ruleText(r)}.`, rule: r, span: c.span, suggestions: [] };
+    if (r) return { behavior: 'deny', reason: 'deny-rule', message: `Denied by rule ${ruleText(r)}.`, rule: r, span: c.span, suggestions: [], ...facts };
   }
   // 2. ask rules.
   const wholeAsk = firstExactMatch(policy.ask, whole);
-  if (wholeAsk) return { behavior: 'ask', reason: 'ask-rule', message: `Rule ${ruleText(wholeAsk)} asks for approval.`, rule: wholeAsk, suggestions: [], wholeCommand: true };
+  if (wholeAsk) return { behavior: 'ask', reason: 'ask-rule', message: `Rule ${ruleText(wholeAsk)} asks for approval.`, rule: wholeAsk, suggestions: [], wholeCommand: true, ...facts };
   for (const c of all) {
     const r = askFor(text, c, policy);
-    if (r) return { behavior: 'ask', reason: 'ask-rule', message: `Rule ${ruleText(r)} asks for approval.`, rule: r, span: c.span, suggestions: [] };
+    if (r) return { behavior: 'ask', reason: 'ask-rule', message: `Rule ${ruleText(r)} asks for approval.`, rule: r, span: c.span, suggestions: [], ...facts };
   }
   // 3. exact allow of the whole command.
   const wholeAllow = firstExactMatch(policy.allow, whole);
-  if (wholeAllow) return { behavior: 'allow', reason: 'allow-rule', message: `Allowed by rule ${ruleText(wholeAllow)}.`, rule: wholeAllow, suggestions: [], wholeCommand: true };
+  if (wholeAllow) return { behavior: 'allow', reason: 'allow-rule', message: `Allowed by rule ${ruleText(wholeAllow)}.`, rule: wholeAllow, suggestions: [], wholeCommand: true, ...facts };
   // 4. gates.
   if (parsed.complexity.status !== 'simple') {
-    return { behavior: 'ask', reason: 'not-simple', message: 'The command cannot be split into simple commands safely.', suggestions: [] };
+    return { behavior: 'ask', reason: 'not-simple', message: 'The command cannot be split into simple commands safely.', suggestions: [], ...facts };
   }
   if (ctx.misparsing) {
-    return { behavior: 'ask', reason: 'misparsing', message: 'A security check found text that shells may parse differently.', suggestions: [] };
+    return { behavior: 'ask', reason: 'misparsing', message: 'A security check found text that shells may parse differently.', suggestions: [], ...facts };
   }
   // 5. the cap.
   const subs = all.filter((c) => !isCdTo(c, ctx.cwd));
@@ -160,6 +269,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
       reason: 'too-many-subcommands',
       message: `The command has ${subs.length} subcommands, more than ${MAX_SUBCOMMANDS} to check individually.`,
       suggestions: [],
+      ...facts,
     };
   }
   // 6. cd checks.
@@ -175,7 +285,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     if (name === 'git') git = true;
   }
   if (cds > 1) {
-    return { behavior: 'ask', reason: 'multiple-cd', message: 'Multiple directory changes in one command need approval.', span: firstCd!.span, suggestions: [] };
+    return { behavior: 'ask', reason: 'multiple-cd', message: 'Multiple directory changes in one command need approval.', span: firstCd!.span, suggestions: [], ...facts };
   }
   if (cds === 1 && git) {
     return {
@@ -184,16 +294,42 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
       message: 'A `cd` combined with `git` needs approval (a repository in the target directory could run code through its config).',
       span: firstCd!.span,
       suggestions: [],
+      ...facts,
     };
   }
-  // 7. allow rules per subcommand.
+  // 7. each subcommand: path constraints, allow rules, sed, mode, read-only.
   let firstAllow: PermissionRule | undefined;
+  let viaReadOnly = false;
+  let viaMode = false;
   const suggestions: string[] = [];
   let undecided: SimpleCommand | undefined;
   for (const c of subs) {
+    if (pathCtx) {
+      const problem = pathConstraint(c, pathsOf.get(c) ?? [], cds > 0, pathCtx, mode);
+      if (problem) return { behavior: 'ask', reason: 'path-constraint', message: problem, span: c.span, suggestions: [], ...facts };
+    }
     const r = allowFor(text, c, policy);
     if (r) {
       firstAllow ??= r;
+      continue;
+    }
+    const first = c.name?.value;
+    if (first === 'sed' && !sedAllowed(c.args, { allowFileWrites: mode === 'acceptEdits' })) {
+      return {
+        behavior: 'ask',
+        reason: 'sed-constraint',
+        message: 'This `sed` command needs approval: only line printing (`sed -n 1,5p`) and plain substitutions without files are allowed without it.',
+        span: c.span,
+        suggestions: [],
+        ...facts,
+      };
+    }
+    if (mode === 'acceptEdits' && first !== undefined && ACCEPT_EDITS_COMMANDS.has(first)) {
+      viaMode = true;
+      continue;
+    }
+    if (!ctx.securityAsk && simpleCommandReadOnly(c, text).readOnly) {
+      viaReadOnly = true;
       continue;
     }
     undecided ??= c;
@@ -201,7 +337,13 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     if (s !== undefined && !suggestions.includes(s) && suggestions.length < MAX_SUGGESTED_RULES_FOR_COMPOUND) suggestions.push(s);
   }
   if (!undecided && firstAllow) {
-    return { behavior: 'allow', reason: 'allow-rule', message: `Allowed by rule ${ruleText(firstAllow)}${subs.length > 1 ? ' and the rules of the other subcommands' : ''}.`, rule: firstAllow, suggestions: [] };
+    return { behavior: 'allow', reason: 'allow-rule', message: `Allowed by rule ${ruleText(firstAllow)}${subs.length > 1 ? ' and the rules of the other subcommands' : ''}.`, rule: firstAllow, suggestions: [], ...facts };
+  }
+  if (!undecided && viaMode) {
+    return { behavior: 'allow', reason: 'accept-edits', message: 'File edits are allowed in acceptEdits mode.', suggestions: [], ...facts };
+  }
+  if (!undecided && viaReadOnly) {
+    return { behavior: 'allow', reason: 'read-only', message: 'Read-only command is allowed.', suggestions: [], ...facts };
   }
   return {
     behavior: 'passthrough',
@@ -209,5 +351,6 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     message: 'No permission rule decided.',
     ...(undecided ? { span: undecided.span } : {}),
     suggestions,
+    ...facts,
   };
 }

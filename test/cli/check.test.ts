@@ -17,9 +17,26 @@ function parseLines(stdout: unknown): unknown[] {
 
 describe('shellward check -- COMMAND', () => {
   it('prints the decision and reason as text and exits 1 for ask', async () => {
-    const r = await shellward(['check', '--', 'git status']);
+    const r = await shellward(['check', '--', 'make build']);
     expect(r.exitCode).toBe(1);
-    expect(String(r.stdout)).toBe('ask  no-matching-rule\n  suggested rules: Bash(git status:*)');
+    expect(String(r.stdout)).toBe('ask  no-matching-rule\n  suggested rules: Bash(make build:*)');
+  });
+
+  it('allows a read-only command without a rule and exits 0', async () => {
+    const r = await shellward(['check', '--', 'git status']);
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stdout)).toBe('allow  read-only: Read-only command is allowed.');
+  });
+
+  it('asks for a write in default mode even with an allow rule; --permission-mode acceptEdits allows it', async () => {
+    const args = ['check', '--no-claude-settings', '--format', 'json', '--cwd', '/tmp'];
+    const v = JSON.parse(String((await shellward([...args, '--', 'touch notes.txt'])).stdout)) as Verdict;
+    expect(v).toMatchObject({ decision: 'ask', outsideCwd: false, paths: [{ path: 'notes.txt', operation: 'create', allowed: true, reason: 'inside' }] });
+    expect(v.reason).toMatch(/^path-constraint: /);
+    const a = JSON.parse(String((await shellward([...args, '--permission-mode', 'acceptEdits', '--', 'touch notes.txt'])).stdout)) as Verdict;
+    expect(a.decision).toBe('allow');
+    const o = JSON.parse(String((await shellward([...args, '--permission-mode', 'acceptEdits', '--', 'touch /etc/x'])).stdout)) as Verdict;
+    expect(o).toMatchObject({ decision: 'ask', outsideCwd: true });
   });
 
   it('prints destructive ids and findings with 0-based offsets', async () => {
@@ -42,12 +59,14 @@ describe('shellward check -- COMMAND', () => {
     expect(r.exitCode).toBe(1);
     const v = JSON.parse(String(r.stdout)) as Verdict;
     expect(Object.keys(v)).toEqual([...VERDICT_FIELDS]);
-    expect(v).toMatchObject({ decision: 'ask', reason: 'no-matching-rule', readOnly: false, destructive: ['rm-recursive-force'], outsideCwd: false, suggestions: ['Bash(rm -rf build)'], matchedRule: null });
+    expect(v).toMatchObject({ decision: 'ask', readOnly: false, destructive: ['rm-recursive-force'], outsideCwd: false, suggestions: [], matchedRule: null });
+    expect(v.reason).toMatch(/^path-constraint: `rm` writes to `build`/);
+    expect(v.paths).toEqual([{ path: 'build', operation: 'write', resolved: '/tmp/build', allowed: true, reason: 'inside' }]);
     expect(Object.keys(v.findings[0]!)).toEqual([...FINDING_FIELDS]);
   });
 
   it('accepts a command without -- when it does not start with a dash', async () => {
-    expect((await shellward(['check', 'ls'])).exitCode).toBe(1);
+    expect((await shellward(['check', 'make'])).exitCode).toBe(1);
   });
 
   it('exits 2 on usage errors', async () => {
@@ -72,7 +91,7 @@ describe('shellward check -- COMMAND', () => {
 function request(i: number): { command: string; cwd?: string; permissions?: unknown } {
   switch (i % 4) {
     case 0:
-      return { command: 'git status' };
+      return { command: 'make status' };
     case 1:
       return { command: `rm -rf build-${i}`, cwd: '/work' };
     case 2:
@@ -116,7 +135,7 @@ describe('shellward check --jsonl', () => {
 
   it('answers a malformed line with an error line and goes on, then exits 2', async () => {
     const lines = [
-      JSON.stringify({ command: 'git status' }),
+      JSON.stringify({ command: 'make status' }),
       '{"command": "ls"',
       '',
       JSON.stringify({ cmd: 'ls' }),

@@ -56,7 +56,7 @@ describe('shellward check under the project policy', () => {
   });
 
   it('--no-claude-settings and --config change the policy', async () => {
-    expect((await verdict('git status', ['--no-claude-settings'])).v.decision).toBe('ask');
+    expect((await verdict('git status', ['--no-claude-settings'])).v.decision).toBe('allow'); // read-only
     const strict = await verdict('git status', ['--config', 'strict.json']);
     expect(strict.v.decision).toBe('deny');
     expect(strict.v.matchedRule).toMatchObject({ file: 'strict.json' });

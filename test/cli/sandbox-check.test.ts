@@ -29,9 +29,14 @@ describe('shellward sandbox-check', () => {
   it('refuses a command the policy does not allow, says why, exits 3 and runs nothing', async () => {
     const dir = await realpath(await mkdtemp(join(tmpdir(), 'sw-cli-')));
     try {
-      const r = await shellward(['sandbox-check', '--cwd', dir, '--', 'touch marker']);
+      const r = await shellward(['sandbox-check', '--cwd', dir, '--', 'make marker']);
       expect(r.exitCode).toBe(SANDBOX_CHECK_EXIT.REFUSED);
       expect(String(r.stdout)).toBe('refused  not run: the policy decision is ask: no-matching-rule');
+      expect(await readdir(dir)).toEqual([]);
+      // A write asks in default mode even with an allow rule (path constraints), so it is not run either.
+      const w = await shellward(['sandbox-check', '--cwd', dir, '--', 'touch marker']);
+      expect(w.exitCode).toBe(SANDBOX_CHECK_EXIT.REFUSED);
+      expect(String(w.stdout)).toMatch(/^refused {2}not run: the policy decision is ask: path-constraint: /);
       expect(await readdir(dir)).toEqual([]);
     } finally {
       await rm(dir, { recursive: true });
@@ -67,7 +72,7 @@ describe.skipIf(skipReason !== undefined)(`shellward sandbox-check with an allow
   it('runs an allowed command in the sandbox; --format json lists the files it wrote; the real directory is untouched', async () => {
     const dir = await project();
     try {
-      const r = await shellward(['sandbox-check', '--cwd', dir, '--format', 'json', '--', 'touch made.txt notes.txt']);
+      const r = await shellward(['sandbox-check', '--cwd', dir, '--permission-mode', 'acceptEdits', '--format', 'json', '--', 'touch made.txt notes.txt']);
       const doc = JSON.parse(String(r.stdout)) as Record<string, unknown>;
       expect(doc).toMatchObject({ status: 'ran', sandbox: 'bwrap', cwd: dir, exitCode: 0, verdict: { decision: 'allow' }, meaning: { kind: 'success' } });
       expect(doc.filesWritten).toEqual([

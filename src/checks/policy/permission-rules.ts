@@ -62,7 +62,8 @@ export const POLICY_ASK: RuleMeta = {
   severity: { agent: 'warning', script: 'off' },
   docs: {
     rationale:
-      'Claude Code would stop and ask before running this command: an `ask` rule matches it, it changes ' +
+      'Claude Code would stop and ask before running this command: an `ask` rule matches it, it writes a file ' +
+      'or touches a path outside the working directories, it runs a `sed` expression outside the safe subset, it changes ' +
       'directory more than once, it combines `cd` with `git` (a repository in the target directory can run ' +
       'code through its config), it has more than 50 subcommands to check, or no `allow` rule covers every ' +
       'subcommand. In an agent transcript that means a person approved it (or the run was in a permissive mode).',
@@ -71,9 +72,10 @@ export const POLICY_ASK: RuleMeta = {
       '(suggestions are Claude Code\'s: a 2-word prefix such as `Bash(npm run:*)`, never for bare shells and wrappers).',
     exceptions:
       'Asks that other rules report (security checks, parse complexity, dangerous removals) are not repeated here. ' +
-      'With no permission rule configured, a command that nothing allows is not reported. Read-only auto-allow, ' +
-      'path constraints and sed checks of Claude Code are not modelled, so some commands Claude Code runs without ' +
-      'asking are reported.',
+      'With no permission rule configured, a command that nothing allows is not reported. Read-only commands ' +
+      '(Claude Code\'s flag-level allowlist) are allowed without a rule; path constraints (a write, or a path outside ' +
+      'the working directories, in a command with a recorded working directory) and `sed` constraints ask even when ' +
+      'an allow rule matches, as in Claude Code. `Read(…)`/`Edit(…)` rules are not modelled.',
   },
   sources: SOURCES,
   examples: {
@@ -132,6 +134,12 @@ const check: Check = {
       case 'multiple-cd':
       case 'cd-git':
       case 'too-many-subcommands':
+        ctx.report({ ruleId: POLICY_ASK.id, message: d.message, span, data: { reason: d.reason } });
+        return;
+      case 'path-constraint':
+      case 'sed-constraint':
+        // Asks no allow rule can lift (SPEC §2.8 steps 3 and 6); reported like a missing allow rule.
+        if (!policy.allow.some((r) => r.bash !== undefined)) return;
         ctx.report({ ruleId: POLICY_ASK.id, message: d.message, span, data: { reason: d.reason } });
         return;
       case 'no-matching-rule': {
