@@ -7,6 +7,7 @@ import { RULES } from '../checks/index.js';
 import { EXIT } from './exit-codes.js';
 import { registerAuditCommand } from './audit-command.js';
 import { registerCheckCommand } from './check-command.js';
+import { registerInitCommand } from './init-command.js';
 import { registerLintCommand } from './lint-command.js';
 import { registerPrintConfigCommand } from './print-config-command.js';
 import { registerSandboxCheckCommand } from './sandbox-check-command.js';
@@ -24,6 +25,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerAuditCommand(program, setExit);
   registerPrintConfigCommand(program, setExit);
   registerSandboxCheckCommand(program, setExit);
+  registerInitCommand(program, setExit);
   program
     .command('rules')
     .description('list every rule with its code, category and default severities')

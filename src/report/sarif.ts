@@ -18,6 +18,46 @@ export const INFORMATION_URI = 'https://github.com/shellward/shellward';
 /** The `uriBaseId` of every repository-relative artifact location. */
 export const SRCROOT = '%SRCROOT%';
 
+/**
+ * GitHub code scanning's documented limits on an uploaded SARIF file ("SARIF results exceed
+ * limit", docs.github.com/en/code-security/code-scanning/troubleshooting-sarif-uploads/results-exceed-limit,
+ * and "SARIF file is too large"): a file over a hard limit is rejected. shellward writes one run
+ * with one location per result and two tags per rule, so only the result count can be exceeded;
+ * {@link buildSarif} truncates to {@link CODE_SCANNING_LIMITS.resultsPerRun} and says so.
+ */
+export const CODE_SCANNING_LIMITS = {
+  /** Runs per file. */
+  runsPerFile: 20,
+  /** Results per run (only the top 5,000, by severity, are displayed). */
+  resultsPerRun: 25_000,
+  /** Results per run that code scanning displays. */
+  displayedResultsPerRun: 5_000,
+  /** Rules per run. */
+  rulesPerRun: 25_000,
+  /** Locations per result (only 100 are displayed). */
+  locationsPerResult: 1_000,
+  /** Tags per rule (only 10 are displayed). */
+  tagsPerRule: 20,
+  /** Size of the gzip-compressed SARIF upload, in bytes (10 MB). */
+  gzipUploadBytes: 10 * 1024 * 1024,
+} as const;
+
+/** Options of {@link buildSarif}. */
+export interface SarifOptions {
+  /**
+   * Code scanning category (`run.automationDetails.id`, "runAutomationDetails" in GitHub's docs):
+   * distinguishes several shellward analyses of one commit. A trailing `/` is added when missing,
+   * as github/codeql-action/upload-sarif does with its `category` input (the part before the last
+   * `/` is the category; nothing after it is a run id).
+   */
+  readonly category?: string;
+  /** Most results kept (default {@link CODE_SCANNING_LIMITS.resultsPerRun}). */
+  readonly maxResults?: number;
+}
+
+/** `id` of the notification that says results were left out. */
+export const TRUNCATED_NOTIFICATION_ID = 'sarif-results-truncated';
+
 /** URL of the reference page of rule `id` (SARIF `helpUri`). */
 export function ruleHelpUri(id: string): string {
   return `${INFORMATION_URI}/blob/main/docs/rules/${encodeURIComponent(id)}.md`;
@@ -83,7 +123,7 @@ export function sarifRule(rule: RuleMeta): Sarif.ReportingDescriptor {
     helpUri: ruleHelpUri(rule.id),
     defaultConfiguration: reportingConfiguration(rule.severity.script),
     properties: {
-      tags: [rule.category, 'shellward'],
+      tags: [rule.category, 'shellward'].slice(0, CODE_SCANNING_LIMITS.tagsPerRule),
       ...(securitySeverity ? { 'security-severity': securitySeverity } : {}),
     },
   };
@@ -139,42 +179,105 @@ function sarifResult(file: string, d: Diagnostic, ruleIndex: ReadonlyMap<string,
   };
 }
 
+/** One diagnostic with the file it is shown under and its position in the input. */
+interface Entry {
+  readonly file: string;
+  readonly d: Diagnostic;
+  readonly index: number;
+}
+
+function compareEntries(a: Entry, b: Entry): number {
+  return (
+    SEVERITY_RANK[a.d.severity] - SEVERITY_RANK[b.d.severity] ||
+    (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+    a.d.range.start.line - b.d.range.start.line ||
+    a.d.range.start.column - b.d.range.start.column ||
+    a.index - b.index
+  );
+}
+
+/**
+ * The entries kept under a limit of `max`: all of them when within it; else the `max` first by
+ * severity (most severe first), then file (UTF-16 order), line, column and input position —
+ * deterministic — returned in input order.
+ */
+function keepMostSevere(entries: readonly Entry[], max: number): readonly Entry[] {
+  if (entries.length <= max) return entries;
+  const kept = new Set([...entries].sort(compareEntries).slice(0, Math.max(0, max)).map((e) => e.index));
+  return entries.filter((e) => kept.has(e.index));
+}
+
+/** `shellward` → `shellward/`; `''` and whitespace only → undefined. */
+export function automationId(category: string | undefined): string | undefined {
+  if (category === undefined || category.trim() === '') return undefined;
+  return category.endsWith('/') ? category : `${category}/`;
+}
+
 /**
  * Builds the SARIF 2.1.0 log for `input`: one run, `rules[]` in `input.rules` order, results in
  * input order (`ruleIndex` points into `rules[]`; omitted for a rule id not in it), levels equal
  * to severities, regions in 1-based lines and UTF-16 columns (`columnKind: utf16CodeUnits`) with
  * exclusive `endColumn`, and `partialFingerprints.primaryLocationLineHash` = the fingerprint.
+ * `options.category` becomes `automationDetails.id`. Over `options.maxResults` (default: code
+ * scanning's 25,000 per run) the most severe results are kept (see {@link keepMostSevere}) and
+ * `invocations[0].toolExecutionNotifications` says how many were left out.
  */
-export function buildSarif(input: ReportInput): Sarif.Log {
+export function buildSarif(input: ReportInput, options: SarifOptions = {}): Sarif.Log {
   const ruleIndex = new Map<string, number>();
   input.rules.forEach((r, i) => {
     if (!ruleIndex.has(r.id)) ruleIndex.set(r.id, i);
   });
-  return {
-    $schema: SARIF_SCHEMA_URI,
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'shellward',
-            version: input.toolVersion,
-            semanticVersion: input.toolVersion,
-            informationUri: INFORMATION_URI,
-            rules: input.rules.map(sarifRule),
-          },
-        },
-        originalUriBaseIds: {
-          [SRCROOT]: { description: { text: 'The root of the repository that was linted.' } },
-        },
-        columnKind: 'utf16CodeUnits',
-        results: input.results.flatMap((r) => r.diagnostics.map((d) => sarifResult(r.file, d, ruleIndex))),
+  const entries: Entry[] = [];
+  for (const r of input.results) for (const d of r.diagnostics) entries.push({ file: r.file, d, index: entries.length });
+  const max = options.maxResults ?? CODE_SCANNING_LIMITS.resultsPerRun;
+  const kept = keepMostSevere(entries, max);
+  const omitted = entries.length - kept.length;
+  const id = automationId(options.category);
+  const run: Sarif.Run = {
+    tool: {
+      driver: {
+        name: 'shellward',
+        version: input.toolVersion,
+        semanticVersion: input.toolVersion,
+        informationUri: INFORMATION_URI,
+        rules: input.rules.map(sarifRule),
       },
-    ],
+    },
+    ...(omitted > 0
+      ? {
+          invocations: [
+            {
+              executionSuccessful: true,
+              toolExecutionNotifications: [
+                {
+                  level: 'warning',
+                  descriptor: { id: TRUNCATED_NOTIFICATION_ID },
+                  message: {
+                    text: `${omitted} of ${entries.length} results were left out to stay within ${max} results per run (code scanning's limit); the most severe were kept.`,
+                  },
+                },
+              ],
+            },
+          ],
+        }
+      : {}),
+    ...(id !== undefined ? { automationDetails: { id } } : {}),
+    originalUriBaseIds: {
+      [SRCROOT]: { description: { text: 'The root of the repository that was linted.' } },
+    },
+    columnKind: 'utf16CodeUnits',
+    results: kept.map((e) => sarifResult(e.file, e.d, ruleIndex)),
   };
+  return { $schema: SARIF_SCHEMA_URI, version: '2.1.0', runs: [run] };
+}
+
+/** Number of results {@link buildSarif} leaves out of `input` under `maxResults` (default 25,000). */
+export function sarifOmitted(input: ReportInput, maxResults: number = CODE_SCANNING_LIMITS.resultsPerRun): number {
+  const total = input.results.reduce((n, r) => n + r.diagnostics.length, 0);
+  return Math.max(0, total - Math.max(0, maxResults));
 }
 
 /** Renders {@link buildSarif} as JSON indented by 2 spaces, with a trailing newline. */
-export function formatSarif(input: ReportInput): string {
-  return JSON.stringify(buildSarif(input), null, 2) + '\n';
+export function formatSarif(input: ReportInput, options: SarifOptions = {}): string {
+  return JSON.stringify(buildSarif(input, options), null, 2) + '\n';
 }

@@ -1,0 +1,156 @@
+/**
+ * The Action's annotations plan and job summary (pure): which findings become annotations under
+ * GitHub's per-step limit, and the Markdown/HTML written to `GITHUB_STEP_SUMMARY`.
+ */
+import { SEVERITY_RANK, type Diagnostic, type Severity } from '../src/core/types.js';
+import { countSeverities, ruleHelpUri, type FileResult } from '../src/report/index.js';
+
+/** GitHub shows at most this many annotations of one level (error, warning, notice) per step. */
+export const ANNOTATION_LIMIT = 10;
+
+/** Findings listed in the job summary's table. */
+export const SUMMARY_TOP = 20;
+
+/** One finding with the path it is shown under. */
+export interface Finding {
+  readonly file: string;
+  readonly d: Diagnostic;
+}
+
+/** Every finding, most severe first, then by file (UTF-16 order), line and column. */
+export function rankedFindings(results: readonly FileResult[]): Finding[] {
+  const all = results.flatMap((r) => r.diagnostics.map((d) => ({ file: r.file, d })));
+  return all.sort(
+    (a, b) =>
+      SEVERITY_RANK[a.d.severity] - SEVERITY_RANK[b.d.severity] ||
+      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+      a.d.range.start.line - b.d.range.start.line ||
+      a.d.range.start.column - b.d.range.start.column,
+  );
+}
+
+/** The annotations to emit and how many findings are left out. */
+export interface AnnotationPlan {
+  readonly shown: readonly Finding[];
+  readonly omitted: Readonly<Record<Severity, number>>;
+}
+
+/** The first {@link ANNOTATION_LIMIT} findings of each severity of `ranked` (most severe first). */
+export function planAnnotations(ranked: readonly Finding[], limit = ANNOTATION_LIMIT): AnnotationPlan {
+  const count: Record<Severity, number> = { error: 0, warning: 0, note: 0 };
+  const omitted: Record<Severity, number> = { error: 0, warning: 0, note: 0 };
+  const shown: Finding[] = [];
+  for (const f of ranked) {
+    if (count[f.d.severity] >= limit) {
+      omitted[f.d.severity]++;
+      continue;
+    }
+    count[f.d.severity]++;
+    shown.push(f);
+  }
+  return { shown, omitted };
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** What the summary says about the `changed-only` scope. */
+export interface SummaryScope {
+  /** The base commit the change was compared with. */
+  readonly base: string;
+  /** Changed files among the linted paths. */
+  readonly files: number;
+  /** Findings dropped because they are on lines the change did not touch (0 with `all-lines`). */
+  readonly droppedLines: number;
+  readonly allLines: boolean;
+}
+
+/** Everything the job summary shows. */
+export interface SummaryInput {
+  readonly results: readonly FileResult[];
+  readonly filesAnalysed: number;
+  readonly sarifFile: string;
+  /** Annotations left out per level; `undefined` when annotations are off. */
+  readonly omitted?: Readonly<Record<Severity, number>>;
+  readonly scope?: SummaryScope;
+  /** `https://github.com/owner/repo/blob/<sha>/` to link findings to their lines, if known. */
+  readonly blobUrl?: string;
+}
+
+function fileLink(f: Finding, blobUrl: string | undefined): string {
+  const label = `<code>${escapeHtml(`${f.file}:${f.d.range.start.line}`)}</code>`;
+  if (!blobUrl || f.file.startsWith('/') || f.file.startsWith('../')) return label;
+  const path = f.file.split('/').map(encodeURIComponent).join('/');
+  return `<a href="${escapeHtml(`${blobUrl}${path}#L${f.d.range.start.line}`)}">${label}</a>`;
+}
+
+function ruleLink(id: string): string {
+  return `<a href="${escapeHtml(ruleHelpUri(id))}"><code>${escapeHtml(id)}</code></a>`;
+}
+
+function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  const tr = (cells: readonly string[], tag: string): string => `<tr>${cells.map((c) => `<${tag}>${c}</${tag}>`).join('')}</tr>`;
+  return `<table>\n${tr(head, 'th')}\n${rows.map((r) => tr(r, 'td')).join('\n')}\n</table>`;
+}
+
+/**
+ * The job summary: a headline with the counts, the `changed-only` scope, a table of findings per
+ * rule and severity (rule linked to its reference page), the top {@link SUMMARY_TOP} findings
+ * most severe first, and how many findings did not become annotations. Ends with a newline.
+ */
+export function renderSummary(input: SummaryInput): string {
+  const c = countSeverities(input.results);
+  const out: string[] = ['## shellward', ''];
+  const files = plural(input.filesAnalysed, 'file');
+  out.push(
+    c.total === 0
+      ? `No problems found in ${files}.`
+      : `**${plural(c.total, 'problem')}** (${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}, ${plural(c.notes, 'note')}) in ${files}.`,
+  );
+  if (input.scope) {
+    const s = input.scope;
+    const lines = s.allLines ? 'all lines of them' : `only lines they change${s.droppedLines > 0 ? ` (${plural(s.droppedLines, 'finding')} on other lines not shown)` : ''}`;
+    out.push('', `Changed files only: ${plural(s.files, 'file')} changed since <code>${escapeHtml(s.base.slice(0, 12))}</code>, ${lines}.`);
+  }
+  const ranked = rankedFindings(input.results);
+  if (ranked.length > 0) {
+    const perRule = new Map<string, { id: string; severity: Severity; count: number }>();
+    for (const { d } of ranked) {
+      const key = `${d.ruleId}\0${d.severity}`;
+      const e = perRule.get(key) ?? { id: d.ruleId, severity: d.severity, count: 0 };
+      e.count++;
+      perRule.set(key, e);
+    }
+    const rules = [...perRule.values()].sort(
+      (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.count - a.count || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    );
+    out.push('', '### Findings per rule', '', table(['Rule', 'Severity', 'Findings'], rules.map((r) => [ruleLink(r.id), r.severity, String(r.count)])));
+    const top = ranked.slice(0, SUMMARY_TOP);
+    out.push(
+      '',
+      ranked.length > top.length ? `### Top ${top.length} of ${ranked.length} findings` : '### Findings',
+      '',
+      table(['Location', 'Severity', 'Rule', 'Message'], top.map((f) => [fileLink(f, input.blobUrl), f.d.severity, ruleLink(f.d.ruleId), escapeHtml(f.d.message)])),
+    );
+  }
+  const notes: string[] = [];
+  if (input.omitted) {
+    const o = input.omitted;
+    const left = o.error + o.warning + o.note;
+    if (left > 0) {
+      const parts = [o.error ? plural(o.error, 'error') : '', o.warning ? plural(o.warning, 'warning') : '', o.note ? plural(o.note, 'note') : ''].filter(Boolean);
+      notes.push(`${plural(left, 'finding')} (${parts.join(', ')}) not shown as annotations: GitHub shows at most ${ANNOTATION_LIMIT} annotations of each level per step.`);
+    }
+  } else if (c.total > 0) {
+    notes.push('Annotations are off (`annotations: false`).');
+  }
+  if (c.total > 0) notes.push(`Every finding is in the SARIF report <code>${escapeHtml(input.sarifFile)}</code>.`);
+  if (notes.length > 0) out.push('', ...notes.flatMap((n, i) => (i === 0 ? [n] : ['', n])));
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,80 @@
+/** The Action's pure parts: the event's base commit, the changed-only filter, annotations plan, summary. */
+import { describe, expect, it } from 'vitest';
+import type { Diagnostic, Severity } from '../../src/core/types.js';
+import type { FileResult } from '../../src/report/index.js';
+import { eventBase, repoPath, scopeResults } from '../../action/scope.js';
+import { planAnnotations, rankedFindings, renderSummary } from '../../action/summary.js';
+
+const SHA = 'a'.repeat(40);
+
+function diag(line: number, severity: Severity = 'error', ruleId = 'rm-recursive-force', endLine = line, message = 'm'): Diagnostic {
+  return { ruleId, severity, message, file: 'x', range: { start: { line, column: 1 }, end: { line: endLine, column: 5 } }, fingerprint: `f${line}` };
+}
+
+describe('eventBase', () => {
+  it('reads the base of pull_request, pull_request_target, merge_group and push', () => {
+    expect(eventBase('pull_request', { pull_request: { base: { sha: SHA } } })).toEqual({ base: SHA, source: 'pull_request.base.sha' });
+    expect(eventBase('pull_request_target', { pull_request: { base: { sha: SHA } } })?.base).toBe(SHA);
+    expect(eventBase('merge_group', { merge_group: { base_sha: SHA } })?.base).toBe(SHA);
+    expect(eventBase('push', { before: SHA })?.base).toBe(SHA);
+  });
+
+  it('gives nothing for a new branch, another event, or a malformed payload', () => {
+    expect(eventBase('push', { before: '0'.repeat(40) })).toBeUndefined();
+    expect(eventBase('workflow_dispatch', { before: SHA })).toBeUndefined();
+    expect(eventBase('pull_request', { pull_request: { base: { sha: '--output=x' } } })).toBeUndefined();
+    expect(eventBase('pull_request', null)).toBeUndefined();
+  });
+});
+
+describe('scopeResults', () => {
+  const results: FileResult[] = [
+    { file: 'a.sh', diagnostics: [diag(1), diag(5), diag(9, 'error', 'x', 12)] },
+    { file: 'b.sh', diagnostics: [diag(1)] },
+    { file: 'logs/t.jsonl', diagnostics: [diag(3)] },
+  ];
+
+  it('keeps changed files, findings on changed lines, and the kept files whole', () => {
+    const lines = new Map([['sub/a.sh', [[5, 5], [11, 11]] as Array<[number, number]>]]);
+    const r = scopeResults(results, { prefix: 'sub', files: new Set(['sub/a.sh']), lines, keep: new Set(['logs/t.jsonl']) });
+    expect(r.results.map((x) => [x.file, x.diagnostics.map((d) => d.range.start.line)])).toEqual([
+      ['a.sh', [5, 9]],
+      ['logs/t.jsonl', [3]],
+    ]);
+    expect(r).toMatchObject({ droppedFiles: 1, droppedLines: 1 });
+  });
+
+  it('keeps every finding of a changed file without lines (all-lines)', () => {
+    const r = scopeResults(results, { prefix: '', files: new Set(['a.sh']) });
+    expect(r.results.map((x) => x.file)).toEqual(['a.sh']);
+    expect(r.results[0]!.diagnostics).toHaveLength(3);
+  });
+
+  it('maps displayed paths into the repository', () => {
+    expect(repoPath('a.sh', '')).toBe('a.sh');
+    expect(repoPath('a.sh', 'pkg/')).toBe('pkg/a.sh');
+    expect(repoPath('/tmp/t.jsonl', 'pkg')).toBeUndefined();
+  });
+});
+
+describe('annotations and summary', () => {
+  it('keeps at most the limit per level, most severe first', () => {
+    const results: FileResult[] = [{ file: 'a.sh', diagnostics: [diag(1, 'note'), diag(2, 'warning'), diag(3), diag(4), diag(5, 'warning')] }];
+    const plan = planAnnotations(rankedFindings(results), 1);
+    expect(plan.shown.map((f) => `${f.d.severity}:${f.d.range.start.line}`)).toEqual(['error:3', 'warning:2', 'note:1']);
+    expect(plan.omitted).toEqual({ error: 1, warning: 1, note: 0 });
+  });
+
+  it('escapes file names and messages (they quote attacker-controlled text)', () => {
+    const results: FileResult[] = [{ file: '<img src=x>.sh', diagnostics: [diag(1, 'error', 'rm-recursive-force', 1, '`rm -rf "<script>"` & co')] }];
+    const s = renderSummary({ results, filesAnalysed: 1, sarifFile: 'out.sarif', omitted: { error: 0, warning: 0, note: 0 }, blobUrl: 'https://github.com/o/r/blob/abc/' });
+    expect(s).not.toContain('<img');
+    expect(s).not.toContain('<script>');
+    expect(s).toContain('&lt;script&gt;');
+    expect(s).toContain('href="https://github.com/o/r/blob/abc/%3Cimg%20src%3Dx%3E.sh#L1"');
+  });
+
+  it('says when there is nothing', () => {
+    expect(renderSummary({ results: [], filesAnalysed: 0, sarifFile: 's' })).toBe('## shellward\n\nNo problems found in 0 files.\n');
+  });
+});

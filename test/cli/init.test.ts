@@ -1,0 +1,131 @@
+/** `shellward init`: starter files in a temporary directory, never overwritten without --force. */
+import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/load.js';
+import { ruleMeta } from '../../src/checks/index.js';
+import { ACTION_REF, CONFIG_FILE, initProject, STARTER_CONFIG } from '../../src/cli/init-command.js';
+import { REPO, shellward } from './cli.js';
+
+// js-yaml comes with cosmiconfig (no types of its own here).
+const yaml = createRequire(import.meta.url)('js-yaml') as { load(text: string): unknown };
+
+async function tempDir(): Promise<string> {
+  // A package.json makes the directory the project root for the config search.
+  const dir = await mkdtemp(join(tmpdir(), 'shellward-init-'));
+  await writeFile(join(dir, 'package.json'), '{"name": "demo", "private": true}\n');
+  return dir;
+}
+
+describe('initProject', () => {
+  it('writes a starter config that the project loader accepts', async () => {
+    const dir = await tempDir();
+    const r = await initProject(dir, {});
+    expect(r).toEqual({ written: [CONFIG_FILE], skipped: [], warnings: [] });
+    const text = await readFile(join(dir, CONFIG_FILE), 'utf8');
+    expect(JSON.parse(text)).toEqual(STARTER_CONFIG);
+    expect(text.endsWith('}\n')).toBe(true);
+    const resolved = await loadConfig({ cwd: dir, claudeSettings: false });
+    expect(resolved.sources.map((s) => s.file)).toEqual([CONFIG_FILE]);
+    expect(resolved.config.profile).toEqual(STARTER_CONFIG.profile);
+    expect(resolved.severity).toEqual(STARTER_CONFIG.rules);
+    expect(resolved.policy.deny.map((rule) => rule.raw)).toEqual(['Bash(git push --force:*)']);
+    // Every example rule id exists; the schema path points at the shipped schema.
+    for (const id of Object.keys(STARTER_CONFIG.rules)) expect(ruleMeta(id), id).toBeDefined();
+    expect(validateConfig(JSON.parse(text), CONFIG_FILE)).toBeTruthy();
+    await expect(stat(join(REPO, STARTER_CONFIG.$schema.replace('./node_modules/shellward/', '')))).resolves.toBeTruthy();
+  });
+
+  it('writes the husky hook, the workflow and the pre-commit config on request', async () => {
+    const dir = await tempDir();
+    const r = await initProject(dir, { husky: true, workflow: true, preCommitConfig: true });
+    expect(r.written).toEqual([CONFIG_FILE, '.husky/pre-commit', '.github/workflows/shellward.yml', '.pre-commit-config.yaml']);
+    const hook = await readFile(join(dir, '.husky/pre-commit'), 'utf8');
+    expect(hook).toContain('npx --no-install shellward lint --staged\n');
+    expect((await stat(join(dir, '.husky/pre-commit'))).mode & 0o111).not.toBe(0);
+
+    const workflow = yaml.load(await readFile(join(dir, '.github/workflows/shellward.yml'), 'utf8')) as {
+      on: Record<string, unknown>;
+      permissions: Record<string, string>;
+      jobs: { shellward: { steps: Array<{ uses: string; with?: Record<string, unknown>; if?: string }> } };
+    };
+    expect(Object.keys(workflow.on)).toEqual(['push', 'pull_request']);
+    expect(workflow.permissions['security-events']).toBe('write');
+    const steps = workflow.jobs.shellward.steps;
+    expect(steps.map((s) => s.uses)).toEqual(['actions/checkout@v4', ACTION_REF, 'github/codeql-action/upload-sarif@v3']);
+    expect(steps[0]!.with).toEqual({ 'fetch-depth': 0 });
+    expect(steps[1]!.with).toEqual({ 'sarif-file': 'shellward.sarif' });
+    expect(steps[2]).toEqual({ uses: 'github/codeql-action/upload-sarif@v3', if: 'always()', with: { sarif_file: 'shellward.sarif', category: 'shellward' } });
+
+    const preCommit = yaml.load(await readFile(join(dir, '.pre-commit-config.yaml'), 'utf8')) as { repos: Array<{ repo: string; rev: string; hooks: Array<{ id: string }> }> };
+    expect(preCommit.repos).toEqual([{ repo: 'https://github.com/shellward/shellward', rev: 'main', hooks: [{ id: 'shellward' }] }]);
+    // The hook id exists in this repository's .pre-commit-hooks.yaml.
+    const hooks = yaml.load(await readFile(join(REPO, '.pre-commit-hooks.yaml'), 'utf8')) as Array<{ id: string }>;
+    expect(hooks.map((h) => h.id)).toContain('shellward');
+  });
+
+  it('uses the action reference of the README', async () => {
+    const readme = await readFile(join(REPO, 'README.md'), 'utf8');
+    const refs = new Set([...readme.matchAll(/uses: (shellward\/shellward@\S+)/g)].map((m) => m[1]));
+    expect([...refs]).toEqual([ACTION_REF]);
+  });
+
+  it('never overwrites without --force, still writes the other files, and overwrites with it', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, CONFIG_FILE), '{"rules": {}}\n');
+    await mkdir(join(dir, '.husky'));
+    await writeFile(join(dir, '.husky/pre-commit'), 'npm test\n');
+    const r = await initProject(dir, { husky: true, workflow: true });
+    expect(r.written).toEqual(['.github/workflows/shellward.yml']);
+    expect(r.skipped.map((s) => s.file)).toEqual([CONFIG_FILE, '.husky/pre-commit']);
+    expect(await readFile(join(dir, CONFIG_FILE), 'utf8')).toBe('{"rules": {}}\n');
+    expect(await readFile(join(dir, '.husky/pre-commit'), 'utf8')).toBe('npm test\n');
+
+    const forced = await initProject(dir, { husky: true, force: true });
+    expect(forced.written).toEqual([CONFIG_FILE, '.husky/pre-commit']);
+    expect(JSON.parse(await readFile(join(dir, CONFIG_FILE), 'utf8'))).toEqual(STARTER_CONFIG);
+  });
+
+  it('does not add a second config next to another one', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, '.shellwardrc.yaml'), 'rules: {}\n');
+    const r = await initProject(dir, {});
+    expect(r.written).toEqual([]);
+    expect(r.skipped).toEqual([{ file: CONFIG_FILE, reason: 'not written: .shellwardrc.yaml already configures shellward (--force writes it anyway)' }]);
+    const forced = await initProject(dir, { force: true });
+    expect(forced.written).toEqual([CONFIG_FILE]);
+    expect(forced.warnings).toEqual([`.shellwardrc.yaml is found before ${CONFIG_FILE} and stays in effect`]);
+
+    const pkg = await tempDir();
+    await writeFile(join(pkg, 'package.json'), '{"name": "demo", "shellward": {"rules": {}}}\n');
+    expect((await initProject(pkg, {})).skipped[0]!.reason).toContain('package.json (key "shellward") already configures shellward');
+  });
+});
+
+describe('shellward init (CLI)', () => {
+  it('writes the files, names the ones it leaves alone and exits 2 for them', async () => {
+    const dir = await tempDir();
+    const first = await shellward(['init', '--husky'], { cwd: dir });
+    expect(first.exitCode).toBe(0);
+    expect(String(first.stdout)).toBe(`wrote ${CONFIG_FILE}\nwrote .husky/pre-commit`);
+    const again = await shellward(['init', '--husky', '--workflow', '--pre-commit-config'], { cwd: dir });
+    expect(again.exitCode).toBe(2);
+    expect(String(again.stdout)).toBe('wrote .github/workflows/shellward.yml\nwrote .pre-commit-config.yaml');
+    expect(String(again.stderr)).toBe(
+      [
+        `shellward: init: ${CONFIG_FILE} already exists; not overwritten (--force overwrites it)`,
+        'shellward: init: .husky/pre-commit already exists; not overwritten (--force overwrites it)',
+      ].join('\n'),
+    );
+    const forced = await shellward(['init', '--force'], { cwd: dir });
+    expect(forced.exitCode).toBe(0);
+    // The written config is what lint loads.
+    await writeFile(join(dir, 'a.sh'), '#!/bin/sh\necho hi\n');
+    const lint = await shellward(['lint', '--no-color', 'a.sh'], { cwd: dir });
+    expect(lint.exitCode).toBe(0);
+    expect(String(lint.stderr)).toBe('');
+  });
+});
