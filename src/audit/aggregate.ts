@@ -8,6 +8,7 @@
 import { interpretExitCode } from '../analyses/exit-code.js';
 import type { Range, UnitContext } from '../core/types.js';
 import type { Decision, Verdict } from '../verdict.js';
+import type { AuditSandboxReport } from './sandbox.js';
 
 /** One call to aggregate. */
 export interface AuditEntry {
@@ -105,6 +106,8 @@ export interface AuditReport {
   /** Transcript files read, and lines that could not be read. */
   readonly files: number;
   readonly parseErrors: number;
+  /** With `audit --sandbox`: the calls the policy allows, run again in the sandbox (src/audit/sandbox.ts). */
+  readonly sandbox?: AuditSandboxReport;
 }
 
 /**

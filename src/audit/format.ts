@@ -6,6 +6,7 @@
  */
 import { escapeForTerminal } from '../report/text.js';
 import type { AuditCounts, AuditExample, AuditReport } from './aggregate.js';
+import type { AuditSandboxExample, AuditSandboxReport } from './sandbox.js';
 
 /** Output formats of `audit`. */
 export const AUDIT_FORMATS = ['text', 'json', 'sarif', 'markdown'] as const;
@@ -62,6 +63,7 @@ export function formatAuditText(r: AuditReport): string {
   if (r.suggestions.length === 0) lines.push('  none');
   for (const s of r.suggestions) lines.push(`  ${String(s.covers).padStart(5)}  ${escapeForTerminal(s.rule)}`);
   if (r.excludedSuggestions.length > 0) lines.push(`  left out (would also allow a denied, rejected or destructive command): ${r.excludedSuggestions.map(escapeForTerminal).join(', ')}`);
+  if (r.sandbox) lines.push('', ...sandboxText(r.sandbox));
   return lines.join('\n') + '\n';
 }
 
@@ -112,5 +114,65 @@ export function formatAuditMarkdown(r: AuditReport): string {
     for (const s of r.suggestions) out.push(`| ${code(s.rule)} | ${s.covers} |`);
   }
   if (r.excludedSuggestions.length > 0) out.push('', `Left out because they would also allow a denied, rejected or destructive command: ${r.excludedSuggestions.map(code).join(', ')}`);
+  if (r.sandbox) out.push('', ...sandboxMarkdown(r.sandbox));
   return out.join('\n') + '\n';
+}
+
+function sandboxedText(x: AuditSandboxExample): string {
+  const rec = `${x.recorded.outcome}${x.recorded.exitCode !== undefined ? ` exit ${x.recorded.exitCode}` : ''}`;
+  const sb = x.sandboxed ? `; sandbox: ${x.sandboxed.exitCode === null ? 'no exit code' : `exit ${x.sandboxed.exitCode}`} (${x.sandboxed.kind})` : '';
+  return `recorded: ${rec}${sb}`;
+}
+
+/** The counts line of the sandbox section: what ran and what never did. */
+function sandboxCounts(s: AuditSandboxReport): string[] {
+  const c = s.counts;
+  const n = (k: number, one: string, many = `${one}s`): string => `${k} ${k === 1 ? one : many}`;
+  return [
+    s.status === 'unavailable'
+      ? `no sandbox is available (${s.message ?? ''}): ${c.ran > 0 ? `stopped after ${n(c.ran, 'command')}` : 'no command was run'}`
+      : `commands run: ${c.ran} distinct (for ${n(c.allowed, 'call')} the policy allows, of ${c.calls})`,
+    `never run: ${n(c.refusedAsk, 'call')} the policy asks about, ${c.refusedDeny} it denies` +
+      (c.overLimit > 0 ? `, ${n(c.overLimit, 'command')} over the limit of ${s.limit} (--sandbox-limit)` : '') +
+      (c.errors > 0 ? `, ${n(c.errors, 'command')} that could not be run` : ''),
+    `recorded vs sandboxed: agree ${s.agreement.agree} · mismatch ${s.agreement.mismatch} · not comparable ${s.agreement.notComparable} (not run to completion when recorded, or no exit code)`,
+    `failed in the sandbox: ${s.failedInSandbox}` +
+      (s.environmentDiffers > 0 ? ` · ran in an empty directory (recorded working directory not available here): ${s.environmentDiffers}` : '') +
+      ` · read-only commands that wrote files: ${s.wroteFiles}`,
+  ];
+}
+
+/** Commands run listed in the text report. */
+const MAX_RUNS_SHOWN = 20;
+
+/** The sandbox section of the text report. */
+function sandboxText(s: AuditSandboxReport): string[] {
+  const lines = ['Sandbox (calls the policy allows, run again; asked and denied calls are never run)', ...sandboxCounts(s).map((l) => `  ${escapeForTerminal(l)}`)];
+  if (s.runs.length > 0) lines.push('  commands run:');
+  for (const x of s.runs.slice(0, MAX_RUNS_SHOWN)) {
+    const status = x.exitCode === null ? x.kind : `exit ${x.exitCode} (${x.kind})`;
+    const wrote = x.filesWritten.length > 0 ? `, wrote ${x.filesWritten.length} file${x.filesWritten.length === 1 ? '' : 's'}` : '';
+    lines.push(`    ${escapeForTerminal(oneLine(x.command))}  (${status}, ${x.durationMs} ms${wrote}; ${x.calls} call${x.calls === 1 ? '' : 's'}${x.cwdSubstituted ? '; in an empty directory' : ''})`);
+  }
+  if (s.runs.length > MAX_RUNS_SHOWN) lines.push(`    … and ${s.runs.length - MAX_RUNS_SHOWN} more (--format json lists them all)`);
+  for (const [title, list] of [['mismatches', s.mismatches], ['read-only, wrote files', s.wrote], ['could not be run', s.errors]] as const) {
+    if (list.length === 0) continue;
+    lines.push(`  ${title}:`);
+    for (const x of list) {
+      lines.push(`    ${escapeForTerminal(x.file)}:${x.line}:${x.column}  ${escapeForTerminal(oneLine(x.command))}  (${sandboxedText(x)}${x.cause ? `; ${x.cause}` : ''})`);
+      lines.push(`      ${escapeForTerminal(x.detail)}`);
+    }
+  }
+  return lines;
+}
+
+/** The sandbox section of the markdown report. */
+function sandboxMarkdown(s: AuditSandboxReport): string[] {
+  const out = ['### Sandbox', '', 'Calls the policy allows, run again in the sandbox; asked and denied calls are never run.', '', ...sandboxCounts(s).map((l) => `- ${md(l)}`)];
+  for (const [title, list] of [['Mismatches', s.mismatches], ['Read-only commands that wrote files', s.wrote], ['Could not be run', s.errors]] as const) {
+    if (list.length === 0) continue;
+    out.push('', `#### ${title}`, '', '| where | command | outcome | detail |', '|---|---|---|---|');
+    for (const x of list) out.push(`| ${md(x.file)}:${x.line} | ${code(x.command)} | ${md(sandboxedText(x))} | ${md(x.detail)} |`);
+  }
+  return out;
 }

@@ -5,11 +5,16 @@
  * content; everything else under the paths is ignored. Formats: text (default), json, sarif
  * (one result per destructive call, at the transcript file and line), markdown.
  *
+ * With `--sandbox`, the calls the policy allows are run again in a sandbox (src/sandbox/batch.ts)
+ * and the report gains a section comparing each call's recorded outcome with the sandboxed one
+ * (src/audit/sandbox.ts); asked and denied calls are never run.
+ *
  * Progress goes to stderr, and only when stderr is a terminal. Exit codes: 0 when the audit ran
- * (whatever it found), 2 when a path or file could not be read or the configuration is invalid.
+ * (whatever it found), 2 when a path or file could not be read, the configuration is invalid, or
+ * `--sandbox` found no sandbox to run in.
  */
 import type { Command } from 'commander';
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { splitSubcommands } from '../analyses/exit-code.js';
 import { AuditAccumulator } from '../audit/aggregate.js';
 import { AUDIT_FORMATS, formatAuditJson, formatAuditMarkdown, formatAuditText, type AuditFormat } from '../audit/format.js';
@@ -22,16 +27,35 @@ import { displayPath, discover } from '../sources/discover.js';
 import { detectTranscript, mayBeTranscript, readTranscriptFile, type SeenIds } from '../sources/transcript/index.js';
 import { unitVerdict } from '../unit-verdicts.js';
 import { verdictFor } from '../verdict.js';
-import { addConfigOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
+import { addConfigOptions, linterOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
 import { EXIT } from './exit-codes.js';
 import { emit, readPathList } from './io.js';
 import { VERSION } from './version.js';
 import { open } from 'node:fs/promises';
+import { sandboxSection, type AuditSandboxCall } from '../audit/sandbox.js';
+import { escapeForTerminal } from '../report/index.js';
+import { DEFAULT_SANDBOX_LIMIT, parseSandboxLimit } from '../sandbox/batch.js';
+import { callFindings, compareOutcome } from '../sandbox/compare.js';
+import { DEFAULT_TIMEOUT_MS } from '../sandbox/defaults.js';
+import type { Verdict } from '../verdict.js';
+import { parseTimeout } from './sandbox-check-command.js';
 
 interface AuditOptions extends ConfigCliOptions {
   format: AuditFormat;
   output?: string;
   filesFrom?: string;
+  sandbox?: boolean;
+  sandboxLimit?: number;
+  sandboxTimeout?: number;
+}
+
+/** `--sandbox-limit` for commander. */
+function sandboxLimitOption(value: string): number {
+  try {
+    return parseSandboxLimit(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
 }
 
 async function head(path: string): Promise<string | undefined> {
@@ -68,7 +92,7 @@ export async function runAudit(paths: string[], opts: AuditOptions): Promise<num
   const { candidates, errors } = await discover(args, cwd);
   for (const e of errors) process.stderr.write(`shellward: ${e.arg}: ${e.message}\n`);
   let failed = errors.length > 0;
-  const linter = await Linter.create({ severity: resolved.severity, policy: resolved.policy });
+  const linter = await Linter.create(linterOptions(resolved, opts));
   const acc = new AuditAccumulator();
   const seen: SeenIds = new Set();
   const sarifResults = new Map<string, Diagnostic[]>();
@@ -77,6 +101,9 @@ export async function runAudit(paths: string[], opts: AuditOptions): Promise<num
   let done = 0;
   let bytes = 0;
   let calls = 0;
+  // --sandbox: the calls the policy allows, run after reading (src/sandbox/batch.ts); the others are only counted.
+  const allowed: (AuditSandboxCall & { readonly verdict: Verdict })[] = [];
+  const refused = { ask: 0, deny: 0 };
   for (const c of files) {
     const text = await head(c.path);
     const format = text === undefined ? undefined : detectTranscript(text);
@@ -90,6 +117,10 @@ export async function runAudit(paths: string[], opts: AuditOptions): Promise<num
           calls++;
           const v = unitVerdict(linter, call.unit, 'tool-call', { lineShift: call.lineShift });
           acc.add({ file, range: v.range, command: v.command, context: call.unit.context ?? {}, verdict: v.verdict });
+          if (opts.sandbox) {
+            if (v.verdict.decision === 'allow') allowed.push({ file, range: v.range, command: v.command, context: call.unit.context ?? {}, verdict: v.verdict });
+            else refused[v.verdict.decision]++;
+          }
           if (opts.format === 'sarif' && v.verdict.destructive.length > 0) {
             const list = sarifResults.get(file) ?? [];
             for (const id of v.verdict.destructive) {
@@ -135,9 +166,39 @@ export async function runAudit(paths: string[], opts: AuditOptions): Promise<num
     }
     return parts;
   };
-  const report = acc.finish((rule, cmd) =>
+  let report = acc.finish((rule, cmd) =>
     riskyParts(cmd.command, cmd.cwd).some((p) => verdictFor(p, { ...(cmd.cwd !== undefined ? { cwd: cmd.cwd } : {}), permissions: { allow: [rule] } }, linter).decision === 'allow'),
   );
+  if (opts.sandbox) {
+    const { runSandboxBatch } = await import('../sandbox/batch.js');
+    const batch = await runSandboxBatch(
+      allowed.map((a) => ({ command: a.command, ...(a.context.cwd !== undefined ? { cwd: a.context.cwd } : {}), verdict: a.verdict })),
+      {
+        ...(opts.sandboxLimit !== undefined ? { limit: opts.sandboxLimit } : {}),
+        ...(opts.sandboxTimeout !== undefined ? { timeoutMs: opts.sandboxTimeout } : {}),
+        ...(progress ? { onRun: (n: number, total: number) => process.stderr.write(`\r\x1b[Ksandbox: ${n}/${total} commands run`) } : {}),
+      },
+    );
+    if (progress) process.stderr.write('\r\x1b[K');
+    report = { ...report, sandbox: sandboxSection(allowed, batch, refused) };
+    if (batch.status === 'unavailable') {
+      failed = true;
+      process.stderr.write(`shellward: --sandbox: no sandbox is available (${batch.reason}): ${escapeForTerminal(batch.message)}; no command was run\n`);
+    }
+    if (opts.format === 'sarif') {
+      const profile = resolved.config.profile?.transcript ?? 'agent';
+      batch.entries.forEach((entry, i) => {
+        if (entry.status !== 'ran') return;
+        const a = allowed[i]!;
+        const { result, place } = entry.run;
+        const found = callFindings(result, compareOutcome(a.command, a.context, result, place), place, (id, requested) => linter.severityFor(id, { profile }, requested));
+        if (found.length === 0) return;
+        const list = sarifResults.get(a.file) ?? [];
+        for (const f of found) list.push({ ...f, file: a.file, range: a.range, fingerprint: lineHash(f.ruleId, `${a.context.toolUseId ?? ''}\n${a.command}`) });
+        sarifResults.set(a.file, list);
+      });
+    }
+  }
   let out: string;
   switch (opts.format) {
     case 'json':
@@ -169,7 +230,10 @@ export function registerAuditCommand(program: Command, setExit: (code: number) =
     .argument('[paths...]', 'transcript files or folders (e.g. ~/.claude/projects ~/.codex/sessions ~/.gemini/tmp)')
     .addOption(new Option('-f, --format <format>', 'output format').choices([...AUDIT_FORMATS]).default('text'))
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
-    .option('--files-from <file>', 'read more paths from a file, one per line (- for stdin)');
+    .option('--files-from <file>', 'read more paths from a file, one per line (- for stdin)')
+    .option('--sandbox', 'also run the calls the policy allows in a sandbox (bubblewrap / sandbox-exec) and compare each recorded outcome with the sandboxed one; never runs asked or denied calls; exit 2 when no sandbox is available')
+    .addOption(new Option('--sandbox-limit <n>', 'with --sandbox: most distinct commands run').argParser(sandboxLimitOption).default(DEFAULT_SANDBOX_LIMIT))
+    .addOption(new Option('--sandbox-timeout <ms>', 'with --sandbox: time-out of each command in milliseconds').argParser(parseTimeout).default(DEFAULT_TIMEOUT_MS));
   addConfigOptions(audit).action(async (paths: string[], opts: AuditOptions) => {
     setExit(await runAudit(paths, opts));
   });

@@ -12,12 +12,30 @@ import { stagedCandidates } from '../sources/staged.js';
 import { globMatcher } from '../config/config.js';
 import { policyFileResults } from '../config/policy-lint.js';
 import { relative, sep } from 'node:path';
-import { addConfigOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
+import { addConfigOptions, linterOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
 import { EXIT } from './exit-codes.js';
 import { emit, readPathList, useColor } from './io.js';
 import { VERSION } from './version.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { BaselineError, createBaseline, filterBaseline, formatBaseline, parseBaseline, type Baseline } from '../baseline.js';
+import { changedLines, defaultBase, GitChangeError, onChangedLines, repositoryRoot, type ChangedLines } from '../git/changed.js';
+import { CODE_SCANNING_LIMITS, formatSarif, sarifOmitted } from '../report/sarif.js';
+import type { FileResult } from '../report/index.js';
+import { realpath } from 'node:fs/promises';
+import { InvalidArgumentError } from 'commander';
+import { escapeForTerminal } from '../report/index.js';
+import { DEFAULT_SANDBOX_LIMIT, parseSandboxLimit } from '../sandbox/batch.js';
+import { DEFAULT_TIMEOUT_MS } from '../sandbox/defaults.js';
+import { parseTimeout } from './sandbox-check-command.js';
+
+/** `--sandbox-limit` for commander. */
+function sandboxLimitOption(value: string): number {
+  try {
+    return parseSandboxLimit(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
 
 interface LintOptions extends ConfigCliOptions {
   format: OutputFormat;
@@ -29,6 +47,63 @@ interface LintOptions extends ConfigCliOptions {
   baseline?: string;
   writeBaseline?: string;
   staged?: boolean;
+  changed?: boolean;
+  base?: string;
+  allLines?: boolean;
+  sarifCategory?: string;
+  sandbox?: boolean;
+  sandboxLimit?: number;
+  sandboxTimeout?: number;
+}
+
+/** What `--changed` lints: the discovered candidates the branch changed, and its changed lines. */
+interface ChangedScope {
+  readonly root: string;
+  readonly candidates: readonly Candidate[];
+  readonly errors: readonly DiscoveryError[];
+  /** Changed line ranges per repository-relative path (every changed file has an entry). */
+  readonly lines: ChangedLines;
+}
+
+/**
+ * `lint --changed`: the files of `args` (relative to `cwd`; discovered as usual) that are added,
+ * copied, modified or renamed between the merge base of `base` (default: origin/HEAD's branch,
+ * else main or master) and HEAD. Prints a one-line error naming the base and returns `undefined`
+ * when git cannot tell.
+ */
+async function changedScope(args: readonly string[], cwd: string, base: string | undefined): Promise<ChangedScope | undefined> {
+  const root = await repositoryRoot(cwd);
+  if (root === undefined) {
+    process.stderr.write('shellward: --changed: not inside a git work tree\n');
+    return undefined;
+  }
+  const ref = base ?? (await defaultBase(root));
+  if (ref === undefined) {
+    process.stderr.write('shellward: --changed: no base branch found (origin/HEAD, main, master, origin/main, origin/master); name one with --base\n');
+    return undefined;
+  }
+  let lines: ChangedLines;
+  try {
+    lines = await changedLines({ cwd: root, base: ref });
+  } catch (err) {
+    if (!(err instanceof GitChangeError)) throw err;
+    process.stderr.write(`shellward: --changed: ${err.message}${base === undefined ? ` (default base ${ref}; name another with --base)` : ''}\n`);
+    return undefined;
+  }
+  const found = await discover(args, await realpath(cwd));
+  const candidates = found.candidates.filter((c) => lines.has(relative(root, c.path).split(sep).join('/')));
+  return { root, candidates, errors: found.errors, lines };
+}
+
+/** The findings of `results` on changed lines of changed files, and how many others were dropped. */
+function keepChangedLines(results: readonly FileResult[], lines: ChangedLines): { results: FileResult[]; dropped: number } {
+  let dropped = 0;
+  const kept = results.map((r) => {
+    const diagnostics = onChangedLines(r.diagnostics, lines, r.file);
+    dropped += r.diagnostics.length - diagnostics.length;
+    return diagnostics.length === r.diagnostics.length ? r : { ...r, diagnostics };
+  });
+  return { results: kept, dropped };
 }
 
 /** Reads and parses the baseline file `file`; prints a one-line error and returns `undefined` when it cannot. */
@@ -55,6 +130,11 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
   const args = [...paths];
   if (opts.filesFrom) args.push(...(await readPathList(opts.filesFrom)));
   if (args.length === 0 && !opts.staged) args.push('.');
+  if (opts.staged && opts.changed) {
+    process.stderr.write('shellward: --staged and --changed cannot be combined\n');
+    return EXIT.ERROR;
+  }
+  let changed: ChangedScope | undefined;
   const resolved = await loadCliConfig(opts, cwd);
   if (!resolved) return EXIT.ERROR;
   // A bad baseline is reported before any work is done.
@@ -72,6 +152,12 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
     }
     ({ candidates: found, errors } = staged);
     cwd = staged.root;
+  } else if (opts.changed) {
+    // Displayed paths are relative to the repository root, as for --staged.
+    changed = await changedScope(args, cwd, opts.base);
+    if (!changed) return EXIT.ERROR;
+    ({ candidates: found, errors } = changed);
+    cwd = changed.root;
   } else {
     ({ candidates: found, errors } = await discover(args, cwd));
   }
@@ -79,13 +165,27 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
   const ignore = resolved.config.ignore ?? [];
   const ignored = globMatcher(ignore);
   const candidates = ignore.length === 0 ? found : found.filter((c) => !ignored(relative(resolved.root, c.path).split(sep).join('/')));
-  const linter = await Linter.create({ severity: resolved.severity, policy: resolved.policy });
+  const linter = await Linter.create(linterOptions(resolved, opts));
   // The runner has one profile for scripts and Makefiles: the flag, else the config's `profile.script`.
   const profile = opts.profile ?? resolved.config.profile?.script ?? 'script';
-  const run = await lintFiles(linter, candidates, { cwd, profile, verdicts: opts.format === 'json', makefileNames: resolved.config.makefiles ?? [], transcriptProfile: resolved.config.profile?.transcript ?? 'agent', makefileProfile: opts.profile ?? resolved.config.profile?.makefile ?? profile });
+  const run = await lintFiles(linter, candidates, { cwd, profile, verdicts: opts.format === 'json' || opts.sandbox === true, makefileNames: resolved.config.makefiles ?? [], transcriptProfile: resolved.config.profile?.transcript ?? 'agent', makefileProfile: opts.profile ?? resolved.config.profile?.makefile ?? profile });
   // The policy's own findings (policy-overbroad-allow), at the rule strings in the policy files.
   const level = linter.severityFor('policy-overbroad-allow', { profile });
   if (level) run.results.push(...policyFileResults(resolved, level));
+  // --sandbox: the transcript calls the policy allows run in the sandbox (src/sandbox/batch.ts).
+  let noSandbox = false;
+  if (opts.sandbox) {
+    const { sandboxLint } = await import('../sandbox/batch.js');
+    const transcriptProfile = resolved.config.profile?.transcript ?? 'agent';
+    const s = await sandboxLint(run.results, (id, requested) => linter.severityFor(id, { profile: transcriptProfile }, requested), {
+      keepVerdicts: opts.format === 'json',
+      ...(opts.sandboxLimit !== undefined ? { limit: opts.sandboxLimit } : {}),
+      ...(opts.sandboxTimeout !== undefined ? { timeoutMs: opts.sandboxTimeout } : {}),
+    });
+    run.results.splice(0, run.results.length, ...s.results);
+    for (const m of s.messages) process.stderr.write(`shellward: --sandbox: ${escapeForTerminal(m)}\n`);
+    noSandbox = s.unavailable;
+  }
   if (opts.writeBaseline !== undefined) {
     const written = createBaseline(run.results, VERSION);
     try {
@@ -102,12 +202,20 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
     results = filtered.results;
     if (filtered.matched > 0) process.stderr.write(`shellward: ${filtered.matched} finding${filtered.matched === 1 ? '' : 's'} in baseline ${opts.baseline} not shown\n`);
   }
+  if (changed && !opts.allLines) {
+    const onLines = keepChangedLines(results, changed.lines);
+    results = onLines.results;
+    if (onLines.dropped > 0) process.stderr.write(`shellward: ${onLines.dropped} finding${onLines.dropped === 1 ? '' : 's'} on lines the change did not touch not shown (--all-lines shows them)\n`);
+  }
   const color = opts.output ? false : useColor(process.stdout, process.env, opts.color);
-  const report = formatReport(opts.format, { results, rules: RULES, toolVersion: VERSION, filesAnalysed: run.filesAnalysed }, { color });
+  const input = { results, rules: RULES, toolVersion: VERSION, filesAnalysed: run.filesAnalysed };
+  const report = opts.format === 'sarif' ? formatSarif(input, { category: opts.sarifCategory }) : formatReport(opts.format, input, { color });
+  const omitted = opts.format === 'sarif' ? sarifOmitted(input) : 0;
+  if (omitted > 0) process.stderr.write(`shellward: ${omitted} finding${omitted === 1 ? '' : 's'} left out of the SARIF report (code scanning accepts ${CODE_SCANNING_LIMITS.resultsPerRun} results per run; the most severe were kept)\n`);
   await emit(report, opts.output);
   const all = results.flatMap((r) => r.diagnostics);
   // An internal error fails the run even when a baseline recorded it.
-  if (errors.length > 0 || run.results.some((r) => r.diagnostics.some((d) => d.ruleId === 'internal-error'))) return EXIT.ERROR;
+  if (errors.length > 0 || noSandbox || run.results.some((r) => r.diagnostics.some((d) => d.ruleId === 'internal-error'))) return EXIT.ERROR;
   // Writing a baseline accepts the current findings.
   if (opts.failOn === 'none' || opts.writeBaseline !== undefined) return EXIT.OK;
   const threshold = SEVERITY_RANK[opts.failOn];
@@ -126,8 +234,15 @@ export function registerLintCommand(program: Command, setExit: (code: number) =>
     .option('--files-from <file>', 'read more paths from a file, one per line (- for stdin)')
     .addOption(new Option('--profile <profile>', 'profile for scripts (how loud checks are; default: the config\'s profile.script, else script)').choices(['script', 'agent']))
     .option('--staged', 'lint the staged contents (the git index) of added, copied, modified and renamed files; paths narrow them')
+    .option('--changed', 'lint only files changed since the merge base with --base (committed changes, HEAD); paths narrow them')
+    .option('--base <ref>', 'base of --changed (default: the branch origin/HEAD points at, else main, else master)')
+    .option('--all-lines', 'with --changed: report findings on every line of a changed file, not only on changed lines')
+    .option('--sarif-category <id>', 'code scanning category of --format sarif (run.automationDetails.id)')
     .option('--baseline <file>', 'report only findings that are not in this baseline file (written by --write-baseline)')
     .option('--write-baseline <file>', 'write every current finding to a baseline file (the report is still printed; exit 0 unless an error)')
+    .option('--sandbox', 'also run the transcript tool calls the policy allows in a sandbox (bubblewrap / sandbox-exec) and report what they did; never runs asked or denied calls, scripts or Makefiles; exit 2 when no sandbox is available')
+    .addOption(new Option('--sandbox-limit <n>', 'with --sandbox: most distinct commands run').argParser(sandboxLimitOption).default(DEFAULT_SANDBOX_LIMIT))
+    .addOption(new Option('--sandbox-timeout <ms>', 'with --sandbox: time-out of each command in milliseconds').argParser(parseTimeout).default(DEFAULT_TIMEOUT_MS))
     .option('--color', 'force colour output')
     .option('--no-color', 'disable colour output');
   addConfigOptions(lint).action(async (paths: string[], opts: LintOptions) => {

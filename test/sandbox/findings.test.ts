@@ -22,8 +22,9 @@ function ids(f: Partial<SandboxFacts>): string[] {
 }
 
 describe('sandbox findings', () => {
-  it('registers the three rules in RULES, category sandbox, codes X5xx', () => {
-    expect(SANDBOX_RULES.map((r) => r.id)).toEqual(['sandbox-exit-error', 'sandbox-exit-nonzero', 'sandbox-wrote-files']);
+  it('registers the four rules in RULES, category sandbox, codes X5xx', () => {
+    // 'sandbox-outcome-mismatch' is reported by lint/audit --sandbox; test/sandbox/compare.test.ts covers it.
+    expect(SANDBOX_RULES.map((r) => r.id)).toEqual(['sandbox-exit-error', 'sandbox-exit-nonzero', 'sandbox-outcome-mismatch', 'sandbox-wrote-files']);
     for (const r of SANDBOX_RULES) {
       expect(ruleMeta(r.id)).toBe(r);
       expect(r.category).toBe('sandbox');

@@ -1,5 +1,5 @@
 /**
- * Rules reported by a sandboxed run (`shellward sandbox-check`, src/sandbox/), not by a check over
+ * Rules reported by a sandboxed run (`shellward sandbox-check`, `lint --sandbox`, `audit --sandbox`, src/sandbox/), not by a check over
  * the parse tree: they compare what a command did when it ran with what the static verdict said.
  * Declared like the input rules, so they appear in SARIF `rules[]` and in the reference pages;
  * they have no runnable examples (an example would have to run), and test/sandbox/ covers them.
@@ -77,5 +77,38 @@ export const SANDBOX_EXIT_NONZERO: RuleMeta = {
   examples: { valid: [], invalid: [] },
 };
 
+/** A transcript's recorded outcome of a call differs from the outcome of the same command in the sandbox. */
+export const SANDBOX_OUTCOME_MISMATCH: RuleMeta = {
+  id: 'sandbox-outcome-mismatch',
+  code: 'X504',
+  title: "The recorded outcome of a call differs from the sandbox's",
+  category: 'sandbox',
+  severity: { agent: 'note', script: 'note' },
+  docs: {
+    rationale:
+      '`lint --sandbox` and `audit --sandbox` run the transcript calls the policy allows again, in the sandbox, and ' +
+      'compare the exit status the transcript recorded with the one the sandbox got, by meaning (SPEC §3.6: ' +
+      '`success`, `no-match`, `condition-false`, `files-differ`, `some-inaccessible`, `error`; a time-out is its ' +
+      'own kind). A difference is reported with both outcomes (`data.recorded`, `data.sandboxed`) and the likely ' +
+      'cause (`data.cause`):\n\n' +
+      '- `environment-differs`: the recorded working directory does not exist on this machine (or none was ' +
+      'recorded), so the command ran in an empty directory;\n' +
+      '- `sandbox-restrictions`: it succeeded when recorded and failed in the sandbox, which has no network, a ' +
+      'read-only file system outside the working directory and an allowlisted environment;\n' +
+      '- `state-differs`: the files it read are not what they were when the call was recorded (a failure fixed ' +
+      'since, a search that now matches).\n\n' +
+      'A note, not a warning: a mismatch is information about the run, rarely a fault of the command.',
+    fix:
+      'Nothing to fix in the transcript. If the cause is `sandbox-restrictions`, the command has a side effect the ' +
+      'static verdict may not show (network access, writes outside the project): read `data.sandboxed` and the ' +
+      '`sandbox-exit-error` finding at the same call.',
+    exceptions:
+      'Only calls recorded as run to completion (outcome `ran`) with an exit code, or marked failed, are compared; ' +
+      'rejected, denied, cancelled, interrupted and backgrounded calls and calls without a result are not.',
+  },
+  sources: ['claude-code:commandSemantics'],
+  examples: { valid: [], invalid: [] },
+};
+
 /** The rules of sandboxed runs, by id. */
-export const SANDBOX_RULES: readonly RuleMeta[] = [SANDBOX_EXIT_ERROR, SANDBOX_EXIT_NONZERO, SANDBOX_WROTE_FILES];
+export const SANDBOX_RULES: readonly RuleMeta[] = [SANDBOX_EXIT_ERROR, SANDBOX_EXIT_NONZERO, SANDBOX_OUTCOME_MISMATCH, SANDBOX_WROTE_FILES];
