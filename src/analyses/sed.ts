@@ -438,10 +438,17 @@ function longOption(name: string): string | undefined {
   return hits.length === 1 ? hits[0] : undefined;
 }
 
-/** Text of a word for the GNU reading: parameters as `$NAME`, other expansions as `$(…)`. */
+/**
+ * Stands for an expansion in a script's text: a private-use character that is no sed command,
+ * address or delimiter, so `sed "$prog"` is not read as the `$` address and an `e` command,
+ * while the literal `w` of `sed "s/a/b/w $out"` still is.
+ */
+const EXPANSION = '\uE000';
+
+/** Text of a word for the GNU reading: every expansion as {@link EXPANSION}. */
 function scriptText(word: Word): string {
   if (word.value !== undefined) return word.value;
-  return word.parts.map((p) => (p.kind === 'literal' ? p.value : p.kind === 'parameter' ? `$${p.name}` : '$(…)')).join('');
+  return word.parts.map((p) => (p.kind === 'literal' ? p.value : EXPANSION)).join('');
 }
 
 /** Reads `args` as GNU sed does (getopt_long with permutation; short options `bsnrzuEe:f:l:i::`). */
@@ -700,5 +707,7 @@ export function sedAllowed(args: readonly Word[], options: SedOptions): boolean 
 export function sedHazards(args: readonly Word[]): SedHazard[] {
   const gnu = gnuOptions(args);
   if (gnu.sandbox) return [];
-  return gnu.scripts.flatMap((s) => scriptHazards(s.text).map((h) => ({ kind: h.kind, word: s.word, detail: h.detail })));
+  return gnu.scripts.flatMap((s) =>
+    scriptHazards(s.text).map((h) => ({ kind: h.kind, word: s.word, detail: h.detail.replaceAll(EXPANSION, '$…') })),
+  );
 }

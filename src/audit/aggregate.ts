@@ -98,9 +98,9 @@ export interface AuditReport {
   /** Suggested rules left out because they would admit a denied, rejected or destructive command. */
   readonly excludedSuggestions: readonly string[];
   /**
-   * Whether the verdicts establish `outsideCwd`. src/verdict.ts reports `outsideCwd: false` for
-   * every command until path validation exists, so the `outsideCwdRan` counts are not evidence of
-   * anything yet; the formats print them as not established while this is false.
+   * Whether the verdicts establish `outsideCwd` (they do since path validation, for calls with a
+   * recorded working directory); the formats print the `outsideCwdRan` counts as not established
+   * while this is false.
    */
   readonly outsideCwdEstablished: boolean;
   /** Transcript files read, and lines that could not be read. */
@@ -111,10 +111,11 @@ export interface AuditReport {
 }
 
 /**
- * Whether src/verdict.ts establishes `outsideCwd` (see {@link AuditReport.outsideCwdEstablished}).
- * Set to true when path validation lands there.
+ * Whether src/verdict.ts establishes `outsideCwd` (see {@link AuditReport.outsideCwdEstablished}):
+ * it does for every call with a recorded working directory (SPEC §3.4 path validation); a call
+ * without one counts as not outside.
  */
-export const VERDICT_ESTABLISHES_OUTSIDE_CWD = false;
+export const VERDICT_ESTABLISHES_OUTSIDE_CWD = true;
 
 /** Examples kept per list per session. */
 export const MAX_EXAMPLES = 20;

@@ -32,10 +32,11 @@ describe('audit aggregation', () => {
     expect(r.sessions.map((s) => [s.sessionId, s.counts.calls])).toEqual([['s1', 7], ['s2', 1]]);
     expect(r.sessions[0]!.rejected.map((x) => x.detail)).toEqual(['git-push-force']);
     expect(formatAuditText(r)).toContain('destructive commands that ran: 1');
-    // verdicts report outsideCwd: false until path validation exists: not shown as a count
-    expect(r.outsideCwdEstablished).toBe(false);
-    expect(formatAuditText(r)).toContain('outside the working directory that ran: not established');
+    // verdicts establish outsideCwd (path validation, SPEC §3.4): shown as a count
+    expect(r.outsideCwdEstablished).toBe(true);
+    expect(formatAuditText(r)).toContain('commands outside the working directory that ran: 1');
     expect(formatAuditMarkdown(r)).toContain('| **all** | 8 | 6 | 1 | 1 |');
+    expect(formatAuditMarkdown(r)).toContain('outside cwd ran |');
   });
 
   it('ranks suggested rules by asked-and-run calls and leaves out rules that admit a refused or destructive command', () => {

@@ -40,11 +40,12 @@ export default defineCheck(
         'Scripts are read as GNU sed reads them (options after operands, `-e`/`--expression` with ' +
         'attached or separate values, abbreviated long options). A script file given with `-f` is not ' +
         'read. Nothing is reported under `--sandbox`, where sed refuses these commands, nor for writes ' +
-        'to `/dev/stdout` and `/dev/stderr`. Expansions in the script are shown as `$NAME`.',
+        'to `/dev/stdout` and `/dev/stderr`. A script with an expansion (`sed "$prog"`, `sed "s/$a/b/w out"`) ' +
+        'is not read: its text is unknown until it runs.',
     },
     sources: ['claude-code:sedValidation.sedCommandIsAllowedByAllowlist'],
     examples: {
-      valid: ['sed -n 1,10p f', "sed 's/a/b/g' f", "sed -i 's/x/y/' f", "sed --sandbox 's/a/b/w out' f"],
+      valid: ['sed "$escape" f', 'sed -n 1,10p f', "sed 's/a/b/g' f", "sed -i 's/x/y/' f", "sed --sandbox 's/a/b/w out' f"],
       invalid: ["sed 's/a/b/w out' f", "sed 'e ls'", "sed -n '/x/w log' f", "sed 's/x/date/e'"],
     },
   },

@@ -106,7 +106,9 @@ describe(ID, () => {
   it('takes a script without a recorded cwd to run from its own directory, following its cds', () => {
     expect(lint('#!/bin/sh\ntouch ./x ../x ../../y\n', { kind: 'script' }).map((d) => d.data?.resolved)).toEqual(['/work/proj/x', '/work/y']);
     const rel = lint('#!/bin/sh\nrm -f ../../z\n', { kind: 'script', file: 'a/b.sh' }).map((d) => d.data?.resolved);
-    expect(rel).toEqual([resolve('a', '../../z')]);
+    // Relative to the process's directory; under a temp directory (a CI clone) it is not reported.
+    const expected = resolve('a', '../../z');
+    expect(rel).toEqual(/^\/(tmp|var\/tmp)(\/|$)/.test(expected) ? [] : [expected]);
     expect(lint('#!/bin/sh\ncd /\nrm -f srv/x\ncd "$1"\nrm -f y\n', { kind: 'script' }).map((d) => d.data?.resolved)).toEqual(['/srv/x']);
   });
 
