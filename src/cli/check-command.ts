@@ -163,11 +163,12 @@ export async function runCheck(command: string | undefined, opts: CheckOptions):
 
 const HELP_AFTER = `
 Verdict (JSON): {"decision", "reason", "readOnly", "destructive", "outsideCwd", "findings", "suggestions",
-"matchedRule"}; finding "start"/"end" are 0-based UTF-16 offsets into the command, end exclusive.
+"matchedRule", "paths"}; finding "start"/"end" are 0-based UTF-16 offsets into the command, end exclusive.
 The decision applies the permission rules of the shellward config and .claude/settings*.json (plus a
-request's own "permissions"): deny, then ask, then allow, per subcommand (Claude Code's semantics).
-"reason" starts with a code: policy-deny, policy-ask, allow-rule, no-matching-rule, a security or
-parse rule id, path-dangerous-removal, or internal-error. Read-only auto-allow is not modelled.
+request's own "permissions"): deny, then ask, then per subcommand path constraints, allow rules,
+sed constraints and read-only auto-allow (Claude Code's semantics). "reason" starts with a code:
+policy-deny, policy-ask, allow-rule, read-only, path-constraint, sed-constraint, accept-edits,
+no-matching-rule, a security or parse rule id, path-dangerous-removal, or internal-error.
 
 --jsonl reads one request per line on stdin:
   {"command": "...", "cwd": "...", "permissions": {"allow": [], "ask": [], "deny": []}}
