@@ -21532,7 +21532,7 @@ var require_toolrunner = __commonJS({
       let inQuotes = false;
       let escaped = false;
       let arg = "";
-      function append(c3) {
+      function append2(c3) {
         if (escaped && c3 !== '"') {
           arg += "\\";
         }
@@ -21545,12 +21545,12 @@ var require_toolrunner = __commonJS({
           if (!escaped) {
             inQuotes = !inQuotes;
           } else {
-            append(c3);
+            append2(c3);
           }
           continue;
         }
         if (c3 === "\\" && escaped) {
-          append(c3);
+          append2(c3);
           continue;
         }
         if (c3 === "\\" && inQuotes) {
@@ -21564,7 +21564,7 @@ var require_toolrunner = __commonJS({
           }
           continue;
         }
-        append(c3);
+        append2(c3);
       }
       if (arg.length > 0) {
         args2.push(arg.trim());
@@ -22869,8 +22869,8 @@ var require_utils3 = __commonJS({
     };
     exports.wrapOutput = (input, state = {}, options = {}) => {
       const prepend = options.contains ? "" : "^";
-      const append = options.contains ? "" : "$";
-      let output = `${prepend}(?:${input})${append}`;
+      const append2 = options.contains ? "" : "$";
+      let output = `${prepend}(?:${input})${append2}`;
       if (state.negated === true) {
         output = `(?:^(?!${output}).*$)`;
       }
@@ -23552,7 +23552,7 @@ var require_parse3 = __commonJS({
         state.consumed += value2;
         state.index += num;
       };
-      const append = (token) => {
+      const append2 = (token) => {
         state.output += token.output != null ? token.output : token.value;
         consume(token.value);
       };
@@ -23593,7 +23593,7 @@ var require_parse3 = __commonJS({
         if (extglobs.length && tok.type !== "paren") {
           extglobs[extglobs.length - 1].inner += tok.value;
         }
-        if (tok.value || tok.output) append(tok);
+        if (tok.value || tok.output) append2(tok);
         if (prev && prev.type === "text" && tok.type === "text") {
           prev.output = (prev.output || prev.value) + tok.value;
           prev.value += tok.value;
@@ -23770,13 +23770,13 @@ var require_parse3 = __commonJS({
             value = "^";
           }
           prev.value += value;
-          append({ value });
+          append2({ value });
           continue;
         }
         if (state.quotes === 1 && value !== '"') {
           value = utils.escapeRegex(value);
           prev.value += value;
-          append({ value });
+          append2({ value });
           continue;
         }
         if (value === '"') {
@@ -23834,7 +23834,7 @@ var require_parse3 = __commonJS({
             value = `/${value}`;
           }
           prev.value += value;
-          append({ value });
+          append2({ value });
           if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
             continue;
           }
@@ -24342,8 +24342,8 @@ var require_picomatch = __commonJS({
       }
       const opts = options || {};
       const prepend = opts.contains ? "" : "^";
-      const append = opts.contains ? "" : "$";
-      let source = `${prepend}(?:${state.output})${append}`;
+      const append2 = opts.contains ? "" : "$";
+      let source = `${prepend}(?:${state.output})${append2}`;
       if (state && state.negated === true) {
         source = `^(?!${source}).*$`;
       }
@@ -27033,18 +27033,18 @@ var require_validate = __commonJS({
         const { schemaCode } = this;
         this.fail((0, codegen_1._)`${schemaCode} !== undefined && (${(0, codegen_1.or)(this.invalid$data(), condition)})`);
       }
-      error(append, errorParams, errorPaths) {
+      error(append2, errorParams, errorPaths) {
         if (errorParams) {
           this.setParams(errorParams);
-          this._error(append, errorPaths);
+          this._error(append2, errorPaths);
           this.setParams({});
           return;
         }
-        this._error(append, errorPaths);
+        this._error(append2, errorPaths);
       }
-      _error(append, errorPaths) {
+      _error(append2, errorPaths) {
         ;
-        (append ? errors_1.reportExtraError : errors_1.reportError)(this, this.def.error, errorPaths);
+        (append2 ? errors_1.reportExtraError : errors_1.reportError)(this, this.def.error, errorPaths);
       }
       $dataError() {
         (0, errors_1.reportError)(this, this.def.$dataError || errors_1.keyword$DataError);
@@ -40307,7 +40307,7 @@ var addPropertiesSync = {
   output: {
     ...addProperties,
     fileUrl: ({ value }) => ({ path: value }),
-    filePath: ({ value: { file, append } }) => ({ path: file, append }),
+    filePath: ({ value: { file, append: append2 } }) => ({ path: file, append: append2 }),
     fileNumber: ({ value }) => ({ path: value }),
     iterable: forbiddenIfSync,
     string: forbiddenIfSync,
@@ -40765,9 +40765,9 @@ var logOutputSync = ({ serializedResult, fdNumber, state, verboseInfo, encoding,
   }
 };
 var writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-  for (const { path: path6, append } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+  for (const { path: path6, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
     const pathString = typeof path6 === "string" ? path6 : path6.toString();
-    if (append || outputFiles.has(pathString)) {
+    if (append2 || outputFiles.has(pathString)) {
       appendFileSync(path6, serializedResult);
     } else {
       outputFiles.add(pathString);
@@ -41255,7 +41255,7 @@ var addPropertiesAsync = {
   output: {
     ...addProperties2,
     fileUrl: ({ value }) => ({ stream: createWriteStream(value) }),
-    filePath: ({ value: { file, append } }) => ({ stream: createWriteStream(file, append ? { flags: "a" } : {}) }),
+    filePath: ({ value: { file, append: append2 } }) => ({ stream: createWriteStream(file, append2 ? { flags: "a" } : {}) }),
     webStream: ({ value }) => ({ stream: Writable2.fromWeb(value) }),
     iterable: forbiddenIfAsync,
     asyncIterable: forbiddenIfAsync,
@@ -44665,9 +44665,10 @@ function longOption(name2) {
   const hits = LONG_OPTIONS.filter((o2) => o2.startsWith(name2));
   return hits.length === 1 ? hits[0] : void 0;
 }
+var EXPANSION = "";
 function scriptText(word) {
   if (word.value !== void 0) return word.value;
-  return word.parts.map((p) => p.kind === "literal" ? p.value : p.kind === "parameter" ? `$${p.name}` : "$(…)").join("");
+  return word.parts.map((p) => p.kind === "literal" ? p.value : EXPANSION).join("");
 }
 function gnuOptions(args2) {
   const scripts = [];
@@ -44879,7 +44880,9 @@ function sedAllowed(args2, options) {
 function sedHazards(args2) {
   const gnu = gnuOptions(args2);
   if (gnu.sandbox) return [];
-  return gnu.scripts.flatMap((s) => scriptHazards(s.text).map((h2) => ({ kind: h2.kind, word: s.word, detail: h2.detail })));
+  return gnu.scripts.flatMap(
+    (s) => scriptHazards(s.text).map((h2) => ({ kind: h2.kind, word: s.word, detail: h2.detail.replaceAll(EXPANSION, "$…") }))
+  );
 }
 
 // src/checks/paths/sed-unsafe-expression.ts
@@ -44899,11 +44902,11 @@ var sed_unsafe_expression_default = defineCheck(
     docs: {
       rationale: "A `sed` script is a small program. The `w` and `W` commands and the `w file` flag of `s` write to any file, outside the files the command names (so path checks that look at arguments miss it); the `e` command and the `e` flag of `s` run a shell command. Claude Code lets `sed` run without asking only for `-n` line printing and plain `s/…/…/` substitutions, and rejects these commands and flags in every permission mode.",
       fix: "Print with `-n` and `p`, substitute with `s/…/…/` and redirect the output (`sed … > out`), or edit in place with `-i`. Run a command separately instead of through `e`.",
-      exceptions: "Scripts are read as GNU sed reads them (options after operands, `-e`/`--expression` with attached or separate values, abbreviated long options). A script file given with `-f` is not read. Nothing is reported under `--sandbox`, where sed refuses these commands, nor for writes to `/dev/stdout` and `/dev/stderr`. Expansions in the script are shown as `$NAME`."
+      exceptions: 'Scripts are read as GNU sed reads them (options after operands, `-e`/`--expression` with attached or separate values, abbreviated long options). A script file given with `-f` is not read. Nothing is reported under `--sandbox`, where sed refuses these commands, nor for writes to `/dev/stdout` and `/dev/stderr`. A script with an expansion (`sed "$prog"`, `sed "s/$a/b/w out"`) is not read: its text is unknown until it runs.'
     },
     sources: ["claude-code:sedValidation.sedCommandIsAllowedByAllowlist"],
     examples: {
-      valid: ["sed -n 1,10p f", "sed 's/a/b/g' f", "sed -i 's/x/y/' f", "sed --sandbox 's/a/b/w out' f"],
+      valid: ['sed "$escape" f', "sed -n 1,10p f", "sed 's/a/b/g' f", "sed -i 's/x/y/' f", "sed --sandbox 's/a/b/w out' f"],
       invalid: ["sed 's/a/b/w out' f", "sed 'e ls'", "sed -n '/x/w log' f", "sed 's/x/date/e'"]
     }
   },
@@ -44929,6 +44932,14 @@ import { dirname, posix as posix3, resolve } from "node:path";
 
 // src/analyses/paths.ts
 import { posix as posix2 } from "node:path";
+
+// rules/protected-paths.json
+var protected_paths_default = {
+  $schema: "./schema/protected-paths.schema.json",
+  description: "Paths Claude Code never lets a command write without asking, even in acceptEdits mode (its auto-edit safety check, SPEC-bashtool.md §3.4.3 step 7.3): directories whose contents configure tools that run code (a path with one of these as a segment), and dotfiles read by shells and tools (matched by base name).",
+  directories: [".git", ".claude", ".vscode", ".idea"],
+  files: [".gitconfig", ".gitmodules", ".bashrc", ".bash_profile", ".bash_login", ".zshrc", ".zprofile", ".zshenv", ".profile", ".ripgreprc", ".mcp.json", ".claude.json"]
+};
 
 // rules/path-extractors.json
 var path_extractors_default = {
@@ -45208,6 +45219,17 @@ function redirectAccess(r) {
   if (t.value !== void 0 && EXEMPT_TARGET.test(t.value) && (t.value.startsWith("/") || r.operator === ">&")) return void 0;
   return access(t, "write", r.operator, "redirect");
 }
+var PROTECTED_DIRS = new Set(protected_paths_default.directories);
+var PROTECTED_FILES = new Set(protected_paths_default.files);
+function protectedPath(resolved) {
+  const segments = resolved.split("/").filter((x) => x !== "");
+  if (segments.some((x) => PROTECTED_DIRS.has(x))) return true;
+  const base = segments[segments.length - 1];
+  return base !== void 0 && PROTECTED_FILES.has(base);
+}
+function append(out2, items) {
+  for (const x of items) out2.push(x);
+}
 function extractPaths(cmd) {
   const out2 = [];
   const resolved = resolveCommand(cmd);
@@ -45216,28 +45238,28 @@ function extractPaths(cmd) {
     const { name: name2, args: args2, nameWord } = resolved;
     switch (e.kind) {
       case "allArgs":
-        out2.push(...extractCd(args2, e.skipOptions ?? [], name2, nameWord));
+        append(out2, extractCd(args2, e.skipOptions ?? [], name2, nameWord));
         break;
       case "filterOutFlags": {
         const ops = filterOutFlags(args2).map((w) => access(w, e.operation, name2));
         if (ops.length === 0 && e.default !== void 0) ops.push(defaultAccess(e.default, e.operation, name2, nameWord));
-        out2.push(...ops);
+        append(out2, ops);
         break;
       }
       case "find":
-        out2.push(...extractFind(e, args2, name2, nameWord));
+        append(out2, extractFind(e, args2, name2, nameWord));
         break;
       case "tr":
-        out2.push(...extractTr(e, args2, name2));
+        append(out2, extractTr(e, args2, name2));
         break;
       case "patternThenPaths":
-        out2.push(...extractPattern(e, args2, name2, nameWord));
+        append(out2, extractPattern(e, args2, name2, nameWord));
         break;
       case "sed":
-        out2.push(...extractSed(e, args2, name2));
+        append(out2, extractSed(e, args2, name2));
         break;
       case "gitDiffNoIndex":
-        out2.push(...extractGitDiff(args2, name2));
+        append(out2, extractGitDiff(args2, name2));
         break;
     }
   }
@@ -46894,13 +46916,8 @@ function onlySeparatorsOutside(source, covered) {
   }
   return gapOk(pos, source.length);
 }
-function unitReadOnly(parsed, options) {
-  const { commands, text: source } = parsed;
-  if (parsed.problems.length > 0) return no("The command does not parse cleanly.");
-  for (const cmd of commands) {
-    const words = [...cmd.name ? [cmd.name] : [], ...cmd.args, ...cmd.redirects.flatMap((r) => r.target ? [r.target] : [])];
-    for (const w of words) if (hasUncPath(wordText(w))) return no(`\`${show(w.raw)}\` is a UNC network path.`);
-  }
+function gitGuard(parsed, options) {
+  const { commands } = parsed;
   if (commands.some((c3) => resolvedName(c3) === "git")) {
     const cd = commands.find((c3) => ["cd", "pushd", "popd"].includes(resolvedName(c3) ?? ""));
     if (cd) return no("It runs git after changing directory, where a planted repository could run hooks or config.");
@@ -46916,6 +46933,17 @@ function unitReadOnly(parsed, options) {
       if (bad !== void 0) return no(`It writes \`${show(bad)}\` next to a git command, which could plant repository internals (HEAD, objects/, refs/, hooks/).`);
     }
   }
+  return OK;
+}
+function unitReadOnly(parsed, options) {
+  const { commands, text: source } = parsed;
+  if (parsed.problems.length > 0) return no("The command does not parse cleanly.");
+  for (const cmd of commands) {
+    const words = [...cmd.name ? [cmd.name] : [], ...cmd.args, ...cmd.redirects.flatMap((r) => r.target ? [r.target] : [])];
+    for (const w of words) if (hasUncPath(wordText(w))) return no(`\`${show(w.raw)}\` is a UNC network path.`);
+  }
+  const guard = gitGuard(parsed, options);
+  if (!guard.readOnly) return guard;
   for (const cmd of commands) {
     const r = simpleCommandReadOnly(cmd, source);
     if (!r.readOnly) return r;
@@ -46979,6 +47007,9 @@ function pathProblem(p, ctx, mode) {
         return `${what}: the path is not allowed.`;
     }
   }
+  if (p.operation !== "read" && p.reason === "inside" && p.resolved !== null && protectedPath(p.resolved)) {
+    return `${what}: it configures git, Claude Code, an editor or a shell, so a write there needs approval even in acceptEdits mode.`;
+  }
   if (p.operation !== "read" && mode !== "acceptEdits" && p.reason === "inside") {
     return `${what}: writes need approval unless the session is in acceptEdits mode (Claude Code auto-allows only reads in the working directories).`;
   }
@@ -47009,7 +47040,7 @@ function decide(text, parsed, policy, ctx = {}) {
     for (const c3 of all) {
       const checks = extractPaths(c3).map((a2) => validatePath(a2, pathCtx));
       pathsOf.set(c3, checks);
-      paths.push(...checks);
+      for (const x of checks) paths.push(x);
     }
   }
   const readOnly = !ctx.securityAsk && parsed.complexity.status === "simple" && unitReadOnly(parsed, ctx.bareRepository ? { bareRepository: true } : {}).readOnly;
@@ -47068,6 +47099,8 @@ function decide(text, parsed, policy, ctx = {}) {
       ...facts
     };
   }
+  let gitSafeMemo;
+  const gitSafe = () => gitSafeMemo ??= gitGuard(parsed, ctx.bareRepository ? { bareRepository: true } : {}).readOnly;
   let firstAllow;
   let viaReadOnly = false;
   let viaMode = false;
@@ -47098,7 +47131,7 @@ function decide(text, parsed, policy, ctx = {}) {
       viaMode = true;
       continue;
     }
-    if (!ctx.securityAsk && simpleCommandReadOnly(c3, text).readOnly) {
+    if (!ctx.securityAsk && simpleCommandReadOnly(c3, text).readOnly && (resolveCommand(c3)?.name !== "git" || gitSafe())) {
       viaReadOnly = true;
       continue;
     }

@@ -5,6 +5,7 @@
  * reached through an injected {@link PathHost} (`realpath`); without one, resolution is lexical.
  */
 import { posix } from 'node:path';
+import protectedTable from '../../rules/protected-paths.json' with { type: 'json' };
 import table from '../../rules/path-extractors.json' with { type: 'json' };
 import type { Span } from '../core/types.js';
 import { resolveCommand } from '../parse/command-name.js';
@@ -331,6 +332,27 @@ function redirectAccess(r: Redirect): PathAccess | undefined {
   return access(t, 'write', r.operator, 'redirect');
 }
 
+const PROTECTED_DIRS: ReadonlySet<string> = new Set(protectedTable.directories);
+const PROTECTED_FILES: ReadonlySet<string> = new Set(protectedTable.files);
+
+/**
+ * Whether writing `resolved` (an absolute path) is one of Claude Code's protected writes that ask
+ * even in acceptEdits mode (rules/protected-paths.json; SPEC §3.4.3 step 7.3): a segment names a
+ * tool-configuration directory (`.git`, `.claude`, `.vscode`, `.idea`) or the base name is a shell
+ * or tool dotfile (`.bashrc`, `.gitconfig`, `.mcp.json` …).
+ */
+export function protectedPath(resolved: string): boolean {
+  const segments = resolved.split('/').filter((x) => x !== '');
+  if (segments.some((x) => PROTECTED_DIRS.has(x))) return true;
+  const base = segments[segments.length - 1];
+  return base !== undefined && PROTECTED_FILES.has(base);
+}
+
+/** Appends `items` to `out` one by one (a spread `push(...items)` overflows the stack past ~100 000 items). */
+function append<T>(out: T[], items: readonly T[]): void {
+  for (const x of items) out.push(x);
+}
+
 /**
  * SPEC §3.4.4 extractors + output-redirection targets (write; /dev/null, /dev/stdout,
  * /dev/stderr, /dev/fd/N and fd duplications exempt) for one simple command. Wrappers stripped
@@ -345,28 +367,28 @@ export function extractPaths(cmd: SimpleCommand): PathAccess[] {
     const { name, args, nameWord } = resolved;
     switch (e.kind) {
       case 'allArgs':
-        out.push(...extractCd(args, e.skipOptions ?? [], name, nameWord));
+        append(out, extractCd(args, e.skipOptions ?? [], name, nameWord));
         break;
       case 'filterOutFlags': {
         const ops = filterOutFlags(args).map((w) => access(w, e.operation, name));
         if (ops.length === 0 && e.default !== undefined) ops.push(defaultAccess(e.default, e.operation, name, nameWord));
-        out.push(...ops);
+        append(out, ops);
         break;
       }
       case 'find':
-        out.push(...extractFind(e, args, name, nameWord));
+        append(out, extractFind(e, args, name, nameWord));
         break;
       case 'tr':
-        out.push(...extractTr(e, args, name));
+        append(out, extractTr(e, args, name));
         break;
       case 'patternThenPaths':
-        out.push(...extractPattern(e, args, name, nameWord));
+        append(out, extractPattern(e, args, name, nameWord));
         break;
       case 'sed':
-        out.push(...extractSed(e, args, name));
+        append(out, extractSed(e, args, name));
         break;
       case 'gitDiffNoIndex':
-        out.push(...extractGitDiff(args, name));
+        append(out, extractGitDiff(args, name));
         break;
     }
   }

@@ -539,17 +539,14 @@ function onlySeparatorsOutside(source: string, covered: readonly Span[]): boolea
   return gapOk(pos, source.length);
 }
 
-/** SPEC §3.3.1 items 3-5 for a whole parsed unit: UNC paths, the git guards (a cd/pushd/popd anywhere with git; mkdir/touch/cp/mv path args or output-redirect targets into .git internals HEAD, objects/, refs/, hooks/), and every simple command read-only. The caller separately requires that no security check fired (item 2) and supplies the bare-repo fact. */
-export function unitReadOnly(parsed: ParsedScript, options?: { readonly bareRepository?: boolean }): ReadOnlyResult {
-  const { commands, text: source } = parsed;
-  // Item 1: a parse failure is never read-only.
-  if (parsed.problems.length > 0) return no('The command does not parse cleanly.');
-  // Item 3: UNC paths anywhere.
-  for (const cmd of commands) {
-    const words = [...(cmd.name ? [cmd.name] : []), ...cmd.args, ...cmd.redirects.flatMap((r) => (r.target ? [r.target] : []))];
-    for (const w of words) if (hasUncPath(wordText(w))) return no(`\`${show(w.raw)}\` is a UNC network path.`);
-  }
-  // Item 4: the git guards.
+/**
+ * SPEC §3.3.1 item 4, the git guards of a whole unit: when any simple command runs git (through
+ * wrappers), a `cd`/`pushd`/`popd` anywhere, a bare-repository working directory, or a
+ * `mkdir`/`touch`/`cp`/`mv` argument or output redirection writing repository internals (`HEAD`,
+ * `objects/`, `refs/`, `hooks/`) makes git not read-only. Returns {@link OK} when none applies.
+ */
+export function gitGuard(parsed: ParsedScript, options?: { readonly bareRepository?: boolean }): ReadOnlyResult {
+  const { commands } = parsed;
   if (commands.some((c) => resolvedName(c) === 'git')) {
     const cd = commands.find((c) => ['cd', 'pushd', 'popd'].includes(resolvedName(c) ?? ''));
     if (cd) return no('It runs git after changing directory, where a planted repository could run hooks or config.');
@@ -565,6 +562,22 @@ export function unitReadOnly(parsed: ParsedScript, options?: { readonly bareRepo
       if (bad !== undefined) return no(`It writes \`${show(bad)}\` next to a git command, which could plant repository internals (HEAD, objects/, refs/, hooks/).`);
     }
   }
+  return OK;
+}
+
+/** SPEC §3.3.1 items 3-5 for a whole parsed unit: UNC paths, the git guards (a cd/pushd/popd anywhere with git; mkdir/touch/cp/mv path args or output-redirect targets into .git internals HEAD, objects/, refs/, hooks/), and every simple command read-only. The caller separately requires that no security check fired (item 2) and supplies the bare-repo fact. */
+export function unitReadOnly(parsed: ParsedScript, options?: { readonly bareRepository?: boolean }): ReadOnlyResult {
+  const { commands, text: source } = parsed;
+  // Item 1: a parse failure is never read-only.
+  if (parsed.problems.length > 0) return no('The command does not parse cleanly.');
+  // Item 3: UNC paths anywhere.
+  for (const cmd of commands) {
+    const words = [...(cmd.name ? [cmd.name] : []), ...cmd.args, ...cmd.redirects.flatMap((r) => (r.target ? [r.target] : []))];
+    for (const w of words) if (hasUncPath(wordText(w))) return no(`\`${show(w.raw)}\` is a UNC network path.`);
+  }
+  // Item 4: the git guards.
+  const guard = gitGuard(parsed, options);
+  if (!guard.readOnly) return guard;
   // Item 5: every simple command.
   for (const cmd of commands) {
     const r = simpleCommandReadOnly(cmd, source);

@@ -39,8 +39,8 @@ import type { PermissionRule } from './parse.js';
 import type { PermissionPolicy } from './policy.js';
 import { MAX_SUGGESTED_RULES_FOR_COMPOUND, suggestionForExactCommand } from './suggest.js';
 import { optionSetMatches } from './option-match.js';
-import { simpleCommandReadOnly, unitReadOnly } from '../analyses/read-only.js';
-import { extractPaths, validatePath, type PathCheck, type PathContext } from '../analyses/paths.js';
+import { gitGuard, simpleCommandReadOnly, unitReadOnly } from '../analyses/read-only.js';
+import { extractPaths, protectedPath, validatePath, type PathCheck, type PathContext } from '../analyses/paths.js';
 import { sedAllowed } from '../analyses/sed.js';
 
 /** Claude Code's MAX_SUBCOMMANDS_FOR_SECURITY_CHECK. */
@@ -189,6 +189,9 @@ function pathProblem(p: PathCheck, ctx: PathContext, mode: PermissionMode): stri
         return `${what}: the path is not allowed.`;
     }
   }
+  if (p.operation !== 'read' && p.reason === 'inside' && p.resolved !== null && protectedPath(p.resolved)) {
+    return `${what}: it configures git, Claude Code, an editor or a shell, so a write there needs approval even in acceptEdits mode.`;
+  }
   if (p.operation !== 'read' && mode !== 'acceptEdits' && p.reason === 'inside') {
     return `${what}: writes need approval unless the session is in acceptEdits mode (Claude Code auto-allows only reads in the working directories).`;
   }
@@ -230,7 +233,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     for (const c of all) {
       const checks = extractPaths(c).map((a) => validatePath(a, pathCtx));
       pathsOf.set(c, checks);
-      paths.push(...checks);
+      for (const x of checks) paths.push(x);
     }
   }
   const readOnly =
@@ -297,7 +300,10 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
       ...facts,
     };
   }
-  // 7. each subcommand: path constraints, allow rules, sed, mode, read-only.
+  // 7. each subcommand: path constraints, allow rules, sed, mode, read-only (git only when the
+  // unit passes the git guards: no planted HEAD/objects/refs/hooks, no bare repository).
+  let gitSafeMemo: boolean | undefined;
+  const gitSafe = (): boolean => (gitSafeMemo ??= gitGuard(parsed, ctx.bareRepository ? { bareRepository: true } : {}).readOnly);
   let firstAllow: PermissionRule | undefined;
   let viaReadOnly = false;
   let viaMode = false;
@@ -328,7 +334,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
       viaMode = true;
       continue;
     }
-    if (!ctx.securityAsk && simpleCommandReadOnly(c, text).readOnly) {
+    if (!ctx.securityAsk && simpleCommandReadOnly(c, text).readOnly && (resolveCommand(c)?.name !== 'git' || gitSafe())) {
       viaReadOnly = true;
       continue;
     }

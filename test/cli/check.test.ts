@@ -82,7 +82,8 @@ describe('shellward check -- COMMAND', () => {
     const out = String(r.stdout);
     expect(out).toContain('0 allow, 1 ask, 3 deny, 2 error');
     expect(out).toContain('{"command": "...", "cwd": "...", "permissions": {"allow": [], "ask": [], "deny": []}}');
-    expect(out).toContain('deny, then ask, then allow');
+    expect(out).toContain('deny, then ask, then per subcommand path constraints, allow rules,');
+    expect(out).toContain('--permission-mode <mode>');
     expect(out).toContain('--config <file>');
   });
 });
