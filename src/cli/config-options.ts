@@ -23,9 +23,8 @@ export function addConfigOptions(cmd: Command): Command {
     .option('--config <file>', 'shellward config file (default: search for shellward.config.*, .shellwardrc*, package.json#shellward)')
     .option('--no-claude-settings', 'do not read .claude/settings.json and .claude/settings.local.json')
     .addOption(
-      new Option('--permission-mode <mode>', "Claude Code permission mode the decisions assume: in 'acceptEdits' writes inside the working directories are allowed")
-        .choices(['default', 'acceptEdits'])
-        .default('default'),
+      new Option('--permission-mode <mode>', "Claude Code permission mode the decisions assume (default: permissions.defaultMode of .claude/settings*.json, else 'default'); in 'acceptEdits' writes inside the working directories are allowed")
+        .choices(['default', 'acceptEdits']),
     );
 }
 
@@ -53,7 +52,7 @@ export function linterOptions(resolved: ResolvedConfig, opts: ConfigCliOptions, 
   return {
     severity: resolved.severity,
     policy: resolved.policy,
-    ...(opts.permissionMode === 'acceptEdits' ? { mode: 'acceptEdits' as const } : {}),
+    ...((opts.permissionMode ?? resolved.permissionMode) === 'acceptEdits' ? { mode: 'acceptEdits' as const } : {}),
     ...(local ? { pathHost: LOCAL_PATH_HOST } : {}),
   };
 }

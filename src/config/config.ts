@@ -10,6 +10,7 @@ import schema from '../../schemas/shellward-config.schema.json' with { type: 'js
 import { ruleMeta } from '../checks/index.js';
 import type { Profile, SeverityLevel, SourceKind } from '../core/types.js';
 import { RuleSyntaxError } from '../rules/parse.js';
+import type { PermissionMode } from '../rules/decide.js';
 import { mergePolicies, policyFrom, type PermissionLists, type PermissionPolicy } from '../rules/policy.js';
 
 /** The shellward config file's content (see the schema for each key). */
@@ -130,6 +131,26 @@ export interface PolicySource {
   readonly permissions: PermissionLists;
   /** Top-level `additionalDirectories` of the shellward config. */
   readonly additionalDirectories?: readonly string[];
+  /** `permissions.defaultMode` of a Claude Code settings file, as written (e.g. `acceptEdits`). */
+  readonly defaultMode?: string;
+}
+
+/**
+ * The permission mode a settings file's `permissions.defaultMode` sets, when shellward models it:
+ * `default` or `acceptEdits`. Other modes (`plan`, `bypassPermissions`, `dontAsk`) and malformed
+ * values give `undefined` (the decisions then assume `default`).
+ */
+export function modelledMode(defaultMode: string | undefined): PermissionMode | undefined {
+  return defaultMode === 'default' || defaultMode === 'acceptEdits' ? defaultMode : undefined;
+}
+
+/** `permissions.defaultMode` of a parsed Claude Code settings file, when it is a string. */
+export function claudeSettingsDefaultMode(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const p = (value as Record<string, unknown>).permissions;
+  if (typeof p !== 'object' || p === null) return undefined;
+  const m = (p as Record<string, unknown>).defaultMode;
+  return typeof m === 'string' ? m : undefined;
 }
 
 /** The configuration of a run after loading and merging. */
@@ -143,6 +164,8 @@ export interface ResolvedConfig {
   readonly severity: Readonly<Record<string, SeverityLevel>>;
   /** Directory that `ignore` globs are relative to. */
   readonly root: string;
+  /** The permission mode of the Claude Code settings (`permissions.defaultMode`), when modelled. */
+  readonly permissionMode?: PermissionMode;
 }
 
 /**
@@ -169,7 +192,9 @@ export function mergeSources(config: ShellwardConfig, sources: readonly PolicySo
       throw err;
     }
   }
-  return { config, sources, policy: mergePolicies(...policies), severity: config.rules ?? {}, root };
+  // The first source in merge order that sets a modelled mode wins (settings.local.json before settings.json).
+  const permissionMode = sources.map((s) => modelledMode(s.defaultMode)).find((m) => m !== undefined);
+  return { config, sources, policy: mergePolicies(...policies), severity: config.rules ?? {}, root, ...(permissionMode ? { permissionMode } : {}) };
 }
 
 /**
@@ -213,6 +238,12 @@ export function formatResolvedConfig(r: ResolvedConfig): string {
   lines.push('', 'additionalDirectories:');
   if (r.policy.additionalDirectories.length === 0) lines.push('  (none)');
   for (const d of r.policy.additionalDirectories) lines.push(`  ${d.path}  ← ${d.origin.file} ${d.origin.path ?? ''}`);
+  lines.push('', 'permission mode:');
+  const modeSource = r.sources.find((s) => modelledMode(s.defaultMode) !== undefined);
+  lines.push(modeSource ? `  ${r.permissionMode}  ← ${modeSource.file} permissions.defaultMode` : '  default');
+  for (const s of r.sources) {
+    if (s.defaultMode !== undefined && modelledMode(s.defaultMode) === undefined) lines.push(`  (${s.file} sets defaultMode ${JSON.stringify(s.defaultMode)}, which is not modelled: decisions assume default)`);
+  }
   const sev = Object.entries(r.severity).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   lines.push('', 'rules (severity overrides):');
   if (sev.length === 0) lines.push('  (none)');

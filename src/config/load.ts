@@ -7,7 +7,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { cosmiconfig } from 'cosmiconfig';
-import { claudeSettingsPermissions, ConfigError, mergeSources, validateConfig, type PolicySource, type ResolvedConfig, type ShellwardConfig } from './config.js';
+import { claudeSettingsDefaultMode, claudeSettingsPermissions, ConfigError, mergeSources, validateConfig, type PolicySource, type ResolvedConfig, type ShellwardConfig } from './config.js';
 import { homedir } from 'node:os';
 
 /** Options of {@link loadConfig}. */
@@ -160,7 +160,8 @@ export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> 
       } catch (err) {
         throw new ConfigError(file, `is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
       }
-      sources.push({ file, kind, text, json: true, permissions: claudeSettingsPermissions(value, file) });
+      const defaultMode = claudeSettingsDefaultMode(value);
+      sources.push({ file, kind, text, json: true, permissions: claudeSettingsPermissions(value, file), ...(defaultMode !== undefined ? { defaultMode } : {}) });
     }
   }
   return mergeSources(config, sources, root);

@@ -78,6 +78,21 @@ async function project(files: Record<string, string>): Promise<string> {
 }
 
 describe('loadConfig', () => {
+  it('takes the permission mode from permissions.defaultMode, settings.local.json first; unmodelled modes are default', async () => {
+    const dir = await project({
+      'package.json': '{"name":"p"}',
+      '.claude/settings.json': JSON.stringify({ permissions: { defaultMode: 'default' } }),
+      '.claude/settings.local.json': JSON.stringify({ permissions: { defaultMode: 'acceptEdits' } }),
+    });
+    const r = await loadConfig({ cwd: dir });
+    expect(r.permissionMode).toBe('acceptEdits');
+    expect(formatResolvedConfig(r)).toContain('permission mode:\n  acceptEdits  ← .claude/settings.local.json permissions.defaultMode');
+    const plan = await project({ 'package.json': '{"name":"p"}', '.claude/settings.json': JSON.stringify({ permissions: { defaultMode: 'plan' } }) });
+    const p = await loadConfig({ cwd: plan });
+    expect(p.permissionMode).toBeUndefined();
+    expect(formatResolvedConfig(p)).toContain('sets defaultMode "plan", which is not modelled');
+  });
+
   it('merges the shellward config with .claude/settings.local.json and .claude/settings.json, remembering each rule\'s file', async () => {
     const dir = await project({
       'package.json': '{"name":"p"}',
