@@ -87,7 +87,9 @@ export interface Verdict {
  * see them), or `null` when it cannot be known (a variable, `~user`, an unknown directory).
  * `allowed` is Claude Code's `validatePath` without `Read`/`Edit` rules: inside the working
  * directories (or a device such as `/dev/null`). `reason`: `inside`, `outside`, `variable`,
- * `tilde-user`, `glob-write`, `unknown-cwd` or `device`.
+ * `tilde-user`, `glob-write`, `unknown-cwd`, `device` or `brace` (a brace expansion too large to list).
+ * Paths of commands outside Claude Code's 36 path extractors (`tac`, `tree`, `du`, `grep -f` …,
+ * brace alternatives) are listed and count for `outsideCwd`, but do not change the decision.
  */
 export interface VerdictPath {
   readonly path: string;

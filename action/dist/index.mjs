@@ -15355,8 +15355,8 @@ var require_util4 = __commonJS({
           return decode(bytes, encoding);
         }
         case "ArrayBuffer": {
-          const sequence = combineByteSequences(bytes);
-          return sequence.buffer;
+          const sequence2 = combineByteSequences(bytes);
+          return sequence2.buffer;
         }
         case "BinaryString": {
           let binaryString = "";
@@ -32251,10 +32251,10 @@ var require_common = __commonJS({
     function isObject2(subject) {
       return typeof subject === "object" && subject !== null;
     }
-    function toArray(sequence) {
-      if (Array.isArray(sequence)) return sequence;
-      else if (isNothing(sequence)) return [];
-      return [sequence];
+    function toArray(sequence2) {
+      if (Array.isArray(sequence2)) return sequence2;
+      else if (isNothing(sequence2)) return [];
+      return [sequence2];
     }
     function extend(target, source) {
       if (source) {
@@ -44944,7 +44944,7 @@ var protected_paths_default = {
 // rules/path-extractors.json
 var path_extractors_default = {
   $schema: "./schema/path-extractors.schema.json",
-  description: "The paths each of Claude Code's 36 PATH_EXTRACTORS commands touches (pathValidation.ts, SPEC-bashtool.md §3.4.4), with the operation they are validated as. Used by src/analyses/paths.ts on parsed argv after wrappers are stripped. Deviations from Claude Code are marked in the `note` of the row.",
+  description: "The paths each of Claude Code's 36 PATH_EXTRACTORS commands touches (pathValidation.ts, SPEC-bashtool.md §3.4.4), with the operation they are validated as, followed by shellward extensions (`\"extension\": true`): read-only commands outside the 36 that read the files or directories named by their operands (tac, tree, du, fd, man -l …), and option values Claude Code skips although they name a file read (`grep -f FILE`, in `extensionReadOptions`). Extension paths are facts only (the verdict's `paths` and `outsideCwd`): Claude Code does not check them, so the permission decision ignores them. Used by src/analyses/paths.ts on parsed argv after wrappers are stripped. Deviations from Claude Code are marked in the `note` of the row.",
   commands: {
     cd: { operation: "read", kind: "allArgs", skipOptions: ["-L", "-P", "-e", "-@"], note: "No arguments: the home directory. Otherwise the arguments joined with spaces form one path; shellward first drops the leading -L/-P/-e/-@ options and a `--`, which Claude Code joins into the path." },
     ls: { operation: "read", kind: "filterOutFlags", default: "." },
@@ -44992,14 +44992,17 @@ var path_extractors_default = {
       valueOptions: ["-e", "--regexp", "-f", "--file", "--exclude", "--include", "--exclude-dir", "--include-dir", "-m", "--max-count", "-A", "--after-context", "-B", "--before-context", "-C", "--context"],
       recursiveOptions: ["-r", "-R", "--recursive"],
       recursiveDefault: ".",
-      note: "A short option cluster holding r or R (`-rn`) also counts as recursive."
+      note: "A short option cluster holding r or R (`-rn`) also counts as recursive. The -f/--file pattern file and the --exclude-from file are reads Claude Code skips as values: extension paths (facts only).",
+      extensionReadOptions: ["-f", "--file", "--exclude-from"]
     },
     rg: {
       operation: "read",
       kind: "patternThenPaths",
       patternOptions: ["-e", "--regexp", "-f", "--file"],
       valueOptions: ["-e", "--regexp", "-f", "--file", "-t", "--type", "-T", "--type-not", "-g", "--glob", "-m", "--max-count", "--max-depth", "-r", "--replace", "-A", "--after-context", "-B", "--before-context", "-C", "--context"],
-      default: "."
+      default: ".",
+      extensionReadOptions: ["-f", "--file", "--ignore-file"],
+      note: "The -f/--file pattern file and the --ignore-file file are reads Claude Code skips as values (or reads as operands): extension paths (facts only)."
     },
     sed: {
       operation: "write",
@@ -45016,16 +45019,138 @@ var path_extractors_default = {
       patternOptions: [],
       valueOptions: ["-e", "--expression", "-f", "--from-file", "--arg", "--argjson", "--slurpfile", "--rawfile", "--args", "--jsonargs", "-L", "--library-path", "--indent", "--tab"],
       twoValueOptions: ["--arg", "--argjson", "--slurpfile", "--rawfile"],
-      note: "--arg, --argjson, --slurpfile and --rawfile take two values (name and value), as in jq; Claude Code skips one."
+      note: "--arg, --argjson, --slurpfile and --rawfile take two values (name and value), as in jq; Claude Code skips one. The -f/--from-file program, the file of --rawfile/--slurpfile (their second value) and the -L library directory are reads Claude Code skips as values: extension paths (facts only).",
+      extensionReadOptions: ["-f", "--from-file", "--rawfile", "--slurpfile", "-L", "--library-path"]
     },
-    git: { operation: "read", kind: "gitDiffNoIndex" }
+    git: { operation: "read", kind: "gitDiffNoIndex" },
+    tac: { operation: "read", kind: "operands", extension: true, valueOptions: ["-s", "--separator"] },
+    rev: { operation: "read", kind: "operands", extension: true },
+    cmp: {
+      operation: "read",
+      kind: "operands",
+      extension: true,
+      valueOptions: ["-i", "--ignore-initial", "-n", "--bytes"],
+      operandOperations: ["read", "read"],
+      note: "FILE1 FILE2; the further operands are byte offsets."
+    },
+    comm: { operation: "read", kind: "operands", extension: true, valueOptions: ["--output-delimiter"] },
+    fold: { operation: "read", kind: "operands", extension: true, valueOptions: ["-w", "--width"] },
+    expand: { operation: "read", kind: "operands", extension: true, valueOptions: ["-t", "--tabs"] },
+    unexpand: { operation: "read", kind: "operands", extension: true, valueOptions: ["-t", "--tabs"] },
+    fmt: { operation: "read", kind: "operands", extension: true, valueOptions: ["-w", "--width", "-g", "--goal", "-p", "--prefix"] },
+    tsort: { operation: "read", kind: "operands", extension: true },
+    pr: {
+      operation: "read",
+      kind: "operands",
+      extension: true,
+      valueOptions: ["-h", "--header", "-l", "--length", "-N", "--first-line-number", "-o", "--indent", "-w", "--width", "-W", "--page-width", "-D", "--date-format"],
+      plusOptions: true,
+      note: "`+FIRST[:LAST]` is an option; -e, -i, -n, -s, -S take an optional attached value only."
+    },
+    readlink: { operation: "read", kind: "operands", extension: true },
+    realpath: { operation: "read", kind: "operands", extension: true, pathOptions: { "--relative-to": "read", "--relative-base": "read" } },
+    du: {
+      operation: "read",
+      kind: "operands",
+      extension: true,
+      valueOptions: ["-B", "--block-size", "-d", "--max-depth", "-t", "--threshold", "--exclude", "--time-style"],
+      pathOptions: { "-X": "read", "--exclude-from": "read", "--files0-from": "read" },
+      default: ".",
+      defaultUnless: ["--files0-from"]
+    },
+    df: {
+      operation: "read",
+      kind: "operands",
+      extension: true,
+      valueOptions: ["-B", "--block-size", "-t", "--type", "-x", "--exclude-type"],
+      note: "Each operand names the file system holding it (the file is looked up, not read)."
+    },
+    tree: {
+      operation: "read",
+      kind: "operands",
+      extension: true,
+      valueOptions: ["-L", "-P", "-I", "--charset", "--filelimit", "--timefmt", "--sort", "-H", "-T", "--scheme", "--authority"],
+      pathOptions: { "--gitfile": "read", "--infofile": "read", "--hintro": "read", "--houtro": "read", "-o": "write" },
+      default: ".",
+      note: "-o writes the listing to a file (not read-only in Claude Code)."
+    },
+    fd: {
+      operation: "read",
+      kind: "operands",
+      extension: true,
+      valueOptions: ["-d", "--max-depth", "--min-depth", "--exact-depth", "-t", "--type", "-e", "--extension", "-S", "--size", "--changed-within", "--changed-before", "--change-newer-than", "--change-older-than", "--newer", "--older", "-o", "--owner", "-E", "--exclude", "-c", "--color", "-j", "--threads", "--max-buffer-time", "--max-results", "--path-separator", "--batch-size", "--and", "--format"],
+      pathOptions: { "--search-path": "read", "--base-directory": "read", "--ignore-file": "read" },
+      skipOperands: 1,
+      commandOptions: ["-x", "--exec", "-X", "--exec-batch"],
+      default: ".",
+      defaultUnless: ["--search-path", "--base-directory"],
+      note: "The first operand is the pattern, the rest are search paths. -x/-X take a command up to a `;` word. Relative search paths are resolved against the cwd even after --base-directory."
+    },
+    fdfind: {
+      operation: "read",
+      kind: "operands",
+      extension: true,
+      valueOptions: ["-d", "--max-depth", "--min-depth", "--exact-depth", "-t", "--type", "-e", "--extension", "-S", "--size", "--changed-within", "--changed-before", "--change-newer-than", "--change-older-than", "--newer", "--older", "-o", "--owner", "-E", "--exclude", "-c", "--color", "-j", "--threads", "--max-buffer-time", "--max-results", "--path-separator", "--batch-size", "--and", "--format"],
+      pathOptions: { "--search-path": "read", "--base-directory": "read", "--ignore-file": "read" },
+      skipOperands: 1,
+      commandOptions: ["-x", "--exec", "-X", "--exec-batch"],
+      default: ".",
+      defaultUnless: ["--search-path", "--base-directory"],
+      note: "The first operand is the pattern, the rest are search paths. -x/-X take a command up to a `;` word. Relative search paths are resolved against the cwd even after --base-directory."
+    },
+    man: {
+      operation: "read",
+      kind: "operands",
+      extension: true,
+      valueOptions: ["-S", "-s", "--sections", "-P", "--pager", "-p", "--preprocessor", "-L", "--locale", "-m", "--systems", "-e", "--extension", "-E", "--encoding", "-r", "--prompt", "-R", "--recode"],
+      pathOptions: { "-M": "read", "--manpath": "read", "-C": "read", "--config-file": "read" },
+      operandsWhen: ["-l", "--local-file"],
+      note: "Operands are page names, files only with -l/--local-file (man-db; Claude Code's allowlist reads -l as taking a value, the same word)."
+    },
+    info: {
+      operation: "read",
+      kind: "operands",
+      extension: true,
+      valueOptions: ["-n", "--node", "-k", "--apropos", "--index-search"],
+      pathOptions: { "-f": "read", "--file": "read", "-d": "read", "--directory": "read", "--init-file": "read", "--restore": "read", "-o": "write", "--output": "write", "--dribble": "write" },
+      operandOperations: [],
+      note: "Operands are menu items, not files."
+    },
+    pyright: {
+      operation: "read",
+      kind: "operands",
+      extension: true,
+      valueOptions: ["--pythonversion", "--pythonplatform", "--level"],
+      pathOptions: { "-p": "read", "--project": "read", "--typeshedpath": "read", "--typeshed-path": "read", "--venvpath": "read", "--venv-path": "read" }
+    },
+    less: {
+      operation: "read",
+      kind: "operands",
+      extension: true,
+      valueOptions: ["-b", "--buffers", "-h", "--max-back-scroll", "-j", "--jump-target", "-p", "--pattern", "-P", "--prompt", "-t", "--tag", "-x", "--tabs", "-y", "--max-forw-scroll", "-z", "--window", "-#", "--shift"],
+      pathOptions: { "-k": "read", "--lesskey-file": "read", "-T": "read", "--tag-file": "read", "-o": "write", "--log-file": "write", "-O": "write", "--LOG-FILE": "write" },
+      plusOptions: true,
+      note: "Not read-only in Claude Code."
+    },
+    more: { operation: "read", kind: "operands", extension: true, valueOptions: ["-n", "--lines"], plusOptions: true, note: "Not read-only in Claude Code." },
+    md5: { operation: "read", kind: "operands", extension: true, valueOptions: ["-s"], note: "BSD md5; not read-only in Claude Code." },
+    xxd: {
+      operation: "read",
+      kind: "operands",
+      extension: true,
+      valueOptions: ["-c", "-cols", "-g", "-groupsize", "-l", "-len", "-o", "-offset", "-s", "-seek", "-n", "-name"],
+      operandOperations: ["read", "write"],
+      clusters: false,
+      note: "xxd options do not cluster and take their value attached or as the next word; the second operand is the output file. Not read-only in Claude Code."
+    }
   }
 };
 
 // src/analyses/paths.ts
-var PATH_EXTRACTORS = new Map(
-  Object.entries(path_extractors_default.commands)
-);
+var TABLE = Object.entries(path_extractors_default.commands);
+var PATH_EXTRACTORS = new Map(TABLE.filter(([, e]) => !e.extension));
+var EXTENSION_EXTRACTORS = new Map(TABLE.filter(([, e]) => e.extension));
+var EXTRACTORS = new Map(TABLE);
 function lead(w) {
   if (w.value !== void 0) return w.value;
   let out2 = "";
@@ -45041,8 +45166,177 @@ function isOption(v) {
 function wordGlob(w) {
   return w.parts.some((p) => p.kind === "literal" && !p.quoted && (/[*?[]/.test(p.value) || /\{[^{}]*(,|\.\.)[^{}]*\}/.test(p.value)));
 }
-function access(w, operation, command, source = "argument") {
-  return w.value !== void 0 ? { path: w.value, static: true, operation, source, command, span: w.span, glob: wordGlob(w) } : { path: w.raw, static: false, operation, source, command, span: w.span };
+function access(w, operation, command, source = "argument", prefix = "") {
+  return w.value !== void 0 ? { path: w.value.startsWith(prefix) ? w.value.slice(prefix.length) : w.value, static: true, operation, source, command, span: w.span, glob: wordGlob(w) } : { path: w.raw, static: false, operation, source, command, span: w.span };
+}
+function argAccesses(w, operation, command, prefix = "", extension = false) {
+  const a2 = access(w, operation, command, "argument", prefix);
+  const out2 = [extension ? { ...a2, extension: true } : a2];
+  const alts = braceAlternatives(w);
+  if (alts === void 0) return out2;
+  if (alts === "overflow") {
+    out2.push({ ...a2, extension: true, braceOverflow: true });
+    return out2;
+  }
+  const seen = /* @__PURE__ */ new Set();
+  for (const alt of alts) {
+    if (!alt.text.startsWith(prefix)) continue;
+    const path6 = alt.text.slice(prefix.length);
+    if (path6 === "" || seen.has(path6)) continue;
+    seen.add(path6);
+    out2.push({ path: path6, static: true, operation, source: "argument", command, span: w.span, glob: alt.glob, extension: true });
+  }
+  return out2;
+}
+var MAX_BRACE_ALTERNATIVES = 64;
+function lexWord(raw) {
+  let text = "";
+  const quoted = new Uint8Array(raw.length + 1);
+  const put = (t, q) => {
+    if (q) quoted.fill(1, text.length, text.length + t.length);
+    text += t;
+  };
+  let i3 = 0;
+  while (i3 < raw.length) {
+    const c3 = raw[i3];
+    if (c3 === "\\") {
+      if (i3 + 1 >= raw.length) {
+        put(c3, false);
+        i3++;
+      } else {
+        if (raw[i3 + 1] !== "\n") put(raw[i3 + 1], true);
+        i3 += 2;
+      }
+    } else if (c3 === "'") {
+      const end = raw.indexOf("'", i3 + 1);
+      if (end === -1) return void 0;
+      put(raw.slice(i3 + 1, end), true);
+      i3 = end + 1;
+    } else if (c3 === "$" && raw[i3 + 1] === "'") {
+      let end = i3 + 2;
+      while (end < raw.length && raw[end] !== "'") end += raw[end] === "\\" ? 2 : 1;
+      if (end >= raw.length) return void 0;
+      put(decodeAnsiC(raw.slice(i3 + 2, end)), true);
+      i3 = end + 1;
+    } else if (c3 === '"' || c3 === "$" && raw[i3 + 1] === '"') {
+      let k = c3 === '"' ? i3 + 1 : i3 + 2;
+      let body2 = "";
+      while (k < raw.length && raw[k] !== '"') {
+        if (raw[k] === "\\" && k + 1 < raw.length && '$`"\\\n'.includes(raw[k + 1])) {
+          if (raw[k + 1] !== "\n") body2 += raw[k + 1];
+          k += 2;
+        } else if (raw[k] === "$" || raw[k] === "`") {
+          return void 0;
+        } else body2 += raw[k++];
+      }
+      if (k >= raw.length) return void 0;
+      put(body2, true);
+      i3 = k + 1;
+    } else {
+      put(c3, false);
+      i3++;
+    }
+  }
+  return { text, quoted };
+}
+var SEQ_NUMBERS = /^([-+]?\d{1,15})\.\.([-+]?\d{1,15})(?:\.\.([-+]?\d{1,15}))?$/;
+var SEQ_LETTERS = /^([A-Za-z])\.\.([A-Za-z])(?:\.\.([-+]?\d{1,15}))?$/;
+function sequence(body2) {
+  const num = SEQ_NUMBERS.exec(body2);
+  const let_ = num ? null : SEQ_LETTERS.exec(body2);
+  const m = num ?? let_;
+  if (!m) return void 0;
+  const step = Math.abs(m[3] !== void 0 ? Number(m[3]) : 1) || 1;
+  const from = num ? Number(m[1]) : m[1].charCodeAt(0);
+  const to = num ? Number(m[2]) : m[2].charCodeAt(0);
+  if (Math.floor(Math.abs(to - from) / step) + 1 > MAX_BRACE_ALTERNATIVES) return null;
+  const bare = (x) => x.replace(/^[-+]/, "");
+  const width = num && [m[1], m[2]].some((x) => bare(x).length > 1 && bare(x).startsWith("0")) ? Math.max(m[1].replace(/^\+/, "").length, m[2].replace(/^\+/, "").length) : 0;
+  const out2 = [];
+  const dir = to >= from ? 1 : -1;
+  for (let v = from; dir > 0 ? v <= to : v >= to; v += dir * step) {
+    if (!num) out2.push(String.fromCharCode(v));
+    else {
+      const sign = v < 0 ? "-" : "";
+      out2.push(sign + String(Math.abs(v)).padStart(width - sign.length, "0"));
+    }
+  }
+  return out2;
+}
+function braceAlternatives(w) {
+  if (!w.raw.includes("{")) return void 0;
+  if (!w.parts.every((p) => p.kind === "literal" || p.kind === "dynamic" && p.node === "brace_expression")) return void 0;
+  const lexed = lexWord(w.raw);
+  if (!lexed || w.value !== void 0 && lexed.text !== w.value) return void 0;
+  const { text, quoted } = lexed;
+  const n2 = text.length;
+  const match = new Int32Array(n2).fill(-1);
+  const comma = new Uint8Array(n2);
+  const stack = [];
+  for (let k = 0; k < n2; k++) {
+    if (quoted[k]) continue;
+    const c3 = text[k];
+    if (c3 === "{") stack.push(k);
+    else if (c3 === "}" && stack.length > 0) match[stack.pop()] = k;
+    else if (c3 === "," && stack.length > 0) comma[stack[stack.length - 1]] = 1;
+  }
+  const sequences = /* @__PURE__ */ new Map();
+  const open2 = new Uint8Array(n2);
+  let pairs = 0;
+  for (let k = 0; k < n2; k++) {
+    const j = match[k];
+    if (j === -1 || k > 0 && text[k - 1] === "$" && !quoted[k - 1]) continue;
+    if (!comma[k]) {
+      if (j - k - 1 > 40 || quoted.subarray(k + 1, j).some((q) => q === 1)) continue;
+      const seq = sequence(text.slice(k + 1, j));
+      if (seq === void 0) continue;
+      sequences.set(k, seq);
+    }
+    open2[k] = 1;
+    if (++pairs > MAX_BRACE_ALTERNATIVES) return "overflow";
+  }
+  if (pairs === 0) return void 0;
+  const globIn = (lo, hi) => {
+    for (let k = lo; k < hi; k++) if (!quoted[k] && (text[k] === "*" || text[k] === "?" || text[k] === "[")) return true;
+    return false;
+  };
+  const expand2 = (lo, hi) => {
+    let k = lo;
+    while (k < hi && !open2[k]) k++;
+    if (k >= hi) return [{ text: text.slice(lo, hi), glob: globIn(lo, hi) }];
+    const j = match[k];
+    let alts = [];
+    if (comma[k]) {
+      let start2 = k + 1;
+      for (let m = k + 1; m <= j; m++) {
+        if (m === j || !quoted[m] && text[m] === ",") {
+          const r = expand2(start2, m);
+          if (!r) return null;
+          for (const x of r) alts.push(x);
+          if (alts.length > MAX_BRACE_ALTERNATIVES) return null;
+          start2 = m + 1;
+        } else if (!quoted[m] && text[m] === "{" && match[m] !== -1) m = match[m] - 1;
+      }
+    } else {
+      const seq = sequences.get(k);
+      if (!seq) return null;
+      alts = seq.map((x) => ({ text: x, glob: /[*?[]/.test(x) }));
+    }
+    const post = expand2(j + 1, hi);
+    if (!post) return null;
+    if (alts.length * post.length > MAX_BRACE_ALTERNATIVES) return null;
+    const pre = text.slice(lo, k);
+    const preGlob = globIn(lo, k);
+    const out2 = [];
+    for (const a2 of alts) {
+      for (const p of post) {
+        if (pre.length + a2.text.length + p.text.length > PATH_MAX) return null;
+        out2.push({ text: pre + a2.text + p.text, glob: preGlob || a2.glob || p.glob });
+      }
+    }
+    return out2;
+  };
+  return expand2(0, n2) ?? "overflow";
 }
 function defaultAccess(path6, operation, command, at) {
   return { path: path6, static: true, operation, source: "default", command, span: at.span, glob: false };
@@ -45088,21 +45382,21 @@ function extractFind(e, args2, name2, nameWord) {
   for (; i3 < args2.length; i3++) {
     const v = lead(args2[i3]);
     if (v === "--") {
-      for (const w of args2.slice(i3 + 1)) out2.push(access(w, e.operation, name2));
+      for (const w of args2.slice(i3 + 1)) append(out2, argAccesses(w, e.operation, name2));
       return out2.length > 0 || e.default === void 0 ? out2 : [defaultAccess(e.default, e.operation, name2, nameWord)];
     }
     if (isOption(v) || FIND_ROOT_END.has(v)) break;
-    out2.push(access(args2[i3], e.operation, name2));
+    append(out2, argAccesses(args2[i3], e.operation, name2));
     roots++;
   }
   for (; i3 < args2.length; i3++) {
     const v = lead(args2[i3]);
     if (v === "--") {
-      for (const w of args2.slice(i3 + 1)) out2.push(access(w, e.operation, name2));
+      for (const w of args2.slice(i3 + 1)) append(out2, argAccesses(w, e.operation, name2));
       break;
     }
     if ((e.pathValuedOptions.includes(v) || pattern?.test(v)) && i3 + 1 < args2.length) {
-      out2.push(access(args2[i3 + 1], e.operation, name2));
+      append(out2, argAccesses(args2[i3 + 1], e.operation, name2));
       i3++;
     }
   }
@@ -45114,13 +45408,36 @@ function extractTr(e, args2, name2) {
     const v = lead(w);
     return e.deleteOptions.includes(v) || v.startsWith("-") && !v.startsWith("--") && v.slice(1).includes(e.deleteLetter);
   });
-  return filterOutFlags(args2).slice(del ? 1 : 2).map((w) => access(w, e.operation, name2));
+  return filterOutFlags(args2).slice(del ? 1 : 2).flatMap((w) => argAccesses(w, e.operation, name2));
 }
 function optionName(v) {
   const eq = v.startsWith("--") ? v.indexOf("=") : -1;
   return eq === -1 ? { name: v, inline: false } : { name: v.slice(0, eq), inline: true };
 }
+function optionFileReads(args2, i3, v, fileOptions, valueOptions, twoValueOptions, name2, out2) {
+  const w = args2[i3];
+  const push = (word, prefix = "") => {
+    if (word !== void 0 && word.value !== prefix + "-") append(out2, argAccesses(word, "read", name2, prefix, true));
+  };
+  if (v.startsWith("--") || fileOptions.includes(v)) {
+    const { name: opt, inline } = optionName(v);
+    if (!fileOptions.includes(opt)) return;
+    if (inline) push(w, `${opt}=`);
+    else push(args2[i3 + (twoValueOptions.includes(opt) ? 2 : 1)]);
+    return;
+  }
+  for (let k = 1; k < v.length; k++) {
+    const letter = `-${v[k]}`;
+    if (fileOptions.includes(letter)) {
+      if (k + 1 < v.length) push(w, v.slice(0, k + 1));
+      else push(args2[i3 + 1]);
+      return;
+    }
+    if (valueOptions.includes(letter)) return;
+  }
+}
 function extractPattern(e, args2, name2, nameWord) {
+  const reads = [];
   const operands = [];
   let patternGiven = false;
   let recursive = false;
@@ -45137,15 +45454,87 @@ function extractPattern(e, args2, name2, nameWord) {
       continue;
     }
     const { name: opt, inline } = optionName(v);
+    if (e.extensionReadOptions) optionFileReads(args2, i3, v, e.extensionReadOptions, e.valueOptions, e.twoValueOptions ?? [], name2, reads);
     if (e.patternOptions.includes(opt)) patternGiven = true;
     if (e.recursiveOptions && (e.recursiveOptions.includes(opt) || /^-[A-Za-z]*[rR][A-Za-z]*$/.test(v))) recursive = true;
     if (!inline && e.valueOptions.includes(opt)) i3 += e.twoValueOptions?.includes(opt) ? 2 : 1;
   }
   const paths = patternGiven ? operands : operands.slice(1);
-  const out2 = paths.map((w) => access(w, e.operation, name2));
+  const out2 = paths.flatMap((w) => argAccesses(w, e.operation, name2));
   if (out2.length === 0) {
     const d = e.default ?? (recursive ? e.recursiveDefault : void 0);
     if (d !== void 0) out2.push(defaultAccess(d, e.operation, name2, nameWord));
+  }
+  append(reads, out2);
+  return reads;
+}
+function extractOperands(e, args2, name2, nameWord) {
+  const values = e.valueOptions ?? [];
+  const pathOptions = e.pathOptions ?? {};
+  const pathOp = (o2) => Object.hasOwn(pathOptions, o2) ? pathOptions[o2] : void 0;
+  const given = /* @__PURE__ */ new Set();
+  const out2 = [];
+  const operands = [];
+  const valuePath = (word, op, prefix = "") => {
+    if (word !== void 0 && word.value !== prefix + "-") append(out2, argAccesses(word, op, name2, prefix));
+  };
+  let rest = false;
+  for (let i3 = 0; i3 < args2.length; i3++) {
+    const w = args2[i3];
+    const v = lead(w);
+    if (rest) {
+      operands.push(w);
+      continue;
+    }
+    if (v === "--") {
+      rest = true;
+      continue;
+    }
+    if (e.plusOptions && v.startsWith("+") && v.length > 1) continue;
+    if (!isOption(v)) {
+      operands.push(w);
+      continue;
+    }
+    const { name: opt, inline } = optionName(v);
+    if (e.commandOptions?.includes(opt)) {
+      while (i3 + 1 < args2.length && args2[i3 + 1].value !== ";") i3++;
+      i3++;
+      continue;
+    }
+    if (v.startsWith("--") || e.clusters === false || v.length === 2 || values.includes(v) || pathOp(v) !== void 0) {
+      given.add(opt);
+      const op = pathOp(opt);
+      if (op !== void 0) {
+        if (inline) valuePath(w, op, `${opt}=`);
+        else valuePath(args2[++i3], op);
+      } else if (!inline && values.includes(opt)) i3++;
+      continue;
+    }
+    for (let k = 1; k < v.length; k++) {
+      const letter = `-${v[k]}`;
+      given.add(letter);
+      const op = pathOp(letter);
+      if (op === void 0 && !values.includes(letter)) continue;
+      if (k + 1 < v.length) {
+        if (op !== void 0) valuePath(w, op, v.slice(0, k + 1));
+      } else if (op !== void 0) valuePath(args2[++i3], op);
+      else i3++;
+      break;
+    }
+  }
+  const when = e.operandsWhen;
+  if (when === void 0 || when.some((o2) => given.has(o2))) {
+    const ops = operands.slice(e.skipOperands ?? 0);
+    const operations = e.operandOperations;
+    const count2 = operations ? Math.min(operations.length, ops.length) : ops.length;
+    let paths = 0;
+    for (let k = 0; k < count2; k++) {
+      const w = ops[k];
+      if (w.value === "-") continue;
+      append(out2, argAccesses(w, operations ? operations[k] : e.operation, name2));
+      paths++;
+    }
+    if (paths === 0 && e.default !== void 0 && !e.defaultUnless?.some((o2) => given.has(o2))) out2.push(defaultAccess(e.default, e.operation, name2, nameWord));
   }
   return out2;
 }
@@ -45172,9 +45561,8 @@ function extractSed(e, args2, name2) {
       if (e.scriptFileOptions.includes(opt)) {
         scriptGiven = true;
         if (inline) {
-          if (w.value !== void 0) out2.push({ ...access(w, "read", name2), path: w.value.slice(w.value.indexOf("=") + 1) });
-          else out2.push(access(w, "read", name2));
-        } else if (i3 + 1 < args2.length) out2.push(access(args2[++i3], "read", name2));
+          append(out2, argAccesses(w, "read", name2, `${opt}=`));
+        } else if (i3 + 1 < args2.length) append(out2, argAccesses(args2[++i3], "read", name2));
         continue;
       }
       if (!inline && (e.scriptOptions.includes(opt) || e.valueOptions.includes(opt))) i3++;
@@ -45192,23 +45580,23 @@ function extractSed(e, args2, name2) {
       if (attached === "") {
         if (i3 + 1 < args2.length) {
           i3++;
-          if (isFile) out2.push(access(args2[i3], "read", name2));
+          if (isFile) append(out2, argAccesses(args2[i3], "read", name2));
         }
       } else if (isFile) {
-        out2.push(w.value !== void 0 ? { ...access(w, "read", name2), path: attached } : access(w, "read", name2));
+        append(out2, argAccesses(w, "read", name2, v.slice(0, k + 1)));
       }
       break;
     }
   }
   const files = scriptGiven ? operands : operands.slice(1);
-  for (const w of files) out2.push(access(w, operation, name2));
+  for (const w of files) append(out2, argAccesses(w, operation, name2));
   return out2;
 }
 function extractGitDiff(args2, name2) {
   if (args2[0]?.value !== "diff") return [];
   const after = args2.slice(1);
   if (!after.some((w) => w.value === "--no-index")) return [];
-  return filterOutFlags(after).slice(0, 2).map((w) => access(w, "read", name2));
+  return filterOutFlags(after).slice(0, 2).flatMap((w) => argAccesses(w, "read", name2));
 }
 var OUTPUT_OPERATORS = /* @__PURE__ */ new Set([">", ">|", ">>", "&>", "&>>", ">&", "<>"]);
 var EXEMPT_TARGET = /^(\/dev\/(null|stdout|stderr|fd\/\d+)|\d+-?|-)$/;
@@ -45233,15 +45621,16 @@ function append(out2, items) {
 function extractPaths(cmd) {
   const out2 = [];
   const resolved = resolveCommand(cmd);
-  const e = resolved ? PATH_EXTRACTORS.get(resolved.name) : void 0;
+  const e = resolved ? EXTRACTORS.get(resolved.name) : void 0;
   if (resolved && e) {
     const { name: name2, args: args2, nameWord } = resolved;
+    const start2 = out2.length;
     switch (e.kind) {
       case "allArgs":
         append(out2, extractCd(args2, e.skipOptions ?? [], name2, nameWord));
         break;
       case "filterOutFlags": {
-        const ops = filterOutFlags(args2).map((w) => access(w, e.operation, name2));
+        const ops = filterOutFlags(args2).flatMap((w) => argAccesses(w, e.operation, name2));
         if (ops.length === 0 && e.default !== void 0) ops.push(defaultAccess(e.default, e.operation, name2, nameWord));
         append(out2, ops);
         break;
@@ -45261,7 +45650,11 @@ function extractPaths(cmd) {
       case "gitDiffNoIndex":
         append(out2, extractGitDiff(args2, name2));
         break;
+      case "operands":
+        append(out2, extractOperands(e, args2, name2, nameWord));
+        break;
     }
+    if (e.extension) for (let k = start2; k < out2.length; k++) out2[k] = { ...out2[k], extension: true };
   }
   for (const r of cmd.redirects) {
     const a2 = redirectAccess(r);
@@ -45290,6 +45683,20 @@ function realResolve(p, host) {
     head = posix2.dirname(head);
   }
 }
+var DIRECTORIES = /* @__PURE__ */ new WeakMap();
+function resolvedDirectories(ctx) {
+  const known = DIRECTORIES.get(ctx);
+  if (known) return known;
+  const dirs = [];
+  for (const d of ctx.workingDirectories) {
+    const n2 = trimSlash(posix2.normalize(d.startsWith("/") || ctx.cwd === void 0 ? d : posix2.join(ctx.cwd, d)));
+    dirs.push(n2);
+    const r = trimSlash(realResolve(n2, ctx.host));
+    if (r !== n2) dirs.push(r);
+  }
+  DIRECTORIES.set(ctx, dirs);
+  return dirs;
+}
 function stripQuotes(p) {
   let s = p;
   if (s.length > 0 && (s[0] === '"' || s[0] === "'")) s = s.slice(1);
@@ -45298,6 +45705,7 @@ function stripQuotes(p) {
 }
 function validatePath(a2, ctx) {
   const result = (resolved, allowed, reason) => ({ ...a2, resolved, allowed, reason });
+  if (a2.braceOverflow) return result(null, false, "brace");
   let p = a2.static ? a2.path : stripQuotes(a2.path);
   if (a2.source === "cd" && p === "-") return result(null, false, "unknown-cwd");
   if (p === "~" || p.startsWith("~/")) p = ctx.host.home + p.slice(1);
@@ -45317,13 +45725,7 @@ function validatePath(a2, ctx) {
   const lexical = trimSlash(p.startsWith("/") ? posix2.normalize(p) : posix2.join(ctx.cwd, p));
   if (DEVICES.test(lexical)) return result(lexical, true, "device");
   const real = trimSlash(realResolve(lexical, ctx.host));
-  const dirs = [];
-  for (const d of ctx.workingDirectories) {
-    const n2 = trimSlash(posix2.normalize(d.startsWith("/") || ctx.cwd === void 0 ? d : posix2.join(ctx.cwd, d)));
-    dirs.push(n2);
-    const r = trimSlash(realResolve(n2, ctx.host));
-    if (r !== n2) dirs.push(r);
-  }
+  const dirs = resolvedDirectories(ctx);
   const inside = dirs.some((d) => isInside(lexical, d)) && dirs.some((d) => isInside(real, d));
   return result(real, inside, inside ? "inside" : "outside");
 }
@@ -45542,7 +45944,7 @@ var path_outside_workdir_default = defineCheck(
     docs: {
       rationale: "An agent works in a project directory. A command that removes, moves, copies over, creates or redirects output to a file outside it (`/etc/…`, `~/.bashrc`, `../other-repo`) changes things the user did not hand over. Claude Code asks before any such write: it may only write inside the working directory and its `additionalDirectories`. The paths are those of its 36 path-checked commands (`rm`, `rmdir`, `mv`, `cp`, `mkdir`, `touch`, `sed` with `-i` …) and output redirections.",
       fix: "Write inside the project (a build or temp directory under it), or add the directory to `additionalDirectories` when the agent is meant to work there.",
-      exceptions: "Only paths established to be outside are reported: a path with a variable, a glob, `~user`, or a relative path after a `cd` whose target is unknown is not. A `cd` with a static target moves the cwd for the later commands (Claude Code resolves every path against the original cwd and asks about any `cd` with a write instead). A script or Makefile is taken to run from its own directory, and the directory shellward lints from counts as a working directory too; an agent command without a recorded cwd is not checked. Removals of `/`, `~` and top-level directories are left to `path-dangerous-removal`. Writes under the system temporary directories (`/tmp`, `/var/tmp`, `/dev/shm`) are not reported (the verdict of an agent command still asks, as Claude Code does). Paths are resolved lexically, without following symlinks. `/dev/null` and the other pseudo-devices are not files. A `sed` counts as a write only with `-i`/`--in-place` (Claude Code asks about any sed outside its read-only allowlist). Commands outside the 36 (`tee`, `ln`, `install`, `dd of=` …) and redirections of compound commands (`{ …; } > f`) are not seen."
+      exceptions: "Only paths established to be outside are reported: a path with a variable, a glob, `~user`, or a relative path after a `cd` whose target is unknown is not. A `cd` with a static target moves the cwd for the later commands (Claude Code resolves every path against the original cwd and asks about any `cd` with a write instead). A script or Makefile is taken to run from its own directory, and the directory shellward lints from counts as a working directory too; an agent command without a recorded cwd is not checked. Removals of `/`, `~` and top-level directories are left to `path-dangerous-removal`. Writes under the system temporary directories (`/tmp`, `/var/tmp`, `/dev/shm`) are not reported (the verdict of an agent command still asks, as Claude Code does). Paths are resolved lexically, without following symlinks. `/dev/null` and the other pseudo-devices are not files. A `sed` counts as a write only with `-i`/`--in-place` (Claude Code asks about any sed outside its read-only allowlist). Beyond Claude Code's 36 commands, output files of `tree -o`, `info -o`, `less -o` and `xxd` and each alternative of a brace expansion (`rm {a,/etc/x}`) are seen; `tee`, `ln`, `install`, `dd of=` and redirections of compound commands (`{ …; } > f`) are not."
     },
     sources: ["claude-code:pathValidation.validatePath", "claude-code:pathValidation.PATH_EXTRACTORS"],
     examples: {
@@ -46570,13 +46972,13 @@ var read_only_default = {
 };
 
 // src/analyses/read-only.ts
-var TABLE = read_only_default;
+var TABLE2 = read_only_default;
 function compileCommands() {
   const byFirst = /* @__PURE__ */ new Map();
-  for (const [key, row] of Object.entries(TABLE.commands)) {
+  for (const [key, row] of Object.entries(TABLE2.commands)) {
     const flags2 = /* @__PURE__ */ new Map();
     for (const g of row.groups ?? []) {
-      const group = TABLE.flagGroups[g];
+      const group = TABLE2.flagGroups[g];
       if (!group) throw new Error(`rules/read-only.json: ${key} names unknown flag group ${g}`);
       for (const [f, t] of Object.entries(group)) flags2.set(f, t);
     }
@@ -46599,10 +47001,10 @@ function re2(source) {
   }
   return r;
 }
-var GENERIC_REST = re2(TABLE.fallback.genericRest);
-var GENERIC = TABLE.fallback.generic;
-var FORMS = new Map(Object.entries(TABLE.fallback.forms));
-var GIT_EXCEPTION = TABLE.fallback.gitException;
+var GENERIC_REST = re2(TABLE2.fallback.genericRest);
+var GENERIC = TABLE2.fallback.generic;
+var FORMS = new Map(Object.entries(TABLE2.fallback.forms));
+var GIT_EXCEPTION = TABLE2.fallback.gitException;
 var OK = { readOnly: true, reason: "" };
 function no(reason) {
   return { readOnly: false, reason };
@@ -46990,6 +47392,9 @@ function quoteCode(s) {
 }
 var VERB = { read: "reads", write: "writes to", create: "creates" };
 function pathProblem(p, ctx, mode) {
+  if (p.allowed && (p.operation === "read" || p.reason !== "inside" || mode === "acceptEdits" && (p.resolved === null || !protectedPath(p.resolved)))) {
+    return void 0;
+  }
   const what = `${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}`;
   if (!p.allowed) {
     switch (p.reason) {
@@ -47039,7 +47444,7 @@ function decide(text, parsed, policy, ctx = {}) {
   if (pathCtx) {
     for (const c3 of all) {
       const checks = extractPaths(c3).map((a2) => validatePath(a2, pathCtx));
-      pathsOf.set(c3, checks);
+      pathsOf.set(c3, checks.filter((p) => !p.extension));
       for (const x of checks) paths.push(x);
     }
   }
@@ -49833,6 +50238,16 @@ function editDistance(a2, b) {
   }
   return prev[b.length];
 }
+function modelledMode(defaultMode) {
+  return defaultMode === "default" || defaultMode === "acceptEdits" ? defaultMode : void 0;
+}
+function claudeSettingsDefaultMode(value) {
+  if (typeof value !== "object" || value === null) return void 0;
+  const p = value.permissions;
+  if (typeof p !== "object" || p === null) return void 0;
+  const m = p.defaultMode;
+  return typeof m === "string" ? m : void 0;
+}
 function mergeSources(config, sources, root) {
   const policies = [];
   for (const s of sources) {
@@ -49853,7 +50268,8 @@ function mergeSources(config, sources, root) {
       throw err2;
     }
   }
-  return { config, sources, policy: mergePolicies(...policies), severity: config.rules ?? {}, root };
+  const permissionMode = sources.map((s) => modelledMode(s.defaultMode)).find((m) => m !== void 0);
+  return { config, sources, policy: mergePolicies(...policies), severity: config.rules ?? {}, root, ...permissionMode ? { permissionMode } : {} };
 }
 function globMatcher(globs) {
   const patterns = globs.flatMap((glob2) => {
@@ -49982,7 +50398,8 @@ async function loadConfig(options) {
       } catch (err2) {
         throw new ConfigError(file, `is not valid JSON: ${err2 instanceof Error ? err2.message : String(err2)}`);
       }
-      sources.push({ file, kind, text, json: true, permissions: claudeSettingsPermissions(value, file) });
+      const defaultMode = claudeSettingsDefaultMode(value);
+      sources.push({ file, kind, text, json: true, permissions: claudeSettingsPermissions(value, file), ...defaultMode !== void 0 ? { defaultMode } : {} });
     }
   }
   return mergeSources(config, sources, root);

@@ -3,6 +3,11 @@
  * PATH_EXTRACTORS, rules/path-extractors.json, plus output-redirection targets), how each one
  * resolves, and whether it stays inside the working directories. Pure: the file system is only
  * reached through an injected {@link PathHost} (`realpath`); without one, resolution is lexical.
+ *
+ * Besides Claude Code's paths, shellward lists extension paths ({@link PathAccess.extension}):
+ * the operands of read-only commands outside the 36 (`tac`, `tree`, `fd` …), option values Claude
+ * Code skips although they name a file read (`grep -f FILE`), and each alternative of a brace
+ * expansion (`cat {x,/etc/passwd}`). They are facts only; the permission decision ignores them.
  */
 import { posix } from 'node:path';
 import protectedTable from '../../rules/protected-paths.json' with { type: 'json' };
@@ -10,7 +15,7 @@ import table from '../../rules/path-extractors.json' with { type: 'json' };
 import type { Span } from '../core/types.js';
 import { resolveCommand } from '../parse/command-name.js';
 import type { ParsedScript, Redirect, SimpleCommand } from '../parse/nodes.js';
-import type { Word } from '../parse/words.js';
+import { decodeAnsiC, type Word } from '../parse/words.js';
 import { sedAllowed } from './sed.js';
 
 export type PathOperation = 'read' | 'write' | 'create';
@@ -31,6 +36,16 @@ export interface PathAccess {
    * names several files; absent: judged from the text as Claude Code does (any of `* ? [ ] { }`).
    */
   readonly glob?: boolean;
+  /**
+   * A shellward extension, not a path Claude Code checks: an operand of a command outside its 36
+   * PATH_EXTRACTORS (rules/path-extractors.json rows with `extension: true`), an option value it
+   * skips although it names a file read (`grep -f FILE`), or one alternative of a brace expansion
+   * (`{x,/etc/passwd}` gives `x` and `/etc/passwd`, with the word's span). Facts only (the
+   * verdict's `paths`, `outsideCwd`): the permission decision must skip these to mirror Claude Code.
+   */
+  readonly extension?: true;
+  /** On an extension access standing for a brace expansion too large to list (over {@link MAX_BRACE_ALTERNATIVES}): unknown, reason `brace`. */
+  readonly braceOverflow?: true;
 }
 
 /** Host facts for resolution. `realpath` returns the resolved path or undefined when it does not exist; absent → lexical only. */
@@ -51,9 +66,11 @@ export interface PathContext {
  * Why a path is (not) allowed: `inside`/`outside` the working directories (established),
  * `variable` (an expansion, `%` or a leading `=`: unknown), `tilde-user` (`~user`, `~+` …),
  * `glob-write` (a glob written to), `unknown-cwd` (a relative path after a dynamic `cd`),
- * `device` (a pseudo-device such as `/dev/null`: allowed).
+ * `device` (a pseudo-device such as `/dev/null`: allowed), `brace` (a brace expansion with more
+ * than {@link MAX_BRACE_ALTERNATIVES} alternatives or one longer than PATH_MAX: unknown; only on
+ * extension accesses).
  */
-export type PathReason = 'inside' | 'outside' | 'variable' | 'tilde-user' | 'glob-write' | 'unknown-cwd' | 'device';
+export type PathReason = 'inside' | 'outside' | 'variable' | 'tilde-user' | 'glob-write' | 'unknown-cwd' | 'device' | 'brace';
 
 export interface PathCheck extends PathAccess {
   /** The resolved absolute path that was judged; `null` when it cannot be known. */
@@ -65,7 +82,9 @@ export interface PathCheck extends PathAccess {
 // ---------------------------------------------------------------------------------------------
 // The extractor table
 
-type Extractor =
+type Extractor = ExtractorKind & { readonly extension?: true };
+
+type ExtractorKind =
   | { readonly operation: PathOperation; readonly kind: 'allArgs'; readonly skipOptions?: readonly string[] }
   | { readonly operation: PathOperation; readonly kind: 'filterOutFlags'; readonly default?: string }
   | {
@@ -86,6 +105,7 @@ type Extractor =
       readonly recursiveOptions?: readonly string[];
       readonly recursiveDefault?: string;
       readonly default?: string;
+      readonly extensionReadOptions?: readonly string[];
     }
   | {
       readonly operation: PathOperation;
@@ -95,12 +115,31 @@ type Extractor =
       readonly scriptFileOptions: readonly string[];
       readonly valueOptions: readonly string[];
     }
-  | { readonly operation: PathOperation; readonly kind: 'gitDiffNoIndex' };
+  | { readonly operation: PathOperation; readonly kind: 'gitDiffNoIndex' }
+  | {
+      readonly operation: PathOperation;
+      readonly kind: 'operands';
+      readonly valueOptions?: readonly string[];
+      readonly pathOptions?: Readonly<Record<string, PathOperation>>;
+      readonly skipOperands?: number;
+      readonly operandOperations?: readonly PathOperation[];
+      readonly operandsWhen?: readonly string[];
+      readonly commandOptions?: readonly string[];
+      readonly plusOptions?: boolean;
+      readonly clusters?: boolean;
+      readonly default?: string;
+      readonly defaultUnless?: readonly string[];
+    };
 
-/** The extractor of each of the 36 commands (rules/path-extractors.json). */
-export const PATH_EXTRACTORS: ReadonlyMap<string, Extractor> = new Map(
-  Object.entries(table.commands as unknown as Record<string, Extractor>),
-);
+const TABLE: readonly [string, Extractor][] = Object.entries(table.commands as unknown as Record<string, Extractor>);
+
+/** The extractor of each of Claude Code's 36 commands (rules/path-extractors.json). */
+export const PATH_EXTRACTORS: ReadonlyMap<string, Extractor> = new Map(TABLE.filter(([, e]) => !e.extension));
+
+/** shellward's extension extractors (rules/path-extractors.json rows with `extension: true`): facts only. */
+export const EXTENSION_EXTRACTORS: ReadonlyMap<string, Extractor> = new Map(TABLE.filter(([, e]) => e.extension));
+
+const EXTRACTORS: ReadonlyMap<string, Extractor> = new Map(TABLE);
 
 // ---------------------------------------------------------------------------------------------
 // Extraction
@@ -129,10 +168,219 @@ function wordGlob(w: Word): boolean {
   return w.parts.some((p) => p.kind === 'literal' && !p.quoted && (/[*?[]/.test(p.value) || /\{[^{}]*(,|\.\.)[^{}]*\}/.test(p.value)));
 }
 
-function access(w: Word, operation: PathOperation, command: string, source: PathAccess['source'] = 'argument'): PathAccess {
+/**
+ * The access of word `w`. `prefix`: option text the value follows in the same word (`--file=`
+ * of `--file=x`, `-nf` of `-nfx`), removed from a static value.
+ */
+function access(w: Word, operation: PathOperation, command: string, source: PathAccess['source'] = 'argument', prefix = ''): PathAccess {
   return w.value !== undefined
-    ? { path: w.value, static: true, operation, source, command, span: w.span, glob: wordGlob(w) }
+    ? { path: w.value.startsWith(prefix) ? w.value.slice(prefix.length) : w.value, static: true, operation, source, command, span: w.span, glob: wordGlob(w) }
     : { path: w.raw, static: false, operation, source, command, span: w.span };
+}
+
+/**
+ * The access of argument word `w` (see {@link access}; marked `extension` when asked), followed
+ * by one extension access per alternative of its brace expansion, if any (bash expands braces
+ * before the command sees its arguments; Claude Code judges the unexpanded text).
+ */
+function argAccesses(w: Word, operation: PathOperation, command: string, prefix = '', extension = false): PathAccess[] {
+  const a = access(w, operation, command, 'argument', prefix);
+  const out: PathAccess[] = [extension ? { ...a, extension: true } : a];
+  const alts = braceAlternatives(w);
+  if (alts === undefined) return out;
+  if (alts === 'overflow') {
+    out.push({ ...a, extension: true, braceOverflow: true });
+    return out;
+  }
+  const seen = new Set<string>();
+  for (const alt of alts) {
+    if (!alt.text.startsWith(prefix)) continue;
+    const path = alt.text.slice(prefix.length);
+    // bash drops an unquoted empty word; a repeated alternative names the same file.
+    if (path === '' || seen.has(path)) continue;
+    seen.add(path);
+    out.push({ path, static: true, operation, source: 'argument', command, span: w.span, glob: alt.glob, extension: true });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Brace expansion (bash manual, "Brace Expansion")
+
+/** At most this many alternatives per word are listed; more (or one longer than PATH_MAX) gives one access with reason `brace`. */
+export const MAX_BRACE_ALTERNATIVES = 64;
+
+interface BraceAlternative {
+  readonly text: string;
+  /** An unquoted `*`, `?` or `[` is left in it. */
+  readonly glob: boolean;
+}
+
+/** A word's text after quote removal, with which characters were quoted; `undefined` for a syntax not handled. */
+function lexWord(raw: string): { text: string; quoted: Uint8Array } | undefined {
+  let text = '';
+  const quoted = new Uint8Array(raw.length + 1);
+  const put = (t: string, q: boolean): void => {
+    if (q) quoted.fill(1, text.length, text.length + t.length);
+    text += t;
+  };
+  let i = 0;
+  while (i < raw.length) {
+    const c = raw[i]!;
+    if (c === '\\') {
+      if (i + 1 >= raw.length) {
+        put(c, false);
+        i++;
+      } else {
+        if (raw[i + 1] !== '\n') put(raw[i + 1]!, true);
+        i += 2;
+      }
+    } else if (c === "'") {
+      const end = raw.indexOf("'", i + 1);
+      if (end === -1) return undefined;
+      put(raw.slice(i + 1, end), true);
+      i = end + 1;
+    } else if (c === '$' && raw[i + 1] === "'") {
+      let end = i + 2;
+      while (end < raw.length && raw[end] !== "'") end += raw[end] === '\\' ? 2 : 1;
+      if (end >= raw.length) return undefined;
+      put(decodeAnsiC(raw.slice(i + 2, end)), true);
+      i = end + 1;
+    } else if (c === '"' || (c === '$' && raw[i + 1] === '"')) {
+      let k = c === '"' ? i + 1 : i + 2;
+      let body = '';
+      while (k < raw.length && raw[k] !== '"') {
+        if (raw[k] === '\\' && k + 1 < raw.length && '$`"\\\n'.includes(raw[k + 1]!)) {
+          if (raw[k + 1] !== '\n') body += raw[k + 1];
+          k += 2;
+        } else if (raw[k] === '$' || raw[k] === '`') {
+          return undefined;
+        } else body += raw[k++];
+      }
+      if (k >= raw.length) return undefined;
+      put(body, true);
+      i = k + 1;
+    } else {
+      put(c, false);
+      i++;
+    }
+  }
+  return { text, quoted };
+}
+
+const SEQ_NUMBERS = /^([-+]?\d{1,15})\.\.([-+]?\d{1,15})(?:\.\.([-+]?\d{1,15}))?$/;
+const SEQ_LETTERS = /^([A-Za-z])\.\.([A-Za-z])(?:\.\.([-+]?\d{1,15}))?$/;
+
+/** The words of a sequence expression body (`1..3`, `a..e..2`, `01..10`), `undefined` when it is not one, `null` when too long. */
+function sequence(body: string): string[] | null | undefined {
+  const num = SEQ_NUMBERS.exec(body);
+  const let_ = num ? null : SEQ_LETTERS.exec(body);
+  const m = num ?? let_;
+  if (!m) return undefined;
+  const step = Math.abs(m[3] !== undefined ? Number(m[3]) : 1) || 1;
+  const from = num ? Number(m[1]) : m[1]!.charCodeAt(0);
+  const to = num ? Number(m[2]) : m[2]!.charCodeAt(0);
+  if (Math.floor(Math.abs(to - from) / step) + 1 > MAX_BRACE_ALTERNATIVES) return null;
+  // bash pads to the wider end when either has a leading zero.
+  const bare = (x: string): string => x.replace(/^[-+]/, '');
+  const width = num && [m[1]!, m[2]!].some((x) => bare(x).length > 1 && bare(x).startsWith('0')) ? Math.max(m[1]!.replace(/^\+/, '').length, m[2]!.replace(/^\+/, '').length) : 0;
+  const out: string[] = [];
+  const dir = to >= from ? 1 : -1;
+  for (let v = from; dir > 0 ? v <= to : v >= to; v += dir * step) {
+    if (!num) out.push(String.fromCharCode(v));
+    else {
+      const sign = v < 0 ? '-' : '';
+      out.push(sign + String(Math.abs(v)).padStart(width - sign.length, '0'));
+    }
+  }
+  return out;
+}
+
+/**
+ * The words bash's brace expansion makes of `w` (comma lists, `{x..y[..n]}` sequences, nested
+ * braces; quoted or escaped braces and commas are literal, `${` is not a brace), `undefined` when
+ * it expands nothing (or has an expansion other than a brace sequence), `'overflow'` when there
+ * would be more than {@link MAX_BRACE_ALTERNATIVES} words or one longer than PATH_MAX. Linear in
+ * the word's length times the (bounded) number of brace expressions.
+ */
+function braceAlternatives(w: Word): readonly BraceAlternative[] | 'overflow' | undefined {
+  if (!w.raw.includes('{')) return undefined;
+  if (!w.parts.every((p) => p.kind === 'literal' || (p.kind === 'dynamic' && p.node === 'brace_expression'))) return undefined;
+  const lexed = lexWord(w.raw);
+  if (!lexed || (w.value !== undefined && lexed.text !== w.value)) return undefined;
+  const { text, quoted } = lexed;
+  const n = text.length;
+  // Matching braces and which pairs hold a comma of their own (one pass, a stack).
+  const match = new Int32Array(n).fill(-1);
+  const comma = new Uint8Array(n);
+  const stack: number[] = [];
+  for (let k = 0; k < n; k++) {
+    if (quoted[k]) continue;
+    const c = text[k];
+    if (c === '{') stack.push(k);
+    else if (c === '}' && stack.length > 0) match[stack.pop()!] = k;
+    else if (c === ',' && stack.length > 0) comma[stack[stack.length - 1]!] = 1;
+  }
+  // Which braces open an expansion: a matched pair with a comma of its own, or a sequence.
+  const sequences = new Map<number, string[] | null>();
+  const open = new Uint8Array(n);
+  let pairs = 0;
+  for (let k = 0; k < n; k++) {
+    const j = match[k]!;
+    if (j === -1 || (k > 0 && text[k - 1] === '$' && !quoted[k - 1])) continue;
+    if (!comma[k]) {
+      if (j - k - 1 > 40 || quoted.subarray(k + 1, j).some((q) => q === 1)) continue;
+      const seq = sequence(text.slice(k + 1, j));
+      if (seq === undefined) continue;
+      sequences.set(k, seq);
+    }
+    open[k] = 1;
+    // Each brace expression adds at least one word, so more than the cap of them overflows;
+    // this also bounds the recursion depth below.
+    if (++pairs > MAX_BRACE_ALTERNATIVES) return 'overflow';
+  }
+  if (pairs === 0) return undefined;
+  const globIn = (lo: number, hi: number): boolean => {
+    for (let k = lo; k < hi; k++) if (!quoted[k] && (text[k] === '*' || text[k] === '?' || text[k] === '[')) return true;
+    return false;
+  };
+  const expand = (lo: number, hi: number): BraceAlternative[] | null => {
+    let k = lo;
+    while (k < hi && !open[k]) k++;
+    if (k >= hi) return [{ text: text.slice(lo, hi), glob: globIn(lo, hi) }];
+    const j = match[k]!;
+    let alts: BraceAlternative[] = [];
+    if (comma[k]) {
+      let start = k + 1;
+      for (let m = k + 1; m <= j; m++) {
+        if (m === j || (!quoted[m] && text[m] === ',')) {
+          const r = expand(start, m);
+          if (!r) return null;
+          for (const x of r) alts.push(x);
+          if (alts.length > MAX_BRACE_ALTERNATIVES) return null;
+          start = m + 1;
+        } else if (!quoted[m] && text[m] === '{' && match[m] !== -1) m = match[m]! - 1;
+      }
+    } else {
+      const seq = sequences.get(k);
+      if (!seq) return null;
+      alts = seq.map((x) => ({ text: x, glob: /[*?[]/.test(x) }));
+    }
+    const post = expand(j + 1, hi);
+    if (!post) return null;
+    if (alts.length * post.length > MAX_BRACE_ALTERNATIVES) return null;
+    const pre = text.slice(lo, k);
+    const preGlob = globIn(lo, k);
+    const out: BraceAlternative[] = [];
+    for (const a of alts) {
+      for (const p of post) {
+        if (pre.length + a.text.length + p.text.length > PATH_MAX) return null;
+        out.push({ text: pre + a.text + p.text, glob: preGlob || a.glob || p.glob });
+      }
+    }
+    return out;
+  };
+  return expand(0, n) ?? 'overflow';
 }
 
 function defaultAccess(path: string, operation: PathOperation, command: string, at: Word): PathAccess {
@@ -185,21 +433,21 @@ function extractFind(e: Extract<Extractor, { kind: 'find' }>, args: readonly Wor
     const v = lead(args[i]!);
     if (v === '--') {
       // After `--` every argument is a path (SPEC §3.4.4).
-      for (const w of args.slice(i + 1)) out.push(access(w, e.operation, name));
+      for (const w of args.slice(i + 1)) append(out, argAccesses(w, e.operation, name));
       return out.length > 0 || e.default === undefined ? out : [defaultAccess(e.default, e.operation, name, nameWord)];
     }
     if (isOption(v) || FIND_ROOT_END.has(v)) break;
-    out.push(access(args[i]!, e.operation, name));
+    append(out, argAccesses(args[i]!, e.operation, name));
     roots++;
   }
   for (; i < args.length; i++) {
     const v = lead(args[i]!);
     if (v === '--') {
-      for (const w of args.slice(i + 1)) out.push(access(w, e.operation, name));
+      for (const w of args.slice(i + 1)) append(out, argAccesses(w, e.operation, name));
       break;
     }
     if ((e.pathValuedOptions.includes(v) || pattern?.test(v)) && i + 1 < args.length) {
-      out.push(access(args[i + 1]!, e.operation, name));
+      append(out, argAccesses(args[i + 1]!, e.operation, name));
       i++;
     }
   }
@@ -214,7 +462,7 @@ function extractTr(e: Extract<Extractor, { kind: 'tr' }>, args: readonly Word[],
   });
   return filterOutFlags(args)
     .slice(del ? 1 : 2)
-    .map((w) => access(w, e.operation, name));
+    .flatMap((w) => argAccesses(w, e.operation, name));
 }
 
 /** The option name of `--long=value`, or the token itself. */
@@ -223,7 +471,45 @@ function optionName(v: string): { name: string; inline: boolean } {
   return eq === -1 ? { name: v, inline: false } : { name: v.slice(0, eq), inline: true };
 }
 
+/**
+ * The extension read of option token `args[i]` (its text `v`) when it is one of `fileOptions`:
+ * `--opt=FILE`, `--opt FILE`, `-o FILE`, `-oFILE` or a short cluster ending in `o` (`-if FILE`);
+ * for a `twoValueOptions` entry the second value. `-` (stdin) is not a file. Appended to `out`.
+ */
+function optionFileReads(
+  args: readonly Word[],
+  i: number,
+  v: string,
+  fileOptions: readonly string[],
+  valueOptions: readonly string[],
+  twoValueOptions: readonly string[],
+  name: string,
+  out: PathAccess[],
+): void {
+  const w = args[i]!;
+  const push = (word: Word | undefined, prefix = ''): void => {
+    if (word !== undefined && word.value !== prefix + '-') append(out, argAccesses(word, 'read', name, prefix, true));
+  };
+  if (v.startsWith('--') || fileOptions.includes(v)) {
+    const { name: opt, inline } = optionName(v);
+    if (!fileOptions.includes(opt)) return;
+    if (inline) push(w, `${opt}=`);
+    else push(args[i + (twoValueOptions.includes(opt) ? 2 : 1)]);
+    return;
+  }
+  for (let k = 1; k < v.length; k++) {
+    const letter = `-${v[k]}`;
+    if (fileOptions.includes(letter)) {
+      if (k + 1 < v.length) push(w, v.slice(0, k + 1));
+      else push(args[i + 1]);
+      return;
+    }
+    if (valueOptions.includes(letter)) return;
+  }
+}
+
 function extractPattern(e: Extract<Extractor, { kind: 'patternThenPaths' }>, args: readonly Word[], name: string, nameWord: Word): PathAccess[] {
+  const reads: PathAccess[] = [];
   const operands: Word[] = [];
   let patternGiven = false;
   let recursive = false;
@@ -240,15 +526,96 @@ function extractPattern(e: Extract<Extractor, { kind: 'patternThenPaths' }>, arg
       continue;
     }
     const { name: opt, inline } = optionName(v);
+    if (e.extensionReadOptions) optionFileReads(args, i, v, e.extensionReadOptions, e.valueOptions, e.twoValueOptions ?? [], name, reads);
     if (e.patternOptions.includes(opt)) patternGiven = true;
     if (e.recursiveOptions && (e.recursiveOptions.includes(opt) || /^-[A-Za-z]*[rR][A-Za-z]*$/.test(v))) recursive = true;
     if (!inline && e.valueOptions.includes(opt)) i += e.twoValueOptions?.includes(opt) ? 2 : 1;
   }
   const paths = patternGiven ? operands : operands.slice(1);
-  const out = paths.map((w) => access(w, e.operation, name));
+  const out = paths.flatMap((w) => argAccesses(w, e.operation, name));
   if (out.length === 0) {
     const d = e.default ?? (recursive ? e.recursiveDefault : undefined);
     if (d !== undefined) out.push(defaultAccess(d, e.operation, name, nameWord));
+  }
+  append(reads, out);
+  return reads;
+}
+
+/**
+ * A shellward extension row (kind `operands`): options parsed as GNU getopt does (clusters,
+ * attached values, `--opt=value`, `--`), operands are paths (see
+ * rules/schema/path-extractors.schema.json for the fields). `-` (stdin) is no path but counts
+ * as an operand.
+ */
+function extractOperands(e: Extract<Extractor, { kind: 'operands' }>, args: readonly Word[], name: string, nameWord: Word): PathAccess[] {
+  const values = e.valueOptions ?? [];
+  const pathOptions = e.pathOptions ?? {};
+  const pathOp = (o: string): PathOperation | undefined => (Object.hasOwn(pathOptions, o) ? pathOptions[o] : undefined);
+  const given = new Set<string>();
+  const out: PathAccess[] = [];
+  const operands: Word[] = [];
+  const valuePath = (word: Word | undefined, op: PathOperation, prefix = ''): void => {
+    if (word !== undefined && word.value !== prefix + '-') append(out, argAccesses(word, op, name, prefix));
+  };
+  let rest = false;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    const v = lead(w);
+    if (rest) {
+      operands.push(w);
+      continue;
+    }
+    if (v === '--') {
+      rest = true;
+      continue;
+    }
+    if (e.plusOptions && v.startsWith('+') && v.length > 1) continue;
+    if (!isOption(v)) {
+      operands.push(w);
+      continue;
+    }
+    const { name: opt, inline } = optionName(v);
+    if (e.commandOptions?.includes(opt)) {
+      // `fd -x cmd args ;`: the command's words are not paths.
+      while (i + 1 < args.length && args[i + 1]!.value !== ';') i++;
+      i++;
+      continue;
+    }
+    if (v.startsWith('--') || e.clusters === false || v.length === 2 || values.includes(v) || pathOp(v) !== undefined) {
+      given.add(opt);
+      const op = pathOp(opt);
+      if (op !== undefined) {
+        if (inline) valuePath(w, op, `${opt}=`);
+        else valuePath(args[++i], op);
+      } else if (!inline && values.includes(opt)) i++;
+      continue;
+    }
+    // A short cluster: the first letter that takes a value takes the rest, or the next word.
+    for (let k = 1; k < v.length; k++) {
+      const letter = `-${v[k]}`;
+      given.add(letter);
+      const op = pathOp(letter);
+      if (op === undefined && !values.includes(letter)) continue;
+      if (k + 1 < v.length) {
+        if (op !== undefined) valuePath(w, op, v.slice(0, k + 1));
+      } else if (op !== undefined) valuePath(args[++i], op);
+      else i++;
+      break;
+    }
+  }
+  const when = e.operandsWhen;
+  if (when === undefined || when.some((o) => given.has(o))) {
+    const ops = operands.slice(e.skipOperands ?? 0);
+    const operations = e.operandOperations;
+    const count = operations ? Math.min(operations.length, ops.length) : ops.length;
+    let paths = 0;
+    for (let k = 0; k < count; k++) {
+      const w = ops[k]!;
+      if (w.value === '-') continue;
+      append(out, argAccesses(w, operations ? operations[k]! : e.operation, name));
+      paths++;
+    }
+    if (paths === 0 && e.default !== undefined && !e.defaultUnless?.some((o) => given.has(o))) out.push(defaultAccess(e.default, e.operation, name, nameWord));
   }
   return out;
 }
@@ -276,9 +643,8 @@ function extractSed(e: Extract<Extractor, { kind: 'sed' }>, args: readonly Word[
       if (e.scriptFileOptions.includes(opt)) {
         scriptGiven = true;
         if (inline) {
-          if (w.value !== undefined) out.push({ ...access(w, 'read', name), path: w.value.slice(w.value.indexOf('=') + 1) });
-          else out.push(access(w, 'read', name));
-        } else if (i + 1 < args.length) out.push(access(args[++i]!, 'read', name));
+          append(out, argAccesses(w, 'read', name, `${opt}=`));
+        } else if (i + 1 < args.length) append(out, argAccesses(args[++i]!, 'read', name));
         continue;
       }
       if (!inline && (e.scriptOptions.includes(opt) || e.valueOptions.includes(opt))) i++;
@@ -298,16 +664,16 @@ function extractSed(e: Extract<Extractor, { kind: 'sed' }>, args: readonly Word[
       if (attached === '') {
         if (i + 1 < args.length) {
           i++;
-          if (isFile) out.push(access(args[i]!, 'read', name));
+          if (isFile) append(out, argAccesses(args[i]!, 'read', name));
         }
       } else if (isFile) {
-        out.push(w.value !== undefined ? { ...access(w, 'read', name), path: attached } : access(w, 'read', name));
+        append(out, argAccesses(w, 'read', name, v.slice(0, k + 1)));
       }
       break;
     }
   }
   const files = scriptGiven ? operands : operands.slice(1);
-  for (const w of files) out.push(access(w, operation, name));
+  for (const w of files) append(out, argAccesses(w, operation, name));
   return out;
 }
 
@@ -317,7 +683,7 @@ function extractGitDiff(args: readonly Word[], name: string): PathAccess[] {
   if (!after.some((w) => w.value === '--no-index')) return [];
   return filterOutFlags(after)
     .slice(0, 2)
-    .map((w) => access(w, 'read', name));
+    .flatMap((w) => argAccesses(w, 'read', name));
 }
 
 const OUTPUT_OPERATORS = new Set(['>', '>|', '>>', '&>', '&>>', '>&', '<>']);
@@ -357,20 +723,25 @@ function append<T>(out: T[], items: readonly T[]): void {
  * SPEC §3.4.4 extractors + output-redirection targets (write; /dev/null, /dev/stdout,
  * /dev/stderr, /dev/fd/N and fd duplications exempt) for one simple command. Wrappers stripped
  * via resolveCommand (src/parse/command-name.ts). Flag values are not skipped by
- * `filterOutFlags`: in `head -n 5 f` the `5` counts as a path, as in Claude Code.
+ * `filterOutFlags`: in `head -n 5 f` the `5` counts as a path, as in Claude Code. Also the
+ * extension paths (`extension: true`, facts only): the rows of the extension extractors, option
+ * values such as `grep -f FILE`, and each alternative of an argument's brace expansion (not of a
+ * redirection target or a `cd` argument: bash refuses those with several words). Filter them
+ * out to get exactly the paths Claude Code checks.
  */
 export function extractPaths(cmd: SimpleCommand): PathAccess[] {
   const out: PathAccess[] = [];
   const resolved = resolveCommand(cmd);
-  const e = resolved ? PATH_EXTRACTORS.get(resolved.name) : undefined;
+  const e = resolved ? EXTRACTORS.get(resolved.name) : undefined;
   if (resolved && e) {
     const { name, args, nameWord } = resolved;
+    const start = out.length;
     switch (e.kind) {
       case 'allArgs':
         append(out, extractCd(args, e.skipOptions ?? [], name, nameWord));
         break;
       case 'filterOutFlags': {
-        const ops = filterOutFlags(args).map((w) => access(w, e.operation, name));
+        const ops = filterOutFlags(args).flatMap((w) => argAccesses(w, e.operation, name));
         if (ops.length === 0 && e.default !== undefined) ops.push(defaultAccess(e.default, e.operation, name, nameWord));
         append(out, ops);
         break;
@@ -390,7 +761,11 @@ export function extractPaths(cmd: SimpleCommand): PathAccess[] {
       case 'gitDiffNoIndex':
         append(out, extractGitDiff(args, name));
         break;
+      case 'operands':
+        append(out, extractOperands(e, args, name, nameWord));
+        break;
     }
+    if (e.extension) for (let k = start; k < out.length; k++) out[k] = { ...out[k]!, extension: true };
   }
   for (const r of cmd.redirects) {
     const a = redirectAccess(r);
@@ -433,6 +808,23 @@ function realResolve(p: string, host: PathHost): string {
   }
 }
 
+const DIRECTORIES = new WeakMap<PathContext, readonly string[]>();
+
+/** The working directories of `ctx`, normalised, plus their symlink-resolved forms; computed once per context. */
+function resolvedDirectories(ctx: PathContext): readonly string[] {
+  const known = DIRECTORIES.get(ctx);
+  if (known) return known;
+  const dirs: string[] = [];
+  for (const d of ctx.workingDirectories) {
+    const n = trimSlash(posix.normalize(d.startsWith('/') || ctx.cwd === undefined ? d : posix.join(ctx.cwd, d)));
+    dirs.push(n);
+    const r = trimSlash(realResolve(n, ctx.host));
+    if (r !== n) dirs.push(r);
+  }
+  DIRECTORIES.set(ctx, dirs);
+  return dirs;
+}
+
 function stripQuotes(p: string): string {
   let s = p;
   if (s.length > 0 && (s[0] === '"' || s[0] === "'")) s = s.slice(1);
@@ -452,6 +844,7 @@ function stripQuotes(p: string): string {
  */
 export function validatePath(a: PathAccess, ctx: PathContext): PathCheck {
   const result = (resolved: string | null, allowed: boolean, reason: PathReason): PathCheck => ({ ...a, resolved, allowed, reason });
+  if (a.braceOverflow) return result(null, false, 'brace');
   let p = a.static ? a.path : stripQuotes(a.path);
   if (a.source === 'cd' && p === '-') return result(null, false, 'unknown-cwd');
   if (p === '~' || p.startsWith('~/')) p = ctx.host.home + p.slice(1);
@@ -471,13 +864,7 @@ export function validatePath(a: PathAccess, ctx: PathContext): PathCheck {
   const lexical = trimSlash(p.startsWith('/') ? posix.normalize(p) : posix.join(ctx.cwd!, p));
   if (DEVICES.test(lexical)) return result(lexical, true, 'device');
   const real = trimSlash(realResolve(lexical, ctx.host));
-  const dirs: string[] = [];
-  for (const d of ctx.workingDirectories) {
-    const n = trimSlash(posix.normalize(d.startsWith('/') || ctx.cwd === undefined ? d : posix.join(ctx.cwd, d)));
-    dirs.push(n);
-    const r = trimSlash(realResolve(n, ctx.host));
-    if (r !== n) dirs.push(r);
-  }
+  const dirs = resolvedDirectories(ctx);
   const inside = dirs.some((d) => isInside(lexical, d)) && dirs.some((d) => isInside(real, d));
   return result(real, inside, inside ? 'inside' : 'outside');
 }

@@ -28,6 +28,9 @@ export function addConfigOptions(cmd: Command): Command {
     );
 }
 
+const REALPATHS = new Map<string, string | undefined>();
+const MAX_REALPATHS = 4096;
+
 /**
  * The path host of commands that would run on this machine (`check`, `sandbox-check`): `~` is
  * this user's home, and symlinks are followed with `realpathSync` (`undefined` for a path that
@@ -36,11 +39,18 @@ export function addConfigOptions(cmd: Command): Command {
 export const LOCAL_PATH_HOST: PathHost = {
   home: homedir(),
   realpath(path: string): string | undefined {
+    // `check --jsonl` resolves the same directories again and again: remember the answers of one
+    // process (bounded; the cache is dropped when full). A path created meanwhile is seen late.
+    if (REALPATHS.has(path)) return REALPATHS.get(path);
+    let resolved: string | undefined;
     try {
-      return realpathSync(path);
+      resolved = realpathSync(path);
     } catch {
-      return undefined;
+      resolved = undefined;
     }
+    if (REALPATHS.size >= MAX_REALPATHS) REALPATHS.clear();
+    REALPATHS.set(path, resolved);
+    return resolved;
   },
 };
 

@@ -172,6 +172,9 @@ const VERB: Readonly<Record<PathCheck['operation'], string>> = { read: 'reads', 
 
 /** Why `check` stops the command, as one sentence; `undefined` when the path passes (§3.4.3). */
 function pathProblem(p: PathCheck, ctx: PathContext, mode: PermissionMode): string | undefined {
+  if (p.allowed && (p.operation === 'read' || p.reason !== 'inside' || (mode === 'acceptEdits' && (p.resolved === null || !protectedPath(p.resolved))))) {
+    return undefined;
+  }
   const what = `${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}`;
   if (!p.allowed) {
     switch (p.reason) {
@@ -232,7 +235,8 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   if (pathCtx) {
     for (const c of all) {
       const checks = extractPaths(c).map((a) => validatePath(a, pathCtx));
-      pathsOf.set(c, checks);
+      // The decision sees Claude Code's 36 extractors only; shellward's extensions are facts.
+      pathsOf.set(c, checks.filter((p) => !p.extension));
       for (const x of checks) paths.push(x);
     }
   }

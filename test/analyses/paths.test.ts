@@ -1,12 +1,28 @@
 /** Path extraction and validation (SPEC-bashtool.md §3.4): src/analyses/paths.ts. */
 import { describe, expect, it } from 'vitest';
-import { extractPaths, PATH_EXTRACTORS, unitPaths, validatePath, type PathAccess, type PathCheck, type PathContext, type PathHost } from '../../src/analyses/paths.js';
+import {
+  EXTENSION_EXTRACTORS,
+  extractPaths,
+  MAX_BRACE_ALTERNATIVES,
+  PATH_EXTRACTORS,
+  unitPaths,
+  validatePath,
+  type PathAccess,
+  type PathCheck,
+  type PathContext,
+  type PathHost,
+} from '../../src/analyses/paths.js';
 import { parse } from '../helpers.js';
 
-/** `path:operation` of every access of every command of `src`, with `(source)` when not an argument. */
+/** `path:operation` of every access of every command of `src`, with `(source)` when not an argument and `+ext` for an extension path. */
 async function paths(src: string): Promise<string[]> {
   const p = await parse(src);
-  return p.commands.flatMap((c) => extractPaths(c).map((a) => `${a.path}:${a.operation}${a.source === 'argument' ? '' : `(${a.source})`}`));
+  return p.commands.flatMap((c) => extractPaths(c).map((a) => `${a.path}:${a.operation}${a.source === 'argument' ? '' : `(${a.source})`}${a.extension ? '+ext' : ''}`));
+}
+
+/** The accesses Claude Code checks (no extension paths), as {@link paths} prints them. */
+async function ccPaths(src: string): Promise<string[]> {
+  return (await paths(src)).filter((p) => !p.endsWith('+ext'));
 }
 
 const HOST: PathHost = { home: '/home/u' };
@@ -98,7 +114,7 @@ describe('extractPaths', () => {
     expect(await paths('grep foo a b')).toEqual(['a:read', 'b:read']);
     expect(await paths('grep -e foo a')).toEqual(['a:read']);
     expect(await paths('grep --regexp=foo a')).toEqual(['a:read']);
-    expect(await paths('grep -f pats a')).toEqual(['a:read']);
+    expect(await ccPaths('grep -f pats a')).toEqual(['a:read']);
     expect(await paths('grep -A 3 -m 1 --include "*.ts" foo src')).toEqual(['src:read']);
     expect(await paths('grep --include=*.ts foo src')).toEqual(['src:read']);
     expect(await paths('grep foo')).toEqual([]);
@@ -134,7 +150,7 @@ describe('extractPaths', () => {
     expect(await paths('jq .a f.json')).toEqual(['f.json:read']);
     expect(await paths('jq .a')).toEqual([]);
     expect(await paths('jq --arg k v --indent 2 .a f g')).toEqual(['f:read', 'g:read']);
-    expect(await paths('jq -L lib .a f')).toEqual(['f:read']);
+    expect(await ccPaths('jq -L lib .a f')).toEqual(['f:read']);
   });
 
   it('sed: script, -e/-f, clusters, `--`; read when the read-only allowlist passes (src/analyses/sed.ts), write otherwise', async () => {
@@ -172,7 +188,8 @@ describe('extractPaths', () => {
 
   it('marks unquoted globs and brace expansion; a quoted glob is a plain name', async () => {
     const globs = async (src: string) => extractPaths((await parse(src)).commands[0]!).map((a) => a.glob);
-    expect(await globs('rm *.o "*.o" {a,b}.txt x')).toEqual([true, false, true, false]);
+    // The brace word's alternatives (extension paths) follow it; they are plain names.
+    expect(await globs('rm *.o "*.o" {a,b}.txt x')).toEqual([true, false, true, false, false, false]);
   });
 });
 
@@ -312,4 +329,235 @@ describe('unitPaths', () => {
     // Compound commands without a cd leave the cwd alone.
     expect(await walk('cd src\nif true; then touch a; fi\ntouch b')).toEqual(['src→/work/proj/src:inside', 'a→/work/proj/src/a:inside', 'b→/work/proj/src/b:inside']);
   });
+});
+
+describe('extension paths (facts only; Claude Code does not check them)', () => {
+  it('the extension rows are apart from the 36 and every access they give is marked', async () => {
+    expect([...EXTENSION_EXTRACTORS.keys()].some((k) => PATH_EXTRACTORS.has(k))).toBe(false);
+    for (const c of ['tac', 'rev', 'cmp', 'comm', 'tree', 'du', 'df', 'fd', 'fdfind', 'readlink', 'realpath', 'man', 'info', 'less', 'pyright']) {
+      expect(EXTENSION_EXTRACTORS.has(c), c).toBe(true);
+    }
+    // Not file accesses: string operations and commands without file operands.
+    for (const c of ['basename', 'dirname', 'echo', 'seq', 'numfmt', 'date', 'ps']) expect(EXTENSION_EXTRACTORS.has(c), c).toBe(false);
+    const p = await parse('tac /etc/x; tree; rev a');
+    const all = p.commands.flatMap((c) => extractPaths(c));
+    expect(all.length).toBe(3);
+    expect(all.every((a) => a.extension === true)).toBe(true);
+  });
+
+  it.each([
+    // operands are paths; value options consume their value; `--` and `-` (stdin)
+    ['tac -s x /etc/a b', ['/etc/a:read+ext', 'b:read+ext']],
+    ['tac --separator=x -- -f', ['-f:read+ext']],
+    ['rev - /etc/a', ['/etc/a:read+ext']],
+    ['cmp -n 10 /etc/a b 5 7', ['/etc/a:read+ext', 'b:read+ext']],
+    ['cmp - /etc/a', ['/etc/a:read+ext']],
+    ['comm --output-delimiter , a /etc/b', ['a:read+ext', '/etc/b:read+ext']],
+    ['fold -w 80 f', ['f:read+ext']],
+    ['fold -sw80 f', ['f:read+ext']],
+    ['expand -t 4 f', ['f:read+ext']],
+    ['unexpand --tabs=4 f', ['f:read+ext']],
+    ['fmt -72 -w 60 f', ['f:read+ext']],
+    ['tsort f', ['f:read+ext']],
+    ['pr +2 -h title -l 60 f', ['f:read+ext']],
+    ['readlink -f /etc/x', ['/etc/x:read+ext']],
+    ['realpath --relative-to=/etc x', ['/etc:read+ext', 'x:read+ext']],
+    // du: default `.`, -X/--exclude-from/--files0-from name files
+    ['du', ['.:read(default)+ext']],
+    ['du -sh -d 1 /etc', ['/etc:read+ext']],
+    ['du -X /etc/ex --exclude=*.o src', ['/etc/ex:read+ext', 'src:read+ext']],
+    ['du --files0-from=/etc/list', ['/etc/list:read+ext']],
+    ['df', []],
+    ['df -h /mnt', ['/mnt:read+ext']],
+    // tree: default `.`; -o writes
+    ['tree', ['.:read(default)+ext']],
+    ['tree -L 2 -I node_modules /etc', ['/etc:read+ext']],
+    ['tree -aL 2 src', ['src:read+ext']],
+    ['tree -o /tmp/out src', ['/tmp/out:write+ext', 'src:read+ext']],
+    ['tree --gitfile=/etc/gi', ['/etc/gi:read+ext', '.:read(default)+ext']],
+    // fd: the pattern is no path; search paths, --search-path, --base-directory, --ignore-file; -x runs a command
+    ['fd', ['.:read(default)+ext']],
+    ['fd pat', ['.:read(default)+ext']],
+    ['fd . /etc', ['/etc:read+ext']],
+    ['fd -e ts -t f pat src /etc', ['src:read+ext', '/etc:read+ext']],
+    ['fd --base-directory=/etc x', ['/etc:read+ext']],
+    ['fd --base-directory /etc x', ['/etc:read+ext']],
+    ['fd --search-path /etc --search-path=/opt x', ['/etc:read+ext', '/opt:read+ext']],
+    ['fd --ignore-file /etc/ig x src', ['/etc/ig:read+ext', 'src:read+ext']],
+    ['fd -x rm {} \\; pat src', ['src:read+ext']],
+    ['fd pat src -X cat /etc/x', ['src:read+ext']],
+    ['fdfind . /etc', ['/etc:read+ext']],
+    // man: page names, files only with -l
+    ['man ls', []],
+    ['man -S 1 ls', []],
+    ['man -l /etc/passwd', ['/etc/passwd:read+ext']],
+    ['man -al ./a.1 b.1', ['./a.1:read+ext', 'b.1:read+ext']],
+    ['man --local-file x.1', ['x.1:read+ext']],
+    ['man -M /opt/man ls', ['/opt/man:read+ext']],
+    // info: menu items are no paths; -f/--file/-d name files; -o writes
+    ['info ls', []],
+    ['info -f /etc/passwd', ['/etc/passwd:read+ext']],
+    ['info --file=/etc/passwd node', ['/etc/passwd:read+ext']],
+    ['info -d /opt/info -o out coreutils', ['/opt/info:read+ext', 'out:write+ext']],
+    ['pyright -p /etc/cfg --level error src', ['/etc/cfg:read+ext', 'src:read+ext']],
+    ['less -N +G -k /etc/keys f', ['/etc/keys:read+ext', 'f:read+ext']],
+    ['less -o/tmp/log f', ['/tmp/log:write+ext', 'f:read+ext']],
+    ['more +10 -n 5 f', ['f:read+ext']],
+    ['md5 -s str f', ['f:read+ext']],
+    ['xxd -cols 8 -s 16 in out extra', ['in:read+ext', 'out:write+ext']],
+    ['xxd -c8 -ps in', ['in:read+ext']],
+    // wrappers are stripped as for the 36
+    ['sudo -u root tac /etc/shadow', ['/etc/shadow:read+ext']],
+  ] as [string, string[]][])('%s', async (src, expected) => {
+    expect(await paths(src)).toEqual(expected);
+  });
+
+  it('basename and dirname are string operations, not file accesses', async () => {
+    expect(await paths('basename /etc/passwd; dirname /etc/passwd')).toEqual([]);
+  });
+
+  it('grep/rg -f FILE, --file=FILE, --exclude-from, --ignore-file: the file is an extension read; Claude Code’s paths stay as they were', async () => {
+    expect(await paths('grep -f /etc/shadow .')).toEqual(['/etc/shadow:read+ext', '.:read']);
+    expect(await paths('grep --file=/etc/shadow a')).toEqual(['/etc/shadow:read+ext', 'a:read']);
+    expect(await paths('grep --file /etc/shadow a')).toEqual(['/etc/shadow:read+ext', 'a:read']);
+    // Claude Code does not know `-f/etc/shadow` gave the pattern, so `a` is its pattern.
+    expect(await paths('grep -f/etc/shadow a')).toEqual(['/etc/shadow:read+ext']);
+    // A cluster ending in f takes the next word; Claude Code reads that word as the pattern.
+    expect(await paths('grep -if /etc/shadow a')).toEqual(['/etc/shadow:read+ext', 'a:read']);
+    expect(await paths('grep -ifpats a')).toEqual(['pats:read+ext']);
+    // A value option earlier in the cluster takes the rest: `-mf` is -m with value `f`.
+    expect(await paths('grep -m1 x a')).toEqual(['a:read']);
+    expect(await paths('grep -f - a')).toEqual(['a:read']);
+    expect(await paths('grep --exclude-from=/etc/ex -r x')).toEqual(['/etc/ex:read+ext', '.:read(default)']);
+    expect(await paths('rg -f /etc/shadow .')).toEqual(['/etc/shadow:read+ext', '.:read']);
+    expect(await paths('rg -f /etc/shadow')).toEqual(['/etc/shadow:read+ext', '.:read(default)']);
+    expect(await paths('rg --ignore-file=/etc/ig x src')).toEqual(['/etc/ig:read+ext', 'src:read']);
+    expect(await ccPaths('grep -f /etc/shadow .')).toEqual(['.:read']);
+  });
+
+  it('jq: the program file, --rawfile/--slurpfile files (second value) and -L directories are extension reads', async () => {
+    expect(await paths('jq --rawfile a /etc/passwd . f')).toEqual(['/etc/passwd:read+ext', 'f:read']);
+    expect(await paths('jq --slurpfile a s.json . f')).toEqual(['s.json:read+ext', 'f:read']);
+    expect(await paths('jq -f /etc/prog.jq f g')).toEqual(['/etc/prog.jq:read+ext', 'g:read']);
+    expect(await paths('jq --arg k v . f')).toEqual(['f:read']);
+  });
+});
+
+describe('brace expansion', () => {
+  /** `path[:glob]` of the extension alternatives of the first command's accesses. */
+  async function alts(src: string): Promise<string[]> {
+    const p = await parse(src);
+    return extractPaths(p.commands[0]!)
+      .filter((a) => a.extension)
+      .map((a) => (a.braceOverflow ? `overflow:${a.path}` : `${a.path}${a.glob ? ':glob' : ''}`));
+  }
+
+  it('keeps Claude Code’s access to the unexpanded word and adds each alternative as an extension access with the word’s span', async () => {
+    const p = await parse('cat {x,/etc/passwd}');
+    const all = extractPaths(p.commands[0]!);
+    expect(all.map((a) => [a.path, a.extension ?? false, a.glob])).toEqual([
+      ['{x,/etc/passwd}', false, true],
+      ['x', true, false],
+      ['/etc/passwd', true, false],
+    ]);
+    expect(new Set(all.map((a) => `${a.span.start}-${a.span.end}`)).size).toBe(1);
+  });
+
+  it.each([
+    ['cat {x,/etc/passwd}', ['x', '/etc/passwd']],
+    ['cat /repo/{a,../../etc/passwd}', ['/repo/a', '/repo/../../etc/passwd']],
+    ['ls {.,/etc}', ['.', '/etc']],
+    ['cat a{b,c}d', ['abd', 'acd']],
+    ['cat {a,b}/{c,d}', ['a/c', 'a/d', 'b/c', 'b/d']],
+    ['cat {a,{b,c}}d', ['ad', 'bd', 'cd']],
+    ['cat {a}{b,c}', ['{a}b', '{a}c']],
+    ['cat {a,b}c}', ['ac}', 'bc}']],
+    ['cat {a{,b}', ['{a', '{ab']],
+    ['cat x{,.bak}', ['x', 'x.bak']],
+    ['cat {a,a}', ['a']],
+    // sequences (tree-sitter makes these a brace_expression node)
+    ['cat f{1..3}', ['f1', 'f2', 'f3']],
+    ['cat {3..1}', ['3', '2', '1']],
+    ['cat {1..10..4}', ['1', '5', '9']],
+    ['cat {08..10}', ['08', '09', '10']],
+    ['cat {-1..1}', ['-1', '0', '1']],
+    ['cat {a..c}', ['a', 'b', 'c']],
+    ['cat {a..c}{1..2}', ['a1', 'a2', 'b1', 'b2', 'c1', 'c2']],
+    // quoting: quoted or escaped braces and commas are literal, a quoted part is kept
+    ['cat "{a,b}"', []],
+    ["cat '{a,b}'", []],
+    ['cat \\{a,b}', []],
+    ['cat {a\\,b}', []],
+    ['cat {a,"b,c"}', ['a', 'b,c']],
+    ['cat {a,"b c"}/x', ['a/x', 'b c/x']],
+    ["cat $'/e'{tc,x}", ['/etc', '/ex']],
+    // not brace expansions
+    ['cat {}', []],
+    ['cat {a}', []],
+    ['cat x{a,b', []],
+    ['cat {1..}', []],
+    ['cat {a..3}', []],
+    // a word with an expansion is unknown anyway
+    ['cat {a,b}$x', []],
+    ['cat ${x}{a,b}', []],
+    // globs left in an alternative
+    ['cat {src/*.ts,/etc/x}', ['src/*.ts:glob', '/etc/x']],
+    ['cat "*"{a,b}', ['*a', '*b']],
+  ] as [string, string[]][])('%s', async (src, expected) => {
+    expect(await alts(src)).toEqual(expected);
+  });
+
+  it(`more than ${MAX_BRACE_ALTERNATIVES} alternatives, or one longer than PATH_MAX: one access with reason \`brace\``, async () => {
+    expect(await alts('cat {1..100}')).toEqual(['overflow:{1..100}']);
+    expect(await alts('cat ' + '{a,b}'.repeat(7))).toEqual(['overflow:' + '{a,b}'.repeat(7)]);
+    expect(await alts('cat ' + '{a,b}'.repeat(6))).toHaveLength(64);
+    expect(await alts(`cat {a,${'b'.repeat(5000)}}`)).toEqual([`overflow:{a,${'b'.repeat(5000)}}`]);
+    const p = await parse('cat {1..100}');
+    const overflow = extractPaths(p.commands[0]!).find((a) => a.braceOverflow)!;
+    expect(validatePath(overflow, CTX)).toMatchObject({ resolved: null, allowed: false, reason: 'brace' });
+  });
+
+  it('expands arguments of every extractor, with option prefixes; not redirection targets or cd (bash: ambiguous redirect / too many arguments)', async () => {
+    expect(await paths('rm -f {a,/etc/x}')).toEqual(['{a,/etc/x}:write', 'a:write+ext', '/etc/x:write+ext']);
+    expect(await paths('sed -n --file={s,/etc/s} f')).toEqual(['{s,/etc/s}:read', 's:read+ext', '/etc/s:read+ext', 'f:write']);
+    expect(await paths('grep -f{p,/etc/p} a')).toEqual(['{p,/etc/p}:read+ext', 'p:read+ext', '/etc/p:read+ext']);
+    expect(await paths('find {a,b} -newer {c,d}')).toEqual(['{a,b}:read', 'a:read+ext', 'b:read+ext', '{c,d}:read', 'c:read+ext', 'd:read+ext']);
+    expect(await paths('tac {a,/etc/b}')).toEqual(['{a,/etc/b}:read+ext', 'a:read+ext', '/etc/b:read+ext']);
+    expect(await paths('echo x > {a,b}')).toEqual(['{a,b}:write(redirect)']);
+    expect(await paths('cd {a,b}')).toEqual(['{a,b}:read(cd)']);
+  });
+
+  it('validates each alternative: Claude Code’s view of the word is unchanged', async () => {
+    const ctx: PathContext = { cwd: '/repo', workingDirectories: ['/repo'], host: HOST };
+    expect(await walk('cat /repo/{a,../../etc/passwd}', ctx)).toEqual([
+      // Claude Code: a glob with `..` is judged whole, `}` and all.
+      '/repo/{a,../../etc/passwd}→/repo/etc/passwd}:inside',
+      '/repo/a→/repo/a:inside',
+      '/repo/../../etc/passwd→/etc/passwd:outside',
+    ]);
+    expect(await walk('rm {a,/etc/x}', ctx)).toEqual(['{a,/etc/x}→?:glob-write', 'a→/repo/a:inside', '/etc/x→/etc/x:outside']);
+    expect(await walk('cat {1..2}', ctx)).toEqual(['{1..2}→?:variable', '1→/repo/1:inside', '2→/repo/2:inside']);
+  });
+
+  it('stays linear on long words (the parse, not the expansion, dominates)', async () => {
+    const big = [
+      'cat {a,b}' + 'x'.repeat(1 << 20),
+      'cat ' + '{'.repeat(100_000) + '}'.repeat(100_000),
+      'cat ' + '{a,'.repeat(60_000) + '}'.repeat(60_000),
+      'cat ' + '{a,b} '.repeat(40_000),
+      'cat ' + '{'.repeat(60_000) + 'a,b' + '}'.repeat(60_000),
+      'cat ' + '{x}'.repeat(60_000) + '{a,b}',
+    ];
+    const counts: number[] = [];
+    let spent = 0;
+    for (const src of big) {
+      const p = await parse(src);
+      const t = performance.now();
+      counts.push(p.commands.flatMap((c) => extractPaths(c)).length);
+      spent += performance.now() - t;
+    }
+    // 1 MB: one alternative longer than PATH_MAX; nested and many: over the cap.
+    expect(counts).toEqual([2, 1, 2, 40_000 * 3, 2, 2]);
+    expect(spent).toBeLessThan(5_000);
+  }, 60_000);
 });

@@ -192,7 +192,7 @@ describe('adversarial inputs (review of SPEC §3.3/§3.4/§4)', () => {
     ['git tag -l -- v1', ASK],
     ['GIT_PAGER=sh git log', ASK],
     // write-capable flags
-    ['tree -o /tmp/x', ASK],
+    ['tree -o /tmp/x', ASK_OUTSIDE],
     ['tree -R -H .', ASK],
     ['sort --output=/tmp/x f', ASK],
     ['find . -fprint0 /tmp/x', ASK],
@@ -202,7 +202,7 @@ describe('adversarial inputs (review of SPEC §3.3/§3.4/§4)', () => {
     ['awk -f prog.awk f', ASK],
     ['jq -f prog.jq f', ASK],
     ['jq -rf prog.jq f', ASK],
-    ['jq --rawfile a /etc/passwd . f', ASK],
+    ['jq --rawfile a /etc/passwd . f', ASK_OUTSIDE],
     ['man -P id ls', ASK],
     ['date -s 2020', ASK],
     ['hostname evil', ASK],
@@ -283,19 +283,19 @@ describe('bugs found by review: fixed ones, and known gaps (flip `it.fails` to `
     }
   });
 
-  it.fails('known bug: outsideCwd is false for outside paths read by read-only commands that are not PATH_EXTRACTORS (tac, rev, cmp, tree, du, fd, readlink, man -l, info -f)', () => {
+  it('fixed: outsideCwd is true for outside paths read by read-only commands that are not PATH_EXTRACTORS (tac, rev, cmp, tree, du, fd, readlink, man -l, info -f; extension paths, facts only)', () => {
     for (const c of ['tac /etc/shadow', 'rev /etc/shadow', 'cmp /etc/shadow x', 'tree /etc', 'du /etc', 'fd . /etc', 'fd --base-directory=/etc x', 'readlink /etc/x', 'man -l /etc/passwd', 'info -f /etc/passwd']) {
       expect(verdict(c).outsideCwd, c).toBe(true);
     }
   });
 
-  it.fails('known bug: brace-expansion paths are judged by the text before `{`, so `{x,/etc/passwd}` counts as inside', () => {
+  it('fixed: each alternative of a brace expansion is judged as its own path, so `{x,/etc/passwd}` is outside (extension paths, facts only)', () => {
     for (const c of ['cat {x,/etc/passwd}', 'cat /repo/{a,../../etc/passwd}', 'ls {.,/etc}']) {
       expect(verdict(c).outsideCwd, c).toBe(true);
     }
   });
 
-  it.fails('known bug: the value of grep/rg -f (a pattern file read from disk) is not a path, so an outside read is allowed', () => {
+  it('fixed: the value of grep/rg -f (a pattern file read from disk) is an extension path, so an outside read sets outsideCwd', () => {
     for (const c of ['grep -f /etc/shadow .', 'rg -f /etc/shadow .']) {
       expect(verdict(c).outsideCwd, c).toBe(true);
     }

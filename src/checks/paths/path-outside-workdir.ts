@@ -126,8 +126,9 @@ export default defineCheck(
         '(`/tmp`, `/var/tmp`, `/dev/shm`) are not reported (the verdict of an agent command still asks, as Claude Code does). Paths are ' +
         'resolved lexically, without following symlinks. `/dev/null` and the other pseudo-devices are ' +
         'not files. A `sed` counts as a write only with `-i`/`--in-place` (Claude Code asks about any ' +
-        'sed outside its read-only allowlist). Commands outside the 36 (`tee`, `ln`, `install`, `dd of=` …) and redirections of ' +
-        'compound commands (`{ …; } > f`) are not seen.',
+        'sed outside its read-only allowlist). Beyond Claude Code\'s 36 commands, output files of `tree -o`, `info -o`, `less -o` ' +
+        'and `xxd` and each alternative of a brace expansion (`rm {a,/etc/x}`) are seen; `tee`, `ln`, `install`, `dd of=` and ' +
+        'redirections of compound commands (`{ …; } > f`) are not.',
     },
     sources: ['claude-code:pathValidation.validatePath', 'claude-code:pathValidation.PATH_EXTRACTORS'],
     examples: {
