@@ -18,8 +18,10 @@ beforeAll(async () => {
 function assertWellFormed(command: string, v: Verdict): void {
   expect(Object.keys(v)).toEqual([...VERDICT_FIELDS]);
   expect(['allow', 'ask', 'deny']).toContain(v.decision);
-  // The only allow rule is `Bash(ls)`: an allow must name it, and a deny must name `Bash(rm:*)`.
-  if (v.decision === 'allow') expect(v.matchedRule).toMatchObject({ rule: 'Bash(ls)', behavior: 'allow' });
+  // The only allow rule is `Bash(ls)`: an allow must name it or be a read-only command's (no rule,
+  // `readOnly`), and a deny must name `Bash(rm:*)`.
+  if (v.decision === 'allow' && v.matchedRule === null) expect([v.reason.split(': ')[0], v.readOnly]).toEqual(['read-only', true]);
+  else if (v.decision === 'allow') expect(v.matchedRule).toMatchObject({ rule: 'Bash(ls)', behavior: 'allow' });
   if (v.decision === 'deny') expect(v.matchedRule).toMatchObject({ rule: 'Bash(rm:*)', behavior: 'deny' });
   expect(v.reason.length).toBeGreaterThan(0);
   for (const f of v.findings) {
