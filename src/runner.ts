@@ -5,7 +5,7 @@
  */
 import { open, readFile, stat } from 'node:fs/promises';
 import picomatch from 'picomatch';
-import { FILE_SKIPPED } from './checks/input/input-rules.js';
+import { FILE_SKIPPED, INVALID_UTF8 } from './checks/input/input-rules.js';
 import { lineHash } from './core/fingerprint.js';
 import type { CommandUnit, Diagnostic, Profile, Span } from './core/types.js';
 import { finishFile, type Linter, type PendingDiagnostic } from './lint.js';
@@ -201,7 +201,7 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
       if (makefile) {
         const { units: raw } = extractMakefile(file, text, { profile: options.makefileProfile ?? profile });
         const units = raw.map((u) => ({ ...u, unit: withProjectRoot(u.unit, options.cwd) }));
-        const pending = units.flatMap((u) => linter.lintUnit(u.unit));
+        const pending = [...encodingNote(linter, file, text, decoded.invalidAt, options.makefileProfile ?? profile), ...units.flatMap((u) => linter.lintUnit(u.unit))];
         result = { file, diagnostics: finishFile(text, await withSuppressions(linter, file, text, pending, profile, 'makefile')) };
         if (options.verdicts) {
           const index = new LineIndex(text);
@@ -214,7 +214,8 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
       }
       const dialect = detectShellScript(c.path, text.slice(0, 512)) ?? 'bash';
       const unit = withProjectRoot(scriptUnit(file, text, dialect, profile), options.cwd);
-      result = { file, diagnostics: finishFile(text, await withSuppressions(linter, file, text, linter.lintUnit(unit), profile, 'script')) };
+      const pending = [...encodingNote(linter, file, text, decoded.invalidAt, profile), ...linter.lintUnit(unit)];
+      result = { file, diagnostics: finishFile(text, await withSuppressions(linter, file, text, pending, profile, 'script')) };
       if (parser) {
         const index = new LineIndex(text);
         const defaultCwd = resolve(dirname(c.path));
@@ -225,6 +226,21 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
     options.onFile?.(result, data.length);
   }
   return { results, filesAnalysed, bytes };
+}
+
+/**
+ * The `invalid-utf8` note of a file decoded with replacement characters (`invalidAt` = byte offset
+ * of the first invalid byte), placed at the first U+FFFD of `text`; none when the file was valid
+ * UTF-8 or the rule is off.
+ */
+function encodingNote(linter: Linter, file: string, text: string, invalidAt: number | undefined, profile: Profile): PendingDiagnostic[] {
+  if (invalidAt === undefined) return [];
+  const severity = linter.severityFor(INVALID_UTF8.id, { profile });
+  if (!severity) return [];
+  const at = Math.max(0, text.indexOf('\uFFFD'));
+  const index = new LineIndex(text);
+  const message = `Not valid UTF-8 at byte ${invalidAt}: invalid bytes were read as U+FFFD and the file was checked.`;
+  return [{ ruleId: INVALID_UTF8.id, severity, message, file, range: { start: index.position(at), end: index.position(Math.min(at + 1, text.length)) } }];
 }
 
 /**

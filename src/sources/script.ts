@@ -50,14 +50,21 @@ export function detectShellScript(path: string, head: string): Dialect | undefin
   return dialectFromShebang(first) ?? dialectFromPath(path);
 }
 
-/** The outcome of decoding a file's bytes. */
-export type Decoded = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string; readonly offset: number };
+/**
+ * The outcome of decoding a file's bytes. `invalidAt` is the byte offset of the first byte that is
+ * not valid UTF-8 when the text was decoded with replacement characters (U+FFFD).
+ */
+export type Decoded =
+  | { readonly ok: true; readonly text: string; readonly invalidAt?: number }
+  | { readonly ok: false; readonly reason: string; readonly offset: number };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+const lossyUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
 
 /**
  * Decodes `bytes` as UTF-8 text (a leading BOM is dropped). Refuses binary data (a NUL byte in
- * the first 8 KiB) and invalid UTF-8, naming the byte offset of the first bad byte.
+ * the first 8 KiB). Text that is not valid UTF-8 (a Latin-1 comment, say: bash runs such files) is
+ * decoded with each invalid sequence replaced by U+FFFD, and `invalidAt` names the first bad byte.
  */
 export function decodeText(bytes: Uint8Array): Decoded {
   const nul = bytes.subarray(0, 8192).indexOf(0);
@@ -65,7 +72,7 @@ export function decodeText(bytes: Uint8Array): Decoded {
   try {
     return { ok: true, text: utf8.decode(bytes) };
   } catch {
-    return { ok: false, reason: 'not valid UTF-8', offset: firstInvalidUtf8(bytes) };
+    return { ok: true, text: lossyUtf8.decode(bytes), invalidAt: firstInvalidUtf8(bytes) };
   }
 }
 

@@ -35,8 +35,8 @@ describe('decodeText', () => {
   it('refuses binary data with the offset of the NUL', () => {
     expect(decodeText(Uint8Array.from([0x23, 0x21, 0x00, 0x41]))).toEqual({ ok: false, reason: 'binary file (contains NUL bytes)', offset: 2 });
   });
-  it('refuses invalid UTF-8 with the offset of the first bad byte', () => {
+  it('decodes invalid UTF-8 with replacement characters and names the first bad byte', () => {
     const bytes = Uint8Array.from([...new TextEncoder().encode('echo é\n'), 0xe9, 0x0a]);
-    expect(decodeText(bytes)).toEqual({ ok: false, reason: 'not valid UTF-8', offset: 8 });
+    expect(decodeText(bytes)).toEqual({ ok: true, text: 'echo é\n\uFFFD\n', invalidAt: 8 });
   });
 });

@@ -14,8 +14,9 @@ export const FILE_SKIPPED: RuleMeta = {
   severity: { agent: 'note', script: 'note' },
   docs: {
     rationale:
-      'shellward reads shell scripts as UTF-8 text. A file that contains NUL bytes (binary) or is not ' +
-      'valid UTF-8, or that cannot be read, is skipped and reported, so nothing is silently left out.',
+      'shellward reads shell scripts as UTF-8 text. A file that contains NUL bytes (binary), that cannot be ' +
+      'read, or that is over 16 MiB is skipped and reported, so nothing is silently left out (text that is ' +
+      'not valid UTF-8 is checked anyway: `invalid-utf8`).',
     fix: 'Convert the file to UTF-8, or exclude it from the paths you lint.',
   },
   sources: [],
@@ -100,4 +101,26 @@ export const SUPPRESSION_UNUSED: RuleMeta = {
 };
 
 /** Rules of the pipeline itself, by id. */
-export const INPUT_RULES: readonly RuleMeta[] = [FILE_SKIPPED, INTERNAL_ERROR, TRANSCRIPT_PARSE_ERROR, SUPPRESSION_INVALID, SUPPRESSION_UNUSED];
+/** A script or Makefile that is not valid UTF-8 was checked with the bad bytes replaced. */
+export const INVALID_UTF8: RuleMeta = {
+  id: 'invalid-utf8',
+  code: 'I906',
+  title: 'File is not valid UTF-8',
+  category: 'input',
+  severity: { agent: 'note', script: 'note' },
+  docs: {
+    rationale:
+      'shellward reads scripts as UTF-8. bash itself runs files in any byte encoding, and many old scripts ' +
+      'have a Latin-1 comment or string, so such a file is still checked: each byte sequence that is not ' +
+      'UTF-8 is read as U+FFFD (the replacement character), and this note names the first one. Skipping ' +
+      'the file would let everything else in it (an `rm -rf /`) pass unseen.',
+    fix: 'Convert the file to UTF-8 (`iconv -f latin1 -t utf-8`).',
+    exceptions:
+      'Columns on a line with replaced bytes count the replacement characters, not the original bytes. A ' +
+      'file with NUL bytes in its first 8 KiB is binary and is skipped (`file-skipped`).',
+  },
+  sources: [],
+  examples: { valid: [], invalid: [] },
+};
+
+export const INPUT_RULES: readonly RuleMeta[] = [FILE_SKIPPED, INTERNAL_ERROR, TRANSCRIPT_PARSE_ERROR, SUPPRESSION_INVALID, SUPPRESSION_UNUSED, INVALID_UTF8];
