@@ -3,7 +3,16 @@
  * session and overall (issue 6). Each call arrives with its recorded context (outcome, exit code,
  * cwd …) and its verdict under the policy (src/verdict.ts); the accumulator counts and keeps a
  * bounded number of examples, so memory does not grow with the number of calls beyond the
- * distinct suggested rules and the distinct refused or destructive commands (both capped).
+ * distinct suggested rule sets, the distinct verified calls and the distinct refused or
+ * destructive commands (all capped).
+ *
+ * Suggested rules are verified, not taken at their word: Claude Code suggests one rule per
+ * subcommand it can name (at most 5), and for `curl … | sh` it names only `curl`. A call is
+ * credited to its suggestions only when the verdict with ALL of the call's suggested rules added
+ * becomes `allow` (the caller's {@link SuggestionVerifier} re-runs the verdict); the call's rules
+ * are then reported together as one suggestion (`Bash(npm run build:*) + Bash(npm test:*)`),
+ * since adding only some of them would not save the prompt. Every other asked-and-run call
+ * counts as "no rule would help" ({@link AuditReport.noRuleHelps}).
  */
 import { interpretExitCode } from '../analyses/exit-code.js';
 import type { Range, UnitContext } from '../core/types.js';
@@ -80,23 +89,54 @@ export interface AuditSession {
   readonly rejected: readonly AuditExample[];
 }
 
-/** An allow rule that would have saved prompts. */
+/** Allow rules that, added together, would have saved prompts. */
 export interface RuleSuggestion {
-  /** A `Bash(…)` permission rule, as the verdict suggested it. */
+  /**
+   * For display: the rules of {@link rules} joined by ` + ` (a single rule when one suffices),
+   * e.g. `Bash(npm run build:*) + Bash(npm test:*)`. Not itself a permission rule when it joins
+   * several: use {@link rules}.
+   */
   readonly rule: string;
-  /** Asked-and-run calls whose verdict suggested this rule. */
+  /** The `Bash(…)` permission rules to add, all of them, in the verdict's order (leftmost subcommand first). */
+  readonly rules: readonly string[];
+  /**
+   * Asked-and-run calls these rules would allow: calls whose own suggested rules are all among
+   * {@link rules} and were verified to make the call's verdict `allow`.
+   */
   readonly covers: number;
 }
+
+/**
+ * Whether adding all of `rules` as allow rules makes the verdict of `command` (run in `cwd`)
+ * `allow`. The CLI answers with `verdictFor(command, { cwd, permissions: { allow: rules } })`.
+ */
+export type SuggestionVerifier = (command: string, cwd: string | undefined, rules: readonly string[]) => boolean;
 
 /** The whole audit. */
 export interface AuditReport {
   readonly overall: AuditCounts;
   /** Sessions sorted by agent, then first timestamp, then id. */
   readonly sessions: readonly AuditSession[];
-  /** Ranked by `covers` (then by rule), excluding rules that would admit a refused or destructive command. */
+  /**
+   * Ranked by `covers` (then fewer rules first, then by rule), excluding rule sets that would
+   * admit a refused or destructive command.
+   */
   readonly suggestions: readonly RuleSuggestion[];
-  /** Suggested rules left out because they would admit a denied, rejected or destructive command. */
+  /**
+   * Suggestions (their {@link RuleSuggestion.rule} display) left out because they would admit a
+   * denied, rejected or destructive command.
+   */
   readonly excludedSuggestions: readonly string[];
+  /** Calls the policy asks about that started (`ask` and outcome `ran`, `backgrounded` or `interrupted`). */
+  readonly askedAndRun: number;
+  /**
+   * Asked-and-run calls that no suggested allow rule would have allowed: no suggestion (a security
+   * or parse ask, a path constraint, an ask rule), or suggestions that do not make the verdict
+   * `allow` when added ({@link suggestionsFellShort}).
+   */
+  readonly noRuleHelps: number;
+  /** Of {@link noRuleHelps}: calls whose suggested rules, all added, still leave them asked (e.g. `curl … | sh`). */
+  readonly suggestionsFellShort: number;
   /**
    * Whether the verdicts establish `outsideCwd` (they do since path validation, for calls with a
    * recorded working directory); the formats print the `outsideCwdRan` counts as not established
@@ -119,7 +159,7 @@ export const VERDICT_ESTABLISHES_OUTSIDE_CWD = true;
 
 /** Examples kept per list per session. */
 export const MAX_EXAMPLES = 20;
-/** Distinct suggested rules and distinct refused/destructive commands remembered. */
+/** Distinct suggested rule sets, verified calls and refused/destructive commands remembered. */
 export const MAX_DISTINCT = 10_000;
 /** Suggestions reported. */
 export const MAX_SUGGESTIONS = 25;
@@ -170,17 +210,50 @@ export interface RefusedCommand {
   readonly cwd?: string;
 }
 
+/** A verified suggested rule set and the calls it was verified for. */
+interface RuleSet {
+  /** The rules in the verdict's order (of the first call seen with this set). */
+  readonly rules: readonly string[];
+  calls: number;
+}
+
+/** Canonical key of a rule set: the distinct rules, sorted, joined by NUL. */
+function setKey(rules: readonly string[]): string {
+  return [...new Set(rules)].sort().join('\0');
+}
+
 /**
- * Accumulates {@link AuditEntry}s; {@link finish} builds the report. `admits(rule, command)`
- * says whether an allow rule would allow a command (the CLI answers with the verdict engine).
+ * Accumulates {@link AuditEntry}s; {@link finish} builds the report. `verify` checks a call's
+ * suggested rules (see {@link SuggestionVerifier}); its answers are cached by command, working
+ * directory and rule set, so repeated calls cost one verification. `finish`'s
+ * `admits(rules, command)` says whether allow rules would allow a command (the CLI answers with
+ * the verdict engine).
  */
 export class AuditAccumulator {
   private readonly overall = zero();
   private readonly sessions = new Map<string, SessionState>();
-  private readonly suggestionCounts = new Map<string, number>();
+  /** Verified rule sets by {@link setKey}. */
+  private readonly ruleSets = new Map<string, RuleSet>();
+  private readonly verified = new Map<string, boolean>();
   private readonly refused = new Map<string, RefusedCommand>();
   private files = new Set<string>();
   private parseErrors = 0;
+  private askedAndRun = 0;
+  private noRuleHelps = 0;
+  private fellShort = 0;
+
+  constructor(private readonly verify: SuggestionVerifier) {}
+
+  /** Whether the call's suggested rules, all added, allow it (cached). */
+  private suggestionsAllow(command: string, cwd: string | undefined, rules: readonly string[]): boolean {
+    const key = `${cwd ?? ''}\0${cwd === undefined ? 0 : 1}\0${command}\0${rules.join('\0')}`;
+    let ok = this.verified.get(key);
+    if (ok === undefined) {
+      ok = this.verify(command, cwd, rules);
+      if (this.verified.size < MAX_DISTINCT) this.verified.set(key, ok);
+    }
+    return ok;
+  }
 
   /** Records that a transcript file was read. */
   addFile(file: string): void {
@@ -259,28 +332,46 @@ export class AuditAccumulator {
       this.refused.set(e.command, { command: e.command, ...(e.context.cwd !== undefined ? { cwd: e.context.cwd } : {}) });
     }
     if (e.verdict.decision === 'ask' && started(outcome)) {
-      for (const rule of e.verdict.suggestions) {
-        const n = this.suggestionCounts.get(rule);
-        if (n !== undefined) this.suggestionCounts.set(rule, n + 1);
-        else if (this.suggestionCounts.size < MAX_DISTINCT) this.suggestionCounts.set(rule, 1);
+      this.askedAndRun++;
+      const rules = e.verdict.suggestions;
+      if (rules.length === 0) this.noRuleHelps++;
+      else if (!this.suggestionsAllow(e.command, e.context.cwd, rules)) {
+        this.noRuleHelps++;
+        this.fellShort++;
+      } else {
+        const key = setKey(rules);
+        const set = this.ruleSets.get(key);
+        if (set) set.calls++;
+        else if (this.ruleSets.size < MAX_DISTINCT) this.ruleSets.set(key, { rules: [...new Set(rules)], calls: 1 });
       }
     }
   }
 
   /**
-   * The report. Suggested rules are ranked by coverage; from the top, each is kept only when
-   * `admits` says it allows none of the remembered refused or destructive commands, until
-   * {@link MAX_SUGGESTIONS} are kept.
+   * The report. Verified rule sets are ranked by coverage (a set also covers the calls verified
+   * for any of its subsets: adding more allow rules never takes an allow away); from the top,
+   * each is kept only when `admits` says its rules, added together, allow none of the remembered
+   * refused or destructive commands, until {@link MAX_SUGGESTIONS} are kept.
    */
-  finish(admits: (rule: string, command: RefusedCommand) => boolean): AuditReport {
-    const ranked = [...this.suggestionCounts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  finish(admits: (rules: readonly string[], command: RefusedCommand) => boolean): AuditReport {
+    const candidates = [...this.ruleSets.values()].map((s) => {
+      let covers = s.calls;
+      // The other subsets of a set (Claude Code suggests at most 5 rules: 30 lookups; larger sets
+      // are credited with their own calls only).
+      const n = s.rules.length <= 8 ? s.rules.length : 0;
+      for (let mask = 1; mask < (1 << n) - 1; mask++) {
+        covers += this.ruleSets.get(setKey(s.rules.filter((_, i) => (mask & (1 << i)) !== 0)))?.calls ?? 0;
+      }
+      return { rule: s.rules.join(' + '), rules: s.rules, covers };
+    });
+    const ranked = candidates.sort((a, b) => b.covers - a.covers || a.rules.length - b.rules.length || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
     const suggestions: RuleSuggestion[] = [];
     const excluded: string[] = [];
     const refused = [...this.refused.values()];
-    for (const [rule, covers] of ranked) {
+    for (const s of ranked) {
       if (suggestions.length >= MAX_SUGGESTIONS) break;
-      if (refused.some((c) => admits(rule, c))) excluded.push(rule);
-      else suggestions.push({ rule, covers });
+      if (refused.some((c) => admits(s.rules, c))) excluded.push(s.rule);
+      else suggestions.push(s);
     }
     const sessions = [...this.sessions.values()]
       .sort((a, b) => (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : 0) || (a.first ?? '').localeCompare(b.first ?? '') || (a.sessionId < b.sessionId ? -1 : 1))
@@ -300,6 +391,9 @@ export class AuditAccumulator {
       sessions,
       suggestions,
       excludedSuggestions: excluded,
+      askedAndRun: this.askedAndRun,
+      noRuleHelps: this.noRuleHelps,
+      suggestionsFellShort: this.fellShort,
       outsideCwdEstablished: VERDICT_ESTABLISHES_OUTSIDE_CWD,
       files: this.files.size,
       parseErrors: this.parseErrors,

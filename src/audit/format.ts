@@ -13,13 +13,25 @@ export const AUDIT_FORMATS = ['text', 'json', 'sarif', 'markdown'] as const;
 /** One of {@link AUDIT_FORMATS}. */
 export type AuditFormat = (typeof AUDIT_FORMATS)[number];
 
-/** Version of the audit JSON document; bumped on incompatible changes. */
-export const AUDIT_JSON_VERSION = 1;
+/**
+ * Version of the audit JSON document; bumped on incompatible changes. 2: a suggestion's `rule` may
+ * join several rules with ` + ` (its `rules` lists them), and suggestions are verified.
+ */
+export const AUDIT_JSON_VERSION = 2;
 
 function countsLine(c: AuditCounts): string {
   return (
     `calls ${c.calls} · ran ${c.ran} · rejected by the user ${c.rejected} · denied ${c.denied} · cancelled ${c.cancelled}` +
     ` · interrupted ${c.interrupted} · backgrounded ${c.backgrounded} · no result ${c.unknown}`
+  );
+}
+
+/** The "no rule would help" count with what it is out of. */
+function noRuleHelps(r: AuditReport): string {
+  const n = (k: number): string => `${k} call${k === 1 ? '' : 's'}`;
+  return (
+    `${r.noRuleHelps} of ${n(r.askedAndRun)} asked and run` +
+    (r.suggestionsFellShort > 0 ? ` (${n(r.suggestionsFellShort)} whose suggested rules would still leave a part asked, e.g. a pipe into sh)` : '')
   );
 }
 
@@ -59,9 +71,11 @@ export function formatAuditText(r: AuditReport): string {
       for (const x of list) lines.push(`    ${exampleText(x)}`);
     }
   }
-  lines.push('', 'Rules that would have saved prompts (asked-and-run calls each would allow)');
+  const combined = r.suggestions.some((s) => s.rules.length > 1);
+  lines.push('', `Rules that would have saved prompts (asked-and-run calls each would allow${combined ? '; A + B: add both' : ''})`);
   if (r.suggestions.length === 0) lines.push('  none');
   for (const s of r.suggestions) lines.push(`  ${String(s.covers).padStart(5)}  ${escapeForTerminal(s.rule)}`);
+  lines.push(`  no rule would help: ${noRuleHelps(r)}`);
   if (r.excludedSuggestions.length > 0) lines.push(`  left out (would also allow a denied, rejected or destructive command): ${r.excludedSuggestions.map(escapeForTerminal).join(', ')}`);
   if (r.sandbox) lines.push('', ...sandboxText(r.sandbox));
   return lines.join('\n') + '\n';
@@ -110,9 +124,10 @@ export function formatAuditMarkdown(r: AuditReport): string {
   out.push('', '### Rules that would have saved prompts', '');
   if (r.suggestions.length === 0) out.push('None.');
   else {
-    out.push('| rule | asked-and-run calls it allows |', '|---|---:|');
-    for (const s of r.suggestions) out.push(`| ${code(s.rule)} | ${s.covers} |`);
+    out.push('| rules (add all of a row) | asked-and-run calls they allow |', '|---|---:|');
+    for (const s of r.suggestions) out.push(`| ${s.rules.map((x) => code(x)).join(' + ')} | ${s.covers} |`);
   }
+  out.push('', `No rule would help: ${md(noRuleHelps(r))}.`);
   if (r.excludedSuggestions.length > 0) out.push('', `Left out because they would also allow a denied, rejected or destructive command: ${r.excludedSuggestions.map(code).join(', ')}`);
   if (r.sandbox) out.push('', ...sandboxMarkdown(r.sandbox));
   return out.join('\n') + '\n';

@@ -93,7 +93,12 @@ export async function runAudit(paths: string[], opts: AuditOptions): Promise<num
   for (const e of errors) process.stderr.write(`shellward: ${e.arg}: ${e.message}\n`);
   let failed = errors.length > 0;
   const linter = await Linter.create(linterOptions(resolved, opts));
-  const acc = new AuditAccumulator();
+  // A call's suggested rules are credited only when, all added, they make its verdict `allow`
+  // (`curl … | sh` gets `Bash(curl …)` suggested, which leaves the `sh` asked); the accumulator
+  // caches the answer per command, working directory and rule set.
+  const acc = new AuditAccumulator((command, cwd, rules) =>
+    verdictFor(command, { ...(cwd !== undefined ? { cwd } : {}), permissions: { allow: [...rules] } }, linter).decision === 'allow',
+  );
   const seen: SeenIds = new Set();
   const sarifResults = new Map<string, Diagnostic[]>();
   const progress = process.stderr.isTTY === true;
@@ -151,8 +156,9 @@ export async function runAudit(paths: string[], opts: AuditOptions): Promise<num
     if (progress) process.stderr.write(`\r\x1b[K${progressLine(done, files.length, bytes, calls)}`);
   }
   if (progress) process.stderr.write('\r\x1b[K');
-  // A suggested rule is left out when it would allow a refused or destructive command, or the
-  // destructive or denied part of one (`Bash(git push:*)` and `git add -A && git push --force`).
+  // A suggestion (its rules added together) is left out when it would allow a refused or
+  // destructive command, or the destructive or denied part of one (`Bash(git push:*)` and
+  // `git add -A && git push --force`).
   const risky = new Map<string, string[]>();
   const riskyParts = (command: string, cwd: string | undefined): string[] => {
     let parts = risky.get(command);
@@ -166,8 +172,8 @@ export async function runAudit(paths: string[], opts: AuditOptions): Promise<num
     }
     return parts;
   };
-  let report = acc.finish((rule, cmd) =>
-    riskyParts(cmd.command, cmd.cwd).some((p) => verdictFor(p, { ...(cmd.cwd !== undefined ? { cwd: cmd.cwd } : {}), permissions: { allow: [rule] } }, linter).decision === 'allow'),
+  let report = acc.finish((rules, cmd) =>
+    riskyParts(cmd.command, cmd.cwd).some((p) => verdictFor(p, { ...(cmd.cwd !== undefined ? { cwd: cmd.cwd } : {}), permissions: { allow: [...rules] } }, linter).decision === 'allow'),
   );
   if (opts.sandbox) {
     const { runSandboxBatch } = await import('../sandbox/batch.js');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AuditAccumulator, type AuditEntry } from '../../src/audit/aggregate.js';
-import { formatAuditMarkdown, formatAuditText } from '../../src/audit/format.js';
+import { AuditAccumulator, type AuditEntry, type SuggestionVerifier } from '../../src/audit/aggregate.js';
+import { formatAuditJson, formatAuditMarkdown, formatAuditText } from '../../src/audit/format.js';
 import type { UnitContext } from '../../src/core/types.js';
 import type { Verdict } from '../../src/verdict.js';
 
@@ -15,7 +15,7 @@ const entry = (command: string, context: UnitContext, v: Partial<Verdict> = {}, 
 
 describe('audit aggregation', () => {
   it('counts outcomes, decisions, destructive runs and failures with exit-code semantics', () => {
-    const acc = new AuditAccumulator();
+    const acc = new AuditAccumulator(() => true);
     acc.add(entry('grep x f', { outcome: 'ran', exitCode: 1 }));
     acc.add(entry('npm test', { outcome: 'ran', exitCode: 1 }));
     acc.add(entry('npm test | grep FAIL', { outcome: 'ran', exitCode: 1 }));
@@ -40,14 +40,97 @@ describe('audit aggregation', () => {
   });
 
   it('ranks suggested rules by asked-and-run calls and leaves out rules that admit a refused or destructive command', () => {
-    const acc = new AuditAccumulator();
+    const acc = new AuditAccumulator(() => true);
     for (let i = 0; i < 3; i++) acc.add(entry('npm test', { outcome: 'ran', exitCode: 0 }, { suggestions: ['Bash(npm test:*)'] }));
     acc.add(entry('git push origin x', { outcome: 'ran', exitCode: 0 }, { suggestions: ['Bash(git push:*)'] }));
     acc.add(entry('npm run x', { outcome: 'rejected' }, { suggestions: ['Bash(npm run:*)'] }));
     acc.add(entry('git push --force', { outcome: 'rejected' }, { destructive: ['git-push-force'] }));
     acc.add(entry('make', { outcome: 'ran', exitCode: 0 }, { decision: 'allow', suggestions: ['Bash(make:*)'] }));
-    const r = acc.finish((rule, c) => rule === 'Bash(git push:*)' && c.command.startsWith('git push'));
-    expect(r.suggestions).toEqual([{ rule: 'Bash(npm test:*)', covers: 3 }]);
+    const r = acc.finish((rules, c) => rules.includes('Bash(git push:*)') && c.command.startsWith('git push'));
+    expect(r.suggestions).toEqual([{ rule: 'Bash(npm test:*)', rules: ['Bash(npm test:*)'], covers: 3 }]);
     expect(r.excludedSuggestions).toEqual(['Bash(git push:*)']);
+    expect(r).toMatchObject({ askedAndRun: 4, noRuleHelps: 0, suggestionsFellShort: 0 });
+  });
+});
+
+/**
+ * A stand-in for the verdict engine: a command is allowed when every `|`/`&&`-separated part has
+ * a `Bash(prefix:*)` or exact `Bash(command)` rule. `curl … | sh` gets only the curl rule
+ * suggested, as Claude Code does, so it stays asked.
+ */
+const covered = (part: string, rules: readonly string[]): boolean =>
+  rules.some((r) => {
+    const m = /^Bash\((.*?)(:\*)?\)$/.exec(r)!;
+    return m[2] ? part === m[1] || part.startsWith(`${m[1]} `) : part === m[1];
+  });
+const engine = (): SuggestionVerifier & { calls: string[] } => {
+  const calls: string[] = [];
+  const f = (command: string, cwd: string | undefined, rules: readonly string[]): boolean => {
+    calls.push(`${cwd}:${command}`);
+    return command.split(/\s*(?:\|\||&&|\|)\s*/).every((p) => covered(p, rules));
+  };
+  return Object.assign(f, { calls });
+};
+
+describe('audit suggestions are verified', () => {
+  const CURL = 'curl -fsSL https://get.example.dev/cli.sh | sh -s -- --yes';
+  const CURL_RULE = 'Bash(curl -fsSL https://get.example.dev/cli.sh)';
+
+  it('never credits the curl rule of `curl … | sh`: the call counts as "no rule would help"', () => {
+    const verify = engine();
+    const acc = new AuditAccumulator(verify);
+    for (let i = 0; i < 4; i++) acc.add(entry(CURL, { outcome: 'ran', exitCode: 0, cwd: '/p' }, { suggestions: [CURL_RULE] }));
+    acc.add(entry('npm test', { outcome: 'ran', exitCode: 0, cwd: '/p' }, { suggestions: ['Bash(npm test:*)'] }));
+    // a security ask: no suggestions at all
+    acc.add(entry('echo $(( x ))', { outcome: 'ran', exitCode: 0 }, { reason: 'misparsing' }));
+    // rejected and allowed calls are not prompts saved
+    acc.add(entry(CURL, { outcome: 'rejected', cwd: '/p' }, { suggestions: [CURL_RULE] }));
+    const r = acc.finish(() => false);
+    expect(r.suggestions).toEqual([{ rule: 'Bash(npm test:*)', rules: ['Bash(npm test:*)'], covers: 1 }]);
+    expect(r).toMatchObject({ askedAndRun: 6, noRuleHelps: 5, suggestionsFellShort: 4 });
+    // repeated calls cost one verification: keyed by command, cwd and rule set
+    expect(verify.calls).toEqual(['/p:' + CURL, '/p:npm test']);
+    acc.add(entry(CURL, { outcome: 'ran', exitCode: 0, cwd: '/q' }, { suggestions: [CURL_RULE] }));
+    expect(verify.calls).toHaveLength(3);
+    const text = formatAuditText(acc.finish(() => false));
+    expect(text).not.toContain('Bash(curl');
+    expect(text).toContain('  no rule would help: 6 of 7 calls asked and run (5 calls whose suggested rules would still leave a part asked, e.g. a pipe into sh)');
+    const md = formatAuditMarkdown(acc.finish(() => false));
+    expect(md).toContain('No rule would help: 6 of 7 calls asked and run (5 calls');
+    const json = JSON.parse(formatAuditJson(acc.finish(() => false), '0.0.0'));
+    expect(json).toMatchObject({ version: 2, askedAndRun: 7, noRuleHelps: 6, suggestionsFellShort: 5 });
+  });
+
+  it('lists the rules of a two-subcommand call as one combined suggestion, which also covers its parts', () => {
+    const acc = new AuditAccumulator(engine());
+    const both = ['Bash(npm run build:*)', 'Bash(npm test:*)'];
+    acc.add(entry('npm run build && npm test', { outcome: 'ran', exitCode: 0 }, { suggestions: both }));
+    acc.add(entry('npm run build --watch && npm test -- x', { outcome: 'ran', exitCode: 0 }, { suggestions: both }));
+    // the same rules in the other order are the same suggestion
+    acc.add(entry('npm test && npm run build', { outcome: 'ran', exitCode: 0 }, { suggestions: [...both].reverse() }));
+    for (let i = 0; i < 2; i++) acc.add(entry('npm test', { outcome: 'ran', exitCode: 0 }, { suggestions: ['Bash(npm test:*)'] }));
+    // three rules, one of which the call only partly needs: the whole set is still one suggestion
+    acc.add(entry('git add -A && git commit -m x && git push', { outcome: 'ran', exitCode: 0 }, { suggestions: ['Bash(git add:*)', 'Bash(git commit:*)', 'Bash(git push:*)'] }));
+    acc.add(entry('git push --force', { outcome: 'rejected' }, { destructive: ['git-push-force'] }));
+    const r = acc.finish((rules, c) => rules.includes('Bash(git push:*)') && c.command.startsWith('git push'));
+    expect(r.suggestions).toEqual([
+      { rule: 'Bash(npm run build:*) + Bash(npm test:*)', rules: both, covers: 5 },
+      { rule: 'Bash(npm test:*)', rules: ['Bash(npm test:*)'], covers: 2 },
+    ]);
+    expect(r.excludedSuggestions).toEqual(['Bash(git add:*) + Bash(git commit:*) + Bash(git push:*)']);
+    expect(r).toMatchObject({ askedAndRun: 6, noRuleHelps: 0, suggestionsFellShort: 0 });
+    const text = formatAuditText(r);
+    expect(text).toContain('asked-and-run calls each would allow; A + B: add both)');
+    expect(text).toContain('      5  Bash(npm run build:*) + Bash(npm test:*)\n');
+    expect(formatAuditMarkdown(r)).toContain('| `Bash(npm run build:*)` + `Bash(npm test:*)` | 5 |');
+  });
+
+  it('does not credit a call whose rule set would only allow it partly (one of two subcommands covered)', () => {
+    const acc = new AuditAccumulator(engine());
+    acc.add(entry('make build && sudo make install', { outcome: 'ran', exitCode: 0 }, { suggestions: ['Bash(make build:*)'] }));
+    acc.add(entry('make build', { outcome: 'ran', exitCode: 0 }, { suggestions: ['Bash(make build:*)'] }));
+    const r = acc.finish(() => false);
+    expect(r.suggestions).toEqual([{ rule: 'Bash(make build:*)', rules: ['Bash(make build:*)'], covers: 1 }]);
+    expect(r).toMatchObject({ askedAndRun: 2, noRuleHelps: 1, suggestionsFellShort: 1 });
   });
 });

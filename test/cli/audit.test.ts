@@ -11,7 +11,7 @@ describe('shellward audit', () => {
     expect(String(r.stderr)).toBe('');
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(String(r.stdout));
-    expect(doc.version).toBe(1);
+    expect(doc.version).toBe(2);
     expect(doc.files).toBe(10);
     expect(doc.overall).toMatchObject({ calls: 36, ran: 32, rejected: 1, denied: 2, cancelled: 1, interrupted: 1, backgrounded: 2, unknown: 0, destructiveRan: 5 });
     expect(doc.sessions).toHaveLength(8);
@@ -19,10 +19,15 @@ describe('shellward audit', () => {
     const claude = doc.sessions.find((s: { sessionId: string }) => s.sessionId === '7f3e2a91-4c5d-4e8b-9a1f-2b3c4d5e6f70');
     expect(claude.counts.calls).toBe(8);
     expect(claude.files).toHaveLength(2);
-    // the rejected force push is never suggested away
-    const rules = doc.suggestions.map((s: { rule: string }) => s.rule);
+    // the rejected force push is never suggested away, alone or with the rules of the call it is part of
+    const rules = doc.suggestions.flatMap((s: { rules: string[] }) => s.rules);
     expect(rules).not.toContain('Bash(git push:*)');
-    expect(doc.excludedSuggestions).toContain('Bash(git push:*)');
+    expect(doc.excludedSuggestions).toContain('Bash(git add:*) + Bash(git commit:*) + Bash(git push:*)');
+    // `curl … | sh` / `| bash`: the suggested curl rule leaves the shell asked, so it is never suggested
+    expect(rules.some((r: string) => r.startsWith('Bash(curl'))).toBe(false);
+    // nor is `make build` credited with `make build && sudo make install …`
+    expect(doc.suggestions).toContainEqual({ rule: 'Bash(make build:*)', rules: ['Bash(make build:*)'], covers: 1 });
+    expect(doc).toMatchObject({ askedAndRun: 24, noRuleHelps: 11, suggestionsFellShort: 4 });
   });
 
   it('writes valid SARIF at the transcript file and line, errors for destructive calls that ran', async () => {
@@ -39,10 +44,12 @@ describe('shellward audit', () => {
     const text = await shellward(['audit', DIR]);
     expect(String(text.stdout)).toMatch(/^shellward audit: 10 transcript files, 8 sessions, 36 shell calls$/m);
     expect(String(text.stdout)).toContain('Rules that would have saved prompts');
+    expect(String(text.stdout)).toMatch(/^ {2}no rule would help: 11 of 24 calls asked and run \(4 calls whose suggested rules would still leave a part asked/m);
     expect(String(text.stderr)).toBe('');
     const md = await shellward(['audit', '-f', 'markdown', DIR]);
     expect(String(md.stdout)).toMatch(/^## shellward audit$/m);
     expect(String(md.stdout)).toContain('| **all** | 36 | 32 |');
+    expect(String(md.stdout)).toContain('No rule would help: 11 of 24 calls asked and run');
   });
 
   it('exits 2 for a missing path and without paths', async () => {
