@@ -25,7 +25,7 @@ import { buildSarif, countSeverities, formatReport, sortFileResults, type FileRe
 import { lintFiles } from '../src/runner.js';
 import { discover, displayPath, type Candidate } from '../src/sources/discover.js';
 import { CHANGED_ONLY_EVENTS, eventBase, scopeResults } from './scope.js';
-import { planAnnotations, rankedFindings, renderSummary, type Finding, type SummaryScope } from './summary.js';
+import { planAnnotations, plural, rankedFindings, renderSummary, type Finding, type SummaryScope } from './summary.js';
 
 const FAIL_ON = ['error', 'warning', 'note', 'none'] as const;
 type FailOn = (typeof FAIL_ON)[number];
@@ -190,12 +190,12 @@ export async function run(): Promise<void> {
     } else {
       try {
         changes = await changeSet(cwd, base.base, inputs.allLines);
-        core.info(`changed-only: ${changes.files.size} files changed since ${base.base} (${base.source}).`);
+        core.info(`changed-only: ${plural(changes.files.size, 'file')} changed since ${base.base} (${base.source}).`);
       } catch (err) {
-        core.warning(
-          `changed-only: cannot list the files changed since ${base.base} (${base.source}): ${err instanceof Error ? err.message : String(err)}. ` +
-            'Check out with fetch-depth: 0 (actions/checkout) so the base commit is present. Linting every file.',
-        );
+        const why = (err instanceof Error ? err.message : String(err)).replace(/\.$/, '');
+        // The git errors of a missing base already say to check out with fetch-depth: 0.
+        const advice = /fetch-depth/.test(why) ? '' : ' Check out with `fetch-depth: 0` (actions/checkout) so the base commit is present.';
+        core.warning(`changed-only: cannot list the files changed since ${base.base} (${base.source}): ${why}.${advice} Linting every file.`);
       }
     }
   }
@@ -248,7 +248,7 @@ export async function run(): Promise<void> {
   if (plan) {
     for (const f of plan.shown) annotate(f);
     const left = plan.omitted.error + plan.omitted.warning + plan.omitted.note;
-    if (left > 0) core.info(`${left} more findings are not shown as annotations (GitHub shows 10 per level and step); see the job summary and ${inputs.sarifFile}.`);
+    if (left > 0) core.info(`${plural(left, 'more finding')} ${left === 1 ? 'is' : 'are'} not shown as annotations (GitHub shows 10 per level and step); see the job summary and ${inputs.sarifFile}.`);
   }
   printInert(formatReport('text', input, { color: false }));
 
@@ -272,9 +272,9 @@ export async function run(): Promise<void> {
   core.setOutput('total', counts.total);
   core.setOutput('sarif-file', inputs.sarifFile);
 
-  if (errors.length > 0) core.setFailed(`${errors.length} path arguments matched no file or could not be read.`);
+  if (errors.length > 0) core.setFailed(`${plural(errors.length, 'path argument')} matched no file or could not be read.`);
   else if (lint.results.some((r) => r.diagnostics.some((d) => d.ruleId === 'internal-error'))) core.setFailed('shellward hit an internal error (see the internal-error findings).');
   else if (inputs.failOn !== 'none' && ranked.some((f) => SEVERITY_RANK[f.d.severity] <= SEVERITY_RANK[inputs.failOn as Severity])) {
-    core.setFailed(`shellward found ${counts.errors} errors, ${counts.warnings} warnings and ${counts.notes} notes (fail-on: ${inputs.failOn}).`);
+    core.setFailed(`shellward found ${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')} and ${plural(counts.notes, 'note')} (fail-on: ${inputs.failOn}).`);
   }
 }

@@ -4,6 +4,7 @@
  */
 import { SEVERITY_RANK, type Diagnostic, type Severity } from '../src/core/types.js';
 import { countSeverities, ruleHelpUri, type FileResult } from '../src/report/index.js';
+import { countFilesWithFindings } from '../src/report/summary.js';
 
 /** GitHub shows at most this many annotations of one level (error, warning, notice) per step. */
 export const ANNOTATION_LIMIT = 10;
@@ -56,7 +57,23 @@ export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
-function plural(n: number, word: string): string {
+/**
+ * Message text as HTML: escaped, with each `` `…` `` code span as `<code>…</code>`. For the
+ * cells of the summary's HTML tables, inside which GitHub does not render Markdown. A backtick
+ * without a partner is kept as it is.
+ */
+export function inlineHtml(s: string): string {
+  let out = '';
+  let last = 0;
+  for (const m of s.matchAll(/`([^`]+)`/g)) {
+    out += `${escapeHtml(s.slice(last, m.index))}<code>${escapeHtml(m[1]!)}</code>`;
+    last = m.index + m[0].length;
+  }
+  return out + escapeHtml(s.slice(last));
+}
+
+/** `n word` or `n words`. */
+export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
@@ -107,11 +124,11 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
 export function renderSummary(input: SummaryInput): string {
   const c = countSeverities(input.results);
   const out: string[] = ['## shellward', ''];
-  const files = plural(input.filesAnalysed, 'file');
+  // With findings, the files are those with a finding (a policy file included), as in the text report.
   out.push(
     c.total === 0
-      ? `No problems found in ${files}.`
-      : `**${plural(c.total, 'problem')}** (${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}, ${plural(c.notes, 'note')}) in ${files}.`,
+      ? `No problems found in ${plural(input.filesAnalysed, 'file')}.`
+      : `**${plural(c.total, 'problem')}** (${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}, ${plural(c.notes, 'note')}) in ${plural(countFilesWithFindings(input.results), 'file')}.`,
   );
   if (input.scope) {
     const s = input.scope;
@@ -136,7 +153,7 @@ export function renderSummary(input: SummaryInput): string {
       '',
       ranked.length > top.length ? `### Top ${top.length} of ${ranked.length} findings` : '### Findings',
       '',
-      table(['Location', 'Severity', 'Rule', 'Message'], top.map((f) => [fileLink(f, input.blobUrl), f.d.severity, ruleLink(f.d.ruleId), escapeHtml(f.d.message)])),
+      table(['Location', 'Severity', 'Rule', 'Message'], top.map((f) => [fileLink(f, input.blobUrl), f.d.severity, ruleLink(f.d.ruleId), inlineHtml(f.d.message)])),
     );
   }
   const notes: string[] = [];

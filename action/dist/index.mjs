@@ -43727,7 +43727,7 @@ var FILE_SKIPPED = {
   category: "input",
   severity: { agent: "note", script: "note" },
   docs: {
-    rationale: "shellward reads shell scripts as UTF-8 text. A file that contains NUL bytes (binary) or is not valid UTF-8, or that cannot be read, is skipped and reported, so nothing is silently left out.",
+    rationale: "shellward reads shell scripts as UTF-8 text. A file that contains NUL bytes (binary), that cannot be read, or that is over 16 MiB is skipped and reported, so nothing is silently left out (text that is not valid UTF-8 is checked anyway: `invalid-utf8`).",
     fix: "Convert the file to UTF-8, or exclude it from the paths you lint."
   },
   sources: [],
@@ -43787,7 +43787,21 @@ var SUPPRESSION_UNUSED = {
   sources: ["eslint:reportUnusedDisableDirectives"],
   examples: { valid: [], invalid: [] }
 };
-var INPUT_RULES = [FILE_SKIPPED, INTERNAL_ERROR, TRANSCRIPT_PARSE_ERROR, SUPPRESSION_INVALID, SUPPRESSION_UNUSED];
+var INVALID_UTF8 = {
+  id: "invalid-utf8",
+  code: "I906",
+  title: "File is not valid UTF-8",
+  category: "input",
+  severity: { agent: "note", script: "note" },
+  docs: {
+    rationale: "shellward reads scripts as UTF-8. bash itself runs files in any byte encoding, and many old scripts have a Latin-1 comment or string, so such a file is still checked: each byte sequence that is not UTF-8 is read as U+FFFD (the replacement character), and this note names the first one. Skipping the file would let everything else in it (an `rm -rf /`) pass unseen.",
+    fix: "Convert the file to UTF-8 (`iconv -f latin1 -t utf-8`).",
+    exceptions: "Columns on a line with replaced bytes count the replacement characters, not the original bytes. A file with NUL bytes in its first 8 KiB is binary and is skipped (`file-skipped`)."
+  },
+  sources: [],
+  examples: { valid: [], invalid: [] }
+};
+var INPUT_RULES = [FILE_SKIPPED, INTERNAL_ERROR, TRANSCRIPT_PARSE_ERROR, SUPPRESSION_INVALID, SUPPRESSION_UNUSED, INVALID_UTF8];
 
 // src/checks/parse/parse-error.ts
 var MAX_PER_UNIT = 100;
@@ -47723,7 +47737,7 @@ var SANDBOX_WROTE_FILES = {
   docs: {
     rationale: "The verdict said the command only reads, yet run in the sandbox it created, changed or deleted files in the copy of the working directory. A read-only classification is what lets a command run without a prompt, so this is a miss in the analysis: the command would have been allowed to modify the project.\n\nThe sandbox runs the command against a copy; the real directory is never touched. The finding lists the files (`data.files`: path and change), the same list `sandbox-check --format json` prints as `filesWritten`.",
     fix: "Report the command: the read-only recognition must not accept it. Until that is fixed, do not add an allow rule for it.",
-    exceptions: "Only the working directory is observed. Writes to the private `/tmp` are discarded and not reported; writes anywhere else fail inside the sandbox (read-only file system) and show up as a failing exit status instead. A change of modification time alone (`touch` of an existing file) counts as a write."
+    exceptions: "Only the working directory is observed. Writes to the private `/tmp` are discarded and not reported; writes anywhere else fail inside the sandbox (read-only file system) and show up as a failing exit status instead. A change of modification time alone (`touch` of an existing file) counts as a write.\n\nGit bookkeeping is not a write: when the command runs `git`, changes to git's index (`.git/index`, and a `.git/index.lock` left behind) do not count, in the working directory's repository or a nested one. Read-only commands such as `git status` and `git diff` refresh the stat cache in the index; the files still appear in the run's list of files written (`filesWritten`), but not in the finding."
   },
   sources: [],
   examples: { valid: [], invalid: [] }
@@ -55743,6 +55757,11 @@ function countSeverities(results) {
   for (const r of results) for (const d of r.diagnostics) n2[d.severity]++;
   return { errors: n2.error, warnings: n2.warning, notes: n2.note, total: n2.error + n2.warning + n2.note };
 }
+function countFilesWithFindings(results) {
+  const files = /* @__PURE__ */ new Set();
+  for (const r of results) if (r.diagnostics.length > 0) files.add(r.file);
+  return files.size;
+}
 
 // src/report/text.ts
 var UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
@@ -55760,8 +55779,8 @@ function plural(n2, word) {
 }
 function summaryLine(input) {
   const c3 = countSeverities(input.results);
-  const files = plural(input.filesAnalysed, "file");
-  if (c3.total === 0) return `No problems found in ${files}`;
+  if (c3.total === 0) return `No problems found in ${plural(input.filesAnalysed, "file")}`;
+  const files = plural(countFilesWithFindings(input.results), "file");
   return `${plural(c3.total, "problem")} (${plural(c3.errors, "error")}, ${plural(c3.warnings, "warning")}, ${plural(c3.notes, "note")}) in ${files}`;
 }
 function formatText(input, options) {
@@ -57372,13 +57391,14 @@ function detectShellScript(path6, head) {
   return dialectFromShebang(first) ?? dialectFromPath(path6);
 }
 var utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+var lossyUtf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false });
 function decodeText(bytes) {
   const nul = bytes.subarray(0, 8192).indexOf(0);
   if (nul !== -1) return { ok: false, reason: "binary file (contains NUL bytes)", offset: nul };
   try {
     return { ok: true, text: utf8.decode(bytes) };
   } catch {
-    return { ok: false, reason: "not valid UTF-8", offset: firstInvalidUtf8(bytes) };
+    return { ok: true, text: lossyUtf8.decode(bytes), invalidAt: firstInvalidUtf8(bytes) };
   }
 }
 function firstInvalidUtf8(b) {
@@ -58626,8 +58646,8 @@ async function lintFiles(linter, candidates, options) {
       if (makefile) {
         const { units: raw } = extractMakefile(file, text, { profile: options.makefileProfile ?? profile });
         const units = raw.map((u2) => ({ ...u2, unit: withProjectRoot(u2.unit, options.cwd) }));
-        const pending2 = units.flatMap((u2) => linter.lintUnit(u2.unit));
-        result = { file, diagnostics: finishFile(text, await withSuppressions(linter, file, text, pending2, profile, "makefile")) };
+        const pending3 = [...encodingNote(linter, file, text, decoded.invalidAt, options.makefileProfile ?? profile), ...units.flatMap((u2) => linter.lintUnit(u2.unit))];
+        result = { file, diagnostics: finishFile(text, await withSuppressions(linter, file, text, pending3, profile, "makefile")) };
         if (options.verdicts) {
           const index = new LineIndex(text);
           const defaultCwd = resolve6(dirname4(c3.path));
@@ -58639,7 +58659,8 @@ async function lintFiles(linter, candidates, options) {
       }
       const dialect = detectShellScript(c3.path, text.slice(0, 512)) ?? "bash";
       const unit = withProjectRoot(scriptUnit(file, text, dialect, profile), options.cwd);
-      result = { file, diagnostics: finishFile(text, await withSuppressions(linter, file, text, linter.lintUnit(unit), profile, "script")) };
+      const pending2 = [...encodingNote(linter, file, text, decoded.invalidAt, profile), ...linter.lintUnit(unit)];
+      result = { file, diagnostics: finishFile(text, await withSuppressions(linter, file, text, pending2, profile, "script")) };
       if (parser) {
         const index = new LineIndex(text);
         const defaultCwd = resolve6(dirname4(c3.path));
@@ -58650,6 +58671,15 @@ async function lintFiles(linter, candidates, options) {
     options.onFile?.(result, data.length);
   }
   return { results, filesAnalysed, bytes };
+}
+function encodingNote(linter, file, text, invalidAt, profile) {
+  if (invalidAt === void 0) return [];
+  const severity = linter.severityFor(INVALID_UTF8.id, { profile });
+  if (!severity) return [];
+  const at = Math.max(0, text.indexOf("�"));
+  const index = new LineIndex(text);
+  const message4 = `Not valid UTF-8 at byte ${invalidAt}: invalid bytes were read as U+FFFD and the file was checked.`;
+  return [{ ruleId: INVALID_UTF8.id, severity, message: message4, file, range: { start: index.position(at), end: index.position(Math.min(at + 1, text.length)) } }];
 }
 function withProjectRoot(unit, root) {
   const dirs = [...unit.context?.additionalDirectories ?? [], resolve6(root)];
@@ -58784,6 +58814,15 @@ function planAnnotations(ranked, limit = ANNOTATION_LIMIT) {
 function escapeHtml(s) {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
+function inlineHtml(s) {
+  let out2 = "";
+  let last = 0;
+  for (const m of s.matchAll(/`([^`]+)`/g)) {
+    out2 += `${escapeHtml(s.slice(last, m.index))}<code>${escapeHtml(m[1])}</code>`;
+    last = m.index + m[0].length;
+  }
+  return out2 + escapeHtml(s.slice(last));
+}
 function plural2(n2, word) {
   return `${n2} ${word}${n2 === 1 ? "" : "s"}`;
 }
@@ -58806,9 +58845,8 @@ ${rows.map((r) => tr(r, "td")).join("\n")}
 function renderSummary(input) {
   const c3 = countSeverities(input.results);
   const out2 = ["## shellward", ""];
-  const files = plural2(input.filesAnalysed, "file");
   out2.push(
-    c3.total === 0 ? `No problems found in ${files}.` : `**${plural2(c3.total, "problem")}** (${plural2(c3.errors, "error")}, ${plural2(c3.warnings, "warning")}, ${plural2(c3.notes, "note")}) in ${files}.`
+    c3.total === 0 ? `No problems found in ${plural2(input.filesAnalysed, "file")}.` : `**${plural2(c3.total, "problem")}** (${plural2(c3.errors, "error")}, ${plural2(c3.warnings, "warning")}, ${plural2(c3.notes, "note")}) in ${plural2(countFilesWithFindings(input.results), "file")}.`
   );
   if (input.scope) {
     const s = input.scope;
@@ -58833,7 +58871,7 @@ function renderSummary(input) {
       "",
       ranked.length > top.length ? `### Top ${top.length} of ${ranked.length} findings` : "### Findings",
       "",
-      table(["Location", "Severity", "Rule", "Message"], top.map((f) => [fileLink(f, input.blobUrl), f.d.severity, ruleLink(f.d.ruleId), escapeHtml(f.d.message)]))
+      table(["Location", "Severity", "Rule", "Message"], top.map((f) => [fileLink(f, input.blobUrl), f.d.severity, ruleLink(f.d.ruleId), inlineHtml(f.d.message)]))
     );
   }
   const notes = [];
@@ -58960,11 +58998,11 @@ async function run2() {
     } else {
       try {
         changes = await changeSet(cwd, base.base, inputs.allLines);
-        core.info(`changed-only: ${changes.files.size} files changed since ${base.base} (${base.source}).`);
+        core.info(`changed-only: ${plural2(changes.files.size, "file")} changed since ${base.base} (${base.source}).`);
       } catch (err2) {
-        core.warning(
-          `changed-only: cannot list the files changed since ${base.base} (${base.source}): ${err2 instanceof Error ? err2.message : String(err2)}. Check out with fetch-depth: 0 (actions/checkout) so the base commit is present. Linting every file.`
-        );
+        const why = (err2 instanceof Error ? err2.message : String(err2)).replace(/\.$/, "");
+        const advice = /fetch-depth/.test(why) ? "" : " Check out with `fetch-depth: 0` (actions/checkout) so the base commit is present.";
+        core.warning(`changed-only: cannot list the files changed since ${base.base} (${base.source}): ${why}.${advice} Linting every file.`);
       }
     }
   }
@@ -59012,7 +59050,7 @@ async function run2() {
   if (plan) {
     for (const f of plan.shown) annotate(f);
     const left = plan.omitted.error + plan.omitted.warning + plan.omitted.note;
-    if (left > 0) core.info(`${left} more findings are not shown as annotations (GitHub shows 10 per level and step); see the job summary and ${inputs.sarifFile}.`);
+    if (left > 0) core.info(`${plural2(left, "more finding")} ${left === 1 ? "is" : "are"} not shown as annotations (GitHub shows 10 per level and step); see the job summary and ${inputs.sarifFile}.`);
   }
   printInert(formatReport("text", input, { color: false }));
   if (process.env.GITHUB_STEP_SUMMARY) {
@@ -59033,10 +59071,10 @@ async function run2() {
   core.setOutput("notes", counts.notes);
   core.setOutput("total", counts.total);
   core.setOutput("sarif-file", inputs.sarifFile);
-  if (errors.length > 0) core.setFailed(`${errors.length} path arguments matched no file or could not be read.`);
+  if (errors.length > 0) core.setFailed(`${plural2(errors.length, "path argument")} matched no file or could not be read.`);
   else if (lint.results.some((r) => r.diagnostics.some((d) => d.ruleId === "internal-error"))) core.setFailed("shellward hit an internal error (see the internal-error findings).");
   else if (inputs.failOn !== "none" && ranked.some((f) => SEVERITY_RANK[f.d.severity] <= SEVERITY_RANK[inputs.failOn])) {
-    core.setFailed(`shellward found ${counts.errors} errors, ${counts.warnings} warnings and ${counts.notes} notes (fail-on: ${inputs.failOn}).`);
+    core.setFailed(`shellward found ${plural2(counts.errors, "error")}, ${plural2(counts.warnings, "warning")} and ${plural2(counts.notes, "note")} (fail-on: ${inputs.failOn}).`);
   }
 }
 

@@ -138,15 +138,18 @@ export async function runJsonl(linter: Linter, defaultCwd: string, input: Readab
   return failed ? CHECK_EXIT.ERROR : 0;
 }
 
+/** Printed after a usage error instead of the whole help. */
+export const USAGE_HINT = '(run shellward check --help for usage)';
+
 /** Runs `check` and returns the exit code. */
 export async function runCheck(command: string | undefined, opts: CheckOptions): Promise<number> {
   const cwd = resolve(opts.cwd ?? process.cwd());
   if (opts.jsonl && command !== undefined) {
-    process.stderr.write('shellward check: give either a command or --jsonl, not both\n');
+    process.stderr.write(`shellward check: give either a command or --jsonl, not both\n${USAGE_HINT}\n`);
     return CHECK_EXIT.ERROR;
   }
   if (!opts.jsonl && command === undefined) {
-    process.stderr.write("shellward check: missing command (shellward check -- 'COMMAND', or --jsonl)\n");
+    process.stderr.write(`shellward check: missing command (shellward check -- 'COMMAND', or --jsonl)\n${USAGE_HINT}\n`);
     return CHECK_EXIT.ERROR;
   }
   // The policy: the shellward config and .claude/settings*.json around the command's directory.
@@ -187,7 +190,9 @@ export function registerCheckCommand(program: Command, setExit: (code: number) =
     .option('--cwd <dir>', 'working directory the command would run in (default: the current directory)')
     .addOption(new Option('-f, --format <format>', 'output format of a single check').choices(['text', 'json']).default('text'))
     .option('--jsonl', 'read JSON Lines requests on stdin and write one JSON verdict per line')
-    .addHelpText('after', HELP_AFTER);
+    .addHelpText('after', HELP_AFTER)
+    // A usage error prints one line and this hint, not the ~40 lines of help the program shows.
+    .showHelpAfterError(USAGE_HINT);
   addConfigOptions(check).action(async (command: string | undefined, opts: CheckOptions) => {
     setExit(await runCheck(command, opts));
   });

@@ -23,6 +23,7 @@ import { CODE_SCANNING_LIMITS, formatSarif, sarifOmitted } from '../report/sarif
 import type { FileResult } from '../report/index.js';
 import { realpath } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';
+import { execa } from 'execa';
 import { escapeForTerminal } from '../report/index.js';
 import { DEFAULT_SANDBOX_LIMIT, parseSandboxLimit } from '../sandbox/batch.js';
 import { DEFAULT_TIMEOUT_MS } from '../sandbox/defaults.js';
@@ -90,9 +91,38 @@ async function changedScope(args: readonly string[], cwd: string, base: string |
     process.stderr.write(`shellward: --changed: ${err.message}${base === undefined ? ` (default base ${ref}; name another with --base)` : ''}\n`);
     return undefined;
   }
+  await describeBase(root, ref);
   const found = await discover(args, await realpath(cwd));
   const candidates = found.candidates.filter((c) => lines.has(relative(root, c.path).split(sep).join('/')));
   return { root, candidates, errors: found.errors, lines };
+}
+
+/** The full commit id `ref` names in `root`'s repository, or `undefined`. */
+async function commitOf(root: string, ref: string): Promise<string | undefined> {
+  const r = await execa('git', ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], { cwd: root, reject: false });
+  return r.exitCode === 0 && !r.failed ? String(r.stdout).trim() : undefined;
+}
+
+/**
+ * Says on stderr which base `--changed` compares with (`comparing with main (1a2b3c4)`, plus
+ * the merge base when it is another commit), and when the merge base is HEAD itself (the base
+ * is HEAD, or already contains it: origin/HEAD pointing at the current branch) that nothing is
+ * changed relative to it, so an empty report is not mistaken for a clean one.
+ */
+async function describeBase(root: string, ref: string): Promise<void> {
+  const [base, head] = await Promise.all([commitOf(root, ref), commitOf(root, 'HEAD')]);
+  if (base === undefined || head === undefined) return;
+  const mb = await execa('git', ['merge-base', base, head], { cwd: root, reject: false });
+  const mergeBase = mb.exitCode === 0 && !mb.failed ? String(mb.stdout).trim() : undefined;
+  const short = (sha: string): string => sha.slice(0, 7);
+  const via = mergeBase !== undefined && mergeBase !== base ? `, merge base ${short(mergeBase)}` : '';
+  process.stderr.write(`shellward: --changed: comparing with ${escapeForTerminal(ref)} (${short(base)}${via})\n`);
+  if (mergeBase === head) {
+    process.stderr.write(
+      `shellward: --changed: HEAD is already in ${escapeForTerminal(ref)} (the merge base is HEAD): nothing has changed relative to it, so nothing is linted ` +
+        '(uncommitted changes are not compared; --staged lints the index, --base names another base)\n',
+    );
+  }
 }
 
 /** The findings of `results` on changed lines of changed files, and how many others were dropped. */

@@ -17,3 +17,10 @@ export function countSeverities(results: readonly FileResult[]): SeverityCounts 
   for (const r of results) for (const d of r.diagnostics) n[d.severity]++;
   return { errors: n.error, warnings: n.warning, notes: n.note, total: n.error + n.warning + n.note };
 }
+
+/** Number of distinct files (by displayed path) with at least one finding. */
+export function countFilesWithFindings(results: readonly FileResult[]): number {
+  const files = new Set<string>();
+  for (const r of results) if (r.diagnostics.length > 0) files.add(r.file);
+  return files.size;
+}

@@ -5,7 +5,7 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Severity } from '../core/types.js';
-import { countSeverities } from './summary.js';
+import { countFilesWithFindings, countSeverities } from './summary.js';
 import type { FormatOptions, ReportInput } from './types.js';
 
 /**
@@ -38,13 +38,14 @@ function plural(n: number, word: string): string {
 }
 
 /**
- * The summary line without colour: `3 problems (1 error, 2 warnings, 0 notes) in 12 files`, or
- * `No problems found in 12 files`.
+ * The summary line without colour: `3 problems (1 error, 2 warnings, 0 notes) in 2 files`, where
+ * the files are the distinct files with a finding (a policy file such as `.claude/settings.json`
+ * included), or `No problems found in 12 files`, where they are the files analysed.
  */
 export function summaryLine(input: ReportInput): string {
   const c = countSeverities(input.results);
-  const files = plural(input.filesAnalysed, 'file');
-  if (c.total === 0) return `No problems found in ${files}`;
+  if (c.total === 0) return `No problems found in ${plural(input.filesAnalysed, 'file')}`;
+  const files = plural(countFilesWithFindings(input.results), 'file');
   return `${plural(c.total, 'problem')} (${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}, ${plural(c.notes, 'note')}) in ${files}`;
 }
 

@@ -28,6 +28,21 @@ export interface SandboxFacts {
   readonly timedOut: boolean;
   readonly timeoutMs: number;
   readonly filesWritten: readonly FileChange[];
+  /**
+   * Whether the command runs `git` (a simple command named `git`, wrappers stripped). Then git's own
+   * bookkeeping files ({@link isGitBookkeeping}) do not count as writes of a read-only command.
+   */
+  readonly runsGit?: boolean;
+}
+
+/**
+ * Whether `path` (relative, `/`-separated) is a file git rewrites on its own for read-only
+ * commands: the index (`.git/index`, whose stat cache `git status` and `git diff` refresh) and its
+ * lock (`.git/index.lock`, left behind only when git is killed mid-write), in the working
+ * directory's repository or a nested one. Pure.
+ */
+export function isGitBookkeeping(path: string): boolean {
+  return /(^|\/)\.git\/index(\.lock)?$/.test(path);
 }
 
 function describeFiles(files: readonly FileChange[]): string {
@@ -37,20 +52,22 @@ function describeFiles(files: readonly FileChange[]): string {
 
 /**
  * The findings, in this order: `sandbox-wrote-files` (error) when `readOnly` and any file was
- * written; then either `sandbox-exit-error` (warning) for a time-out or an exit status that is an
- * error for the interpreted command, or `sandbox-exit-nonzero` (note) for a non-zero status that
- * is not an error (grep 1: no match). A clean exit 0 adds nothing.
+ * written — git's index and its lock excepted when the command runs git (`runsGit`); then
+ * either `sandbox-exit-error` (warning) for a time-out or an exit status that is an error for
+ * the interpreted command, or `sandbox-exit-nonzero` (note) for a non-zero status that is not an
+ * error (grep 1: no match). A clean exit 0 adds nothing.
  */
 export function sandboxFindings(f: SandboxFacts): SandboxFinding[] {
   const span = { start: 0, end: f.command.length };
   const out: SandboxFinding[] = [];
-  if (f.readOnly && f.filesWritten.length > 0) {
+  const written = f.runsGit ? f.filesWritten.filter((c) => !isGitBookkeeping(c.path)) : f.filesWritten;
+  if (f.readOnly && written.length > 0) {
     out.push({
       ruleId: SANDBOX_WROTE_FILES.id,
       severity: SANDBOX_WROTE_FILES.severity.agent as Severity,
-      message: `The command was classified read-only but wrote ${f.filesWritten.length} file${f.filesWritten.length === 1 ? '' : 's'} when it ran: ${describeFiles(f.filesWritten)}.`,
+      message: `The command was classified read-only but wrote ${written.length} file${written.length === 1 ? '' : 's'} when it ran: ${describeFiles(written)}.`,
       ...span,
-      data: { files: f.filesWritten.map((c) => ({ path: c.path, change: c.change })) },
+      data: { files: written.map((c) => ({ path: c.path, change: c.change })) },
     });
   }
   if (f.timedOut) {

@@ -18,7 +18,9 @@ import { mkdir, mkdtemp, realpath, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exitCommandName, exitMeaning, type ExitMeaning } from '../analyses/exit-code.js';
+import { resolveCommand } from '../parse/command-name.js';
 import { lastCommandOf, type LastCommand } from '../parse/last-command.js';
+import { buildViews } from '../parse/nodes.js';
 import { initParser, parseBash } from '../parse/parser.js';
 import { detectBwrap, findExecutable, runBwrap, type UnavailableReason } from './bwrap.js';
 import { sandboxEnv } from './env.js';
@@ -118,12 +120,16 @@ async function detect(host: SandboxHost): Promise<{ kind: SandboxKind; bwrap?: s
   return { reason: 'unsupported-platform', message: `no sandbox is supported on ${host.platform} (bubblewrap on Linux, sandbox-exec on macOS)` };
 }
 
-/** The status-deciding command of `command` (parsed with the shared tree-sitter parser). */
-async function lastCommand(command: string): Promise<LastCommand> {
+/**
+ * The status-deciding command of `command` and whether any of its simple commands runs `git`
+ * (parsed with the shared tree-sitter parser).
+ */
+async function commandFacts(command: string): Promise<{ last: LastCommand; runsGit: boolean }> {
   const tree = parseBash(await initParser(), command);
-  if (!tree) return { kind: 'other', type: 'parse-timeout' };
+  if (!tree) return { last: { kind: 'other', type: 'parse-timeout' }, runsGit: false };
   try {
-    return lastCommandOf(tree);
+    const runsGit = buildViews(tree, command).commands.some((c) => resolveCommand(c)?.name === 'git');
+    return { last: lastCommandOf(tree), runsGit };
   } finally {
     tree.delete();
   }
@@ -183,8 +189,9 @@ export async function runInSandbox(request: SandboxRequest, host: SandboxHost = 
     const after = await snapshotTree(copy, { maxEntries: limits.maxEntries * 2, maxBytes: limits.maxBytes * 2 });
     const filesWritten = diffSnapshots(before, after);
     const exitCode = raw.timedOut ? null : raw.exitCode;
-    const meaning = exitCode === null ? null : exitMeaning(exitCommandName(await lastCommand(request.command)), exitCode);
-    const findings = sandboxFindings({ command: request.command, readOnly: request.clearance.readOnly, meaning, timedOut: raw.timedOut, timeoutMs, filesWritten });
+    const facts = await commandFacts(request.command);
+    const meaning = exitCode === null ? null : exitMeaning(exitCommandName(facts.last), exitCode);
+    const findings = sandboxFindings({ command: request.command, readOnly: request.clearance.readOnly, meaning, timedOut: raw.timedOut, timeoutMs, filesWritten, runsGit: facts.runsGit });
     return {
       status: 'ran',
       result: {

@@ -276,6 +276,9 @@ describe('the bundled Action on a pull_request', () => {
     const table = top.slice(0, top.indexOf('</table>'));
     expect(table.match(/<tr>/g)).toHaveLength(21);
     expect(table).toContain(`<a href="https://github.com/example-org/demo/blob/${headSha}/many.sh#L2"><code>many.sh:2</code></a>`);
+    // GitHub renders no Markdown inside HTML tables: code spans of messages are <code> elements.
+    expect(table).toContain('<td><code>/tmp/$V0</code> becomes <code>/tmp/</code> when <code>$V0</code> is empty or unset; use <code>&quot;${V0:?}&quot;</code> to stop instead.</td>');
+    expect(table).not.toContain('`');
     expect(s).toMatch(new RegExp(`\\d+ findings \\(${n.error! - 10} errors, ${n.warning! - 10} warnings[^)]*\\) not shown as annotations`));
     expect(s).toContain('<code>reports/shellward.sarif</code>');
   });
@@ -338,7 +341,10 @@ describe('the bundled Action in other settings', () => {
     const payload = { pull_request: { base: { sha: 'f'.repeat(40) }, head: { sha: headSha } } };
     const r = await runAction({ name: 'pull_request', payload }, { paths: '.', 'fail-on': 'none' });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^::warning::changed-only: cannot list the files changed since f{40} \(pull_request\.base\.sha\):.*fetch-depth: 0/m);
+    expect(r.stdout).toMatch(/^::warning::changed-only: cannot list the files changed since f{40} \(pull_request\.base\.sha\):.*fetch-depth: 0.*Linting every file\.$/m);
+    // The advice to fetch the base is given once.
+    const warning = r.stdout.split('\n').find((l) => l.startsWith('::warning::changed-only:'))!;
+    expect(warning.match(/fetch-depth/g)).toHaveLength(1);
     const log = JSON.parse(await readFile(join(repo, 'shellward.sarif'), 'utf8')) as SarifLog;
     expect(scriptLines(log)).toEqual([...MANY_LINES, 'old.sh:3', 'old.sh:4', 'untouched.sh:2'].sort());
   });

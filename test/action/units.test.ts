@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Diagnostic, Severity } from '../../src/core/types.js';
 import type { FileResult } from '../../src/report/index.js';
 import { eventBase, repoPath, scopeResults } from '../../action/scope.js';
-import { planAnnotations, rankedFindings, renderSummary } from '../../action/summary.js';
+import { inlineHtml, planAnnotations, plural, rankedFindings, renderSummary } from '../../action/summary.js';
 
 const SHA = 'a'.repeat(40);
 
@@ -71,7 +71,27 @@ describe('annotations and summary', () => {
     expect(s).not.toContain('<img');
     expect(s).not.toContain('<script>');
     expect(s).toContain('&lt;script&gt;');
+    expect(s).toContain('<td><code>rm -rf &quot;&lt;script&gt;&quot;</code> &amp; co</td>');
     expect(s).toContain('href="https://github.com/o/r/blob/abc/%3Cimg%20src%3Dx%3E.sh#L1"');
+  });
+
+  it('renders code spans of messages as <code> (no Markdown inside HTML tables), escaped', () => {
+    expect(inlineHtml('Use `"${V:?}"` instead of `$V`.')).toBe('Use <code>&quot;${V:?}&quot;</code> instead of <code>$V</code>.');
+    expect(inlineHtml('a `lone backtick <b>')).toBe('a `lone backtick &lt;b&gt;');
+    expect(inlineHtml('``')).toBe('``');
+    expect(inlineHtml('no code')).toBe('no code');
+  });
+
+  it('pluralises, and counts the files with findings in the headline', () => {
+    expect([plural(0, 'error'), plural(1, 'error'), plural(2, 'error')]).toEqual(['0 errors', '1 error', '2 errors']);
+    const results: FileResult[] = [
+      { file: '.claude/settings.json', diagnostics: [diag(1, 'warning')] },
+      { file: 'a.sh', diagnostics: [diag(1)] },
+    ];
+    const s = renderSummary({ results, filesAnalysed: 1, sarifFile: 's' });
+    expect(s).toContain('**2 problems** (1 error, 1 warning, 0 notes) in 2 files.');
+    const one = renderSummary({ results: [{ file: 'a.sh', diagnostics: [diag(1)] }], filesAnalysed: 5, sarifFile: 's' });
+    expect(one).toContain('**1 problem** (1 error, 0 warnings, 0 notes) in 1 file.');
   });
 
   it('says when there is nothing', () => {

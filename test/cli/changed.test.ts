@@ -38,11 +38,49 @@ describe('lint --changed', () => {
     const r = await shellward(['lint', '--no-color', '--fail-on', 'none', '--changed'], { cwd: dir });
     expect(r.exitCode).toBe(0);
     expect(findings(r.stdout)).toEqual(['new script.sh:3 [git-push-force]', 'scripts/build.sh:4 [git-clean-force]']);
-    expect(String(r.stderr)).toBe('shellward: 1 finding on lines the change did not touch not shown (--all-lines shows them)');
+    const main = (await git(dir, 'rev-parse', 'main')).slice(0, 7);
+    expect(String(r.stderr)).toBe(
+      `shellward: --changed: comparing with main (${main})\nshellward: 1 finding on lines the change did not touch not shown (--all-lines shows them)`,
+    );
 
     const all = await shellward(['lint', '--no-color', '--fail-on', 'none', '--changed', '--all-lines'], { cwd: dir });
     expect(findings(all.stdout)).toEqual(['new script.sh:3 [git-push-force]', 'scripts/build.sh:2 [rm-recursive-force]', 'scripts/build.sh:4 [git-clean-force]']);
-    expect(String(all.stderr)).toBe('');
+    expect(String(all.stderr)).toBe(`shellward: --changed: comparing with main (${main})`);
+  });
+
+  it('lints the changes from a subdirectory, with or without paths, relative to the repository root', async () => {
+    const dir = await featureBranch();
+    for (const args of [[], ['.'], ['build.sh']]) {
+      const r = await shellward(['lint', '--no-color', '--fail-on', 'none', '--changed', ...args], { cwd: join(dir, 'scripts') });
+      expect(findings(r.stdout), args.join(' ')).toEqual(['scripts/build.sh:4 [git-clean-force]']);
+      expect(String(r.stderr)).toMatch(/^shellward: --changed: comparing with main \([0-9a-f]{7}\)\n/);
+    }
+  });
+
+  it('names the merge base when the base moved on, and says when the merge base is HEAD itself', async () => {
+    const dir = await featureBranch();
+    const fork = (await git(dir, 'rev-parse', 'main')).slice(0, 7);
+    await git(dir, 'checkout', '-q', 'main');
+    await writeFile(join(dir, 'later.sh'), 'echo later\n');
+    await commitAll(dir, 'later on main');
+    const main = (await git(dir, 'rev-parse', 'main')).slice(0, 7);
+    await git(dir, 'checkout', '-q', 'feature');
+    const r = await shellward(['lint', '--no-color', '--fail-on', 'none', '--changed', '--all-lines'], { cwd: dir });
+    expect(findings(r.stdout)).toHaveLength(3);
+    expect(String(r.stderr)).toBe(`shellward: --changed: comparing with main (${main}, merge base ${fork})`);
+
+    // origin/HEAD pointing at the current branch: the base is HEAD, nothing can have changed.
+    const head = (await git(dir, 'rev-parse', 'HEAD')).slice(0, 7);
+    await git(dir, 'update-ref', 'refs/remotes/origin/feature', 'HEAD');
+    await git(dir, 'symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/feature');
+    const same = await shellward(['lint', '--no-color', '--changed'], { cwd: join(dir, 'scripts') });
+    expect(same.exitCode).toBe(0);
+    expect(String(same.stdout)).toBe('No problems found in 0 files');
+    expect(String(same.stderr)).toBe(
+      `shellward: --changed: comparing with origin/feature (${head})\n` +
+        'shellward: --changed: HEAD is already in origin/feature (the merge base is HEAD): nothing has changed relative to it, so nothing is linted ' +
+        '(uncommitted changes are not compared; --staged lints the index, --base names another base)',
+    );
   });
 
   it('narrows to the given paths, shows paths relative to the repository root, and takes --base', async () => {

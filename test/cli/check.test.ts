@@ -76,6 +76,23 @@ describe('shellward check -- COMMAND', () => {
     expect((await shellward(['check', '--format', 'sarif', '--', 'ls'])).exitCode).toBe(2);
   });
 
+  it('prints a usage error as one line and a hint, not the whole help', async () => {
+    const hint = '(run shellward check --help for usage)';
+    const cases: [string[], string][] = [
+      [['check'], "shellward check: missing command (shellward check -- 'COMMAND', or --jsonl)"],
+      [['check', '--jsonl', '--', 'ls'], 'shellward check: give either a command or --jsonl, not both'],
+      [['check', 'ls', 'extra'], "error: too many arguments for 'check'. Expected 1 argument but got 2."],
+      [['check', '--bogus', 'ls'], "error: unknown option '--bogus'"],
+      [['check', '--format', 'sarif', '--', 'ls'], "error: option '-f, --format <format>' argument 'sarif' is invalid. Allowed choices are text, json."],
+    ];
+    for (const [args, error] of cases) {
+      const r = await shellward(args, { input: '' });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(String(r.stderr), args.join(' ')).toBe(`${error}\n${hint}`);
+      expect(String(r.stdout), args.join(' ')).toBe('');
+    }
+  });
+
   it('documents the exit codes and the JSONL protocol in --help', async () => {
     const r = await shellward(['check', '--help']);
     expect(r.exitCode).toBe(0);

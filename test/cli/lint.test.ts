@@ -15,7 +15,8 @@ describe('shellward lint (CLI)', () => {
     expect(out).toContain('[path-dangerous-removal]');
     expect(out).toContain('examples/deploy.sh:11:1: warning: `git reset --hard` may discard uncommitted changes. [git-reset-hard]');
     expect(out).not.toContain('examples/safe.sh');
-    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^\d+ problems \(2 errors, \d+ warnings, 0 notes\) in 3 files$/);
+    // Three files analysed; the summary counts the two with findings (safe.sh has none).
+    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^\d+ problems \(2 errors, \d+ warnings, 0 notes\) in 2 files$/);
   });
 
   it('exits 0 when nothing reaches --fail-on', async () => {
@@ -52,14 +53,15 @@ describe('shellward lint (CLI)', () => {
     expect(String(r.stdout)).toContain('examples/deploy.sh:');
   });
 
-  it('skips binary and non-UTF-8 files with a note naming the line', async () => {
+  it('skips binary files and checks non-UTF-8 ones, with a note naming the line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'shellward-cli-'));
     await writeFile(join(dir, 'bin.sh'), Buffer.from([0x23, 0x21, 0x2f, 0x62, 0x00, 0x01]));
-    await writeFile(join(dir, 'latin1.sh'), Buffer.from('echo ok\necho caf\xe9\n', 'latin1'));
+    await writeFile(join(dir, 'latin1.sh'), Buffer.from('echo ok\necho caf\xe9\nrm -rf /\n', 'latin1'));
     const r = await shellward(['lint', 'bin.sh', 'latin1.sh'], { cwd: dir });
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode).toBe(1);
     expect(String(r.stdout)).toContain('bin.sh:1:5: note: File skipped: binary file (contains NUL bytes) at byte 4. [file-skipped]');
-    expect(String(r.stdout)).toContain('latin1.sh:2:9: note: File skipped: not valid UTF-8 at byte 16. [file-skipped]');
+    expect(String(r.stdout)).toContain('latin1.sh:2:9: note: Not valid UTF-8 at byte 16: invalid bytes were read as U+FFFD and the file was checked. [invalid-utf8]');
+    expect(String(r.stdout)).toContain('latin1.sh:3:8: error: `rm -rf /` removes the root directory. [path-dangerous-removal]');
   });
 
   it('skips a script over the size cap with a note instead of exhausting memory', async () => {

@@ -7,6 +7,7 @@
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { parseTimeout, SANDBOX_CHECK_EXIT } from '../../src/cli/sandbox-check-command.js';
 import { detectBwrap } from '../../src/sandbox/bwrap.js';
@@ -97,6 +98,26 @@ describe.skipIf(skipReason !== undefined)(`shellward sandbox-check with an allow
       const rm_ = await shellward(['sandbox-check', '--cwd', dir, '--', 'rm notes.txt']);
       expect(rm_.exitCode).toBe(SANDBOX_CHECK_EXIT.REFUSED);
       expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('alpha\n');
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+
+  it("`git status --short` in a git repository: read-only, git's index refresh is no sandbox-wrote-files", async () => {
+    const dir = await project();
+    try {
+      const git = (...args: string[]): Promise<unknown> =>
+        execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: dir });
+      await git('init', '-q');
+      await git('add', '.');
+      await git('commit', '-q', '-m', 'init');
+      await writeFile(join(dir, 'notes.txt'), 'alpha\nbeta\n');
+      const r = await shellward(['sandbox-check', '--cwd', dir, '--format', 'json', '--', 'git status --short']);
+      const doc = JSON.parse(String(r.stdout)) as { verdict: { readOnly: boolean }; filesWritten: { path: string }[]; findings: unknown[]; stdout: { text: string } };
+      expect(doc).toMatchObject({ status: 'ran', exitCode: 0, verdict: { decision: 'allow', readOnly: true }, findings: [] });
+      for (const f of doc.filesWritten) expect(['.git/index', '.git/index.lock']).toContain(f.path);
+      expect(doc.stdout.text).toBe(' M notes.txt\n');
+      expect(r.exitCode).toBe(SANDBOX_CHECK_EXIT.OK);
     } finally {
       await rm(dir, { recursive: true });
     }

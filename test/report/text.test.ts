@@ -20,7 +20,7 @@ describe('formatText', () => {
         'a dir/deploy #1.sh:7:5: warning: The parser could not read this code. [parse-error]',
         'src/ünïcode.sh:1:1: note: Datei „ünïcode.sh“ übersprungen: 日本語 😀 → nicht UTF-8 [file-skipped]',
         '',
-        '5 problems (2 errors, 2 warnings, 1 note) in 4 files',
+        '5 problems (2 errors, 2 warnings, 1 note) in 3 files',
         '',
       ].join('\n'),
     );
@@ -52,7 +52,23 @@ describe('formatText', () => {
       ],
       7,
     );
-    expect(summaryLine(many)).toBe('3 problems (1 error, 0 warnings, 2 notes) in 7 files');
+    expect(summaryLine(many)).toBe('3 problems (1 error, 0 warnings, 2 notes) in 1 file');
+  });
+
+  it('counts the distinct files with findings, not the files analysed, when there are findings', () => {
+    // A policy file's findings (.claude/settings.json) are added to the results of one script analysed.
+    const two = input(
+      [
+        { file: '.claude/settings.json', diagnostics: [diag('.claude/settings.json', 'policy-overbroad-allow', 'warning', 'm', 1, 1, 2)] },
+        { file: 'a.sh', diagnostics: [diag('a.sh', 'parse-error', 'warning', 'm', 1, 1, 2), diag('a.sh', 'parse-error', 'warning', 'm', 2, 1, 2)] },
+        { file: 'clean.sh', diagnostics: [] },
+      ],
+      1,
+    );
+    expect(summaryLine(two)).toBe('3 problems (0 errors, 3 warnings, 0 notes) in 2 files');
+    expect(formatText(two, PLAIN).trimEnd().split('\n').at(-1)).toBe('3 problems (0 errors, 3 warnings, 0 notes) in 2 files');
+    // Without findings the files analysed are counted.
+    expect(summaryLine(input([{ file: 'a.sh', diagnostics: [] }, { file: 'b.sh', diagnostics: [] }]))).toBe('No problems found in 2 files');
   });
 
   it('prints the file as given in the result, not Diagnostic.file', () => {

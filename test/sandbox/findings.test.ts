@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { exitMeaning } from '../../src/analyses/exit-code.js';
 import { ruleMeta } from '../../src/checks/index.js';
 import { SANDBOX_RULES } from '../../src/checks/sandbox/sandbox-rules.js';
-import { sandboxFindings, type SandboxFacts } from '../../src/sandbox/findings.js';
+import { isGitBookkeeping, sandboxFindings, type SandboxFacts } from '../../src/sandbox/findings.js';
 
 const base: SandboxFacts = {
   command: 'grep x f',
@@ -44,6 +44,24 @@ describe('sandbox findings', () => {
     const [f] = sandboxFindings({ ...base, readOnly: true, filesWritten: files });
     expect(f).toMatchObject({ ruleId: 'sandbox-wrote-files', severity: 'error', start: 0, end: base.command.length });
     expect(f!.data).toEqual({ files: [{ path: 'a', change: 'created' }, { path: 'b', change: 'deleted' }] });
+  });
+
+  it("'sandbox-wrote-files' does not count git's index (and a left-behind lock) when the command runs git", () => {
+    const index = { path: '.git/index', change: 'changed' as const, type: 'file' as const, aspects: ['content', 'mtime'] as const };
+    const lock = { path: 'sub/.git/index.lock', change: 'created' as const, type: 'file' as const };
+    const other = { path: '.git/config', change: 'changed' as const, type: 'file' as const, aspects: ['content'] as const };
+    expect(ids({ command: 'git status --short', readOnly: true, runsGit: true, filesWritten: [index, lock] })).toEqual([]);
+    // Without git in the command the same files are writes.
+    expect(ids({ command: 'cat x', readOnly: true, filesWritten: [index] })).toEqual(['sandbox-wrote-files']);
+    // Other files under .git still count, and only they are listed.
+    const [f] = sandboxFindings({ ...base, command: 'git status', readOnly: true, runsGit: true, filesWritten: [other, index] });
+    expect(f).toMatchObject({ ruleId: 'sandbox-wrote-files', message: expect.stringContaining('wrote 1 file when it ran: .git/config (changed).') });
+    expect(f!.data).toEqual({ files: [{ path: '.git/config', change: 'changed' }] });
+  });
+
+  it('isGitBookkeeping: the index and its lock of any repository in the tree, nothing else', () => {
+    for (const p of ['.git/index', '.git/index.lock', 'vendor/lib/.git/index']) expect(isGitBookkeeping(p), p).toBe(true);
+    for (const p of ['.git/HEAD', '.git/indexes', 'git/index', 'x.git/index', '.git/index/x', 'index']) expect(isGitBookkeeping(p), p).toBe(false);
   });
 
   it('does not report writes of a command not classified read-only', () => {

@@ -1,10 +1,11 @@
 /**
  * Real commands under bubblewrap (issue 8, "Done when"). The policy input is an explicit,
- * test-only clearance (including the read-only classification, which the verdict does not
- * establish yet), so these tests do not depend on the permission engine; test/cli/sandbox-check.test.ts
+ * test-only clearance (including the read-only classification), so these tests do not depend
+ * on the permission engine; test/cli/sandbox-check.test.ts
  * goes through a real policy. Needs a working bwrap (CI installs bubblewrap); otherwise the bwrap suites are
  * skipped and their title says why.
  */
+import { execa } from 'execa';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, readdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -120,6 +121,27 @@ describe.skipIf(skipReason !== undefined)(bwrapSuite('commands under bwrap'), ()
     expect(r.findings[0]).toMatchObject({ ruleId: 'sandbox-wrote-files', severity: 'error', data: { files: [{ path: 'notes.txt', change: 'changed' }] } });
     expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('alpha\nbeta\n');
   });
+
+  it.each(['git status --short', 'git status', 'git diff', 'git log --oneline', 'git status && git diff --stat'])(
+    "%s in a git repository: git's refresh of .git/index is listed but is not a sandbox-wrote-files",
+    async (command) => {
+      const git = async (...args: string[]): Promise<void> => {
+        await execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: dir });
+      };
+      await git('init', '-q');
+      await git('add', '.');
+      await git('commit', '-q', '-m', 'init');
+      await writeFile(join(dir, 'notes.txt'), 'alpha\nbeta\ngamma\n');
+      real = await snapshotTree(dir);
+      const r = await ran({ command, clearance: ALLOW_READ_ONLY });
+      expect(r.exitCode).toBe(0);
+      expect(r.filesWritten.every((f) => f.path === '.git/index' || f.path === '.git/index.lock'), JSON.stringify(r.filesWritten)).toBe(true);
+      expect(r.findings).toEqual([]);
+      // A real write next to git's is still reported, without the index.
+      const w = await ran({ command: `${command} > out.txt`, clearance: ALLOW_READ_ONLY });
+      expect(w.findings.map((f) => [f.ruleId, f.data.files])).toEqual([['sandbox-wrote-files', [{ path: 'out.txt', change: 'created' }]]]);
+    },
+  );
 
   it("reports grep's exit 1 as no match (a note, not an error)", async () => {
     const r = await ran({ command: 'grep zeta notes.txt', clearance: ALLOW_READ_ONLY });

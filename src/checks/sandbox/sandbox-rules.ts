@@ -27,7 +27,11 @@ export const SANDBOX_WROTE_FILES: RuleMeta = {
     exceptions:
       'Only the working directory is observed. Writes to the private `/tmp` are discarded and not reported; ' +
       'writes anywhere else fail inside the sandbox (read-only file system) and show up as a failing exit ' +
-      'status instead. A change of modification time alone (`touch` of an existing file) counts as a write.',
+      'status instead. A change of modification time alone (`touch` of an existing file) counts as a write.\n\n' +
+      'Git bookkeeping is not a write: when the command runs `git`, changes to git\'s index (`.git/index`, and ' +
+      'a `.git/index.lock` left behind) do not count, in the working directory\'s repository or a nested one. ' +
+      'Read-only commands such as `git status` and `git diff` refresh the stat cache in the index; the files ' +
+      'still appear in the run\'s list of files written (`filesWritten`), but not in the finding.',
   },
   sources: [],
   examples: { valid: [], invalid: [] },
