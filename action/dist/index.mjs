@@ -44138,7 +44138,20 @@ function dangerousRemovals(cmd) {
 }
 
 // src/checks/paths/path-dangerous-removal.ts
-function message(d) {
+function makeSpelling(d, unit) {
+  if (unit.origin.kind !== "makefile" || d.kind !== "empty-variable") return void 0;
+  const v = d.variables[0];
+  if (v === void 0) return void 0;
+  const word = unit.hostText.slice(unit.sourceMap.toHost(d.word.span.start), unit.sourceMap.toHost(d.word.span.end));
+  const esc = v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return { word, variable: v, make: new RegExp(`(^|[^$])\\$[({]${esc}[)}]`).test(word) };
+}
+function message(d, unit) {
+  const make = makeSpelling(d, unit);
+  if (make) {
+    const v = make.variable;
+    return make.make ? `\`${make.word}\` becomes \`${d.path}\` when the make variable \`${v}\` is empty or unset; guard it, e.g. \`$(or $(${v}),$(error ${v} is empty))\`.` : `\`${make.word}\` becomes \`${d.path}\` when \`$${v}\` is empty or unset; use \`"$\${${v}:?}"\` to stop instead.`;
+  }
   const w = d.word.raw;
   const cmd = [d.command, ...d.options].join(" ");
   switch (d.kind) {
@@ -44179,7 +44192,7 @@ var path_dangerous_removal_default = defineCheck(
       for (const d of dangerousRemovals(cmd)) {
         ctx.report({
           ruleId: "path-dangerous-removal",
-          message: message(d),
+          message: message(d, ctx.unit),
           span: d.word.span,
           data: { kind: d.kind, path: d.path }
         });

@@ -4,9 +4,31 @@
  * can override (SPEC-bashtool.md §3.4.2 item 4), and ShellCheck SC2115.
  */
 import { dangerousRemovals, type DangerousRemoval } from '../../analyses/dangerous-removal.js';
+import type { CommandUnit } from '../../core/types.js';
 import { defineCheck } from '../define.js';
 
-function message(d: DangerousRemoval): string {
+/**
+ * The word as the Makefile spells it, when `d` is in a recipe line and its variable is a make
+ * variable (`$(D)` / `${D}` with one `$`; the unit text holds `${D}` in its place): messages then
+ * quote the Makefile and give a make-syntax guard instead of a shell one.
+ */
+function makeSpelling(d: DangerousRemoval, unit: CommandUnit): { word: string; variable: string; make: boolean } | undefined {
+  if (unit.origin.kind !== 'makefile' || d.kind !== 'empty-variable') return undefined;
+  const v = d.variables[0];
+  if (v === undefined) return undefined;
+  const word = unit.hostText.slice(unit.sourceMap.toHost(d.word.span.start), unit.sourceMap.toHost(d.word.span.end));
+  const esc = v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return { word, variable: v, make: new RegExp(`(^|[^$])\\$[({]${esc}[)}]`).test(word) };
+}
+
+function message(d: DangerousRemoval, unit: CommandUnit): string {
+  const make = makeSpelling(d, unit);
+  if (make) {
+    const v = make.variable;
+    return make.make
+      ? `\`${make.word}\` becomes \`${d.path}\` when the make variable \`${v}\` is empty or unset; guard it, e.g. \`$(or $(${v}),$(error ${v} is empty))\`.`
+      : `\`${make.word}\` becomes \`${d.path}\` when \`$${v}\` is empty or unset; use \`"$\${${v}:?}"\` to stop instead.`;
+  }
   const w = d.word.raw;
   const cmd = [d.command, ...d.options].join(' ');
   switch (d.kind) {
@@ -57,7 +79,7 @@ export default defineCheck(
       for (const d of dangerousRemovals(cmd)) {
         ctx.report({
           ruleId: 'path-dangerous-removal',
-          message: message(d),
+          message: message(d, ctx.unit),
           span: d.word.span,
           data: { kind: d.kind, path: d.path },
         });
