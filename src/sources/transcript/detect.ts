@@ -16,6 +16,9 @@ export function mayBeTranscript(path: string): boolean {
 }
 
 function firstObject(line: string): Record<string, unknown> | undefined {
+  // Only a JSON object can be a record; skipping other lines spares a thrown parse error per
+  // line of every shell script named on the command line.
+  if (!line.trimStart().startsWith('{')) return undefined;
   try {
     const v: unknown = JSON.parse(line);
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
