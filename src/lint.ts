@@ -45,7 +45,10 @@ export interface LinterOptions {
  */
 export function pathContextFor(unit: CommandUnit, policy: PermissionPolicy, host: PathHost): PathContext | undefined {
   const cwd = unit.context?.cwd;
-  if (cwd === undefined || !cwd.startsWith('/')) return undefined;
+  if (cwd === undefined) return undefined;
+  // A recorded cwd that is not absolute names no known directory: relative paths are unknown and
+  // nothing is inside (every path asks) rather than path checks being switched off.
+  if (!cwd.startsWith('/')) return { cwd: undefined, workingDirectories: [], host };
   const dirs = [posix.resolve(cwd)];
   for (const d of policy.additionalDirectories) {
     const p = d.path === '~' ? host.home : d.path.startsWith('~/') ? posix.join(host.home, d.path.slice(2)) : d.path;
@@ -194,9 +197,11 @@ export class Linter {
       const parsed = withEmbedded(buildViews(tree, unit.text), unit.text, (code) => this.views(code));
       const cwd = unit.context?.cwd;
       const paths = pathContextFor(unit, policy, this.options.pathHost ?? { home: homedir() });
+      const bare = paths?.cwd !== undefined && paths.host.isBareRepository?.(paths.cwd) === true;
       const base: DecisionContext = {
         ...(cwd !== undefined ? { cwd } : {}),
         ...(paths ? { paths } : {}),
+        ...(bare ? { bareRepository: true } : {}),
         ...(this.options.mode ? { mode: this.options.mode } : {}),
       };
       let ungated: PermissionDecision | undefined;

@@ -45483,7 +45483,7 @@ function extractPattern(e, args2, name2, nameWord) {
     const { name: opt, inline } = optionName(v);
     if (e.extensionReadOptions) optionFileReads(args2, i3, v, e.extensionReadOptions, e.valueOptions, e.twoValueOptions ?? [], name2, reads);
     if (e.patternOptions.includes(opt)) patternGiven = true;
-    if (e.recursiveOptions && (e.recursiveOptions.includes(opt) || /^-[A-Za-z]*[rR][A-Za-z]*$/.test(v))) recursive = true;
+    if (e.recursiveOptions && (e.recursiveOptions.includes(opt) || /^-[A-Za-z]+$/.test(v) && /[rR]/.test(v))) recursive = true;
     if (!inline && e.valueOptions.includes(opt)) i3 += e.twoValueOptions?.includes(opt) ? 2 : 1;
   }
   const paths = patternGiven ? operands : operands.slice(1);
@@ -45637,7 +45637,7 @@ function redirectAccess(r) {
 var PROTECTED_DIRS = new Set(protected_paths_default.directories);
 var PROTECTED_FILES = new Set(protected_paths_default.files);
 function protectedPath(resolved) {
-  const segments = resolved.split("/").filter((x) => x !== "");
+  const segments = resolved.toLowerCase().split("/").filter((x) => x !== "");
   if (segments.some((x) => PROTECTED_DIRS.has(x))) return true;
   const base = segments[segments.length - 1];
   return base !== void 0 && PROTECTED_FILES.has(base);
@@ -45699,7 +45699,7 @@ function isInside(p, dir) {
   return p === d || p.startsWith(d === "/" ? "/" : d + "/");
 }
 function realResolve(p, host) {
-  if (!host.realpath) return p;
+  if (!host.realpath || p.length > PATH_MAX) return p;
   let head = p;
   const tail = [];
   for (; ; ) {
@@ -47490,7 +47490,16 @@ function decide(text, parsed, policy, ctx = {}) {
     if (r) return { behavior: "ask", reason: "ask-rule", message: `Rule ${ruleText(r)} asks for approval.`, rule: r, span: c3.span, suggestions: [], ...facts };
   }
   const wholeAllow = firstExactMatch(policy.allow, whole);
-  if (wholeAllow) return { behavior: "allow", reason: "allow-rule", message: `Allowed by rule ${ruleText(wholeAllow)}.`, rule: wholeAllow, suggestions: [], wholeCommand: true, ...facts };
+  const allowWhole = () => ({
+    behavior: "allow",
+    reason: "allow-rule",
+    message: `Allowed by rule ${ruleText(wholeAllow)}.`,
+    rule: wholeAllow,
+    suggestions: [],
+    wholeCommand: true,
+    ...facts
+  });
+  if (wholeAllow && (parsed.complexity.status !== "simple" || ctx.misparsing)) return allowWhole();
   if (parsed.complexity.status !== "simple") {
     return { behavior: "ask", reason: "not-simple", message: "The command cannot be split into simple commands safely.", suggestions: [], ...facts };
   }
@@ -47543,6 +47552,7 @@ function decide(text, parsed, policy, ctx = {}) {
       const problem = pathConstraint(c3, pathsOf.get(c3) ?? [], cds > 0, pathCtx, mode);
       if (problem) return { behavior: "ask", reason: "path-constraint", message: problem, span: c3.span, suggestions: [], ...facts };
     }
+    if (wholeAllow) continue;
     const r = allowFor(text, c3, policy);
     if (r) {
       firstAllow ??= r;
@@ -47559,7 +47569,7 @@ function decide(text, parsed, policy, ctx = {}) {
         ...facts
       };
     }
-    if (mode === "acceptEdits" && first !== void 0 && ACCEPT_EDITS_COMMANDS.has(first)) {
+    if (mode === "acceptEdits" && first !== void 0 && c3.assignments.length === 0 && ACCEPT_EDITS_COMMANDS.has(first)) {
       viaMode = true;
       continue;
     }
@@ -47571,6 +47581,7 @@ function decide(text, parsed, policy, ctx = {}) {
     const s = suggestionForExactCommand(text.slice(c3.span.start, c3.span.end));
     if (s !== void 0 && !suggestions.includes(s) && suggestions.length < MAX_SUGGESTED_RULES_FOR_COMPOUND) suggestions.push(s);
   }
+  if (wholeAllow) return allowWhole();
   if (!undecided && firstAllow) {
     return { behavior: "allow", reason: "allow-rule", message: `Allowed by rule ${ruleText(firstAllow)}${subs.length > 1 ? " and the rules of the other subcommands" : ""}.`, rule: firstAllow, suggestions: [], ...facts };
   }
@@ -54777,7 +54788,8 @@ function parseBash(parser, text, timeoutMs = DEFAULT_PARSE_TIMEOUT_MS) {
 // src/lint.ts
 function pathContextFor(unit, policy, host) {
   const cwd = unit.context?.cwd;
-  if (cwd === void 0 || !cwd.startsWith("/")) return void 0;
+  if (cwd === void 0) return void 0;
+  if (!cwd.startsWith("/")) return { cwd: void 0, workingDirectories: [], host };
   const dirs = [posix4.resolve(cwd)];
   for (const d of policy.additionalDirectories) {
     const p = d.path === "~" ? host.home : d.path.startsWith("~/") ? posix4.join(host.home, d.path.slice(2)) : d.path;
@@ -54892,9 +54904,11 @@ var Linter = class _Linter {
       const parsed = withEmbedded(buildViews(tree, unit.text), unit.text, (code) => this.views(code));
       const cwd = unit.context?.cwd;
       const paths = pathContextFor(unit, policy, this.options.pathHost ?? { home: homedir3() });
+      const bare = paths?.cwd !== void 0 && paths.host.isBareRepository?.(paths.cwd) === true;
       const base = {
         ...cwd !== void 0 ? { cwd } : {},
         ...paths ? { paths } : {},
+        ...bare ? { bareRepository: true } : {},
         ...this.options.mode ? { mode: this.options.mode } : {}
       };
       let ungated;
@@ -58163,6 +58177,7 @@ function mayBeTranscript(path6) {
   return lower.endsWith(".jsonl") || lower.endsWith(".json");
 }
 function firstObject(line) {
+  if (!line.trimStart().startsWith("{")) return void 0;
   try {
     const v = JSON.parse(line);
     return typeof v === "object" && v !== null && !Array.isArray(v) ? v : void 0;

@@ -52,6 +52,11 @@ export interface PathAccess {
 export interface PathHost {
   readonly home: string;
   realpath?(path: string): string | undefined;
+  /**
+   * Whether `dir` looks like a bare git repository (`HEAD`, `objects/` and `refs/` directly in it,
+   * no `.git`): git run there reads its config and hooks (SPEC §3.3.1 item 4). Absent → not known.
+   */
+  isBareRepository?(dir: string): boolean;
 }
 
 export interface PathContext {
@@ -528,7 +533,7 @@ function extractPattern(e: Extract<Extractor, { kind: 'patternThenPaths' }>, arg
     const { name: opt, inline } = optionName(v);
     if (e.extensionReadOptions) optionFileReads(args, i, v, e.extensionReadOptions, e.valueOptions, e.twoValueOptions ?? [], name, reads);
     if (e.patternOptions.includes(opt)) patternGiven = true;
-    if (e.recursiveOptions && (e.recursiveOptions.includes(opt) || /^-[A-Za-z]*[rR][A-Za-z]*$/.test(v))) recursive = true;
+    if (e.recursiveOptions && (e.recursiveOptions.includes(opt) || (/^-[A-Za-z]+$/.test(v) && /[rR]/.test(v)))) recursive = true;
     if (!inline && e.valueOptions.includes(opt)) i += e.twoValueOptions?.includes(opt) ? 2 : 1;
   }
   const paths = patternGiven ? operands : operands.slice(1);
@@ -708,7 +713,8 @@ const PROTECTED_FILES: ReadonlySet<string> = new Set(protectedTable.files);
  * or tool dotfile (`.bashrc`, `.gitconfig`, `.mcp.json` …).
  */
 export function protectedPath(resolved: string): boolean {
-  const segments = resolved.split('/').filter((x) => x !== '');
+  // Compared without case: on case-insensitive file systems (macOS, Windows) `.GIT/hooks` is `.git/hooks`.
+  const segments = resolved.toLowerCase().split('/').filter((x) => x !== '');
   if (segments.some((x) => PROTECTED_DIRS.has(x))) return true;
   const base = segments[segments.length - 1];
   return base !== undefined && PROTECTED_FILES.has(base);
@@ -796,7 +802,9 @@ export function isInside(p: string, dir: string): boolean {
  * and the rest appended (a path being created does not exist yet). Lexical `p` without a host.
  */
 function realResolve(p: string, host: PathHost): string {
-  if (!host.realpath) return p;
+  // No file system resolves a path longer than PATH_MAX; walking its ancestors would cost
+  // O(length²) (a realpath per segment), so such a path stays lexical.
+  if (!host.realpath || p.length > PATH_MAX) return p;
   let head = p;
   const tail: string[] = [];
   for (;;) {

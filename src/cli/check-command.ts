@@ -14,6 +14,7 @@
  *   otherwise (a malformed line gets `{"error": "...", "line": N}` and the stream goes on).
  */
 import { once } from 'node:events';
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
@@ -70,6 +71,18 @@ export function formatVerdictText(v: Verdict): string {
   return lines.join('\n') + '\n';
 }
 
+
+/**
+ * The working directory of a JSONL request: its `cwd` resolved against `defaultCwd` (absolute
+ * stays, `~` and `~/…` are the home directory, anything else — `sub`, `.`, `""` — is relative to
+ * `defaultCwd`); `defaultCwd` when the request has none.
+ */
+export function requestCwd(cwd: string | undefined, defaultCwd: string): string {
+  if (cwd === undefined) return defaultCwd;
+  if (cwd === '~' || cwd.startsWith('~/')) return resolve(homedir(), cwd.slice(2));
+  return resolve(defaultCwd, cwd);
+}
+
 /**
  * Answers JSON Lines requests from `input` on `output`, one line per non-blank input line, in
  * order, as they arrive (streaming: memory is bounded by the longest line plus the output
@@ -113,7 +126,9 @@ export async function runJsonl(linter: Linter, defaultCwd: string, input: Readab
     }
     const { command, ...request } = parsed.request;
     try {
-      const verdict = verdictFor(command, { ...request, cwd: request.cwd ?? defaultCwd }, linter);
+      // A request's cwd is resolved against the default one (`sub`, `.`, `~/x`, `""` all mean a real
+      // directory): a relative cwd must not switch path checks off.
+      const verdict = verdictFor(command, { ...request, cwd: requestCwd(request.cwd, defaultCwd) }, linter);
       if (isInternalError(verdict)) failed = true;
       return JSON.stringify(verdict);
     } catch (err) {

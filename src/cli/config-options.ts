@@ -3,7 +3,8 @@ import { Option, type Command } from 'commander';
 import type { PermissionMode } from '../rules/decide.js';
 import type { PathHost } from '../analyses/paths.js';
 import type { LinterOptions } from '../lint.js';
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { homedir } from 'node:os';
 import { ConfigError, type ResolvedConfig } from '../config/config.js';
 import { loadConfig } from '../config/load.js';
@@ -38,6 +39,18 @@ const MAX_REALPATHS = 4096;
  */
 export const LOCAL_PATH_HOST: PathHost = {
   home: homedir(),
+  isBareRepository(dir: string): boolean {
+    try {
+      return (
+        statSync(join(dir, 'HEAD')).isFile() &&
+        statSync(join(dir, 'objects')).isDirectory() &&
+        statSync(join(dir, 'refs')).isDirectory() &&
+        !existsSync(join(dir, '.git'))
+      );
+    } catch {
+      return false;
+    }
+  },
   realpath(path: string): string | undefined {
     // `check --jsonl` resolves the same directories again and again: remember the answers of one
     // process (bounded; the cache is dropped when full). A path created meanwhile is seen late.

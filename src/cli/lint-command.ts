@@ -212,7 +212,8 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
       ...(opts.sandboxLimit !== undefined ? { limit: opts.sandboxLimit } : {}),
       ...(opts.sandboxTimeout !== undefined ? { timeoutMs: opts.sandboxTimeout } : {}),
     });
-    run.results.splice(0, run.results.length, ...s.results);
+    run.results.length = 0;
+    for (const r of s.results) run.results.push(r);
     for (const m of s.messages) process.stderr.write(`shellward: --sandbox: ${escapeForTerminal(m)}\n`);
     noSandbox = s.unavailable;
   }

@@ -6,8 +6,9 @@
  *    tree (nested ones included: subshells, `$(…)`, pipelines) → `deny`. Denies come before the
  *    50-subcommand cap and before the complexity gate, so neither can hide one;
  * 2. an exact ask of the whole command, then an ask rule on any simple command → `ask`;
- * 3. an exact allow of the whole command → `allow` (it also outranks the gates below, as Claude
- *    Code's misparsing gate and too-complex path return the full-command exact result);
+ * 3. an exact allow of the whole command → `allow` when the gates of step 4 would stop the command
+ *    (Claude Code's misparsing gate and too-complex path return the full-command exact result);
+ *    otherwise it decides after the cap, the cd checks and the path asks of step 7 (§2.6 item 11);
  * 4. the gates: a command that is not `simple` (§1.7; subshells and groups included, §2.7 item 1)
  *    or that the caller marks as a misparsing security ask → `ask` with no suggestions;
  * 5. more than 50 subcommands → `ask` (`MAX_SUBCOMMANDS_FOR_SECURITY_CHECK`);
@@ -259,8 +260,20 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     if (r) return { behavior: 'ask', reason: 'ask-rule', message: `Rule ${ruleText(r)} asks for approval.`, rule: r, span: c.span, suggestions: [], ...facts };
   }
   // 3. exact allow of the whole command.
+  // An exact allow of the whole command answers the gates (Claude Code's too-complex path and
+  // misparsing gate return the full-command exact result, §2.6 items 0 and 5); otherwise it comes
+  // after the cap, the cd checks and the per-subcommand path asks (§2.6 items 6–11).
   const wholeAllow = firstExactMatch(policy.allow, whole);
-  if (wholeAllow) return { behavior: 'allow', reason: 'allow-rule', message: `Allowed by rule ${ruleText(wholeAllow)}.`, rule: wholeAllow, suggestions: [], wholeCommand: true, ...facts };
+  const allowWhole = (): PermissionDecision => ({
+    behavior: 'allow',
+    reason: 'allow-rule',
+    message: `Allowed by rule ${ruleText(wholeAllow!)}.`,
+    rule: wholeAllow!,
+    suggestions: [],
+    wholeCommand: true,
+    ...facts,
+  });
+  if (wholeAllow && (parsed.complexity.status !== 'simple' || ctx.misparsing)) return allowWhole();
   // 4. gates.
   if (parsed.complexity.status !== 'simple') {
     return { behavior: 'ask', reason: 'not-simple', message: 'The command cannot be split into simple commands safely.', suggestions: [], ...facts };
@@ -318,6 +331,8 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
       const problem = pathConstraint(c, pathsOf.get(c) ?? [], cds > 0, pathCtx, mode);
       if (problem) return { behavior: 'ask', reason: 'path-constraint', message: problem, span: c.span, suggestions: [], ...facts };
     }
+    // Past the path asks, an exact allow of the whole command decides (§2.6 item 11).
+    if (wholeAllow) continue;
     const r = allowFor(text, c, policy);
     if (r) {
       firstAllow ??= r;
@@ -334,7 +349,8 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
         ...facts,
       };
     }
-    if (mode === 'acceptEdits' && first !== undefined && ACCEPT_EDITS_COMMANDS.has(first)) {
+    // Claude Code looks at the first word, so `PATH=./bin mkdir x` (first word `PATH=./bin`) is not a file edit.
+    if (mode === 'acceptEdits' && first !== undefined && c.assignments.length === 0 && ACCEPT_EDITS_COMMANDS.has(first)) {
       viaMode = true;
       continue;
     }
@@ -346,6 +362,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     const s = suggestionForExactCommand(text.slice(c.span.start, c.span.end));
     if (s !== undefined && !suggestions.includes(s) && suggestions.length < MAX_SUGGESTED_RULES_FOR_COMPOUND) suggestions.push(s);
   }
+  if (wholeAllow) return allowWhole();
   if (!undecided && firstAllow) {
     return { behavior: 'allow', reason: 'allow-rule', message: `Allowed by rule ${ruleText(firstAllow)}${subs.length > 1 ? ' and the rules of the other subcommands' : ''}.`, rule: firstAllow, suggestions: [], ...facts };
   }

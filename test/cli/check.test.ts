@@ -208,3 +208,36 @@ describe('shellward check --jsonl', () => {
     expect((await child).exitCode).toBe(0);
   });
 });
+
+describe('requestCwd', () => {
+  it('resolves a request cwd against the default: absolute stays, ~ is home, the rest is relative', async () => {
+    const { requestCwd } = await import('../../src/cli/check-command.js');
+    const { homedir } = await import('node:os');
+    expect(requestCwd(undefined, '/w')).toBe('/w');
+    expect(requestCwd('/abs', '/w')).toBe('/abs');
+    expect(requestCwd('sub', '/w')).toBe('/w/sub');
+    expect(requestCwd('', '/w')).toBe('/w');
+    expect(requestCwd('.', '/w')).toBe('/w');
+    expect(requestCwd('~/x', '/w')).toBe(`${homedir()}/x`);
+  });
+});
+
+describe('shellward check in a bare repository', () => {
+  it('does not treat git as read-only where HEAD, objects/ and refs/ sit in the cwd', async () => {
+    const { mkdtemp, mkdir, writeFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'shellward-bare-'));
+    try {
+      await writeFile(join(dir, 'HEAD'), 'ref: refs/heads/main\n');
+      await mkdir(join(dir, 'objects'));
+      await mkdir(join(dir, 'refs'));
+      const r = await shellward(['check', '--no-claude-settings', '--format', 'json', '--cwd', dir, '--', 'git status']);
+      expect(JSON.parse(String(r.stdout))).toMatchObject({ decision: 'ask', readOnly: false });
+      const plain = await shellward(['check', '--no-claude-settings', '--format', 'json', '--cwd', dir, '--', 'ls']);
+      expect(JSON.parse(String(plain.stdout))).toMatchObject({ decision: 'allow', readOnly: true });
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+});

@@ -307,3 +307,47 @@ describe('bugs found by review: fixed ones, and known gaps (flip `it.fails` to `
     expect(v.outsideCwd).toBe(true);
   }, 60_000);
 });
+
+describe('findings of the code review (fixed)', () => {
+  it('acceptEdits does not allow a file edit behind an assignment: Claude Code reads the first word (`PATH=./bin`)', () => {
+    for (const c of ['PATH=./bin mkdir foo', 'LD_PRELOAD=./evil.so touch x', 'BASH_ENV=./e rm x']) {
+      expect(verdict(c, {}, acceptEdits).decision, c).toBe('ask');
+    }
+    expect(verdict('mkdir foo', {}, acceptEdits).decision).toBe('allow');
+  });
+
+  it('an exact allow of the whole command does not lift path asks or the cd checks (SPEC §2.6 items 7–11)', () => {
+    for (const c of ['echo hi > /etc/cron.d/x', 'cp -t /etc x', 'sed -i s/a/b/ /etc/hosts', 'cd sub && git status']) {
+      expect(verdict(c, { allow: [`Bash(${c})`] }).decision, c).toBe('ask');
+    }
+    // It still decides for a command the gates would stop, and for a plain one.
+    expect(verdict('echo $(date)', { allow: ['Bash(echo $(date))'] }).decision).toBe('allow');
+    expect(verdict('make build', { allow: ['Bash(make build)'] }).decision).toBe('allow');
+  });
+
+  it('protected paths are compared without case (.GIT is .git on macOS and Windows)', () => {
+    for (const c of ['touch .GIT/hooks/pre-commit', 'cp evil .Git/config', 'touch .BASHRC']) {
+      expect(verdict(c, {}, acceptEdits).decision, c).toBe('ask');
+    }
+  });
+
+  it('a relative recorded cwd does not switch path checks off: nothing is known to be inside', () => {
+    for (const cwd of ['sub', '.', '']) {
+      const v = verdictFor('cat /etc/shadow', { cwd }, linter);
+      expect(v.decision, JSON.stringify(cwd)).toBe('ask');
+      expect(v.reason.startsWith('path-constraint')).toBe(true);
+    }
+  });
+
+  it('git in a bare repository is not read-only (SPEC §3.3.1 item 4), through the host', async () => {
+    const bare = await Linter.create({ pathHost: { home: HOME, isBareRepository: (d) => d === '/repo' } });
+    expect(verdictFor('git status', { cwd: '/repo' }, bare)).toMatchObject({ readOnly: false, decision: 'ask' });
+    expect(verdictFor('git status', { cwd: '/repo' }, linter)).toMatchObject({ readOnly: true, decision: 'allow' });
+    expect(verdictFor('ls', { cwd: '/repo' }, bare).decision).toBe('allow');
+  });
+
+  it('returns on inputs that were quadratic: a long -rrr…r! cluster and a deep a/a/a/… path', () => {
+    expect(verdict(`grep -${'r'.repeat(80_000)}! x`).decision).toBe('ask');
+    expect(verdict(`cat ${'a/'.repeat(20_000)}x`).decision).toBeDefined();
+  }, 60_000);
+});
