@@ -38,6 +38,12 @@ export interface LinterOptions {
   readonly mode?: PermissionMode;
 }
 
+/** The unit's recorded permission mode when shellward models it (`default` or `acceptEdits`). */
+function recordedMode(unit: CommandUnit): PermissionMode | undefined {
+  const m = unit.context?.permissionMode;
+  return m === 'default' || m === 'acceptEdits' ? m : undefined;
+}
+
 /**
  * The path context of a unit: its recorded working directory plus the policy's
  * `additionalDirectories` (resolved against it, `~/` expanded), or `undefined` when the unit has
@@ -202,7 +208,8 @@ export class Linter {
         ...(cwd !== undefined ? { cwd } : {}),
         ...(paths ? { paths } : {}),
         ...(bare ? { bareRepository: true } : {}),
-        ...(this.options.mode ? { mode: this.options.mode } : {}),
+        // A mode the transcript recorded for this call wins over the configured one.
+        ...((recordedMode(unit) ?? this.options.mode) ? { mode: recordedMode(unit) ?? this.options.mode } : {}),
       };
       let ungated: PermissionDecision | undefined;
       const ctx: CheckContext = {

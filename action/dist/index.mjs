@@ -54786,6 +54786,10 @@ function parseBash(parser, text, timeoutMs = DEFAULT_PARSE_TIMEOUT_MS) {
 }
 
 // src/lint.ts
+function recordedMode(unit) {
+  const m = unit.context?.permissionMode;
+  return m === "default" || m === "acceptEdits" ? m : void 0;
+}
 function pathContextFor(unit, policy, host) {
   const cwd = unit.context?.cwd;
   if (cwd === void 0) return void 0;
@@ -54909,7 +54913,8 @@ var Linter = class _Linter {
         ...cwd !== void 0 ? { cwd } : {},
         ...paths ? { paths } : {},
         ...bare ? { bareRepository: true } : {},
-        ...this.options.mode ? { mode: this.options.mode } : {}
+        // A mode the transcript recorded for this call wins over the configured one.
+        ...recordedMode(unit) ?? this.options.mode ? { mode: recordedMode(unit) ?? this.options.mode } : {}
       };
       let ungated;
       const ctx = {
@@ -57667,6 +57672,8 @@ var ClaudeCodeReader = class {
   file;
   seen;
   pending = /* @__PURE__ */ new Map();
+  /** The `permissionMode` of the latest record that had one (Claude Code writes it on user records). */
+  mode;
   build(p, result) {
     const mapped = stringAt(p.hostText, p.path);
     const command = mapped && mapped.text === p.command ? mapped : unmapped(p.command, 0);
@@ -57683,6 +57690,7 @@ var ClaudeCodeReader = class {
   line(text, lineNo) {
     const { out: out2, record: e } = startLine(text, lineNo);
     if (!e) return out2;
+    if (str(e.permissionMode) !== void 0) this.mode = str(e.permissionMode);
     const message4 = rec(e.message);
     const content = message4?.content;
     if (!Array.isArray(content)) return out2;
@@ -57703,7 +57711,8 @@ var ClaudeCodeReader = class {
           ...str(e.sessionId) !== void 0 ? { sessionId: str(e.sessionId) } : {},
           ...str(e.timestamp) !== void 0 ? { timestamp: str(e.timestamp) } : {},
           ...str(e.cwd) !== void 0 ? { cwd: str(e.cwd) } : {},
-          ...sidechain ? { subagent: str(e.agentId) ?? "sidechain" } : {}
+          ...sidechain ? { subagent: str(e.agentId) ?? "sidechain" } : {},
+          ...this.mode !== void 0 ? { permissionMode: this.mode } : {}
         };
         this.pending.set(id, { command, hostText: text, line: lineNo, path: ["message", "content", k, "input", "command"], context });
       });

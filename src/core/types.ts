@@ -115,6 +115,12 @@ export interface UnitContext {
   readonly directExec?: boolean;
   /** 1-based line of the tool call in the host transcript. */
   readonly line?: number;
+  /**
+   * Claude Code's permission mode in force when the call was made, as the transcript recorded it
+   * (`default`, `acceptEdits`, `plan`, `bypassPermissions` …); decisions use it when it is one
+   * shellward models (`default`, `acceptEdits`).
+   */
+  readonly permissionMode?: string;
 }
 
 /**

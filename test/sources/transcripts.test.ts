@@ -163,6 +163,21 @@ describe('transcript readers (pure)', () => {
     expect(done.calls.map((c) => [c.unit.text, c.line, c.unit.context?.outcome])).toEqual([['ls -la', 3, 'unknown']]);
   });
 
+  it('carries the permission mode the session last recorded into each call, and decisions use it', async () => {
+    const r = new ClaudeCodeReader('t.jsonl');
+    const call = (id: string, command: string): string =>
+      JSON.stringify({ type: 'assistant', cwd: '/repo', message: { content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] } });
+    r.line(JSON.stringify({ type: 'user', permissionMode: 'acceptEdits', message: { content: 'go' } }), 1);
+    r.line(call('a', 'touch notes.txt'), 2);
+    r.line(JSON.stringify({ type: 'user', permissionMode: 'default', message: { content: 'careful' } }), 3);
+    r.line(call('b', 'touch notes.txt'), 4);
+    const calls = r.finish().calls;
+    expect(calls.map((c) => c.unit.context?.permissionMode)).toEqual(['acceptEdits', 'default']);
+    const { Linter } = await import('../../src/lint.js');
+    const linter = await Linter.create({ pathHost: { home: '/home/u' } });
+    expect(calls.map((c) => linter.analyse(c.unit).decision()?.behavior)).toEqual(['allow', 'ask']);
+  });
+
   it('de-duplicates re-logged Claude calls across files of a run', () => {
     const seen = new Set<string>();
     const line = '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"x","name":"Bash","input":{"command":"ls"}}]}}';

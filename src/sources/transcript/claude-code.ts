@@ -64,6 +64,8 @@ interface Pending {
 /** Reads one Claude Code JSONL file; `file` is the path shown to the user. */
 export class ClaudeCodeReader implements TranscriptReader {
   private readonly pending = new Map<string, Pending>();
+  /** The `permissionMode` of the latest record that had one (Claude Code writes it on user records). */
+  private mode: string | undefined;
 
   /** @param seen ids seen earlier in the run (shared across files; this reader adds to it) */
   constructor(
@@ -88,6 +90,7 @@ export class ClaudeCodeReader implements TranscriptReader {
   line(text: string, lineNo: number): ReaderOutput {
     const { out, record: e } = startLine(text, lineNo);
     if (!e) return out;
+    if (str(e.permissionMode) !== undefined) this.mode = str(e.permissionMode);
     const message = rec(e.message);
     const content = message?.content;
     if (!Array.isArray(content)) return out;
@@ -109,6 +112,7 @@ export class ClaudeCodeReader implements TranscriptReader {
           ...(str(e.timestamp) !== undefined ? { timestamp: str(e.timestamp) } : {}),
           ...(str(e.cwd) !== undefined ? { cwd: str(e.cwd) } : {}),
           ...(sidechain ? { subagent: str(e.agentId) ?? 'sidechain' } : {}),
+          ...(this.mode !== undefined ? { permissionMode: this.mode } : {}),
         };
         this.pending.set(id, { command, hostText: text, line: lineNo, path: ['message', 'content', k, 'input', 'command'], context });
       });
