@@ -45955,8 +45955,8 @@ function verb(c3) {
   if (c3.source === "redirect") return `\`${c3.command}\` redirects output to`;
   return c3.operation === "create" ? `\`${c3.command}\` creates` : `\`${c3.command}\` writes`;
 }
-function message3(c3, dirs, recorded) {
-  if (!recorded) return `${verb(c3)} \`${c3.path}\`, outside the script's directory and the project.`;
+function message3(c3, dirs, recorded, kind) {
+  if (!recorded) return `${verb(c3)} \`${c3.path}\`, outside the ${kind === "makefile" ? "Makefile's" : "script's"} directory and the project.`;
   const where = c3.resolved !== null && c3.resolved !== c3.path && !c3.path.startsWith("~") ? ` (\`${c3.resolved}\`)` : "";
   const list = dirs.map((d) => `\`${d}\``).join(", ");
   return `${verb(c3)} \`${c3.path}\`${where}, outside the working ${dirs.length === 1 ? "directory" : "directories"} ${list}.`;
@@ -45993,7 +45993,7 @@ var path_outside_workdir_default = defineCheck(
       if (c3.command === "sed" && c3.source === "argument" && !within(c3.span, inPlace)) continue;
       ctx.report({
         ruleId: "path-outside-workdir",
-        message: message3(c3, wd.dirs, recorded),
+        message: message3(c3, wd.dirs, recorded, ctx.unit.origin.kind),
         span: c3.span,
         data: { path: c3.path, resolved: c3.resolved, operation: c3.operation, workingDirectories: wd.dirs }
       });

@@ -89,8 +89,8 @@ function verb(c: PathCheck): string {
  * checkout happens to be), so they stay in `data` and out of the message, which must not change
  * from one machine to the next (golden files, baselines).
  */
-function message(c: PathCheck, dirs: readonly string[], recorded: boolean): string {
-  if (!recorded) return `${verb(c)} \`${c.path}\`, outside the script's directory and the project.`;
+function message(c: PathCheck, dirs: readonly string[], recorded: boolean, kind: CommandUnit['origin']['kind']): string {
+  if (!recorded) return `${verb(c)} \`${c.path}\`, outside the ${kind === 'makefile' ? "Makefile's" : "script's"} directory and the project.`;
   // A relative path is shown resolved; `~` stays as written (the home directory differs per machine).
   const where = c.resolved !== null && c.resolved !== c.path && !c.path.startsWith('~') ? ` (\`${c.resolved}\`)` : '';
   const list = dirs.map((d) => `\`${d}\``).join(', ');
@@ -151,7 +151,7 @@ export default defineCheck(
       if (c.command === 'sed' && c.source === 'argument' && !within(c.span, inPlace)) continue;
       ctx.report({
         ruleId: 'path-outside-workdir',
-        message: message(c, wd.dirs, recorded),
+        message: message(c, wd.dirs, recorded, ctx.unit.origin.kind),
         span: c.span,
         data: { path: c.path, resolved: c.resolved, operation: c.operation, workingDirectories: wd.dirs },
       });
