@@ -143,9 +143,11 @@ export interface PermissionRules {
 
 /** The context of one check request. */
 export interface VerdictRequest {
-  /** The working directory the command would run in (absolute path); recorded, used by later path checks. */
+  /** The working directory the command would run in (absolute path): paths are judged against it. */
   readonly cwd?: string;
   readonly permissions?: PermissionRules;
+  /** Claude Code's permission mode for this request (`default` or `acceptEdits`); default: the linter's. */
+  readonly mode?: 'default' | 'acceptEdits';
 }
 
 /** One request line of `shellward check --jsonl`: `{"command": "...", "cwd": "...", "permissions": {...}}`. */
@@ -159,9 +161,10 @@ export type ParsedRequest = { readonly ok: true; readonly request: CheckRequest 
 const RULE_LISTS = ['allow', 'ask', 'deny', 'additionalDirectories'] as const;
 
 /**
- * Validates a decoded JSON request: an object with a string `command`, an optional string `cwd`
- * and optional `permissions` whose `allow` / `ask` / `deny` / `additionalDirectories` are arrays
- * of strings. `null` counts as absent for `cwd` and `permissions`; unknown keys are ignored
+ * Validates a decoded JSON request: an object with a string `command`, an optional string `cwd`,
+ * optional `permissions` whose `allow` / `ask` / `deny` / `additionalDirectories` are arrays
+ * of strings, and an optional `mode` (`default` or `acceptEdits`). `null` counts as absent for
+ * `cwd`, `permissions` and `mode`; unknown keys are ignored
  * (forward compatible). Rule strings are parsed: a malformed one rejects the request, naming it.
  */
 export function parseCheckRequest(value: unknown): ParsedRequest {
@@ -173,6 +176,9 @@ export function parseCheckRequest(value: unknown): ParsedRequest {
     return { ok: false, error: v.command === undefined ? 'missing "command"' : '"command" must be a string' };
   }
   if (v.cwd !== undefined && v.cwd !== null && typeof v.cwd !== 'string') return { ok: false, error: '"cwd" must be a string' };
+  if (v.mode !== undefined && v.mode !== null && v.mode !== 'default' && v.mode !== 'acceptEdits') {
+    return { ok: false, error: '"mode" must be "default" or "acceptEdits"' };
+  }
   let permissions: PermissionRules | undefined;
   if (v.permissions !== undefined && v.permissions !== null) {
     if (typeof v.permissions !== 'object' || Array.isArray(v.permissions)) {
@@ -200,6 +206,7 @@ export function parseCheckRequest(value: unknown): ParsedRequest {
     command: v.command,
     ...(typeof v.cwd === 'string' ? { cwd: v.cwd } : {}),
     ...(permissions ? { permissions } : {}),
+    ...(v.mode === 'default' || v.mode === 'acceptEdits' ? { mode: v.mode } : {}),
   };
   return { ok: true, request };
 }
@@ -220,7 +227,9 @@ export function commandUnit(command: string, request: VerdictRequest = {}): Comm
     origin: { file: COMMAND_ORIGIN_FILE, kind: 'command' },
     sourceMap: new IdentityMap(),
     hostText: command,
-    ...(request.cwd !== undefined ? { context: { cwd: request.cwd } } : {}),
+    ...(request.cwd !== undefined || request.mode !== undefined
+      ? { context: { ...(request.cwd !== undefined ? { cwd: request.cwd } : {}), ...(request.mode !== undefined ? { permissionMode: request.mode } : {}) } }
+      : {}),
   };
 }
 

@@ -84,6 +84,13 @@ describe('shape', () => {
     expect(check('git status', { permissions: { deny: ['Bash(git:*)'] } }).decision).toBe('deny');
   });
 
+  it('takes a request mode: acceptEdits allows writes inside the cwd, a malformed mode is rejected', () => {
+    expect(check('touch a', { cwd: '/work/p', mode: 'acceptEdits' }).decision).toBe('allow');
+    expect(check('touch a', { cwd: '/work/p', mode: 'default' }).decision).toBe('ask');
+    expect(parseCheckRequest({ command: 'ls', mode: 'plan' })).toEqual({ ok: false, error: '"mode" must be "default" or "acceptEdits"' });
+    expect(parseCheckRequest({ command: 'ls', mode: 'acceptEdits' })).toEqual({ ok: true, request: { command: 'ls', mode: 'acceptEdits' } });
+  });
+
   it('establishes outsideCwd and paths against the working directories (SPEC §3.4)', () => {
     const inside = check('cat src/a.txt', { cwd: '/work/p' });
     expect(inside).toMatchObject({ decision: 'allow', outsideCwd: false });

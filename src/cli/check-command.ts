@@ -189,7 +189,7 @@ policy-deny, policy-ask, allow-rule, read-only, path-constraint, sed-constraint,
 no-matching-rule, a security or parse rule id, path-dangerous-removal, or internal-error.
 
 --jsonl reads one request per line on stdin:
-  {"command": "...", "cwd": "...", "permissions": {"allow": [], "ask": [], "deny": []}}
+  {"command": "...", "cwd": "...", "permissions": {"allow": [], "ask": [], "deny": []}, "mode": "acceptEdits"}
 and writes one verdict per line, in order; a malformed line gets {"error": "...", "line": N}.
 
 Exit codes: single command: 0 allow, 1 ask, 3 deny, 2 error (usage or internal error).

@@ -98,7 +98,7 @@ describe('shellward check -- COMMAND', () => {
     expect(r.exitCode).toBe(0);
     const out = String(r.stdout);
     expect(out).toContain('0 allow, 1 ask, 3 deny, 2 error');
-    expect(out).toContain('{"command": "...", "cwd": "...", "permissions": {"allow": [], "ask": [], "deny": []}}');
+    expect(out).toContain('{"command": "...", "cwd": "...", "permissions": {"allow": [], "ask": [], "deny": []}, "mode": "acceptEdits"}');
     expect(out).toContain('deny, then ask, then per subcommand path constraints, allow rules,');
     expect(out).toContain('--permission-mode <mode>');
     expect(out).toContain('--config <file>');
