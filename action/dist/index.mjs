@@ -58327,7 +58327,7 @@ function commandUnit(command, request = {}) {
     origin: { file: COMMAND_ORIGIN_FILE, kind: "command" },
     sourceMap: new IdentityMap(),
     hostText: command,
-    ...request.cwd !== void 0 ? { context: { cwd: request.cwd } } : {}
+    ...request.cwd !== void 0 || request.mode !== void 0 ? { context: { ...request.cwd !== void 0 ? { cwd: request.cwd } : {}, ...request.mode !== void 0 ? { permissionMode: request.mode } : {} } } : {}
   };
 }
 var DESTRUCTIVE_IDS = new Set(DESTRUCTIVE_RULES.map((r) => r.id));
