@@ -47426,7 +47426,7 @@ function pathProblem(p, ctx, mode) {
   if (!p.allowed) {
     switch (p.reason) {
       case "outside":
-        return `${what}${p.resolved && p.resolved !== p.path ? ` (${p.resolved})` : ""}, outside the allowed working directories (${ctx.workingDirectories.join(", ")}).`;
+        return `${what}${p.resolved && p.resolved !== p.path ? ` (${p.resolved})` : ""}, outside the allowed working directories (${ctx.workingDirectories.join(", ") || "none known: the working directory is not absolute"}).`;
       case "variable":
         return `${what}: a path with a variable or \`%\`/\`=\` cannot be checked before it runs.`;
       case "tilde-user":

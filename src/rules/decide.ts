@@ -180,7 +180,7 @@ function pathProblem(p: PathCheck, ctx: PathContext, mode: PermissionMode): stri
   if (!p.allowed) {
     switch (p.reason) {
       case 'outside':
-        return `${what}${p.resolved && p.resolved !== p.path ? ` (${p.resolved})` : ''}, outside the allowed working directories (${ctx.workingDirectories.join(', ')}).`;
+        return `${what}${p.resolved && p.resolved !== p.path ? ` (${p.resolved})` : ''}, outside the allowed working directories (${ctx.workingDirectories.join(', ') || 'none known: the working directory is not absolute'}).`;
       case 'variable':
         return `${what}: a path with a variable or \`%\`/\`=\` cannot be checked before it runs.`;
       case 'tilde-user':
