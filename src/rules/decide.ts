@@ -173,31 +173,30 @@ const VERB: Readonly<Record<PathCheck['operation'], string>> = { read: 'reads', 
 
 /** Why `check` stops the command, as one sentence; `undefined` when the path passes (§3.4.3). */
 function pathProblem(p: PathCheck, ctx: PathContext, mode: PermissionMode): string | undefined {
-  if (p.allowed && (p.operation === 'read' || p.reason !== 'inside' || (mode === 'acceptEdits' && (p.resolved === null || !protectedPath(p.resolved))))) {
-    return undefined;
-  }
-  const what = `${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}`;
+  // Built only for a path that fails (most pass: a message per path would be wasted work).
+  const what = (): string => `${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}`;
   if (!p.allowed) {
     switch (p.reason) {
       case 'outside':
-        return `${what}${p.resolved && p.resolved !== p.path ? ` (${p.resolved})` : ''}, outside the allowed working directories (${ctx.workingDirectories.join(', ') || 'none known: the working directory is not absolute'}).`;
+        return `${what()}${p.resolved && p.resolved !== p.path ? ` (${p.resolved})` : ''}, outside the allowed working directories (${ctx.workingDirectories.join(', ') || 'none known: the working directory is not absolute'}).`;
       case 'variable':
-        return `${what}: a path with a variable or \`%\`/\`=\` cannot be checked before it runs.`;
+        return `${what()}: a path with a variable or \`%\`/\`=\` cannot be checked before it runs.`;
       case 'tilde-user':
-        return `${what}: \`~user\`, \`~+\` and \`~-\` paths are not resolved, so they need approval.`;
+        return `${what()}: \`~user\`, \`~+\` and \`~-\` paths are not resolved, so they need approval.`;
       case 'glob-write':
-        return `${what}: a glob in a path that is written to cannot be checked before it runs.`;
+        return `${what()}: a glob in a path that is written to cannot be checked before it runs.`;
       case 'unknown-cwd':
-        return `${what}: the working directory is not known here.`;
+        return `${what()}: the working directory is not known here.`;
       default:
-        return `${what}: the path is not allowed.`;
+        return `${what()}: the path is not allowed.`;
     }
   }
-  if (p.operation !== 'read' && p.reason === 'inside' && p.resolved !== null && protectedPath(p.resolved)) {
-    return `${what}: it configures git, Claude Code, an editor or a shell, so a write there needs approval even in acceptEdits mode.`;
+  if (p.operation === 'read' || p.reason !== 'inside') return undefined;
+  if (p.resolved !== null && protectedPath(p.resolved)) {
+    return `${what()}: it configures git, Claude Code, an editor or a shell, so a write there needs approval even in acceptEdits mode.`;
   }
-  if (p.operation !== 'read' && mode !== 'acceptEdits' && p.reason === 'inside') {
-    return `${what}: writes need approval unless the session is in acceptEdits mode (Claude Code auto-allows only reads in the working directories).`;
+  if (mode !== 'acceptEdits') {
+    return `${what()}: writes need approval unless the session is in acceptEdits mode (Claude Code auto-allows only reads in the working directories).`;
   }
   return undefined;
 }
