@@ -380,34 +380,30 @@ describe('§4.2 item 6: deny-list', () => {
     );
   });
 
-  it('is linear on 1 MB inputs', () => {
+  it('judges 1 MB expressions (their time is measured by `npm run bench`)', () => {
     const mb = 1 << 20;
-    const inputs = [
-      '/' + ' '.repeat(mb),
-      's/' + 'g'.repeat(mb) + 'x',
-      's' + 'sa'.repeat(mb / 2),
-      '\\/' + 'a'.repeat(mb),
-      '1' + ' '.repeat(mb) + 'x',
-      ','.repeat(mb) + ' ',
-      's/a/b/' + 'g'.repeat(mb) + 'w',
-      'sw' + 'a'.repeat(mb) + 'w',
-      '/'.repeat(mb),
-      'y' + 'x'.repeat(mb),
+    const cases: [string, string | undefined][] = [
+      ['/' + ' '.repeat(mb), undefined],
+      ['s/' + 'g'.repeat(mb) + 'x', 'it is a substitution without exactly three `/`'],
+      ['s' + 'sa'.repeat(mb / 2), undefined],
+      ['\\/' + 'a'.repeat(mb), undefined],
+      ['1' + ' '.repeat(mb) + 'x', undefined],
+      [','.repeat(mb) + ' ', 'it starts with `,`'],
+      ['s/a/b/' + 'g'.repeat(mb) + 'w', 'it is an `s` command ending in `w`, `W`, `e` or `E` that is not a well-formed substitution'],
+      ['sw' + 'a'.repeat(mb) + 'w', 'it is an `s` command ending in `w`, `W`, `e` or `E` that is not a well-formed substitution'],
+      ['/'.repeat(mb), undefined],
+      ['y' + 'x'.repeat(mb), undefined],
     ];
-    const t0 = Date.now();
-    for (const s of inputs) sedDenyReason(s);
-    expect(Date.now() - t0).toBeLessThan(2000);
+    for (const [s, reason] of cases) expect(sedDenyReason(s), s.slice(0, 12)).toBe(reason);
   });
 });
 
 describe('analyseSed on large inputs', () => {
-  it('is linear', async () => {
+  it('rejects a 1 MB flag suffix and finds no hazard in it', async () => {
     const big = 'g'.repeat(1 << 20);
     const args = await sedArgs(`sed 's/a/b/${big}x' f`);
-    const t0 = Date.now();
     expect(analyseSed(args, { allowFileWrites: true }).allowed).toBe(false);
     expect(sedHazards(args)).toEqual([]);
-    expect(Date.now() - t0).toBeLessThan(2000);
   });
 });
 

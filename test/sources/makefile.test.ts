@@ -53,7 +53,8 @@ describe('Makefile golden files', () => {
     const text = readFileSync(join(DIR, name), 'utf8');
     const actual = `# units\n${renderUnits(name, text)}# diagnostics\n${renderLint(name, text)}`;
     const golden = join(DIR, `${name}.out`);
-    if (UPDATE || !existsSync(golden)) writeFileSync(golden, actual);
+    if (UPDATE) writeFileSync(golden, actual);
+    expect(existsSync(golden), `${golden} is missing: run with UPDATE_GOLDEN=1 and review it`).toBe(true);
     expect(actual).toBe(readFileSync(golden, 'utf8'));
   });
 });

@@ -76,7 +76,8 @@ const all = await readAll();
 describe('transcript fixtures', () => {
   it('match the golden rendering', () => {
     const actual = render(all);
-    if (process.env.UPDATE_GOLDEN === '1' || !existsSync(GOLDEN)) writeFileSync(GOLDEN, actual);
+    if (process.env.UPDATE_GOLDEN === '1') writeFileSync(GOLDEN, actual);
+    expect(existsSync(GOLDEN), `${GOLDEN} is missing: run with UPDATE_GOLDEN=1 and review it`).toBe(true);
     expect(actual).toBe(readFileSync(GOLDEN, 'utf8'));
   });
 

@@ -102,16 +102,29 @@ describe('continuation join (mid-word hash)', () => {
   });
 });
 
-describe('linear time', () => {
+describe('large inputs', () => {
+  // How long the views take on these shapes is measured by `npm run bench`; here, what they hold.
+  const n = 150_000;
   it.each([
-    ['spaces', ' '.repeat(300_000) + 'x'],
-    ['spaces before 2', ' '.repeat(300_000) + '2>&'],
-    ['redirect prefixes', ' >'.repeat(150_000)],
-    ['quotes', '\'"'.repeat(150_000)],
-    ['backslashes', '\\'.repeat(300_000) + '\n#'],
-    ['digits', '2 '.repeat(150_000)],
-  ])('builds every view of %s quickly', (_name, s) => {
+    ['spaces', ' '.repeat(2 * n) + 'x'],
+    ['spaces before 2', ' '.repeat(2 * n) + '2>&'],
+    ['redirect prefixes', ' >'.repeat(n)],
+    ['backslashes', '\\'.repeat(2 * n) + '\n#'],
+    ['digits', '2 '.repeat(n)],
+  ])('keeps every view of %s unchanged (nothing is quoted or stripped)', (_name, s) => {
     const v = views(s);
-    joinContinuations(v.unquotedKeepQuoteChars);
+    expect(v.unquotedContent.text).toBe(s);
+    expect(v.fullyUnquotedPreStrip.text).toBe(s);
+    expect(v.fullyUnquotedContent.text).toBe(s);
+    expect(v.unquotedKeepQuoteChars.text).toBe(s);
+    expect(joinContinuations(v.unquotedKeepQuoteChars).text).toBe(s); // an even run of backslashes joins nothing
+  });
+
+  it('reads alternating quotes as single-quoted " and double-quoted \' pairs', () => {
+    // `'"'` is a single-quoted `"`, then `"'"` a double-quoted `'`: period 6.
+    const v = views('\'"'.repeat(n));
+    expect(v.unquotedContent.text).toBe("'".repeat(n / 3));
+    expect(v.fullyUnquotedPreStrip.text).toBe('');
+    expect(v.unquotedKeepQuoteChars.text).toBe('\'\'""'.repeat(n / 3));
   });
 });
