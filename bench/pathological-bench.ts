@@ -1,0 +1,112 @@
+/**
+ * Part of `npm run bench`: whole-process `shellward lint` and `shellward check --jsonl` on
+ * pathological inputs at 10 KB, 100 KB and 1 MB, with wall time and peak RSS, so that growth
+ * with size is visible (linear growth is about 10× per step). A benchmark, not a test: it asserts
+ * nothing and prints a table.
+ *
+ * Each run is a fresh `node dist/src/cli/bin.js …` process with `--import bench/rss-hook.mjs`,
+ * which prints the process's own peak RSS at exit. A run is stopped after `--limit` seconds
+ * (default 20) and shown as `>20 s`.
+ *
+ * Usage: node dist/bench/pathological-bench.js [--limit SECONDS] [--sizes 10,100,1000] [--only NAME]
+ */
+import { execa } from 'execa';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = join(repo, 'dist', 'src', 'cli', 'bin.js');
+const HOOK = join(repo, 'bench', 'rss-hook.mjs');
+
+/** A shape: a unit of text repeated (or built) up to a target size in bytes. */
+interface Shape {
+  readonly name: string;
+  readonly build: (bytes: number) => string;
+}
+
+const repeatTo = (unit: string, bytes: number, head = '', tail = ''): string =>
+  head + unit.repeat(Math.max(1, Math.floor((bytes - head.length - tail.length) / unit.length))) + tail;
+
+/** The shapes that cost seconds in earlier releases, and ordinary shapes at scale. */
+export const SHAPES: readonly Shape[] = [
+  { name: 'nested [[', build: (n) => repeatTo('[[ ', n) },
+  { name: '<< without bodies', build: (n) => repeatTo('<<', n) },
+  { name: 'unclosed ${', build: (n) => repeatTo('${', n) },
+  { name: 'many lines', build: (n) => repeatTo('echo "line" > /dev/null\n', n) },
+  { name: 'heredocs', build: (n) => repeatTo("cat <<'EOF'\nsome text\nEOF\n", n) },
+  { name: 'pipelines', build: (n) => repeatTo('grep -r x src | sort | uniq -c | head\n', n) },
+  { name: 'background jobs', build: (n) => repeatTo('sleep 1 &\n', n) },
+  { name: 'cd', build: (n) => repeatTo('cd dir && ls\n', n) },
+  {
+    name: '28 embedded sh -c',
+    build: (n) => {
+      const each = Math.max(16, Math.floor(n / 28) - 10);
+      return Array.from({ length: 28 }, () => `sh -c '${'echo a; '.repeat(Math.floor(each / 8))}'\n`).join('');
+    },
+  },
+];
+
+/** What one run measured; `wallMs` is undefined when the run hit the limit. */
+interface Run {
+  readonly wallMs: number | undefined;
+  readonly rssMb: number | undefined;
+  readonly exitCode: number | undefined;
+}
+
+async function run(args: readonly string[], input: string | undefined, limitS: number): Promise<Run> {
+  const t0 = performance.now();
+  const r = await execa(process.execPath, ['--import', HOOK, BIN, ...args], {
+    reject: false,
+    timeout: limitS * 1000,
+    maxBuffer: 256 * 1024 * 1024,
+    ...(input === undefined ? { stdin: 'ignore' as const } : { input }),
+  });
+  const wallMs = performance.now() - t0;
+  const m = /SHELLWARD_BENCH_MAXRSS_KB=(\d+)/.exec(String(r.stderr));
+  return {
+    wallMs: r.timedOut ? undefined : wallMs,
+    rssMb: m ? Math.round(Number(m[1]) / 1024) : undefined,
+    exitCode: r.exitCode ?? undefined,
+  };
+}
+
+const cell = (r: Run, limitS: number): string =>
+  `${r.wallMs === undefined ? `>${limitS} s` : `${(r.wallMs / 1000).toFixed(2)} s`} ${r.rssMb === undefined ? '' : `${r.rssMb} MB`}`.padStart(17);
+
+async function main(argv: string[]): Promise<void> {
+  const arg = (name: string): string | undefined => {
+    const i = argv.indexOf(name);
+    return i === -1 ? undefined : argv[i + 1];
+  };
+  const limitS = Number(arg('--limit') ?? 20);
+  const sizesKb = (arg('--sizes') ?? '10,100,1000').split(',').map(Number);
+  const only = arg('--only');
+  const dir = await mkdtemp(join(tmpdir(), 'shellward-patho-'));
+  const base = await run(['--version'], undefined, limitS);
+  process.stdout.write(`pathological inputs, whole process (node + shellward --version: ${cell(base, limitS).trim()})\n`);
+  process.stdout.write(`${'shape'.padEnd(22)} ${'mode'.padEnd(6)} ${sizesKb.map((k) => `${k} KB`.padStart(17)).join(' ')}   growth\n`);
+  for (const shape of SHAPES) {
+    if (only !== undefined && shape.name !== only) continue;
+    for (const mode of ['lint', 'check'] as const) {
+      const cells: Run[] = [];
+      for (const kb of sizesKb) {
+        const text = shape.build(kb * 1024);
+        if (mode === 'lint') {
+          const file = join(dir, `input-${kb}.sh`);
+          await writeFile(file, text);
+          cells.push(await run(['lint', '--format', 'json', '--output', join(dir, 'out.json'), file], undefined, limitS));
+        } else {
+          cells.push(await run(['check', '--jsonl'], JSON.stringify({ command: text, cwd: dir }) + '\n', limitS));
+        }
+      }
+      const first = cells[cells.length - 2]?.wallMs;
+      const last = cells[cells.length - 1]?.wallMs;
+      const growth = first !== undefined && last !== undefined && cells.length >= 2 ? `${(last / first).toFixed(1)}×` : 'n/a';
+      process.stdout.write(`${shape.name.padEnd(22)} ${mode.padEnd(6)} ${cells.map((c) => cell(c, limitS)).join(' ')}   ${growth}\n`);
+    }
+  }
+}
+
+await main(process.argv.slice(2));
