@@ -3,9 +3,9 @@
  * MB/s and peak RSS, beside a parse-only pass with the same parser (the floor) and
  * `shellcheck -f json1` when it is installed, as ratios. A benchmark, not a test.
  *
- * The file list comes from `--list FILE` (one path per line), else from
- * `../shared/bench/corpus.sh scripts` when that script exists beside the repository, else from
- * the shell scripts found under /usr/bin, /usr/sbin and /etc. Each pass runs in its own child
+ * The file list comes from `--list FILE` (one path per line), else from `bench/corpus.sh scripts`
+ * (the machine's own shell scripts; it needs `file`), else from the shell scripts that shellward's
+ * discovery finds under /usr/bin, /usr/sbin and /etc. Each pass runs in its own child
  * process so its peak RSS is its own.
  */
 import { execa } from 'execa';
@@ -35,12 +35,9 @@ const repo = resolve(dirname(self), '..', '..');
 
 async function listFiles(listArg: string | undefined): Promise<string[]> {
   if (listArg) return (await readFile(listArg, 'utf8')).split('\n').filter(Boolean);
-  const corpus = resolve(repo, '..', 'shared', 'bench', 'corpus.sh');
-  if (existsSync(corpus)) {
-    const out = join(await mkdtemp(join(tmpdir(), 'shellward-bench-')), 'scripts.txt');
-    await execa('bash', [corpus, 'scripts', out]);
-    return (await readFile(out, 'utf8')).split('\n').filter(Boolean);
-  }
+  const corpus = resolve(repo, 'bench', 'corpus.sh');
+  const listed = existsSync(corpus) ? await execa('bash', [corpus, 'scripts'], { reject: false, maxBuffer: 64 * 1024 * 1024 }) : undefined;
+  if (listed?.exitCode === 0 && String(listed.stdout).trim() !== '') return String(listed.stdout).split('\n').filter(Boolean);
   const found = await discover(['/usr/bin', '/usr/sbin', '/etc'], '/');
   const files: string[] = [];
   for (const c of found.candidates) files.push(c.path);

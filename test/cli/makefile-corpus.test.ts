@@ -1,7 +1,7 @@
 /**
  * Real input: the machine's own Makefiles (language runtimes and SDKs ship them under /usr/lib,
  * /usr/share, /usr/local and /opt). The files are found by name, named on the command line (as
- * `../shared/bench/corpus.sh makefiles` + `--files-from` would), and linted: the run must finish
+ * `bench/corpus.sh makefiles` + `--files-from` would), and linted: the run must finish
  * without a crash or an internal error, with valid SARIF. Skipped when the machine has none.
  */
 import { describe, expect, it } from 'vitest';
