@@ -45,7 +45,7 @@ export interface ReadOnlyResult {
 // ---------------------------------------------------------------------------------------------
 // The table (see rules/schema/read-only.schema.json).
 
-type FlagType = 'none' | 'number' | 'string' | 'char' | '{}' | 'EOF';
+type FlagType = 'none' | 'optional' | 'number' | 'string' | 'char' | '{}' | 'EOF';
 
 type Dangerous =
   | { readonly kind: 'positionalMustStartWith'; readonly value: string }
@@ -241,6 +241,7 @@ function looksLikeFlag(token: string): boolean {
 function validArgument(value: string, type: FlagType): boolean {
   switch (type) {
     case 'none':
+    case 'optional':
       return false;
     case 'number':
       return /^[0-9]+$/.test(value);
@@ -327,6 +328,13 @@ function validateFlags(tokens: readonly string[], spec: CommandSpec): Validation
     }
     if (type === 'none') {
       if (inline !== undefined) return fail(`\`${key}\`: \`${flag}\` takes no value.`);
+      items.push({ value: token, role: 'flag', flag });
+      i++;
+      continue;
+    }
+    // git's optional-argument options (`--porcelain[=v1]`): a value only when attached with `=`.
+    if (type === 'optional') {
+      if (inline !== undefined && !/^[A-Za-z0-9_.,:+-]*$/.test(inline)) return fail(`\`${key}\`: \`${show(token)}\` has an unexpected value.`);
       items.push({ value: token, role: 'flag', flag });
       i++;
       continue;
