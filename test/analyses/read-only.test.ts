@@ -3,7 +3,7 @@ import table from '../../rules/read-only.json' with { type: 'json' };
 import { hasUncPath, simpleCommandReadOnly, unitReadOnly, type ReadOnlyResult } from '../../src/analyses/read-only.js';
 import { parse } from '../helpers.js';
 
-async function check(src: string, options?: { bareRepository?: boolean }): Promise<ReadOnlyResult> {
+async function check(src: string, options?: { bareRepository?: boolean; cwd?: string }): Promise<ReadOnlyResult> {
   return unitReadOnly(await parse(src), options);
 }
 
@@ -738,5 +738,29 @@ describe('adversarial input', () => {
   ])('%s returns', async (_what, src) => {
     const r = await check(src);
     expect(typeof r.readOnly).toBe('boolean');
+  });
+});
+
+describe('cd into the working directory itself, then git', () => {
+  const cwd = '/home/u/project';
+  it.each(['cd /home/u/project && git status', 'cd /home/u/project/ && git log --oneline -3', 'cd /home/u/./project && git diff', 'cd . && git status'])(
+    '%s is read-only when the working directory is known',
+    async (src) => {
+      expect((await check(src, { cwd })).readOnly).toBe(true);
+    },
+  );
+  it.each([
+    'cd /home/u/project/sub && git status',
+    'cd /home/u/project/sub/.. && git status',
+    'cd /home/u && git status',
+    'cd -P /home/u/project && git status',
+    'cd "$PWD" && git status',
+    'pushd /home/u/project && git status',
+    'cd /home/u/project && cd sub && git status',
+  ])('%s is not', async (src) => {
+    expect((await check(src, { cwd })).readOnly).toBe(false);
+  });
+  it('is not without a known working directory', async () => {
+    expect((await check('cd /home/u/project && git status')).readOnly).toBe(false);
   });
 });
