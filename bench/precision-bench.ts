@@ -119,7 +119,13 @@ async function main(): Promise<void> {
       const calls: BatchCall[] = allowed.map((r) => ({ command: r.command, cwd: scratch, verdict: { decision: 'allow', reason: reasons[r.id]!, readOnly: true } }));
       process.stdout.write(`\nSandbox proof: running the ${allowed.length} allowed commands in a copy of the scratch project …\n`);
       const t0 = performance.now();
-      const batch = await runSandboxBatch(calls, { limit: Math.max(1, calls.length), timeoutMs: 20_000 });
+      const batch = await runSandboxBatch(calls, {
+        limit: Math.max(1, calls.length),
+        timeoutMs: 20_000,
+        onRun: (done, total) => {
+          if (done % 50 === 0 || done === total) process.stderr.write(`  sandbox: ${done}/${total}\n`);
+        },
+      });
       if (batch.status === 'unavailable') {
         process.stdout.write(`Sandbox proof: skipped — no sandbox available (${batch.reason}: ${batch.message}).\n`);
       } else {
