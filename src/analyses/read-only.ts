@@ -45,7 +45,7 @@ export interface ReadOnlyResult {
 // ---------------------------------------------------------------------------------------------
 // The table (see rules/schema/read-only.schema.json).
 
-type FlagType = 'none' | 'number' | 'string' | 'char' | '{}' | 'EOF';
+type FlagType = 'none' | 'optional' | 'number' | 'string' | 'char' | '{}' | 'EOF';
 
 type Dangerous =
   | { readonly kind: 'positionalMustStartWith'; readonly value: string }
@@ -241,6 +241,7 @@ function looksLikeFlag(token: string): boolean {
 function validArgument(value: string, type: FlagType): boolean {
   switch (type) {
     case 'none':
+    case 'optional':
       return false;
     case 'number':
       return /^[0-9]+$/.test(value);
@@ -327,6 +328,13 @@ function validateFlags(tokens: readonly string[], spec: CommandSpec): Validation
     }
     if (type === 'none') {
       if (inline !== undefined) return fail(`\`${key}\`: \`${flag}\` takes no value.`);
+      items.push({ value: token, role: 'flag', flag });
+      i++;
+      continue;
+    }
+    // git's optional-argument options (`--porcelain[=v1]`): a value only when attached with `=`.
+    if (type === 'optional') {
+      if (inline !== undefined && !/^[A-Za-z0-9_.,:+-]*$/.test(inline)) return fail(`\`${key}\`: \`${show(token)}\` has an unexpected value.`);
       items.push({ value: token, role: 'flag', flag });
       i++;
       continue;
@@ -539,16 +547,49 @@ function onlySeparatorsOutside(source: string, covered: readonly Span[]): boolea
   return gapOk(pos, source.length);
 }
 
+/** Options of {@link gitGuard} and {@link unitReadOnly}. */
+export interface GitGuardOptions {
+  /** The working directory looks like a bare repository (its config and hooks would run). */
+  readonly bareRepository?: boolean;
+  /**
+   * The working directory (absolute, normalised) the unit runs in. When given, a `cd` into
+   * exactly this directory ({@link cdStaysPut}) is not a directory change for the git guard.
+   */
+  readonly cwd?: string;
+}
+
+/**
+ * Whether `cmd` is a `cd` that leaves the shell where it is: `cd` (through no wrapper) with one
+ * literal argument that is `.`, `./`, or the absolute path `cwd` itself (trailing `/` and `/.`
+ * segments ignored; no `..`, no expansion, no `-P`/`-L` or other option). Agents often write
+ * `cd /path/to/project && git status` where the path is the working directory: no other
+ * repository's config can come into play. `cwd` must be absolute and normalised. Pure.
+ */
+export function cdStaysPut(cmd: SimpleCommand, cwd: string): boolean {
+  if (cmd.name?.value !== 'cd' || cmd.assignments.length > 0 || cmd.redirects.length > 0 || cmd.args.length !== 1) return false;
+  const arg = cmd.args[0]!;
+  const v = arg.value;
+  if (v === undefined || hasUnquotedGlob(arg)) return false;
+  if (v === '.' || v === './') return true;
+  if (!v.startsWith('/') || !cwd.startsWith('/')) return false;
+  const norm = (p: string): string | undefined => {
+    const parts = p.split('/').filter((x) => x !== '' && x !== '.');
+    return parts.includes('..') ? undefined : `/${parts.join('/')}`;
+  };
+  const a = norm(v);
+  return a !== undefined && a === norm(cwd);
+}
+
 /**
  * SPEC §3.3.1 item 4, the git guards of a whole unit: when any simple command runs git (through
- * wrappers), a `cd`/`pushd`/`popd` anywhere, a bare-repository working directory, or a
+ * wrappers), a `cd`/`pushd`/`popd` anywhere (but a `cd` into `options.cwd` itself, see {@link cdStaysPut}), a bare-repository working directory, or a
  * `mkdir`/`touch`/`cp`/`mv` argument or output redirection writing repository internals (`HEAD`,
  * `objects/`, `refs/`, `hooks/`) makes git not read-only. Returns {@link OK} when none applies.
  */
-export function gitGuard(parsed: ParsedScript, options?: { readonly bareRepository?: boolean }): ReadOnlyResult {
+export function gitGuard(parsed: ParsedScript, options?: GitGuardOptions): ReadOnlyResult {
   const { commands } = parsed;
   if (commands.some((c) => resolvedName(c) === 'git')) {
-    const cd = commands.find((c) => ['cd', 'pushd', 'popd'].includes(resolvedName(c) ?? ''));
+    const cd = commands.find((c) => ['cd', 'pushd', 'popd'].includes(resolvedName(c) ?? '') && !(options?.cwd !== undefined && cdStaysPut(c, options.cwd)));
     if (cd) return no('It runs git after changing directory, where a planted repository could run hooks or config.');
     if (options?.bareRepository) return no('The working directory looks like a bare git repository, whose config and hooks git would use.');
     for (const c of commands) {
@@ -566,7 +607,7 @@ export function gitGuard(parsed: ParsedScript, options?: { readonly bareReposito
 }
 
 /** SPEC §3.3.1 items 3-5 for a whole parsed unit: UNC paths, the git guards (a cd/pushd/popd anywhere with git; mkdir/touch/cp/mv path args or output-redirect targets into .git internals HEAD, objects/, refs/, hooks/), and every simple command read-only. The caller separately requires that no security check fired (item 2) and supplies the bare-repo fact. */
-export function unitReadOnly(parsed: ParsedScript, options?: { readonly bareRepository?: boolean }): ReadOnlyResult {
+export function unitReadOnly(parsed: ParsedScript, options?: GitGuardOptions): ReadOnlyResult {
   const { commands, text: source } = parsed;
   // Item 1: a parse failure is never read-only.
   if (parsed.problems.length > 0) return no('The command does not parse cleanly.');

@@ -98,9 +98,17 @@ function toTokens(args: readonly Word[]): Token[] {
   }));
 }
 
-/** `-e` followed by `w`/`W`/`e`, or `-w` followed by `e`/`E`, anywhere in the raw text. */
+/**
+ * `-e` followed by `w`/`W`/`e`, or `-w` followed by `e`/`E`, anywhere in the raw text of a word
+ * that sed could read as an option. Claude Code runs this test over the whole command text, so a
+ * file operand such as `a-web/x.md` (which contains `-we`) reads as the flags `-we`; a word whose
+ * value is known and does not start with `-` is never an option to sed (GNU sed permutes
+ * arguments, but only words starting with `-` are options), so it is skipped. Words with an
+ * expansion (no static value) are still checked on their raw text.
+ */
 function dangerousFlagCombination(args: readonly Word[]): string | undefined {
   for (const w of args) {
+    if (w.value !== undefined && !w.value.startsWith('-')) continue;
     const raw = w.raw;
     for (let i = 0; i + 2 < raw.length; i++) {
       if (raw[i] !== '-') continue;

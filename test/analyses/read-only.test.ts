@@ -3,7 +3,7 @@ import table from '../../rules/read-only.json' with { type: 'json' };
 import { hasUncPath, simpleCommandReadOnly, unitReadOnly, type ReadOnlyResult } from '../../src/analyses/read-only.js';
 import { parse } from '../helpers.js';
 
-async function check(src: string, options?: { bareRepository?: boolean }): Promise<ReadOnlyResult> {
+async function check(src: string, options?: { bareRepository?: boolean; cwd?: string }): Promise<ReadOnlyResult> {
   return unitReadOnly(await parse(src), options);
 }
 
@@ -45,6 +45,23 @@ const ALLOWLIST_READ_ONLY: readonly string[] = [
   "rg -t ts -g '*.ts' foo",
   'rg -A5 foo',
   'sha256sum -c sums',
+  'wc -l README.md',
+  'wc --lines --words a b',
+  'du -sh src',
+  'du -d1 .',
+  'du --max-depth=1 --apparent-size src',
+  'bash -n build.sh',
+  'sh -n build.sh arg',
+  'dpkg -l',
+  'dpkg -l bash coreutils',
+  'dpkg-query -l bash',
+  'dpkg-query -W --no-pager bash',
+  'dpkg-query -s bash',
+  'dpkg-query -L bash',
+  'rg --files',
+  "rg --files -g '*.ts' src",
+  "rg --files --iglob '!*.md' --hidden",
+  'rg --count-matches --smart-case foo src',
   'sha1sum f',
   'md5sum --tag f',
   'tree -L 2 -a',
@@ -114,6 +131,16 @@ const ALLOWLIST_READ_ONLY: readonly string[] = [
   'git rev-list --count HEAD',
   'git describe --tags --always',
   'git cat-file -p HEAD',
+  'git status --porcelain=v1',
+  'git status --porcelain=v2 --column=always',
+  'git ls-tree HEAD',
+  'git ls-tree -r --name-only --abbrev=8 HEAD src',
+  'git check-ignore -v dist',
+  'git check-ignore -q --no-index node_modules',
+  'git show-ref --tags',
+  'git show-ref --hash=8 --heads',
+  'git --version',
+  'git --version --build-options',
   'git cat-file -t HEAD',
   'git for-each-ref --sort=-committerdate refs/heads',
   "git for-each-ref --format='%(refname)' --count=5",
@@ -175,6 +202,26 @@ const ALLOWLIST_NOT_READ_ONLY: readonly string[] = [
   "rg $'a\\rb'",
   'rg --search-zip x',
   'sha256sum -o x',
+  'wc --files0-from=list',
+  'wc --files0=list',
+  'wc -l --files0-from list',
+  'du --files0-from=list',
+  'du -X patterns .',
+  'du --exclude-from=patterns .',
+  'bash build.sh',
+  'bash -n -i build.sh',
+  'bash -n -c true',
+  'bash -n build.sh -i',
+  'sh -n -i build.sh',
+  'rg --pre cat foo',
+  'rg --pre-glob *.gz --pre zcat foo',
+  'rg --hostname-bin ./x foo',
+  'rg --ignore-file /etc/x foo',
+  'git status --porcelain=$x',
+  'git --version extra',
+  'git check-ignore --stdin',
+  'dpkg -i x.deb',
+  'dpkg-query -W --showformat=x bash',
   'tree -R -H x',
   'tree -o out',
   'date 010100002030',
@@ -691,5 +738,29 @@ describe('adversarial input', () => {
   ])('%s returns', async (_what, src) => {
     const r = await check(src);
     expect(typeof r.readOnly).toBe('boolean');
+  });
+});
+
+describe('cd into the working directory itself, then git', () => {
+  const cwd = '/home/u/project';
+  it.each(['cd /home/u/project && git status', 'cd /home/u/project/ && git log --oneline -3', 'cd /home/u/./project && git diff', 'cd . && git status'])(
+    '%s is read-only when the working directory is known',
+    async (src) => {
+      expect((await check(src, { cwd })).readOnly).toBe(true);
+    },
+  );
+  it.each([
+    'cd /home/u/project/sub && git status',
+    'cd /home/u/project/sub/.. && git status',
+    'cd /home/u && git status',
+    'cd -P /home/u/project && git status',
+    'cd "$PWD" && git status',
+    'pushd /home/u/project && git status',
+    'cd /home/u/project && cd sub && git status',
+  ])('%s is not', async (src) => {
+    expect((await check(src, { cwd })).readOnly).toBe(false);
+  });
+  it('is not without a known working directory', async () => {
+    expect((await check('cd /home/u/project && git status')).readOnly).toBe(false);
   });
 });

@@ -88,6 +88,16 @@ describe('§4.2 item 1: expression extraction', () => {
     expect((await analyse("sed -wx '1p'")).reason).not.toMatch(/combine/);
   });
 
+  it('reads a file operand as a file, not as flags, even when it contains -we or -ew', async () => {
+    for (const src of ['sed -n p a-web/x.md', "sed -n '1,20p' docs/re-ewrite.md", 'sed -n 1p x-Ew']) {
+      const a = await analyse(src);
+      expect(a.allowed, src).toBe(true);
+    }
+    // A word sed could read as options is still checked, quoted or not; so is one with an expansion.
+    expect((await analyse("sed -n p '-we'")).reason).toMatch(/combine/);
+    expect((await analyse('sed -n p $X-we')).reason).toMatch(/combine/);
+  });
+
   it('never allows a non-static expression', async () => {
     const a = await analyse('sed "s/$a/b/"');
     expect(a.allowed).toBe(false);
