@@ -111,7 +111,8 @@ export async function startServer(path: string): Promise<Server> {
     if (alive) throw new Error(`a server already listens on ${path}`);
     unlinkSync(path);
   }
-  const server = createServer(handle);
+  // allowHalfOpen: the client ends its side after the request; the response still has to go back.
+  const server = createServer({ allowHalfOpen: true }, handle);
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(path, () => ok());
