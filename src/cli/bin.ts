@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 /** Executable entry of the `shellward` command (package.json `bin`). */
+import module from 'node:module';
 import { setFlagsFromString } from 'node:v8';
+
+// Node 22.1+ can keep the compiled code of our modules on disk between runs (in the temp
+// directory by default): a hook that starts a fresh process per tool call skips recompiling
+// them. Node 20 has no such cache; `enableCompileCache` is absent there.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 // Run tree-sitter's wasm with V8's baseline compiler only. With the optimising tier on, V8
 // compiles the 1.3 MB grammar in the background and the process cannot exit until it is done:
@@ -8,6 +14,14 @@ import { setFlagsFromString } from 'node:v8';
 // the Debian corpus (466 scripts, 1.5 MB), baseline-only is as fast overall and uses a third
 // less memory. Must run before the parser module compiles the wasm (main.js loads it lazily).
 setFlagsFromString('--liftoff-only');
+
+// `shellward hook` asks a running `shellward serve` first (hook-client.ts loads no analysis);
+// without one it falls through to the in-process command below, with the event already read.
+if (process.argv[2] === 'hook') {
+  const { hookViaServer } = await import('./hook-client.js');
+  const served = await hookViaServer(process.argv.slice(3));
+  if (served !== undefined) process.exit(served);
+}
 
 const { main } = await import('./main.js');
 

@@ -9,6 +9,7 @@ import { access, chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SEARCH_PLACES } from '../config/load.js';
 import { EXIT } from './exit-codes.js';
+import { initAgentHooks } from './agent-hook-init.js';
 
 /** Where the action is published; the README's Action section uses the same reference. */
 export const ACTION_REF = 'shellward/shellward@v0';
@@ -163,7 +164,15 @@ export function registerInitCommand(program: Command, setExit: (code: number) =>
     .option('--husky', 'also write .husky/pre-commit (runs `shellward lint --staged`)')
     .option('--workflow', 'also write .github/workflows/shellward.yml (the Action, with SARIF upload to code scanning)')
     .option('--pre-commit-config', 'also write .pre-commit-config.yaml (the pre-commit framework hook)')
-    .action(async (opts: InitOptions) => {
+    .option('--claude-hook', 'only add `shellward hook` as the PreToolUse hook to .claude/settings.json (merged, idempotent)')
+    .option('--gemini-hook', 'only add `shellward hook` as the BeforeTool hook to .gemini/settings.json (merged, idempotent)')
+    .option('--codex-hook', 'only add `shellward hook` as the PreToolUse hook to .codex/hooks.json (merged, idempotent)')
+    .action(async (opts: InitOptions & { claudeHook?: boolean; geminiHook?: boolean; codexHook?: boolean }) => {
+      if (opts.claudeHook || opts.geminiHook || opts.codexHook) {
+        const agents = [...(opts.claudeHook ? (['claude-code'] as const) : []), ...(opts.geminiHook ? (['gemini'] as const) : []), ...(opts.codexHook ? (['codex'] as const) : [])];
+        setExit(await initAgentHooks(process.cwd(), agents));
+        return;
+      }
       const result = await initProject(process.cwd(), opts);
       for (const file of result.written) process.stdout.write(`wrote ${file}\n`);
       for (const { file, reason } of result.skipped) process.stderr.write(`shellward: init: ${file} ${reason}\n`);

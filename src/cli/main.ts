@@ -3,47 +3,76 @@
  * library. Exit codes: see exit-codes.ts.
  */
 import { Command, CommanderError } from 'commander';
-import { RULES } from '../checks/index.js';
 import { EXIT } from './exit-codes.js';
-import { registerAuditCommand } from './audit-command.js';
-import { registerCheckCommand } from './check-command.js';
-import { registerInitCommand } from './init-command.js';
-import { registerLintCommand } from './lint-command.js';
-import { registerPrintConfigCommand } from './print-config-command.js';
-import { registerSandboxCheckCommand } from './sandbox-check-command.js';
 import { VERSION } from './version.js';
 
-/** Builds the program; `setExit` receives the exit code of the action that runs. */
-export function buildProgram(setExit: (code: number) => void): Command {
+/** Adds one subcommand to the program; `setExit` receives the exit code of its action. */
+type Register = (program: Command, setExit: (code: number) => void) => void;
+
+/**
+ * Every subcommand, in help order, with a loader of the module that registers it. A run loads
+ * only the module of the subcommand it names (the analysis, the sandbox, the transcript readers
+ * and their libraries are not all needed by every subcommand: `check` and `hook` start faster);
+ * help, an unknown subcommand or no subcommand load them all.
+ */
+const SUBCOMMANDS: readonly (readonly [string, () => Promise<Register>])[] = [
+  ['lint', async () => (await import('./lint-command.js')).registerLintCommand],
+  ['check', async () => (await import('./check-command.js')).registerCheckCommand],
+  ['hook', async () => (await import('./hook-command.js')).registerHookCommand],
+  ['serve', async () => (await import('./serve-command.js')).registerServeCommand],
+  ['audit', async () => (await import('./audit-command.js')).registerAuditCommand],
+  ['print-config', async () => (await import('./print-config-command.js')).registerPrintConfigCommand],
+  ['sandbox-check', async () => (await import('./sandbox-check-command.js')).registerSandboxCheckCommand],
+  ['init', async () => (await import('./init-command.js')).registerInitCommand],
+  ['rules', loadRulesCommand],
+];
+
+/** The registration of the `rules` subcommand (it needs the rule registry). */
+async function loadRulesCommand(): Promise<Register> {
+  const { RULES } = await import('../checks/index.js');
+  return (program, setExit) => {
+    program
+      .command('rules')
+      .description('list every rule with its code, category and default severities')
+      .action(() => {
+        for (const r of RULES) {
+          process.stdout.write(`${r.id.padEnd(28)} ${r.code}  ${r.category.padEnd(11)} agent=${r.severity.agent.padEnd(7)} script=${r.severity.script.padEnd(7)} ${r.title}\n`);
+        }
+        setExit(EXIT.OK);
+      });
+  };
+}
+
+/**
+ * Builds the program with the subcommands `argv` needs (as process.argv: the subcommand is
+ * `argv[2]`; all of them when it names none); `setExit` receives the exit code of the action
+ * that runs.
+ */
+export async function buildProgram(setExit: (code: number) => void, argv: readonly string[] = []): Promise<Command> {
   const program = new Command('shellward')
     .description('Policy linter for shell commands written or run by AI coding agents')
     .version(VERSION, '-V, --version')
     .showHelpAfterError()
     .exitOverride();
-  registerLintCommand(program, setExit);
-  registerCheckCommand(program, setExit);
-  registerAuditCommand(program, setExit);
-  registerPrintConfigCommand(program, setExit);
-  registerSandboxCheckCommand(program, setExit);
-  registerInitCommand(program, setExit);
-  program
-    .command('rules')
-    .description('list every rule with its code, category and default severities')
-    .action(() => {
-      for (const r of RULES) {
-        process.stdout.write(`${r.id.padEnd(28)} ${r.code}  ${r.category.padEnd(11)} agent=${r.severity.agent.padEnd(7)} script=${r.severity.script.padEnd(7)} ${r.title}\n`);
-      }
-      setExit(EXIT.OK);
-    });
+  const named = SUBCOMMANDS.find(([name]) => name === argv[2]);
+  const chosen = named ? [named] : SUBCOMMANDS;
+  const registers = await Promise.all(chosen.map(([, load]) => load()));
+  for (const register of registers) register(program, setExit);
   return program;
 }
 
 /** Runs the CLI with `argv` (as process.argv) and returns the exit code; never throws. */
 export async function main(argv: readonly string[]): Promise<number> {
   let code: number = EXIT.OK;
-  const program = buildProgram((c) => {
-    code = c;
-  });
+  let program: Command;
+  try {
+    program = await buildProgram((c) => {
+      code = c;
+    }, argv);
+  } catch (err) {
+    process.stderr.write(`shellward: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return EXIT.ERROR;
+  }
   try {
     await program.parseAsync([...argv]);
   } catch (err) {

@@ -5,7 +5,7 @@
  * files are checked for the shape of their `permissions` only (other keys belong to Claude Code).
  */
 import picomatch from 'picomatch';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import schema from '../../schemas/shellward-config.schema.json' with { type: 'json' };
 import { ruleMeta } from '../checks/index.js';
 import type { Profile, SeverityLevel, SourceKind } from '../core/types.js';
@@ -36,8 +36,13 @@ export class ConfigError extends Error {
   }
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validateSchema = ajv.compile(schema);
+// Compiled on first use: most runs (`check` and `hook` in a project without a shellward config)
+// validate no config at all, and compiling the schema costs more than loading the rules.
+let compiledSchema: ValidateFunction | undefined;
+function validateSchema(value: unknown): boolean {
+  compiledSchema ??= new Ajv({ allErrors: true, strict: false }).compile(schema);
+  return compiledSchema(value);
+}
 
 /** `/permissions/allow/0` → `permissions.allow[0]`; the root is `(root)`. */
 function keyPath(pointer: string): string {
@@ -57,7 +62,7 @@ function keyPath(pointer: string): string {
  */
 export function validateConfig(value: unknown, file: string): ShellwardConfig {
   if (!validateSchema(value)) {
-    const problems = (validateSchema.errors ?? []).map((e) => {
+    const problems = (compiledSchema?.errors ?? []).map((e) => {
       const extra = e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : '';
       const allowed = e.keyword === 'enum' ? `: ${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', ')}` : '';
       return `${keyPath(e.instancePath)}: ${e.message ?? 'invalid'}${extra}${allowed}`;

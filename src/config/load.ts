@@ -6,7 +6,6 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { cosmiconfig } from 'cosmiconfig';
 import { claudeSettingsDefaultMode, claudeSettingsPermissions, ConfigError, mergeSources, validateConfig, type PolicySource, type ResolvedConfig, type ShellwardConfig } from './config.js';
 import { homedir } from 'node:os';
 
@@ -119,10 +118,15 @@ async function firstConfigCandidate(cwd: string): Promise<string | undefined> {
 export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> {
   const cwd = resolve(options.cwd);
   // Walk up from cwd to the project root (the first directory with a package.json).
-  const explorer = cosmiconfig('shellward', { searchStrategy: 'project', searchPlaces: [...SEARCH_PLACES] });
-  let found: { filepath: string; config: unknown } | null;
+  let found: { filepath: string; config: unknown } | null = null;
   try {
-    found = options.configFile ? await explorer.load(resolve(cwd, options.configFile)) : await explorer.search(cwd);
+    // cosmiconfig (and the loaders it brings) only when there is a file for it to read: most
+    // projects have no shellward config, and a hook pays the module load on every tool call.
+    if (options.configFile !== undefined || (await firstConfigCandidate(cwd)) !== undefined) {
+      const { cosmiconfig } = await import('cosmiconfig');
+      const explorer = cosmiconfig('shellward', { searchStrategy: 'project', searchPlaces: [...SEARCH_PLACES] });
+      found = options.configFile ? await explorer.load(resolve(cwd, options.configFile)) : await explorer.search(cwd);
+    }
   } catch (err) {
     // Name the file that failed: cosmiconfig's own message does not always (a `.cjs` syntax error).
     const file = options.configFile ?? (await firstConfigCandidate(cwd)) ?? cwd;

@@ -5,6 +5,7 @@
  * whatever its name. Pure.
  */
 import type { TranscriptFormat } from './types.js';
+import { isDecisionRecord } from './shellward-decisions.js';
 
 const CLAUDE_TYPES = new Set(['user', 'assistant', 'summary', 'system', 'progress', 'file-history-snapshot', 'queue-operation', 'attachment', 'custom-title']);
 const CODEX_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
@@ -54,6 +55,7 @@ const DETECT_LINES = 20;
 
 /** The format named by one parsed record, if it is a record of a known transcript kind. */
 function fromObject(obj: Record<string, unknown>): TranscriptFormat | undefined {
+  if (isDecisionRecord(obj)) return 'shellward-decisions';
   if (typeof obj.type === 'string' && CODEX_TYPES.has(obj.type) && 'payload' in obj) return 'codex';
   if (obj.type === undefined && typeof obj.id === 'string' && 'timestamp' in obj && ('instructions' in obj || 'git' in obj)) return 'codex';
   if (obj.record_type === 'state') return 'codex';

@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { ClaudeCodeReader } from './claude-code.js';
 import { CodexReader } from './codex.js';
 import { GeminiJsonlReader, readGeminiJson } from './gemini.js';
+import { ShellwardDecisionReader } from './shellward-decisions.js';
 import type { ReaderOutput, SeenIds, TranscriptCall, TranscriptFormat, TranscriptParseError, TranscriptReader } from './types.js';
 
 /** A new reader for a line-based `format` (`gemini-json` is not line-based: use {@link readGeminiJson}). */
@@ -21,6 +22,8 @@ export function createReader(format: Exclude<TranscriptFormat, 'gemini-json'>, f
       return new CodexReader(file, seen);
     case 'gemini-jsonl':
       return new GeminiJsonlReader(file, seen, path !== undefined ? { path } : {});
+    case 'shellward-decisions':
+      return new ShellwardDecisionReader(file, seen);
   }
 }
 

@@ -7,7 +7,7 @@ import type { CommandUnit, Dialect, UnitContext } from '../../core/types.js';
 import { MappedText } from '../mapped-text.js';
 
 /** The transcript formats shellward reads. */
-export type TranscriptFormat = 'claude-code' | 'codex' | 'gemini-json' | 'gemini-jsonl';
+export type TranscriptFormat = 'claude-code' | 'codex' | 'gemini-json' | 'gemini-jsonl' | 'shellward-decisions';
 
 /**
  * One shell tool call read from a transcript, as a command unit. `unit.hostText` is the host text

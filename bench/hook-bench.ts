@@ -1,0 +1,128 @@
+/**
+ * Benchmark of `shellward hook` as an agent runs it: one whole process per tool call. A
+ * benchmark, not a test; run it after `npx tsc -p tsconfig.json` as
+ * `node dist/bench/hook-bench.js [--runs N]` (default 50).
+ *
+ * For four Claude Code PreToolUse events — a quick read-only command, `git status`, a
+ * destructive command and a 2 KB heredoc — it starts `node dist/src/cli/bin.js hook` with the
+ * event on stdin and measures the wall time until the process has exited (min / median / max
+ * over N runs, in ms), once answered in-process (`SHELLWARD_NO_SERVER=1`) and once through a
+ * `shellward serve` started for the run on a private socket. `node -e 0` runs in the same rounds
+ * (interleaved, so a load change hits every row alike); the ratio column is each median over
+ * that of `node -e 0`.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const self = fileURLToPath(import.meta.url);
+/** Repository root (this file runs from dist/bench/). */
+const repo = resolve(dirname(self), '..', '..');
+const BIN = resolve(repo, 'dist', 'src', 'cli', 'bin.js');
+
+function argValue(name: string, fallback: number): number {
+  const i = process.argv.indexOf(name);
+  const v = i === -1 ? undefined : Number(process.argv[i + 1]);
+  return v !== undefined && Number.isInteger(v) && v > 0 ? v : fallback;
+}
+
+/** A Claude Code PreToolUse event for `command`, run in the repository. */
+function event(command: string): string {
+  return JSON.stringify({
+    session_id: 'bench',
+    transcript_path: '/tmp/bench.jsonl',
+    cwd: repo,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command, description: 'bench' },
+    tool_use_id: 'toolu_bench',
+  });
+}
+
+/** A heredoc command of about 2 KB: a script written to a file. */
+function heredoc(): string {
+  const lines: string[] = [];
+  for (let i = 0; lines.join('\n').length < 2000; i++) lines.push(`echo "step ${i}: building target-${i} in \${OUT:-build}/part-${i}"`);
+  return `cat > build.sh <<'EOF'\n#!/bin/sh\nset -eu\n${lines.join('\n')}\nEOF\nchmod +x build.sh`;
+}
+
+const CASES: readonly (readonly [string, string])[] = [
+  ['read-only (ls -la src)', 'ls -la src'],
+  ['git status', 'git status'],
+  ['destructive (rm -rf, push --force)', 'rm -rf build && git push --force origin main'],
+  ['2 KB heredoc', heredoc()],
+];
+
+interface Row {
+  readonly name: string;
+  readonly times: number[];
+  run(): void;
+}
+
+function timed(row: Row): void {
+  const t0 = performance.now();
+  row.run();
+  row.times.push(performance.now() - t0);
+}
+
+function hookRun(input: string, env: NodeJS.ProcessEnv): () => void {
+  return () => {
+    const r = spawnSync(process.execPath, [BIN, 'hook'], { input, env, encoding: 'utf8' });
+    if (r.status !== 0 || !r.stdout.includes('permissionDecision')) throw new Error(`hook failed (${r.status}): ${r.stdout}${r.stderr}`);
+  };
+}
+
+function stats(times: readonly number[]): { min: number; median: number; max: number } {
+  const s = [...times].sort((a, b) => a - b);
+  return { min: s[0] ?? NaN, median: s[Math.floor(s.length / 2)] ?? NaN, max: s[s.length - 1] ?? NaN };
+}
+
+async function main(): Promise<void> {
+  const runs = argValue('--runs', 50);
+  const dir = mkdtempSync(join(tmpdir(), 'shellward-bench-'));
+  const socket = join(dir, 'hook.sock');
+  const base = { ...process.env };
+  delete base.SHELLWARD_SOCKET;
+  const inProcess = { ...base, SHELLWARD_NO_SERVER: '1' };
+  const served = { ...base, SHELLWARD_SOCKET: socket };
+  delete (served as Record<string, string | undefined>).SHELLWARD_NO_SERVER;
+
+  const server = spawn(process.execPath, [BIN, 'serve', '--socket', socket], { stdio: ['ignore', 'ignore', 'pipe'], env: base });
+  await new Promise<void>((ok, fail) => {
+    let err = '';
+    server.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+      if (err.includes('listening')) ok();
+    });
+    server.once('exit', (code) => fail(new Error(`shellward serve exited (${code}): ${err}`)));
+  });
+  // The server warms up after it listens; one answered call makes sure it is ready.
+  hookRun(event('true'), served)();
+
+  const rows: Row[] = [{ name: 'node -e 0', times: [], run: () => void spawnSync(process.execPath, ['-e', '0']) }];
+  for (const [name, command] of CASES) {
+    rows.push({ name: `${name}, in-process`, times: [], run: hookRun(event(command), inProcess) });
+    rows.push({ name: `${name}, served`, times: [], run: hookRun(event(command), served) });
+  }
+  // One warm-up round (the OS file cache, and Node's compile cache where there is one).
+  for (const row of rows) row.run();
+  for (let i = 0; i < runs; i++) for (const row of rows) timed(row);
+  server.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+
+  const baseline = stats(rows[0]!.times).median;
+  const header = ['hook event', 'min ms', 'median ms', 'max ms', '× node -e 0'];
+  const body = rows.map((r) => {
+    const s = stats(r.times);
+    return [r.name, s.min.toFixed(1), s.median.toFixed(1), s.max.toFixed(1), (s.median / baseline).toFixed(2)];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  process.stdout.write(`shellward hook, whole process (${runs} runs each, Node ${process.version})\n`);
+  process.stdout.write([line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n') + '\n');
+}
+
+await main();
