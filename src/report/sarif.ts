@@ -338,3 +338,53 @@ export function sarifOmitted(input: ReportInput, maxResults: number = CODE_SCANN
 export function formatSarif(input: ReportInput, options: SarifOptions = {}): string {
   return JSON.stringify(buildSarif(input, options), null, 2) + '\n';
 }
+
+/** `descriptor.id` of the notification {@link buildConfigErrorSarif} writes. */
+export const CONFIG_ERROR_NOTIFICATION_ID = 'configuration-error';
+
+/** A configuration problem for {@link buildConfigErrorSarif}. */
+export interface ConfigurationProblem {
+  /** What is wrong, as printed to the user. */
+  readonly message: string;
+  /** The file at fault, as shown to the user (relative to the repository root, or absolute). */
+  readonly file?: string;
+  /** 1-based line and column in `file`, when known. */
+  readonly line?: number;
+  readonly column?: number;
+}
+
+/**
+ * A SARIF 2.1.0 log for a run that could not start because its configuration is wrong: the
+ * driver and its rules as {@link buildSarif} writes them, no results, and
+ * `invocations[0]` with `executionSuccessful: false` and the problem as a
+ * `toolConfigurationNotifications` entry (level `error`, located in the file when known). A
+ * step that uploads the SARIF after a failed run (`if: always()`) then uploads a valid file
+ * that says what went wrong, instead of failing on a missing one.
+ */
+export function buildConfigErrorSarif(input: Pick<ReportInput, 'rules' | 'toolVersion'>, problem: ConfigurationProblem, options: SarifOptions = {}): Sarif.Log {
+  const log = buildSarif({ results: [], rules: input.rules, toolVersion: input.toolVersion, filesAnalysed: 0 }, options);
+  const run = log.runs[0]!;
+  const location: Sarif.Location | undefined =
+    problem.file === undefined
+      ? undefined
+      : {
+          physicalLocation: {
+            artifactLocation: artifactLocation(problem.file),
+            ...(problem.line !== undefined ? { region: { startLine: problem.line, ...(problem.column !== undefined ? { startColumn: problem.column } : {}) } } : {}),
+          },
+        };
+  run.invocations = [
+    {
+      executionSuccessful: false,
+      toolConfigurationNotifications: [
+        {
+          level: 'error',
+          descriptor: { id: CONFIG_ERROR_NOTIFICATION_ID },
+          message: { text: problem.message },
+          ...(location ? { locations: [location] } : {}),
+        },
+      ],
+    },
+  ];
+  return log;
+}
