@@ -9,21 +9,24 @@ import * as core from '@actions/core';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { RULES } from '../src/checks/index.js';
 import { ConfigError, globMatcher } from '../src/config/config.js';
 import { loadConfig } from '../src/config/load.js';
 import { policyFileResults } from '../src/config/policy-lint.js';
+import { sarifFileText } from '../src/cli/io.js';
 import { VERSION } from '../src/cli/version.js';
 import { SEVERITY_RANK, type Severity } from '../src/core/types.js';
 import { changedFiles, changedLines, type ChangedLines } from '../src/git/changed.js';
 import { Linter } from '../src/lint.js';
 import { initParser } from '../src/parse/parser.js';
+import { buildConfigErrorSarif } from '../src/report/sarif.js';
 import { buildSarif, countSeverities, formatReport, sortFileResults, type FileResult, type ReportInput } from '../src/report/index.js';
 import { lintFiles } from '../src/runner.js';
 import { discover, displayPath, type Candidate } from '../src/sources/discover.js';
+import { resolveBase } from './base.js';
 import { CHANGED_ONLY_EVENTS, eventBase, scopeResults } from './scope.js';
 import { planAnnotations, plural, rankedFindings, renderSummary, type Finding, type SummaryScope } from './summary.js';
 
@@ -77,7 +80,8 @@ export function readInputs(): Inputs {
     failOn: failOn as FailOn,
     changedOnly: bool('changed-only', undefined),
     allLines: bool('all-lines', false),
-    sarifFile: core.getInput('sarif-file') || 'shellward.sarif',
+    // Outside the workspace by default, so the report is never linted, committed or uploaded as an artefact by accident.
+    sarifFile: core.getInput('sarif-file') || (process.env.RUNNER_TEMP ? join(process.env.RUNNER_TEMP, 'shellward.sarif') : 'shellward.sarif'),
     sarifCategory: core.getInput('sarif-category'),
     annotations: bool('annotations', true),
   };
@@ -117,12 +121,12 @@ interface ChangeSet {
   readonly lines?: ChangedLines;
 }
 
-async function changeSet(cwd: string, base: string, allLines: boolean): Promise<ChangeSet> {
+async function changeSet(cwd: string, base: string, allLines: boolean, exact = false): Promise<ChangeSet> {
   const top = await execa('git', ['rev-parse', '--show-toplevel', '--show-prefix'], { cwd, reject: false });
   if (top.exitCode !== 0 || top.failed) throw new Error(`not in a git work tree (${String(top.stderr).trim() || top.shortMessage})`);
   const [root = cwd, prefix = ''] = String(top.stdout).split('\n');
-  const files = await changedFiles({ cwd: root, base });
-  const lines = allLines ? undefined : await changedLines({ cwd: root, base });
+  const files = await changedFiles({ cwd: root, base, exact });
+  const lines = allLines ? undefined : await changedLines({ cwd: root, base, exact });
   return { base, prefix: prefix.replace(/\/$/, ''), files: new Set(files), ...(lines ? { lines } : {}) };
 }
 
@@ -161,6 +165,12 @@ function blobUrl(): string | undefined {
   return server && repo && sha ? `${server}/${repo}/blob/${sha}/` : undefined;
 }
 
+/** Writes `log` to `file` (relative to `cwd`), creating its directory. */
+async function writeSarif(cwd: string, file: string, log: unknown): Promise<void> {
+  await mkdir(dirname(resolve(cwd, file)), { recursive: true });
+  await writeFile(resolve(cwd, file), JSON.stringify(log, null, 2) + '\n');
+}
+
 /** Runs the Action; every failure becomes `core.setFailed`, never an unhandled rejection. */
 export async function run(): Promise<void> {
   await initBundledParser();
@@ -176,26 +186,38 @@ export async function run(): Promise<void> {
   try {
     resolved = await loadConfig({ cwd, ...(inputs.config ? { configFile: inputs.config } : {}) });
   } catch (err) {
-    return core.setFailed(err instanceof ConfigError ? err.message : String(err));
+    // Still a valid SARIF file, saying what is wrong, so an `if: always()` upload step succeeds.
+    const message = err instanceof ConfigError ? err.message : String(err);
+    const problem = err instanceof ConfigError ? { message, file: err.file, ...(err.location ? { line: err.location.line, ...(err.location.column !== undefined ? { column: err.location.column } : {}) } : {}) } : { message };
+    await writeSarif(cwd, inputs.sarifFile, buildConfigErrorSarif({ rules: RULES, toolVersion: VERSION }, problem, { category: inputs.sarifCategory }));
+    core.setOutput('sarif-file', inputs.sarifFile);
+    return core.setFailed(message);
   }
 
   // Scope: on a pull request (or when asked) only the files and lines the change touches.
   const event = await readEvent();
   const changedOnly = inputs.changedOnly ?? CHANGED_ONLY_EVENTS.has(event.name);
   let changes: ChangeSet | undefined;
+  /** What changed-only compared, or why it linted every file instead (for the job summary). */
+  let compared: string | undefined;
+  let unscoped: string | undefined;
   if (changedOnly) {
     const base = eventBase(event.name, event.payload);
     if (!base) {
-      core.warning(`changed-only: the ${event.name || 'unknown'} event names no base commit; linting every file.`);
+      unscoped = `the ${event.name || 'unknown'} event names no base commit`;
+      core.warning(`changed-only: ${unscoped}; linting every file.`);
     } else {
       try {
-        changes = await changeSet(cwd, base.base, inputs.allLines);
-        core.info(`changed-only: ${plural(changes.files.size, 'file')} changed since ${base.base} (${base.source}).`);
+        const found = await resolveBase({ cwd, eventName: event.name, payload: event.payload, eventBase: base, log: (l) => core.info(l) });
+        changes = await changeSet(cwd, found.base, inputs.allLines, true);
+        compared = found.description;
+        core.info(`changed-only: ${plural(changes.files.size, 'file')} changed; compared ${compared}.`);
       } catch (err) {
         const why = (err instanceof Error ? err.message : String(err)).replace(/\.$/, '');
         // The git errors of a missing base already say to check out with fetch-depth: 0.
         const advice = /fetch-depth/.test(why) ? '' : ' Check out with `fetch-depth: 0` (actions/checkout) so the base commit is present.';
-        core.warning(`changed-only: cannot list the files changed since ${base.base} (${base.source}): ${why}.${advice} Linting every file.`);
+        unscoped = `cannot list the files changed since ${base.base} (${base.source}): ${why}`;
+        core.warning(`changed-only: ${unscoped}.${advice} Linting every file.`);
       }
     }
   }
@@ -235,13 +257,11 @@ export async function run(): Promise<void> {
   if (changes) {
     const scoped = scopeResults(results, { prefix: changes.prefix, files: changes.files, keep, ...(changes.lines ? { lines: changes.lines } : {}) });
     results = scoped.results;
-    scope = { base: changes.base, files: candidates.filter((c) => !keep.has(displayPath(c.path, cwd))).length, droppedLines: scoped.droppedLines, allLines: inputs.allLines };
+    scope = { base: changes.base, ...(compared ? { compared } : {}), files: candidates.filter((c) => !keep.has(displayPath(c.path, cwd))).length, droppedLines: scoped.droppedLines, allLines: inputs.allLines };
   }
 
   const input: ReportInput = { results, rules: RULES, toolVersion: VERSION, filesAnalysed: lint.filesAnalysed };
-  const sarif = buildSarif(input, { category: inputs.sarifCategory });
-  await mkdir(dirname(resolve(cwd, inputs.sarifFile)), { recursive: true });
-  await writeFile(resolve(cwd, inputs.sarifFile), JSON.stringify(sarif, null, 2) + '\n');
+  await writeSarif(cwd, inputs.sarifFile, buildSarif(input, { category: inputs.sarifCategory, fileText: sarifFileText(cwd) }));
 
   const ranked = rankedFindings(results);
   const plan = inputs.annotations ? planAnnotations(ranked) : undefined;
@@ -260,6 +280,7 @@ export async function run(): Promise<void> {
       sarifFile: inputs.sarifFile,
       ...(plan ? { omitted: plan.omitted } : {}),
       ...(scope ? { scope } : {}),
+      ...(unscoped ? { unscoped } : {}),
       ...(url ? { blobUrl: url } : {}),
     });
     await core.summary.addRaw(summary).write();

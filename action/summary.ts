@@ -2,6 +2,7 @@
  * The Action's annotations plan and job summary (pure): which findings become annotations under
  * GitHub's per-step limit, and the Markdown/HTML written to `GITHUB_STEP_SUMMARY`.
  */
+import { ruleMeta } from '../src/checks/index.js';
 import { SEVERITY_RANK, type Diagnostic, type Severity } from '../src/core/types.js';
 import { countSeverities, ruleHelpUri, type FileResult } from '../src/report/index.js';
 import { countFilesWithFindings } from '../src/report/summary.js';
@@ -18,13 +19,24 @@ export interface Finding {
   readonly d: Diagnostic;
 }
 
-/** Every finding, most severe first, then by file (UTF-16 order), line and column. */
+/**
+ * Natural order of paths and ids: digit runs compare as numbers (`f1`, `f2`, `f10`), letters
+ * without regard to case first, then by case and code unit, so the order is total and stable.
+ */
+const NATURAL = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/** {@link NATURAL}, ties broken by UTF-16 order. */
+export function naturalCompare(a: string, b: string): number {
+  return NATURAL.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** Every finding, most severe first, then by file (natural order: `f2.sh` before `f10.sh`), line and column. */
 export function rankedFindings(results: readonly FileResult[]): Finding[] {
   const all = results.flatMap((r) => r.diagnostics.map((d) => ({ file: r.file, d })));
   return all.sort(
     (a, b) =>
       SEVERITY_RANK[a.d.severity] - SEVERITY_RANK[b.d.severity] ||
-      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+      naturalCompare(a.file, b.file) ||
       a.d.range.start.line - b.d.range.start.line ||
       a.d.range.start.column - b.d.range.start.column,
   );
@@ -81,6 +93,8 @@ export function plural(n: number, word: string): string {
 export interface SummaryScope {
   /** The base commit the change was compared with. */
   readonly base: string;
+  /** What was compared, in words (`HEAD^1 1a2b3c4 (…) with HEAD …`, from action/base.ts). */
+  readonly compared?: string;
   /** Changed files among the linted paths. */
   readonly files: number;
   /** Findings dropped because they are on lines the change did not touch (0 with `all-lines`). */
@@ -96,6 +110,8 @@ export interface SummaryInput {
   /** Annotations left out per level; `undefined` when annotations are off. */
   readonly omitted?: Readonly<Record<Severity, number>>;
   readonly scope?: SummaryScope;
+  /** Why changed-only was asked for but every file was linted (the base could not be found …). */
+  readonly unscoped?: string;
   /** `https://github.com/owner/repo/blob/<sha>/` to link findings to their lines, if known. */
   readonly blobUrl?: string;
 }
@@ -109,6 +125,11 @@ function fileLink(f: Finding, blobUrl: string | undefined): string {
 
 function ruleLink(id: string): string {
   return `<a href="${escapeHtml(ruleHelpUri(id))}"><code>${escapeHtml(id)}</code></a>`;
+}
+
+/** The rule's title (its one-line description), or `''` for an id without metadata. */
+function ruleTitle(id: string): string {
+  return escapeHtml(ruleMeta(id)?.title ?? '');
 }
 
 function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -134,6 +155,9 @@ export function renderSummary(input: SummaryInput): string {
     const s = input.scope;
     const lines = s.allLines ? 'all lines of them' : `only lines they change${s.droppedLines > 0 ? ` (${plural(s.droppedLines, 'finding')} on other lines not shown)` : ''}`;
     out.push('', `Changed files only: ${plural(s.files, 'file')} changed since <code>${escapeHtml(s.base.slice(0, 12))}</code>, ${lines}.`);
+    if (s.compared) out.push('', `Compared ${inlineHtml(s.compared)}.`);
+  } else if (input.unscoped) {
+    out.push('', `Every file was linted: changed-only could not tell what changed (${inlineHtml(input.unscoped)}).`);
   }
   const ranked = rankedFindings(input.results);
   if (ranked.length > 0) {
@@ -145,9 +169,9 @@ export function renderSummary(input: SummaryInput): string {
       perRule.set(key, e);
     }
     const rules = [...perRule.values()].sort(
-      (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.count - a.count || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.count - a.count || naturalCompare(a.id, b.id),
     );
-    out.push('', '### Findings per rule', '', table(['Rule', 'Severity', 'Findings'], rules.map((r) => [ruleLink(r.id), r.severity, String(r.count)])));
+    out.push('', '### Findings per rule', '', table(['Rule', 'Title', 'Severity', 'Findings'], rules.map((r) => [ruleLink(r.id), ruleTitle(r.id), r.severity, String(r.count)])));
     const top = ranked.slice(0, SUMMARY_TOP);
     out.push(
       '',

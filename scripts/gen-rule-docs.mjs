@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Writes the rule reference pages (docs/rules/<id>.md and docs/rules/README.md) from the compiled
+ * Writes the rule reference pages (docs/rules/<id>.md and docs/rules/README.md) and the rule ids of
+ * schemas/shellward-config.schema.json (src/docs/config-schema.ts) from the compiled
  * rule metadata, running every example through the linter so the pages show real output.
  * Run through `npm run docs` (which compiles first); pages that no longer belong to a rule are
  * removed. test/meta/rule-docs.test.ts fails when the committed pages differ from what this writes.
@@ -27,3 +28,10 @@ for (const name of await readdir(dir)) {
 }
 for (const [name, text] of pages) await writeFile(join(dir, name), text);
 process.stdout.write(`wrote ${pages.size} files to ${RULE_DOCS_DIR}/\n`);
+
+// The rule ids of the config schema (src/docs/config-schema.ts).
+const { renderConfigSchema } = await import('../dist/src/docs/config-schema.js');
+const schemaFile = join(root, 'schemas/shellward-config.schema.json');
+const { readFile } = await import('node:fs/promises');
+await writeFile(schemaFile, renderConfigSchema(JSON.parse(await readFile(schemaFile, 'utf8')), RULES));
+process.stdout.write(`wrote the rule ids of schemas/shellward-config.schema.json\n`);

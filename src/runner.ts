@@ -19,8 +19,8 @@ import { statementUnits, unitVerdict } from './unit-verdicts.js';
 import { LineIndex } from './core/positions.js';
 import { initParser, parseBash } from './parse/parser.js';
 import { buildViews } from './parse/nodes.js';
-import { ruleMeta } from './checks/index.js';
-import { applySuppressions, DIRECTIVE_MARKER, makefileCommentSpans, parseDirectives } from './suppress.js';
+import { ruleByName, ruleMeta, rulesCitingShellcheck } from './checks/index.js';
+import { applySuppressions, makefileCommentSpans, mayHaveDirectives, parseDirectives } from './suppress.js';
 import type { UnitVerdict } from './report/index.js';
 import { dirname, resolve } from 'node:path';
 
@@ -267,7 +267,7 @@ async function withSuppressions(
   profile: Profile,
   kind: 'script' | 'makefile',
 ): Promise<PendingDiagnostic[]> {
-  if (!text.includes(DIRECTIVE_MARKER)) return [...pending];
+  if (!mayHaveDirectives(text)) return [...pending];
   let comments: readonly Span[] = [];
   if (kind === 'makefile') {
     comments = makefileCommentSpans(text);
@@ -284,6 +284,8 @@ async function withSuppressions(
   return applySuppressions(file, pending, parseDirectives(text, comments), {
     known: (id) => ruleMeta(id) !== undefined,
     severity: (id) => linter.severityFor(id, { profile }),
+    resolve: (name) => ruleByName(name)?.id,
+    shellcheck: rulesCitingShellcheck,
   });
 }
 

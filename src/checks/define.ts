@@ -27,6 +27,11 @@ export interface RuleMeta {
     readonly fix: string;
     readonly exceptions?: string;
   };
+  /**
+   * How often a finding is a true positive (SARIF `properties.precision` for code scanning);
+   * absent: the category's default (src/report/sarif.ts).
+   */
+  readonly precision?: 'very-high' | 'high' | 'medium' | 'low';
   /** Prior art, e.g. `claude-code:destructiveCommandWarning`, `shellcheck:SC2115`. */
   readonly sources: readonly string[];
   /**

@@ -88,3 +88,22 @@ const BY_ID = new Map(RULES.map((r) => [r.id, r]));
 export function ruleMeta(id: string): RuleMeta | undefined {
   return BY_ID.get(id);
 }
+
+const BY_CODE = new Map(RULES.map((r) => [r.code.toUpperCase(), r]));
+
+/**
+ * The rule a user names by id (`rm-recursive-force`) or by the code `shellward rules` prints
+ * (`D301`, any case), or `undefined`.
+ */
+export function ruleByName(name: string): RuleMeta | undefined {
+  return BY_ID.get(name) ?? BY_CODE.get(name.toUpperCase());
+}
+
+/**
+ * The ids of the rules whose metadata cites ShellCheck check `code` (`SC2115` → the rules with
+ * `shellcheck:SC2115` in `sources`), so a `# shellcheck disable=SC2115` silences them too.
+ */
+export function rulesCitingShellcheck(code: string): readonly string[] {
+  const source = `shellcheck:${code.toUpperCase()}`;
+  return RULES.filter((r) => r.sources.includes(source)).map((r) => r.id);
+}

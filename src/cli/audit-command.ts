@@ -29,7 +29,7 @@ import { unitVerdict } from '../unit-verdicts.js';
 import { verdictFor } from '../verdict.js';
 import { addConfigOptions, linterOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
 import { EXIT } from './exit-codes.js';
-import { emit, readPathList } from './io.js';
+import { emit, readPathList, sarifFileText } from './io.js';
 import { VERSION } from './version.js';
 import { open } from 'node:fs/promises';
 import { sandboxSection, type AuditSandboxCall } from '../audit/sandbox.js';
@@ -218,7 +218,7 @@ export async function runAudit(paths: string[], opts: AuditOptions): Promise<num
         const fps = numberFingerprints(ds.map((d) => d.fingerprint));
         return { file, diagnostics: ds.map((d, i) => ({ ...d, fingerprint: fps[i]! })) };
       });
-      out = formatSarif({ results, rules: RULES, toolVersion: VERSION, filesAnalysed: report.files });
+      out = formatSarif({ results, rules: RULES, toolVersion: VERSION, filesAnalysed: report.files }, { fileText: sarifFileText(cwd) });
       break;
     }
     default:

@@ -8,35 +8,101 @@ import type { Command } from 'commander';
 import { access, chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SEARCH_PLACES } from '../config/load.js';
+import { readBuildInfo, type BuildInfo } from './build-info.js';
 import { EXIT } from './exit-codes.js';
 import { initAgentHooks } from './agent-hook-init.js';
+import { VERSION } from './version.js';
 
-/** Where the action is published; the README's Action section uses the same reference. */
-export const ACTION_REF = 'shellward/shellward@v0';
-
-/** The repository of the pre-commit hooks (`.pre-commit-hooks.yaml`). */
+/** The repository of the action and the pre-commit hooks (`.pre-commit-hooks.yaml`). */
 export const HOOKS_REPO = 'https://github.com/shellward/shellward';
+
+/** The command that prints the newest commit of the repository's main branch. */
+export const LS_REMOTE = `git ls-remote ${HOOKS_REPO} refs/heads/main`;
+
+/**
+ * The git reference `init` pins the action and the hooks to. No release tag exists yet, so it
+ * is the full commit SHA this shellward was built from (recorded at build time: see
+ * src/cli/build-info.ts); when that is unknown, `main` with a comment saying how to pin.
+ */
+export interface Pin {
+  /** A full commit SHA, or `main`. */
+  readonly ref: string;
+  /** Whether `ref` is a commit SHA. */
+  readonly pinned: boolean;
+  /** The YAML comment written after the reference. */
+  readonly comment: string;
+}
+
+/** The {@link Pin} for a build. */
+export function pinFor(build: BuildInfo): Pin {
+  if (build.commit) {
+    return { ref: build.commit, pinned: true, comment: `shellward ${build.version}; no release tag yet: a full commit SHA (\`${LS_REMOTE}\` gives the newest)` };
+  }
+  return { ref: 'main', pinned: false, comment: `moving reference: pin a full commit SHA, from \`${LS_REMOTE}\`` };
+}
+
+/** The pin of this installation. */
+export const PIN: Pin = pinFor(readBuildInfo(VERSION));
+
+/** `uses:` of the action in the workflow `init` writes. */
+export function actionRef(pin: Pin = PIN): string {
+  return `shellward/shellward@${pin.ref}`;
+}
+
+/** Where the action is published, pinned as {@link PIN}. */
+export const ACTION_REF = actionRef();
+
+/**
+ * The config schema's URL in the repository at the pinned commit (a raw file, which editors
+ * fetch): it works in projects without node_modules (pre-commit framework or Action only).
+ */
+export function schemaUrl(pin: Pin = PIN): string {
+  return `https://raw.githubusercontent.com/shellward/shellward/${pin.ref}/schemas/shellward-config.schema.json`;
+}
 
 /** The config file `init` writes. */
 export const CONFIG_FILE = 'shellward.config.json';
 
 /**
- * The starter config: the schema (from the installed package, so editors complete and check
- * keys), the profiles, severity overrides as examples, ignores and an empty policy.
+ * The starter config: the schema (its URL at the pinned commit, {@link schemaUrl}, so editors
+ * complete and check keys and rule ids), the profiles, severity overrides as examples, ignores
+ * and an empty policy.
  */
-export const STARTER_CONFIG = {
-  $schema: './node_modules/shellward/schemas/shellward-config.schema.json',
-  profile: { script: 'script', makefile: 'script', transcript: 'agent' },
-  rules: { 'rm-recursive-force': 'warning', 'git-push-force': 'error', 'policy-ask': 'off' },
-  ignore: ['node_modules/**', 'vendor/**'],
-  permissions: { deny: ['Bash(git push --force:*)'], ask: [], allow: [] },
-} as const;
+export function starterConfig(pin: Pin = PIN) {
+  return {
+    $schema: schemaUrl(pin),
+    profile: { script: 'script', makefile: 'script', transcript: 'agent' },
+    rules: { 'rm-recursive-force': 'warning', 'git-push-force': 'error', 'policy-ask': 'off' },
+    ignore: ['node_modules/**', 'vendor/**'],
+    permissions: { deny: ['Bash(git push --force:*)'], ask: [], allow: [] },
+  } as const;
+}
+
+/** {@link starterConfig} of this installation. */
+export const STARTER_CONFIG = starterConfig();
+
+/** The command the husky hook runs. */
+export const HUSKY_COMMAND = 'npx --no-install shellward lint --staged';
+
+/** Where husky (v9) keeps the pre-commit hook. */
+export const HUSKY_FILE = '.husky/pre-commit';
 
 /** `.husky/pre-commit`: lint the staged content (husky v9 runs the file with `sh`). */
-export const HUSKY_HOOK = '# shellward: lint the staged shell scripts and Makefiles (the index, not the working tree).\nnpx --no-install shellward lint --staged\n';
+export const HUSKY_HOOK = `# shellward: lint the staged shell scripts and Makefiles (the index, not the working tree).\n${HUSKY_COMMAND}\n`;
+
+/**
+ * An existing husky hook with {@link HUSKY_HOOK} added: after its last line (so `npm test` and
+ * the rest still run first, and a failing shellward fails the commit as husky's `sh -e` does),
+ * with a newline between them when the file lacks a final one.
+ */
+export function mergeHuskyHook(existing: string): string {
+  if (existing.trim() === '') return HUSKY_HOOK;
+  return `${existing}${existing.endsWith('\n') ? '' : '\n'}${HUSKY_HOOK}`;
+}
 
 /** `.github/workflows/shellward.yml`: lint the PR's changes, annotate, upload SARIF to code scanning. */
-export const WORKFLOW = `# shellward: lint shell scripts and Makefiles; PR annotations and code scanning alerts.
+export function workflow(pin: Pin = PIN): string {
+  return `# shellward: lint shell scripts and Makefiles; PR annotations and code scanning alerts.
 name: shellward
 on:
   push:
@@ -51,26 +117,32 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v4
-        with:
-          fetch-depth: 0 # the PR's base commit, to lint only what the PR changes
-      - uses: ${ACTION_REF}
-        with:
-          sarif-file: shellward.sarif
+      - uses: ${actionRef(pin)} # ${pin.comment}
+        id: shellward
       - uses: github/codeql-action/upload-sarif@v3
         if: always()
         with:
-          sarif_file: shellward.sarif
+          sarif_file: \${{ steps.shellward.outputs.sarif-file }}
           category: shellward
 `;
+}
+
+/** {@link workflow} of this installation. */
+export const WORKFLOW = workflow();
 
 /** `.pre-commit-config.yaml` for the pre-commit framework. */
-export const PRE_COMMIT_CONFIG = `repos:
+export function preCommitConfig(pin: Pin = PIN): string {
+  return `repos:
   - repo: ${HOOKS_REPO}
-    rev: main # pin a release tag or commit
+    rev: ${pin.ref} # ${pin.comment}
     hooks:
       - id: shellward
       # - id: shellward-makefiles  # also makefile, GNUmakefile and *.make
 `;
+}
+
+/** {@link preCommitConfig} of this installation. */
+export const PRE_COMMIT_CONFIG = preCommitConfig();
 
 /** Options of {@link initProject}. */
 export interface InitOptions {
@@ -78,6 +150,8 @@ export interface InitOptions {
   readonly husky?: boolean;
   readonly workflow?: boolean;
   readonly preCommitConfig?: boolean;
+  /** What the workflow, the hook config and the `$schema` URL pin (default {@link PIN}). */
+  readonly pin?: Pin;
 }
 
 /** What {@link initProject} did. Paths are relative to the directory, with `/`. */
@@ -116,10 +190,11 @@ async function otherConfig(dir: string): Promise<string | undefined> {
 
 /** The files `options` asks for, with their content, `shellward.config.json` first. */
 export function initFiles(options: InitOptions): Array<{ file: string; content: string; mode?: number }> {
-  const files: Array<{ file: string; content: string; mode?: number }> = [{ file: CONFIG_FILE, content: JSON.stringify(STARTER_CONFIG, null, 2) + '\n' }];
-  if (options.husky) files.push({ file: '.husky/pre-commit', content: HUSKY_HOOK, mode: 0o755 });
-  if (options.workflow) files.push({ file: '.github/workflows/shellward.yml', content: WORKFLOW });
-  if (options.preCommitConfig) files.push({ file: '.pre-commit-config.yaml', content: PRE_COMMIT_CONFIG });
+  const pin = options.pin ?? PIN;
+  const files: Array<{ file: string; content: string; mode?: number }> = [{ file: CONFIG_FILE, content: JSON.stringify(starterConfig(pin), null, 2) + '\n' }];
+  if (options.husky) files.push({ file: HUSKY_FILE, content: HUSKY_HOOK, mode: 0o755 });
+  if (options.workflow) files.push({ file: '.github/workflows/shellward.yml', content: workflow(pin) });
+  if (options.preCommitConfig) files.push({ file: '.pre-commit-config.yaml', content: preCommitConfig(pin) });
   return files;
 }
 
@@ -133,7 +208,24 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
   const warnings: string[] = [];
   for (const { file, content, mode } of initFiles(options)) {
     const path = join(dir, ...file.split('/'));
-    if (!options.force && (await exists(path))) {
+    const present = await exists(path);
+    if (file === HUSKY_FILE && present) {
+      // husky's hook usually already runs something (`npm test`): add shellward to it, never replace it.
+      const current = await readFile(path, 'utf8');
+      if (current.includes(HUSKY_COMMAND)) {
+        skipped.push({ file, reason: 'already runs shellward; left as it is' });
+        continue;
+      }
+      if (!options.force) {
+        skipped.push({ file, reason: 'already exists; not changed (--force adds the shellward line to it, keeping what it runs)' });
+        continue;
+      }
+      await writeFile(path, mergeHuskyHook(current));
+      if (mode !== undefined) await chmod(path, mode);
+      written.push(file);
+      continue;
+    }
+    if (!options.force && present) {
       skipped.push({ file, reason: 'already exists; not overwritten (--force overwrites it)' });
       continue;
     }
@@ -151,6 +243,10 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
     await writeFile(path, content);
     if (mode !== undefined) await chmod(path, mode);
     written.push(file);
+  }
+  const pin = options.pin ?? PIN;
+  if (!pin.pinned && (written.includes('.github/workflows/shellward.yml') || written.includes('.pre-commit-config.yaml'))) {
+    warnings.push(`this shellward does not know the commit it was built from, so the workflow and hook config refer to main (a moving reference); pin a full commit SHA from \`${LS_REMOTE}\``);
   }
   return { written, skipped, warnings };
 }

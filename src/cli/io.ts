@@ -1,5 +1,7 @@
 /** Small CLI I/O helpers: colour decision, output destination, reading lists of paths. */
 import { readFile, writeFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 
 /**
  * Whether to colour output written to `stream`: never when `NO_COLOR` is set (any value,
@@ -35,4 +37,26 @@ export async function readStdin(): Promise<string> {
 export async function emit(text: string, file: string | undefined): Promise<void> {
   if (file) await writeFile(file, text);
   else process.stdout.write(text);
+}
+
+/** Largest file {@link sarifFileText} reads for code scanning's line hashes (bytes); bigger ones are left to the uploader. */
+export const LINE_HASH_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A `fileText` reader for SARIF (`SarifOptions.fileText`): the text of a file shown as `file`
+ * (relative to `cwd`, or absolute), decoded from UTF-8 as code scanning's uploader decodes it
+ * (a byte-order mark kept, invalid bytes as U+FFFD); `undefined` for a file that cannot be read,
+ * is not a regular file, or is over {@link LINE_HASH_MAX_BYTES}. Never throws.
+ */
+export function sarifFileText(cwd: string): (file: string) => string | undefined {
+  return (file) => {
+    try {
+      const path = isAbsolute(file) ? file : join(cwd, file);
+      const st = statSync(path);
+      if (!st.isFile() || st.size > LINE_HASH_MAX_BYTES) return undefined;
+      return readFileSync(path).toString('utf8');
+    } catch {
+      return undefined;
+    }
+  };
 }

@@ -14,7 +14,7 @@ import { policyFileResults } from '../config/policy-lint.js';
 import { relative, sep } from 'node:path';
 import { addConfigOptions, linterOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
 import { EXIT } from './exit-codes.js';
-import { emit, readPathList, useColor } from './io.js';
+import { emit, readPathList, sarifFileText, useColor } from './io.js';
 import { VERSION } from './version.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { BaselineError, createBaseline, filterBaseline, formatBaseline, parseBaseline, type Baseline } from '../baseline.js';
@@ -240,7 +240,7 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
   }
   const color = opts.output ? false : useColor(process.stdout, process.env, opts.color);
   const input = { results, rules: RULES, toolVersion: VERSION, filesAnalysed: run.filesAnalysed };
-  const report = opts.format === 'sarif' ? formatSarif(input, { category: opts.sarifCategory }) : formatReport(opts.format, input, { color });
+  const report = opts.format === 'sarif' ? formatSarif(input, { category: opts.sarifCategory, fileText: sarifFileText(cwd) }) : formatReport(opts.format, input, { color });
   const omitted = opts.format === 'sarif' ? sarifOmitted(input) : 0;
   if (omitted > 0) process.stderr.write(`shellward: ${omitted} finding${omitted === 1 ? '' : 's'} left out of the SARIF report (code scanning accepts ${CODE_SCANNING_LIMITS.resultsPerRun} results per run; the most severe were kept)\n`);
   await emit(report, opts.output);

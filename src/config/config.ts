@@ -27,11 +27,16 @@ export interface ShellwardConfig {
 
 /** A configuration problem; the message names the file and the key path. */
 export class ConfigError extends Error {
+  /**
+   * `file`: the config file as shown to the user; `message`: what is wrong (may end with a code
+   * frame); `location`: the 1-based line and column of the problem in `file`, when known.
+   */
   constructor(
     readonly file: string,
     message: string,
+    readonly location?: { readonly line: number; readonly column?: number },
   ) {
-    super(`${file}: ${message}`);
+    super(`${file}${location ? `:${location.line}${location.column !== undefined ? `:${location.column}` : ''}` : ''}: ${message}`);
     this.name = 'ConfigError';
   }
 }

@@ -110,6 +110,26 @@ async function firstConfigCandidate(cwd: string): Promise<string | undefined> {
 }
 
 /**
+ * The reason a config file failed to load, without repeating itself: cosmiconfig's JSON errors
+ * (parse-json's `JSONError`) carry the code frame in `codeFrame` and twice in `message`, after a
+ * `JSON Error in <absolute path>:` prefix. Returns the reason with the code frame once at the end,
+ * and the 1-based line and column the frame's `>` marker and caret point at, when there is one.
+ */
+export function loadErrorDetail(err: unknown): { reason: string; line?: number; column?: number } {
+  const message = err instanceof Error ? err.message : String(err);
+  const frame = (err as { codeFrame?: unknown } | null)?.codeFrame;
+  if (typeof frame !== 'string' || frame.trim() === '') return { reason: message };
+  const reason = message.split(frame).join('').replace(/^JSON Error in [^\n]*?:\s*/, '').replace(/\s+/g, ' ').trim();
+  const lines = frame.split('\n');
+  const at = lines.findIndex((l) => /^>\s*\d+ \|/.test(l));
+  const line = at >= 0 ? Number(/\d+/.exec(lines[at]!)![0]) : undefined;
+  const caret = at >= 0 ? lines[at + 1] : undefined;
+  const bar = caret?.indexOf('|') ?? -1;
+  const column = caret !== undefined && bar >= 0 && caret.includes('^') ? caret.indexOf('^') - bar - 1 : undefined;
+  return { reason: `${reason}\n\n${frame}`, ...(line !== undefined ? { line } : {}), ...(column !== undefined && column >= 1 ? { column } : {}) };
+}
+
+/**
  * Loads and merges the configuration. Root directory (where `.claude/` is read and `ignore`
  * globs are relative to): the config file's directory, else the project root around `cwd`. Throws {@link ConfigError} (file and key path in the message) for a config that
  * cannot be read or parsed, fails the schema, or holds a malformed permission rule; a missing
@@ -130,7 +150,8 @@ export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> 
   } catch (err) {
     // Name the file that failed: cosmiconfig's own message does not always (a `.cjs` syntax error).
     const file = options.configFile ?? (await firstConfigCandidate(cwd)) ?? cwd;
-    throw new ConfigError(display(resolve(cwd, file), cwd), `cannot be loaded: ${err instanceof Error ? err.message : String(err)}`);
+    const { reason, line, column } = loadErrorDetail(err);
+    throw new ConfigError(display(resolve(cwd, file), cwd), `cannot be loaded: ${reason}`, line !== undefined ? { line, ...(column !== undefined ? { column } : {}) } : undefined);
   }
   const sources: PolicySource[] = [];
   let config: ShellwardConfig = {};

@@ -1,5 +1,5 @@
 /**
- * Stable fingerprints for diagnostics (SARIF `partialFingerprints.primaryLocationLineHash`).
+ * Stable fingerprints for diagnostics (SARIF `partialFingerprints["shellward/v1"]`; code scanning's own `primaryLocationLineHash` is src/report/line-hash.ts).
  * A fingerprint depends on the rule id and the whitespace-normalised text of the line where the
  * finding starts, plus the occurrence number of that pair in the file, so it survives lines
  * being inserted or removed elsewhere in the file.

@@ -149,7 +149,7 @@ export interface Diagnostic {
   /**
    * Stable identity of the finding that survives lines moving: a hash of the rule id and the
    * whitespace-normalised text of the first line of the region, plus `:n` for the n-th
-   * occurrence of that hash in the file (SARIF `partialFingerprints.primaryLocationLineHash`).
+   * occurrence of that hash in the file (SARIF `partialFingerprints["shellward/v1"]`; code scanning's own `primaryLocationLineHash` is src/report/line-hash.ts).
    */
   readonly fingerprint: string;
   readonly data?: Readonly<Record<string, unknown>>;

@@ -17,6 +17,12 @@ export interface ChangedOptions {
   readonly base: string;
   /** The changed ref (default `HEAD`). */
   readonly head?: string;
+  /**
+   * `base` is already the exact commit to compare with (the Action's merge-commit parent or a
+   * merge base it computed): diff `base..head` without taking their merge base, which a shallow
+   * clone may not be able to compute.
+   */
+  readonly exact?: boolean;
 }
 
 /** A 1-based inclusive line range `[start, end]`. */
@@ -61,6 +67,7 @@ async function resolveCommit(cwd: string, ref: string, role: 'base' | 'head'): P
 async function range(options: ChangedOptions): Promise<[string, string]> {
   const head = await resolveCommit(options.cwd, options.head ?? 'HEAD', 'head');
   const base = await resolveCommit(options.cwd, options.base, 'base');
+  if (options.exact) return [base, head];
   const mb = await git(options.cwd, ['merge-base', base, head]);
   if (!mb.ok) {
     throw new GitChangeError(

@@ -7,6 +7,7 @@ import type * as Sarif from 'sarif';
 import type { RuleMeta } from '../checks/define.js';
 import type { Diagnostic, Severity, SeverityLevel } from '../core/types.js';
 import { SEVERITY_RANK } from '../core/types.js';
+import { githubLineHashes } from './line-hash.js';
 import type { ReportInput } from './types.js';
 
 /** The JSON schema a SARIF 2.1.0 log names in `$schema` (OASIS errata 01, the one in schemas/). */
@@ -53,7 +54,22 @@ export interface SarifOptions {
   readonly category?: string;
   /** Most results kept (default {@link CODE_SCANNING_LIMITS.resultsPerRun}). */
   readonly maxResults?: number;
+  /**
+   * The whole text of a file, by the path results show it under (`FileResult.file`), decoded
+   * from UTF-8 with a byte-order mark kept; `undefined` when it cannot be read. With it, results
+   * carry code scanning's `primaryLocationLineHash` ({@link githubLineHashes}); without it (or
+   * for a file it cannot give) that key is left to the uploader, which computes it from the
+   * checkout. Called at most once per file with results.
+   */
+  readonly fileText?: (file: string) => string | undefined;
 }
+
+/**
+ * The `partialFingerprints` key of shellward's own fingerprint: rule id plus the line's
+ * whitespace-normalised text plus occurrence (src/core/fingerprint.ts), the value baselines
+ * match on. `primaryLocationLineHash` is code scanning's own key and gets code scanning's value.
+ */
+export const FINGERPRINT_KEY = 'shellward/v1';
 
 /** `id` of the notification that says results were left out. */
 export const TRUNCATED_NOTIFICATION_ID = 'sarif-results-truncated';
@@ -74,6 +90,29 @@ export function pascalCase(id: string): string {
 
 /** Categories whose findings are security findings for code scanning (get `security-severity`). */
 const SECURITY_CATEGORIES: ReadonlySet<string> = new Set(['security', 'destructive', 'paths']);
+
+/**
+ * `precision` (how often a finding is a true positive, in the vocabulary code scanning and CodeQL
+ * use: very-high, high, medium, low) per category, for rules that do not set their own:
+ * parse, input and policy findings state facts (the parser failed, the file is not UTF-8, the
+ * policy says so); destructive, paths, security and sandbox findings are right about the command
+ * but the command may be intended.
+ */
+const CATEGORY_PRECISION: Readonly<Record<RuleMeta['category'], Precision>> = {
+  parse: 'very-high',
+  input: 'very-high',
+  policy: 'very-high',
+  destructive: 'high',
+  paths: 'high',
+  security: 'high',
+  sandbox: 'high',
+};
+
+/** SARIF rule property `precision` as code scanning reads it. */
+export type Precision = 'very-high' | 'high' | 'medium' | 'low';
+
+/** SARIF rule property `problem.severity` (code scanning's severity of a non-security alert) per severity. */
+const PROBLEM_SEVERITY: Readonly<Record<Severity, 'error' | 'warning' | 'recommendation'>> = { error: 'error', warning: 'warning', note: 'recommendation' };
 
 /** GitHub's `security-severity` score (a decimal string, 0.0–10.0) for a default severity. */
 const SECURITY_SEVERITY: Readonly<Record<Severity, string>> = { error: '9.0', warning: '6.0', note: '3.0' };
@@ -109,11 +148,15 @@ function ruleHelp(rule: RuleMeta): Sarif.MultiformatMessageString {
  * profile's default (the profile of files in a repository, which is what code scanning sees).
  * `security-severity` is set for the security, destructive and paths categories from the loudest
  * default of any profile (a rule that is quiet for scripts but an error for agent transcripts is
- * still a 9.0 when it does fire).
+ * still a 9.0 when it does fire), and those rules carry the `security` tag, which code scanning
+ * needs to treat them as security alerts. `properties.precision` is the rule's own or its
+ * category's ({@link CATEGORY_PRECISION}); `properties.problem.severity` follows the `script`
+ * default, or the loudest when that is off (note → `recommendation`). `helpUri` is the rule's page ({@link ruleHelpUri}).
  */
 export function sarifRule(rule: RuleMeta): Sarif.ReportingDescriptor {
   const loudest = loudestDefault(rule);
   const securitySeverity = SECURITY_CATEGORIES.has(rule.category) && loudest ? SECURITY_SEVERITY[loudest] : undefined;
+  const tags = [...new Set([...(securitySeverity ? ['security'] : []), rule.category, 'shellward'])];
   return {
     id: rule.id,
     name: pascalCase(rule.id),
@@ -123,7 +166,9 @@ export function sarifRule(rule: RuleMeta): Sarif.ReportingDescriptor {
     helpUri: ruleHelpUri(rule.id),
     defaultConfiguration: reportingConfiguration(rule.severity.script),
     properties: {
-      tags: [rule.category, 'shellward'].slice(0, CODE_SCANNING_LIMITS.tagsPerRule),
+      tags: tags.slice(0, CODE_SCANNING_LIMITS.tagsPerRule),
+      precision: rule.precision ?? CATEGORY_PRECISION[rule.category],
+      'problem.severity': PROBLEM_SEVERITY[rule.severity.script === 'off' ? (loudest ?? 'note') : rule.severity.script],
       ...(securitySeverity ? { 'security-severity': securitySeverity } : {}),
     },
   };
@@ -154,8 +199,9 @@ export function artifactLocation(file: string): Sarif.ArtifactLocation {
   return { uri: encodePath(path), uriBaseId: SRCROOT };
 }
 
-function sarifResult(file: string, d: Diagnostic, ruleIndex: ReadonlyMap<string, number>): Sarif.Result {
+function sarifResult(file: string, d: Diagnostic, ruleIndex: ReadonlyMap<string, number>, lineHashes: readonly string[] | undefined): Sarif.Result {
   const index = ruleIndex.get(d.ruleId);
+  const lineHash = lineHashes?.[d.range.start.line - 1];
   return {
     ruleId: d.ruleId,
     ...(index !== undefined ? { ruleIndex: index } : {}),
@@ -175,7 +221,7 @@ function sarifResult(file: string, d: Diagnostic, ruleIndex: ReadonlyMap<string,
         },
       },
     ],
-    partialFingerprints: { primaryLocationLineHash: d.fingerprint },
+    partialFingerprints: { [FINGERPRINT_KEY]: d.fingerprint, ...(lineHash !== undefined ? { primaryLocationLineHash: lineHash } : {}) },
   };
 }
 
@@ -217,7 +263,9 @@ export function automationId(category: string | undefined): string | undefined {
  * Builds the SARIF 2.1.0 log for `input`: one run, `rules[]` in `input.rules` order, results in
  * input order (`ruleIndex` points into `rules[]`; omitted for a rule id not in it), levels equal
  * to severities, regions in 1-based lines and UTF-16 columns (`columnKind: utf16CodeUnits`) with
- * exclusive `endColumn`, and `partialFingerprints.primaryLocationLineHash` = the fingerprint.
+ * exclusive `endColumn`, and `partialFingerprints` = shellward's fingerprint under
+ * {@link FINGERPRINT_KEY} plus, when `options.fileText` gives the file, code scanning's
+ * `primaryLocationLineHash` of the start line.
  * `options.category` becomes `automationDetails.id`. Over `options.maxResults` (default: code
  * scanning's 25,000 per run) the most severe results are kept (see {@link keepMostSevere}) and
  * `invocations[0].toolExecutionNotifications` says how many were left out.
@@ -233,6 +281,15 @@ export function buildSarif(input: ReportInput, options: SarifOptions = {}): Sari
   const kept = keepMostSevere(entries, max);
   const omitted = entries.length - kept.length;
   const id = automationId(options.category);
+  const hashes = new Map<string, readonly string[] | undefined>();
+  const hashesOf = (file: string): readonly string[] | undefined => {
+    if (!options.fileText) return undefined;
+    if (!hashes.has(file)) {
+      const text = options.fileText(file);
+      hashes.set(file, text === undefined ? undefined : githubLineHashes(text));
+    }
+    return hashes.get(file);
+  };
   const run: Sarif.Run = {
     tool: {
       driver: {
@@ -266,7 +323,7 @@ export function buildSarif(input: ReportInput, options: SarifOptions = {}): Sari
       [SRCROOT]: { description: { text: 'The root of the repository that was linted.' } },
     },
     columnKind: 'utf16CodeUnits',
-    results: kept.map((e) => sarifResult(e.file, e.d, ruleIndex)),
+    results: kept.map((e) => sarifResult(e.file, e.d, ruleIndex, hashesOf(e.file))),
   };
   return { $schema: SARIF_SCHEMA_URI, version: '2.1.0', runs: [run] };
 }
@@ -280,4 +337,54 @@ export function sarifOmitted(input: ReportInput, maxResults: number = CODE_SCANN
 /** Renders {@link buildSarif} as JSON indented by 2 spaces, with a trailing newline. */
 export function formatSarif(input: ReportInput, options: SarifOptions = {}): string {
   return JSON.stringify(buildSarif(input, options), null, 2) + '\n';
+}
+
+/** `descriptor.id` of the notification {@link buildConfigErrorSarif} writes. */
+export const CONFIG_ERROR_NOTIFICATION_ID = 'configuration-error';
+
+/** A configuration problem for {@link buildConfigErrorSarif}. */
+export interface ConfigurationProblem {
+  /** What is wrong, as printed to the user. */
+  readonly message: string;
+  /** The file at fault, as shown to the user (relative to the repository root, or absolute). */
+  readonly file?: string;
+  /** 1-based line and column in `file`, when known. */
+  readonly line?: number;
+  readonly column?: number;
+}
+
+/**
+ * A SARIF 2.1.0 log for a run that could not start because its configuration is wrong: the
+ * driver and its rules as {@link buildSarif} writes them, no results, and
+ * `invocations[0]` with `executionSuccessful: false` and the problem as a
+ * `toolConfigurationNotifications` entry (level `error`, located in the file when known). A
+ * step that uploads the SARIF after a failed run (`if: always()`) then uploads a valid file
+ * that says what went wrong, instead of failing on a missing one.
+ */
+export function buildConfigErrorSarif(input: Pick<ReportInput, 'rules' | 'toolVersion'>, problem: ConfigurationProblem, options: SarifOptions = {}): Sarif.Log {
+  const log = buildSarif({ results: [], rules: input.rules, toolVersion: input.toolVersion, filesAnalysed: 0 }, options);
+  const run = log.runs[0]!;
+  const location: Sarif.Location | undefined =
+    problem.file === undefined
+      ? undefined
+      : {
+          physicalLocation: {
+            artifactLocation: artifactLocation(problem.file),
+            ...(problem.line !== undefined ? { region: { startLine: problem.line, ...(problem.column !== undefined ? { startColumn: problem.column } : {}) } } : {}),
+          },
+        };
+  run.invocations = [
+    {
+      executionSuccessful: false,
+      toolConfigurationNotifications: [
+        {
+          level: 'error',
+          descriptor: { id: CONFIG_ERROR_NOTIFICATION_ID },
+          message: { text: problem.message },
+          ...(location ? { locations: [location] } : {}),
+        },
+      ],
+    },
+  ];
+  return log;
 }

@@ -269,7 +269,7 @@ describe('the bundled Action on a pull_request', () => {
     expect(s).toMatch(/only lines they change \(\d+ findings? on other lines not shown\)/);
     expect(s).toContain('### Findings per rule');
     expect(s).toContain(
-      '<tr><td><a href="https://github.com/shellward/shellward/blob/main/docs/rules/path-dangerous-removal.md"><code>path-dangerous-removal</code></a></td><td>error</td><td>13</td></tr>',
+      '<tr><td><a href="https://github.com/shellward/shellward/blob/main/docs/rules/path-dangerous-removal.md"><code>path-dangerous-removal</code></a></td><td>Removal of the root, home or a top-level directory</td><td>error</td><td>13</td></tr>',
     );
     const top = s.slice(s.indexOf('### Top 20 of'));
     expect(top).not.toBe(s);

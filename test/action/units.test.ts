@@ -98,3 +98,28 @@ describe('annotations and summary', () => {
     expect(renderSummary({ results: [], filesAnalysed: 0, sarifFile: 's' })).toBe('## shellward\n\nNo problems found in 0 files.\n');
   });
 });
+
+describe('summary order, titles and the changed-only scope', () => {
+  it('sorts files naturally (f2 before f10) and gives each rule its title', () => {
+    const results: FileResult[] = ['f10.sh', 'f1.sh', 'f2.sh'].map((file) => ({ file, diagnostics: [diag(1)] }));
+    expect(rankedFindings(results).map((f) => f.file)).toEqual(['f1.sh', 'f2.sh', 'f10.sh']);
+    const s = renderSummary({ results, filesAnalysed: 3, sarifFile: 's' });
+    expect(s).toContain('<tr><th>Rule</th><th>Title</th><th>Severity</th><th>Findings</th></tr>');
+    expect(s).toMatch(/<code>rm-recursive-force<\/code><\/a><\/td><td>[^<]+<\/td><td>error<\/td><td>3<\/td>/);
+    const top = s.slice(s.indexOf('### Findings\n'));
+    expect(top.indexOf('f2.sh:1')).toBeLessThan(top.indexOf('f10.sh:1'));
+    expect(top.indexOf('f1.sh:1')).toBeLessThan(top.indexOf('f2.sh:1'));
+  });
+
+  it('says what was compared, or why every file was linted', () => {
+    const scoped = renderSummary({
+      results: [],
+      filesAnalysed: 1,
+      sarifFile: 's',
+      scope: { base: SHA, compared: 'HEAD^1 aaaaaaa (the base branch) with HEAD bbbbbbb', files: 1, droppedLines: 0, allLines: false },
+    });
+    expect(scoped).toContain('Compared HEAD^1 aaaaaaa (the base branch) with HEAD bbbbbbb.');
+    const all = renderSummary({ results: [], filesAnalysed: 4, sarifFile: 's', unscoped: 'no merge base of `x` and HEAD' });
+    expect(all).toContain('Every file was linted: changed-only could not tell what changed (no merge base of <code>x</code> and HEAD).');
+  });
+});

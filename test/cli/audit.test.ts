@@ -1,5 +1,6 @@
 /** `shellward audit` through the built CLI, on the transcript fixtures. */
 import { describe, expect, it } from 'vitest';
+import { codeScanningViolations } from '../report/code-scanning.js';
 import { validateSarif } from '../report/sarif-schema.js';
 import { shellward } from './cli.js';
 
@@ -35,6 +36,7 @@ describe('shellward audit', () => {
     expect(r.exitCode).toBe(0);
     const log = JSON.parse(String(r.stdout));
     expect(validateSarif(log)).toEqual([]);
+    expect(codeScanningViolations(log, String(r.stdout), { requireLineHash: true })).toEqual([]);
     const results = log.runs[0].results as { ruleId: string; level: string; locations: { physicalLocation: { region: { startLine: number } } }[] }[];
     const push = results.filter((x) => x.ruleId === 'git-push-force');
     expect(push.map((x) => [x.level, x.locations[0]!.physicalLocation.region.startLine]).sort()).toEqual([['error', 18], ['note', 18]]);

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
+import { codeScanningViolations } from '../report/code-scanning.js';
 import { validateSarif } from '../report/sarif-schema.js';
 import { shellward } from './cli.js';
 
@@ -18,6 +19,8 @@ describe('lint on the machine’s own shell scripts', () => {
     expect([0, 1]).toContain(r.exitCode);
     const log = JSON.parse(String(r.stdout));
     expect(validateSarif(log)).toEqual([]);
+    // Absolute paths outside the repository: still hashed (the files can be read).
+    expect(codeScanningViolations(log, String(r.stdout), { requireLineHash: true })).toEqual([]);
     const results = log.runs[0].results as { ruleId: string }[];
     expect(results.some((x) => x.ruleId === 'internal-error')).toBe(false);
   });

@@ -2,6 +2,7 @@ import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { codeScanningViolations } from '../report/code-scanning.js';
 import { validateSarif } from '../report/sarif-schema.js';
 import { execa } from 'execa';
 import { BIN, REPO, shellward } from './cli.js';
@@ -34,6 +35,7 @@ describe('shellward lint (CLI)', () => {
     expect(String(r.stdout)).toBe('');
     const log = JSON.parse(await readFile(out, 'utf8'));
     expect(validateSarif(log)).toEqual([]);
+    expect(codeScanningViolations(log, await readFile(out, 'utf8'), { requireLineHash: true })).toEqual([]);
     const results = log.runs[0].results as { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[];
     expect(results.length).toBeGreaterThan(5);
     expect(results[0]!.locations[0]!.physicalLocation.artifactLocation.uri).toMatch(/^examples\//);

@@ -169,3 +169,23 @@ describe('typos in Claude settings permissions', () => {
     expect(claudeSettingsPermissions({ permissions: { defaultMode: 'acceptEdits', allow: ['Bash(ls)'] } }, 's')).toEqual({ allow: ['Bash(ls)'] });
   });
 });
+
+describe('a config file that is not valid JSON', () => {
+  it('names the file, line and column, and shows the code frame once', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'shellward-badjson-'));
+    await writeFile(join(dir, 'package.json'), '{}\n');
+    await writeFile(join(dir, 'shellward.config.json'), '{\n  "rules": {\n    "rm-recursive-force": "warning",\n  }\n}\n');
+    const err = await loadConfig({ cwd: dir }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ConfigError);
+    const e = err as ConfigError;
+    expect(e.location).toEqual({ line: 4, column: 3 });
+    expect(e.message).toMatch(/^shellward\.config\.json:4:3: cannot be loaded: /);
+    // The frame's marked line appears once, and the absolute path of cosmiconfig's prefix not at all.
+    expect(e.message.match(/> 4 \|/g)).toHaveLength(1);
+    expect(e.message).not.toContain(dir);
+    await rm(dir, { recursive: true, force: true });
+  });
+});

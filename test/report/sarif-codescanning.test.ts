@@ -5,7 +5,6 @@
  * survive lines moving.
  */
 import { existsSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
 import type * as Sarif from 'sarif';
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../../src/checks/index.js';
@@ -14,30 +13,11 @@ import type { FileResult, ReportInput } from '../../src/report/index.js';
 import { automationId, buildSarif, CODE_SCANNING_LIMITS, formatSarif, sarifOmitted, TRUNCATED_NOTIFICATION_ID } from '../../src/report/sarif.js';
 import { lintText } from '../helpers.js';
 import { diag, INPUT_FIXTURE, RULES_FIXTURE } from './fixtures.js';
+import { codeScanningViolations } from './code-scanning.js';
 import { validateSarif } from './sarif-schema.js';
 
 function parse(out: string): Sarif.Log {
   return JSON.parse(out) as Sarif.Log;
-}
-
-/** Checks every documented hard limit of code scanning on a parsed log; returns the violations. */
-function codeScanningViolations(log: Sarif.Log, text: string): string[] {
-  const out: string[] = [];
-  if (log.runs.length > CODE_SCANNING_LIMITS.runsPerFile) out.push(`runs: ${log.runs.length}`);
-  for (const run of log.runs) {
-    if ((run.results ?? []).length > CODE_SCANNING_LIMITS.resultsPerRun) out.push(`results: ${run.results!.length}`);
-    if ((run.tool.driver.rules ?? []).length > CODE_SCANNING_LIMITS.rulesPerRun) out.push('rules');
-    for (const r of run.tool.driver.rules ?? []) {
-      const tags = (r.properties?.tags ?? []) as string[];
-      if (tags.length > CODE_SCANNING_LIMITS.tagsPerRule) out.push(`tags of ${r.id}: ${tags.length}`);
-    }
-    for (const res of run.results ?? []) {
-      if ((res.locations ?? []).length > CODE_SCANNING_LIMITS.locationsPerResult) out.push(`locations of a ${res.ruleId} result`);
-    }
-  }
-  const gz = gzipSync(Buffer.from(text, 'utf8')).length;
-  if (gz > CODE_SCANNING_LIMITS.gzipUploadBytes) out.push(`gzip size ${gz}`);
-  return out;
 }
 
 const SEVERITIES: readonly Severity[] = ['note', 'warning', 'error'];
@@ -180,15 +160,18 @@ describe('locations and fingerprints', () => {
     ]);
   });
 
-  it('keep primaryLocationLineHash when lines are inserted above a finding', async () => {
+  it("keep shellward's fingerprint and code scanning's line hash when lines are inserted above a finding", async () => {
     const before = '#!/bin/sh\nset -e\nrm -rf "$HOME/build"\ngit reset --hard\n';
-    const after = '#!/bin/sh\n# a new comment\necho start\n\nset -e\nrm -rf "$HOME/build"\necho more\ngit reset --hard\n';
+    // Code scanning's hash reads the 100 characters from the start of the line on (not counting
+    // blanks), so only lines above move.
+    const after = '#!/bin/sh\n# a new comment\necho start\n\nset -e\nrm -rf "$HOME/build"\ngit reset --hard\n';
     const hashes = async (text: string): Promise<{ lines: number[]; hashes: string[] }> => {
       const ds = await lintText(text, 'script', 'deploy.sh');
-      const run = buildSarif({ results: [{ file: 'deploy.sh', diagnostics: ds }], rules: RULES, toolVersion: '0.0.0', filesAnalysed: 1 }).runs[0]!;
+      const run = buildSarif({ results: [{ file: 'deploy.sh', diagnostics: ds }], rules: RULES, toolVersion: '0.0.0', filesAnalysed: 1 }, { fileText: () => text }).runs[0]!;
+      for (const r of run.results!) expect(r.partialFingerprints!.primaryLocationLineHash).toMatch(/^[0-9a-f]+:1$/);
       return {
         lines: run.results!.map((r) => r.locations![0]!.physicalLocation!.region!.startLine!),
-        hashes: run.results!.map((r) => `${r.ruleId} ${r.partialFingerprints!.primaryLocationLineHash}`),
+        hashes: run.results!.map((r) => `${r.ruleId} ${r.partialFingerprints!['shellward/v1']} ${r.partialFingerprints!.primaryLocationLineHash}`),
       };
     };
     const a = await hashes(before);

@@ -12,6 +12,7 @@ import {
 } from '../../src/report/index.js';
 import { diag, EMPTY_INPUT, INPUT_FIXTURE, OUTSIDE, RULES_FIXTURE, SPACED, UNICODE_PATH } from './fixtures.js';
 import { validateSarif } from './sarif-schema.js';
+import { githubLineHashes } from '../../src/report/line-hash.js';
 
 function parse(out: string): Sarif.Log {
   return JSON.parse(out) as Sarif.Log;
@@ -126,12 +127,23 @@ describe('rules[]', () => {
   });
 
   it('tags rules and scores security-relevant categories', () => {
-    expect(ruleById('path-dangerous-removal').properties).toEqual({ tags: ['paths', 'shellward'], 'security-severity': '9.0' });
-    expect(ruleById('rm-recursive-force').properties).toEqual({ tags: ['destructive', 'shellward'], 'security-severity': '6.0' });
-    // Off for scripts but an error for agents: scored by its loudest default.
-    expect(ruleById('unicode-whitespace').properties).toEqual({ tags: ['security', 'shellward'], 'security-severity': '9.0' });
-    expect(ruleById('parse-error').properties).toEqual({ tags: ['parse', 'shellward'] });
-    expect(ruleById('file-skipped').properties).toEqual({ tags: ['input', 'shellward'] });
+    // Rules with a security-severity carry the `security` tag code scanning needs to treat them as security alerts.
+    expect(ruleById('path-dangerous-removal').properties).toEqual({
+      tags: ['security', 'paths', 'shellward'],
+      precision: 'high',
+      'problem.severity': 'error',
+      'security-severity': '9.0',
+    });
+    expect(ruleById('rm-recursive-force').properties).toEqual({
+      tags: ['security', 'destructive', 'shellward'],
+      precision: 'high',
+      'problem.severity': 'warning',
+      'security-severity': '6.0',
+    });
+    // Off for scripts but an error for agents: scored by its loudest default; the tag is not repeated.
+    expect(ruleById('unicode-whitespace').properties).toEqual({ tags: ['security', 'shellward'], precision: 'high', 'problem.severity': 'error', 'security-severity': '9.0' });
+    expect(ruleById('parse-error').properties).toEqual({ tags: ['parse', 'shellward'], precision: 'very-high', 'problem.severity': 'warning' });
+    expect(ruleById('file-skipped').properties).toEqual({ tags: ['input', 'shellward'], precision: 'very-high', 'problem.severity': 'recommendation' });
   });
 
   it('PascalCases ids', () => {
@@ -165,9 +177,28 @@ describe('results', () => {
           },
         },
       ],
-      partialFingerprints: { primaryLocationLineHash: 'fedcba9876543210:1' },
+      // Without the file's text, code scanning's key is left to the uploader.
+      partialFingerprints: { 'shellward/v1': 'fedcba9876543210:1' },
     });
     expect(run().results!.map((x) => x.level)).toEqual(['error', 'error', 'warning', 'warning', 'note']);
+  });
+
+  it("adds code scanning's primaryLocationLineHash of the start line when the file's text is given", () => {
+    const texts: Record<string, string> = { 'a dir/deploy #1.sh': '#!/bin/sh\necho hi\nrm -rf /\n' };
+    const asked: string[] = [];
+    const log = buildSarif(INPUT_FIXTURE, {
+      fileText: (f) => {
+        asked.push(f);
+        return texts[f];
+      },
+    });
+    const res = log.runs[0]!.results![1]!;
+    // Line 3 of that text, as upload-sarif computes it (src/report/line-hash.ts; checked against codeql-action's own values).
+    expect(res.partialFingerprints).toEqual({ 'shellward/v1': 'fedcba9876543210:1', primaryLocationLineHash: githubLineHashes(texts['a dir/deploy #1.sh']!)[2] });
+    expect(res.partialFingerprints!.primaryLocationLineHash).toMatch(/^[0-9a-f]{1,16}:1$/);
+    // A file the callback cannot give keeps only shellward's key; each file is read once.
+    expect(log.runs[0]!.results![0]!.partialFingerprints).toEqual({ 'shellward/v1': expect.any(String) });
+    expect(asked).toEqual([...new Set(asked)]);
   });
 
   it('keeps a multi-line region with its exclusive end', () => {

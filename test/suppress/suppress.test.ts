@@ -80,3 +80,40 @@ describe('applySuppressions', () => {
     expect(applySuppressions('f.sh', [], directives('# shellward-disable-next-line x\n'), { ...RULES, severity: () => undefined })).toEqual([]);
   });
 });
+
+describe('codes, the same-line form and ShellCheck directives', () => {
+  const rules = {
+    ...RULES,
+    resolve: (name: string): string | undefined => ({ D311: 'rm-recursive-force', D301: 'git-reset-hard' })[name.toUpperCase()] ?? name,
+    shellcheck: (code: string): readonly string[] => (code === 'SC2115' ? ['rm-recursive-force'] : []),
+  };
+
+  it('accepts the code shellward rules prints in place of the id', () => {
+    const text = '# shellward-disable-next-line D311 -- build dir\nrm -rf build\n';
+    expect(applySuppressions('f.sh', [diag('rm-recursive-force', 2)], directives(text), rules)).toEqual([]);
+    // An unknown code is still reported, as written.
+    const bad = applySuppressions('f.sh', [], directives('# shellward-disable-next-line D999 -- x\n'), rules);
+    expect(bad.map((d) => d.message)).toEqual(['Unknown rule id `D999` in `shellward-disable-next-line`.']);
+  });
+
+  it('silences its own line with shellward-disable-line, and says when it silences nothing', () => {
+    const text = 'rm -rf build # shellward-disable-line rm-recursive-force -- build dir\necho\n';
+    const spans = [{ start: text.indexOf('#'), end: text.indexOf('\n') }];
+    const ds = parseDirectives(text, spans);
+    expect(ds.map((d) => [d.kind, d.line])).toEqual([['line', 1]]);
+    expect(applySuppressions('f.sh', [diag('rm-recursive-force', 1), diag('rm-recursive-force', 2)], ds, rules).map((d) => d.range.start.line)).toEqual([2]);
+    const unused = applySuppressions('f.sh', [diag('rm-recursive-force', 2)], ds, rules);
+    expect(unused.map((d) => d.ruleId)).toEqual(['rm-recursive-force', 'suppression-unused']);
+    expect(unused[1]!.message).toContain('on line 1');
+  });
+
+  it('honours `# shellcheck disable=SC2115` for the rules citing SC2115 (alone: the next line; trailing: its own line), never reporting it', () => {
+    const text = '# shellcheck disable=SC2086,2115\nrm -rf "$A/"\nrm -rf "$B/" # shellcheck disable=SC2115\nrm -rf "$C/"\n# shellcheck disable=SC1000\n';
+    const ds = directives(text);
+    expect(ds.map((d) => [d.kind, d.ruleIds])).toEqual([['shellcheck', ['SC2086', 'SC2115']], ['shellcheck', ['SC1000']]]);
+    const spans = [{ start: text.indexOf('# shellcheck disable=SC2115'), end: text.indexOf('\n', text.indexOf('# shellcheck disable=SC2115')) }];
+    const all = [...ds, ...parseDirectives(text, spans)];
+    const kept = applySuppressions('f.sh', [diag('rm-recursive-force', 2), diag('rm-recursive-force', 3), diag('rm-recursive-force', 4), diag('git-reset-hard', 2)], all, rules);
+    expect(kept.map((d) => `${d.ruleId}:${d.range.start.line}`)).toEqual(['rm-recursive-force:4', 'git-reset-hard:2']);
+  });
+});
