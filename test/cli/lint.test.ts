@@ -100,10 +100,10 @@ describe('shellward lint (CLI)', () => {
 
   it('skips a named JSON file that is not a transcript with a note, instead of linting JSON as shell', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'shellward-cli-'));
-    await writeFile(join(dir, 'package.json'), '{"name": "x"}\n');
-    const r = await shellward(['lint', 'package.json'], { cwd: dir });
+    await writeFile(join(dir, 'data.json'), '{"name": "x"}\n');
+    const r = await shellward(['lint', 'data.json'], { cwd: dir });
     expect(r.exitCode).toBe(0);
-    expect(String(r.stdout)).toContain('package.json:1:1: note: File skipped: not a transcript format shellward reads');
+    expect(String(r.stdout)).toContain('data.json:1:1: note: File skipped: not a transcript format shellward reads');
   });
 
   it('applies the config profile.makefile to Makefiles', async () => {
