@@ -35,7 +35,7 @@ export const STARTER_CONFIG = {
 export const HUSKY_HOOK = '# shellward: lint the staged shell scripts and Makefiles (the index, not the working tree).\nnpx --no-install shellward lint --staged\n';
 
 /** `.github/workflows/shellward.yml`: lint the PR's changes, annotate, upload SARIF to code scanning. */
-export const WORKFLOW = `# shellward: lint shell scripts and Makefiles; PR annotations and code scanning alerts.
+export const WORKFLOW = `# shellward: lint the shell in scripts, Makefiles, these workflows, Dockerfiles and package.json; PR annotations and code scanning alerts.
 name: shellward
 on:
   push:
@@ -54,6 +54,7 @@ jobs:
           fetch-depth: 0 # the PR's base commit, to lint only what the PR changes
       - uses: ${ACTION_REF}
         with:
+          paths: . # the whole repository, .github/workflows included
           sarif-file: shellward.sarif
       - uses: github/codeql-action/upload-sarif@v3
         if: always()
