@@ -5,7 +5,7 @@
  * the same length (`${GHA_EXPR__…}`), a value unknown at lint time that may be empty. A decision
  * never trusts it as a command name, a removal target built from it is unknown, and every column
  * after it stays true. Also lists which expressions read attacker-controlled event data
- * (https://docs.github.com/en/actions/reference/security/secure-use#good-practices-for-mitigating-script-injection-attacks).
+ * (https://docs.github.com/en/actions/concepts/security/script-injections).
  * Offsets are UTF-16 code units, 0-based. Pure.
  */
 import { MappedText } from './mapped-text.js';

