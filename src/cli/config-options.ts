@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { homedir } from 'node:os';
 import { ConfigError, type ResolvedConfig } from '../config/config.js';
 import { loadConfig } from '../config/load.js';
+import { linterOptionsFor } from '../project.js';
 
 /** Parsed values of the config options. */
 export interface ConfigCliOptions {
@@ -72,12 +73,7 @@ export const LOCAL_PATH_HOST: PathHost = {
  * `--permission-mode`, and (with `local`) the {@link LOCAL_PATH_HOST}.
  */
 export function linterOptions(resolved: ResolvedConfig, opts: ConfigCliOptions, local = false): LinterOptions {
-  return {
-    severity: resolved.severity,
-    policy: resolved.policy,
-    ...((opts.permissionMode ?? resolved.permissionMode) === 'acceptEdits' ? { mode: 'acceptEdits' as const } : {}),
-    ...(local ? { pathHost: LOCAL_PATH_HOST } : {}),
-  };
+  return { ...linterOptionsFor(resolved, opts.permissionMode), ...(local ? { pathHost: LOCAL_PATH_HOST } : {}) };
 }
 
 /**

@@ -102,7 +102,7 @@ export function mergeHuskyHook(existing: string): string {
 
 /** `.github/workflows/shellward.yml`: lint the PR's changes, annotate, upload SARIF to code scanning. */
 export function workflow(pin: Pin = PIN): string {
-  return `# shellward: lint shell scripts and Makefiles; PR annotations and code scanning alerts.
+  return `# shellward: lint the shell in scripts, Makefiles, these workflows, Dockerfiles and package.json; PR annotations and code scanning alerts.
 name: shellward
 on:
   push:
@@ -119,6 +119,8 @@ jobs:
       - uses: actions/checkout@v4
       - uses: ${actionRef(pin)} # ${pin.comment}
         id: shellward
+        with:
+          paths: . # the whole repository, .github/workflows included
       - uses: github/codeql-action/upload-sarif@v3
         if: always()
         with:

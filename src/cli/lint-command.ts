@@ -4,15 +4,12 @@ import { Option } from 'commander';
 import { RULES } from '../checks/index.js';
 import type { Profile, Severity } from '../core/types.js';
 import { SEVERITY_RANK } from '../core/types.js';
-import { Linter } from '../lint.js';
 import { formatReport, OUTPUT_FORMATS, type OutputFormat } from '../report/index.js';
-import { lintFiles } from '../runner.js';
+import { runProject } from '../project.js';
 import { discover, type Candidate, type DiscoveryError } from '../sources/discover.js';
 import { stagedCandidates } from '../sources/staged.js';
-import { globMatcher } from '../config/config.js';
-import { policyFileResults } from '../config/policy-lint.js';
-import { relative, sep } from 'node:path';
-import { addConfigOptions, linterOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
+import { relative, resolve, sep } from 'node:path';
+import { addConfigOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
 import { EXIT } from './exit-codes.js';
 import { emit, readPathList, sarifFileText, useColor } from './io.js';
 import { VERSION } from './version.js';
@@ -55,6 +52,14 @@ interface LintOptions extends ConfigCliOptions {
   sandbox?: boolean;
   sandboxLimit?: number;
   sandboxTimeout?: number;
+  stdinFilename?: string;
+}
+
+/** All of standard input as bytes. */
+async function readStdin(): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 /** What `--changed` lints: the discovered candidates the branch changed, and its changed lines. */
@@ -157,9 +162,20 @@ async function loadBaseline(file: string): Promise<Baseline | undefined> {
 /** Runs `lint` and returns the exit code. Errors in single arguments are printed to stderr. */
 export async function runLint(paths: string[], opts: LintOptions): Promise<number> {
   let cwd = process.cwd();
-  const args = [...paths];
+  // `-`: the text on standard input, read as the kind --stdin-filename names (default: a shell script).
+  const fromStdin = paths.includes('-');
+  const args = paths.filter((p) => p !== '-');
+  if (fromStdin && (opts.staged || opts.changed || opts.filesFrom === '-')) {
+    process.stderr.write(`shellward: - (standard input) cannot be combined with ${opts.staged ? '--staged' : opts.changed ? '--changed' : '--files-from -'}\n`);
+    return EXIT.ERROR;
+  }
+  if (opts.stdinFilename !== undefined && !fromStdin) {
+    process.stderr.write('shellward: --stdin-filename needs - among the paths\n');
+    return EXIT.ERROR;
+  }
   if (opts.filesFrom) args.push(...(await readPathList(opts.filesFrom)));
-  if (args.length === 0 && !opts.staged) args.push('.');
+  if (args.length === 0 && !opts.staged && !fromStdin) args.push('.');
+  const stdin: Candidate | undefined = fromStdin ? { path: resolve(cwd, opts.stdinFilename ?? '<stdin>'), explicit: true, content: await readStdin() } : undefined;
   if (opts.staged && opts.changed) {
     process.stderr.write('shellward: --staged and --changed cannot be combined\n');
     return EXIT.ERROR;
@@ -192,16 +208,16 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
     ({ candidates: found, errors } = await discover(args, cwd));
   }
   for (const e of errors) process.stderr.write(`shellward: ${e.arg}: ${e.message}\n`);
-  const ignore = resolved.config.ignore ?? [];
-  const ignored = globMatcher(ignore);
-  const candidates = ignore.length === 0 ? found : found.filter((c) => !ignored(relative(resolved.root, c.path).split(sep).join('/')));
-  const linter = await Linter.create(linterOptions(resolved, opts));
-  // The runner has one profile for scripts and Makefiles: the flag, else the config's `profile.script`.
-  const profile = opts.profile ?? resolved.config.profile?.script ?? 'script';
-  const run = await lintFiles(linter, candidates, { cwd, profile, verdicts: opts.format === 'json' || opts.sandbox === true, makefileNames: resolved.config.makefiles ?? [], transcriptProfile: resolved.config.profile?.transcript ?? 'agent', makefileProfile: opts.profile ?? resolved.config.profile?.makefile ?? profile });
-  // The policy's own findings (policy-overbroad-allow), at the rule strings in the policy files.
-  const level = linter.severityFor('policy-overbroad-allow', { profile });
-  if (level) run.results.push(...policyFileResults(resolved, level));
+  if (stdin) found = [...found, stdin];
+  const run = await runProject({
+    cwd,
+    config: resolved,
+    candidates: found,
+    ...(opts.profile ? { profile: opts.profile } : {}),
+    ...(opts.permissionMode ? { permissionMode: opts.permissionMode } : {}),
+    verdicts: opts.format === 'json' || opts.sandbox === true,
+  });
+  const { linter } = run;
   // --sandbox: the transcript calls the policy allows run in the sandbox (src/sandbox/batch.ts).
   let noSandbox = false;
   if (opts.sandbox) {
@@ -257,12 +273,13 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
 export function registerLintCommand(program: Command, setExit: (code: number) => void): void {
   const lint = program
     .command('lint')
-    .description('lint shell scripts, Makefiles and agent transcripts: files, directories (git-tracked files) and globs; default: .')
-    .argument('[paths...]', 'files, directories or glob patterns')
+    .description('lint shell scripts, Makefiles, CI workflows, Dockerfiles, package.json scripts and agent transcripts: files, directories (git-tracked files), globs, - for standard input; default: .')
+    .argument('[paths...]', 'files, directories or glob patterns; - reads standard input')
     .addOption(new Option('-f, --format <format>', 'output format').choices([...OUTPUT_FORMATS]).default('text'))
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').choices(['error', 'warning', 'note', 'none']).default('error'))
     .option('--files-from <file>', 'read more paths from a file, one per line (- for stdin)')
+    .option('--stdin-filename <name>', 'with the path -: the name of the text on standard input, which chooses its kind (.github/workflows/ci.yml, Dockerfile, package.json …; default: a shell script) and is shown in the report')
     .addOption(new Option('--profile <profile>', 'profile for scripts (how loud checks are; default: the config\'s profile.script, else script)').choices(['script', 'agent']))
     .option('--staged', 'lint the staged contents (the git index) of added, copied, modified and renamed files; paths narrow them')
     .option('--changed', 'lint only files changed since the merge base with --base (committed changes, HEAD); paths narrow them')

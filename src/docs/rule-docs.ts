@@ -74,6 +74,7 @@ const CATEGORIES: readonly { readonly id: Category; readonly heading: string; re
   { id: 'paths', heading: 'Paths', blurb: 'Operations on paths that must not be touched (F4xx).' },
   { id: 'policy', heading: 'Permission policy', blurb: 'Claude Code permission rules (`permissions.allow/ask/deny`) applied to commands, and the policy files themselves (R5xx).' },
   { id: 'sandbox', heading: 'Sandboxed runs', blurb: 'What a command did when `shellward sandbox-check` ran it in a sandbox (X5xx).' },
+  { id: 'workflow', heading: 'CI workflows', blurb: 'CI workflow files themselves: what a GitHub Actions workflow pastes into its scripts (W6xx).' },
   { id: 'input', heading: 'Input', blurb: 'Inputs that could not be analysed (I9xx); reported by the pipeline itself.' },
 ];
 
@@ -85,6 +86,9 @@ const NO_EXAMPLES: Readonly<Partial<Record<Category, string>>> = {
   policy:
     'This rule is about the policy files themselves (`.claude/settings*.json`, the shellward config), not\n' +
     'about a command, so it has no one-command examples; test/config/policy-lint.test.ts covers it.',
+  workflow:
+    'This rule is reported by the GitHub Actions reader about the workflow file, not by a check over a\n' +
+    'command, so it has no one-command examples; the golden-file tests (test/fixtures/kinds) cover it.',
   sandbox:
     'This rule is reported by a sandboxed run, not by a check over the parse tree, so it has no\n' +
     'one-command examples (an example would have to run); the tests in test/sandbox cover it.',

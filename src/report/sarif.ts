@@ -89,14 +89,15 @@ export function pascalCase(id: string): string {
 }
 
 /** Categories whose findings are security findings for code scanning (get `security-severity`). */
-const SECURITY_CATEGORIES: ReadonlySet<string> = new Set(['security', 'destructive', 'paths']);
+const SECURITY_CATEGORIES: ReadonlySet<string> = new Set(['security', 'destructive', 'paths', 'workflow']);
 
 /**
  * `precision` (how often a finding is a true positive, in the vocabulary code scanning and CodeQL
  * use: very-high, high, medium, low) per category, for rules that do not set their own:
  * parse, input and policy findings state facts (the parser failed, the file is not UTF-8, the
  * policy says so); destructive, paths, security and sandbox findings are right about the command
- * but the command may be intended.
+ * but the command may be intended; a workflow finding (untrusted input expanded into a `run:`)
+ * is right about the expansion, but the value may be checked elsewhere.
  */
 const CATEGORY_PRECISION: Readonly<Record<RuleMeta['category'], Precision>> = {
   parse: 'very-high',
@@ -106,6 +107,7 @@ const CATEGORY_PRECISION: Readonly<Record<RuleMeta['category'], Precision>> = {
   paths: 'high',
   security: 'high',
   sandbox: 'high',
+  workflow: 'high',
 };
 
 /** SARIF rule property `precision` as code scanning reads it. */
@@ -146,7 +148,7 @@ function ruleHelp(rule: RuleMeta): Sarif.MultiformatMessageString {
 /**
  * One `reportingDescriptor` from a rule's metadata. `defaultConfiguration` mirrors the `script`
  * profile's default (the profile of files in a repository, which is what code scanning sees).
- * `security-severity` is set for the security, destructive and paths categories from the loudest
+ * `security-severity` is set for the security, destructive, paths and workflow categories from the loudest
  * default of any profile (a rule that is quiet for scripts but an error for agent transcripts is
  * still a 9.0 when it does fire), and those rules carry the `security` tag, which code scanning
  * needs to treat them as security alerts. `properties.precision` is the rule's own or its

@@ -27,8 +27,25 @@ export interface FileResult {
   readonly verdicts?: readonly UnitVerdict[];
 }
 
-/** What a command unit is, for {@link UnitVerdict.kind}. */
-export type UnitVerdictKind = 'statement' | 'recipe' | 'shell-function' | 'shell-assignment' | 'tool-call';
+/**
+ * What a command unit is, for {@link UnitVerdict.kind}: a script's top-level statement, a Makefile
+ * unit, a transcript tool call, a GitHub Actions `run:` step (one verdict per top-level statement
+ * of its script), a Dockerfile `RUN`, a package.json script, a GitLab CI script line, a pre-commit
+ * hook entry, a dev container lifecycle command, a Claude Code settings hook.
+ */
+export type UnitVerdictKind =
+  | 'statement'
+  | 'recipe'
+  | 'shell-function'
+  | 'shell-assignment'
+  | 'tool-call'
+  | 'run-step'
+  | 'dockerfile-run'
+  | 'npm-script'
+  | 'ci-script'
+  | 'hook-entry'
+  | 'devcontainer-command'
+  | 'settings-hook';
 
 /**
  * The verdict of one command unit, with where the unit is in its host file. `verdict` is exactly

@@ -1,5 +1,6 @@
 /** `shellward init`: starter files in a temporary directory, never overwritten without --force. */
 import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { kindByName } from '../../src/sources/registry.js';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,6 +62,9 @@ describe('initProject', () => {
     expect(steps.map((s) => s.uses)).toEqual(['actions/checkout@v4', ACTION_REF, 'github/codeql-action/upload-sarif@v3']);
     // A shallow checkout is enough (the action fetches the base it needs); the SARIF path comes from the step's output.
     expect(steps[0]!.with).toBeUndefined();
+    // The Action's paths default to the whole repository, and the workflow itself is a kind shellward reads.
+    expect(steps[1]!.with).toEqual({ paths: '.' });
+    expect(kindByName(join(dir, '.github/workflows/shellward.yml'))?.id).toBe('github-workflow');
     expect(steps[2]).toEqual({ uses: 'github/codeql-action/upload-sarif@v3', if: 'always()', with: { sarif_file: '${{ steps.shellward.outputs.sarif-file }}', category: 'shellward' } });
 
     const preCommit = yaml.load(await readFile(join(dir, '.pre-commit-config.yaml'), 'utf8')) as { repos: Array<{ repo: string; rev: string; hooks: Array<{ id: string }> }> };

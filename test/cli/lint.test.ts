@@ -23,8 +23,35 @@ describe('shellward lint (CLI)', () => {
   it('exits 0 when nothing reaches --fail-on', async () => {
     expect((await shellward(['lint', 'examples/safe.sh'])).exitCode).toBe(0);
     expect((await shellward(['lint', '--fail-on', 'none', 'examples'])).exitCode).toBe(0);
-    const warnOnly = await shellward(['lint', '--fail-on', 'warning', '-']);
+    const warnOnly = await shellward(['lint', '--fail-on', 'warning', 'no-such-file.sh']);
     expect(warnOnly.exitCode).toBe(2);
+  });
+
+  it('reads standard input with -, as the kind --stdin-filename names', async () => {
+    const sh = await shellward(['lint', '--no-color', '-'], { input: 'echo hi\nrm -rf /\n' });
+    expect(sh.exitCode).toBe(1);
+    expect(String(sh.stdout)).toContain('<stdin>:2:8: error: `rm -rf /` removes the root directory. [path-dangerous-removal]');
+    const wf = 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          echo ${{ github.event.issue.body }}\n';
+    const y = await shellward(['lint', '--no-color', '-', '--stdin-filename', '.github/workflows/ci.yml'], { input: wf });
+    expect(y.exitCode).toBe(1);
+    expect(String(y.stdout)).toContain('.github/workflows/ci.yml:7:16: error:');
+    expect(String(y.stdout)).toContain('[untrusted-input-in-run]');
+    const docker = await shellward(['lint', '--no-color', '-', '--stdin-filename', 'Dockerfile'], { input: 'FROM x\nRUN git reset --hard\n' });
+    expect(String(docker.stdout)).toContain('Dockerfile:2:5: warning: `git reset --hard`');
+    expect((await shellward(['lint', '--stdin-filename', 'x.sh', 'examples/safe.sh'])).exitCode).toBe(2);
+    expect((await shellward(['lint', '--staged', '-'], { input: '' })).exitCode).toBe(2);
+  });
+
+  it('skips a named file of no kind it reads instead of linting it as shell', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'shellward-cli-'));
+    await writeFile(join(dir, 'x.py'), 'import os\nos.system("rm -rf /")\n');
+    await writeFile(join(dir, 'tool'), 'rm -rf /\n');
+    const r = await shellward(['lint', '--no-color', 'x.py', 'tool'], { cwd: dir });
+    expect(r.exitCode).toBe(1);
+    const out = String(r.stdout);
+    expect(out).toContain('x.py:1:1: note: File skipped: not a kind of file shellward reads (a `.py` file without a shell shebang;');
+    expect(out).not.toContain('x.py:2');
+    expect(out).toContain('tool:1:8: error:');
   });
 
   it('writes SARIF that validates, to --output', async () => {
@@ -102,10 +129,10 @@ describe('shellward lint (CLI)', () => {
 
   it('skips a named JSON file that is not a transcript with a note, instead of linting JSON as shell', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'shellward-cli-'));
-    await writeFile(join(dir, 'package.json'), '{"name": "x"}\n');
-    const r = await shellward(['lint', 'package.json'], { cwd: dir });
+    await writeFile(join(dir, 'data.json'), '{"name": "x"}\n');
+    const r = await shellward(['lint', 'data.json'], { cwd: dir });
     expect(r.exitCode).toBe(0);
-    expect(String(r.stdout)).toContain('package.json:1:1: note: File skipped: not a transcript format shellward reads');
+    expect(String(r.stdout)).toContain('data.json:1:1: note: File skipped: not a transcript format shellward reads');
   });
 
   it('applies the config profile.makefile to Makefiles', async () => {

@@ -15,6 +15,8 @@ import { POLICY_FILE_RULES } from '../../src/checks/policy/policy-file-rules.js'
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHECKS_DIR = join(ROOT, 'src/checks');
 const GOLDEN_DIR = join(ROOT, 'test/fixtures/golden');
+/** Golden outputs of whole project trees (test/sources/kinds-golden.test.ts). */
+const KINDS_GOLDEN_DIR = join(ROOT, 'test/fixtures/kinds');
 
 /** Modules of src/checks/ that are the framework, not checks. */
 const FRAMEWORK = new Set(['define.ts', 'index.ts']);
@@ -28,10 +30,11 @@ const CODE_PREFIX: Readonly<Record<Category, string>> = {
   policy: 'R5',
   input: 'I9',
   sandbox: 'X5',
+  workflow: 'W6',
 };
 
 /** Categories of rules reported outside the checks (by the pipeline, by a sandboxed run): no runnable examples. */
-const OUTSIDE_CHECKS: ReadonlySet<Category> = new Set<Category>(['input', 'sandbox']);
+const OUTSIDE_CHECKS: ReadonlySet<Category> = new Set<Category>(['input', 'sandbox', 'workflow']);
 
 /** Where the findings of `sandbox` rules are produced by real runs; each such rule id must appear in it. */
 const SANDBOX_TESTS = join(ROOT, 'test/sandbox/findings.test.ts');
@@ -227,14 +230,17 @@ describe('rule metadata', () => {
       });
     }
 
-    if (r.category === 'input') {
+    if (r.category === 'input' || r.category === 'workflow') {
       it('has no runnable examples and appears in a golden file instead', () => {
         expect(r.examples.valid).toEqual([]);
         expect(r.examples.invalid).toEqual([]);
         if (r.id in INPUT_RULES_WITHOUT_GOLDEN) return;
-        const outs = readdirSync(GOLDEN_DIR).filter((f) => f.endsWith('.out'));
-        const hit = outs.some((f) => readFileSync(join(GOLDEN_DIR, f), 'utf8').includes(`[${r.id}]`));
-        expect(hit, `no test/fixtures/golden/*.out shows [${r.id}]`).toBe(true);
+        const outs = [
+          ...readdirSync(GOLDEN_DIR).filter((f) => f.endsWith('.out')).map((f) => join(GOLDEN_DIR, f)),
+          ...readdirSync(KINDS_GOLDEN_DIR).filter((f) => f.endsWith('.out')).map((f) => join(KINDS_GOLDEN_DIR, f)),
+        ];
+        const hit = outs.some((f) => readFileSync(f, 'utf8').includes(`[${r.id}]`));
+        expect(hit, `no test/fixtures/golden/*.out or test/fixtures/kinds/*.out shows [${r.id}]`).toBe(true);
       });
     } else if (r.category === 'sandbox') {
       it('has no runnable examples and is covered by test/sandbox/findings.test.ts instead', () => {

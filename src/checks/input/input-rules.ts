@@ -16,7 +16,9 @@ export const FILE_SKIPPED: RuleMeta = {
     rationale:
       'shellward reads shell scripts as UTF-8 text. A file that contains NUL bytes (binary), that cannot be ' +
       'read, or that is over 16 MiB is skipped and reported, so nothing is silently left out (text that is ' +
-      'not valid UTF-8 is checked anyway: `invalid-utf8`).',
+      'not valid UTF-8 is checked anyway: `invalid-utf8`). A file named on the command line that is of no kind ' +
+      'shellward reads (say `x.py`: not a shell script, Makefile, workflow, Dockerfile …) is skipped with this ' +
+      'note too, rather than read as shell.',
     fix: 'Convert the file to UTF-8, or exclude it from the paths you lint.',
   },
   sources: [],
@@ -123,4 +125,41 @@ export const INVALID_UTF8: RuleMeta = {
   examples: { valid: [], invalid: [] },
 };
 
-export const INPUT_RULES: readonly RuleMeta[] = [FILE_SKIPPED, INTERNAL_ERROR, TRANSCRIPT_PARSE_ERROR, SUPPRESSION_INVALID, SUPPRESSION_UNUSED, INVALID_UTF8];
+/** Shell code that runs in a shell shellward does not analyse (a workflow step in pwsh, a Dockerfile SHELL of PowerShell). */
+export const SHELL_NOT_ANALYSED: RuleMeta = {
+  id: 'shell-not-analysed',
+  code: 'I907',
+  title: 'Code in a shell shellward does not analyse',
+  category: 'input',
+  severity: { agent: 'note', script: 'note' },
+  docs: {
+    rationale:
+      'shellward analyses POSIX shells (sh, bash, dash, ksh, zsh). A GitHub Actions step whose `shell:` is `pwsh`, ' +
+      '`powershell`, `cmd` or `python` (or that runs on a Windows runner, where the default is `pwsh`), a Dockerfile ' +
+      '`RUN` after a `SHELL ["powershell", …]`, or a command whose program is PowerShell or cmd.exe is left out of ' +
+      'the analysis, and this note says so, so nothing is silently reported as clean.',
+    fix: 'Nothing to fix; review such code by other means.',
+  },
+  sources: [],
+  examples: { valid: [], invalid: [] },
+};
+
+/** A YAML or JSON input (workflow, GitLab CI, package.json …) that cannot be parsed. */
+export const SOURCE_PARSE_ERROR: RuleMeta = {
+  id: 'source-parse-error',
+  code: 'I908',
+  title: 'File could not be parsed as its kind',
+  category: 'input',
+  severity: { agent: 'warning', script: 'warning' },
+  docs: {
+    rationale:
+      'A GitHub Actions workflow, GitLab CI file, pre-commit configuration, package.json, dev container or Claude Code ' +
+      'settings file that is not valid YAML or JSON cannot be read for the shell code it holds. The error is ' +
+      'reported at its place and the file\'s shell code is not checked; the rest of the run goes on.',
+    fix: 'Fix the syntax error (the tool that runs the file would reject it too).',
+  },
+  sources: [],
+  examples: { valid: [], invalid: [] },
+};
+
+export const INPUT_RULES: readonly RuleMeta[] = [FILE_SKIPPED, INTERNAL_ERROR, TRANSCRIPT_PARSE_ERROR, SUPPRESSION_INVALID, SUPPRESSION_UNUSED, INVALID_UTF8, SHELL_NOT_ANALYSED, SOURCE_PARSE_ERROR];
