@@ -18,7 +18,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('shellward')
     .description('Policy linter for shell commands written or run by AI coding agents')
     .version(VERSION, '-V, --version')
-    .showHelpAfterError()
+    // A usage error is one line and a pointer to the help, not the whole help (as git and ESLint do).
+    .showHelpAfterError('(run shellward --help for usage)')
     .exitOverride();
   registerLintCommand(program, setExit);
   registerCheckCommand(program, setExit);
@@ -35,6 +36,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       }
       setExit(EXIT.OK);
     });
+  for (const c of program.commands) c.showHelpAfterError(`(run shellward ${c.name()} --help for usage)`);
   return program;
 }
 
