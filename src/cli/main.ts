@@ -3,7 +3,8 @@
  * library. Exit codes: see exit-codes.ts.
  */
 import { Command, CommanderError } from 'commander';
-import { RULES } from '../checks/index.js';
+import { RULES, ruleByName } from '../checks/index.js';
+import { ruleHelpUri } from '../report/sarif.js';
 import { EXIT } from './exit-codes.js';
 import { registerAuditCommand } from './audit-command.js';
 import { registerCheckCommand } from './check-command.js';
@@ -29,8 +30,21 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerInitCommand(program, setExit);
   program
     .command('rules')
-    .description('list every rule with its code, category and default severities')
-    .action(() => {
+    .description('list every rule with its code, category and default severities; with a rule id or code (rm-recursive-force, D311), print that rule\'s page')
+    .argument('[rule]', 'a rule id or code')
+    .action(async (name: string | undefined) => {
+      if (name !== undefined) {
+        const rule = ruleByName(name);
+        if (!rule) {
+          process.stderr.write(`shellward rules: unknown rule ${JSON.stringify(name)} (shellward rules lists the ids and codes)\n`);
+          return setExit(EXIT.ERROR);
+        }
+        // The page docs/rules/<id>.md is generated from the same metadata, examples run through the linter.
+        const [{ Linter }, { exampleLinter, renderRulePage }] = await Promise.all([import('../lint.js'), import('../docs/rule-docs.js')]);
+        process.stdout.write(renderRulePage(rule, exampleLinter(await Linter.create())).replace(/^<!--.*-->\n\n/, ''));
+        process.stdout.write(`\nOnline: ${ruleHelpUri(rule.id)}\n`);
+        return setExit(EXIT.OK);
+      }
       for (const r of RULES) {
         process.stdout.write(`${r.id.padEnd(28)} ${r.code}  ${r.category.padEnd(11)} agent=${r.severity.agent.padEnd(7)} script=${r.severity.script.padEnd(7)} ${r.title}\n`);
       }
