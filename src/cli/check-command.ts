@@ -57,16 +57,39 @@ export function exitCodeFor(v: Verdict): number {
 }
 
 /**
- * The text form of a verdict: the decision and reason on the first line, then the destructive
- * rule ids and the suggested rules, then one line per finding (`severity  start-end  rule-id  message`, offsets 0-based
- * UTF-16, end exclusive). Attacker-controlled text is escaped for the terminal.
+ * The command line a finding starts on, and under it a caret line marking the finding
+ * (`start`/`end`: 0-based UTF-16 offsets into `command`, end exclusive; a finding that runs past
+ * the line is marked to its end). Both escaped for the terminal, the carets aligned with the
+ * escaped text. Returns two lines without newlines, each indented by `indent`.
  */
-export function formatVerdictText(v: Verdict): string {
+export function caretLines(command: string, start: number, end: number, indent = '    '): [string, string] {
+  const from = Math.max(0, Math.min(start, command.length));
+  const lineStart = command.lastIndexOf('\n', from - 1) + 1;
+  let lineEnd = command.indexOf('\n', from);
+  if (lineEnd === -1) lineEnd = command.length;
+  const to = Math.max(from, Math.min(end, lineEnd));
+  const before = escapeForTerminal(command.slice(lineStart, from));
+  const marked = escapeForTerminal(command.slice(from, to));
+  return [`${indent}${escapeForTerminal(command.slice(lineStart, lineEnd))}`, `${indent}${' '.repeat(before.length)}${'^'.repeat(Math.max(1, marked.length))}`];
+}
+
+/**
+ * The text form of a verdict: the decision and reason on the first line, then the destructive
+ * rule ids and the suggested rules, then per finding `severity  rule-id  message` and, when
+ * `command` (the checked text) is given, the command's line with carets under the finding
+ * ({@link caretLines}); without it, the 0-based UTF-16 offsets `start-end`. Attacker-controlled
+ * text is escaped for the terminal.
+ */
+export function formatVerdictText(v: Verdict, command?: string): string {
   const lines = [`${v.decision}  ${escapeForTerminal(v.reason)}`];
   if (v.destructive.length > 0) lines.push(`  destructive: ${v.destructive.join(', ')}`);
   if (v.suggestions.length > 0) lines.push(`  suggested rules: ${v.suggestions.map(escapeForTerminal).join(', ')}`);
   for (const f of v.findings) {
-    lines.push(`  ${f.severity.padEnd(7)}  ${`${f.start}-${f.end}`.padEnd(9)}  ${f.ruleId}  ${escapeForTerminal(f.message)}`);
+    if (command === undefined) {
+      lines.push(`  ${f.severity.padEnd(7)}  ${`${f.start}-${f.end}`.padEnd(9)}  ${f.ruleId}  ${escapeForTerminal(f.message)}`);
+      continue;
+    }
+    lines.push(`  ${f.severity.padEnd(7)}  ${f.ruleId}  ${escapeForTerminal(f.message)}`, ...caretLines(command, f.start, f.end));
   }
   return lines.join('\n') + '\n';
 }
@@ -175,7 +198,7 @@ export async function runCheck(command: string | undefined, opts: CheckOptions):
     return runJsonl(linter, cwd, process.stdin, process.stdout);
   }
   const verdict = verdictFor(command!, { cwd }, linter);
-  process.stdout.write(opts.format === 'json' ? JSON.stringify(verdict, null, 2) + '\n' : formatVerdictText(verdict));
+  process.stdout.write(opts.format === 'json' ? JSON.stringify(verdict, null, 2) + '\n' : formatVerdictText(verdict, command));
   return exitCodeFor(verdict);
 }
 
@@ -201,14 +224,15 @@ export function registerCheckCommand(program: Command, setExit: (code: number) =
   const check = program
     .command('check')
     .description('print the verdict (allow/ask/deny, reason, findings) for one command, or for JSON Lines requests')
-    .argument('[command]', 'the command to check, as one argument (put -- before it)')
+    .argument('[command...]', 'the command to check: one quoted argument, or its words, joined with single spaces as `sh -c "$*"` would see them (put -- before it when a word starts with -; quote it to keep quotes, pipes and $)')
     .option('--cwd <dir>', 'working directory the command would run in (default: the current directory)')
     .addOption(new Option('-f, --format <format>', 'output format of a single check').choices(['text', 'json']).default('text'))
     .option('--jsonl', 'read JSON Lines requests on stdin and write one JSON verdict per line')
     .addHelpText('after', HELP_AFTER)
     // A usage error prints one line and this hint, not the ~40 lines of help the program shows.
     .showHelpAfterError(USAGE_HINT);
-  addConfigOptions(check).action(async (command: string | undefined, opts: CheckOptions) => {
-    setExit(await runCheck(command, opts));
+  addConfigOptions(check).action(async (words: string[], opts: CheckOptions) => {
+    // `shellward check git status` is `shellward check 'git status'`: the words joined by spaces.
+    setExit(await runCheck(words.length === 0 ? undefined : words.join(' '), opts));
   });
 }

@@ -52,6 +52,7 @@ interface LintOptions extends ConfigCliOptions {
   sandbox?: boolean;
   sandboxLimit?: number;
   sandboxTimeout?: number;
+  quiet?: boolean;
   stdinFilename?: string;
 }
 
@@ -254,6 +255,8 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
     results = onLines.results;
     if (onLines.dropped > 0) process.stderr.write(`shellward: ${onLines.dropped} finding${onLines.dropped === 1 ? '' : 's'} on lines the change did not touch not shown (--all-lines shows them)\n`);
   }
+  // --quiet: errors only, in every format and for the exit code (as ESLint's --quiet).
+  if (opts.quiet) results = results.map((r) => (r.diagnostics.every((d) => d.severity === 'error') ? r : { ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') }));
   const color = opts.output ? false : useColor(process.stdout, process.env, opts.color);
   const input = { results, rules: RULES, toolVersion: VERSION, filesAnalysed: run.filesAnalysed };
   const report = opts.format === 'sarif' ? formatSarif(input, { category: opts.sarifCategory, fileText: sarifFileText(cwd) }) : formatReport(opts.format, input, { color });
@@ -285,6 +288,7 @@ export function registerLintCommand(program: Command, setExit: (code: number) =>
     .option('--changed', 'lint only files changed since the merge base with --base (committed changes, HEAD); paths narrow them')
     .option('--base <ref>', 'base of --changed (default: the branch origin/HEAD points at, else main, else master)')
     .option('--all-lines', 'with --changed: report findings on every line of a changed file, not only on changed lines')
+    .option('-q, --quiet', 'report errors only (warnings and notes are neither printed nor counted)')
     .option('--sarif-category <id>', 'code scanning category of --format sarif (run.automationDetails.id)')
     .option('--baseline <file>', 'report only findings that are not in this baseline file (written by --write-baseline)')
     .option('--write-baseline <file>', 'write every current finding to a baseline file (the report is still printed; exit 0 unless an error)')

@@ -29,12 +29,25 @@ const SUBCOMMANDS: readonly (readonly [string, () => Promise<Register>])[] = [
 
 /** The registration of the `rules` subcommand (it needs the rule registry). */
 async function loadRulesCommand(): Promise<Register> {
-  const { RULES } = await import('../checks/index.js');
+  const [{ RULES, ruleByName }, { ruleHelpUri }] = await Promise.all([import('../checks/index.js'), import('../report/sarif.js')]);
   return (program, setExit) => {
     program
       .command('rules')
-      .description('list every rule with its code, category and default severities')
-      .action(() => {
+      .description('list every rule with its code, category and default severities; with a rule id or code (rm-recursive-force, D311), print that rule\'s page')
+      .argument('[rule]', 'a rule id or code')
+      .action(async (name: string | undefined) => {
+        if (name !== undefined) {
+          const rule = ruleByName(name);
+          if (!rule) {
+            process.stderr.write(`shellward rules: unknown rule ${JSON.stringify(name)} (shellward rules lists the ids and codes)\n`);
+            return setExit(EXIT.ERROR);
+          }
+          // The page docs/rules/<id>.md is generated from the same metadata, examples run through the linter.
+          const [{ Linter }, { exampleLinter, renderRulePage }] = await Promise.all([import('../lint.js'), import('../docs/rule-docs.js')]);
+          process.stdout.write(renderRulePage(rule, exampleLinter(await Linter.create())).replace(/^<!--.*-->\n\n/, ''));
+          process.stdout.write(`\nOnline: ${ruleHelpUri(rule.id)}\n`);
+          return setExit(EXIT.OK);
+        }
         for (const r of RULES) {
           process.stdout.write(`${r.id.padEnd(28)} ${r.code}  ${r.category.padEnd(11)} agent=${r.severity.agent.padEnd(7)} script=${r.severity.script.padEnd(7)} ${r.title}\n`);
         }
@@ -52,12 +65,14 @@ export async function buildProgram(setExit: (code: number) => void, argv: readon
   const program = new Command('shellward')
     .description('Policy linter for shell commands written or run by AI coding agents')
     .version(VERSION, '-V, --version')
-    .showHelpAfterError()
+    // A usage error is one line and a pointer to the help, not the whole help (as git and ESLint do).
+    .showHelpAfterError('(run shellward --help for usage)')
     .exitOverride();
   const named = SUBCOMMANDS.find(([name]) => name === argv[2]);
   const chosen = named ? [named] : SUBCOMMANDS;
   const registers = await Promise.all(chosen.map(([, load]) => load()));
   for (const register of registers) register(program, setExit);
+  for (const c of program.commands) c.showHelpAfterError(`(run shellward ${c.name()} --help for usage)`);
   return program;
 }
 

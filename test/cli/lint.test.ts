@@ -186,3 +186,27 @@ describe('shellward lint (CLI)', () => {
     expect(String(r.stdout)).toMatch(/^git-reset-hard\s+D301\s+destructive/m);
   });
 });
+
+describe('lint --quiet and rules <rule>', () => {
+  it('--quiet reports errors only, like ESLint', async () => {
+    const all = await shellward(['lint', '--no-color', '--format', 'json', 'examples']);
+    const quiet = await shellward(['lint', '--no-color', '--format', 'json', '--quiet', 'examples']);
+    const sev = (out: unknown): string[] => (JSON.parse(String(out)) as { results: { diagnostics: { severity: string }[] }[] }).results.flatMap((f) => f.diagnostics.map((d) => d.severity));
+    expect(sev(all.stdout).some((s) => s !== 'error')).toBe(true);
+    expect(sev(quiet.stdout).length).toBeGreaterThan(0);
+    expect(sev(quiet.stdout).every((s) => s === 'error')).toBe(true);
+    expect(sev(quiet.stdout)).toHaveLength(sev(all.stdout).filter((s) => s === 'error').length);
+  });
+
+  it('rules <id or code> prints the rule page', async () => {
+    const page = await readFile(new URL('../../docs/rules/rm-recursive-force.md', import.meta.url), 'utf8');
+    for (const name of ['rm-recursive-force', 'd311', 'D311']) {
+      const r = await shellward(['rules', name]);
+      expect(r.exitCode, name).toBe(0);
+      expect(String(r.stdout)).toBe(`${page.replace(/^<!--.*-->\n\n/, '')}\nOnline: https://github.com/shellward/shellward/blob/main/docs/rules/rm-recursive-force.md`);
+    }
+    const bad = await shellward(['rules', 'no-such-rule']);
+    expect(bad.exitCode).toBe(2);
+    expect(String(bad.stderr)).toBe('shellward rules: unknown rule "no-such-rule" (shellward rules lists the ids and codes)');
+  });
+});
