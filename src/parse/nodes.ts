@@ -65,13 +65,14 @@ export interface SimpleCommand {
    */
   readonly host?: number;
   readonly via?: string;
+  /** True for the redirections of a compound command (`{ …; } > f`), recorded as a command of redirections only. */
+  readonly compound?: true;
   /** Where the command sits in the tree (recorded by the parse walk; absent on hand-built commands). */
   readonly place?: CommandPlace;
 }
 
 /**
- * One enclosing construct of a simple command. `kind` names it; `field` is the tree-sitter field of
- * the path through it (`condition` for the test of an `if`/`while`, `body`, `value` …), when there is one.
+ * One enclosing construct of a simple command. `kind` names it.
  */
 export interface Enclosing {
   readonly kind:
@@ -79,6 +80,7 @@ export interface Enclosing {
     | 'process-substitution' | 'test' | 'negated' | 'heredoc' | 'arithmetic' | 'list-right' | 'assignment';
   /** The construct's extent (UTF-16 offsets into the unit text). */
   readonly span: Span;
+  /** `condition` on a marker entry for the test of an `if`/`while`/`until`/`for ((…))` (the entry after it is the construct). */
   readonly field?: string;
   /** `for`: the loop variable; `function`: its name. */
   readonly name?: string;
@@ -372,12 +374,18 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         let chain = parentChain;
         let cdepth = parentDepth;
         const kind = isNamed ? ENCLOSING_KIND[type] : undefined;
+        const field = depth > 0 ? cursor.currentFieldName : null;
+        if (field === 'condition' && depth > 0 && ENCLOSING_KIND[types[depth - 1]!] !== undefined) {
+          // The test of an `if`/`while`/`until`/`for ((…))`: a marker entry on the path.
+          chain = { enclosing: { kind: ENCLOSING_KIND[types[depth - 1]!]!, span: { start: cursor.startIndex, end: cursor.endIndex }, field: 'condition' }, parent: chain };
+          cdepth++;
+        }
         if (kind !== undefined) {
-          chain = { enclosing: enclosingOf(kind, cursor.currentNode, depth > 0 ? (cursor.currentFieldName ?? undefined) : undefined), parent: parentChain };
+          chain = { enclosing: enclosingOf(kind, cursor.currentNode, undefined), parent: chain };
           cdepth++;
         } else if (isNamed && depth > 0 && types[depth - 1] === 'list' && cursor.currentFieldName === null && lastNamed[depth] !== undefined) {
           // The right operand of `&&` / `||`: runs only depending on the left one.
-          chain = { enclosing: { kind: 'list-right', span: { start: cursor.startIndex, end: cursor.endIndex } }, parent: parentChain };
+          chain = { enclosing: { kind: 'list-right', span: { start: cursor.startIndex, end: cursor.endIndex } }, parent: chain };
           cdepth++;
         }
         chains[depth] = chain;
@@ -433,6 +441,16 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
           else if (WORD_TYPES.has(c.type) || c.type === 'variable_name') words.push(toWord(c));
         }
         declarations.push({ span: spanOf(node), keyword, assignments, words, place: { chain: chains[depth], depth: chainDepth[depth]! } });
+      } else if (type === 'redirected_statement' && cursor.currentNode.childForFieldName('body')?.type !== 'command') {
+        // `{ ls; } > f`, `while …; done < f`: the redirections of a compound command, as a
+        // command of redirections only, so that what they read and write is seen.
+        const node = cursor.currentNode;
+        const redirects: Redirect[] = [];
+        for (const c of node.namedChildren) if (c && isRedirectNode(c.type)) redirects.push(toRedirect(c).redirect);
+        if (redirects.length > 0) {
+          const span = { start: redirects[0]!.span.start, end: redirects[redirects.length - 1]!.span.end };
+          commands.push({ span, name: undefined, args: [], assignments: [], redirects, statement: Math.max(statement, 0), compound: true, place: { chain: depth > 0 ? chains[depth - 1] : undefined, depth: depth > 0 ? chainDepth[depth - 1]! : 0 } });
+        }
       } else if (type === 'command') {
         const parent = depth > 0 && cursor.currentFieldName === 'body' ? redirected[depth - 1] : undefined;
         const stage = stageAt[depth];
