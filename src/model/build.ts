@@ -216,9 +216,9 @@ export function abstractWord(w: Word, afterDashDash = false): AbstractWord {
 
 /** `word` with the parameter parts named in `subst` replaced by their values (a static word when all parts are literal). */
 function substituteWord(word: Word, subst: ReadonlyMap<string, { text: string; glob: boolean }>): Word {
-  if (!word.parts.some((p) => p.kind === 'parameter' && subst.has(p.name) && !p.guarded) && !word.parts.some((p) => p.kind === 'dynamic' && p.node === 'process_substitution' && word.parts.length === 1)) return word;
+  if (!word.parts.some((p) => p.kind === 'parameter' && subst.has(p.name) && p.plain === true) && !word.parts.some((p) => p.kind === 'dynamic' && p.node === 'process_substitution' && word.parts.length === 1)) return word;
   const parts: WordPart[] = word.parts.map((p): WordPart => {
-    if (p.kind === 'parameter' && !p.guarded) {
+    if (p.kind === 'parameter' && p.plain === true) {
       const v = subst.get(p.name);
       if (v) return { kind: 'literal', value: v.text, quoted: !(v.glob && !p.quoted) };
     }
@@ -322,6 +322,11 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
       for (const a of c.args) if (a.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(a.value)) bind(a.value, { ...a, value: undefined }, false, a.span.end);
     }
   }
+  for (const { assignment: a, place } of parsed.assignmentStatements ?? []) {
+    bind(a.name, a.value, place.depth === 0, a.span.end);
+    if (codeLoadingVariable(a.name)) gaps.push({ span: a.span, reason: `\`${a.name}=…\` changes how later programs are found or what code they load.` });
+    if (a.value?.value !== undefined && SUBSCRIPT_CODE.test(a.value.value)) gaps.push({ span: a.span, reason: `The value of \`${a.name}\` holds an array subscript with a substitution, which bash may evaluate later.` });
+  }
   for (const d of parsed.declarations ?? []) {
     for (const a of d.assignments) bind(a.name, a.value, false, a.span.end);
     if (d.assignments.some((a) => codeLoadingVariable(a.name))) {
@@ -340,7 +345,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     // Known values of the variables the command's words use.
     const names = new Set<string>();
     const words = [...(cmd.name ? [cmd.name] : []), ...cmd.args, ...cmd.redirects.flatMap((r) => (r.target ? [r.target] : [])), ...cmd.assignments.flatMap((a) => (a.value ? [a.value] : []))];
-    for (const w of words) for (const p of w.parts) if (p.kind === 'parameter' && !p.guarded) names.add(p.name);
+    for (const w of words) for (const p of w.parts) if (p.kind === 'parameter' && p.plain === true) names.add(p.name);
     const known = new Map<string, Known>();
     for (const n of names) {
       const loop = loops.get(n);
@@ -367,13 +372,17 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
       instances = [cmd];
       unknown ??= `Cap reached: the loop and variable values give more than ${MAX_INSTANCES} forms of this command.`;
     } else instances = combos.map((m) => substituteCommand(cmd, m));
-    // Brace expansion of the command word: `{rm,x}` is `rm x`.
+    // Brace expansion (before the program is looked up): `{rm,x}` is `rm x`, `sudo {rm,-f} x` is `sudo rm -f x`.
     instances = instances.map((inst) => {
-      const n = inst.name;
-      if (!n || n.value === undefined || !n.parts.some((p) => p.kind === 'literal' && !p.quoted && p.value.includes('{'))) return inst;
-      const alts = braceAlternativesOf(n.value);
-      if (!alts || alts.length < 2) return inst;
-      return { ...inst, name: literalWord(alts[0]!, n), args: [...alts.slice(1).map((a) => literalWord(a, n)), ...inst.args] };
+      const ws = inst.name ? [inst.name, ...inst.args] : [];
+      if (!ws.some((w) => w.value !== undefined && w.parts.some((p) => p.kind === 'literal' && !p.quoted && p.value.includes('{')))) return inst;
+      const out: Word[] = [];
+      for (const w of ws) {
+        const alts = w.value !== undefined && w.parts.some((p) => p.kind === 'literal' && !p.quoted && p.value.includes('{')) ? braceAlternativesOf(w.value) : undefined;
+        if (alts && alts.length > 1) for (const a of alts) out.push(literalWord(a, w));
+        else out.push(w);
+      }
+      return { ...inst, name: out[0], args: out.slice(1) };
     });
     const first = instances[0]!;
     const argvWords = first.name ? [first.name, ...first.args] : [];
@@ -396,7 +405,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
       unknown ??= `The command word \`${first.name.raw.slice(0, 60)}\` is not known before the command runs.`;
       candidates.push(...visibleNames(first.name, bindings, rest));
     }
-    for (const w of argvWords) {
+    for (const w of cmd.name ? [cmd.name, ...cmd.args] : []) {
       for (const p of w.parts) {
         if (p.kind !== 'parameter') continue;
         const raw = w.raw;

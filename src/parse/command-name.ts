@@ -153,6 +153,12 @@ export function scanWrapper(words: readonly Word[], spec: WrapperSpec): WrapperS
   }
   if (spec.command === 'none' || spec.argvAfter) return { start: undefined, code, opaque, stopped: false };
   if (spec.argvUntil && i < words.length && spec.argvUntil.includes(words[i]!.value ?? '')) return { start: undefined, code, opaque, stopped: false };
+  // `su USER -c CODE`, `runuser USER -c CODE`: an operand, then the code option.
+  const after = words[i + 1]?.value;
+  if (spec.codeOptions && after !== undefined && optionIs(after, spec.codeOptions)) {
+    const rest = scanWrapper([words[0]!, ...words.slice(i + 1)], { ...spec, positionalsBeforeCommand: 0, command: 'none' });
+    return { start: undefined, code: [...code, ...rest.code], opaque: opaque ?? rest.opaque, stopped: false };
+  }
   return { start: i < words.length ? i : undefined, code, opaque, stopped: false };
 }
 

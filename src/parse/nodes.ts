@@ -151,6 +151,8 @@ export interface ParsedScript {
    * which is not a simple command node): their keyword, assignments and bare names.
    */
   readonly declarations?: readonly Declaration[];
+  /** Assignments that are statements of their own (`a=rm; …`), not prefixes of a command. */
+  readonly assignmentStatements?: readonly { readonly assignment: Assignment; readonly place: CommandPlace }[];
   /** Extents of the statements run in the background (`cmd &`), in document order. */
   readonly background?: readonly Span[];
   /**
@@ -358,6 +360,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   const lastNamed: (Span | undefined)[] = [];
   const background: Span[] = [];
   const declarations: Declaration[] = [];
+  const assignmentStatements: { assignment: Assignment; place: CommandPlace }[] = [];
   try {
     for (;;) {
       nodeCount++;
@@ -429,6 +432,8 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         if (cursor.startIndex >= errorEnd) {
           problems.push({ kind: 'missing', span: { start: cursor.startIndex, end: cursor.endIndex }, expected: type });
         }
+      } else if (type === 'variable_assignment' && depth > 0 && types[depth - 1] !== 'command' && types[depth - 1] !== 'declaration_command') {
+        assignmentStatements.push({ assignment: toAssignment(cursor.currentNode), place: { chain: chains[depth - 1], depth: chainDepth[depth - 1]! } });
       } else if (type === 'declaration_command') {
         const node = cursor.currentNode;
         const assignments: Assignment[] = [];
@@ -462,7 +467,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         continue;
       }
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations };
+        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements };
         depth--;
       }
     }
