@@ -30,8 +30,8 @@
 import type { Span } from '../core/types.js';
 import type { ParsedScript, SimpleCommand } from '../parse/nodes.js';
 import type { Word } from '../parse/words.js';
-import { commandBasename, resolveCommand } from '../parse/command-name.js';
-import { candidatesFor, firstExactMatch, firstMatch, joinContinuations, prefixAllowCovers, renderWord } from './match.js';
+import { commandBasename, resolveCommand, wrapperSpec } from '../parse/command-name.js';
+import { candidatesFor, firstExactMatch, firstMatch, joinContinuations, prefixAllowCovers, renderWord, SAFE_ENV_VARS } from './match.js';
 import type { CommandModel, ModelCommand } from '../model/command-model.js';
 import { abstractWord, buildModel, codeLoadingVariable } from '../model/build.js';
 import { dangerousRemovals } from '../analyses/dangerous-removal.js';
@@ -272,6 +272,9 @@ export function isGatingFinding(ruleId: string, data: Readonly<Record<string, un
 /** Programs none of whose options write, run code or read a file: an unknown argument cannot change what they do. */
 const OPTION_SAFE: ReadonlySet<string> = new Set(['echo', 'true', 'false', ':', 'test', '[', 'printf', 'pwd', 'basename', 'dirname', 'expr', 'seq', 'sleep', 'read']);
 
+/** Wrappers a read-only command stays read-only under. */
+const READ_ONLY_WRAPPERS: ReadonlySet<string> = new Set(['nice', 'time', 'timeout', 'stdbuf', 'nohup', 'command', 'builtin', 'noglob']);
+
 /** Programs whose glob arguments may be option-looking names without harm (their options only change the output). */
 const GLOB_OPTION_SAFE: ReadonlySet<string> = new Set(['ls', 'cat', 'head', 'tail', 'echo', 'printf', 'wc', 'file', 'stat']);
 
@@ -302,6 +305,8 @@ export function visibleRule(text: string, rules: readonly PermissionRule[]): Per
     const tokens = piece.trim().split(/[ \t]+/).filter((t) => t !== '');
     for (let i = 0; i < tokens.length; i++) {
       const base = commandBasename(tokens[i]!);
+      // Only where a program name can stand: first in the piece, or after wrappers, options and assignments.
+      if (i > 0 && !(wrapperSpec(commandBasename(tokens[i - 1]!)) !== undefined || tokens[i - 1]!.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[i - 1]!))) continue;
       if (!firsts.has(base)) continue;
       const cand = [base, ...tokens.slice(i + 1, i + 12)].join(' ');
       const r = firstMatch(rules, { exact: [cand, base], prefix: [cand, base] });
@@ -335,12 +340,22 @@ function ruleFor(text: string, m: ModelCommand, policy: PermissionPolicy, which:
 }
 
 /** Whether `inst` (a form of model command `m`) is read-only (Claude Code's check with the model's relaxations). */
-function modelReadOnly(m: ModelCommand, inst: SimpleCommand, text: string, functions: ReadonlySet<string>): boolean {
+function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, functions: ReadonlySet<string>): boolean {
+  let inst = instance;
   // A call of a function defined in the unit runs its body, whose commands are decided themselves.
   if (m.program !== undefined && functions.has(m.program) && m.wrappers.length === 0 && inst.assignments.length === 0 && inst.redirects.length === 0) return true;
-  if (!inst.name) return inst.assignments.every((a) => !codeLoadingVariable(a.name)) && inst.redirects.every((r) => r.heredoc || r.operator === '<<<' || r.operator === '<' || /^(>&|<&)$/.test(r.operator) || r.target?.value === '/dev/null');
-  if (inst.assignments.some((a) => codeLoadingVariable(a.name))) return false;
+  if (!inst.name) return inst.assignments.every((a) => !codeLoadingVariable(a.name) && !a.name.startsWith('GIT_')) && inst.redirects.every((r) => r.heredoc || r.operator === '<<<' || r.operator === '<' || /^(>&|<&)$/.test(r.operator) || r.target?.value === '/dev/null');
+  // Before a program, only variables known to load no code, with plain values (Claude Code's safe list).
+  if (inst.assignments.some((a) => !SAFE_ENV_VARS.has(a.name) || a.value?.value === undefined || !/^[A-Za-z0-9_./:-]*$/.test(a.value.value))) return false;
   const program = m.program;
+  // Wrappers that change nothing a read-only command does (Claude Code's CHANGELOG 2.1.x: nice, time, timeout, stdbuf, nohup).
+  if (m.wrappers.length > 0) {
+    if (!m.wrappers.every((w) => READ_ONLY_WRAPPERS.has(w))) return false;
+    const r = resolveCommand(inst);
+    if (!r) return false;
+    inst = { ...inst, name: r.nameWord, args: r.args };
+  }
+  const name: Word = inst.name!;
   const optionSafe = program !== undefined && OPTION_SAFE.has(program) && !(program === 'printf' && (inst.args[0]?.value === undefined || inst.args.some((a) => a.value === '-v')));
   let dashDash = false;
   const args = inst.args.map((a) => {
@@ -354,22 +369,22 @@ function modelReadOnly(m: ModelCommand, inst: SimpleCommand, text: string, funct
     return a;
   });
   if (args.some((a) => a === undefined)) return false;
-  if (program !== undefined && optionSafe && inst.name.value !== undefined && inst.redirects.every((r) => r.heredoc || r.operator === '<<<' || /^(>&|<&)$/.test(r.operator) || r.target?.value === '/dev/null' || (r.operator === '<' && r.target !== undefined))) {
+  if (program !== undefined && optionSafe && name.value !== undefined && inst.redirects.every((r) => r.heredoc || r.operator === '<<<' || /^(>&|<&)$/.test(r.operator) || r.target?.value === '/dev/null' || (r.operator === '<' && r.target !== undefined))) {
     // `echo`, `printf` (without -v), `test` …: nothing they can be given writes or runs anything.
     return true;
   }
   // Input redirections and here-documents are reads (their paths are checked separately).
   const redirects = inst.redirects.filter((r) => !(r.heredoc || r.operator === '<<<' || r.operator === '<'));
-  const same = inst === m.cmd && (args as Word[]).every((a, k) => a === inst.args[k]);
+  const same = inst === m.cmd && m.wrappers.length === 0 && (args as Word[]).every((a, k) => a === inst.args[k]);
   if (same) return simpleCommandReadOnly({ ...inst, assignments: [], redirects, embedded: false }, text, { embedded: true, globs: true }).readOnly;
   // A form with substituted values: judged on its own rendered text (the read-only fallback forms read the text).
-  const words = [inst.name, ...(args as Word[])];
+  const words: Word[] = [name, ...(args as Word[])];
   let pos = 0;
   const placed = words.map((w) => {
     const r = w.value !== undefined ? renderWord(w) : w.raw;
     const span = { start: pos, end: pos + r.length };
     pos += r.length + 1;
-    return { ...w, raw: r, span };
+    return { ...w, raw: r, span } as Word;
   });
   const synthetic = placed.map((w) => w.raw).join(' ');
   const end = { start: synthetic.length, end: synthetic.length };
@@ -411,7 +426,9 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   const model = ctx.model ?? buildModel(parsed, { ...(pathCtx?.cwd !== undefined ? { cwd: pathCtx.cwd } : ctx.cwd !== undefined ? { cwd: ctx.cwd } : {}), ...(pathCtx ? { home: pathCtx.host.home } : {}) });
   const whole = wholeCommandText(text);
   const mode = ctx.mode ?? 'default';
-  const gates = ctx.gates ?? [];
+  const gates: GateFinding[] = [...(ctx.gates ?? [])];
+  // A caller's own misparsing flag (the older interface) is a gate too.
+  if (ctx.misparsing && gates.length === 0) gates.push({ ruleId: 'misparsing', message: 'A security check found text that shells may parse differently.', span: { start: 0, end: Math.min(1, text.length) }, order: 0 });
   const cmds = model.commands;
 
   // Facts first: paths (Claude Code's extractors and shellward's extensions, every form and

@@ -167,3 +167,18 @@ describe('a denied program is never allowed', () => {
     expect(v.reason).toMatch(/Cap reached|not known|reads/);
   });
 });
+
+describe('the verdict schema documents every field', () => {
+  it('validates verdicts of proven, asked and denied commands', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { Ajv } = await import('ajv');
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/shellward-report.schema.json', import.meta.url), 'utf8')) as { definitions: Record<string, object> };
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    ajv.addSchema(schema, 'report');
+    const validate = ajv.getSchema('report#/definitions/verdict')!;
+    for (const [c, p] of [['for f in a b; do cat "$f"; done', {}], ['cat /etc/passwd', {}], ['rm -rf x', { deny: ['Bash(rm:*)'] }], ['npm test', { allow: ['Bash(npm test)'] }]] as const) {
+      const v = verdictFor(c, { cwd: CWD, permissions: p }, linter);
+      expect(validate(JSON.parse(JSON.stringify(v))), JSON.stringify(validate.errors)).toBe(true);
+    }
+  });
+});
