@@ -371,7 +371,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     if (combos.length > MAX_INSTANCES) {
       instances = [cmd];
       unknown ??= `Cap reached: the loop and variable values give more than ${MAX_INSTANCES} forms of this command.`;
-    } else instances = combos.map((m) => substituteCommand(cmd, m));
+    } else instances = combos.length === 1 && combos[0]!.size === 0 ? [cmd] : combos.map((m) => substituteCommand(cmd, m));
     // Brace expansion (before the program is looked up): `{rm,x}` is `rm x`, `sudo {rm,-f} x` is `sudo rm -f x`.
     instances = instances.map((inst) => {
       const ws = inst.name ? [inst.name, ...inst.args] : [];
@@ -452,7 +452,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     }
     const program = resolved?.name;
     if (program !== undefined) {
-      if (RESERVED.has(program) && levels.length > 0) unknown ??= `\`${levels[levels.length - 1]!.name}\` runs a compound command that is not modelled.`;
+      if ((RESERVED.has(program) || /^[{}()!]|\s/.test(program)) && levels.length > 0) unknown ??= `\`${levels[levels.length - 1]!.name}\` runs a compound command that is not modelled.`;
       if ((levels.some((l) => l.name === 'xargs' || l.name === 'parallel')) && /\{\}|^\{/.test(program)) unknown ??= 'The program name is filled in from the input at run time.';
       const why = OPAQUE_BUILTINS[program];
       if (why !== undefined && !(program === 'hash' && !resolved!.args.some((a) => a.value?.startsWith('-p')))) {

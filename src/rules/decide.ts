@@ -349,14 +349,15 @@ function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, f
   if (inst.assignments.some((a) => !SAFE_ENV_VARS.has(a.name) || a.value?.value === undefined || !/^[A-Za-z0-9_./:-]*$/.test(a.value.value))) return false;
   const program = m.program;
   // Wrappers that change nothing a read-only command does (Claude Code's CHANGELOG 2.1.x: nice, time, timeout, stdbuf, nohup).
-  if (m.wrappers.length > 0) {
-    if (!m.wrappers.every((w) => READ_ONLY_WRAPPERS.has(w))) return false;
+  // Other wrappers (xargs …) are judged as written, by the read-only table.
+  const peeled = m.wrappers.length > 0 && m.wrappers.every((w) => READ_ONLY_WRAPPERS.has(w));
+  if (peeled) {
     const r = resolveCommand(inst);
     if (!r) return false;
     inst = { ...inst, name: r.nameWord, args: r.args };
   }
   const name: Word = inst.name!;
-  const optionSafe = program !== undefined && OPTION_SAFE.has(program) && !(program === 'printf' && (inst.args[0]?.value === undefined || inst.args.some((a) => a.value === '-v')));
+  const optionSafe = program !== undefined && (m.wrappers.length === 0 || peeled) && OPTION_SAFE.has(program) && !(program === 'printf' && (inst.args[0]?.value === undefined || inst.args.some((a) => a.value === '-v')));
   let dashDash = false;
   const args = inst.args.map((a) => {
     const aw = abstractWord(a, dashDash);
@@ -375,7 +376,7 @@ function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, f
   }
   // Input redirections and here-documents are reads (their paths are checked separately).
   const redirects = inst.redirects.filter((r) => !(r.heredoc || r.operator === '<<<' || r.operator === '<'));
-  const same = inst === m.cmd && m.wrappers.length === 0 && (args as Word[]).every((a, k) => a === inst.args[k]);
+  const same = inst === m.cmd && !peeled && (args as Word[]).every((a, k) => a === inst.args[k]);
   if (same) return simpleCommandReadOnly({ ...inst, assignments: [], redirects, embedded: false }, text, { embedded: true, globs: true }).readOnly;
   // A form with substituted values: judged on its own rendered text (the read-only fallback forms read the text).
   const words: Word[] = [name, ...(args as Word[])];
