@@ -11,7 +11,8 @@ import type { CommandUnit, Diagnostic, Finding, Range, Severity, SeverityLevel }
 import { SEVERITY_RANK } from './core/types.js';
 import { withEmbedded } from './parse/embedded.js';
 import { buildViews, type ParsedScript } from './parse/nodes.js';
-import { decide, type DecisionContext, type PermissionDecision, type PermissionMode } from './rules/decide.js';
+import { decide, isGatingFinding, type DecisionContext, type GateFinding, type PermissionDecision, type PermissionMode } from './rules/decide.js';
+import { buildModel } from './model/build.js';
 import type { PathContext, PathHost } from './analyses/paths.js';
 import { homedir } from 'node:os';
 import { posix } from 'node:path';
@@ -138,7 +139,11 @@ export class Linter {
   private activeChecks(profile: CommandUnit['profile']): readonly Check[] {
     let list = this.active.get(profile);
     if (!list) {
-      list = CHECKS.filter((c) => c.rules.some((r) => this.severityFor(r.id, { profile }) !== undefined));
+      // Checks whose findings gate the permission decision run whatever their severity: settings
+      // change what is printed, never the decision. The policy check runs last, so the decision it
+      // reads has every gate.
+      list = CHECKS.filter((c) => c.rules.some((r) => this.severityFor(r.id, { profile }) !== undefined || r.claudeCode !== undefined));
+      list = [...list.filter((c) => c.name !== 'permission-rules'), ...list.filter((c) => c.name === 'permission-rules')];
       this.active.set(profile, list);
     }
     return list;
@@ -176,15 +181,18 @@ export class Linter {
 
   private analyseOrThrow(unit: CommandUnit, policy: PermissionPolicy): UnitAnalysis {
     const out: PendingDiagnostic[] = [];
-    let misparsing = false;
-    let securityAsk = false;
+    const gates: GateFinding[] = [];
     const index = this.lineIndex(unit.hostText);
     const place = (f: Finding): void => {
+      const claudeCode = ruleMeta(f.ruleId)?.claudeCode;
+      // Gates are recorded before the severity filter: `rules: {x: off}` hides a finding, it
+      // does not change the decision.
+      if (claudeCode !== undefined && isGatingFinding(f.ruleId, f.data)) {
+        const order = typeof f.data?.order === 'number' ? f.data.order : claudeCode.order;
+        gates.push({ ruleId: f.ruleId, message: f.message, span: f.span, order });
+      }
       const severity = this.severityFor(f.ruleId, unit, f.severity);
       if (!severity) return;
-      const claudeCode = ruleMeta(f.ruleId)?.claudeCode;
-      if (claudeCode !== undefined) securityAsk = true;
-      if (f.data?.misparsing === true || (f.data?.misparsing === undefined && claudeCode?.misparsing === true)) misparsing = true;
       const range: Range = spanToRange(f.span, unit.sourceMap, index);
       out.push({ ruleId: f.ruleId, severity, message: f.message, file: unit.origin.file, range, ...(f.data ? { data: f.data } : {}) });
     };
@@ -211,12 +219,23 @@ export class Linter {
         // A mode the transcript recorded for this call wins over the configured one.
         ...((recordedMode(unit) ?? this.options.mode) ? { mode: recordedMode(unit) ?? this.options.mode } : {}),
       };
-      let ungated: PermissionDecision | undefined;
+      const model = buildModel(parsed, { ...(paths?.cwd !== undefined ? { cwd: paths.cwd } : {}), home: (this.options.pathHost ?? { home: homedir() }).home });
+      let current: PermissionDecision | undefined;
+      let currentGates = -1;
+      // The decision with the gates found so far (the policy check runs after the security checks).
+      const decideNow = (): PermissionDecision => {
+        if (!current || currentGates !== gates.length) {
+          current = decide(unit.text, parsed, policy, { ...base, model, gates: [...gates] });
+          currentGates = gates.length;
+        }
+        return current;
+      };
       const ctx: CheckContext = {
         unit,
         parsed,
         policy,
-        decision: () => (ungated ??= decide(unit.text, parsed, policy, base)),
+        model,
+        decision: decideNow,
         report: place,
       };
       for (const check of this.activeChecks(unit.profile)) {
@@ -230,11 +249,9 @@ export class Linter {
           });
         }
       }
-      let gated: PermissionDecision | undefined;
       decision = () => {
         try {
-          gated ??= misparsing || securityAsk ? decide(unit.text, parsed, policy, { ...base, misparsing, securityAsk }) : ctx.decision();
-          return gated;
+          return decideNow();
         } catch {
           // decide() does not throw by design; a bug there must not crash a run.
           return undefined;

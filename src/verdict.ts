@@ -311,26 +311,12 @@ function firstSecurityFinding(
  * linter's policy merged with `request.permissions` (reported as file `<request>`). Synchronous,
  * never throws for any input, and does work linear in the command's length plus the checks' own.
  *
- * `decision` and `reason` are the first that applies of:
- * 1. `ask`, `internal-error: …` — a check failed, parsing timed out, or a request rule is
- *    malformed, so the analysis is incomplete;
- * 2. `deny`, `policy-deny: …` — a deny rule matched the whole command exactly or any simple
- *    command in it (SPEC §2.4: denies first, never hidden by the cap or a gate);
- * 3. `ask`, `policy-ask: …` — an ask rule matched;
- * 4. `ask`, `path-dangerous-removal: …` — `rm`/`rmdir` of `/`, home, `/*` or a child of `/`
- *    (Claude Code's removal limit, §3.4.2 item 4: no allow rule overrides it); the reason is that of
- *    {@link reasonFor}, so a security or parse reason still comes first;
- * 5. `allow`, `allow-rule: …` — an allow rule matched the whole command exactly (it outranks the
- *    gates below, as Claude Code returns the full-command exact result from them, §2.6 items 0, 5, 11);
- * 6. `ask`, the security and parse reasons of {@link reasonFor} (misparsing security finding,
- *    parse error, too-complex construct, deferred security finding), with no suggestions;
- * 7. `ask`, `policy-ask: …` — a structural ask: two `cd`s, `cd` with `git`, over 50 subcommands;
- * 8. `ask`, `path-constraint: …` — a path outside the working directories, a path that cannot be
- *    checked, or (outside `acceptEdits` mode) any write — before allow rules, which cannot lift it
- *    (SPEC §2.8 step 3); `ask`, `sed-constraint: …` — a `sed` outside the safe subset (§4);
- * 9. `allow`, `allow-rule: …` — allow rules matched every subcommand (`read-only: …` when every
- *    subcommand without a rule is read-only; `accept-edits: …` for file edits in that mode);
- * 10. `ask`, `no-matching-rule` — nothing decided (Claude Code's passthrough), with suggestions.
+ * `decision` and `reason` come from the one permission decision (src/rules/decide.ts, see its
+ * module comment for the order: deny, ask, unknown code and parser differentials, the removal
+ * limit, structural caps, per-command paths / allow rules / sed / acceptEdits / read-only), except
+ * that a failed check, a parse time-out or a malformed request rule gives `ask`,
+ * `internal-error: …` (the analysis is incomplete). The reason is `code: message` with the codes
+ * of `PermissionDecision.code`; `no-matching-rule` carries no message.
  */
 export function verdictFor(command: string, request: VerdictRequest, linter: Linter): Verdict {
   let policy: PermissionPolicy;
@@ -374,21 +360,9 @@ export function verdictFor(command: string, request: VerdictRequest, linter: Lin
   });
 
   if (internal || !d) return out('ask', internal ? withMessage(internal.ruleId, internal.message) : 'internal-error: the permission decision failed');
-  if (d.behavior === 'deny') return out('deny', withMessage('policy-deny', d.message), d);
-  if (d.reason === 'ask-rule') return out('ask', withMessage('policy-ask', d.message), d);
-  const removal = findings.find((f) => f.ruleId === 'path-dangerous-removal');
-  // The ask's reason keeps the old precedence (a misparsing security finding first); the removal
-  // limit still makes it an ask that no allow rule overrides.
-  if (removal) return out('ask', reasonFor(findings, ranks));
-  if (d.behavior === 'allow' && d.wholeCommand) return out('allow', withMessage(ALLOW_RULE, d.message), d);
-  const gate = securityReason(findings, ranks);
-  if (gate) return out('ask', gate);
-  if (d.reason === 'path-constraint' || d.reason === 'sed-constraint') return out('ask', withMessage(d.reason, d.message), d);
-  if (d.behavior === 'ask') return out('ask', withMessage('policy-ask', d.message), d);
-  if (d.reason === 'read-only') return out('allow', withMessage(READ_ONLY, d.message), d);
-  if (d.reason === 'accept-edits') return out('allow', withMessage('accept-edits', d.message), d);
-  if (d.behavior === 'allow') return out('allow', withMessage(ALLOW_RULE, d.message), d);
-  return out('ask', NO_MATCHING_RULE, d, d.suggestions);
+  // The one decision (src/rules/decide.ts); the verdict only words it.
+  const decision: Decision = d.behavior === 'passthrough' ? 'ask' : d.behavior;
+  return out(decision, withMessage(d.code, d.code === NO_MATCHING_RULE ? '' : d.message), d, d.behavior === 'passthrough' ? d.suggestions : []);
 }
 
 function matchedRuleOf(d: PermissionDecision): MatchedRule {

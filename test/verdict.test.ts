@@ -79,7 +79,9 @@ describe('shape', () => {
     expect(check('git status')).toMatchObject({ decision: 'allow', readOnly: true });
     expect(code(check('git status').reason)).toBe('read-only');
     expect(check('ls -la src && grep -rn foo src | head -5')).toMatchObject({ decision: 'allow', readOnly: true });
-    for (const command of SAMPLE.slice(1).filter((c) => c !== '')) expect(check(command).readOnly, command).toBe(false);
+    // A heredoc fed to cat is data: read-only. The others write, do not parse or hold a NUL.
+    for (const command of SAMPLE.slice(1).filter((c) => c !== '' && !c.startsWith('cat <<'))) expect(check(command).readOnly, command).toBe(false);
+    expect(check('cat <<EOF\nhello\nEOF').readOnly).toBe(true);
     expect(check('rg --pre cat x').readOnly).toBe(false);
     expect(check('git status', { permissions: { deny: ['Bash(git:*)'] } }).decision).toBe('deny');
   });
@@ -100,10 +102,13 @@ describe('shape', () => {
     expect(code(outside.reason)).toBe('path-constraint');
     const extra = check('cat /etc/passwd', { cwd: '/work/p', permissions: { additionalDirectories: ['/etc'] } });
     expect(extra).toMatchObject({ decision: 'allow', outsideCwd: false });
-    // Writes ask in default mode even with an allow rule; no cwd → no path facts.
-    const write = check('touch a', { cwd: '/work/p', permissions: { allow: ['Bash(touch:*)'] } });
+    // A write inside the project is allowed by an explicit allow rule for the command, not without
+    // one; outside it asks even with the rule. No cwd → no path facts.
+    expect(check('touch a', { cwd: '/work/p', permissions: { allow: ['Bash(touch:*)'] } }).decision).toBe('allow');
+    const write = check('touch a', { cwd: '/work/p' });
     expect(write.decision).toBe('ask');
     expect(code(write.reason)).toBe('path-constraint');
+    expect(check('touch /tmp/a', { cwd: '/work/p', permissions: { allow: ['Bash(touch:*)'] } }).decision).toBe('ask');
     expect(check('cat /etc/passwd').paths).toEqual([]);
     // A variable is unknown, not outside.
     expect(check('rm "$X/y"', { cwd: '/work/p' })).toMatchObject({ outsideCwd: false });
@@ -123,7 +128,8 @@ describe('reason', () => {
     const v = check('make build');
     expect(v.reason).toBe(NO_MATCHING_RULE);
     expect(v.findings).toEqual([]);
-    expect(check('').reason).toBe(NO_MATCHING_RULE);
+    // An empty command runs nothing.
+    expect(check('').decision).toBe('allow');
   });
 
   it('evaluates the request\'s permission rules', () => {
@@ -133,17 +139,15 @@ describe('reason', () => {
     expect(v.matchedRule).toEqual({ rule: 'Bash(git status)', behavior: 'allow', file: '<request>', path: 'permissions.allow[0]' });
   });
 
-  it('names the too-complex construct and its offset', () => {
+  it('proves a loop by its commands; the parse-too-complex finding stays a printed fact', () => {
     const v = check('ls && for f in a b; do wc -l "$f"; done');
-    if (!hasMisparsing(v)) {
-      expect(v.reason).toBe('parse-too-complex: `for` loop at offset 6 cannot be proven safe statically.');
-    }
+    expect(code(v.reason)).toBe('read-only');
     expect(v.findings.find((f) => f.ruleId === 'parse-too-complex')).toMatchObject({ start: 6 });
   });
 
   it('names a parse error and its offset', () => {
     const v = check('if true; then ls');
-    if (!hasMisparsing(v)) expect(v.reason).toMatch(/^parse-error: .* \(at offset \d+\)$/);
+    if (!hasMisparsing(v)) expect(v.reason).toMatch(/^parse-error: .*at offset \d+/);
     expect(v.findings.some((f) => f.ruleId === 'parse-error')).toBe(true);
   });
 
@@ -160,17 +164,22 @@ describe('reason', () => {
       const v = check('ls\necho $(date)');
       expect(v.findings.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['newlines', 'command-substitution']));
       expect(securityRankOf('newlines', undefined)).toMatchObject({ misparsing: false });
-      expect(code(v.reason)).toBe('command-substitution');
+      // Neither is a gate any more: the model sees `date` and `ls`, both read-only.
+      expect(code(v.reason)).toBe('read-only');
     },
   );
 
   it.runIf(ruleMeta('newlines'))('returns the deferred newline ask when nothing else asks', () => {
-    expect(code(check('ls\ncat x').reason)).toBe('newlines');
+    // Several lines are decided by their commands (the newlines finding is printed, not deciding).
+    expect(code(check('ls\ncat x').reason)).toBe('read-only');
+    expect(check('ls\ncat x').findings.some((f) => f.ruleId === 'newlines')).toBe(true);
   });
 
   it.runIf(ruleMeta('output-redirection'))('returns the deferred redirection ask when nothing else asks', () => {
     const v = check('echo hello > out.txt');
-    expect(code(v.reason)).toBe('output-redirection');
+    // Without a working directory the write cannot be placed; nothing allows it.
+    expect(code(v.reason)).toBe('no-matching-rule');
+    expect(v.findings.some((f) => f.ruleId === 'output-redirection')).toBe(true);
   });
 });
 
@@ -269,7 +278,8 @@ describe('any input', () => {
     ['CRLF', 'ls\r\necho x\r\n'],
   ])('returns a verdict for %s', (_l, command) => {
     const v = check(command);
-    expect(v.decision).toBe('ask');
+    // Whitespace runs nothing; everything else here asks.
+    expect(v.decision).toBe(command.trim() === '' ? 'allow' : 'ask');
     expect(Object.keys(v)).toEqual([...VERDICT_FIELDS]);
   });
 });

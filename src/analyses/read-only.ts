@@ -190,9 +190,9 @@ function redirectProblem(r: Redirect): string | undefined {
 }
 
 /** Why a word is not a fixed string (SPEC §3.3.2 item 3), or undefined. */
-function wordProblem(w: Word): string | undefined {
+function wordProblem(w: Word, globs = false): string | undefined {
   if (w.parts.some((p) => p.kind !== 'literal')) return `\`${show(w.raw)}\` contains an expansion whose value is not known.`;
-  if (hasUnquotedGlob(w)) return `\`${show(w.raw)}\` contains an unquoted glob.`;
+  if (!globs && hasUnquotedGlob(w)) return `\`${show(w.raw)}\` contains an unquoted glob.`;
   return undefined;
 }
 
@@ -490,9 +490,20 @@ function fallbackMatches(cmd: SimpleCommand, source: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Exports
 
+/**
+ * Relaxations for the command model (src/model/), which proves what Claude Code's per-string check
+ * cannot: `embedded` accepts a command found in `sh -c`/`eval` code (it is checked like any other);
+ * `globs` accepts unquoted globs in arguments (the caller has made sure they cannot expand to an
+ * option and judges the paths they name).
+ */
+export interface ReadOnlyOptions {
+  readonly embedded?: boolean;
+  readonly globs?: boolean;
+}
+
 /** SPEC §3.3.2 isCommandReadOnly for one simple command (cmd from src/parse/nodes.ts; text = the unit text its spans index). */
-export function simpleCommandReadOnly(cmd: SimpleCommand, text: string): ReadOnlyResult {
-  if (cmd.embedded) return no('The command is shell code embedded in another command.');
+export function simpleCommandReadOnly(cmd: SimpleCommand, text: string, options: ReadOnlyOptions = {}): ReadOnlyResult {
+  if (cmd.embedded && !options.embedded) return no('The command is shell code embedded in another command.');
   if (!cmd.name) return no('The statement has no command name.');
   // Simplest honest rule: any `NAME=value` prefix (Claude Code 2.1.98 lets known-safe ones through).
   if (cmd.assignments.length > 0) return no(`The command sets the environment variable \`${cmd.assignments[0]!.name}\`.`);
@@ -502,7 +513,7 @@ export function simpleCommandReadOnly(cmd: SimpleCommand, text: string): ReadOnl
   }
   const words = [cmd.name, ...cmd.args];
   for (const w of words) {
-    const why = wordProblem(w);
+    const why = wordProblem(w, options.globs === true && w !== cmd.name);
     if (why !== undefined) return no(why);
   }
   for (const w of words) if (hasUncPath(wordText(w))) return no(`\`${show(w.raw)}\` is a UNC network path.`);

@@ -5,6 +5,7 @@
 import type { CommandUnit, Finding, Profile, SeverityLevel } from '../core/types.js';
 import type { ParsedScript } from '../parse/nodes.js';
 import type { PermissionDecision } from '../rules/decide.js';
+import type { CommandModel } from '../model/command-model.js';
 import type { PermissionLists, PermissionPolicy } from '../rules/policy.js';
 
 /** What a rule is about; constrains its default severity (security/destructive are never `note`). */
@@ -59,9 +60,11 @@ export interface CheckContext {
   readonly parsed: ParsedScript;
   /** The merged permission policy of the run (empty when none is configured). */
   readonly policy: PermissionPolicy;
+  /** The unit's command model (src/model/), built once per unit; absent in hand-made contexts. */
+  readonly model?: CommandModel;
   /**
-   * The permission decision for the unit (src/rules/decide.ts), computed on first use. It does
-   * not know the other checks' findings, so its misparsing gate is off; the verdict applies it.
+   * The one permission decision for the unit (src/rules/decide.ts), with the gates of the checks
+   * that ran so far (the policy check runs after every security check).
    */
   decision(): PermissionDecision;
   /** Reports a finding; the pipeline places it in the host file and applies severity. */

@@ -6,7 +6,7 @@
  * unit's text; the linter parses them.
  */
 import type { Span } from '../core/types.js';
-import { commandBasename, resolveCommand } from './command-name.js';
+import { commandBasename, resolveCommand, wrapperLevels, type WrapperLevel } from './command-name.js';
 import type { ParsedScript, SimpleCommand } from './nodes.js';
 import type { Word } from './words.js';
 
@@ -29,8 +29,11 @@ export interface EmbeddedCode {
   readonly exact: boolean;
   /** The word, words or heredoc body that holds the code. */
   readonly span: Span;
-  /** How it was embedded: `sh -c`, `eval`, `heredoc`, `here-string`. */
-  readonly via: 'sh -c' | 'eval' | 'heredoc' | 'here-string';
+  /**
+   * How it was embedded: `sh -c`, `eval`, `heredoc`, `here-string`, or another entry point of
+   * rules/commands/wrappers.json (`trap`, `alias`, `env -S`, `flock -c`, `pipe` for `echo … | sh` …).
+   */
+  readonly via: string;
 }
 
 /** The code of a static word, with whether it is a verbatim slice of the source (and where). */
@@ -66,17 +69,127 @@ function shellInvocation(args: readonly Word[]): { kind: 'string'; word: Word } 
   return sawC ? undefined : { kind: 'stdin' };
 }
 
-/**
- * The shell code embedded in `cmd` (through any wrapper: `sudo bash -c …`, `xargs sh -c …`),
- * in source order. `source` is the unit's text. Empty when there is none or it is not static.
- */
-export function embeddedCode(cmd: SimpleCommand, source: string): EmbeddedCode[] {
-  const resolved = resolveCommand(cmd);
-  if (!resolved) return [];
+/** Quotes `v` for the shell (single quotes) unless it is plain. */
+function shellQuote(v: string): string {
+  return /^[A-Za-z0-9_@%+=:,./{}-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Code words of one wrapper level (`flock -c CODE`, `trap CODE SIG`, `alias n=CODE`, `find -exec … ;`, `parallel ::: CODE`). */
+function levelCode(level: WrapperLevel, source: string): EmbeddedCode[] {
   const out: EmbeddedCode[] = [];
+  const via = level.name;
+  for (const w of level.scan.code) {
+    const c = wordCode(w, source);
+    if (c) out.push({ ...c, span: w.span, via: `${via} code option` });
+  }
+  const spec = level.spec;
+  const args = level.words.slice(1);
+  if (spec.codeArgument === 'first') {
+    // trap [--] CODE SIG…; `trap -p`/`trap -l` and `trap SIG` (one operand: reset) run nothing.
+    let k = 0;
+    if (args[0]?.value === '--') k = 1;
+    const code = args[k];
+    if (code && args.length - k >= 2 && code.value !== undefined && code.value !== '-' && !code.value.startsWith('-')) {
+      const c = wordCode(code, source);
+      if (c) out.push({ ...c, span: code.span, via: 'trap' });
+    }
+  } else if (spec.codeArgument === 'assignments') {
+    for (const a of args) {
+      const v = a.value;
+      const eq = v?.indexOf('=') ?? -1;
+      if (v === undefined || eq <= 0) continue;
+      out.push({ text: v.slice(eq + 1), base: a.span.start, exact: false, span: a.span, via: 'alias' });
+    }
+  }
+  if (spec.execOptions) {
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === undefined || !spec.execOptions.includes(v)) continue;
+      const seg: string[] = [];
+      let j = i + 1;
+      for (; j < args.length; j++) {
+        const x = args[j]!.value;
+        if (x === ';' || x === '+') break;
+        seg.push(x === undefined ? '"$UNKNOWN"' : shellQuote(x));
+      }
+      if (seg.length > 0) {
+        const span = { start: args[i + 1]!.span.start, end: args[Math.min(j, args.length) - 1]!.span.end };
+        out.push({ text: seg.join(' '), base: span.start, exact: false, span, via: `find ${v}` });
+      }
+      i = j;
+    }
+  }
+  if (spec.codeAfterSeparator && level.scan.start === undefined) {
+    const sep = args.findIndex((a) => a.value !== undefined && spec.codeAfterSeparator!.includes(a.value));
+    if (sep >= 0) {
+      for (const a of args.slice(sep + 1)) {
+        if (a.value !== undefined && spec.argvUntil?.includes(a.value)) break;
+        const c = wordCode(a, source);
+        if (c) out.push({ ...c, span: a.span, via: `${via} :::` });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Code a command's standard input carries, when it is visible: a heredoc or here-string on the
+ * command, or the previous pipeline stage when that is `echo`/`printf` of fixed words or `cat` of
+ * a heredoc (`echo 'rm x' | sh`, `cat <<EOF | sh`). `siblings` is the command list that
+ * `cmd.place.pipeline.previous` indexes.
+ */
+function stdinCode(cmd: SimpleCommand, source: string, siblings: readonly SimpleCommand[] | undefined): EmbeddedCode[] {
+  const out: EmbeddedCode[] = [];
+  for (const r of cmd.redirects) {
+    if (r.heredoc && (r.fd === undefined || r.fd === '0')) {
+      out.push({ text: r.heredoc.body, base: r.heredoc.bodySpan.start, exact: true, span: r.heredoc.bodySpan, via: 'heredoc' });
+    } else if (r.operator === '<<<' && r.target) {
+      const c = wordCode(r.target, source);
+      if (c) out.push({ ...c, span: r.target.span, via: 'here-string' });
+    }
+  }
+  if (out.length > 0) return out;
+  const prev = cmd.place?.pipeline?.previous;
+  const p = prev !== undefined ? siblings?.[prev] : undefined;
+  if (!p) return out;
+  const name = p.name?.value !== undefined ? commandBasename(p.name.value) : undefined;
+  if ((name === 'echo' || name === 'printf') && p.args.length > 0 && p.args.every((a) => a.value !== undefined)) {
+    const args = p.args.filter((a, k) => !(k === 0 && name === 'echo' && /^-[neE]+$/.test(a.value!)));
+    const text = args.map((a) => a.value!).join(' ');
+    const span = { start: p.args[0]!.span.start, end: p.args[p.args.length - 1]!.span.end };
+    if (args.length === 1) {
+      const c = wordCode(args[0]!, source)!;
+      out.push({ ...c, span, via: 'pipe' });
+    } else out.push({ text, base: span.start, exact: false, span, via: 'pipe' });
+  } else if (name === 'cat' && p.args.length === 0) {
+    for (const r of p.redirects) {
+      if (r.heredoc) out.push({ text: r.heredoc.body, base: r.heredoc.bodySpan.start, exact: true, span: r.heredoc.bodySpan, via: 'pipe' });
+    }
+  }
+  return out;
+}
+
+/**
+ * The shell code embedded in `cmd` (through any wrapper: `sudo bash -c …`, `xargs sh -c …`), in
+ * source order: a shell's `-c` string or the code on its standard input (heredoc, here-string,
+ * `echo … |`, `cat <<EOF |`), `eval`'s words, and the code entry points of
+ * rules/commands/wrappers.json (`flock -c`, `su -c`, `env -S`, `trap`, `alias`, `mapfile -C`,
+ * `find -exec`, `parallel ::: …`). `source` is the unit's text; `siblings` the command list
+ * `cmd.place.pipeline.previous` indexes (the unit's, or the embedding code's). Empty when there
+ * is none or it is not static (the command model reports that as code it cannot see).
+ */
+export function embeddedCode(cmd: SimpleCommand, source: string, siblings?: readonly SimpleCommand[]): EmbeddedCode[] {
+  const words = cmd.name ? [cmd.name, ...cmd.args] : [];
+  const { levels, inner } = wrapperLevels(words);
+  const fromLevels = levels.flatMap((l) => levelCode(l, source));
+  const stdinLevel = inner === undefined && levels.length > 0 && levels[levels.length - 1]!.spec.stdinCode && levels[levels.length - 1]!.scan.code.length === 0 && !levels[levels.length - 1]!.scan.opaque;
+  if (stdinLevel) return [...fromLevels, ...stdinCode(cmd, source, siblings)];
+  const resolved = resolveCommand(cmd);
+  if (!resolved) return fromLevels;
+  const out: EmbeddedCode[] = [...fromLevels];
   if (resolved.name === 'eval') {
     const words = resolved.args;
-    if (words.length === 0 || words.some((w) => w.value === undefined)) return [];
+    if (words.length === 0 || words.some((w) => w.value === undefined)) return out;
     const first = words[0]!;
     const last = words[words.length - 1]!;
     const span = { start: first.span.start, end: last.span.end };
@@ -90,29 +203,21 @@ export function embeddedCode(cmd: SimpleCommand, source: string): EmbeddedCode[]
   }
   let name = resolved.name;
   let args = resolved.args;
-  if (name === 'busybox') {
+  if (name === 'busybox' || name === 'toybox') {
     const applet = args[0]?.value;
-    if (applet === undefined || !SHELLS.has(commandBasename(applet))) return [];
+    if (applet === undefined || !SHELLS.has(commandBasename(applet))) return out;
     name = commandBasename(applet);
     args = args.slice(1);
   }
-  if (!SHELLS.has(name)) return [];
+  if (!SHELLS.has(name)) return out;
   const inv = shellInvocation(args);
-  if (!inv) return [];
+  if (!inv) return out;
   if (inv.kind === 'string') {
     const c = wordCode(inv.word, source);
     if (c) out.push({ ...c, span: inv.word.span, via: 'sh -c' });
     return out;
   }
-  for (const r of cmd.redirects) {
-    if (r.heredoc && (r.fd === undefined || r.fd === '0')) {
-      out.push({ text: r.heredoc.body, base: r.heredoc.bodySpan.start, exact: true, span: r.heredoc.bodySpan, via: 'heredoc' });
-    } else if (r.operator === '<<<' && r.target) {
-      const c = wordCode(r.target, source);
-      if (c) out.push({ ...c, span: r.target.span, via: 'here-string' });
-    }
-  }
-  return out;
+  return [...out, ...stdinCode(cmd, source, siblings)];
 }
 
 /** Parses embedded code into views; `undefined` when it cannot (time-out). */
@@ -130,8 +235,12 @@ function shiftWord(w: Word, map: (s: Span) => Span): Word {
   return { ...w, span: map(w.span) };
 }
 
-function shiftCommand(c: SimpleCommand, map: (s: Span) => Span, statement: number): SimpleCommand {
+function shiftCommand(c: SimpleCommand, map: (s: Span) => Span, statement: number, host: number, via: string, offset: number): SimpleCommand {
+  const place = c.place;
   return {
+    host: c.host !== undefined ? c.host + offset : host,
+    via: c.host !== undefined ? (c.via ?? via) : via,
+    ...(place ? { place: { ...place, ...(place.pipeline ? { pipeline: { stage: place.pipeline.stage, ...(place.pipeline.previous !== undefined ? { previous: place.pipeline.previous + offset } : {}) } } : {}) } } : {}),
     span: map(c.span),
     name: c.name ? shiftWord(c.name, map) : undefined,
     args: c.args.map((w) => shiftWord(w, map)),
@@ -155,35 +264,55 @@ function shiftCommand(c: SimpleCommand, map: (s: Span) => Span, statement: numbe
  * problems and comments are the outer unit's only: a syntax error inside `sh -c '…'` is
  * bash's business at run time, and the text-level checks already see the whole string.
  */
-export function withEmbedded(parsed: ParsedScript, source: string, parse: ParseViews): ParsedScript {
+export function withEmbedded(parsed: ParsedScript, source: string, parse: ParseViews, extraCode?: (cmd: SimpleCommand, source: string) => readonly EmbeddedCode[]): ParsedScript {
   const extra: SimpleCommand[] = [];
+  const caps: string[] = [];
   let budget = EMBEDDED_LIMITS.maxChars;
-  // `statement` is the unit's top-level statement that (transitively) embeds the code.
-  const queue: { cmd: SimpleCommand; depth: number; map: (s: Span) => Span; source: string; statement: number }[] = parsed.commands.map((cmd) => ({
+  // `statement` is the unit's top-level statement that (transitively) embeds the code; `index`
+  // the command's index in the returned list.
+  const queue: { cmd: SimpleCommand; depth: number; map: (s: Span) => Span; source: string; statement: number; index: number; siblings: readonly SimpleCommand[] }[] = parsed.commands.map((cmd, index) => ({
     cmd,
+    siblings: parsed.commands,
     depth: 0,
     map: (s: Span) => s,
     source,
     statement: cmd.statement,
+    index,
   }));
+  const done = (): ParsedScript =>
+    extra.length === 0 && caps.length === 0 ? parsed : { ...parsed, commands: [...parsed.commands, ...extra], ...(caps.length > 0 ? { embeddedCaps: caps } : {}) };
   for (let next = 0; next < queue.length; next++) {
-    const { cmd, depth, map, source: src, statement } = queue[next]!;
-    if (depth >= EMBEDDED_LIMITS.maxDepth) continue;
-    for (const code of embeddedCode(cmd, src)) {
-      if (code.text.length > budget) return { ...parsed, commands: [...parsed.commands, ...extra] };
+    const { cmd, depth, map, source: src, statement, index, siblings } = queue[next]!;
+    const codes = [...embeddedCode(cmd, src, siblings), ...(extraCode ? extraCode(cmd, src) : [])];
+    if (codes.length === 0) continue;
+    if (depth >= EMBEDDED_LIMITS.maxDepth) {
+      caps.push(`Shell code is nested more than ${EMBEDDED_LIMITS.maxDepth} levels deep (\`sh -c\`, \`eval\`, heredocs fed to a shell); the deeper levels were not analysed.`);
+      continue;
+    }
+    for (const code of codes) {
+      if (code.text.length > budget) {
+        caps.push(`The embedded shell code exceeds the ${EMBEDDED_LIMITS.maxChars}-character budget per unit; the rest was not analysed.`);
+        return done();
+      }
       budget -= code.text.length;
       const inner = parse(code.text);
-      if (!inner) continue;
+      if (!inner) {
+        caps.push('Parsing embedded shell code timed out; it was not analysed.');
+        continue;
+      }
+      if (inner.problems.length > 0) caps.push(`Embedded shell code (${code.via}) does not parse; what it runs is not known.`);
       // Inner spans → the embedding text's spans → the unit's spans.
       const outer = map(code.span);
       const innerMap = code.exact
         ? (s: Span): Span => map({ start: code.base + s.start, end: code.base + s.end })
         : (): Span => outer;
+      const offset = parsed.commands.length + extra.length;
       for (const c of inner.commands) {
-        extra.push(shiftCommand(c, innerMap, statement));
-        queue.push({ cmd: c, depth: depth + 1, map: innerMap, source: code.text, statement });
+        const at = parsed.commands.length + extra.length;
+        extra.push(shiftCommand(c, innerMap, statement, index, code.via, offset));
+        queue.push({ cmd: c, depth: depth + 1, map: innerMap, source: code.text, statement, index: at, siblings: inner.commands });
       }
     }
   }
-  return extra.length === 0 ? parsed : { ...parsed, commands: [...parsed.commands, ...extra] };
+  return done();
 }

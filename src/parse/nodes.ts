@@ -59,6 +59,63 @@ export interface SimpleCommand {
    * heredoc fed to a shell; src/parse/embedded.ts). Its spans point into the unit's text.
    */
   readonly embedded?: boolean;
+  /**
+   * For an embedded command: the index (into {@link ParsedScript.commands}) of the command whose
+   * `sh -c` string, `eval` words or heredoc holds it, and how it was embedded.
+   */
+  readonly host?: number;
+  readonly via?: string;
+  /** True for the redirections of a compound command (`{ …; } > f`), recorded as a command of redirections only. */
+  readonly compound?: true;
+  /** Where the command sits in the tree (recorded by the parse walk; absent on hand-built commands). */
+  readonly place?: CommandPlace;
+}
+
+/**
+ * One enclosing construct of a simple command. `kind` names it.
+ */
+export interface Enclosing {
+  readonly kind:
+    | 'for' | 'c-for' | 'while' | 'if' | 'case' | 'function' | 'subshell' | 'group' | 'command-substitution'
+    | 'process-substitution' | 'test' | 'negated' | 'heredoc' | 'arithmetic' | 'list-right' | 'assignment';
+  /** The construct's extent (UTF-16 offsets into the unit text). */
+  readonly span: Span;
+  /** `condition` on a marker entry for the test of an `if`/`while`/`until`/`for ((…))` (the entry after it is the construct). */
+  readonly field?: string;
+  /** `for`: the loop variable; `function`: its name. */
+  readonly name?: string;
+  /** `for … in WORDS`: the words (`undefined` for `for x; do`, which iterates over `"$@"`). */
+  readonly values?: readonly Word[];
+}
+
+/** A linked list of enclosing constructs, innermost first (shared between commands of one construct). */
+export interface EnclosingChain {
+  readonly enclosing: Enclosing;
+  readonly parent: EnclosingChain | undefined;
+}
+
+/** Where a simple command sits. */
+export interface CommandPlace {
+  /** Innermost enclosing construct first; `undefined` at the top level of the unit. */
+  readonly chain: EnclosingChain | undefined;
+  /** Number of constructs in {@link chain} (walking it costs this much). */
+  readonly depth: number;
+  /**
+   * In a pipeline of two or more stages: the 0-based stage, and the index (into
+   * {@link ParsedScript.commands}) of the previous stage's command when that stage is one simple
+   * command (the one writing this command's standard input).
+   */
+  readonly pipeline?: { readonly stage: number; readonly previous?: number };
+}
+
+/** A declaration command: `export A=1 B`, `local x`, `declare -x P=…`. */
+export interface Declaration {
+  readonly span: Span;
+  readonly keyword: string;
+  readonly assignments: readonly Assignment[];
+  /** Other words (names without `=`, options such as `-x`). */
+  readonly words: readonly Word[];
+  readonly place: CommandPlace;
 }
 
 /** A top-level statement of the unit (a command, pipeline, list, compound command, function …). */
@@ -89,6 +146,20 @@ export interface ParsedScript {
   readonly nodeCount: number;
   /** Parse complexity of the unit (SPEC-bashtool.md §1.7), computed in the same walk. */
   readonly complexity: ParseComplexity;
+  /**
+   * `export`/`declare`/`local`/`readonly`/`typeset` commands (tree-sitter's declaration_command,
+   * which is not a simple command node): their keyword, assignments and bare names.
+   */
+  readonly declarations?: readonly Declaration[];
+  /** Assignments that are statements of their own (`a=rm; …`), not prefixes of a command. */
+  readonly assignmentStatements?: readonly { readonly assignment: Assignment; readonly place: CommandPlace }[];
+  /** Extents of the statements run in the background (`cmd &`), in document order. */
+  readonly background?: readonly Span[];
+  /**
+   * Why embedded code was not (fully) expanded: a depth or size cap, a parse time-out. Set by
+   * src/parse/embedded.ts; each entry is one sentence.
+   */
+  readonly embeddedCaps?: readonly string[];
 }
 
 const WORD_TYPES = new Set([
@@ -154,7 +225,7 @@ function isRedirectNode(type: string): boolean {
  * `redirectedParent` is the enclosing `redirected_statement` when `node` is its body. The walk
  * passes it because `Node.parent` costs O(depth) in tree-sitter (quadratic on nested input).
  */
-function toSimpleCommand(node: Node, statement: number, redirectedParent: Node | undefined): SimpleCommand {
+function toSimpleCommand(node: Node, statement: number, redirectedParent: Node | undefined, place: CommandPlace | undefined): SimpleCommand {
   let name: Word | undefined;
   const args: Word[] = [];
   const assignments: Assignment[] = [];
@@ -184,7 +255,44 @@ function toSimpleCommand(node: Node, statement: number, redirectedParent: Node |
     }
   }
   args.sort((a, b) => a.span.start - b.span.start);
-  return { span: spanOf(node), name, args, assignments, redirects, statement };
+  return { span: spanOf(node), name, args, assignments, redirects, statement, ...(place ? { place } : {}) };
+}
+
+/** Node types that enclose commands in a way the command model cares about. */
+const ENCLOSING_KIND: Readonly<Record<string, Enclosing['kind']>> = {
+  for_statement: 'for',
+  c_style_for_statement: 'c-for',
+  while_statement: 'while',
+  if_statement: 'if',
+  elif_clause: 'if',
+  else_clause: 'if',
+  case_statement: 'case',
+  function_definition: 'function',
+  subshell: 'subshell',
+  compound_statement: 'group',
+  command_substitution: 'command-substitution',
+  process_substitution: 'process-substitution',
+  test_command: 'test',
+  negated_command: 'negated',
+  heredoc_redirect: 'heredoc',
+  arithmetic_expansion: 'arithmetic',
+  variable_assignment: 'assignment',
+};
+
+/** The enclosing record of the node under `cursor` (a for loop reads its variable and words). */
+function enclosingOf(kind: Enclosing['kind'], node: Node, field: string | undefined): Enclosing {
+  const span = spanOf(node);
+  if (kind === 'for') {
+    const variable = node.childForFieldName('variable')?.text;
+    const values = node.childrenForFieldName('value').filter((c): c is Node => c !== null);
+    const hasIn = node.children.some((c) => c?.type === 'in');
+    return { kind, span, ...(field ? { field } : {}), ...(variable ? { name: variable } : {}), ...(hasIn ? { values: values.map(toWord) } : {}) };
+  }
+  if (kind === 'function') {
+    const name = node.childForFieldName('name')?.text;
+    return { kind, span, ...(field ? { field } : {}), ...(name ? { name } : {}) };
+  }
+  return { kind, span, ...(field ? { field } : {}) };
 }
 
 /**
@@ -239,6 +347,20 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   const complexity = new ComplexityScanner(text);
   /** The `redirected_statement` node at each depth of the current path, else undefined. */
   const redirected: (Node | undefined)[] = [];
+  /** Index of the first command emitted inside the node at each depth. */
+  const firstCommand: number[] = [];
+  /** Enclosing chain in force below each depth. */
+  const chains: (EnclosingChain | undefined)[] = [];
+  const chainDepth: number[] = [];
+  /** Pipeline bookkeeping at each depth where the node is a pipeline: current stage, and per stage its first command when the stage is one simple command. */
+  const pipes: ({ stage: number; simple: (number | undefined)[]; offset: number } | undefined)[] = [];
+  /** The (stage, previous) of the innermost pipeline stage on the current path, per depth. */
+  const stageAt: ({ stage: number; previous?: number } | undefined)[] = [];
+  const types: string[] = [];
+  const lastNamed: (Span | undefined)[] = [];
+  const background: Span[] = [];
+  const declarations: Declaration[] = [];
+  const assignmentStatements: { assignment: Assignment; place: CommandPlace }[] = [];
   try {
     for (;;) {
       nodeCount++;
@@ -246,6 +368,54 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
       const isNamed = cursor.nodeIsNamed;
       complexity.visit(cursor, type, isNamed, depth);
       redirected[depth] = type === 'redirected_statement' ? cursor.currentNode : undefined;
+      types[depth] = type;
+      firstCommand[depth] = commands.length;
+      {
+        // Chain and pipeline stage of this node, from its parent's.
+        const parentChain = depth > 0 ? chains[depth - 1] : undefined;
+        const parentDepth = depth > 0 ? chainDepth[depth - 1]! : 0;
+        let chain = parentChain;
+        let cdepth = parentDepth;
+        const kind = isNamed ? ENCLOSING_KIND[type] : undefined;
+        const field = depth > 0 ? cursor.currentFieldName : null;
+        if (field === 'condition' && depth > 0 && ENCLOSING_KIND[types[depth - 1]!] !== undefined) {
+          // The test of an `if`/`while`/`until`/`for ((…))`: a marker entry on the path.
+          chain = { enclosing: { kind: ENCLOSING_KIND[types[depth - 1]!]!, span: { start: cursor.startIndex, end: cursor.endIndex }, field: 'condition' }, parent: chain };
+          cdepth++;
+        }
+        if (kind !== undefined) {
+          chain = { enclosing: enclosingOf(kind, cursor.currentNode, undefined), parent: chain };
+          cdepth++;
+        } else if (isNamed && depth > 0 && types[depth - 1] === 'list' && cursor.currentFieldName === null && lastNamed[depth] !== undefined) {
+          // The right operand of `&&` / `||`: runs only depending on the left one.
+          chain = { enclosing: { kind: 'list-right', span: { start: cursor.startIndex, end: cursor.endIndex } }, parent: chain };
+          cdepth++;
+        }
+        chains[depth] = chain;
+        chainDepth[depth] = cdepth;
+        let stage = depth > 0 ? stageAt[depth - 1] : undefined;
+        const pipe = depth > 0 ? pipes[depth - 1] : undefined;
+        if (pipe && isNamed && type !== 'comment') {
+          pipe.stage++;
+          const s = pipe.stage + pipe.offset;
+          const previous = s > 0 ? pipe.simple[s - 1] : undefined;
+          stage = { stage: s, ...(previous !== undefined ? { previous } : {}) };
+          const simple = type === 'command' || (type === 'redirected_statement' && cursor.currentNode.childForFieldName('body')?.type === 'command');
+          pipe.simple[s] = simple ? commands.length : undefined;
+        }
+        if (type === 'command_substitution' || type === 'process_substitution') stage = undefined;
+        stageAt[depth] = stage;
+        pipes[depth] = undefined;
+        if (type === 'pipeline' && isNamed) {
+          // `cat <<EOF | sh`: tree-sitter puts `| sh` inside the heredoc redirect of `cat`.
+          const inHeredoc = depth >= 2 && types[depth - 1] === 'heredoc_redirect' && types[depth - 2] === 'redirected_statement';
+          const hostFirst = inHeredoc ? firstCommand[depth - 2] : undefined;
+          pipes[depth] = inHeredoc ? { stage: -1, simple: [hostFirst], offset: 1 } : { stage: -1, simple: [], offset: 0 };
+        }
+        if (!isNamed && type === '&' && depth > 0 && lastNamed[depth] !== undefined && types[depth - 1] !== 'pipeline') background.push(lastNamed[depth]!);
+        if (isNamed && type !== 'comment') lastNamed[depth] = { start: cursor.startIndex, end: cursor.endIndex };
+        if (depth + 1 < lastNamed.length) lastNamed[depth + 1] = undefined;
+      }
       if (depth === 1 && isNamed && type !== 'comment') {
         statement++;
         statements.push({ type, span: { start: cursor.startIndex, end: cursor.endIndex } });
@@ -262,16 +432,42 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         if (cursor.startIndex >= errorEnd) {
           problems.push({ kind: 'missing', span: { start: cursor.startIndex, end: cursor.endIndex }, expected: type });
         }
+      } else if (type === 'variable_assignment' && depth > 0 && types[depth - 1] !== 'command' && types[depth - 1] !== 'declaration_command') {
+        assignmentStatements.push({ assignment: toAssignment(cursor.currentNode), place: { chain: chains[depth - 1], depth: chainDepth[depth - 1]! } });
+      } else if (type === 'declaration_command') {
+        const node = cursor.currentNode;
+        const assignments: Assignment[] = [];
+        const words: Word[] = [];
+        let keyword = '';
+        for (const c of node.children) {
+          if (!c) continue;
+          if (!c.isNamed) keyword ||= c.text;
+          else if (c.type === 'variable_assignment') assignments.push(toAssignment(c));
+          else if (WORD_TYPES.has(c.type) || c.type === 'variable_name') words.push(toWord(c));
+        }
+        declarations.push({ span: spanOf(node), keyword, assignments, words, place: { chain: chains[depth], depth: chainDepth[depth]! } });
+      } else if (type === 'redirected_statement' && cursor.currentNode.childForFieldName('body')?.type !== 'command') {
+        // `{ ls; } > f`, `while …; done < f`: the redirections of a compound command, as a
+        // command of redirections only, so that what they read and write is seen.
+        const node = cursor.currentNode;
+        const redirects: Redirect[] = [];
+        for (const c of node.namedChildren) if (c && isRedirectNode(c.type)) redirects.push(toRedirect(c).redirect);
+        if (redirects.length > 0) {
+          const span = { start: redirects[0]!.span.start, end: redirects[redirects.length - 1]!.span.end };
+          commands.push({ span, name: undefined, args: [], assignments: [], redirects, statement: Math.max(statement, 0), compound: true, place: { chain: depth > 0 ? chains[depth - 1] : undefined, depth: depth > 0 ? chainDepth[depth - 1]! : 0 } });
+        }
       } else if (type === 'command') {
         const parent = depth > 0 && cursor.currentFieldName === 'body' ? redirected[depth - 1] : undefined;
-        commands.push(toSimpleCommand(cursor.currentNode, Math.max(statement, 0), parent));
+        const stage = stageAt[depth];
+        const place: CommandPlace = { chain: chains[depth], depth: chainDepth[depth]!, ...(stage ? { pipeline: stage } : {}) };
+        commands.push(toSimpleCommand(cursor.currentNode, Math.max(statement, 0), parent, place));
       }
       if (cursor.gotoFirstChild()) {
         depth++;
         continue;
       }
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]) };
+        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements };
         depth--;
       }
     }

@@ -14,7 +14,14 @@ export type WordPart =
    * or aborts when empty: `${NAME:?…}`, `${NAME?…}`, `${NAME:-word}`/`${NAME:=word}` with a
    * non-empty word.
    */
-  | { readonly kind: 'parameter'; readonly name: string; readonly guarded: boolean; readonly quoted: boolean }
+  | {
+      readonly kind: 'parameter';
+      readonly name: string;
+      readonly guarded: boolean;
+      readonly quoted: boolean;
+      /** True for `$NAME` and `${NAME}` alone: the value itself, no operator (`${x:-d}`, `${x@P}`, `${!x}` …). */
+      readonly plain?: boolean;
+    }
   /** Anything whose value cannot be known statically: command/arithmetic/process substitution. */
   | { readonly kind: 'dynamic'; readonly node: string; readonly quoted: boolean };
 
@@ -104,7 +111,8 @@ function parameterPart(node: Node, quoted: boolean): WordPart {
   const text = node.text;
   // `${#x}` (length) is never empty.
   const guarded = node.type === 'expansion' && (GUARDED_EXPANSION.test(text) || text.startsWith('${#'));
-  return { kind: 'parameter', name, guarded, quoted };
+  const plain = node.type === 'simple_expansion' || text === `\${${name}}`;
+  return { kind: 'parameter', name, guarded, quoted, ...(plain ? { plain: true } : {}) };
 }
 
 function collectParts(node: Node, quoted: boolean, out: WordPart[]): void {

@@ -1,47 +1,47 @@
 /**
- * The permission decision for one command (SPEC-bashtool.md §2.4–2.8), on the parse tree.
+ * The one permission decision for a unit, over its command model (src/model/) and the policy.
  *
- * Mirrors Claude Code's `bashToolHasPermission` (tree-sitter path) with these steps:
- * 1. an exact deny of the whole command, then a deny rule on any simple command anywhere in the
- *    tree (nested ones included: subshells, `$(…)`, pipelines) → `deny`. Denies come before the
- *    50-subcommand cap and before the complexity gate, so neither can hide one;
- * 2. an exact ask of the whole command, then an ask rule on any simple command → `ask`;
- * 3. an exact allow of the whole command → `allow` when the gates of step 4 would stop the command
- *    (Claude Code's misparsing gate and too-complex path return the full-command exact result);
- *    otherwise it decides after the cap, the cd checks and the path asks of step 7 (§2.6 item 11);
- * 4. the gates: a command that is not `simple` (§1.7; subshells and groups included, §2.7 item 1)
- *    or that the caller marks as a misparsing security ask → `ask` with no suggestions;
- * 5. more than 50 subcommands → `ask` (`MAX_SUBCOMMANDS_FOR_SECURITY_CHECK`);
- * 6. more than one `cd`/`pushd`/`popd`, or a `cd` with a `git` → `ask` (§2.6 item 7); a
- *    subcommand exactly `cd <cwd>` is dropped first;
- * 7. each subcommand in order (§2.8 `bashToolCheckPermission`):
- *    a. path constraints (§3.4.2, only when {@link DecisionContext.paths} is given): `mv`/`cp`
- *       with an option → ask; a write in a compound that changes directory → ask; a path that
- *       {@link validatePath} does not allow (outside the working directories, a variable, a glob
- *       written to, or — outside `acceptEdits` mode — any write) → ask. They come before the allow
- *       rules: no allow rule overrides them;
- *    b. an allow rule (exact, then prefix/wildcard) → allow;
- *    c. sed constraints (§4): a `sed` its allowlist rejects → ask;
- *    d. `acceptEdits` mode: `mkdir`, `touch`, `rm`, `rmdir`, `mv`, `cp`, `sed` → allow;
- *    e. a read-only subcommand (§3.3, {@link simpleCommandReadOnly}, with the unit-level git
- *       guards and no security ask) → allow;
- *    the first ask of a subcommand decides; all allowed → `allow`; otherwise `passthrough` with at
- *    most 5 suggestions, leftmost first (§2.6 item 14).
+ * Order (each step decides when it applies):
+ * 1. deny — an exact deny of the whole command; a deny rule on any simple command anywhere in the
+ *    tree, in any of its known forms (loop values, assigned literals, brace expansion of the
+ *    command word, `${X:-rm}` defaults, `find -delete` as `rm`); and, when the model cannot see
+ *    everything that runs, a denied program visible anywhere in the text → `deny`;
+ * 2. ask — the same for ask rules → `ask`;
+ * 3. what runs is not known (an unknown command word, code read from a pipe or a file, a depth or
+ *    size cap, a parse error) or a parser differential (text bash could read differently from
+ *    any parser): never better than `ask` while any deny or ask rule exists; otherwise only an
+ *    exact allow of the whole command (or `Bash` itself) allows it;
+ * 4. Claude Code's removal limit (`rm -rf /`, `~`, `/*`): `ask`, no rule lifts it;
+ * 5. more than 50 simple commands; `cd` together with `git` (a repository in the target could run
+ *    code through its config) → `ask`;
+ * 6. each simple command, in each form and in each working directory it may run in: path
+ *    constraints (outside the working directories or not checkable → ask; a write inside them
+ *    needs acceptEdits mode or an allow rule for the command; protected paths always ask), then
+ *    an allow rule (not when an argument whose value is unknown could be an option), the `sed`
+ *    constraint, acceptEdits file edits, read-only recognition;
+ * 7. all commands proven → `allow`; otherwise `ask` (Claude Code's passthrough) with at most 5
+ *    suggested rules.
  *
- * Not modelled (absent in shellward, said here rather than faked): `Read(…)`/`Edit(…)` rules in
- * path validation, Claude Code's internal editable paths and auto-edit safety checks, the
- * sandbox auto-allow. Pure (symlinks only through the injected host); never throws for any parse.
+ * Severity, profile and `rules:` settings never reach this module: they decide what is printed,
+ * not the decision. Loops, `if`, `case`, functions, subshells, groups, substitutions, heredocs,
+ * comments and several lines are not asked about for their shape: the commands inside them are
+ * decided like any other. Pure (symlinks only through the injected host); never throws.
  */
 import type { Span } from '../core/types.js';
 import type { ParsedScript, SimpleCommand } from '../parse/nodes.js';
-import { resolveCommand } from '../parse/command-name.js';
-import { candidatesFor, firstExactMatch, firstMatch, prefixAllowCovers } from './match.js';
+import type { Word } from '../parse/words.js';
+import { commandBasename, resolveCommand, wrapperSpec } from '../parse/command-name.js';
+import { candidatesFor, firstExactMatch, firstMatch, joinContinuations, prefixAllowCovers, renderWord, SAFE_ENV_VARS } from './match.js';
+import type { CommandModel, ModelCommand } from '../model/command-model.js';
+import { abstractWord, buildModel, codeLoadingVariable } from '../model/build.js';
+import { dangerousRemovals } from '../analyses/dangerous-removal.js';
+import readOnlyTable from '../../rules/read-only.json' with { type: 'json' };
 import type { PermissionRule } from './parse.js';
 import type { PermissionPolicy } from './policy.js';
 import { MAX_SUGGESTED_RULES_FOR_COMPOUND, suggestionForExactCommand } from './suggest.js';
 import { optionSetMatches } from './option-match.js';
-import { gitGuard, simpleCommandReadOnly, unitReadOnly } from '../analyses/read-only.js';
-import { extractPaths, protectedPath, validatePath, type PathCheck, type PathContext } from '../analyses/paths.js';
+import { gitGuard, simpleCommandReadOnly } from '../analyses/read-only.js';
+import { extractPaths, protectedPath, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
 import { sedAllowed } from '../analyses/sed.js';
 
 /** Claude Code's MAX_SUBCOMMANDS_FOR_SECURITY_CHECK. */
@@ -71,12 +71,22 @@ export type DecisionReason =
   | 'sed-constraint'
   | 'read-only'
   | 'accept-edits'
+  | 'unknown-program'
   | 'no-matching-rule';
 
 /** The decision for one command. */
 export interface PermissionDecision {
   readonly behavior: PermissionBehavior;
   readonly reason: DecisionReason;
+  /**
+   * The verdict's reason code: `policy-deny`, `policy-ask`, `allow-rule`, `read-only`,
+   * `accept-edits`, `path-constraint`, `path-dangerous-removal`, `sed-constraint`, `parse-error`,
+   * `parse-too-complex` (a cap), `unknown-program` (what runs is not known), the id of a gating
+   * security rule, or `no-matching-rule`.
+   */
+  readonly code: string;
+  /** The unit's command model the decision was made on. */
+  readonly model: CommandModel;
   /** A one-sentence explanation for people. */
   readonly message: string;
   /** The rule that decided, for the `*-rule` reasons. */
@@ -119,6 +129,13 @@ export interface DecisionContext {
   readonly mode?: PermissionMode;
   /** True when the working directory looks like a bare git repository (§3.3.1 item 4). */
   readonly bareRepository?: boolean;
+  /**
+   * Findings of the gating security rules ({@link GATING_RULES}) on the unit, whatever their
+   * configured severity; each makes the decision at best `ask`.
+   */
+  readonly gates?: readonly GateFinding[];
+  /** The unit's command model, when the caller built it already (else it is built here). */
+  readonly model?: CommandModel;
 }
 
 /**
@@ -161,6 +178,19 @@ function isCdTo(cmd: SimpleCommand, cwd: string | undefined): boolean {
 
 const CD_LIKE: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd']);
 
+/**
+ * Programs known not to run their arguments as commands: the read-only table's programs
+ * (rules/read-only.json) and common file and text utilities. Any other program given a word that
+ * a deny or ask rule names as its program may be a wrapper the tables do not know.
+ */
+const KNOWN_NON_EXEC: ReadonlySet<string> = new Set([
+  ...Object.keys((readOnlyTable as { commands: Record<string, unknown> }).commands).map((k) => k.split(' ')[0]!).filter((k) => k !== 'xargs'),
+  'echo', 'printf', 'cat', 'ls', 'cd', 'pushd', 'popd', 'pwd', 'test', '[', 'true', 'false', ':', 'mkdir', 'touch', 'cp', 'mv', 'rm', 'rmdir', 'chmod',
+  'chown', 'ln', 'head', 'tail', 'wc', 'uniq', 'cut', 'tr', 'tee', 'diff', 'cmp', 'comm', 'basename', 'dirname', 'realpath', 'readlink', 'stat',
+  'which', 'type', 'command', 'man', 'whatis', 'apropos', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'git', 'export', 'unset', 'alias', 'unalias',
+  'local', 'declare', 'read', 'wait', 'kill', 'pkill', 'jobs', 'history', 'set', 'shopt',
+]);
+
 /** The names `checkPermissionMode` allows in `acceptEdits` mode (§2.8 step 7), by first word. */
 const ACCEPT_EDITS_COMMANDS: ReadonlySet<string> = new Set(['mkdir', 'touch', 'rm', 'rmdir', 'mv', 'cp', 'sed']);
 
@@ -172,7 +202,7 @@ function quoteCode(s: string): string {
 const VERB: Readonly<Record<PathCheck['operation'], string>> = { read: 'reads', write: 'writes to', create: 'creates' };
 
 /** Why `check` stops the command, as one sentence; `undefined` when the path passes (§3.4.3). */
-function pathProblem(p: PathCheck, ctx: PathContext, mode: PermissionMode): string | undefined {
+function pathProblem(p: PathCheck, ctx: PathContext, mode: PermissionMode, allowRule = false): string | undefined {
   // Built only for a path that fails (most pass: a message per path would be wasted work).
   const what = (): string => `${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}`;
   if (!p.allowed) {
@@ -195,188 +225,396 @@ function pathProblem(p: PathCheck, ctx: PathContext, mode: PermissionMode): stri
   if (p.resolved !== null && protectedPath(p.resolved)) {
     return `${what()}: it configures git, Claude Code, an editor or a shell, so a write there needs approval even in acceptEdits mode.`;
   }
-  if (mode !== 'acceptEdits') {
-    return `${what()}: writes need approval unless the session is in acceptEdits mode (Claude Code auto-allows only reads in the working directories).`;
+  if (mode !== 'acceptEdits' && !allowRule) {
+    return `${what()}: writes need approval unless an allow rule names the command or the session is in acceptEdits mode.`;
   }
   return undefined;
 }
 
+
+
+/** A finding of a security check that gates the decision (a parser differential or code the model cannot see into). */
+export interface GateFinding {
+  readonly ruleId: string;
+  readonly message: string;
+  readonly span: Span;
+  /** Claude Code's execution order of the validator (lower runs first). */
+  readonly order: number;
+}
+
 /**
- * The path constraints of one subcommand (§3.4.2 items 1–3), or `undefined` when they pass.
- * `checks` are the subcommand's validated paths.
+ * Security rules whose finding means bash may read the text differently from the parse, or runs
+ * code the model does not follow (jq `system`, zsh modules), or reads the environment, so nothing
+ * inside can be proven. The other Claude Code validators are about shapes the command model
+ * decides on instead (newlines, redirections, `$(…)`, variables in pipes, `git commit` messages)
+ * or about the tokenizer Claude Code splits with (shell-quote: malformed tokens, its single-quote
+ * bug, metacharacters in quoted arguments, obfuscated flags, quoted newlines, incomplete
+ * fragments), which the tree-sitter parse does not share.
  */
-function pathConstraint(c: SimpleCommand, checks: readonly PathCheck[], compoundHasCd: boolean, ctx: PathContext, mode: PermissionMode): string | undefined {
-  const resolved = resolveCommand(c);
-  if (resolved && (resolved.name === 'mv' || resolved.name === 'cp') && resolved.args.some((a) => (a.value ?? a.raw).startsWith('-'))) {
-    return `${quoteCode(resolved.name)} with options needs approval: options such as \`--target-directory\` move files where the path checks do not look.`;
+export const GATING_RULES: ReadonlySet<string> = new Set([
+  'control-characters', 'jq-system-function', 'jq-file-arguments', 'comment-quote-desync', 'carriage-return', 'ifs-injection',
+  'proc-environ-access', 'backslash-escaped-whitespace', 'backslash-escaped-operators', 'unicode-whitespace', 'mid-word-hash',
+  'brace-expansion', 'zsh-dangerous-command',
+]);
+
+/** `command-substitution` patterns that tree-sitter-bash does not parse as bash would (zsh forms, `$[`, `<#`). */
+const GATING_SUBSTITUTION_PATTERNS: ReadonlySet<string> = new Set([
+  'Zsh process substitution =()', 'Zsh equals expansion (=cmd)', '$[] legacy arithmetic expansion', 'Zsh-style parameter expansion',
+  'Zsh-style glob qualifiers', 'Zsh glob qualifier with command execution', 'Zsh always block (try/always construct)', 'PowerShell comment syntax',
+]);
+
+/** Whether a security finding (`ruleId`, its `data`) gates the decision (see {@link GATING_RULES}). */
+export function isGatingFinding(ruleId: string, data: Readonly<Record<string, unknown>> | undefined): boolean {
+  if (GATING_RULES.has(ruleId)) return true;
+  return ruleId === 'command-substitution' && typeof data?.pattern === 'string' && GATING_SUBSTITUTION_PATTERNS.has(data.pattern);
+}
+
+/** Programs none of whose options write, run code or read a file: an unknown argument cannot change what they do. */
+const OPTION_SAFE: ReadonlySet<string> = new Set(['echo', 'true', 'false', ':', 'test', '[', 'printf', 'pwd', 'basename', 'dirname', 'expr', 'seq', 'sleep', 'read']);
+
+/** Wrappers a read-only command stays read-only under. */
+const READ_ONLY_WRAPPERS: ReadonlySet<string> = new Set(['nice', 'time', 'timeout', 'stdbuf', 'nohup', 'command', 'builtin', 'noglob']);
+
+/** Programs whose glob arguments may be option-looking names without harm (their options only change the output). */
+const GLOB_OPTION_SAFE: ReadonlySet<string> = new Set(['ls', 'cat', 'head', 'tail', 'echo', 'printf', 'wc', 'file', 'stat']);
+
+function rulesFirstWords(rules: readonly PermissionRule[]): Set<string> {
+  const out = new Set<string>();
+  for (const r of rules) {
+    const m = r.bash;
+    if (!m) continue;
+    const text = m.kind === 'exact' ? m.command : m.kind === 'prefix' ? m.prefix : m.kind === 'wildcard' ? (m.segments[0] ?? '') : '';
+    const w = text.trim().split(/\s+/)[0];
+    if (w) out.add(commandBasename(w));
   }
-  if (compoundHasCd && checks.some((p) => p.operation !== 'read')) {
-    return 'A command that changes directory and then writes needs approval: its relative paths cannot be checked against the working directory.';
-  }
-  for (const p of checks) {
-    const problem = pathProblem(p, ctx, mode);
-    if (problem) return problem;
+  return out;
+}
+
+/**
+ * The first rule of `rules` matching a command visible anywhere in `text`: the text is cut at
+ * shell operators, quotes, parentheses and backticks, and every piece from a word whose basename
+ * is a rule's program is tried. Used only where the model cannot see what runs (a parse error, a
+ * cap, code from a pipe), so that a denied program in plain sight still denies. Linear in the text.
+ */
+export function visibleRule(text: string, rules: readonly PermissionRule[]): PermissionRule | undefined {
+  if (rules.length === 0) return undefined;
+  if (rules.some((r) => r.bash?.kind === 'any')) return rules.find((r) => r.bash?.kind === 'any');
+  const firsts = rulesFirstWords(rules);
+  const clean = joinContinuations(text);
+  for (const piece of clean.split(/[;&|\n\r()`'"{},<>$\\]+/)) {
+    const tokens = piece.trim().split(/[ \t]+/).filter((t) => t !== '');
+    for (let i = 0; i < tokens.length; i++) {
+      const base = commandBasename(tokens[i]!);
+      // Only where a program name can stand: first in the piece, or after wrappers, options and assignments.
+      if (i > 0 && !(wrapperSpec(commandBasename(tokens[i - 1]!)) !== undefined || tokens[i - 1]!.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[i - 1]!))) continue;
+      if (!firsts.has(base)) continue;
+      const cand = [base, ...tokens.slice(i + 1, i + 12)].join(' ');
+      const r = firstMatch(rules, { exact: [cand, base], prefix: [cand, base] });
+      if (r) return r;
+    }
   }
   return undefined;
+}
+
+/** A stand-in simple command for a candidate argv string (for rule matching only). */
+function candidateCommand(s: string, statement: number): SimpleCommand {
+  const span = { start: 0, end: s.length };
+  const words = s.split(/[ \t]+/).filter((t) => t !== '').map((t) => ({ raw: t, span, value: t, parts: [{ kind: 'literal' as const, value: t, quoted: true }], quoted: true }));
+  return { span, name: words[0], args: words.slice(1), assignments: [], redirects: [], statement };
+}
+
+function ruleFor(text: string, m: ModelCommand, policy: PermissionPolicy, which: 'deny' | 'ask'): { rule: PermissionRule; span: Span } | undefined {
+  const list = which === 'deny' ? policy.deny : policy.ask;
+  if (list.length === 0) return undefined;
+  const find = which === 'deny' ? denyFor : askFor;
+  for (const inst of m.instances) {
+    const r = find(text, inst, policy);
+    if (r) return { rule: r, span: m.cmd.span };
+  }
+  for (const c of m.candidates) {
+    // The candidate as its own text, so wrappers and directory prefixes in it are peeled too.
+    const r = find(c, candidateCommand(c, m.cmd.statement), policy);
+    if (r) return { rule: r, span: m.cmd.span };
+  }
+  return undefined;
+}
+
+/** Whether `inst` (a form of model command `m`) is read-only (Claude Code's check with the model's relaxations). */
+function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, functions: ReadonlySet<string>): boolean {
+  let inst = instance;
+  // A call of a function defined in the unit runs its body, whose commands are decided themselves.
+  if (m.program !== undefined && functions.has(m.program) && m.wrappers.length === 0 && inst.assignments.length === 0 && inst.redirects.length === 0) return true;
+  if (!inst.name) return inst.assignments.every((a) => !codeLoadingVariable(a.name) && !a.name.startsWith('GIT_')) && inst.redirects.every((r) => r.heredoc || r.operator === '<<<' || r.operator === '<' || /^(>&|<&)$/.test(r.operator) || r.target?.value === '/dev/null');
+  // Before a program, only variables known to load no code, with plain values (Claude Code's safe list).
+  if (inst.assignments.some((a) => !SAFE_ENV_VARS.has(a.name) || a.value?.value === undefined || !/^[A-Za-z0-9_./:-]*$/.test(a.value.value))) return false;
+  const program = m.program;
+  // Wrappers that change nothing a read-only command does (Claude Code's CHANGELOG 2.1.x: nice, time, timeout, stdbuf, nohup).
+  // Other wrappers (xargs …) are judged as written, by the read-only table.
+  const peeled = m.wrappers.length > 0 && m.wrappers.every((w) => READ_ONLY_WRAPPERS.has(w));
+  if (peeled) {
+    const r = resolveCommand(inst);
+    if (!r) return false;
+    inst = { ...inst, name: r.nameWord, args: r.args };
+  }
+  const name: Word = inst.name!;
+  const optionSafe = program !== undefined && (m.wrappers.length === 0 || peeled) && OPTION_SAFE.has(program) && !(program === 'printf' && (inst.args[0]?.value === undefined || inst.args.some((a) => a.value === '-v')));
+  let dashDash = false;
+  const args = inst.args.map((a) => {
+    const aw = abstractWord(a, dashDash);
+    if (a.value === '--') dashDash = true;
+    if (aw.kind === 'unknown') {
+      if (!optionSafe) return undefined;
+      return { ...a, value: 'x', parts: [{ kind: 'literal' as const, value: 'x', quoted: true }] };
+    }
+    if (aw.kind === 'glob' && aw.mayBeOption && !(program !== undefined && GLOB_OPTION_SAFE.has(program))) return undefined;
+    return a;
+  });
+  if (args.some((a) => a === undefined)) return false;
+  if (program !== undefined && optionSafe && name.value !== undefined && inst.redirects.every((r) => r.heredoc || r.operator === '<<<' || /^(>&|<&)$/.test(r.operator) || r.target?.value === '/dev/null' || (r.operator === '<' && r.target !== undefined))) {
+    // `echo`, `printf` (without -v), `test` …: nothing they can be given writes or runs anything.
+    return true;
+  }
+  // Input redirections and here-documents are reads (their paths are checked separately).
+  const redirects = inst.redirects.filter((r) => !(r.heredoc || r.operator === '<<<' || r.operator === '<'));
+  const same = inst === m.cmd && !peeled && (args as Word[]).every((a, k) => a === inst.args[k]);
+  if (same) return simpleCommandReadOnly({ ...inst, assignments: [], redirects, embedded: false }, text, { embedded: true, globs: true }).readOnly;
+  // A form with substituted values: judged on its own rendered text (the read-only fallback forms read the text).
+  const words: Word[] = [name, ...(args as Word[])];
+  let pos = 0;
+  const placed = words.map((w) => {
+    const r = w.value !== undefined ? renderWord(w) : w.raw;
+    const span = { start: pos, end: pos + r.length };
+    pos += r.length + 1;
+    return { ...w, raw: r, span } as Word;
+  });
+  const synthetic = placed.map((w) => w.raw).join(' ');
+  const end = { start: synthetic.length, end: synthetic.length };
+  const view: SimpleCommand = {
+    ...inst,
+    span: { start: 0, end: synthetic.length },
+    name: placed[0],
+    args: placed.slice(1),
+    assignments: [],
+    redirects: redirects.map((r) => ({ ...r, span: end, target: r.target ? { ...r.target, span: end } : undefined })),
+    embedded: false,
+  };
+  return simpleCommandReadOnly(view, synthetic, { embedded: true, globs: true }).readOnly;
+}
+
+/** The read paths of input redirections (`< file`), which Claude Code's extractors do not list. */
+function inputPaths(inst: SimpleCommand): PathAccess[] {
+  const out: PathAccess[] = [];
+  for (const r of inst.redirects) {
+    if ((r.operator !== '<' && r.operator !== '<>') || !r.target) continue;
+    const t = r.target;
+    out.push(t.value !== undefined ? { path: t.value, static: true, operation: r.operator === '<' ? 'read' : 'write', source: 'redirect', command: r.operator, span: t.span } : { path: t.raw, static: false, operation: 'read', source: 'redirect', command: r.operator, span: t.span });
+  }
+  return out;
+}
+
+function hasAnyRule(policy: PermissionPolicy): boolean {
+  return policy.deny.some((r) => r.bash !== undefined) || policy.ask.some((r) => r.bash !== undefined);
 }
 
 /**
  * The permission decision for the unit `text` parsed as `parsed` under `policy` (see the module
- * comment for the steps). Work is linear in the number of simple commands times the number of
- * rules times the candidate lengths. Never throws.
+ * comment for the steps). `ctx.model` may carry the unit's command model when the caller built it
+ * already. Work is linear in the number of simple commands times their forms, working
+ * directories and rules. Never throws.
  */
 export function decide(text: string, parsed: ParsedScript, policy: PermissionPolicy, ctx: DecisionContext = {}): PermissionDecision {
-  const whole = wholeCommandText(text);
-  const all = parsed.commands;
-  const mode = ctx.mode ?? 'default';
   const pathCtx = ctx.paths;
-  const pathsOf = new Map<SimpleCommand, PathCheck[]>();
+  const model = ctx.model ?? buildModel(parsed, { ...(pathCtx?.cwd !== undefined ? { cwd: pathCtx.cwd } : ctx.cwd !== undefined ? { cwd: ctx.cwd } : {}), ...(pathCtx ? { home: pathCtx.host.home } : {}) });
+  const whole = wholeCommandText(text);
+  const mode = ctx.mode ?? 'default';
+  const gates: GateFinding[] = [...(ctx.gates ?? [])];
+  // A caller's own misparsing flag (the older interface) is a gate too.
+  if (ctx.misparsing && gates.length === 0) gates.push({ ruleId: 'misparsing', message: 'A security check found text that shells may parse differently.', span: { start: 0, end: Math.min(1, text.length) }, order: 0 });
+  const cmds = model.commands;
+
+  // Facts first: paths (Claude Code's extractors and shellward's extensions, every form and
+  // working directory), read-only — whatever the decision.
   const paths: PathCheck[] = [];
+  const pathsOf = new Map<ModelCommand, PathCheck[]>();
   if (pathCtx) {
-    for (const c of all) {
-      const checks = extractPaths(c).map((a) => validatePath(a, pathCtx));
-      // The decision sees Claude Code's 36 extractors only; shellward's extensions are facts.
-      pathsOf.set(c, checks.filter((p) => !p.extension));
-      for (const x of checks) paths.push(x);
+    for (const m of cmds) {
+      const list: PathCheck[] = [];
+      const dirs: (string | undefined)[] = m.cwd === undefined ? [undefined] : [...m.cwd];
+      for (const inst of m.instances) {
+        const accesses = [...extractPaths(inst), ...inputPaths(inst)];
+        for (const d of dirs) {
+          const here: PathContext = { ...pathCtx, cwd: d };
+          for (const a of accesses) list.push(validatePath(a, here));
+        }
+      }
+      pathsOf.set(m, list);
+      for (const p of list) if (!paths.some((q) => q.span.start === p.span.start && q.path === p.path && q.reason === p.reason && q.operation === p.operation)) paths.push(p);
     }
   }
+  const functions = new Set<string>();
+  for (const m of cmds) for (let e = m.cmd.place?.chain; e; e = e.parent) if (e.enclosing.kind === 'function' && e.enclosing.name) functions.add(e.enclosing.name);
+  let gitSafeMemo: boolean | undefined;
+  const gitSafe = (): boolean => (gitSafeMemo ??= gitGuard(parsed, ctx.bareRepository ? { bareRepository: true } : {}).readOnly);
+  const differential = gates.some((g) => g.ruleId !== 'proc-environ-access');
   const readOnly =
-    !ctx.securityAsk && parsed.complexity.status === 'simple' && unitReadOnly(parsed, ctx.bareRepository ? { bareRepository: true } : {}).readOnly;
-  const facts = { readOnly, paths };
+    model.gaps.length === 0 &&
+    !differential &&
+    cmds.every((m) => m.instances.every((inst) => modelReadOnly(m, inst, text, functions)) && (m.program !== 'git' || gitSafe()));
+  const facts = { readOnly, paths, model };
+  const base = { suggestions: [] as string[], ...facts };
 
-  // 1. deny: whole command exactly, then every simple command in the tree.
+  // 1. deny.
   const wholeDeny = firstExactMatch(policy.deny, whole);
-  if (wholeDeny) return { behavior: 'deny', reason: 'deny-rule', message: `Denied by rule ${ruleText(wholeDeny)}.`, rule: wholeDeny, suggestions: [], wholeCommand: true, ...facts };
-  for (const c of all) {
-    const r = denyFor(text, c, policy);
-    if (r) return { behavior: 'deny', reason: 'deny-rule', message: `Denied by rule ${ruleText(r)}.`, rule: r, span: c.span, suggestions: [], ...facts };
+  if (wholeDeny) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(wholeDeny)}.`, rule: wholeDeny, wholeCommand: true, ...base };
+  for (const m of cmds) {
+    const hit = ruleFor(text, m, policy, 'deny');
+    if (hit) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(hit.rule)}.`, rule: hit.rule, span: hit.span, ...base };
+  }
+  const blind = model.gaps.length > 0;
+  if (blind) {
+    const r = visibleRule(text, policy.deny);
+    if (r) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(r)}: the denied program is visible in a command whose effect is not fully known (${model.gaps[0]!.reason})`, rule: r, ...base };
   }
   // 2. ask rules.
   const wholeAsk = firstExactMatch(policy.ask, whole);
-  if (wholeAsk) return { behavior: 'ask', reason: 'ask-rule', message: `Rule ${ruleText(wholeAsk)} asks for approval.`, rule: wholeAsk, suggestions: [], wholeCommand: true, ...facts };
-  for (const c of all) {
-    const r = askFor(text, c, policy);
-    if (r) return { behavior: 'ask', reason: 'ask-rule', message: `Rule ${ruleText(r)} asks for approval.`, rule: r, span: c.span, suggestions: [], ...facts };
+  if (wholeAsk) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(wholeAsk)} asks for approval.`, rule: wholeAsk, wholeCommand: true, ...base };
+  for (const m of cmds) {
+    const hit = ruleFor(text, m, policy, 'ask');
+    if (hit) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(hit.rule)} asks for approval.`, rule: hit.rule, span: hit.span, ...base };
   }
-  // 3. exact allow of the whole command.
-  // An exact allow of the whole command answers the gates (Claude Code's too-complex path and
-  // misparsing gate return the full-command exact result, §2.6 items 0 and 5); otherwise it comes
-  // after the cap, the cd checks and the per-subcommand path asks (§2.6 items 6–11).
-  const wholeAllow = firstExactMatch(policy.allow, whole);
-  const allowWhole = (): PermissionDecision => ({
-    behavior: 'allow',
-    reason: 'allow-rule',
-    message: `Allowed by rule ${ruleText(wholeAllow!)}.`,
-    rule: wholeAllow!,
-    suggestions: [],
-    wholeCommand: true,
-    ...facts,
-  });
-  if (wholeAllow && (parsed.complexity.status !== 'simple' || ctx.misparsing)) return allowWhole();
-  // 4. gates.
-  if (parsed.complexity.status !== 'simple') {
-    return { behavior: 'ask', reason: 'not-simple', message: 'The command cannot be split into simple commands safely.', suggestions: [], ...facts };
+  if (blind) {
+    const r = visibleRule(text, policy.ask);
+    if (r) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(r)} asks for approval: its program is visible in a command whose effect is not fully known.`, rule: r, ...base };
   }
-  if (ctx.misparsing) {
-    return { behavior: 'ask', reason: 'misparsing', message: 'A security check found text that shells may parse differently.', suggestions: [], ...facts };
-  }
-  // 5. the cap.
-  const subs = all.filter((c) => !isCdTo(c, ctx.cwd));
-  if (subs.length > MAX_SUBCOMMANDS) {
-    return {
-      behavior: 'ask',
-      reason: 'too-many-subcommands',
-      message: `The command has ${subs.length} subcommands, more than ${MAX_SUBCOMMANDS} to check individually.`,
-      suggestions: [],
-      ...facts,
-    };
-  }
-  // 6. cd checks.
-  let cds = 0;
-  let git = false;
-  let firstCd: SimpleCommand | undefined;
-  for (const c of subs) {
-    const name = resolveCommand(c)?.name;
-    if (name !== undefined && CD_LIKE.has(name)) {
-      cds++;
-      firstCd ??= c;
+  // A program the tables do not know that takes a denied or asked program as an argument may run it.
+  if (hasAnyRule(policy)) {
+    const firsts = rulesFirstWords([...policy.deny, ...policy.ask]);
+    for (const m of cmds) {
+      if (m.program === undefined || KNOWN_NON_EXEC.has(m.program) || m.wrappers.length > 0) continue;
+      const resolved = resolveCommand(m.instances[0]!);
+      const arg = resolved?.args.find((a) => a.value !== undefined && firsts.has(commandBasename(a.value)));
+      if (arg && !simpleCommandReadOnly(m.instances[0]!, text, { embedded: true }).readOnly) {
+        return {
+          behavior: 'ask',
+          reason: 'unknown-program',
+          code: 'unknown-program',
+          message: `\`${m.program}\` is not a program shellward knows, and it is given \`${arg.value}\`, which a deny or ask rule names: it may run it.`,
+          span: m.cmd.span,
+          ...base,
+        };
+      }
     }
-    if (name === 'git') git = true;
   }
-  if (cds > 1) {
-    return { behavior: 'ask', reason: 'multiple-cd', message: 'Multiple directory changes in one command need approval.', span: firstCd!.span, suggestions: [], ...facts };
+  // 3. what runs is not known, or bash may read the text differently.
+  const wholeAllow = firstExactMatch(policy.allow, whole);
+  const allowWhole = (): PermissionDecision => ({ behavior: 'allow', reason: 'allow-rule', code: 'allow-rule', message: `Allowed by rule ${ruleText(wholeAllow!)}.`, rule: wholeAllow!, wholeCommand: true, ...base });
+  const gate = [...gates].sort((a, b) => a.order - b.order || a.span.start - b.span.start)[0];
+  if (blind || gate) {
+    if (wholeAllow && !hasAnyRule(policy)) return allowWhole();
+    const rulesNote = hasAnyRule(policy) ? ' With deny or ask rules configured, it is never allowed without approval.' : '';
+    if (gate) return { behavior: 'ask', reason: 'misparsing', code: gate.ruleId, message: gate.message, span: gate.span, ...base };
+    const g = model.gaps[0]!;
+    const code = parsed.problems.length > 0 ? 'parse-error' : g.reason.startsWith('Cap reached') ? 'parse-too-complex' : 'unknown-program';
+    return { behavior: 'ask', reason: 'not-simple', code, message: `${g.reason}${rulesNote}`, span: g.span, ...base };
   }
-  if (cds === 1 && git) {
+  // 4. the removal limit.
+  for (const m of cmds) {
+    for (const inst of m.instances) {
+      const d = dangerousRemovals(inst)[0];
+      if (d) {
+        return { behavior: 'ask', reason: 'path-constraint', code: 'path-dangerous-removal', message: `\`${d.command}\` of \`${d.path}\` needs approval: it removes ${d.kind === 'home' ? 'the home directory' : d.kind === 'root' ? 'the root directory' : 'a top-level directory'} or everything in it.`, span: d.word.span, ...base };
+      }
+    }
+  }
+  // 5. the cap, cd + git.
+  const subs = cmds.filter((m) => !isCdTo(m.cmd, ctx.cwd));
+  if (subs.length > MAX_SUBCOMMANDS) {
+    return { behavior: 'ask', reason: 'too-many-subcommands', code: 'policy-ask', message: `Cap reached: the command has ${subs.length} simple commands, more than ${MAX_SUBCOMMANDS} to check individually.`, ...base };
+  }
+  const cd = subs.find((m) => m.program !== undefined && CD_LIKE.has(m.program));
+  if (cd && subs.some((m) => m.program === 'git')) {
     return {
       behavior: 'ask',
       reason: 'cd-git',
+      code: 'policy-ask',
       message: 'A `cd` combined with `git` needs approval (a repository in the target directory could run code through its config).',
-      span: firstCd!.span,
-      suggestions: [],
-      ...facts,
+      span: cd.cmd.span,
+      ...base,
     };
   }
-  // 7. each subcommand: path constraints, allow rules, sed, mode, read-only (git only when the
-  // unit passes the git guards: no planted HEAD/objects/refs/hooks, no bare repository).
-  let gitSafeMemo: boolean | undefined;
-  const gitSafe = (): boolean => (gitSafeMemo ??= gitGuard(parsed, ctx.bareRepository ? { bareRepository: true } : {}).readOnly);
+  // 6. each command.
   let firstAllow: PermissionRule | undefined;
   let viaReadOnly = false;
   let viaMode = false;
   const suggestions: string[] = [];
-  let undecided: SimpleCommand | undefined;
-  for (const c of subs) {
-    if (pathCtx) {
-      const problem = pathConstraint(c, pathsOf.get(c) ?? [], cds > 0, pathCtx, mode);
-      if (problem) return { behavior: 'ask', reason: 'path-constraint', message: problem, span: c.span, suggestions: [], ...facts };
+  let undecided: ModelCommand | undefined;
+  for (const m of subs) {
+    let allowed = true;
+    let allowRule: PermissionRule | undefined;
+    let how: 'rule' | 'mode' | 'read-only' | undefined;
+    for (const inst of m.instances) {
+      const resolved = resolveCommand(inst);
+      const unknownOption = m.argv.some((a) => a.kind === 'unknown' && a.mayBeOption) && !(m.program !== undefined && OPTION_SAFE.has(m.program));
+      const rule = wholeAllow ?? (unknownOption ? undefined : allowFor(text, inst, policy));
+      if (pathCtx) {
+        if (resolved && (resolved.name === 'mv' || resolved.name === 'cp') && resolved.args.some((a) => (a.value ?? a.raw).startsWith('-'))) {
+          return { behavior: 'ask', reason: 'path-constraint', code: 'path-constraint', message: `${quoteCode(resolved.name)} with options needs approval: options such as \`--target-directory\` move files where the path checks do not look.`, span: m.cmd.span, ...base };
+        }
+        for (const p of pathsOf.get(m) ?? []) {
+          if (p.extension || (p.span.start < inst.span.start && p.source !== 'redirect')) continue;
+          const problem = pathProblem(p, pathCtx, mode, rule !== undefined);
+          if (problem) return { behavior: 'ask', reason: 'path-constraint', code: 'path-constraint', message: problem, span: m.cmd.span, ...base };
+        }
+      }
+      if (rule) {
+        allowRule ??= rule;
+        how ??= 'rule';
+        continue;
+      }
+      const first = inst.name?.value;
+      if (m.program === 'sed' && !sedAllowed(resolved?.args ?? inst.args, { allowFileWrites: mode === 'acceptEdits' })) {
+        return {
+          behavior: 'ask',
+          reason: 'sed-constraint',
+          code: 'sed-constraint',
+          message: 'This `sed` command needs approval: only line printing (`sed -n 1,5p`) and plain substitutions without files are allowed without it.',
+          span: m.cmd.span,
+          ...base,
+        };
+      }
+      if (mode === 'acceptEdits' && first !== undefined && inst.assignments.length === 0 && ACCEPT_EDITS_COMMANDS.has(first)) {
+        how ??= 'mode';
+        continue;
+      }
+      if (modelReadOnly(m, inst, text, functions) && (m.program !== 'git' || gitSafe())) {
+        how ??= 'read-only';
+        continue;
+      }
+      allowed = false;
     }
-    // Past the path asks, an exact allow of the whole command decides (§2.6 item 11).
-    if (wholeAllow) continue;
-    const r = allowFor(text, c, policy);
-    if (r) {
-      firstAllow ??= r;
+    if (allowed) {
+      if (how === 'rule') firstAllow ??= allowRule;
+      else if (how === 'mode') viaMode = true;
+      else if (how === 'read-only') viaReadOnly = true;
       continue;
     }
-    const first = c.name?.value;
-    if (first === 'sed' && !sedAllowed(c.args, { allowFileWrites: mode === 'acceptEdits' })) {
-      return {
-        behavior: 'ask',
-        reason: 'sed-constraint',
-        message: 'This `sed` command needs approval: only line printing (`sed -n 1,5p`) and plain substitutions without files are allowed without it.',
-        span: c.span,
-        suggestions: [],
-        ...facts,
-      };
-    }
-    // Claude Code looks at the first word, so `PATH=./bin mkdir x` (first word `PATH=./bin`) is not a file edit.
-    if (mode === 'acceptEdits' && first !== undefined && c.assignments.length === 0 && ACCEPT_EDITS_COMMANDS.has(first)) {
-      viaMode = true;
-      continue;
-    }
-    if (!ctx.securityAsk && simpleCommandReadOnly(c, text).readOnly && (resolveCommand(c)?.name !== 'git' || gitSafe())) {
-      viaReadOnly = true;
-      continue;
-    }
-    undecided ??= c;
-    const s = suggestionForExactCommand(text.slice(c.span.start, c.span.end));
-    if (s !== undefined && !suggestions.includes(s) && suggestions.length < MAX_SUGGESTED_RULES_FOR_COMPOUND) suggestions.push(s);
+    undecided ??= m;
+    const s = suggestionForExactCommand(text.slice(m.cmd.span.start, m.cmd.span.end));
+    if (!m.cmd.embedded && s !== undefined && !suggestions.includes(s) && suggestions.length < MAX_SUGGESTED_RULES_FOR_COMPOUND) suggestions.push(s);
   }
-  if (wholeAllow) return allowWhole();
+  if (!undecided && wholeAllow) return allowWhole();
   if (!undecided && firstAllow) {
-    return { behavior: 'allow', reason: 'allow-rule', message: `Allowed by rule ${ruleText(firstAllow)}${subs.length > 1 ? ' and the rules of the other subcommands' : ''}.`, rule: firstAllow, suggestions: [], ...facts };
+    return { behavior: 'allow', reason: 'allow-rule', code: 'allow-rule', message: `Allowed by rule ${ruleText(firstAllow)}${subs.length > 1 ? ' and the rules or read-only forms of the other commands' : ''}.`, rule: firstAllow, ...base };
   }
-  if (!undecided && viaMode) {
-    return { behavior: 'allow', reason: 'accept-edits', message: 'File edits are allowed in acceptEdits mode.', suggestions: [], ...facts };
-  }
-  if (!undecided && viaReadOnly) {
-    return { behavior: 'allow', reason: 'read-only', message: 'Read-only command is allowed.', suggestions: [], ...facts };
-  }
+  if (!undecided && viaMode) return { behavior: 'allow', reason: 'accept-edits', code: 'accept-edits', message: 'File edits are allowed in acceptEdits mode.', ...base };
+  if (!undecided && (viaReadOnly || subs.length === 0)) return { behavior: 'allow', reason: 'read-only', code: 'read-only', message: 'Read-only command is allowed.', ...base };
   return {
     behavior: 'passthrough',
     reason: 'no-matching-rule',
+    code: 'no-matching-rule',
     message: 'No permission rule decided.',
-    ...(undecided ? { span: undecided.span } : {}),
-    suggestions,
+    ...(undecided ? { span: undecided.cmd.span } : {}),
     ...facts,
+    suggestions,
   };
 }

@@ -31,7 +31,8 @@ describe('§2.3 candidate strings', () => {
     expect(await behavior('NODE_ENV=production npm run build', { allow: ['Bash(npm run:*)'] })).toBe('allow');
     expect(await behavior('RUST_BACKTRACE=1 cargo test', { allow: ['Bash(cargo test:*)'] })).toBe('allow');
     expect(await behavior('DOCKER_HOST=evil docker ps', { allow: ['Bash(docker ps:*)'] })).toBe('passthrough');
-    expect(await behavior('LD_PRELOAD=/tmp/x.so ls', { allow: ['Bash(ls:*)'] })).toBe('passthrough');
+    // LD_PRELOAD loads code: what runs is not known, so it asks (not merely "no rule matched").
+    expect(await behavior('LD_PRELOAD=/tmp/x.so ls', { allow: ['Bash(ls:*)'] })).toBe('ask');
     expect(await behavior('PATH=/tmp/evil:$PATH git status', { allow: ['Bash(git status:*)'] })).not.toBe('allow');
   });
 
@@ -55,7 +56,7 @@ describe('§2.3 candidate strings', () => {
   it('allow rules do not see through unsafe forms or other wrappers', async () => {
     const allow = ['Bash(npm test:*)'];
     for (const c of [
-      'timeout -k$(id) 5 npm test', 'timeout -k \'$x\' 5 npm test', 'stdbuf npm test', 'stdbuf -o npm test', 'env npm test', 'env FOO=1 npm test', 'sudo npm test',
+      'timeout -k$(id) 5 npm test', 'timeout -k \'$x\' 5 npm test', 'stdbuf npm test', 'env npm test', 'env FOO=1 npm test', 'sudo npm test',
       'xargs -n1 npm test', 'watch npm test', 'setsid npm test', 'flock /tmp/l npm test', 'command -v npm test', 'nohup FOO=1 npm test',
     ]) {
       expect(await behavior(c, { allow }), c).not.toBe('allow');
@@ -135,17 +136,16 @@ describe('§2.5–2.7 compound commands, split on the tree', () => {
     }
   });
 
-  it('subshells and groups are never allowed by prefix rules (unsafe compound → ask)', async () => {
-    const r = await d('(echo a; echo b)', { allow: ['Bash(echo:*)'] });
-    expect(r.behavior).toBe('ask');
-    expect(r.reason).toBe('not-simple');
-    expect(r.suggestions).toEqual([]);
+  it('subshells and groups are decided by the commands inside them', async () => {
+    expect(await behavior('(npm test; npm run lint)', { allow: ['Bash(npm test)', 'Bash(npm run lint)'] })).toBe('allow');
+    expect(await behavior('{ npm test; make; }', { allow: ['Bash(npm test)'] })).toBe('passthrough');
   });
 
   it('pipes: each segment checked; any deny → deny; all allow → allow', async () => {
     expect(await behavior('cat f | grep x | sort', { allow: ['Bash(cat:*)', 'Bash(grep:*)', 'Bash(sort)'] })).toBe('allow');
     expect(await behavior('cat f | sh', { allow: ['Bash(cat:*)'], deny: ['Bash(sh)'] })).toBe('deny');
-    expect(await behavior('cat f | sh', { allow: ['Bash(cat:*)'] })).toBe('passthrough');
+    // sh runs the code on its pipe, which is not visible: ask, never a passthrough with suggestions.
+    expect(await d('cat f | sh', { allow: ['Bash(cat:*)'] })).toMatchObject({ behavior: 'ask', code: 'unknown-program', suggestions: [] });
   });
 
   it('an exact allow of the whole command allows it', async () => {
@@ -175,10 +175,11 @@ describe('§2.5 the 50-subcommand cap', () => {
 });
 
 describe('§2.6 cd checks', () => {
-  it('more than one cd → ask', async () => {
-    const r = await d('cd a && cd b', { allow: ['Bash(cd:*)'] });
-    expect(r).toMatchObject({ behavior: 'ask', reason: 'multiple-cd' });
-    expect(await behavior('pushd a && popd', { allow: ['Bash(pushd:*)', 'Bash(popd)'] })).toBe('ask');
+  it('several cds are followed in order; a popd makes the directory unknown', async () => {
+    const paths = { cwd: '/repo', workingDirectories: ['/repo'], host: { home: '/home/u' } };
+    expect(await behavior('cd a && cd b && cat x', {}, { cwd: '/repo', paths })).toBe('allow');
+    expect(await behavior('cd a && cd ../.. && cat x', {}, { cwd: '/repo', paths })).toBe('ask');
+    expect(await behavior('pushd a && popd && cat x', {}, { cwd: '/repo', paths })).toBe('ask');
   });
 
   it('cd plus git → ask, also through wrappers and xargs', async () => {
@@ -202,9 +203,10 @@ describe('§2.6 gates', () => {
     expect(await d('echo hi', { allow: ['Bash(echo:*)'] }, { misparsing: true })).toMatchObject({ behavior: 'ask', reason: 'misparsing', suggestions: [] });
     expect(await behavior('echo hi', { allow: ['Bash(echo hi)'] }, { misparsing: true })).toBe('allow');
   });
-  it('too-complex → ask with no suggestions, exact allow wins, deny still denies', async () => {
-    expect(await d('echo $(date)', { allow: ['Bash(echo:*)'] })).toMatchObject({ behavior: 'ask', reason: 'not-simple', suggestions: [] });
-    expect(await behavior('echo $(date)', { allow: ['Bash(echo $(date))'] })).toBe('allow');
+  it('substitutions are decided by their commands; unknown code asks; deny still denies', async () => {
+    expect(await behavior('echo $(date)', { allow: ['Bash(echo:*)'] })).toBe('allow');
+    expect(await d('$(cat f) x', { allow: ['Bash(echo:*)'] })).toMatchObject({ behavior: 'ask', code: 'unknown-program', suggestions: [] });
+    expect(await behavior('$(cat f) x', { allow: ['Bash($(cat f) x)'] })).toBe('allow');
     expect(await behavior('echo $(rm -rf /)', { allow: ['Bash(echo:*)'], deny: ['Bash(rm:*)'] })).toBe('deny');
   });
 });
@@ -312,8 +314,8 @@ describe('§2.10 newer documented behaviour', () => {
 
   it('heredoc bodies are not commands; the command before them is matched', async () => {
     expect(await behavior("cat <<'EOF' > out.txt\ncurl evil\nEOF", { deny: ['Bash(curl:*)'] })).not.toBe('deny');
-    // A heredoc is too complex for the AST path (issue 3's complexity analysis), so it asks.
-    expect(await d("cat <<'EOF'\nx\nEOF", { allow: ['Bash(cat:*)'] })).toMatchObject({ behavior: 'ask', reason: 'not-simple' });
+    // A quoted heredoc is data: `cat` of it is allowed.
+    expect(await d("cat <<'EOF'\nx\nEOF", { allow: ['Bash(cat:*)'] })).toMatchObject({ behavior: 'allow' });
   });
 });
 
@@ -357,6 +359,7 @@ describe('shellward extension: deny and ask rules look inside `sh -c` strings an
   });
   it('does not invent denies from plain arguments', async () => {
     expect(await behavior('echo "curl x"', { deny: ['Bash(curl:*)'] })).toBe('allow');
-    expect(await behavior('bash script.sh curl', { deny: ['Bash(curl:*)'] })).toBe('passthrough');
+    // The script's code is not visible: never better than ask under a deny rule, but no invented deny.
+    expect(await behavior('bash script.sh curl', { deny: ['Bash(curl:*)'] })).toBe('ask');
   });
 });

@@ -1,0 +1,584 @@
+/**
+ * Builds the {@link CommandModel} of a unit from its parse views (src/parse/nodes.ts, with the
+ * embedded code of src/parse/embedded.ts appended): no second parse and no re-tokenising of the
+ * text. Work is linear in the number of simple commands times their words, with the enclosing
+ * chain walked at most {@link MAX_ENCLOSING_DEPTH} levels per command.
+ *
+ * What bash does that the model follows (https://www.gnu.org/software/bash/manual/bash.html):
+ * a `for` variable takes each listed word in turn (glob words expand to existing paths); a
+ * variable assigned a literal once, unconditionally, before its use, has that value; a `cd`
+ * changes the directory of the shell it runs in only (a subshell, pipeline stage, background job
+ * or command substitution has its own), and may fail, so later commands may run in either
+ * directory; brace expansion of the command word happens before the program is looked up.
+ *
+ * Pure; never throws for any parse.
+ */
+import { posix } from 'node:path';
+import permissions from '../../rules/permissions.json' with { type: 'json' };
+import { commandBasename, resolveCommand, wrapperLevels } from '../parse/command-name.js';
+import { embeddedCode } from '../parse/embedded.js';
+import type { EnclosingChain, ParsedScript, Redirect, SimpleCommand } from '../parse/nodes.js';
+import type { Word, WordPart } from '../parse/words.js';
+import { describeComplexity, LENGTH_CONSTRUCT, NODE_COUNT_CONSTRUCT } from '../analyses/complexity.js';
+import {
+  MAX_CWD_CANDIDATES,
+  MAX_ENCLOSING_DEPTH,
+  MAX_INSTANCES,
+  type AbstractWord,
+  type CommandModel,
+  type ModelCommand,
+  type ModelGap,
+  type ModelRedirect,
+  type Place,
+  type Provenance,
+} from './command-model.js';
+
+/** What the builder knows beyond the parse. */
+export interface ModelOptions {
+  /** The absolute working directory the unit starts in; unknown when absent. */
+  readonly cwd?: string;
+  /** The home directory, for `cd` with no argument and `cd ~/…`. */
+  readonly home?: string;
+}
+
+/** Shells whose `-c`/stdin code the embedded-code expansion follows. */
+const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh']);
+
+/** Reserved words and operators that cannot be a program name (a misread `coproc { …; }`). */
+const RESERVED: ReadonlySet<string> = new Set(['{', '}', '(', ')', '!', '[[', ']]', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'case', 'esac', 'while', 'until', 'for', 'in', 'function', 'select', 'time']);
+
+/** Environment variables that make a program load or run code (rules/permissions.json `codeLoadingEnvVars`). */
+const CODE_ENV: readonly string[] = (permissions as { codeLoadingEnvVars?: string[] }).codeLoadingEnvVars ?? [];
+
+/** Whether assigning `name` can make a program load or run code chosen by its value. */
+export function codeLoadingVariable(name: string): boolean {
+  return CODE_ENV.some((p) => (p.endsWith('*') ? name.startsWith(p.slice(0, -1)) : name === p));
+}
+
+/** Builtins whose effect on what later commands run cannot be followed statically. */
+const OPAQUE_BUILTINS: Readonly<Record<string, string>> = {
+  source: 'runs the shell code in a file',
+  '.': 'runs the shell code in a file',
+  enable: 'loads or switches shell builtins',
+  complete: 'registers completion commands',
+  compgen: 'can run completion commands',
+  bind: 'binds keys to shell commands',
+  hash: 'rebinds command names to programs',
+};
+
+const SUBSCRIPT_CODE = /\[[^\]]*(?:\$\(|`|\$\{)/;
+
+interface Binding {
+  values: string[];
+  dynamic: boolean;
+  count: number;
+  /** End offset of the first static standalone top-level assignment. */
+  firstEnd: number;
+}
+
+function placesOf(chain: EnclosingChain | undefined, cmd: SimpleCommand, background: boolean): { places: Place[]; capped: boolean; loops: Map<string, readonly Word[] | null> } {
+  const set = new Set<Place>();
+  const loops = new Map<string, readonly Word[] | null>();
+  let n = 0;
+  for (let c = chain; c; c = c.parent) {
+    if (++n > MAX_ENCLOSING_DEPTH) return { places: [...set], capped: true, loops };
+    const e = c.enclosing;
+    switch (e.kind) {
+      case 'for':
+        if (e.field === 'condition') break;
+        set.add('loop-body');
+        if (e.name !== undefined && !loops.has(e.name)) loops.set(e.name, e.values ?? null);
+        break;
+      case 'c-for':
+      case 'while':
+        set.add(e.field === 'condition' ? 'condition' : 'loop-body');
+        break;
+      case 'if':
+        set.add(e.field === 'condition' ? 'condition' : 'if-branch');
+        break;
+      case 'case':
+        set.add('case-arm');
+        break;
+      case 'function':
+        set.add('function-body');
+        break;
+      case 'subshell':
+        set.add('subshell');
+        break;
+      case 'group':
+        set.add('group');
+        break;
+      case 'command-substitution':
+        set.add('command-substitution');
+        break;
+      case 'process-substitution':
+        set.add('process-substitution');
+        break;
+      case 'test':
+        set.add('test');
+        break;
+      case 'list-right':
+        set.add('list-right');
+        break;
+      case 'heredoc':
+        set.add('heredoc-body');
+        break;
+      case 'assignment':
+        set.add('assignment-value');
+        break;
+      default:
+        break;
+    }
+  }
+  if (cmd.place?.pipeline) set.add('pipeline-stage');
+  if (background) set.add('background');
+  if (cmd.embedded) set.add('embedded');
+  return { places: [...set], capped: false, loops };
+}
+
+/** The value of one parameter part, as known: a list of strings (`glob` marks unquoted loop globs), or undefined. */
+type Known = { readonly values: readonly { text: string; glob: boolean }[]; readonly via: Provenance };
+
+/** Expands the first unquoted `{a,b}` / `{1..3}` group of a literal string (one level; undefined when none or too many). */
+export function braceAlternativesOf(s: string, max = 64): string[] | undefined {
+  const open = s.indexOf('{');
+  if (open < 0) return undefined;
+  let depth = 0;
+  let close = -1;
+  let commas: number[] = [];
+  for (let i = open; i < s.length; i++) {
+    const c = s[i];
+    if (c === '{') depth++;
+    else if (c === '}') {
+      depth--;
+      if (depth === 0) {
+        close = i;
+        break;
+      }
+    } else if (c === ',' && depth === 1) commas.push(i);
+  }
+  if (close < 0) return undefined;
+  const pre = s.slice(0, open);
+  const post = s.slice(close + 1);
+  const body = s.slice(open + 1, close);
+  let alts: string[];
+  if (commas.length > 0) {
+    alts = [];
+    let pos = open + 1;
+    commas = [...commas, close];
+    for (const k of commas) {
+      alts.push(s.slice(pos, k));
+      pos = k + 1;
+    }
+  } else {
+    const m = /^(-?\d+)\.\.(-?\d+)$/.exec(body) ?? /^([a-zA-Z])\.\.([a-zA-Z])$/.exec(body);
+    if (!m) return undefined;
+    const num = /\d/.test(m[1]!);
+    const a = num ? parseInt(m[1]!, 10) : m[1]!.charCodeAt(0);
+    const b = num ? parseInt(m[2]!, 10) : m[2]!.charCodeAt(0);
+    if (Math.abs(b - a) + 1 > max) return undefined;
+    alts = [];
+    for (let v = a; a <= b ? v <= b : v >= b; v += a <= b ? 1 : -1) alts.push(num ? String(v) : String.fromCharCode(v));
+  }
+  if (alts.length > max) return undefined;
+  return alts.map((x) => pre + x + post);
+}
+
+function partProvenance(p: WordPart): Provenance {
+  if (p.kind === 'literal') return !p.quoted && /[*?[]/.test(p.value) ? 'glob' : 'literal';
+  if (p.kind === 'parameter') {
+    if (/^[0-9@*#]$/.test(p.name)) return 'positional';
+    if (/^[?$!-]$/.test(p.name) || p.name === '_') return 'special';
+    return 'environment';
+  }
+  if (p.node === 'command_substitution') return 'command-substitution';
+  if (p.node === 'process_substitution') return 'process-substitution';
+  if (p.node === 'arithmetic_expansion') return 'arithmetic';
+  if (p.node === 'brace_expression') return 'brace';
+  return 'environment';
+}
+
+/** The abstract view of word `w` (`afterDashDash`: a literal `--` came before it). */
+export function abstractWord(w: Word, afterDashDash = false): AbstractWord {
+  const provenance: Provenance[] = [];
+  for (const p of w.parts) {
+    const v = partProvenance(p);
+    if (!provenance.includes(v)) provenance.push(v);
+  }
+  if (provenance.length === 0) provenance.push('literal');
+  const dynamic = w.parts.some((p) => p.kind !== 'literal');
+  const glob = provenance.includes('glob');
+  const first = w.parts[0];
+  const leadsLiteral = first?.kind === 'literal' && first.value !== '' && !first.value.startsWith('-') && !(!first.quoted && /^[*?[]/.test(first.value));
+  const mayBeOption = afterDashDash ? false : w.value !== undefined && !glob ? w.value.startsWith('-') : !leadsLiteral;
+  return { word: w, kind: dynamic ? 'unknown' : glob ? 'glob' : 'literal', provenance, mayBeOption };
+}
+
+/** `word` with the parameter parts named in `subst` replaced by their values (a static word when all parts are literal). */
+function substituteWord(word: Word, subst: ReadonlyMap<string, { text: string; glob: boolean }>): Word {
+  if (!word.parts.some((p) => p.kind === 'parameter' && subst.has(p.name) && p.plain === true) && !word.parts.some((p) => p.kind === 'dynamic' && p.node === 'process_substitution' && word.parts.length === 1)) return word;
+  const parts: WordPart[] = word.parts.map((p): WordPart => {
+    if (p.kind === 'parameter' && p.plain === true) {
+      const v = subst.get(p.name);
+      if (v) return { kind: 'literal', value: v.text, quoted: !(v.glob && !p.quoted) };
+    }
+    if (p.kind === 'dynamic' && p.node === 'process_substitution' && word.parts.length === 1) return { kind: 'literal', value: '/dev/fd/63', quoted: true };
+    return p;
+  });
+  const isStatic = parts.every((p) => p.kind === 'literal');
+  return { ...word, parts, value: isStatic ? parts.map((p) => (p.kind === 'literal' ? p.value : '')).join('') : undefined };
+}
+
+function substituteCommand(c: SimpleCommand, subst: ReadonlyMap<string, { text: string; glob: boolean }>): SimpleCommand {
+  const sw = (w: Word): Word => substituteWord(w, subst);
+  return {
+    ...c,
+    name: c.name ? sw(c.name) : undefined,
+    args: c.args.map(sw),
+    assignments: c.assignments.map((a) => ({ ...a, value: a.value ? sw(a.value) : undefined })),
+    redirects: c.redirects.map((r) => ({ ...r, target: r.target ? sw(r.target) : undefined })),
+  };
+}
+
+/** A static word standing for `text` at `like`'s place. */
+function literalWord(text: string, like: Word): Word {
+  return { raw: text, span: like.span, value: text, parts: [{ kind: 'literal', value: text, quoted: true }], quoted: true };
+}
+
+function redirectKind(r: Redirect): ModelRedirect['kind'] {
+  if (r.heredoc) return 'heredoc';
+  if (r.operator === '<<<') return 'here-string';
+  const t = r.target?.value;
+  if ((r.operator === '>&' || r.operator === '<&') && t !== undefined && /^\d+$/.test(t)) return 'dup';
+  if ((r.operator === '>&' || r.operator === '<&') && t === '-') return 'close';
+  if (t === '/dev/null') return 'null';
+  if (r.operator === '<') return 'read';
+  if (r.operator === '<>') return 'read-write';
+  if (r.operator === '>>' || r.operator === '&>>') return 'append';
+  return 'write';
+}
+
+/** Candidate argv strings visible in a dynamic command word: defaults, assigned values, `$(echo X)`, brace alternatives. */
+function visibleNames(name: Word, bindings: ReadonlyMap<string, Binding>, rest: string): string[] {
+  const out = new Set<string>();
+  const raw = name.raw;
+  for (const m of raw.matchAll(/\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=+]([^}]*)\}/g)) out.add(m[1]!.replace(/^["']|["']$/g, ''));
+  for (const m of raw.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)) for (const v of bindings.get(m[1]!)?.values ?? []) out.add(v);
+  for (const m of raw.matchAll(/(?:\$\(|`)\s*(?:echo|printf)\s+(?:-[neE]+\s+)?["']?([^"'`)\s]+)/g)) out.add(m[1]!);
+  for (const alt of braceAlternativesOf(name.value ?? raw) ?? []) out.add(alt);
+  const list: string[] = [];
+  for (const v of out) {
+    const t = v.trim();
+    if (t !== '') list.push(rest === '' ? t : `${t} ${rest}`);
+  }
+  return list;
+}
+
+function resolveDir(target: string, cur: string | undefined, home: string | undefined): string | undefined {
+  let p = target;
+  if ((p === '~' || p.startsWith('~/')) && home !== undefined) p = home + p.slice(1);
+  if (p.startsWith('~') || p.includes('$')) return undefined;
+  if (p.startsWith('/')) return posix.normalize(p).replace(/(.)\/+$/, '$1');
+  if (cur === undefined) return undefined;
+  return posix.join(cur, p).replace(/(.)\/+$/, '$1');
+}
+
+/**
+ * The command model of `parsed` (see the module comment). `parsed` should carry its embedded
+ * code (src/parse/embedded.ts `withEmbedded`), so that the commands inside `sh -c` strings are
+ * modelled too.
+ */
+export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): CommandModel {
+  const text = parsed.text;
+  const gaps: ModelGap[] = [];
+  const all = parsed.commands;
+  for (const p of parsed.problems) {
+    gaps.push({ span: p.span, reason: `The command does not parse at offset ${p.span.start}${p.kind === 'missing' && p.expected ? ` (\`${p.expected}\` is missing)` : ''}: what bash runs there is not known.` });
+  }
+  const cx = parsed.complexity;
+  if (cx.status === 'too-complex' && (cx.construct === LENGTH_CONSTRUCT || cx.construct === NODE_COUNT_CONSTRUCT)) {
+    gaps.push({ span: cx.span ?? { start: 0, end: text.length }, reason: `Cap reached: ${describeComplexity(cx)}` });
+  }
+  for (const c of parsed.embeddedCaps ?? []) gaps.push({ span: { start: 0, end: Math.min(1, text.length) }, reason: `Cap reached: ${c}` });
+
+  // Variable bindings in the unit.
+  const bindings = new Map<string, Binding>();
+  const bind = (name: string, value: Word | undefined, standaloneTop: boolean, end: number): void => {
+    const b = bindings.get(name) ?? { values: [], dynamic: false, count: 0, firstEnd: -1 };
+    b.count++;
+    if (value === undefined || value.value === undefined) b.dynamic = value !== undefined || b.dynamic;
+    else {
+      if (!b.values.includes(value.value)) b.values.push(value.value);
+      if (standaloneTop && b.firstEnd < 0) b.firstEnd = end;
+      if (!standaloneTop) b.dynamic = true;
+    }
+    if (value === undefined) b.values.push('');
+    bindings.set(name, b);
+  };
+  for (const c of all) {
+    if (c.name === undefined) for (const a of c.assignments) bind(a.name, a.value, (c.place?.depth ?? 0) === 0 && !c.embedded, a.span.end);
+    const prog = c.name?.value !== undefined ? commandBasename(c.name.value) : undefined;
+    if (prog === 'read' || prog === 'mapfile' || prog === 'readarray' || prog === 'getopts' || prog === 'printf' || prog === 'let') {
+      for (const a of c.args) if (a.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(a.value)) bind(a.value, { ...a, value: undefined }, false, a.span.end);
+    }
+  }
+  for (const { assignment: a, place } of parsed.assignmentStatements ?? []) {
+    bind(a.name, a.value, place.depth === 0, a.span.end);
+    if (codeLoadingVariable(a.name)) gaps.push({ span: a.span, reason: `\`${a.name}=…\` changes how later programs are found or what code they load.` });
+    if (a.value?.value !== undefined && SUBSCRIPT_CODE.test(a.value.value)) gaps.push({ span: a.span, reason: `The value of \`${a.name}\` holds an array subscript with a substitution, which bash may evaluate later.` });
+  }
+  for (const d of parsed.declarations ?? []) {
+    for (const a of d.assignments) bind(a.name, a.value, false, a.span.end);
+    if (d.assignments.some((a) => codeLoadingVariable(a.name))) {
+      const a = d.assignments.find((x) => codeLoadingVariable(x.name))!;
+      gaps.push({ span: a.span, reason: `\`${d.keyword} ${a.name}=…\` changes how later programs are found or what code they load.` });
+    }
+  }
+
+  const inBackground = (c: SimpleCommand): boolean => (parsed.background ?? []).some((s) => s.start <= c.span.start && c.span.end <= s.end);
+
+  const commands: ModelCommand[] = [];
+  for (let k = 0; k < all.length; k++) {
+    const cmd = all[k]!;
+    const { places, capped, loops } = placesOf(cmd.place?.chain, cmd, inBackground(cmd));
+    let unknown: string | undefined = capped ? `Cap reached: the command is nested more than ${MAX_ENCLOSING_DEPTH} constructs deep.` : undefined;
+    // Known values of the variables the command's words use.
+    const names = new Set<string>();
+    const words = [...(cmd.name ? [cmd.name] : []), ...cmd.args, ...cmd.redirects.flatMap((r) => (r.target ? [r.target] : [])), ...cmd.assignments.flatMap((a) => (a.value ? [a.value] : []))];
+    for (const w of words) for (const p of w.parts) if (p.kind === 'parameter' && p.plain === true) names.add(p.name);
+    const known = new Map<string, Known>();
+    for (const n of names) {
+      const loop = loops.get(n);
+      if (loop !== undefined) {
+        if (loop !== null && loop.length > 0 && loop.every((w) => w.value !== undefined)) {
+          known.set(n, { values: loop.map((w) => ({ text: w.value!, glob: w.parts.some((p) => p.kind === 'literal' && !p.quoted && /[*?[]/.test(p.value)) })), via: 'loop' });
+        }
+        continue;
+      }
+      const b = bindings.get(n);
+      if (b && b.count === 1 && !b.dynamic && b.values.length === 1 && b.firstEnd >= 0 && b.firstEnd <= cmd.span.start && !places.includes('function-body')) {
+        known.set(n, { values: [{ text: b.values[0]!, glob: false }], via: 'assigned' });
+      }
+    }
+    let combos: Map<string, { text: string; glob: boolean }>[] = [new Map()];
+    for (const [n, kv] of known) {
+      const next: Map<string, { text: string; glob: boolean }>[] = [];
+      for (const m of combos) for (const v of kv.values) next.push(new Map([...m, [n, v]]));
+      combos = next;
+      if (combos.length > MAX_INSTANCES) break;
+    }
+    let instances: SimpleCommand[];
+    if (combos.length > MAX_INSTANCES) {
+      instances = [cmd];
+      unknown ??= `Cap reached: the loop and variable values give more than ${MAX_INSTANCES} forms of this command.`;
+    } else instances = combos.length === 1 && combos[0]!.size === 0 ? [cmd] : combos.map((m) => substituteCommand(cmd, m));
+    // Brace expansion (before the program is looked up): `{rm,x}` is `rm x`, `sudo {rm,-f} x` is `sudo rm -f x`.
+    instances = instances.map((inst) => {
+      const ws = inst.name ? [inst.name, ...inst.args] : [];
+      if (!ws.some((w) => w.value !== undefined && w.parts.some((p) => p.kind === 'literal' && !p.quoted && p.value.includes('{')))) return inst;
+      const out: Word[] = [];
+      for (const w of ws) {
+        const alts = w.value !== undefined && w.parts.some((p) => p.kind === 'literal' && !p.quoted && p.value.includes('{')) ? braceAlternativesOf(w.value) : undefined;
+        if (alts && alts.length > 1) for (const a of alts) out.push(literalWord(a, w));
+        else out.push(w);
+      }
+      return { ...inst, name: out[0], args: out.slice(1) };
+    });
+    const first = instances[0]!;
+    const argvWords = first.name ? [first.name, ...first.args] : [];
+    let dashDash = false;
+    const argv = argvWords.map((w) => {
+      const a = abstractWord(w, dashDash);
+      if (w.value === '--') dashDash = true;
+      return a;
+    });
+    const redirects: ModelRedirect[] = first.redirects.map((r) => ({
+      redirect: r,
+      kind: redirectKind(r),
+      ...(r.target ? { target: abstractWord(r.target) } : {}),
+      ...(r.heredoc ? { data: r.heredoc.quoted } : {}),
+    }));
+    const resolved = resolveCommand(first);
+    const candidates: string[] = [];
+    const rest = first.args.map((a) => a.value ?? a.raw).join(' ');
+    if (first.name && first.name.value === undefined) {
+      unknown ??= `The command word \`${first.name.raw.slice(0, 60)}\` is not known before the command runs.`;
+      candidates.push(...visibleNames(first.name, bindings, rest));
+    }
+    for (const w of cmd.name ? [cmd.name, ...cmd.args] : []) {
+      for (const p of w.parts) {
+        if (p.kind !== 'parameter') continue;
+        const raw = w.raw;
+        if (/\$\{[^}]*@P\}/.test(raw)) unknown ??= `\`${raw.slice(0, 40)}\` expands a prompt string, which runs the command substitutions in the value.`;
+        if (/\$\{!/.test(raw)) unknown ??= `\`${raw.slice(0, 40)}\` is an indirect expansion, whose array subscripts bash evaluates.`;
+      }
+      if (w.value !== undefined && SUBSCRIPT_CODE.test(w.value) && !w.parts.every((p) => p.kind === 'literal' && p.quoted === false)) {
+        unknown ??= `\`${w.value.slice(0, 40)}\` holds an array subscript with a substitution, which bash may evaluate.`;
+      }
+    }
+    for (const a of first.assignments) {
+      if (codeLoadingVariable(a.name)) unknown ??= `\`${a.name}=\` makes the program load or run code chosen by the value.`;
+      if (a.value?.value !== undefined && SUBSCRIPT_CODE.test(a.value.value)) unknown ??= `The value of \`${a.name}\` holds an array subscript with a substitution, which bash may evaluate later.`;
+    }
+    if (first.name === undefined) {
+      for (const a of first.assignments) {
+        if (codeLoadingVariable(a.name)) {
+          gaps.push({ span: a.span, reason: `\`${a.name}=…\` changes how later programs are found or what code they load.` });
+        }
+      }
+    }
+    const { levels, inner } = wrapperLevels(argvWords);
+    const visibleCode = embeddedCode(first, text, all).length > 0;
+    for (const l of levels) {
+      if (l.scan.opaque) unknown ??= `\`${l.name} ${l.scan.opaque}\` runs commands that are not in the command line.`;
+      if (l.scan.code.some((w) => w.value === undefined)) unknown ??= `\`${l.name}\` runs shell code that is not known before the command runs.`;
+      if (l.spec.implies) for (const [opt, prog] of Object.entries(l.spec.implies)) if (l.words.some((w) => w.value === opt)) candidates.push(prog);
+      if (l.spec.execOptions) {
+        const args = l.words.slice(1);
+        for (let i = 0; i < args.length; i++) {
+          if (args[i]!.value !== undefined && l.spec.execOptions.includes(args[i]!.value!) && args[i + 1] && args[i + 1]!.value === undefined) {
+            unknown ??= `\`${l.name} ${args[i]!.value}\` runs a command whose name is not known before it runs.`;
+          }
+        }
+      }
+    }
+    const last = levels[levels.length - 1];
+    if (inner === undefined && last && last.spec.stdinCode && last.scan.code.length === 0 && !last.scan.stopped && !last.scan.opaque && !visibleCode) {
+      unknown ??= `\`${last.name}\` reads the commands it runs from its standard input, which is not visible here.`;
+    }
+    if (inner && inner[0] && inner[0].value === undefined && levels.length > 0) {
+      unknown ??= `\`${levels[levels.length - 1]!.name}\` runs a command whose name is not known before it runs.`;
+      candidates.push(...visibleNames(inner[0], bindings, inner.slice(1).map((a) => a.value ?? a.raw).join(' ')));
+    }
+    const program = resolved?.name;
+    if (program !== undefined) {
+      if ((RESERVED.has(program) || /^[{}()!]|\s/.test(program)) && levels.length > 0) unknown ??= `\`${levels[levels.length - 1]!.name}\` runs a compound command that is not modelled.`;
+      if ((levels.some((l) => l.name === 'xargs' || l.name === 'parallel')) && /\{\}|^\{/.test(program)) unknown ??= 'The program name is filled in from the input at run time.';
+      const why = OPAQUE_BUILTINS[program];
+      if (why !== undefined && !(program === 'hash' && !resolved!.args.some((a) => a.value?.startsWith('-p')))) {
+        if (!(program === 'complete' && !resolved!.args.some((a) => /^-[A-Za-z]*C/.test(a.value ?? '-C')))) unknown ??= `\`${program}\` ${why}.`;
+        if (program === 'hash') for (const a of resolved!.args) if (a.value?.startsWith('/')) candidates.push(commandBasename(a.value));
+      }
+      if (program === 'eval' && resolved!.args.some((a) => a.value === undefined)) unknown ??= '`eval` runs code that is not known before the command runs.';
+      const shell = program === 'busybox' || program === 'toybox' ? commandBasename(resolved!.args[0]?.value ?? '') : program;
+      if (SHELLS.has(shell) && !visibleCode) {
+        const args = program === shell ? resolved!.args : resolved!.args.slice(1);
+        const script = args.find((a) => a.value === undefined || !a.value.startsWith('-'));
+        const cIndex = args.findIndex((a) => a.value !== undefined && /^-[A-Za-z]*c[A-Za-z]*$/.test(a.value));
+        if (cIndex >= 0) {
+          if (args[cIndex + 1] === undefined || args[cIndex + 1]!.value === undefined) unknown ??= `\`${shell} -c\` runs a string that is not known before the command runs.`;
+        } else if (script && !args.some((a) => a.value === '-s')) {
+          if (!(shell === 'bash' || shell === 'sh') || !args.some((a) => a.value === '-n')) unknown ??= `\`${shell}\` runs the code in the file \`${(script.value ?? script.raw).slice(0, 60)}\`.`;
+        } else if (!args.some((a) => a.value === '--version' || a.value === '--help')) {
+          unknown ??= `\`${shell}\` reads the code it runs from its standard input${cmd.place?.pipeline ? ' (a pipe)' : ''}, which is not visible here.`;
+        }
+      }
+    }
+    if (unknown !== undefined) gaps.push({ span: cmd.span, reason: unknown });
+    commands.push({
+      index: k,
+      cmd,
+      instances,
+      program,
+      wrappers: resolved?.wrappers ?? [],
+      argv,
+      redirects,
+      cwd: undefined,
+      places,
+      ...(unknown !== undefined ? { unknown } : {}),
+      candidates,
+    });
+  }
+  const cwds = trackCwd(parsed, commands, options);
+  const out = commands.map((c, k) => ({ ...c, cwd: cwds[k] }));
+  gaps.sort((a, b) => a.span.start - b.span.start);
+  return { text, commands: out, gaps };
+}
+
+/**
+ * The working-directory candidates of each command, in document order (see the module comment).
+ * A `cd` in a child shell (subshell, pipeline stage, background job, substitution, `sh -c`) counts
+ * only inside it; a relative `cd` in a loop or function body, `cd -`, `popd`, a dynamic target or
+ * more than {@link MAX_CWD_CANDIDATES} candidates make the directory unknown from there on.
+ */
+function trackCwd(parsed: ParsedScript, commands: readonly ModelCommand[], options: ModelOptions): (readonly string[] | undefined)[] {
+  const out: (readonly string[] | undefined)[] = new Array(commands.length).fill(undefined);
+  const base = options.cwd !== undefined && options.cwd.startsWith('/') ? [posix.normalize(options.cwd).replace(/(.)\/+$/, '$1')] : undefined;
+  type Scope = { start: number; end: number; cwd: string[] | undefined };
+  let sticky = false;
+  const hostCwdAfter = new Map<number, string[] | undefined>();
+  const apply = (scope: Scope, c: ModelCommand): void => {
+    if (c.program !== 'cd' && c.program !== 'pushd' && c.program !== 'popd') return;
+    const inst = c.instances[0]!;
+    const resolved = resolveCommand(inst);
+    const args = (resolved?.args ?? []).filter((a) => !(a.value !== undefined && /^-[LPe@]+$/.test(a.value)));
+    if (c.program === 'popd' || (c.program === 'pushd' && args.length === 0)) {
+      scope.cwd = undefined;
+      return;
+    }
+    const t = args[0];
+    let target: string | undefined;
+    if (t === undefined) target = options.home;
+    else if (t.value !== undefined && t.value !== '-' && !c.argv.some((a) => a.kind === 'glob')) target = t.value;
+    if (target === undefined || scope.cwd === undefined) {
+      const abs = target !== undefined && target.startsWith('/') ? resolveDir(target, undefined, options.home) : undefined;
+      scope.cwd = abs !== undefined && scope.cwd !== undefined ? [...scope.cwd, abs] : undefined;
+      return;
+    }
+    const repeated = c.places.includes('loop-body') || c.places.includes('function-body');
+    if (repeated && !target.startsWith('/')) {
+      scope.cwd = undefined;
+      if (c.places.includes('function-body')) sticky = true;
+      return;
+    }
+    const next = new Set(scope.cwd);
+    for (const cur of scope.cwd) {
+      const d = resolveDir(target, cur, options.home);
+      if (d === undefined) {
+        scope.cwd = undefined;
+        return;
+      }
+      next.add(d);
+    }
+    scope.cwd = next.size > MAX_CWD_CANDIDATES ? undefined : [...next];
+  };
+  // Top-level commands first, in document order.
+  let stack: Scope[] = [{ start: 0, end: Infinity, cwd: base }];
+  for (let k = 0; k < commands.length; k++) {
+    const c = commands[k]!;
+    if (c.cmd.embedded) continue;
+    const s = c.cmd.span;
+    while (stack.length > 1 && !(stack[stack.length - 1]!.start <= s.start && s.end <= stack[stack.length - 1]!.end)) stack.pop();
+    // Child-shell constructs around the command, outermost first.
+    const scopes: { start: number; end: number }[] = [];
+    for (let e = c.cmd.place?.chain, n = 0; e && n < MAX_ENCLOSING_DEPTH; e = e.parent, n++) {
+      const kind = e.enclosing.kind;
+      if (kind === 'subshell' || kind === 'command-substitution' || kind === 'process-substitution') scopes.unshift(e.enclosing.span);
+    }
+    for (const sc of scopes) {
+      if (!stack.some((x) => x.start === sc.start && x.end === sc.end)) stack.push({ start: sc.start, end: sc.end, cwd: stack[stack.length - 1]!.cwd });
+    }
+    const top = stack[stack.length - 1]!;
+    out[k] = sticky ? undefined : top.cwd;
+    const own = c.places.includes('pipeline-stage') || c.places.includes('background');
+    if (own) {
+      apply({ start: s.start, end: s.end, cwd: top.cwd }, c);
+    } else apply(top, c);
+  }
+  // Embedded code runs where its host runs, with cds of its own (an `eval`'s count for the host's shell, so after it nothing is known).
+  for (let k = 0; k < commands.length; k++) {
+    const c = commands[k]!;
+    if (!c.cmd.embedded || c.cmd.host === undefined) continue;
+    const h = c.cmd.host;
+    if (!hostCwdAfter.has(h)) hostCwdAfter.set(h, out[h] ? [...out[h]!] : undefined);
+    const scope: Scope = { start: 0, end: Infinity, cwd: hostCwdAfter.get(h) };
+    out[k] = scope.cwd;
+    apply(scope, c);
+    hostCwdAfter.set(h, scope.cwd);
+    if ((c.program === 'cd' || c.program === 'pushd' || c.program === 'popd') && c.cmd.via === 'eval') {
+      for (let j = 0; j < commands.length; j++) if (!commands[j]!.cmd.embedded && commands[j]!.cmd.span.start > commands[h]!.cmd.span.end) out[j] = undefined;
+    }
+  }
+  void parsed;
+  return out;
+}
