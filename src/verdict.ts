@@ -383,7 +383,7 @@ export function verdictFor(command: string, request: VerdictRequest, linter: Lin
   if (d.behavior === 'allow' && d.wholeCommand) return out('allow', withMessage(ALLOW_RULE, d.message), d);
   const gate = securityReason(findings, ranks);
   if (gate) return out('ask', gate);
-  if (d.reason === 'path-constraint' || d.reason === 'sed-constraint') return out('ask', withMessage(d.reason, d.message), d);
+  if (d.reason === 'path-constraint' || d.reason === 'sed-constraint' || d.reason === 'option-effect') return out('ask', withMessage(d.reason, d.message), d);
   if (d.behavior === 'ask') return out('ask', withMessage('policy-ask', d.message), d);
   if (d.reason === 'read-only') return out('allow', withMessage(READ_ONLY, d.message), d);
   if (d.reason === 'accept-edits') return out('allow', withMessage('accept-edits', d.message), d);

@@ -43,6 +43,7 @@ import { optionSetMatches } from './option-match.js';
 import { gitGuard, simpleCommandReadOnly, unitReadOnly } from '../analyses/read-only.js';
 import { extractPaths, protectedPath, validatePath, type PathCheck, type PathContext } from '../analyses/paths.js';
 import { sedAllowed } from '../analyses/sed.js';
+import { optionEffectConstraint } from './effect-constraint.js';
 
 /** Claude Code's MAX_SUBCOMMANDS_FOR_SECURITY_CHECK. */
 export const MAX_SUBCOMMANDS = 50;
@@ -69,6 +70,7 @@ export type DecisionReason =
   | 'cd-git'
   | 'path-constraint'
   | 'sed-constraint'
+  | 'option-effect'
   | 'read-only'
   | 'accept-edits'
   | 'no-matching-rule';
@@ -241,7 +243,11 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     }
   }
   const readOnly =
-    !ctx.securityAsk && parsed.complexity.status === 'simple' && unitReadOnly(parsed, ctx.bareRepository ? { bareRepository: true } : {}).readOnly;
+    !ctx.securityAsk &&
+    parsed.complexity.status === 'simple' &&
+    unitReadOnly(parsed, ctx.bareRepository ? { bareRepository: true } : {}).readOnly &&
+    // Option effects (src/rules/effect-constraint.ts): an option that writes, runs a program or reads outside.
+    all.every((c) => optionEffectConstraint(c, { kind: 'read-only' }, pathCtx) === undefined);
   const facts = { readOnly, paths };
 
   // 1. deny: whole command exactly, then every simple command in the tree.
@@ -334,6 +340,9 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     if (wholeAllow) continue;
     const r = allowFor(text, c, policy);
     if (r) {
+      // Option effects (src/rules/effect-constraint.ts): a prefix rule does not cover an option that runs code or writes outside.
+      const effect = optionEffectConstraint(c, { kind: 'allow-rule', rule: r, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx);
+      if (effect) return { behavior: 'ask', reason: 'option-effect', message: effect, span: c.span, suggestions: [], ...facts };
       firstAllow ??= r;
       continue;
     }
@@ -353,7 +362,12 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
       viaMode = true;
       continue;
     }
-    if (!ctx.securityAsk && simpleCommandReadOnly(c, text).readOnly && (resolveCommand(c)?.name !== 'git' || gitSafe())) {
+    if (
+      !ctx.securityAsk &&
+      simpleCommandReadOnly(c, text).readOnly &&
+      (resolveCommand(c)?.name !== 'git' || gitSafe()) &&
+      optionEffectConstraint(c, { kind: 'read-only' }, pathCtx) === undefined
+    ) {
       viaReadOnly = true;
       continue;
     }
