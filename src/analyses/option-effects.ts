@@ -216,11 +216,18 @@ export function codeRunningOptions(words: readonly string[], limit = 8): string[
     for (const o of e.options) if (o.effect === 'exec' || o.also?.some((a) => a.effect === 'exec')) add(o.names.find((n) => n.startsWith('--')) ?? o.names[0]!);
     for (const p of e.operandPatterns ?? []) if (p.effect === 'exec') add(p.note ? `operands like /${p.pattern.slice(0, 20)}/` : `/${p.pattern.slice(0, 20)}/`);
   };
+  // After the operand that ends a stop-at-operand program's options (`python -m pytest`), the words belong to someone else.
+  if (entry.stopAtOperand && !entry.subcommands && words.length > 1) return [];
   const subName = words[1];
   const sub = entry.subcommands && subName !== undefined && Object.prototype.hasOwnProperty.call(entry.subcommands, subName) ? entry.subcommands[subName] : undefined;
   if (sub) {
     if (sub.subcommandEffect === 'exec') add(`${program} ${subName}`);
     fromEntry(sub);
+    if (!entry.stopAtOperand) fromEntry({ ...entry, operandPatterns: [] });
+    return names;
+  }
+  if (entry.subcommands && subName !== undefined) {
+    // A subcommand without options of note: only the program's own options may still follow, where it reads them after the subcommand.
     if (!entry.stopAtOperand) fromEntry({ ...entry, operandPatterns: [] });
     return names;
   }

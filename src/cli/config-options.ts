@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import type { PermissionMode } from '../rules/decide.js';
 import type { PathHost } from '../analyses/paths.js';
 import type { LinterOptions } from '../lint.js';
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
 import { ConfigError, type ResolvedConfig } from '../config/config.js';
@@ -49,6 +49,13 @@ export const LOCAL_PATH_HOST: PathHost = {
       );
     } catch {
       return false;
+    }
+  },
+  readlink(path: string): string | undefined {
+    try {
+      return readlinkSync(path);
+    } catch {
+      return undefined;
     }
   },
   realpath(path: string): string | undefined {
