@@ -712,19 +712,22 @@ function redirectAccess(r: Redirect): PathAccess | undefined {
 
 const PROTECTED_DIRS: ReadonlySet<string> = new Set(protectedTable.directories);
 const PROTECTED_FILES: ReadonlySet<string> = new Set(protectedTable.files);
+const PROTECTED_PREFIXES: readonly string[] = (protectedTable as { filePrefixes?: string[] }).filePrefixes ?? [];
 
 /**
  * Whether writing `resolved` (an absolute path) is one of Claude Code's protected writes that ask
  * even in acceptEdits mode (rules/protected-paths.json; SPEC §3.4.3 step 7.3): a segment names a
  * tool-configuration directory (`.git`, `.claude`, `.vscode`, `.idea`) or the base name is a shell
- * or tool dotfile (`.bashrc`, `.gitconfig`, `.mcp.json` …).
+ * or tool dotfile (`.bashrc`, `.gitconfig`, `.mcp.json` …); shellward adds its own policy files
+ * (`shellward.config.*`, `.shellwardrc*`, `package.json`) and files that run code later (`.husky/`,
+ * `.github/`, `.gitattributes`, `.envrc`, `.npmrc`, `Makefile`, `.pre-commit-config.yaml`).
  */
 export function protectedPath(resolved: string): boolean {
   // Compared without case: on case-insensitive file systems (macOS, Windows) `.GIT/hooks` is `.git/hooks`.
   const segments = resolved.toLowerCase().split('/').filter((x) => x !== '');
   if (segments.some((x) => PROTECTED_DIRS.has(x))) return true;
   const base = segments[segments.length - 1];
-  return base !== undefined && PROTECTED_FILES.has(base);
+  return base !== undefined && (PROTECTED_FILES.has(base) || PROTECTED_PREFIXES.some((p) => base.startsWith(p)));
 }
 
 /** Appends `items` to `out` one by one (a spread `push(...items)` overflows the stack past ~100 000 items). */
@@ -937,7 +940,7 @@ export function validatePath(a: PathAccess, ctx: PathContext): PathCheck {
   const lexical = trimSlash(p.startsWith('/') ? posix.normalize(p) : posix.join(ctx.cwd!, p));
   if (DEVICES.test(lexical)) return result(lexical, true, 'device');
   // As the kernel sees it: each symlink followed before the next `..` (`l/..` is the parent of l's target).
-  const kernel = kernelResolve(p.startsWith('/') ? p : `${ctx.cwd!}/${p}`, ctx.host);
+  const kernel = ctx.host.realpath ? kernelResolve(p.startsWith('/') ? p : `${ctx.cwd!}/${p}`, ctx.host) : lexical;
   if (kernel === undefined) return result(null, false, 'unresolved');
   const real = trimSlash(kernel);
   const dirs = resolvedDirectories(ctx);

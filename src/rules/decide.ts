@@ -28,6 +28,9 @@
  *    the first ask of a subcommand decides; all allowed → `allow`; otherwise `passthrough` with at
  *    most 5 suggestions, leftmost first (§2.6 item 14).
  *
+ * Deviation, in the safe direction: the path constraints of step 7a check the paths of
+ * shellward's extension extractors too, not only Claude Code's 36.
+ *
  * Not modelled (absent in shellward, said here rather than faked): `Read(…)`/`Edit(…)` rules in
  * path validation, Claude Code's internal editable paths and auto-edit safety checks, the
  * sandbox auto-allow. Pure (symlinks only through the injected host); never throws for any parse.
@@ -195,7 +198,7 @@ function pathProblem(p: PathCheck, ctx: PathContext, mode: PermissionMode): stri
   }
   if (p.operation === 'read' || p.reason !== 'inside') return undefined;
   if (p.resolved !== null && protectedPath(p.resolved)) {
-    return `${what()}: it configures git, Claude Code, an editor or a shell, so a write there needs approval even in acceptEdits mode.`;
+    return `${what()}: it configures git, Claude Code, shellward's policy, an editor or a shell, or runs code later (hooks, CI, Makefile), so a write there needs approval even in acceptEdits mode.`;
   }
   if (mode !== 'acceptEdits') {
     return `${what()}: writes need approval unless the session is in acceptEdits mode (Claude Code auto-allows only reads in the working directories).`;
@@ -237,8 +240,9 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   if (pathCtx) {
     for (const c of all) {
       const checks = extractPaths(c).map((a) => validatePath(a, pathCtx));
-      // The decision sees Claude Code's 36 extractors only; shellward's extensions are facts.
-      pathsOf.set(c, checks.filter((p) => !p.extension));
+      // Every path fact decides: shellward's extension extractors (tac, tree, du, fd, grep -f …,
+      // brace alternatives) too, so a read outside the working directories asks (stricter than Claude Code).
+      pathsOf.set(c, checks);
       for (const x of checks) paths.push(x);
     }
   }
