@@ -59,6 +59,12 @@ export interface PathHost {
    */
   readlink?(path: string): string | undefined;
   /**
+   * The text of the regular file at `path` (at most 64 KiB; larger, a FIFO, a device or a
+   * directory → `undefined`), never blocking. Used to read a repository's `.git/config`. Absent →
+   * such files are not known.
+   */
+  readFile?(path: string): string | undefined;
+  /**
    * Whether `dir` looks like a bare git repository (`HEAD`, `objects/` and `refs/` directly in it,
    * no `.git`): git run there reads its config and hooks (SPEC §3.3.1 item 4). Absent → not known.
    */

@@ -122,7 +122,11 @@ export interface DecisionContext {
   readonly paths?: PathContext;
   /** The permission mode (default `default`). */
   readonly mode?: PermissionMode;
-  /** True when the working directory looks like a bare git repository (§3.3.1 item 4). */
+  /**
+   * True when git run in the working directory would use a repository it must not trust for
+   * read-only commands: a bare repository there or in a parent, or a repository config that
+   * names programs git runs (src/analyses/git-repository.ts).
+   */
   readonly bareRepository?: boolean;
 }
 
