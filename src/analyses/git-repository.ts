@@ -2,7 +2,7 @@
  * Whether git, run in a directory, would use a repository whose own configuration can name
  * programs that "read-only" git commands run: `core.fsmonitor` (run by `git status`/`git diff` to
  * list changes), `core.pager` and `pager.*`, `diff.external` and `diff.<driver>.textconv` /
- * `.command` (selected for paths by `.gitattributes`), `filter.<driver>.*`, `core.hooksPath`,
+ * `.command` (selected for paths by `.gitattributes`), `filter.<driver>.*`,
  * `core.sshCommand`, `include.path`/`includeIf` (any other file's keys) …
  * (https://git-scm.com/docs/git-config). A repository that was unpacked rather than cloned
  * brings its `.git/config` with it. Also a bare repository (HEAD, objects/, refs/ and no `.git`)
@@ -16,7 +16,7 @@ import type { PathHost } from './paths.js';
 
 /** Section (lower case) and key of config entries that name a program or more configuration. */
 const HAZARDS: readonly RegExp[] = [
-  /^core\.(?:fsmonitor|pager|editor|sshcommand|hookspath|askpass|gitproxy|attributesfile|excludesfile)$/,
+  /^core\.(?:fsmonitor|pager|editor|sshcommand|askpass|gitproxy|attributesfile|excludesfile)$/,
   /^diff\.external$/,
   /^diff\..+\.(?:textconv|command)$/,
   /^filter\..+\.(?:clean|smudge|process)$/,
