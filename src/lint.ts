@@ -2,6 +2,7 @@
  * The analysis pipeline for command units: parse → checks → diagnostics in host coordinates.
  * Pure apart from the parser's wasm memory; no file system, no processes, no environment.
  */
+import { gitRepositoryHazard } from './analyses/git-repository.js';
 import { RULES, CHECKS, ruleMeta } from './checks/index.js';
 import { INTERNAL_ERROR } from './checks/input/input-rules.js';
 import type { Check, CheckContext } from './checks/define.js';
@@ -211,7 +212,8 @@ export class Linter {
       const parsed = withEmbedded(buildViews(tree, unit.text), unit.text, (code) => this.views(code));
       const cwd = unit.context?.cwd;
       const paths = pathContextFor(unit, policy, this.options.pathHost ?? { home: homedir() });
-      const bare = paths?.cwd !== undefined && paths.host.isBareRepository?.(paths.cwd) === true;
+      // git guard (src/analyses/git-repository.ts): a bare repository from the cwd up, or a repository config naming programs.
+      const bare = paths?.cwd !== undefined && gitRepositoryHazard(paths.cwd, paths.host) !== undefined;
       const base: DecisionContext = {
         ...(cwd !== undefined ? { cwd } : {}),
         ...(paths ? { paths } : {}),

@@ -53,6 +53,18 @@ export interface PathHost {
   readonly home: string;
   realpath?(path: string): string | undefined;
   /**
+   * The text of the symbolic link at `path` (not followed), or `undefined` when `path` is not a
+   * symlink or cannot be read. Used with {@link realpath} to judge a dangling link by the target
+   * it would create. Absent → dangling links are judged by their own location.
+   */
+  readlink?(path: string): string | undefined;
+  /**
+   * The text of the regular file at `path` (at most 64 KiB; larger, a FIFO, a device or a
+   * directory → `undefined`), never blocking. Used to read a repository's `.git/config`. Absent →
+   * such files are not known.
+   */
+  readFile?(path: string): string | undefined;
+  /**
    * Whether `dir` looks like a bare git repository (`HEAD`, `objects/` and `refs/` directly in it,
    * no `.git`): git run there reads its config and hooks (SPEC §3.3.1 item 4). Absent → not known.
    */
@@ -73,9 +85,10 @@ export interface PathContext {
  * `glob-write` (a glob written to), `unknown-cwd` (a relative path after a dynamic `cd`),
  * `device` (a pseudo-device such as `/dev/null`: allowed), `brace` (a brace expansion with more
  * than {@link MAX_BRACE_ALTERNATIVES} alternatives or one longer than PATH_MAX: unknown; only on
- * extension accesses).
+ * extension accesses), `unresolved` (the kernel's resolution of the path is not certain: a `..`
+ * after a component that does not exist yet, or more than {@link MAX_SYMLINK_HOPS} symlinks).
  */
-export type PathReason = 'inside' | 'outside' | 'variable' | 'tilde-user' | 'glob-write' | 'unknown-cwd' | 'device' | 'brace';
+export type PathReason = 'inside' | 'outside' | 'variable' | 'tilde-user' | 'glob-write' | 'unknown-cwd' | 'device' | 'brace' | 'unresolved';
 
 export interface PathCheck extends PathAccess {
   /** The resolved absolute path that was judged; `null` when it cannot be known. */
@@ -705,19 +718,22 @@ function redirectAccess(r: Redirect): PathAccess | undefined {
 
 const PROTECTED_DIRS: ReadonlySet<string> = new Set(protectedTable.directories);
 const PROTECTED_FILES: ReadonlySet<string> = new Set(protectedTable.files);
+const PROTECTED_PREFIXES: readonly string[] = (protectedTable as { filePrefixes?: string[] }).filePrefixes ?? [];
 
 /**
  * Whether writing `resolved` (an absolute path) is one of Claude Code's protected writes that ask
  * even in acceptEdits mode (rules/protected-paths.json; SPEC §3.4.3 step 7.3): a segment names a
  * tool-configuration directory (`.git`, `.claude`, `.vscode`, `.idea`) or the base name is a shell
- * or tool dotfile (`.bashrc`, `.gitconfig`, `.mcp.json` …).
+ * or tool dotfile (`.bashrc`, `.gitconfig`, `.mcp.json` …); shellward adds its own policy files
+ * (`shellward.config.*`, `.shellwardrc*`, `package.json`) and files that run code later (`.husky/`,
+ * `.github/`, `.gitattributes`, `.envrc`, `.npmrc`, `Makefile`, `.pre-commit-config.yaml`).
  */
 export function protectedPath(resolved: string): boolean {
   // Compared without case: on case-insensitive file systems (macOS, Windows) `.GIT/hooks` is `.git/hooks`.
   const segments = resolved.toLowerCase().split('/').filter((x) => x !== '');
   if (segments.some((x) => PROTECTED_DIRS.has(x))) return true;
   const base = segments[segments.length - 1];
-  return base !== undefined && PROTECTED_FILES.has(base);
+  return base !== undefined && (PROTECTED_FILES.has(base) || PROTECTED_PREFIXES.some((p) => base.startsWith(p)));
 }
 
 /** Appends `items` to `out` one by one (a spread `push(...items)` overflows the stack past ~100 000 items). */
@@ -797,11 +813,19 @@ export function isInside(p: string, dir: string): boolean {
   return p === d || p.startsWith(d === '/' ? '/' : d + '/');
 }
 
+/** Symlinks followed in one resolution before giving up, as Linux's ELOOP limit (40). */
+export const MAX_SYMLINK_HOPS = 40;
+
+/** Most `..` components resolved one by one in a path (each costs a realpath); more is `unresolved`. */
+const MAX_DOTDOT_WALK = 256;
+
 /**
  * `p` with symlinks resolved through `host.realpath`: the deepest existing ancestor is resolved
  * and the rest appended (a path being created does not exist yet). Lexical `p` without a host.
+ * `p` is absolute and normalised (no `..`). The first missing component, when it is a dangling
+ * symlink ({@link PathHost.readlink}), is followed: writing through it creates its target.
  */
-function realResolve(p: string, host: PathHost): string {
+function realResolve(p: string, host: PathHost, hops = 0): string | undefined {
   // No file system resolves a path longer than PATH_MAX; walking its ancestors would cost
   // O(length²) (a realpath per segment), so such a path stays lexical.
   if (!host.realpath || p.length > PATH_MAX) return p;
@@ -809,11 +833,61 @@ function realResolve(p: string, host: PathHost): string {
   const tail: string[] = [];
   for (;;) {
     const r = host.realpath(head);
-    if (r !== undefined) return tail.length === 0 ? r : posix.join(r, ...tail.reverse());
+    if (r !== undefined) {
+      if (tail.length === 0) return r;
+      const first = posix.join(r, tail[tail.length - 1]!);
+      const link = host.readlink?.(first);
+      if (link !== undefined) {
+        if (hops >= MAX_SYMLINK_HOPS) return undefined;
+        const rest = tail.slice(0, -1).reverse();
+        return kernelResolve(posix.join(link.startsWith('/') ? link : posix.join(r, link), ...rest), host, hops + 1);
+      }
+      return posix.join(r, ...tail.reverse());
+    }
     if (head === '/') return p;
     tail.push(posix.basename(head));
     head = posix.dirname(head);
   }
+}
+
+/**
+ * The absolute path `raw` (not normalised: `..` still in it) as the kernel resolves it: component
+ * by component, each symlink followed before the next `..` is applied, so `l/..` is the parent
+ * of `l`'s target, not the directory holding `l`. `undefined` when that is not certain: a `..`
+ * after a component that does not exist, more than {@link MAX_SYMLINK_HOPS} links, or more than
+ * 256 `..` components. Without `host.realpath`, the lexical normalisation (as before).
+ */
+function kernelResolve(raw: string, host: PathHost, hops = 0): string | undefined {
+  const parts = raw.split('/').filter((x) => x !== '' && x !== '.');
+  const firstDotDot = parts.indexOf('..');
+  if (!host.realpath || firstDotDot === -1) return realResolve(posix.normalize('/' + parts.join('/')), host, hops);
+  if (parts.filter((x) => x === '..').length > MAX_DOTDOT_WALK || raw.length > PATH_MAX) return undefined;
+  // Everything before the first `..` resolves at once.
+  let current = firstDotDot === 0 ? (host.realpath('/') ?? '/') : host.realpath('/' + parts.slice(0, firstDotDot).join('/'));
+  if (current === undefined) {
+    // Something before the `..` does not exist (or is a dangling link): the kernel would fail or follow it.
+    const before = realResolve('/' + parts.slice(0, firstDotDot).join('/'), host, hops);
+    if (before === undefined || host.realpath(before) === undefined) return undefined;
+    current = before;
+  }
+  for (let i = firstDotDot; i < parts.length; i++) {
+    const name = parts[i]!;
+    if (name === '..') {
+      current = posix.dirname(current);
+      continue;
+    }
+    const candidate = posix.join(current, name);
+    const r = host.realpath(candidate);
+    if (r !== undefined) {
+      current = r;
+      continue;
+    }
+    // The rest does not exist yet: certain only when no `..` follows (a path being created).
+    const rest = parts.slice(i + 1);
+    if (rest.includes('..')) return undefined;
+    return realResolve(posix.join(candidate, ...rest), host, hops);
+  }
+  return current;
 }
 
 const DIRECTORIES = new WeakMap<PathContext, readonly string[]>();
@@ -826,8 +900,8 @@ function resolvedDirectories(ctx: PathContext): readonly string[] {
   for (const d of ctx.workingDirectories) {
     const n = trimSlash(posix.normalize(d.startsWith('/') || ctx.cwd === undefined ? d : posix.join(ctx.cwd, d)));
     dirs.push(n);
-    const r = trimSlash(realResolve(n, ctx.host));
-    if (r !== n) dirs.push(r);
+    const r = realResolve(n, ctx.host);
+    if (r !== undefined && trimSlash(r) !== n) dirs.push(trimSlash(r));
   }
   DIRECTORIES.set(ctx, dirs);
   return dirs;
@@ -871,7 +945,10 @@ export function validatePath(a: PathAccess, ctx: PathContext): PathCheck {
   if (!p.startsWith('/') && ctx.cwd === undefined) return result(null, false, 'unknown-cwd');
   const lexical = trimSlash(p.startsWith('/') ? posix.normalize(p) : posix.join(ctx.cwd!, p));
   if (DEVICES.test(lexical)) return result(lexical, true, 'device');
-  const real = trimSlash(realResolve(lexical, ctx.host));
+  // As the kernel sees it: each symlink followed before the next `..` (`l/..` is the parent of l's target).
+  const kernel = ctx.host.realpath ? kernelResolve(p.startsWith('/') ? p : `${ctx.cwd!}/${p}`, ctx.host) : lexical;
+  if (kernel === undefined) return result(null, false, 'unresolved');
+  const real = trimSlash(kernel);
   const dirs = resolvedDirectories(ctx);
   const inside = dirs.some((d) => isInside(lexical, d)) && dirs.some((d) => isInside(real, d));
   return result(real, inside, inside ? 'inside' : 'outside');

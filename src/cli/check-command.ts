@@ -208,7 +208,7 @@ Verdict (JSON): {"decision", "reason", "readOnly", "destructive", "outsideCwd", 
 The decision applies the permission rules of the shellward config and .claude/settings*.json (plus a
 request's own "permissions"): deny, then ask, then per subcommand path constraints, allow rules,
 sed constraints and read-only auto-allow (Claude Code's semantics). "reason" starts with a code:
-policy-deny, policy-ask, allow-rule, read-only, path-constraint, sed-constraint, accept-edits,
+policy-deny, policy-ask, allow-rule, read-only, path-constraint, sed-constraint, option-effect, accept-edits,
 no-matching-rule, a security or parse rule id, path-dangerous-removal, or internal-error.
 
 --jsonl reads one request per line on stdin:

@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import type { PermissionMode } from '../rules/decide.js';
 import type { PathHost } from '../analyses/paths.js';
 import type { LinterOptions } from '../lint.js';
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
 import { ConfigError, type ResolvedConfig } from '../config/config.js';
@@ -50,6 +50,37 @@ export const LOCAL_PATH_HOST: PathHost = {
       );
     } catch {
       return false;
+    }
+  },
+  readFile(path: string): string | undefined {
+    let fd: number;
+    try {
+      fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0));
+    } catch {
+      return undefined;
+    }
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile() || st.size > 65_536) return undefined;
+      const buf = Buffer.alloc(st.size);
+      let total = 0;
+      while (total < buf.length) {
+        const n = readSync(fd, buf, total, buf.length - total, total);
+        if (n === 0) break;
+        total += n;
+      }
+      return buf.subarray(0, total).toString('utf8');
+    } catch {
+      return undefined;
+    } finally {
+      closeSync(fd);
+    }
+  },
+  readlink(path: string): string | undefined {
+    try {
+      return readlinkSync(path);
+    } catch {
+      return undefined;
     }
   },
   realpath(path: string): string | undefined {

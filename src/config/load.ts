@@ -1,13 +1,18 @@
 /**
- * Finding and reading the configuration (the I/O edge of src/config/): the shellward config via
- * cosmiconfig (module name `shellward`: shellward.config.{js,mjs,json,yaml}, .shellwardrc*,
- * package.json#shellward) and Claude Code's project settings `.claude/settings.json` and
- * `.claude/settings.local.json` next to it. Everything else is pure (src/config/config.ts).
+ * Finding and reading the configuration (the I/O edge of src/config/): the shellward config
+ * (shellward.config.{json,yaml,yml,js,mjs,cjs}, .shellwardrc*, package.json#shellward; searched
+ * from the working directory up to the project root, one per directory, JavaScript only when
+ * named with `--config`) and Claude Code's project settings `.claude/settings.json` and
+ * `.claude/settings.local.json` next to it. Every file is opened without blocking and must be a
+ * regular file of at most 1 MiB; JSON with a key twice in one object is an error. YAML and
+ * JavaScript are parsed by cosmiconfig's loaders. Everything else is pure (src/config/config.ts).
  */
-import { readFile, stat } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { constants } from 'node:fs';
+import { lstat, open, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { claudeSettingsDefaultMode, claudeSettingsPermissions, ConfigError, mergeSources, validateConfig, type PolicySource, type ResolvedConfig, type ShellwardConfig } from './config.js';
 import { homedir } from 'node:os';
+import { findDuplicateKey } from './json-locate.js';
 
 /** Options of {@link loadConfig}. */
 export interface LoadOptions {
@@ -42,13 +47,64 @@ function display(path: string, cwd: string): string {
   return rel === '' || rel.startsWith('..') || rel.startsWith(sep) ? path : rel.split(sep).join('/');
 }
 
-async function readOptional(path: string): Promise<string | undefined> {
+/** Largest config or settings file read (1 MiB); a bigger one is an error, not a slow run. */
+export const MAX_CONFIG_BYTES = 1 << 20;
+
+/**
+ * The text of a config or settings file, `undefined` when it does not exist. Never blocks: the
+ * file is opened with O_NONBLOCK and checked with fstat before a byte is read, so a FIFO, a
+ * device or a directory under a config name is an error (a FIFO opened for reading would wait
+ * for a writer for ever), as is a file over {@link MAX_CONFIG_BYTES}. `shown` names the file in errors.
+ */
+async function readOptional(path: string, shown: string = path): Promise<string | undefined> {
+  let fh: Awaited<ReturnType<typeof open>>;
   try {
-    return await readFile(path, 'utf8');
+    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0));
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
-    throw new ConfigError(path, `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new ConfigError(shown, `cannot be read (${code ?? String(err)})`);
   }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new ConfigError(shown, 'is not a regular file: a FIFO, socket, device or directory is never read as configuration');
+    if (st.size > MAX_CONFIG_BYTES) throw new ConfigError(shown, `is ${st.size} bytes, more than the ${MAX_CONFIG_BYTES} a configuration file may have`);
+    const buf = Buffer.alloc(Math.min(st.size, MAX_CONFIG_BYTES) + 1);
+    let total = 0;
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, total, buf.length - total, total);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > MAX_CONFIG_BYTES) throw new ConfigError(shown, `is larger than the ${MAX_CONFIG_BYTES} bytes a configuration file may have`);
+      if (total === buf.length) break;
+    }
+    return buf.subarray(0, total).toString('utf8');
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(shown, `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Parses JSON config text; a syntax error or a key that occurs twice in one object (JSON.parse
+ * would keep only the last, silently dropping, say, the first list of deny rules) is a
+ * {@link ConfigError} naming `file` and the line.
+ */
+export function parseConfigJson(text: string, file: string): unknown {
+  const body = text.replace(/^\uFEFF/, '');
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch (err) {
+    throw new ConfigError(file, `is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const dup = findDuplicateKey(body);
+  if (dup) {
+    throw new ConfigError(file, `line ${dup.line}: the key \`${dup.path.join('.')}\` appears twice in one object; JSON keeps only the last, so the first would be dropped silently`);
+  }
+  return value;
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -57,6 +113,26 @@ async function exists(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Whether a directory entry exists at `path` (a dangling symlink or a FIFO counts: it is read, and rejected, later). */
+async function entryExists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The nearest of `cwd` and its ancestors with a `.git` or a `package.json`, or `undefined`. */
+async function projectAnchor(cwd: string): Promise<string | undefined> {
+  for (let dir = cwd; ; ) {
+    if ((await exists(join(dir, '.git'))) || (await exists(join(dir, 'package.json')))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
   }
 }
 
@@ -70,17 +146,7 @@ async function exists(path: string): Promise<boolean> {
  */
 async function projectRoot(cwd: string): Promise<string> {
   const home = homedir();
-  let anchor: string | undefined;
-  for (let dir = cwd; ; ) {
-    if ((await exists(join(dir, '.git'))) || (await exists(join(dir, 'package.json')))) {
-      anchor = dir;
-      break;
-    }
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  const stop = anchor ?? cwd;
+  const stop = (await projectAnchor(cwd)) ?? cwd;
   for (let dir = cwd; ; ) {
     if (dir !== home && (await exists(join(dir, '.claude')))) return dir;
     const up = dirname(dir);
@@ -90,43 +156,72 @@ async function projectRoot(cwd: string): Promise<string> {
   return stop;
 }
 
+/** Config file name endings that are JavaScript: loading one runs it. */
+const JS_CONFIG = /\.(?:js|mjs|cjs|ts)$/;
+
 /**
- * The config file cosmiconfig would try first from `cwd` upwards (the first existing name of
- * {@link SEARCH_PLACES}, `package.json` only with a `shellward` key), for naming it in an error.
+ * The config file of the search from `cwd` upwards: in each directory the names of
+ * {@link SEARCH_PLACES} (`package.json` only with a `shellward` key); the search stops at the
+ * project root (the nearest directory with a `.git` or a `package.json`; without one, `cwd`
+ * only), so a config in a parent of the project is never used. Two config files in one directory
+ * are an error naming both (no silent precedence). `undefined` when there is none.
  */
-async function firstConfigCandidate(cwd: string): Promise<string | undefined> {
+async function searchConfig(cwd: string): Promise<string | undefined> {
+  const stop = (await projectAnchor(cwd)) ?? cwd;
   for (let dir = cwd; ; ) {
+    const found: string[] = [];
     for (const name of SEARCH_PLACES) {
       const path = join(dir, name);
-      if (!(await exists(path))) continue;
-      if (name !== 'package.json') return path;
-      const text = await readOptional(path);
-      if (text !== undefined && /"shellward"\s*:/.test(text)) return path;
+      if (name === 'package.json') {
+        const text = await readOptional(path, display(path, cwd));
+        if (text === undefined || !text.includes('"shellward"')) continue;
+        const value = parseConfigJson(text, display(path, cwd));
+        if (value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, 'shellward')) found.push(path);
+      } else if (await entryExists(path)) found.push(path);
     }
+    if (found.length > 1) {
+      throw new ConfigError(display(found[1]!, cwd), `and ${display(found[0]!, cwd)} both configure shellward in one directory; keep one of them (neither is used over the other silently)`);
+    }
+    if (found.length === 1) return found[0];
     const up = dirname(dir);
-    if (up === dir) return undefined;
+    if (dir === stop || up === dir) return undefined;
     dir = up;
   }
 }
 
 /**
- * The reason a config file failed to load, without repeating itself: cosmiconfig's JSON errors
- * (parse-json's `JSONError`) carry the code frame in `codeFrame` and twice in `message`, after a
- * `JSON Error in <absolute path>:` prefix. Returns the reason with the code frame once at the end,
- * and the 1-based line and column the frame's `>` marker and caret point at, when there is one.
+ * Reads and parses one config file. JSON files (and package.json's `shellward` key) through
+ * {@link parseConfigJson}; YAML through cosmiconfig's loader (js-yaml rejects duplicate keys);
+ * `.shellwardrc` as JSON, else YAML; JavaScript only when `explicit` (named with `--config`):
+ * a config found by the search is the repository's, and loading a JS one would run the
+ * repository's code inside shellward.
  */
-export function loadErrorDetail(err: unknown): { reason: string; line?: number; column?: number } {
-  const message = err instanceof Error ? err.message : String(err);
-  const frame = (err as { codeFrame?: unknown } | null)?.codeFrame;
-  if (typeof frame !== 'string' || frame.trim() === '') return { reason: message };
-  const reason = message.split(frame).join('').replace(/^JSON Error in [^\n]*?:\s*/, '').replace(/\s+/g, ' ').trim();
-  const lines = frame.split('\n');
-  const at = lines.findIndex((l) => /^>\s*\d+ \|/.test(l));
-  const line = at >= 0 ? Number(/\d+/.exec(lines[at]!)![0]) : undefined;
-  const caret = at >= 0 ? lines[at + 1] : undefined;
-  const bar = caret?.indexOf('|') ?? -1;
-  const column = caret !== undefined && bar >= 0 && caret.includes('^') ? caret.indexOf('^') - bar - 1 : undefined;
-  return { reason: `${reason}\n\n${frame}`, ...(line !== undefined ? { line } : {}), ...(column !== undefined && column >= 1 ? { column } : {}) };
+async function readConfig(path: string, shown: string, explicit: boolean): Promise<unknown> {
+  const base = basename(path);
+  // cosmiconfig's loaders only for the YAML and JavaScript forms: a hook pays every module it loads.
+  const loaders = async () => (await import('cosmiconfig')).defaultLoaders;
+  if (JS_CONFIG.test(base) && !explicit) {
+    throw new ConfigError(shown, 'is a JavaScript config, which runs code when loaded: shellward loads one only when it is named with --config (a repository\'s config is the repository\'s code)');
+  }
+  const text = await readOptional(path, shown);
+  if (text === undefined) throw new ConfigError(shown, 'does not exist');
+  try {
+    if (base === 'package.json') return (parseConfigJson(text, shown) as Record<string, unknown>)['shellward'];
+    const ext = extname(base);
+    if (ext === '.json') return parseConfigJson(text, shown);
+    if (ext === '.yaml' || ext === '.yml') return await (await loaders())['.yaml'](path, text);
+    if (JS_CONFIG.test(base)) return await (await loaders())[ext as '.js'](path, text);
+    try {
+      JSON.parse(text.replace(/^\uFEFF/, ''));
+      return parseConfigJson(text, shown);
+    } catch (err) {
+      if (err instanceof ConfigError) throw err;
+      return await (await loaders()).noExt(path, text);
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(shown, `cannot be loaded: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 /**
@@ -137,22 +232,8 @@ export function loadErrorDetail(err: unknown): { reason: string; line?: number; 
  */
 export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> {
   const cwd = resolve(options.cwd);
-  // Walk up from cwd to the project root (the first directory with a package.json).
-  let found: { filepath: string; config: unknown } | null = null;
-  try {
-    // cosmiconfig (and the loaders it brings) only when there is a file for it to read: most
-    // projects have no shellward config, and a hook pays the module load on every tool call.
-    if (options.configFile !== undefined || (await firstConfigCandidate(cwd)) !== undefined) {
-      const { cosmiconfig } = await import('cosmiconfig');
-      const explorer = cosmiconfig('shellward', { searchStrategy: 'project', searchPlaces: [...SEARCH_PLACES] });
-      found = options.configFile ? await explorer.load(resolve(cwd, options.configFile)) : await explorer.search(cwd);
-    }
-  } catch (err) {
-    // Name the file that failed: cosmiconfig's own message does not always (a `.cjs` syntax error).
-    const file = options.configFile ?? (await firstConfigCandidate(cwd)) ?? cwd;
-    const { reason, line, column } = loadErrorDetail(err);
-    throw new ConfigError(display(resolve(cwd, file), cwd), `cannot be loaded: ${reason}`, line !== undefined ? { line, ...(column !== undefined ? { column } : {}) } : undefined);
-  }
+  const path = options.configFile !== undefined ? resolve(cwd, options.configFile) : await searchConfig(cwd);
+  const found = path === undefined ? null : { filepath: path, config: await readConfig(path, display(path, cwd), options.configFile !== undefined) };
   const sources: PolicySource[] = [];
   let config: ShellwardConfig = {};
   let root = await projectRoot(cwd);
@@ -165,7 +246,7 @@ export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> 
     sources.push({
       file,
       kind: 'shellward-config',
-      text: (await readOptional(found.filepath)) ?? '',
+      text: (await readOptional(found.filepath, file)) ?? '',
       json,
       ...(isPackage ? { jsonRoot: ['shellward'] } : {}),
       permissions: config.permissions ?? {},
@@ -176,15 +257,10 @@ export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> 
   if (useSettings) {
     for (const [name, kind] of [['settings.local.json', 'claude-settings-local'], ['settings.json', 'claude-settings']] as const) {
       const path = join(root, '.claude', name);
-      const text = await readOptional(path);
+      const text = await readOptional(path, display(path, cwd));
       if (text === undefined) continue;
       const file = display(path, cwd);
-      let value: unknown;
-      try {
-        value = JSON.parse(text.replace(/^\uFEFF/, ''));
-      } catch (err) {
-        throw new ConfigError(file, `is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
-      }
+      const value = parseConfigJson(text, file);
       const defaultMode = claudeSettingsDefaultMode(value);
       sources.push({ file, kind, text, json: true, permissions: claudeSettingsPermissions(value, file), ...(defaultMode !== undefined ? { defaultMode } : {}) });
     }

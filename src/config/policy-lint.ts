@@ -16,6 +16,7 @@ import type { FileResult } from '../report/index.js';
 import { IdentityMap } from '../sources/source-map.js';
 import type { ResolvedConfig } from './config.js';
 import { locateJsonValue } from './json-locate.js';
+import { codeRunningOptions } from '../analyses/option-effects.js';
 
 /**
  * Programs that run the code they are given: SPEC §2.9's code-execution list, the bare shells and
@@ -29,7 +30,10 @@ const ONE_OPTION = /^-[A-Za-z]{1,3}$|^--(eval|print|command|exec)$/;
 /**
  * Why an allow rule admits arbitrary code, or `undefined` when it does not. Compares the rule's
  * leading words (a prefix rule's prefix, the text before a wildcard's first `*`): empty (so the
- * rule matches anything), a runner of {@link CODE_RUNNERS}, or a runner plus one option.
+ * rule matches anything), a runner of {@link CODE_RUNNERS}, a runner plus one option, or a
+ * program whose remaining options or subcommands run programs (rules/option-effects.json:
+ * `Bash(git diff:*)` admits `--ext-diff`, `Bash(sort:*)` admits `--compress-program`), named in
+ * the reason. Claude Code allows those under the rule; shellward's own decision asks for them.
  */
 export function overbroadReason(rule: PermissionRule): string | undefined {
   const m = rule.bash;
@@ -45,6 +49,10 @@ export function overbroadReason(rule: PermissionRule): string | undefined {
   if (words.length <= 2 && CODE_RUNNERS.has(two)) return `\`${two}\` runs whatever code it is given`;
   if (CODE_RUNNERS.has(words[0]!) && (words.length === 1 || (words.length === 2 && ONE_OPTION.test(words[1]!)))) {
     return `\`${words[0]}\` runs whatever code it is given`;
+  }
+  const options = codeRunningOptions(words);
+  if (options.length > 0) {
+    return `\`${words.join(' ')}\` also takes options that run other programs (${options.map((o) => `\`${o}\``).join(', ')}), which Claude Code allows under this rule`;
   }
   return undefined;
 }

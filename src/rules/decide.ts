@@ -26,6 +26,13 @@
  * not the decision. Loops, `if`, `case`, functions, subshells, groups, substitutions, heredocs,
  * comments and several lines are not asked about for their shape: the commands inside them are
  * decided like any other. Pure (symlinks only through the injected host); never throws.
+ *
+ * Deviation, in the safe direction: the path constraints of step 7a check the paths of
+ * shellward's extension extractors too, not only Claude Code's 36.
+ *
+ * Not modelled (absent in shellward, said here rather than faked): `Read(…)`/`Edit(…)` rules in
+ * path validation, Claude Code's internal editable paths and auto-edit safety checks, the
+ * sandbox auto-allow. Pure (symlinks only through the injected host); never throws for any parse.
  */
 import type { Span } from '../core/types.js';
 import type { ParsedScript, SimpleCommand } from '../parse/nodes.js';
@@ -43,6 +50,7 @@ import { optionSetMatches } from './option-match.js';
 import { gitGuard, simpleCommandReadOnly } from '../analyses/read-only.js';
 import { extractPaths, protectedPath, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
 import { sedAllowed } from '../analyses/sed.js';
+import { optionEffectConstraint } from './effect-constraint.js';
 
 /** Claude Code's MAX_SUBCOMMANDS_FOR_SECURITY_CHECK. */
 export const MAX_SUBCOMMANDS = 50;
@@ -69,6 +77,7 @@ export type DecisionReason =
   | 'cd-git'
   | 'path-constraint'
   | 'sed-constraint'
+  | 'option-effect'
   | 'read-only'
   | 'accept-edits'
   | 'unknown-program'
@@ -127,7 +136,11 @@ export interface DecisionContext {
   readonly paths?: PathContext;
   /** The permission mode (default `default`). */
   readonly mode?: PermissionMode;
-  /** True when the working directory looks like a bare git repository (§3.3.1 item 4). */
+  /**
+   * True when git run in the working directory would use a repository it must not trust for
+   * read-only commands: a bare repository there or in a parent, or a repository config that
+   * names programs git runs (src/analyses/git-repository.ts).
+   */
   readonly bareRepository?: boolean;
   /**
    * Findings of the gating security rules ({@link GATING_RULES}) on the unit, whatever their
@@ -223,7 +236,7 @@ function pathProblem(p: PathCheck, ctx: PathContext, mode: PermissionMode, allow
   }
   if (p.operation === 'read' || p.reason !== 'inside') return undefined;
   if (p.resolved !== null && protectedPath(p.resolved)) {
-    return `${what()}: it configures git, Claude Code, an editor or a shell, so a write there needs approval even in acceptEdits mode.`;
+    return `${what()}: it configures git, Claude Code, shellward's policy, an editor or a shell, or runs code later (hooks, CI, Makefile), so a write there needs approval even in acceptEdits mode.`;
   }
   if (mode !== 'acceptEdits' && !allowRule) {
     return `${what()}: writes need approval unless an allow rule names the command or the session is in acceptEdits mode.`;
@@ -459,7 +472,9 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   const readOnly =
     model.gaps.length === 0 &&
     !differential &&
-    cmds.every((m) => m.instances.every((inst) => modelReadOnly(m, inst, text, functions)) && (m.program !== 'git' || gitSafe()));
+    cmds.every((m) => m.instances.every((inst) => modelReadOnly(m, inst, text, functions)) && (m.program !== 'git' || gitSafe())) &&
+    // Option effects (src/rules/effect-constraint.ts): an option that writes, runs a program or reads outside.
+    cmds.every((m) => m.instances.every((inst) => optionEffectConstraint(inst, { kind: 'read-only' }, pathCtx) === undefined));
   const facts = { readOnly, paths, model };
   const base = { suggestions: [] as string[], ...facts };
 
@@ -561,12 +576,16 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
           return { behavior: 'ask', reason: 'path-constraint', code: 'path-constraint', message: `${quoteCode(resolved.name)} with options needs approval: options such as \`--target-directory\` move files where the path checks do not look.`, span: m.cmd.span, ...base };
         }
         for (const p of pathsOf.get(m) ?? []) {
-          if (p.extension || (p.span.start < inst.span.start && p.source !== 'redirect')) continue;
+          // Every path fact decides, shellward's extension extractors too (stricter than Claude Code).
+          if (p.span.start < inst.span.start && p.source !== 'redirect') continue;
           const problem = pathProblem(p, pathCtx, mode, rule !== undefined);
           if (problem) return { behavior: 'ask', reason: 'path-constraint', code: 'path-constraint', message: problem, span: m.cmd.span, ...base };
         }
       }
       if (rule) {
+        // Option effects (src/rules/effect-constraint.ts): a prefix rule does not cover an option that runs code or writes outside.
+        const effect = optionEffectConstraint(inst, { kind: 'allow-rule', rule, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx);
+        if (effect) return { behavior: 'ask', reason: 'option-effect', code: 'option-effect', message: effect, span: m.cmd.span, ...base };
         allowRule ??= rule;
         how ??= 'rule';
         continue;
@@ -586,7 +605,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
         how ??= 'mode';
         continue;
       }
-      if (modelReadOnly(m, inst, text, functions) && (m.program !== 'git' || gitSafe())) {
+      if (modelReadOnly(m, inst, text, functions) && (m.program !== 'git' || gitSafe()) && optionEffectConstraint(inst, { kind: 'read-only' }, pathCtx) === undefined) {
         how ??= 'read-only';
         continue;
       }

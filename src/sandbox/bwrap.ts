@@ -12,6 +12,9 @@
  * - every capability dropped (`--cap-drop ALL`, which matters when shellward runs as root),
  *   `--new-session` (no terminal injection through TIOCSTI), `--die-with-parent`;
  * - `--clearenv` and `--setenv` for an allowlisted environment (src/sandbox/env.ts);
+ * - `/run` (host Unix sockets: a container daemon's, the user bus) and `$HOME` hidden under empty
+ *   size-limited tmpfs mounts (abstract sockets are cut by the network namespace), and limits on
+ *   processes, memory and file size ({@link SANDBOX_LIMITS});
  * - `--json-status-fd 3`, so a failure of bwrap itself is told apart from the command's exit status.
  */
 import { constants } from 'node:fs';
@@ -30,7 +33,33 @@ export interface BwrapPlan {
   readonly command: string;
   /** The complete environment of the command. */
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * Existing host directories replaced by an empty, size-limited tmpfs inside: `/run` (host
+   * sockets: the container daemon's, the user bus, `$XDG_RUNTIME_DIR`) and `$HOME` (its secrets).
+   * The caller checks they exist (bwrap cannot create a mount point in the read-only root).
+   */
+  readonly hide?: readonly string[];
 }
+
+/**
+ * Resource limits set inside the sandbox before the command runs (bash `ulimit`, hard and soft,
+ * only ever lowered): processes of the user (`-u`), virtual memory in KiB (`-v`), size of any one
+ * file written in 1024-byte blocks (`-f`), no core files (`-c`). A private tmpfs holds at most
+ * {@link TMPFS_BYTES}.
+ */
+export const SANDBOX_LIMITS: Readonly<Record<'-u' | '-v' | '-f' | '-c', number>> = { '-u': 1024, '-v': 4 * 1024 * 1024, '-f': 256 * 1024, '-c': 0 };
+
+/** Size of each private tmpfs (`/tmp` and the hidden directories), bytes. */
+export const TMPFS_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The bash program that applies {@link SANDBOX_LIMITS} and then runs the command (`$1`) with
+ * `bash -c` (`$0` is bash). A limit already lower stays; one that cannot be set stops the run
+ * with status 125 before the command starts.
+ */
+export const LIMITS_SCRIPT = `l(){ c=$(ulimit -H "$1") || exit 125; if [ "$c" = unlimited ] || [ "$c" -gt "$2" ]; then ulimit -H -S "$1" "$2" || exit 125; fi; }; ${Object.entries(SANDBOX_LIMITS)
+  .map(([k, v]) => `l ${k} ${v}`)
+  .join('; ')}; exec "$0" -c "$1"`;
 
 /** The namespace, session and capability flags of every bwrap run (and of the availability probe). */
 export const BWRAP_ISOLATION: readonly string[] = [
@@ -47,7 +76,7 @@ export const BWRAP_ISOLATION: readonly string[] = [
 ];
 
 /** The file-system flags shared by runs and the probe: read-only root, fresh /dev and /proc, private /tmp. */
-export const BWRAP_FILESYSTEM: readonly string[] = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+export const BWRAP_FILESYSTEM: readonly string[] = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--size', String(TMPFS_BYTES), '--tmpfs', '/tmp'];
 
 function assertPath(name: string, p: string): void {
   if (!isAbsolute(p) || p.includes('\0')) throw new Error(`${name} must be an absolute path without NUL: ${JSON.stringify(p)}`);
@@ -66,6 +95,12 @@ export function bwrapArgv(plan: BwrapPlan): string[] {
   assertPath('bash', plan.bash);
   if (plan.cwd === '/') throw new Error('the working directory must not be /');
   if (plan.command.includes('\0')) throw new Error('the command contains a NUL character');
+  const hide: string[] = [];
+  for (const d of plan.hide ?? []) {
+    assertPath('hidden directory', d);
+    if (d === '/') continue;
+    hide.push('--size', String(TMPFS_BYTES), '--tmpfs', d);
+  }
   const env: string[] = [];
   for (const [k, v] of Object.entries(plan.env)) {
     if (k.includes('\0') || k.includes('=') || k === '' || v.includes('\0')) throw new Error(`invalid environment variable ${JSON.stringify(k)}`);
@@ -74,6 +109,7 @@ export function bwrapArgv(plan: BwrapPlan): string[] {
   return [
     ...BWRAP_ISOLATION,
     ...BWRAP_FILESYSTEM,
+    ...hide,
     '--bind',
     plan.copy,
     plan.cwd,
@@ -86,6 +122,8 @@ export function bwrapArgv(plan: BwrapPlan): string[] {
     '--',
     plan.bash,
     '-c',
+    LIMITS_SCRIPT,
+    plan.bash,
     plan.command,
   ];
 }

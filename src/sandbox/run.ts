@@ -136,6 +136,26 @@ async function commandFacts(command: string): Promise<{ last: LastCommand; runsG
 }
 
 /**
+ * The host directories hidden under an empty tmpfs in a bwrap run: `/run` and `/var/run` (host
+ * Unix sockets), `$XDG_RUNTIME_DIR`, and `$HOME` (symlinks resolved, duplicates dropped), each
+ * only when it is an existing directory other than `/` and not the working directory or inside it.
+ */
+export async function hiddenDirectories(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
+  const out: string[] = [];
+  for (const d of ['/run', '/var/run', env['XDG_RUNTIME_DIR'], env['HOME']]) {
+    if (d === undefined || !d.startsWith('/')) continue;
+    try {
+      const r = await realpath(d);
+      if (r === '/' || out.includes(r) || r === cwd || r.startsWith(cwd + '/')) continue;
+      if ((await stat(r)).isDirectory()) out.push(r);
+    } catch {
+      // absent: nothing to hide
+    }
+  }
+  return out;
+}
+
+/**
  * Runs one command in a sandbox if its clearance allows it. Resolves `refused` (nothing ran) for
  * any decision but `allow`, `unavailable` (nothing ran) when this machine has no working sandbox,
  * `ran` with the result otherwise. Throws {@link SandboxRequestError} for a bad working directory
@@ -177,7 +197,8 @@ export async function runInSandbox(request: SandboxRequest, host: SandboxHost = 
     let raw: BoundedRunResult;
     if (sandbox.kind === 'bwrap') {
       const env = sandboxEnv(host.env, { TMPDIR: '/tmp', PWD: cwd });
-      raw = await runBwrap(sandbox.bwrap!, { cwd, copy, bash: sandbox.bash, command: request.command, env }, { timeoutMs, maxOutputBytes });
+      const hide = await hiddenDirectories(cwd, host.env);
+      raw = await runBwrap(sandbox.bwrap!, { cwd, copy, bash: sandbox.bash, command: request.command, env, hide }, { timeoutMs, maxOutputBytes });
     } else {
       const tmp = join(scratch, 'tmp');
       await mkdir(tmp, { mode: 0o700 });

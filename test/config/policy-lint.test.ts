@@ -16,12 +16,34 @@ describe('overbroadReason', () => {
     expect(overbroadReason(parseRule(rule, 'allow', O))).toBeDefined();
   });
 
-  it.each(['Bash(git status)', 'Bash(npm run test:*)', 'Bash(python -m pytest tests:*)', 'Bash(ls:*)', 'Bash(python)', 'Read(**)', 'Bash(git * main)'])(
+  it.each(['Bash(git status)', 'Bash(git status:*)', 'Bash(python -m pytest tests:*)', 'Bash(ls:*)', 'Bash(grep:*)', 'Bash(python)', 'Read(**)', 'Bash(cat *)'])(
     '%s is not reported',
     (rule) => {
       expect(overbroadReason(parseRule(rule, 'allow', O))).toBeUndefined();
     },
   );
+
+  it.each([
+    ['Bash(git diff:*)', '--ext-diff'],
+    ['Bash(git log:*)', '--textconv'],
+    ['Bash(git grep:*)', '--open-files-in-pager'],
+    ['Bash(git:*)', '-c'],
+    ['Bash(git * main)', '-c'],
+    ['Bash(sort:*)', '--compress-program'],
+    ['Bash(find:*)', '-exec'],
+    ['Bash(rg:*)', '--pre'],
+    ['Bash(man:*)', '--pager'],
+    ['Bash(tar:*)', '--to-command'],
+    ['Bash(zip:*)', '--unzip-command'],
+    ['Bash(vim:*)', '--cmd'],
+    ['Bash(make:*)', '--eval'],
+    ['Bash(npm run test:*)', '--script-shell'],
+    ['Bash(go test:*)', '-exec'],
+    ['Bash(go:*)', 'go run'],
+    ['Bash(awk:*)', 'operands like'],
+  ])('%s names its code-running option %s', (rule, option) => {
+    expect(overbroadReason(parseRule(rule, 'allow', O))).toContain(option);
+  });
 
   it('only reports allow rules', () => {
     expect(overbroadReason(parseRule('Bash(bash:*)', 'deny', O))).toBeUndefined();

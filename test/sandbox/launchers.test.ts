@@ -4,7 +4,7 @@ import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BWRAP_FILESYSTEM, BWRAP_ISOLATION, bwrapArgv, classifyBwrapFailure, detectBwrap, findExecutable, parseBwrapStatus, type BwrapPlan } from '../../src/sandbox/bwrap.js';
+import { BWRAP_FILESYSTEM, LIMITS_SCRIPT, TMPFS_BYTES, BWRAP_ISOLATION, bwrapArgv, classifyBwrapFailure, detectBwrap, findExecutable, parseBwrapStatus, type BwrapPlan } from '../../src/sandbox/bwrap.js';
 import { sandboxExecArgv, sbplString, SEATBELT_WRITABLE_DEVICES, seatbeltProfile, runSandboxExec } from '../../src/sandbox/sandbox-exec.js';
 
 const plan: BwrapPlan = {
@@ -45,9 +45,23 @@ describe('bwrapArgv', () => {
     expect(argv.slice(argv.indexOf('--json-status-fd'), argv.indexOf('--json-status-fd') + 2)).toEqual(['--json-status-fd', '3']);
   });
 
-  it('ends with -- bash -c COMMAND, the command as one argument, never split or quoted', () => {
-    expect(argv.slice(-4)).toEqual(['--', '/usr/bin/bash', '-c', plan.command]);
-    expect(argv.indexOf('--')).toBe(argv.length - 4);
+  it('ends with -- bash -c LIMITS bash COMMAND, the command as one argument, never split or quoted', () => {
+    expect(argv.slice(-6)).toEqual(['--', '/usr/bin/bash', '-c', LIMITS_SCRIPT, '/usr/bin/bash', plan.command]);
+    expect(argv.indexOf('--')).toBe(argv.length - 6);
+  });
+
+  it('hides /run and $HOME under empty size-limited tmpfs mounts before binding the copy', () => {
+    const a = bwrapArgv({ ...plan, hide: ['/run', '/home/u'] });
+    const bind = a.indexOf('--bind');
+    for (const d of ['/run', '/home/u']) {
+      const i = a.indexOf(d);
+      expect(a.slice(i - 3, i + 1)).toEqual(['--size', String(TMPFS_BYTES), '--tmpfs', d]);
+      expect(i).toBeLessThan(bind);
+    }
+    expect(a).not.toContain('/var/run');
+    expect(LIMITS_SCRIPT).toContain('l -u 1024');
+    expect(LIMITS_SCRIPT).toContain('l -f ');
+    expect(LIMITS_SCRIPT).toContain('l -v ');
   });
 
   it('shares its isolation and file-system flags with the availability probe', () => {

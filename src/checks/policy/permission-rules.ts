@@ -138,6 +138,7 @@ const check: Check = {
         return;
       case 'path-constraint':
       case 'sed-constraint':
+      case 'option-effect':
         // Asks no allow rule can lift (SPEC §2.8 steps 3 and 6); reported like a missing allow rule.
         if (!policy.allow.some((r) => r.bash !== undefined)) return;
         ctx.report({ ruleId: POLICY_ASK.id, message: d.message, span, data: { reason: d.reason } });

@@ -1,0 +1,113 @@
+/**
+ * The option-effect constraint of the permission decision: what a prefix allow rule or the
+ * read-only auto-allow may pass, given the effects of the command's options
+ * (src/analyses/option-effects.ts). Claude Code matches `Bash(git diff:*)` as a text prefix, so
+ * `git diff --output=$HOME/.bashrc` is allowed by it and writes a shell start-up file; shellward
+ * asks instead (a deliberate deviation, in the safe direction only):
+ *
+ * - under a prefix or wildcard allow rule: an option that runs a program or reaches the network
+ *   asks, unless the rule's own words name it (`Bash(go run:*)` names `go run`); an option that
+ *   writes or reads a path asks when the path is outside the working directories, protected, or
+ *   not known before the command runs. An exact allow rule names the whole command, so it is
+ *   never constrained; the allow-everything rule `Bash` is constrained only for options that run
+ *   a program while a deny or ask rule exists (the program they run cannot be matched against
+ *   those rules);
+ * - for the read-only auto-allow: any option that runs a program, reaches the network or writes
+ *   stops it, as does a read outside the working directories or of a path not known statically.
+ *
+ * Pure; never throws.
+ */
+import { environmentEffects, optionEffects, type OptionEffect } from '../analyses/option-effects.js';
+import { protectedPath, validatePath, type PathContext } from '../analyses/paths.js';
+import { resolveCommand } from '../parse/command-name.js';
+import type { SimpleCommand } from '../parse/nodes.js';
+import type { PermissionRule } from './parse.js';
+
+/** What would pass the command: an allow rule, or the read-only auto-allow. */
+export type EffectGate = { readonly kind: 'allow-rule'; readonly rule: PermissionRule; readonly strictExec: boolean } | { readonly kind: 'read-only' };
+
+const WHAT: Readonly<Record<OptionEffect['kind'], string>> = {
+  exec: 'runs a program',
+  network: 'reaches the network',
+  write: 'writes',
+  read: 'reads',
+};
+
+/** Programs that never open their operands as files, so `xargs` feeding them reads nothing. */
+const NO_FILE_OPERANDS: ReadonlySet<string> = new Set(['echo', 'printf', 'true', 'false', 'basename', 'dirname', 'expr', 'seq', 'test', '[']);
+
+/**
+ * The effects of one simple command: its program's options, its environment assignments, and —
+ * with `stdinArguments` — `xargs` feeding it file names from standard input (a read of paths not
+ * known before it runs, unless the program never opens its operands).
+ */
+export function commandEffects(cmd: SimpleCommand, stdinArguments = false): { readonly program: string; readonly effects: readonly OptionEffect[] } | undefined {
+  const resolved = resolveCommand(cmd);
+  if (!resolved) return undefined;
+  const effects = optionEffects(resolved.name, resolved.args.map((w) => w.value ?? null));
+  if (stdinArguments && resolved.wrappers.includes('xargs') && !NO_FILE_OPERANDS.has(resolved.name)) {
+    effects.push({ kind: 'read', option: 'xargs', argIndex: -1, note: 'the arguments come from standard input, so the files read are not known' });
+  }
+  for (const e of environmentEffects(cmd.assignments.map((a) => a.name))) effects.push(e);
+  return { program: resolved.name, effects };
+}
+
+/** How many argument words of the program the rule's prefix names (`Bash(go run:*)` → 1), -1 when the rule names none. */
+function namedWords(rule: PermissionRule): number {
+  const m = rule.bash;
+  const head = m?.kind === 'prefix' ? m.prefix : m?.kind === 'wildcard' ? m.segments[0] : undefined;
+  if (head === undefined) return -1;
+  return head.trim().split(/\s+/).length - 1;
+}
+
+function describe(program: string, e: OptionEffect): string {
+  const opt = e.option.includes(' ') || e.option.endsWith('=') ? `\`${e.option}\`` : `\`${program} ${e.option}\``;
+  const target = e.value !== undefined ? ` \`${e.value}\`` : e.kind === 'write' || e.kind === 'read' ? ' a path that cannot be checked before it runs' : '';
+  return `${opt} ${WHAT[e.kind]}${target}${e.note ? ` (${e.note})` : ''}`;
+}
+
+/** Why a path effect does not pass, or `undefined` when it does. */
+function pathIssue(e: OptionEffect, program: string, ctx: PathContext | undefined, write: boolean): string | undefined {
+  if (e.value === undefined) return 'its target cannot be checked before it runs';
+  if (!ctx) return write ? 'the working directory is not known, so the path cannot be checked' : undefined;
+  const check = validatePath({ path: e.value, static: true, operation: e.kind === 'write' ? 'write' : 'read', source: 'argument', command: program, span: { start: 0, end: 0 } }, ctx);
+  if (!check.allowed) return check.reason === 'outside' ? `outside the working directories${check.resolved && check.resolved !== e.value ? ` (${check.resolved})` : ''}` : 'the path cannot be checked before it runs';
+  if (e.kind === 'write' && check.resolved !== null && protectedPath(check.resolved)) return 'the file configures a tool that runs code';
+  return undefined;
+}
+
+/**
+ * Why `cmd` may not pass `gate` because of an option's effect, as one sentence; `undefined` when
+ * nothing stops it. `ctx` gives the working directories for path effects (absent: a write or
+ * read with a path is not checkable under an allow rule; reads are left to the other read-only
+ * checks).
+ */
+export function optionEffectConstraint(cmd: SimpleCommand, gate: EffectGate, ctx: PathContext | undefined): string | undefined {
+  if (gate.kind === 'allow-rule' && gate.rule.bash?.kind === 'exact') return undefined;
+  // Prefix rules see through a bare `xargs` as Claude Code does; the read-only auto-allow does not.
+  const found = commandEffects(cmd, gate.kind === 'read-only');
+  if (!found || found.effects.length === 0) return undefined;
+  const { program, effects } = found;
+  if (gate.kind === 'allow-rule') {
+    const any = gate.rule.bash?.kind === 'any';
+    if (any && !gate.strictExec) return undefined;
+    const named = namedWords(gate.rule);
+    for (const e of effects) {
+      if (e.argIndex >= 0 && e.argIndex < named) continue;
+      // A subcommand that runs code (`npm run`, `go run`) is what a rule for the program is about; the policy lint names it.
+      if (e.option.startsWith(`${program} `)) continue;
+      if (e.kind === 'exec') return `${describe(program, e)}; allow rule \`${gate.rule.raw}\` does not cover what that program does${any ? ' while deny or ask rules exist' : ''}.`;
+      if (any) continue;
+      if (e.kind === 'network') return `${describe(program, e)}; allow rule \`${gate.rule.raw}\` does not cover it.`;
+      const issue = pathIssue(e, program, ctx, e.kind === 'write');
+      if (issue) return `${describe(program, e)}: ${issue}; allow rule \`${gate.rule.raw}\` does not cover it.`;
+    }
+    return undefined;
+  }
+  for (const e of effects) {
+    if (e.kind !== 'read') return `${describe(program, e)}, so the command is not read-only.`;
+    const issue = pathIssue(e, program, ctx, false);
+    if (issue) return `${describe(program, e)}: ${issue}, so the command is not read-only.`;
+  }
+  return undefined;
+}
