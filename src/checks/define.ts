@@ -3,6 +3,7 @@
  * SARIF `rules[]` are generated from this metadata; nobody writes them twice.
  */
 import type { CommandUnit, Finding, Profile, SeverityLevel } from '../core/types.js';
+import type { PackSet } from '../analyses/destructive.js';
 import type { ParsedScript } from '../parse/nodes.js';
 import type { PermissionDecision } from '../rules/decide.js';
 import type { PermissionLists, PermissionPolicy } from '../rules/policy.js';
@@ -59,6 +60,8 @@ export interface CheckContext {
    * not know the other checks' findings, so its misparsing gate is off; the verdict applies it.
    */
   decision(): PermissionDecision;
+  /** The destructive-command packs in force (the config's choice); absent: the built-in packs. */
+  readonly packs?: PackSet;
   /** Reports a finding; the pipeline places it in the host file and applies severity. */
   report(finding: Finding): void;
 }

@@ -42,6 +42,15 @@ export interface Redirect {
   readonly heredoc: Heredoc | undefined;
 }
 
+/**
+ * One stage of a pipeline (`a | b | c`): the pipeline it belongs to and its 0-based position.
+ * Stages of one pipeline share the same `group` object (compare by identity).
+ */
+export interface PipelineStage {
+  readonly group: { readonly span: Span };
+  readonly index: number;
+}
+
 /** A simple command: assignments, a command name and arguments, and redirections. */
 export interface SimpleCommand {
   readonly span: Span;
@@ -59,6 +68,11 @@ export interface SimpleCommand {
    * heredoc fed to a shell; src/parse/embedded.ts). Its spans point into the unit's text.
    */
   readonly embedded?: boolean;
+  /**
+   * The innermost pipeline stage the command is in, when it is in one: directly (`curl x | sh`:
+   * `sh` is stage 1) or nested inside a stage (`curl x | (cd /; sh)`). `undefined` outside pipelines.
+   */
+  readonly pipeline?: PipelineStage;
 }
 
 /** A top-level statement of the unit (a command, pipeline, list, compound command, function …). */
@@ -154,7 +168,7 @@ function isRedirectNode(type: string): boolean {
  * `redirectedParent` is the enclosing `redirected_statement` when `node` is its body. The walk
  * passes it because `Node.parent` costs O(depth) in tree-sitter (quadratic on nested input).
  */
-function toSimpleCommand(node: Node, statement: number, redirectedParent: Node | undefined): SimpleCommand {
+function toSimpleCommand(node: Node, statement: number, redirectedParent: Node | undefined, pipeline: PipelineStage | undefined): SimpleCommand {
   let name: Word | undefined;
   const args: Word[] = [];
   const assignments: Assignment[] = [];
@@ -184,7 +198,7 @@ function toSimpleCommand(node: Node, statement: number, redirectedParent: Node |
     }
   }
   args.sort((a, b) => a.span.start - b.span.start);
-  return { span: spanOf(node), name, args, assignments, redirects, statement };
+  return { span: spanOf(node), name, args, assignments, redirects, statement, ...(pipeline ? { pipeline } : {}) };
 }
 
 /**
@@ -239,6 +253,10 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   const complexity = new ComplexityScanner(text);
   /** The `redirected_statement` node at each depth of the current path, else undefined. */
   const redirected: (Node | undefined)[] = [];
+  /** The pipeline node at each depth of the current path (else undefined), its next stage index, and the stage in force. */
+  const pipeGroup: ({ span: Span } | undefined)[] = [];
+  const pipeNext: number[] = [];
+  const stageAt: (PipelineStage | undefined)[] = [];
   try {
     for (;;) {
       nodeCount++;
@@ -246,6 +264,10 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
       const isNamed = cursor.nodeIsNamed;
       complexity.visit(cursor, type, isNamed, depth);
       redirected[depth] = type === 'redirected_statement' ? cursor.currentNode : undefined;
+      const parentGroup = depth > 0 ? pipeGroup[depth - 1] : undefined;
+      stageAt[depth] = parentGroup && isNamed && type !== 'comment' ? { group: parentGroup, index: pipeNext[depth - 1]!++ } : depth > 0 ? stageAt[depth - 1] : undefined;
+      pipeGroup[depth] = type === 'pipeline' ? { span: { start: cursor.startIndex, end: cursor.endIndex } } : undefined;
+      pipeNext[depth] = 0;
       if (depth === 1 && isNamed && type !== 'comment') {
         statement++;
         statements.push({ type, span: { start: cursor.startIndex, end: cursor.endIndex } });
@@ -264,7 +286,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         }
       } else if (type === 'command') {
         const parent = depth > 0 && cursor.currentFieldName === 'body' ? redirected[depth - 1] : undefined;
-        commands.push(toSimpleCommand(cursor.currentNode, Math.max(statement, 0), parent));
+        commands.push(toSimpleCommand(cursor.currentNode, Math.max(statement, 0), parent, stageAt[depth]));
       }
       if (cursor.gotoFirstChild()) {
         depth++;
