@@ -75,6 +75,7 @@ export function linterOptions(resolved: ResolvedConfig, opts: ConfigCliOptions, 
   return {
     severity: resolved.severity,
     policy: resolved.policy,
+    ...(resolved.packs ? { packs: resolved.packs } : {}),
     ...((opts.permissionMode ?? resolved.permissionMode) === 'acceptEdits' ? { mode: 'acceptEdits' as const } : {}),
     ...(local ? { pathHost: LOCAL_PATH_HOST } : {}),
   };

@@ -4,6 +4,8 @@
  */
 import { Command, CommanderError } from 'commander';
 import { RULES } from '../checks/index.js';
+import { BUILTIN_PACKS, BUILTIN_PACK_SET } from '../analyses/destructive.js';
+import { addConfigOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
 import { EXIT } from './exit-codes.js';
 import { registerAuditCommand } from './audit-command.js';
 import { registerCheckCommand } from './check-command.js';
@@ -26,15 +28,26 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerPrintConfigCommand(program, setExit);
   registerSandboxCheckCommand(program, setExit);
   registerInitCommand(program, setExit);
-  program
-    .command('rules')
-    .description('list every rule with its code, category and default severities')
-    .action(() => {
-      for (const r of RULES) {
-        process.stdout.write(`${r.id.padEnd(28)} ${r.code}  ${r.category.padEnd(11)} agent=${r.severity.agent.padEnd(7)} script=${r.severity.script.padEnd(7)} ${r.title}\n`);
-      }
-      setExit(EXIT.OK);
-    });
+  addConfigOptions(
+    program.command('rules').description('list every rule with its code, category and default severities, then the destructive-command packs (with the config\'s custom packs) and their rules'),
+  ).action(async (opts: ConfigCliOptions) => {
+    for (const r of RULES) {
+      process.stdout.write(`${r.id.padEnd(28)} ${r.code}  ${r.category.padEnd(11)} agent=${r.severity.agent.padEnd(7)} script=${r.severity.script.padEnd(7)} ${r.title}\n`);
+    }
+    const resolved = await loadCliConfig(opts, process.cwd());
+    if (!resolved) {
+      setExit(EXIT.ERROR);
+      return;
+    }
+    const active = resolved.packs ?? BUILTIN_PACK_SET;
+    process.stdout.write('\npacks (destructive-command rules; config `packs` turns them off or adds more):\n');
+    for (const p of [...BUILTIN_PACKS, ...active.packs.filter((x) => !BUILTIN_PACKS.includes(x))]) {
+      const on = active.packs.includes(p);
+      const custom = !BUILTIN_PACKS.includes(p);
+      process.stdout.write(`${p.id.padEnd(14)} ${on ? 'on ' : 'off'}${custom ? ' custom' : ''}  ${p.title}: ${p.rules.map((r) => r.id).join(', ')}\n`);
+    }
+    setExit(EXIT.OK);
+  });
   return program;
 }
 
