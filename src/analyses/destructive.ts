@@ -12,6 +12,7 @@
  */
 import type { Profile, Severity, Span } from '../core/types.js';
 import type { ParsedScript, SimpleCommand } from '../parse/nodes.js';
+import type { Word } from '../parse/words.js';
 import { resolveCommand, type ResolvedCommand } from '../parse/command-name.js';
 import { scanArgs, type ScannedArgs } from './args.js';
 import { expandLongOptions, resolveLongOption } from './destructive-options.js';
@@ -56,8 +57,8 @@ export interface PackRule {
   readonly family: string;
   readonly subcommand?: readonly string[];
   readonly match: MatchExpr;
-  /** Default severity per profile (default: warning in both). */
-  readonly severity?: Partial<ProfileSeverity>;
+  /** Default severity per profile (default: warning in both; `off`: not reported in that profile). */
+  readonly severity?: Partial<Readonly<Record<Profile, Severity | 'off'>>>;
   /**
    * The acceptable form: when every operand is a literal path inside the project (`build`,
    * `./dist`, `*.o`) or starts with a guarded variable (`"${DIR:?}"`), the severity per profile
@@ -116,7 +117,7 @@ const RANK: Readonly<Record<Severity | 'off', number>> = { error: 0, warning: 1,
  */
 export function hitSeverity(hit: PackHit, profile: Profile): Severity | 'off' {
   const own = hit.rule.severity?.[profile] ?? 'warning';
-  if (!hit.inProject) return own;
+  if (!hit.inProject || own === 'off') return own;
   const relaxed = hit.rule.inProject?.severity[profile] ?? own;
   return RANK[relaxed] > RANK[own] ? relaxed : own;
 }
@@ -141,8 +142,15 @@ export class UnitFacts {
   private byNameMap: Map<string, SimpleCommand[]> | undefined;
   private haystack: string | undefined;
 
-  /** `commands`: every simple command of the unit (nested and embedded ones included). */
-  constructor(readonly commands: readonly SimpleCommand[]) {}
+  /**
+   * `commands`: every simple command of the unit (nested and embedded ones included).
+   * `acceptable`: words the host knows to be acceptable removal targets although they are not
+   * static (a Makefile's `$(DESTDIR)$(BINDIR)/x`); default none.
+   */
+  constructor(
+    readonly commands: readonly SimpleCommand[],
+    readonly acceptable: (w: Word) => boolean = () => false,
+  ) {}
 
   /** The resolved program of `cmd` (memoised). */
   resolved(cmd: SimpleCommand): ResolvedCommand | undefined {
@@ -318,7 +326,7 @@ const TEMP_VARS = new Set(['TMPDIR', 'TMP', 'TEMP']);
  * variable (`${DIR:?}`), `$TMPDIR/` or a literal relative directory (`build/$x`). Also returns the
  * first unguarded variable a word starts with.
  */
-function projectOperands(resolved: ResolvedCommand, scanned: ScannedArgs, allowDot: boolean): { inProject: boolean; unguarded?: string } {
+function projectOperands(resolved: ResolvedCommand, scanned: ScannedArgs, allowDot: boolean, acceptable: (w: Word) => boolean): { inProject: boolean; unguarded?: string } {
   const staticOk = (v: string): boolean => {
     // Scratch space: a path below the system temporary directories (not the directory itself).
     if (/^\/(var\/)?tmp\/[^/]/.test(v) && !v.split('/').includes('..')) return true;
@@ -347,6 +355,7 @@ function projectOperands(resolved: ResolvedCommand, scanned: ScannedArgs, allowD
       continue;
     }
     any = true;
+    if (acceptable(w)) continue;
     const first = w.parts[0];
     if (first?.kind === 'parameter') {
       if (!first.guarded && !(TEMP_VARS.has(first.name) && w.parts.length > 1)) {
@@ -418,7 +427,7 @@ export class PackSet {
         if (rule.family !== familyKey) continue;
         if (rule.subcommand && (facts.subcommand === undefined || !rule.subcommand.includes(facts.subcommand))) continue;
         if (!evaluate(rule.match, facts)) continue;
-        if (rule.inProject) project ??= projectOperands(resolved, facts.scanned, rule.inProject.allowDot ?? false);
+        if (rule.inProject) project ??= projectOperands(resolved, facts.scanned, rule.inProject.allowDot ?? false, unit.acceptable);
         hits.push({ pack, rule, inProject: project?.inProject ?? false, ...(project?.unguarded !== undefined ? { unguarded: project.unguarded } : {}) });
         // Within one family of one pack the first matching rule wins (`rm -rf` is not also `rm -f`).
         break;

@@ -16,7 +16,7 @@ describe('shellward lint (CLI)', () => {
     expect(out).toContain('examples/deploy.sh:11:1: warning: `git reset --hard` may discard uncommitted changes. [git-reset-hard]');
     expect(out).not.toContain('examples/safe.sh');
     // Three files analysed; the summary counts the two with findings (safe.sh has none).
-    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^\d+ problems \(2 errors, \d+ warnings, 2 notes\) in 2 files$/);
+    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^\d+ problems \(2 errors, \d+ warnings, 1 note\) in 2 files$/);
   });
 
   it('exits 0 when nothing reaches --fail-on', async () => {

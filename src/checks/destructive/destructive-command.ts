@@ -11,6 +11,7 @@
 import { dangerousRemovals } from '../../analyses/dangerous-removal.js';
 import { BUILTIN_PACK_SET, bestHit, hitSeverity, UnitFacts, type PackRule } from '../../analyses/destructive.js';
 import type { Check, RuleMeta } from '../define.js';
+import { INSTALL_DIR_VAR } from '../paths/path-outside-workdir.js';
 
 /** The rule metadata of a pack rule (docs, SARIF, `shellward rules`). */
 export function packRuleMeta(r: PackRule, packId: string): RuleMeta {
@@ -41,7 +42,10 @@ const check: Check = {
   rules: RULES,
   run(ctx) {
     const packs = ctx.packs ?? BUILTIN_PACK_SET;
-    const unit = new UnitFacts(ctx.parsed.commands);
+    const u = ctx.unit;
+    // In a Makefile, a removal through an installation-directory variable (`$(DESTDIR)$(BINDIR)/x`)
+    // removes what `make install` put where it was asked to: the acceptable form.
+    const unit = new UnitFacts(ctx.parsed.commands, u.origin.kind === 'makefile' ? (w) => INSTALL_DIR_VAR.test(u.hostText.slice(u.sourceMap.toHost(w.span.start), u.sourceMap.toHost(Math.max(w.span.start, w.span.end - 1)) + 1)) : undefined);
     const profile = ctx.unit.profile;
     for (const cmd of ctx.parsed.commands) {
       const hits = packs.match(cmd, unit);
@@ -53,7 +57,7 @@ const check: Check = {
       if (severity === 'off') continue;
       const related = hits.filter((h) => h !== best).map((h) => h.rule.id);
       const hint = best.unguarded !== undefined ? ` \`$${best.unguarded}\` is not guarded: \`"\${${best.unguarded}:?}"\` stops when it is empty.` : '';
-      const own = best.rule.severity?.[profile] ?? 'warning';
+      const own: string = best.rule.severity?.[profile] ?? 'warning';
       ctx.report({
         ruleId: best.rule.id,
         message: best.rule.message + hint,

@@ -80,7 +80,7 @@ function inTemp(resolved: string | null): boolean {
  * and `DESTDIR`, https://www.gnu.org/prep/standards/html_node/DESTDIR.html): `DESTDIR`, `prefix`,
  * `exec_prefix`, and every `…dir` (`bindir`, `BINDIR`, `mandir` …) or `…PREFIX` name.
  */
-const INSTALL_DIR_VAR = /\$[({](?:DESTDIR|[A-Za-z_]*(?:PREFIX|prefix)|[A-Za-z_]*(?:DIR|dir)|[A-Za-z_]*ROOT)[)}]/;
+export const INSTALL_DIR_VAR: RegExp = /\$[({](?:DESTDIR|[A-Za-z_]*(?:PREFIX|prefix)|[A-Za-z_]*(?:DIR|dir)|[A-Za-z_]*ROOT)[)}]/;
 
 /**
  * True when the path at `span` of a Makefile recipe is written through an installation-directory
