@@ -351,7 +351,7 @@ function projectOperands(resolved: ResolvedCommand, scanned: ScannedArgs, allowD
     if (w.value !== undefined) {
       if (NOT_PATHS.has(w.value) || !scanned.operands.includes(w.value)) continue;
       any = true;
-      if (!staticOk(w.value)) ok = false;
+      if (!staticOk(w.value) && !acceptable(w)) ok = false;
       continue;
     }
     any = true;
