@@ -20,6 +20,7 @@ import { posix } from 'node:path';
 import { EMPTY_POLICY, type PermissionPolicy } from './rules/policy.js';
 import { DEFAULT_PARSE_TIMEOUT_MS, initParser, parseBash, type ParserInit } from './parse/parser.js';
 import type { Parser } from 'web-tree-sitter';
+import type { PackSet } from './analyses/destructive.js';
 
 /** Options of a {@link Linter}. */
 export interface LinterOptions {
@@ -38,6 +39,8 @@ export interface LinterOptions {
   readonly pathHost?: PathHost;
   /** Claude Code's permission mode for the decision (default `default`). */
   readonly mode?: PermissionMode;
+  /** The destructive-command packs (config `packs`: built-ins minus disabled ones, plus custom files); default: the built-in packs. */
+  readonly packs?: PackSet;
 }
 
 /** The unit's recorded permission mode when shellward models it (`default` or `acceptEdits`). */
@@ -239,6 +242,7 @@ export class Linter {
         model,
         decision: decideNow,
         report: place,
+        ...(this.options.packs ? { packs: this.options.packs } : {}),
       };
       for (const check of this.activeChecks(unit.profile)) {
         try {

@@ -65,6 +65,7 @@ export function linterOptionsFor(config: ResolvedConfig, mode?: PermissionMode):
   return {
     severity: config.severity,
     policy: config.policy,
+    ...(config.packs ? { packs: config.packs } : {}),
     ...((mode ?? config.permissionMode) === 'acceptEdits' ? { mode: 'acceptEdits' as const } : {}),
   };
 }

@@ -343,8 +343,15 @@ export function verdictFor(command: string, request: VerdictRequest, linter: Lin
   const ranks = ranked.map((r) => r.rank);
 
   const destructive: string[] = [];
+  // Custom packs' rules (config `packs.files`) are not in the table: their findings name their pack.
+  const packRuleIds = new Set(analysis.diagnostics.filter((x) => typeof x.data?.pack === 'string').map((x) => x.ruleId));
   for (const f of findings) {
-    if (DESTRUCTIVE_IDS.has(f.ruleId) && !destructive.includes(f.ruleId)) destructive.push(f.ruleId);
+    if ((DESTRUCTIVE_IDS.has(f.ruleId) || packRuleIds.has(f.ruleId)) && !destructive.includes(f.ruleId)) destructive.push(f.ruleId);
+  }
+  // A removal path-dangerous-removal reports (`rm -rf /`) names the destructive rules it also hits.
+  for (const x of analysis.diagnostics) {
+    const related = x.data?.related;
+    if (x.ruleId === 'path-dangerous-removal' && Array.isArray(related)) for (const id of related) if (typeof id === 'string' && !destructive.includes(id)) destructive.push(id);
   }
   const internal = findings.find((f) => f.ruleId === 'internal-error');
   const d = internal ? undefined : analysis.decision();
@@ -362,7 +369,9 @@ export function verdictFor(command: string, request: VerdictRequest, linter: Lin
   if (internal || !d) return out('ask', internal ? withMessage(internal.ruleId, internal.message) : 'internal-error: the permission decision failed');
   // The one decision (src/rules/decide.ts); the verdict only words it.
   const decision: Decision = d.behavior === 'passthrough' ? 'ask' : d.behavior;
-  return out(decision, withMessage(d.code, d.code === NO_MATCHING_RULE ? '' : d.message), d, d.behavior === 'passthrough' ? d.suggestions : []);
+  // No allow rule is suggested for a command that hit a destructive-command pack: the rule would
+  // let the dangerous part through next time (`curl … | sh` would suggest `Bash(curl …)`).
+  return out(decision, withMessage(d.code, d.code === NO_MATCHING_RULE ? '' : d.message), d, d.behavior === 'passthrough' && destructive.length === 0 ? d.suggestions : []);
 }
 
 function matchedRuleOf(d: PermissionDecision): MatchedRule {

@@ -212,7 +212,7 @@ describe('the duplicate-key reader', () => {
 
 describe('rules/ tables', () => {
   it('finds the tables and their schemas', () => {
-    expect(dataTables.map((t) => t.rel)).toContain('rules/destructive.json');
+    expect(dataTables.map((t) => t.rel)).toContain('rules/packs/git.json');
     expect(dataTables.map((t) => t.rel)).toContain('rules/commands/wrappers.json');
     expect(schemas.length).toBeGreaterThan(0);
   });
@@ -268,39 +268,61 @@ describe('rules/ tables', () => {
   });
 });
 
-describe('rules/destructive.json', () => {
-  const t = dataTables.find((x) => x.rel === 'rules/destructive.json');
-  const table = (t?.data ?? { families: {}, rules: [] }) as {
+describe('rules/packs/*.json', () => {
+  type PackFile = {
+    id: string;
     families: Record<string, { names: string[]; subcommands?: Record<string, unknown> }>;
-    rules: { id: string; code: string; family: string; subcommand?: string[] }[];
+    rules: { id: string; code?: string; family: string; subcommand?: string[] }[];
   };
+  const packs = dataTables.filter((x) => x.rel.startsWith('rules/packs/')).map((x) => ({ rel: x.rel, pack: x.data as PackFile }));
+  const rules = packs.flatMap((p) => p.pack.rules);
 
-  it('has rules', () => {
-    expect(table.rules.length).toBeGreaterThan(0);
-  });
-
-  it('has no duplicate rule ids or codes', () => {
-    const ids = table.rules.map((r) => r.id);
-    const codes = table.rules.map((r) => r.code);
-    expect(ids.filter((x, k) => ids.indexOf(x) !== k)).toEqual([]);
-    expect(codes.filter((x, k) => codes.indexOf(x) !== k)).toEqual([]);
-  });
-
-  it('uses only families that exist', () => {
-    for (const r of table.rules) expect(Object.keys(table.families), `${r.id}: family ${r.family}`).toContain(r.family);
-  });
-
-  it('names each subcommand its family declares (so its value options are known)', () => {
-    for (const r of table.rules) {
-      const subs = table.families[r.family]?.subcommands;
-      if (!subs || !r.subcommand) continue;
-      for (const s of r.subcommand) expect(Object.keys(subs), `${r.id}: subcommand ${s}`).toContain(s);
+  it('has packs, each with rules, named after its file', () => {
+    expect(packs.length).toBeGreaterThanOrEqual(13);
+    for (const { rel, pack } of packs) {
+      expect(pack.rules.length, rel).toBeGreaterThan(0);
+      expect(rel).toBe(`rules/packs/${pack.id}.json`);
     }
   });
 
-  it('gives each command name to one family only', () => {
-    const names = Object.values(table.families).flatMap((f) => f.names);
-    expect(names.filter((x, k) => names.indexOf(x) !== k)).toEqual([]);
+  it('has no duplicate rule ids or codes across packs, and every built-in rule has a code', () => {
+    const ids = rules.map((r) => r.id);
+    const codes = rules.map((r) => r.code);
+    expect(ids.filter((x, k) => ids.indexOf(x) !== k)).toEqual([]);
+    expect(codes.filter((x, k) => codes.indexOf(x) !== k)).toEqual([]);
+    expect(rules.filter((r) => r.code === undefined).map((r) => r.id)).toEqual([]);
+  });
+
+  it('keeps the rule ids that users have in configs and baselines', () => {
+    for (const id of ['git-reset-hard', 'git-push-force', 'git-push-delete', 'git-clean-force', 'git-checkout-discard', 'git-restore-discard', 'git-stash-drop', 'git-branch-force-delete', 'git-no-verify', 'git-commit-amend', 'rm-recursive-force', 'rm-recursive', 'rm-force', 'find-delete', 'sql-drop-truncate', 'sql-delete-all', 'kubectl-delete', 'terraform-destroy']) {
+      expect(ids()).toContain(id);
+    }
+    function ids(): string[] {
+      return rules.map((r) => r.id);
+    }
+  });
+
+  it('uses only families that exist in its pack (or `*`)', () => {
+    for (const { pack } of packs) {
+      for (const r of pack.rules) if (r.family !== '*') expect(Object.keys(pack.families), `${r.id}: family ${r.family}`).toContain(r.family);
+    }
+  });
+
+  it('names each subcommand its family declares (so its value options are known)', () => {
+    for (const { pack } of packs) {
+      for (const r of pack.rules) {
+        const subs = pack.families[r.family]?.subcommands;
+        if (!subs || !r.subcommand) continue;
+        for (const s of r.subcommand) expect(Object.keys(subs), `${r.id}: subcommand ${s}`).toContain(s);
+      }
+    }
+  });
+
+  it('gives each command name to one family per pack', () => {
+    for (const { rel, pack } of packs) {
+      const names = Object.values(pack.families).flatMap((f) => f.names);
+      expect(names.filter((x, k) => names.indexOf(x) !== k), rel).toEqual([]);
+    }
   });
 });
 

@@ -36,6 +36,8 @@ export interface ScannedArgs {
   readonly next: number;
   /** The commands given to `commandOptions`, without the terminator, in order. */
   readonly commands: readonly (readonly Word[])[];
+  /** When a `--` ended the options: how many operands came before it (operands from this index on follow it). */
+  readonly dashDashAt?: number;
 }
 
 /**
@@ -56,6 +58,7 @@ export function scanArgs(words: readonly Word[], syntax: OptionSyntax): ScannedA
     else optionValues.set(opt, [value]);
   };
   let endOfOptions = false;
+  let dashDashAt: number | undefined;
   let i = 0;
   for (; i < words.length; i++) {
     const v = words[i]!.value;
@@ -66,6 +69,7 @@ export function scanArgs(words: readonly Word[], syntax: OptionSyntax): ScannedA
     }
     if (v === '--' && !syntax.noEndOfOptions) {
       endOfOptions = true;
+      dashDashAt = operands.length;
       continue;
     }
     if (commandOptions.has(v)) {
@@ -98,5 +102,5 @@ export function scanArgs(words: readonly Word[], syntax: OptionSyntax): ScannedA
       }
     }
   }
-  return { options, operands, optionValues, next: i, commands };
+  return { options, operands, optionValues, next: i, commands, ...(dashDashAt !== undefined ? { dashDashAt } : {}) };
 }

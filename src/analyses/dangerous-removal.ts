@@ -10,7 +10,7 @@ import { resolveCommand } from '../parse/command-name.js';
 import type { Word, WordPart } from '../parse/words.js';
 
 /** Why a removal target is dangerous. */
-export type DangerKind = 'root' | 'home' | 'root-child' | 'glob-all' | 'empty-variable';
+export type DangerKind = 'root' | 'home' | 'root-child' | 'root-file' | 'glob-all' | 'empty-variable';
 
 /** One dangerous operand of a removal command. */
 export interface DangerousRemoval {
@@ -40,7 +40,7 @@ const SYSTEM_DIRS = new Set([
 ]);
 
 /** Classifies a lexical path (`~` means the home directory); `undefined` when not dangerous. */
-function classifyPath(raw: string): Exclude<DangerKind, 'empty-variable'> | undefined {
+function classifyPath(raw: string): Exclude<DangerKind, 'empty-variable' | 'root-file'> | undefined {
   if (raw === '*') return 'glob-all';
   let path = raw;
   let glob = false;
@@ -77,10 +77,13 @@ function render(parts: readonly WordPart[], emptyVars: boolean): { path: string;
 }
 
 const RECURSIVE = new Set(['-r', '-R', '--recursive']);
+/** Options with which `rm` removes directories (recursively, or empty ones with `-d`). */
+const REMOVES_DIRS = new Set(['-r', '-R', '--recursive', '-d', '--dir']);
 
 /**
  * The dangerous operands of `cmd` when it runs `rm` or `rmdir` (through any wrapper);
- * an empty list otherwise. Pure.
+ * an empty list otherwise. A direct child of `/` removed without `-r`/`-d` (`rm /zerofile`) is
+ * `root-file`: rm removes no directory that way. Pure.
  */
 export function dangerousRemovals(cmd: SimpleCommand): DangerousRemoval[] {
   const resolved = resolveCommand(cmd);
@@ -88,6 +91,7 @@ export function dangerousRemovals(cmd: SimpleCommand): DangerousRemoval[] {
   const operands: Word[] = [];
   const options: string[] = [];
   let recursive = false;
+  let removesDirs = resolved.name === 'rmdir';
   let endOfOptions = false;
   for (const w of resolved.args) {
     const v = w.value;
@@ -98,6 +102,7 @@ export function dangerousRemovals(cmd: SimpleCommand): DangerousRemoval[] {
       }
       options.push(v);
       if (RECURSIVE.has(v) || (!v.startsWith('--') && /[rR]/.test(v))) recursive = true;
+      if (REMOVES_DIRS.has(v) || (!v.startsWith('--') && /[rRd]/.test(v)) || (v.startsWith('--') && v.length > 3 && ('--recursive'.startsWith(v) || '--dir'.startsWith(v)))) removesDirs = true;
       continue;
     }
     operands.push(w);
@@ -107,7 +112,8 @@ export function dangerousRemovals(cmd: SimpleCommand): DangerousRemoval[] {
     const literal = render(word.parts, false);
     if (literal) {
       const kind = classifyPath(literal.path);
-      if (kind) out.push({ command: resolved.name, options, word, kind, path: literal.path, variables: [] });
+      // A plain `rm /x` removes a file (it refuses directories): not a top-level directory.
+      if (kind) out.push({ command: resolved.name, options, word, kind: kind === 'root-child' && !removesDirs ? 'root-file' : kind, path: literal.path, variables: [] });
       continue;
     }
     if (!recursive) continue;

@@ -1,33 +1,70 @@
 /**
- * Destructive-command detection on parsed argv: the table rules/destructive.json (Claude Code
- * destructiveCommandWarning.ts, SPEC-bashtool.md §3.5, plus shellward's additions) applied to a
- * simple command after wrappers are stripped. Within one command the first matching rule wins.
+ * The destructive-command engine: packs of rules (rules/packs/*.json, schema
+ * rules/schema/pack.schema.json) matched on a simple command's parsed argv after wrappers
+ * (`sudo`, `env`, `command`, `xargs` …) and directory prefixes are stripped. A rule names a
+ * program family (program names and how they read their options), optionally a subcommand, and a
+ * predicate over options (any spelling: clusters `-rf`, attached `--opt=x`, unambiguous long-option
+ * prefixes `--rec`), operands, option values, option commands (`find -exec`), the SQL a client
+ * runs, output redirections, what the command reads from its pipeline (`curl … | sh`) and what
+ * its arguments substitute (`bash <(curl …)`, `eval "$(curl …)"`). A pack whose keywords occur in
+ * none of the unit's static words costs nothing. Pure: no I/O; linear in the command's size per
+ * rule of a program family.
  */
-import table from '../../rules/destructive.json' with { type: 'json' };
-import type { SimpleCommand } from '../parse/nodes.js';
-import { resolveCommand } from '../parse/command-name.js';
+import type { Profile, Severity, Span } from '../core/types.js';
+import type { ParsedScript, SimpleCommand } from '../parse/nodes.js';
+import type { Word } from '../parse/words.js';
+import { resolveCommand, type ResolvedCommand } from '../parse/command-name.js';
 import { scanArgs, type ScannedArgs } from './args.js';
+import { expandLongOptions, resolveLongOption } from './destructive-options.js';
+import { BUILTIN_PACK_DATA } from './packs-data.js';
 
-/** A predicate over a command's scanned arguments (see rules/schema/destructive.schema.json). */
+/** A predicate over a command (see rules/schema/pack.schema.json for each form). */
 export type MatchExpr =
   | { readonly always: true }
   | { readonly option: readonly string[] }
+  | { readonly optionValue: { readonly option: readonly string[]; readonly value: string } }
   | { readonly operand: string }
   | { readonly firstOperand: string }
+  | { readonly minOperands: number }
+  | { readonly minArgs: number }
+  | { readonly dynamicOperand: 'first' | 'any' }
+  | { readonly program: readonly string[] }
+  | { readonly operandAfterDashDash: true }
+  | { readonly arg: string }
+  | { readonly lastArg: string }
   | { readonly subcommandIs: string }
   | { readonly runs: readonly string[] }
   | { readonly sql: string }
+  | { readonly redirectTo: string }
+  | { readonly redirectFrom: string }
+  | { readonly stdinFrom: readonly string[] }
+  | { readonly stdinFromArg: string }
+  | { readonly substitutes: readonly string[] }
+  | { readonly tokens: readonly (readonly string[])[] }
   | { readonly all: readonly MatchExpr[] }
   | { readonly any: readonly MatchExpr[] }
   | { readonly not: MatchExpr };
 
-/** One row of the destructive table. */
-export interface DestructiveRule {
+/** Per-profile severities of a rule. */
+export type ProfileSeverity = Readonly<Record<Profile, Severity>>;
+
+/** One rule of a pack. */
+export interface PackRule {
   readonly id: string;
-  readonly code: string;
+  /** Stable short code (`D3nn`); custom packs' rules have none. */
+  readonly code?: string;
+  /** Key of a family of the pack, or `*` for every simple command (redirection-only rules). */
   readonly family: string;
   readonly subcommand?: readonly string[];
   readonly match: MatchExpr;
+  /** Default severity per profile (default: warning in both; `off`: not reported in that profile). */
+  readonly severity?: Partial<Readonly<Record<Profile, Severity | 'off'>>>;
+  /**
+   * The acceptable form: when every operand is a literal path inside the project (`build`,
+   * `./dist`, `*.o`) or starts with a guarded variable (`"${DIR:?}"`), the severity per profile
+   * becomes this (at most the rule's own).
+   */
+  readonly inProject?: { readonly severity: Partial<Readonly<Record<Profile, Severity | 'off'>>>; readonly allowDot?: boolean };
   readonly title: string;
   readonly message: string;
   readonly rationale: string;
@@ -36,24 +73,54 @@ export interface DestructiveRule {
   readonly examples: { readonly valid: readonly string[]; readonly invalid: readonly string[] };
 }
 
-interface Family {
+/** How a program reads its arguments. */
+export interface Family {
   readonly names: readonly string[];
   readonly globalValueOptions?: readonly string[];
   readonly valueOptions?: readonly string[];
+  /** Long options (for resolving abbreviations such as `--rec`); absent: only exact names match. */
+  readonly longOptions?: readonly string[];
   readonly singleDashLong?: boolean;
   readonly noEndOfOptions?: boolean;
   readonly commandOptions?: readonly string[];
-  readonly subcommands?: Readonly<Record<string, { readonly valueOptions?: readonly string[] }>>;
+  readonly subcommands?: Readonly<Record<string, { readonly valueOptions?: readonly string[]; readonly longOptions?: readonly string[] }>>;
   readonly sql?: Readonly<Record<string, readonly string[]>>;
   readonly sqlOperandAfter?: Readonly<Record<string, number>>;
 }
 
-/** The rows of rules/destructive.json, in table order. */
-export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = table.rules as DestructiveRule[];
-const FAMILIES = table.families as Readonly<Record<string, Family>>;
+/** A pack: a named group of rules with the program families they match. */
+export interface Pack {
+  readonly id: string;
+  readonly title: string;
+  readonly description?: string;
+  /** Words one of which must occur in the unit's static words for the pack to be tried at all. */
+  readonly keywords: readonly string[];
+  readonly families: Readonly<Record<string, Family>>;
+  readonly rules: readonly PackRule[];
+}
 
-const familyByName = new Map<string, string>();
-for (const [key, fam] of Object.entries(FAMILIES)) for (const n of fam.names) familyByName.set(n, key);
+/** A rule that matched a command, with its pack and the severity for the profile asked. */
+export interface PackHit {
+  readonly pack: Pack;
+  readonly rule: PackRule;
+  /** True when the command is in the rule's acceptable form (see {@link PackRule.inProject}). */
+  readonly inProject: boolean;
+  /** The unguarded variable a removal operand starts with (`DIR` for `"$DIR/x"`), for messages. */
+  readonly unguarded?: string;
+}
+
+const RANK: Readonly<Record<Severity | 'off', number>> = { error: 0, warning: 1, note: 2, off: 3 };
+
+/**
+ * The severity of `hit` in `profile`: the rule's (default warning), lowered in its acceptable form
+ * (`off` there: nothing to report).
+ */
+export function hitSeverity(hit: PackHit, profile: Profile): Severity | 'off' {
+  const own = hit.rule.severity?.[profile] ?? 'warning';
+  if (!hit.inProject || own === 'off') return own;
+  const relaxed = hit.rule.inProject?.severity[profile] ?? own;
+  return RANK[relaxed] > RANK[own] ? relaxed : own;
+}
 
 const regexCache = new Map<string, RegExp>();
 function re(source: string, flags = ''): RegExp {
@@ -66,18 +133,108 @@ function re(source: string, flags = ''): RegExp {
   return r;
 }
 
+/**
+ * What the engine knows about a whole unit: each command's resolved program (computed once), the
+ * commands by program name, and the static words that keywords are looked up in.
+ */
+export class UnitFacts {
+  private readonly resolvedMap = new Map<SimpleCommand, ResolvedCommand | undefined>();
+  private byNameMap: Map<string, SimpleCommand[]> | undefined;
+  private haystack: string | undefined;
+
+  /**
+   * `commands`: every simple command of the unit (nested and embedded ones included).
+   * `acceptable`: words the host knows to be acceptable removal targets although they are not
+   * static (a Makefile's `$(DESTDIR)$(BINDIR)/x`); default none.
+   */
+  constructor(
+    readonly commands: readonly SimpleCommand[],
+    readonly acceptable: (w: Word) => boolean = () => false,
+  ) {}
+
+  /** The resolved program of `cmd` (memoised). */
+  resolved(cmd: SimpleCommand): ResolvedCommand | undefined {
+    if (this.resolvedMap.has(cmd)) return this.resolvedMap.get(cmd);
+    const r = resolveCommand(cmd);
+    this.resolvedMap.set(cmd, r);
+    return r;
+  }
+
+  /** The unit's commands whose program is `name`. */
+  named(name: string): readonly SimpleCommand[] {
+    if (!this.byNameMap) {
+      this.byNameMap = new Map();
+      for (const c of this.commands) {
+        const n = this.resolved(c)?.name;
+        if (n === undefined) continue;
+        const list = this.byNameMap.get(n);
+        if (list) list.push(c);
+        else this.byNameMap.set(n, [c]);
+      }
+    }
+    return this.byNameMap.get(name) ?? [];
+  }
+
+  /** True when `keyword` occurs in a static word (name, argument, redirection target) of the unit. */
+  mentions(keyword: string): boolean {
+    if (this.haystack === undefined) {
+      const parts: string[] = [];
+      for (const c of this.commands) {
+        if (c.name?.value !== undefined) parts.push(c.name.value);
+        for (const a of c.args) if (a.value !== undefined) parts.push(a.value);
+        for (const r of c.redirects) if (r.target?.value !== undefined) parts.push(r.target.value);
+      }
+      this.haystack = parts.join('\n');
+    }
+    return this.haystack.includes(keyword);
+  }
+}
+
 /** Everything a predicate may look at for one command. */
 interface Facts {
+  readonly cmd: SimpleCommand;
+  readonly resolved: ResolvedCommand | undefined;
+  readonly unit: UnitFacts;
   readonly subcommand: string | undefined;
   readonly scanned: ScannedArgs;
+  readonly options: ReadonlySet<string>;
+  readonly longOptions: readonly string[];
   /** Programs run by the family's command options (find -exec …), wrappers stripped. */
   readonly runs: readonly string[];
-  readonly sql: readonly string[];
+  readonly sql: () => readonly string[];
+}
+
+const OUTPUT_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '>&']);
+
+function within(inner: Span, outer: Span): boolean {
+  return outer.start <= inner.start && inner.end <= outer.end && (inner.start !== outer.start || inner.end !== outer.end);
+}
+
+function upstream(of: SimpleCommand, other: SimpleCommand): boolean {
+  const a = of.pipeline;
+  const b = other.pipeline;
+  return a !== undefined && b !== undefined && a.group === b.group && b.index < a.index;
+}
+
+const TOKEN_SPLIT = /[^A-Za-z0-9_-]+/;
+
+/** A program name without an npm-style version (`rimraf@5` → `rimraf`). */
+function programName(name: string): string {
+  const at = name.indexOf('@', 1);
+  return at === -1 ? name : name.slice(0, at);
 }
 
 function evaluate(expr: MatchExpr, f: Facts): boolean {
   if ('always' in expr) return true;
-  if ('option' in expr) return expr.option.some((o) => f.scanned.options.has(o));
+  if ('option' in expr) return expr.option.some((o) => f.options.has(o));
+  if ('optionValue' in expr) {
+    const r = re(expr.optionValue.value);
+    for (const [name, values] of f.scanned.optionValues) {
+      const full = name.startsWith('--') ? (resolveLongOption(name, f.longOptions) ?? name) : name;
+      if (expr.optionValue.option.includes(full) && values.some((v) => r.test(v))) return true;
+    }
+    return false;
+  }
   if ('operand' in expr) {
     const r = re(expr.operand);
     return f.scanned.operands.some((o) => o !== undefined && r.test(o));
@@ -86,11 +243,57 @@ function evaluate(expr: MatchExpr, f: Facts): boolean {
     const o = f.scanned.operands[0];
     return o !== undefined && re(expr.firstOperand).test(o);
   }
+  if ('minOperands' in expr) return f.scanned.operands.length >= expr.minOperands;
+  if ('minArgs' in expr) return (f.resolved?.args.length ?? 0) >= expr.minArgs;
+  if ('dynamicOperand' in expr) {
+    const ops = f.scanned.operands;
+    return expr.dynamicOperand === 'first' ? ops.length > 0 && ops[0] === undefined : ops.some((o) => o === undefined);
+  }
+  if ('program' in expr) return f.resolved !== undefined && expr.program.includes(programName(f.resolved.name));
+  if ('operandAfterDashDash' in expr) return f.scanned.dashDashAt !== undefined && f.scanned.operands.length > f.scanned.dashDashAt;
+  if ('arg' in expr) {
+    const r = re(expr.arg);
+    return (f.resolved?.args ?? []).some((w) => r.test(w.value ?? w.raw));
+  }
+  if ('lastArg' in expr) {
+    const args = f.resolved?.args ?? [];
+    const v = args[args.length - 1]?.value;
+    return v !== undefined && re(expr.lastArg).test(v);
+  }
   if ('subcommandIs' in expr) return f.subcommand === expr.subcommandIs;
   if ('runs' in expr) return f.runs.some((r) => expr.runs.includes(r));
   if ('sql' in expr) {
     const r = re(expr.sql, 'i');
-    return f.sql.some((s) => r.test(s));
+    return f.sql().some((s) => r.test(s));
+  }
+  if ('redirectTo' in expr) {
+    const r = re(expr.redirectTo);
+    return f.cmd.redirects.some((d) => OUTPUT_REDIRECTS.has(d.operator) && d.target?.value !== undefined && r.test(d.target.value));
+  }
+  if ('redirectFrom' in expr) {
+    const r = re(expr.redirectFrom);
+    return f.cmd.redirects.some((d) => d.operator === '<' && d.target?.value !== undefined && r.test(d.target.value));
+  }
+  if ('stdinFromArg' in expr) {
+    if (!f.cmd.pipeline) return false;
+    const r = re(expr.stdinFromArg);
+    return f.unit.commands.some((o) => upstream(f.cmd, o) && o.args.some((w) => w.value !== undefined && r.test(w.value)));
+  }
+  if ('stdinFrom' in expr) {
+    if (!f.cmd.pipeline) return false;
+    return expr.stdinFrom.some((p) => f.unit.named(p).some((o) => upstream(f.cmd, o)));
+  }
+  if ('substitutes' in expr) {
+    const words = f.resolved ? [f.resolved.nameWord, ...f.resolved.args] : f.cmd.args;
+    return expr.substitutes.some((p) => f.unit.named(p).some((o) => o !== f.cmd && words.some((w) => w.value === undefined && within(o.span, w.span))));
+  }
+  if ('tokens' in expr) {
+    const seen = new Set<string>();
+    for (const w of f.resolved?.args ?? []) {
+      if (w.value === undefined) continue;
+      for (const t of w.value.toLowerCase().split(TOKEN_SPLIT)) if (t !== '') seen.add(t);
+    }
+    return expr.tokens.every((group) => group.some((t) => seen.has(t)));
   }
   if ('all' in expr) return expr.all.every((e) => evaluate(e, f));
   if ('any' in expr) return expr.any.some((e) => evaluate(e, f));
@@ -112,49 +315,197 @@ function sqlTexts(name: string, fam: Family, scanned: ScannedArgs, cmd: SimpleCo
   return out;
 }
 
+const NOT_PATHS = new Set(['(', ')', '!', ',']);
+/** Variables that name the temporary directory: `"$TMPDIR/x"` is scratch space (`"$TMPDIR"` alone is not). */
+const TEMP_VARS = new Set(['TMPDIR', 'TMP', 'TEMP']);
+
 /**
- * The first destructive rule that matches `cmd`, or `undefined`. Pure; linear in the size of the
- * command.
+ * Whether every operand of `scanned`/`words` is a path inside the project or scratch space: a
+ * static relative path that does not climb out (`..`) and is not the whole directory (`.`, `*`,
+ * unless `allowDot`), a path below `/tmp/` or `/var/tmp/`, or a word starting with a guarded
+ * variable (`${DIR:?}`), `$TMPDIR/` or a literal relative directory (`build/$x`). Also returns the
+ * first unguarded variable a word starts with.
  */
-export function matchDestructive(cmd: SimpleCommand): DestructiveRule | undefined {
-  const resolved = resolveCommand(cmd);
-  if (!resolved) return undefined;
-  const familyKey = familyByName.get(resolved.name);
-  if (!familyKey) return undefined;
-  const fam = FAMILIES[familyKey]!;
+function projectOperands(resolved: ResolvedCommand, scanned: ScannedArgs, allowDot: boolean, acceptable: (w: Word) => boolean): { inProject: boolean; unguarded?: string } {
+  const staticOk = (v: string): boolean => {
+    // Scratch space: a path below the system temporary directories (not the directory itself).
+    if (/^\/(var\/)?tmp\/[^/]/.test(v) && !v.split('/').includes('..')) return true;
+    if (allowDot && /^\/(var\/)?tmp\/?$/.test(v)) return true;
+    if (v === '' || v.startsWith('/') || v.startsWith('~') || v.startsWith('-')) return false;
+    const parts = v.split('/').filter((p) => p !== '' && p !== '.');
+    if (parts.length === 0) return allowDot;
+    if (!allowDot && parts.length === 1 && /^[*?]+$|^\.\*$/.test(parts[0]!)) return false;
+    let depth = 0;
+    for (const p of parts) {
+      depth += p === '..' ? -1 : 1;
+      if (depth < 0) return false;
+    }
+    return true;
+  };
+  let any = false;
+  let unguarded: string | undefined;
+  let ok = true;
+  // Operands are the static values; their words give guarded/unguarded variables.
+  const operandWords = resolved.args.filter((w) => w.value === undefined || (!w.value.startsWith('-') || w.value === '-'));
+  for (const w of operandWords) {
+    if (w.value !== undefined) {
+      if (NOT_PATHS.has(w.value) || !scanned.operands.includes(w.value)) continue;
+      any = true;
+      if (!staticOk(w.value) && !acceptable(w)) ok = false;
+      continue;
+    }
+    any = true;
+    if (acceptable(w)) continue;
+    const first = w.parts[0];
+    if (first?.kind === 'parameter') {
+      if (!first.guarded && !(TEMP_VARS.has(first.name) && w.parts.length > 1)) {
+        unguarded ??= first.name;
+        ok = false;
+      }
+      continue;
+    }
+    if (first?.kind === 'literal' && first.value.includes('/') && staticOk(first.value.slice(0, first.value.lastIndexOf('/')) || '.')) continue;
+    ok = false;
+  }
+  return { inProject: any && ok, ...(unguarded !== undefined ? { unguarded } : {}) };
+}
+
+/** A compiled set of packs: program name → the families (and their packs) that read it. */
+export class PackSet {
+  private readonly byName = new Map<string, { pack: Pack; familyKey: string; family: Family }[]>();
+  private readonly anyRules: { pack: Pack; rule: PackRule }[] = [];
+
+  /** `packs` in priority order (earlier packs' rules win ties of severity). */
+  constructor(readonly packs: readonly Pack[]) {
+    for (const pack of packs) {
+      for (const [key, fam] of Object.entries(pack.families)) {
+        for (const n of fam.names) {
+          const list = this.byName.get(n);
+          const entry = { pack, familyKey: key, family: fam };
+          if (list) list.push(entry);
+          else this.byName.set(n, [entry]);
+        }
+      }
+      for (const rule of pack.rules) if (rule.family === '*') this.anyRules.push({ pack, rule });
+    }
+  }
+
+  /** Every rule of every pack, in pack order. */
+  get rules(): readonly { pack: Pack; rule: PackRule }[] {
+    return this.packs.flatMap((pack) => pack.rules.map((rule) => ({ pack, rule })));
+  }
+
+  /**
+   * The rules that match `cmd`, in pack order: within one family of one pack the first matching
+   * rule in table order (the most specific: `rm-recursive-force` before `rm-force`), across
+   * families and packs every one (they become a finding's related rules).
+   * `unit` holds the unit's commands (for pipelines and substitutions). Pure; never throws.
+   */
+  match(cmd: SimpleCommand, unit: UnitFacts): PackHit[] {
+    const hits: PackHit[] = [];
+    const active = new Map<Pack, boolean>();
+    const isActive = (p: Pack): boolean => {
+      let a = active.get(p);
+      if (a === undefined) {
+        a = p.keywords.length === 0 || p.keywords.some((k) => unit.mentions(k));
+        active.set(p, a);
+      }
+      return a;
+    };
+    const resolved = unit.resolved(cmd);
+    for (const { pack, rule } of this.anyRules) {
+      if (!isActive(pack)) continue;
+      const facts: Facts = { cmd, resolved, unit, subcommand: undefined, scanned: EMPTY_SCAN, options: EMPTY_SCAN.options, longOptions: [], runs: [], sql: () => [] };
+      if (evaluate(rule.match, facts)) hits.push({ pack, rule, inProject: false });
+    }
+    if (!resolved) return hits;
+    for (const { pack, familyKey, family } of this.byName.get(programName(resolved.name)) ?? []) {
+      if (!isActive(pack)) continue;
+      const facts = familyFacts(cmd, resolved, unit, family);
+      let project: { inProject: boolean; unguarded?: string } | undefined;
+      for (const rule of pack.rules) {
+        if (rule.family !== familyKey) continue;
+        if (rule.subcommand && (facts.subcommand === undefined || !rule.subcommand.includes(facts.subcommand))) continue;
+        if (!evaluate(rule.match, facts)) continue;
+        if (rule.inProject) project ??= projectOperands(resolved, facts.scanned, rule.inProject.allowDot ?? false, unit.acceptable);
+        hits.push({ pack, rule, inProject: project?.inProject ?? false, ...(project?.unguarded !== undefined ? { unguarded: project.unguarded } : {}) });
+        // Within one family of one pack the first matching rule wins (`rm -rf` is not also `rm -f`).
+        break;
+      }
+    }
+    return hits;
+  }
+}
+
+const EMPTY_SCAN: ScannedArgs = { options: new Set(), operands: [], optionValues: new Map(), next: 0, commands: [] };
+
+function familyFacts(cmd: SimpleCommand, resolved: ResolvedCommand, unit: UnitFacts, fam: Family): Facts {
   const args = resolved.args;
   let subcommand: string | undefined;
   let rest = args;
   if (fam.subcommands || fam.globalValueOptions) {
-    const global = scanArgs(args, {
-      valueOptions: fam.globalValueOptions ?? [],
-      singleDashLong: fam.singleDashLong ?? false,
-      stopAtOperand: true,
-    });
+    const global = scanArgs(args, { valueOptions: fam.globalValueOptions ?? [], singleDashLong: fam.singleDashLong ?? false, stopAtOperand: true });
     subcommand = args[global.next]?.value;
     rest = args.slice(global.next + 1);
   }
+  const sub = subcommand !== undefined ? fam.subcommands?.[subcommand] : undefined;
   const syntax = {
     commandOptions: fam.commandOptions ?? [],
-    valueOptions: (subcommand !== undefined ? fam.subcommands?.[subcommand]?.valueOptions : undefined) ??
-      fam.valueOptions ?? fam.globalValueOptions ?? [],
+    valueOptions: sub?.valueOptions ?? fam.valueOptions ?? fam.globalValueOptions ?? [],
     singleDashLong: fam.singleDashLong ?? false,
     noEndOfOptions: fam.noEndOfOptions ?? false,
   };
   const scanned = scanArgs(rest, syntax);
-  const facts: Facts = {
+  const longOptions = sub?.longOptions ?? fam.longOptions ?? [];
+  let sql: readonly string[] | undefined;
+  return {
+    cmd,
+    resolved,
+    unit,
     subcommand,
     scanned,
+    options: expandLongOptions(scanned.options, longOptions),
+    longOptions,
     runs: scanned.commands.flatMap((words) => {
       const inner = words[0] ? resolveCommand({ ...cmd, name: words[0], args: words.slice(1), assignments: [] }) : undefined;
       return inner ? [inner.name] : [];
     }),
-    sql: fam.sql ? sqlTexts(resolved.name, fam, scanArgs(args, syntax), cmd) : [],
+    sql: () => (sql ??= fam.sql ? sqlTexts(resolved.name, fam, scanArgs(args, syntax), cmd) : []),
   };
-  for (const rule of DESTRUCTIVE_RULES) {
-    if (rule.family !== familyKey) continue;
-    if (rule.subcommand && (subcommand === undefined || !rule.subcommand.includes(subcommand))) continue;
-    if (evaluate(rule.match, facts)) return rule;
-  }
-  return undefined;
+}
+
+/** The built-in packs, in priority order. */
+export const BUILTIN_PACKS: readonly Pack[] = BUILTIN_PACK_DATA as readonly Pack[];
+
+/** The built-in pack set. */
+export const BUILTIN_PACK_SET: PackSet = new PackSet(BUILTIN_PACKS);
+
+/** Every built-in rule (all packs), in pack order. */
+export const DESTRUCTIVE_RULES: readonly PackRule[] = BUILTIN_PACKS.flatMap((p) => p.rules);
+
+/** Backwards-compatible name of a pack rule. */
+export type DestructiveRule = PackRule;
+
+/**
+ * The most severe built-in rule (agent profile; earlier in table order on a tie) that matches
+ * `cmd`, or `undefined`. `parsed` gives the other commands of the unit (pipelines,
+ * substitutions); without it only `cmd` itself is known. Pure.
+ */
+export function matchDestructive(cmd: SimpleCommand, parsed?: Pick<ParsedScript, 'commands'>): PackRule | undefined {
+  return bestHit(BUILTIN_PACK_SET.match(cmd, new UnitFacts(parsed?.commands ?? [cmd])), 'agent')?.rule;
+}
+
+/** The most severe of `hits` for `profile` (the first on a tie), or `undefined` for none. */
+export function bestHit(hits: readonly PackHit[], profile: Profile): PackHit | undefined {
+  let best: PackHit | undefined;
+  for (const h of hits) if (!best || RANK[hitSeverity(h, profile)] < RANK[hitSeverity(best, profile)]) best = h;
+  return best;
+}
+
+/**
+ * True when `cmd` (one of `parsed.commands`) hits a rule of `packs` (default: the built-in
+ * packs). Used to keep allow-rule suggestions away from destructive commands.
+ */
+export function hitsPack(cmd: SimpleCommand, parsed: Pick<ParsedScript, 'commands'>, packs: PackSet = BUILTIN_PACK_SET): boolean {
+  return packs.match(cmd, new UnitFacts(parsed.commands)).length > 0;
 }

@@ -3,6 +3,7 @@
  * SARIF `rules[]` are generated from this metadata; nobody writes them twice.
  */
 import type { CommandUnit, Finding, Profile, SeverityLevel } from '../core/types.js';
+import type { PackSet } from '../analyses/destructive.js';
 import type { ParsedScript } from '../parse/nodes.js';
 import type { PermissionDecision } from '../rules/decide.js';
 import type { CommandModel } from '../model/command-model.js';
@@ -67,6 +68,8 @@ export interface CheckContext {
    * that ran so far (the policy check runs after every security check).
    */
   decision(): PermissionDecision;
+  /** The destructive-command packs in force (the config's choice); absent: the built-in packs. */
+  readonly packs?: PackSet;
   /** Reports a finding; the pipeline places it in the host file and applies severity. */
   report(finding: Finding): void;
 }

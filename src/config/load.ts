@@ -10,7 +10,8 @@
 import { constants } from 'node:fs';
 import { lstat, open, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
-import { claudeSettingsDefaultMode, claudeSettingsPermissions, ConfigError, mergeSources, validateConfig, type PolicySource, type ResolvedConfig, type ShellwardConfig } from './config.js';
+import { claudeSettingsDefaultMode, claudeSettingsPermissions, ConfigError, mergeSources, packSetFrom, validateConfig, validatePack, type PolicySource, type ResolvedConfig, type ShellwardConfig } from './config.js';
+import type { Pack, PackSet } from '../analyses/destructive.js';
 import { homedir } from 'node:os';
 import { findDuplicateKey } from './json-locate.js';
 
@@ -237,9 +238,12 @@ export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> 
   const sources: PolicySource[] = [];
   let config: ShellwardConfig = {};
   let root = await projectRoot(cwd);
+  let packs: PackSet | undefined;
   if (found) {
     const file = display(found.filepath, cwd);
-    config = validateConfig(found.config ?? {}, file);
+    const custom = await readPacks(found.config, dirname(found.filepath), cwd);
+    config = validateConfig(found.config ?? {}, file, new Set(custom.flatMap((p) => p.rules.map((r) => r.id))));
+    if (config.packs) packs = packSetFrom(config, file, custom);
     root = dirname(found.filepath);
     const json = /\.json$|rc$/.test(found.filepath) && !/\.(ya?ml|js|cjs|mjs|ts)$/.test(found.filepath);
     const isPackage = basename(found.filepath) === 'package.json';
@@ -265,5 +269,36 @@ export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> 
       sources.push({ file, kind, text, json: true, permissions: claudeSettingsPermissions(value, file), ...(defaultMode !== undefined ? { defaultMode } : {}) });
     }
   }
-  return mergeSources(config, sources, root);
+  const merged = mergeSources(config, sources, root);
+  return packs ? { ...merged, packs } : merged;
+}
+
+/**
+ * The custom packs named by `packs.files` of a raw config value (paths relative to `dir`), read
+ * and validated; `[]` when there are none (a malformed `packs` is left to the config schema).
+ * Throws {@link ConfigError} naming the pack file for one that cannot be read, is not JSON or
+ * fails validation.
+ */
+async function readPacks(raw: unknown, dir: string, cwd: string): Promise<Pack[]> {
+  const files = (raw as { packs?: { files?: unknown } } | null)?.packs?.files;
+  if (!Array.isArray(files)) return [];
+  const out: Pack[] = [];
+  const taken = new Set<string>();
+  for (const f of files) {
+    if (typeof f !== 'string' || f === '') continue;
+    const path = resolve(dir, f);
+    const file = display(path, cwd);
+    const text = await readOptional(path);
+    if (text === undefined) throw new ConfigError(file, 'pack file not found (config packs.files)');
+    let value: unknown;
+    try {
+      value = JSON.parse(text.replace(/^\uFEFF/, ''));
+    } catch (err) {
+      throw new ConfigError(file, `is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const pack = validatePack(value, file, taken);
+    for (const r of pack.rules) taken.add(r.id);
+    out.push(pack);
+  }
+  return out;
 }

@@ -253,6 +253,7 @@ function shiftCommand(c: SimpleCommand, map: (s: Span) => Span, statement: numbe
     })),
     statement,
     embedded: true,
+    ...(c.pipeline ? { pipeline: c.pipeline } : {}),
   };
 }
 

@@ -42,6 +42,15 @@ export interface Redirect {
   readonly heredoc: Heredoc | undefined;
 }
 
+/**
+ * One stage of a pipeline (`a | b | c`): the pipeline it belongs to and its 0-based position.
+ * Stages of one pipeline share the same `group` object (compare by identity).
+ */
+export interface PipelineStage {
+  readonly group: { readonly span: Span };
+  readonly index: number;
+}
+
 /** A simple command: assignments, a command name and arguments, and redirections. */
 export interface SimpleCommand {
   readonly span: Span;
@@ -69,6 +78,11 @@ export interface SimpleCommand {
   readonly compound?: true;
   /** Where the command sits in the tree (recorded by the parse walk; absent on hand-built commands). */
   readonly place?: CommandPlace;
+  /**
+   * The innermost pipeline stage the command is in, when it is in one: directly (`curl x | sh`:
+   * `sh` is stage 1) or nested inside a stage (`curl x | (cd /; sh)`). `undefined` outside pipelines.
+   */
+  readonly pipeline?: PipelineStage;
 }
 
 /**
@@ -225,7 +239,7 @@ function isRedirectNode(type: string): boolean {
  * `redirectedParent` is the enclosing `redirected_statement` when `node` is its body. The walk
  * passes it because `Node.parent` costs O(depth) in tree-sitter (quadratic on nested input).
  */
-function toSimpleCommand(node: Node, statement: number, redirectedParent: Node | undefined, place: CommandPlace | undefined): SimpleCommand {
+function toSimpleCommand(node: Node, statement: number, redirectedParent: Node | undefined, place: CommandPlace | undefined, pipeline: PipelineStage | undefined): SimpleCommand {
   let name: Word | undefined;
   const args: Word[] = [];
   const assignments: Assignment[] = [];
@@ -255,7 +269,7 @@ function toSimpleCommand(node: Node, statement: number, redirectedParent: Node |
     }
   }
   args.sort((a, b) => a.span.start - b.span.start);
-  return { span: spanOf(node), name, args, assignments, redirects, statement, ...(place ? { place } : {}) };
+  return { span: spanOf(node), name, args, assignments, redirects, statement, ...(place ? { place } : {}), ...(pipeline ? { pipeline } : {}) };
 }
 
 /** Node types that enclose commands in a way the command model cares about. */
@@ -361,6 +375,10 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   const background: Span[] = [];
   const declarations: Declaration[] = [];
   const assignmentStatements: { assignment: Assignment; place: CommandPlace }[] = [];
+  /** The pipeline node at each depth of the current path (else undefined), its next stage index, and the stage in force. */
+  const pipeGroup: ({ span: Span } | undefined)[] = [];
+  const pipeNext: number[] = [];
+  const pipeStageAt: (PipelineStage | undefined)[] = [];
   try {
     for (;;) {
       nodeCount++;
@@ -368,6 +386,10 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
       const isNamed = cursor.nodeIsNamed;
       complexity.visit(cursor, type, isNamed, depth);
       redirected[depth] = type === 'redirected_statement' ? cursor.currentNode : undefined;
+      const parentGroup = depth > 0 ? pipeGroup[depth - 1] : undefined;
+      pipeStageAt[depth] = parentGroup && isNamed && type !== 'comment' ? { group: parentGroup, index: pipeNext[depth - 1]!++ } : depth > 0 ? pipeStageAt[depth - 1] : undefined;
+      pipeGroup[depth] = type === 'pipeline' ? { span: { start: cursor.startIndex, end: cursor.endIndex } } : undefined;
+      pipeNext[depth] = 0;
       types[depth] = type;
       firstCommand[depth] = commands.length;
       {
@@ -460,7 +482,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         const parent = depth > 0 && cursor.currentFieldName === 'body' ? redirected[depth - 1] : undefined;
         const stage = stageAt[depth];
         const place: CommandPlace = { chain: chains[depth], depth: chainDepth[depth]!, ...(stage ? { pipeline: stage } : {}) };
-        commands.push(toSimpleCommand(cursor.currentNode, Math.max(statement, 0), parent, place));
+        commands.push(toSimpleCommand(cursor.currentNode, Math.max(statement, 0), parent, place, pipeStageAt[depth]));
       }
       if (cursor.gotoFirstChild()) {
         depth++;

@@ -17,7 +17,7 @@ describe('shellward lint (CLI)', () => {
     expect(out).toContain('examples/deploy.sh:11:1: warning: `git reset --hard` may discard uncommitted changes. [git-reset-hard]');
     expect(out).not.toContain('examples/safe.sh');
     // Three files analysed; the summary counts the two with findings (safe.sh has none).
-    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^\d+ problems \(2 errors, \d+ warnings, 0 notes\) in 2 files$/);
+    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^\d+ problems \(2 errors, \d+ warnings, 1 note\) in 2 files$/);
   });
 
   it('exits 0 when nothing reaches --fail-on', async () => {
@@ -117,7 +117,7 @@ describe('shellward lint (CLI)', () => {
     expect(String((await shellward(['lint', '.'], { cwd: dir })).stdout)).toContain('No problems found in 0 files');
     await writeFile(join(dir, 'shellward.config.json'), '{"makefiles": ["*.rules"]}\n');
     const r = await shellward(['lint', '.'], { cwd: dir });
-    expect(String(r.stdout)).toContain('build.rules:2:3: warning: `rm -rf` may recursively force-remove files. [rm-recursive-force]');
+    expect(String(r.stdout)).toContain('build.rules:2:10: error: `$(OUT)/` becomes `/` when the make variable `OUT` is empty or unset');
   });
 
   it('keeps its exit code when the reader closes the pipe early', async () => {

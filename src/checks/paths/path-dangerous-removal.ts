@@ -4,6 +4,7 @@
  * can override (SPEC-bashtool.md §3.4.2 item 4), and ShellCheck SC2115.
  */
 import { dangerousRemovals, type DangerousRemoval } from '../../analyses/dangerous-removal.js';
+import { BUILTIN_PACK_SET, UnitFacts } from '../../analyses/destructive.js';
 import type { CommandUnit } from '../../core/types.js';
 import { defineCheck } from '../define.js';
 
@@ -36,6 +37,8 @@ function message(d: DangerousRemoval, unit: CommandUnit): string {
       return `\`${cmd} ${w}\` removes the root directory.`;
     case 'home':
       return `\`${cmd} ${w}\` removes the home directory.`;
+    case 'root-file':
+      return `\`${cmd} ${w}\` removes the file \`${d.path.replace(/\/+$/, '')}\` directly under \`/\` (without \`-r\` or \`-d\`, rm removes no directory).`;
     case 'root-child':
       return `\`${cmd} ${w}\` removes \`${d.path.replace(/\/+$/, '')}\`, a top-level system directory.`;
     case 'glob-all':
@@ -66,22 +69,32 @@ export default defineCheck(
       exceptions:
         'Claude Code treats any path ending in `/*` as dangerous; shellward only flags `X/*` when `X` ' +
         'itself is dangerous (so `rm -rf build/*` is not flagged) and `*` alone. The empty-variable ' +
-        'case, as in ShellCheck, needs a recursive flag. Paths are judged lexically, before symlinks.',
+        'case, as in ShellCheck, needs a recursive flag. Paths are judged lexically, before symlinks. A plain ' +
+        '`rm /zerofile` (no `-r`, no `-d`) removes a file, not a directory: the message says so, and in scripts it is a note.',
     },
     sources: ['claude-code:pathValidation.dangerousRemoval', 'shellcheck:SC2115'],
     examples: {
       valid: ['rm -rf ./build', 'rm -rf "${dir:?}/"', 'rm -rf ~/tmp/cache', 'rm -r "$dir/build"'],
-      invalid: ['rm -rf /', 'rm -rf ~', 'rm -rf "$HOME"', 'sudo rm -rf /*', 'rm -rf /usr', 'rm -rf "$dir/"', 'rm -r "$STEAMROOT"/*', 'rmdir /tmp'],
+      invalid: ['rm -rf /', 'rm -rf ~', 'rm -rf "$HOME"', 'sudo rm -rf /*', 'rm -rf /usr', 'rm -rf "$dir/"', 'rm -r "$STEAMROOT"/*', 'rmdir /tmp', 'rm /zerofile'],
     },
   },
   (ctx) => {
+    let unit: UnitFacts | undefined;
     for (const cmd of ctx.parsed.commands) {
-      for (const d of dangerousRemovals(cmd)) {
+      const found = dangerousRemovals(cmd);
+      if (found.length === 0) continue;
+      // The destructive-command rules the command also hits (`rm-recursive-force`) are left out
+      // of the report and named here: one finding per problem.
+      unit ??= new UnitFacts(ctx.parsed.commands);
+      const related = found.some((d) => d.kind !== 'root-file') ? (ctx.packs ?? BUILTIN_PACK_SET).match(cmd, unit).map((h) => h.rule.id) : [];
+      for (const d of found) {
         ctx.report({
           ruleId: 'path-dangerous-removal',
           message: message(d, ctx.unit),
           span: d.word.span,
-          data: { kind: d.kind, path: d.path },
+          // A plain file under `/` is a note in scripts; for an agent Claude Code still asks.
+          ...(d.kind === 'root-file' && ctx.unit.profile === 'script' ? { severity: 'note' as const } : {}),
+          data: { kind: d.kind, path: d.path, ...(related.length > 0 ? { related } : {}) },
         });
       }
     }

@@ -74,6 +74,26 @@ function inTemp(resolved: string | null): boolean {
   return resolved !== null && TEMP_DIRS.some((d) => resolved === d || resolved.startsWith(`${d}/`));
 }
 
+/**
+ * Make variables that name an installation directory (GNU Coding Standards, "Variables for
+ * Installation Directories": https://www.gnu.org/prep/standards/html_node/Directory-Variables.html,
+ * and `DESTDIR`, https://www.gnu.org/prep/standards/html_node/DESTDIR.html): `DESTDIR`, `prefix`,
+ * `exec_prefix`, and every `…dir` (`bindir`, `BINDIR`, `mandir` …) or `…PREFIX` name.
+ */
+export const INSTALL_DIR_VAR: RegExp = /\$[({](?:DESTDIR|[A-Za-z_]*(?:PREFIX|prefix)|[A-Za-z_]*(?:DIR|dir)|[A-Za-z_]*ROOT)[)}]/;
+
+/**
+ * True when the path at `span` of a Makefile recipe is written through an installation-directory
+ * variable (`$(DESTDIR)$(PREFIX)/bin`): `make install` writes where the user asked (a staging
+ * directory, a prefix), so it is not a write outside the project even when the Makefile gives the
+ * variable an absolute default.
+ */
+function viaInstallDir(unit: CommandUnit, span: Span): boolean {
+  if (unit.origin.kind !== 'makefile') return false;
+  const host = unit.hostText.slice(unit.sourceMap.toHost(span.start), unit.sourceMap.toHost(Math.max(span.start, span.end - 1)) + 1);
+  return INSTALL_DIR_VAR.test(host);
+}
+
 function within(s: Span, spans: readonly Span[]): boolean {
   return spans.some((o) => o.start <= s.start && s.end <= o.end);
 }
@@ -128,7 +148,8 @@ export default defineCheck(
         'not files. A `sed` counts as a write only with `-i`/`--in-place` (Claude Code asks about any ' +
         'sed outside its read-only allowlist). Beyond Claude Code\'s 36 commands, output files of `tree -o`, `info -o`, `less -o` ' +
         'and `xxd` and each alternative of a brace expansion (`rm {a,/etc/x}`) are seen; `tee`, `ln`, `install`, `dd of=` and ' +
-        'redirections of compound commands (`{ …; } > f`) are not.',
+        'redirections of compound commands (`{ …; } > f`) are not. In a Makefile recipe, a path written through an installation-directory ' +
+        'variable (`$(DESTDIR)`, `$(PREFIX)`, `$(BINDIR)`, `$(mandir)` …) is where `make install` was asked to write, not outside the project.',
     },
     sources: ['claude-code:pathValidation.validatePath', 'claude-code:pathValidation.PATH_EXTRACTORS'],
     examples: {
@@ -148,6 +169,7 @@ export default defineCheck(
       if (c.operation === 'read' || c.reason !== 'outside') continue;
       if (c.source === 'argument' && removals.has(c.span.start)) continue;
       if (inTemp(c.resolved)) continue;
+      if (viaInstallDir(ctx.unit, c.span)) continue;
       if (c.command === 'sed' && c.source === 'argument' && !within(c.span, inPlace)) continue;
       ctx.report({
         ruleId: 'path-outside-workdir',
