@@ -380,7 +380,7 @@ export class AuditAccumulator {
     if (outcome === 'rejected') push(s.rejected, () => example(destructive ? e.verdict.destructive.join(', ') : e.verdict.reason));
     if (outcome === 'denied') push(s.denied, () => example(destructive ? e.verdict.destructive.join(', ') : 'refused before it ran'));
     if (started(outcome) && e.verdict.outsideCwd) {
-      push(s.outside, () => example(e.verdict.paths.filter((p) => p.reason === 'outside').map((p) => p.resolved ?? p.path).slice(0, 3).join(', ')));
+      push(s.outside, () => example((e.verdict.paths ?? []).filter((p) => p.reason === 'outside').map((p) => p.resolved ?? p.path).slice(0, 3).join(', ')));
     }
     if (secrets.length > 0) push(s.secrets, () => example([...new Set(secrets.map((x) => x.label))].join(', ')));
     if (sudo) push(s.sudo, () => example(e.verdict.reason));
