@@ -17,6 +17,7 @@ import { buildModel } from './model/build.js';
 import type { PathContext, PathHost } from './analyses/paths.js';
 import { homedir } from 'node:os';
 import { posix } from 'node:path';
+import { toPosixPath } from './core/session-paths.js';
 import { EMPTY_POLICY, type PermissionPolicy } from './rules/policy.js';
 import { DEFAULT_PARSE_TIMEOUT_MS, initParser, parseBash, type ParserInit } from './parse/parser.js';
 import type { Parser } from 'web-tree-sitter';
@@ -55,18 +56,28 @@ function recordedMode(unit: CommandUnit): PermissionMode | undefined {
  * no working directory (scripts, Makefiles): then path constraints are not applied.
  */
 export function pathContextFor(unit: CommandUnit, policy: PermissionPolicy, host: PathHost): PathContext | undefined {
-  const cwd = unit.context?.cwd;
-  if (cwd === undefined) return undefined;
+  const recorded = unit.context?.cwd;
+  if (recorded === undefined) return undefined;
+  // A recorded session's `~` is its user's home (absent from the record → unknown), not the home
+  // of whoever runs shellward; Windows drive paths are judged in their Git Bash form (`/c/…`).
+  const recordedHome = unit.context?.home;
+  const sessionHome = recordedHome === undefined ? host.home : recordedHome === null ? undefined : toPosixPath(recordedHome);
+  const here: PathHost = sessionHome === host.home ? host : { ...host, home: sessionHome };
+  const cwd = toPosixPath(recorded);
   // A recorded cwd that is not absolute names no known directory: relative paths are unknown and
   // nothing is inside (every path asks) rather than path checks being switched off.
-  if (!cwd.startsWith('/')) return { cwd: undefined, workingDirectories: [], host };
+  if (cwd === undefined || !cwd.startsWith('/')) return { cwd: undefined, workingDirectories: [], host: here };
   const dirs = [posix.resolve(cwd)];
   for (const d of policy.additionalDirectories) {
-    const p = d.path === '~' ? host.home : d.path.startsWith('~/') ? posix.join(host.home, d.path.slice(2)) : d.path;
+    const home = here.home;
+    if ((d.path === '~' || d.path.startsWith('~/')) && home === undefined) continue;
+    const raw = d.path === '~' ? home! : d.path.startsWith('~/') ? posix.join(home!, d.path.slice(2)) : d.path;
+    const p = toPosixPath(raw);
+    if (p === undefined) continue;
     const abs = posix.resolve(cwd, p);
     if (!dirs.includes(abs)) dirs.push(abs);
   }
-  return { cwd: posix.resolve(cwd), workingDirectories: dirs, host };
+  return { cwd: posix.resolve(cwd), workingDirectories: dirs, host: here };
 }
 
 /** What {@link Linter.analyse} returns for one unit. */

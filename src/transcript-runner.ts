@@ -9,7 +9,7 @@
 import { TRANSCRIPT_PARSE_ERROR } from './checks/input/input-rules.js';
 import { lineHash, numberFingerprints } from './core/fingerprint.js';
 import { LineIndex } from './core/positions.js';
-import type { Diagnostic, Profile, Range } from './core/types.js';
+import { isAnalysedShell, type Diagnostic, type Profile, type Range } from './core/types.js';
 import { compareDiagnostics, type Linter, type PendingDiagnostic } from './lint.js';
 import { readTranscriptFile, type SeenIds, type TranscriptCall, type TranscriptFormat } from './sources/transcript/index.js';
 
@@ -34,6 +34,8 @@ function shift(r: Range, lines: number): Range {
  * Gemini JSON file); `lineShift` moves them to the line's place in the file.
  */
 export function callDiagnostics(linter: Linter, call: TranscriptCall): { diagnostic: PendingDiagnostic; hash: string }[] {
+  // PowerShell / cmd.exe calls are counted, not parsed as bash.
+  if (!isAnalysedShell(call.unit.context)) return [];
   const pending = linter.lintUnit(call.unit);
   if (pending.length === 0) return [];
   const index = new LineIndex(call.unit.hostText);

@@ -5,13 +5,13 @@
  * host file. Pure apart from the parser's wasm memory.
  */
 import { LineIndex } from './core/positions.js';
-import type { CommandUnit, Range } from './core/types.js';
+import { isAnalysedShell, shellDisplayName, type CommandUnit, type Range } from './core/types.js';
 import type { Linter } from './lint.js';
 import { buildViews } from './parse/nodes.js';
 import { parseBash } from './parse/parser.js';
 import type { UnitVerdict, UnitVerdictKind } from './report/types.js';
 import { IdentityMap } from './sources/source-map.js';
-import { verdictFor } from './verdict.js';
+import { verdictFor, type Verdict } from './verdict.js';
 import type { Parser } from 'web-tree-sitter';
 
 /**
@@ -28,20 +28,45 @@ export function unitRange(unit: CommandUnit, index: LineIndex, lineShift = 0): R
 }
 
 /**
- * The verdict of `unit` as one command: `verdictFor(unit.text, {cwd}, linter)` where `cwd` is the
- * recorded working directory (transcripts) or `defaultCwd`.
+ * The verdict of `unit` as one command: `verdictFor(unit.text, {cwd, home}, linter)` where `cwd`
+ * is the recorded working directory (transcripts) or `defaultCwd` and `home` the session's home;
+ * a command recorded in a shell shellward does not parse gets {@link notAnalysedVerdict}.
  */
 export function unitVerdict(linter: Linter, unit: CommandUnit, kind: UnitVerdictKind, options: { lineShift?: number; defaultCwd?: string; index?: LineIndex } = {}): UnitVerdict {
   const index = options.index ?? new LineIndex(unit.hostText);
   const cwd = unit.context?.cwd ?? options.defaultCwd;
   // The project root the runner adds for path checks is not a recorded fact: keep it out of reports.
   const { additionalDirectories: _dirs, ...context } = unit.context ?? {};
+  const home = unit.context?.home;
   return {
     kind,
     command: unit.text,
     range: unitRange(unit, index, options.lineShift ?? 0),
     ...(Object.keys(context).length > 0 ? { context } : {}),
-    verdict: verdictFor(unit.text, cwd !== undefined ? { cwd } : {}, linter),
+    verdict: isAnalysedShell(unit.context)
+      ? verdictFor(unit.text, { ...(cwd !== undefined ? { cwd } : {}), ...(home !== undefined ? { home } : {}) }, linter)
+      : notAnalysedVerdict(unit.context?.shell ?? 'unknown'),
+  };
+}
+
+/** Reason code of the verdict of a command in a shell shellward does not parse (PowerShell, cmd.exe). */
+export const NOT_ANALYSED = 'not-analysed';
+
+/**
+ * The verdict of a recorded command in a shell shellward does not parse: `ask` (nothing about
+ * it is proven), reason `not-analysed: …` naming the shell, no findings, suggestions or paths.
+ */
+export function notAnalysedVerdict(shell: string): Verdict {
+  return {
+    decision: 'ask',
+    reason: `${NOT_ANALYSED}: the command is ${shellDisplayName(shell)}, which shellward does not parse; nothing about it is known`,
+    readOnly: false,
+    destructive: [],
+    outsideCwd: false,
+    findings: [],
+    suggestions: [],
+    matchedRule: null,
+    paths: [],
   };
 }
 

@@ -148,6 +148,11 @@ export interface VerdictRequest {
   readonly permissions?: PermissionRules;
   /** Claude Code's permission mode for this request (`default` or `acceptEdits`); default: the linter's. */
   readonly mode?: 'default' | 'acceptEdits';
+  /**
+   * What `~` meant where the command ran (a recorded session's home; `null` = not known, so `~`
+   * paths are unknown). Absent: the home of the user running shellward.
+   */
+  readonly home?: string | null;
 }
 
 /** One request line of `shellward check --jsonl`: `{"command": "...", "cwd": "...", "permissions": {...}}`. */
@@ -227,8 +232,14 @@ export function commandUnit(command: string, request: VerdictRequest = {}): Comm
     origin: { file: COMMAND_ORIGIN_FILE, kind: 'command' },
     sourceMap: new IdentityMap(),
     hostText: command,
-    ...(request.cwd !== undefined || request.mode !== undefined
-      ? { context: { ...(request.cwd !== undefined ? { cwd: request.cwd } : {}), ...(request.mode !== undefined ? { permissionMode: request.mode } : {}) } }
+    ...(request.cwd !== undefined || request.mode !== undefined || request.home !== undefined
+      ? {
+          context: {
+            ...(request.cwd !== undefined ? { cwd: request.cwd } : {}),
+            ...(request.mode !== undefined ? { permissionMode: request.mode } : {}),
+            ...(request.home !== undefined ? { home: request.home } : {}),
+          },
+        }
       : {}),
   };
 }

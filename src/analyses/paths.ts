@@ -13,6 +13,7 @@ import { posix } from 'node:path';
 import protectedTable from '../../rules/protected-paths.json' with { type: 'json' };
 import table from '../../rules/path-extractors.json' with { type: 'json' };
 import type { Span } from '../core/types.js';
+import { hasDriveLetter, toPosixPath } from '../core/session-paths.js';
 import { resolveCommand } from '../parse/command-name.js';
 import type { ParsedScript, Redirect, SimpleCommand } from '../parse/nodes.js';
 import { decodeAnsiC, type Word } from '../parse/words.js';
@@ -50,7 +51,8 @@ export interface PathAccess {
 
 /** Host facts for resolution. `realpath` returns the resolved path or undefined when it does not exist; absent → lexical only. */
 export interface PathHost {
-  readonly home: string;
+  /** What `~` expands to (POSIX form); `undefined` when not known (a recorded session's home): `~` paths are then unknown. */
+  readonly home: string | undefined;
   realpath?(path: string): string | undefined;
   /**
    * The text of the symbolic link at `path` (not followed), or `undefined` when `path` is not a
@@ -929,8 +931,18 @@ export function validatePath(a: PathAccess, ctx: PathContext): PathCheck {
   if (a.braceOverflow) return result(null, false, 'brace');
   let p = a.static ? a.path : stripQuotes(a.path);
   if (a.source === 'cd' && p === '-') return result(null, false, 'unknown-cwd');
-  if (p === '~' || p.startsWith('~/')) p = ctx.host.home + p.slice(1);
+  if (p === '~' || p.startsWith('~/')) {
+    if (ctx.host.home === undefined) return result(null, false, 'variable');
+    p = ctx.host.home + p.slice(1);
+  }
   if (p.startsWith('~')) return result(null, false, 'tilde-user');
+  if (hasDriveLetter(p)) {
+    // A Windows drive path is absolute (Git Bash's `/c/…`), never a relative name; `C:foo`
+    // depends on the drive's own current directory, which is not known.
+    const posixForm = toPosixPath(p);
+    if (posixForm === undefined) return result(null, false, 'unknown-cwd');
+    p = posixForm;
+  }
   if (!a.static || p.includes('$') || p.includes('%') || p.startsWith('=')) return result(null, false, 'variable');
   const glob = a.glob ?? GLOB_CHARS.test(p);
   if (glob) {
@@ -1023,11 +1035,19 @@ function gapTokens(s: string): GapToken[] {
 const PATH_MAX = 4096;
 
 /** The cwd a `cd` access leads to: a path, `null` for unknown. */
-function cdTarget(a: PathAccess, cwd: string | undefined, home: string): string | null {
+function cdTarget(a: PathAccess, cwd: string | undefined, home: string | undefined): string | null {
   if (!a.static || a.path === '-' || a.glob) return null;
   let p = a.path;
-  if (p === '~' || p.startsWith('~/')) p = home + p.slice(1);
+  if (p === '~' || p.startsWith('~/')) {
+    if (home === undefined) return null;
+    p = home + p.slice(1);
+  }
   if (p.startsWith('~') || p.includes('$') || p.includes('%') || p.startsWith('=')) return null;
+  if (hasDriveLetter(p)) {
+    const posixForm = toPosixPath(p);
+    if (posixForm === undefined) return null;
+    p = posixForm;
+  }
   if (p === '') return cwd ?? null;
   if (!p.startsWith('/') && cwd === undefined) return null;
   // A relative cd may also go through CDPATH; scripts rarely set it, so it is ignored.

@@ -15,7 +15,9 @@
  * counts as "no rule would help" ({@link AuditReport.noRuleHelps}).
  */
 import { interpretExitCode } from '../analyses/exit-code.js';
-import type { Range, UnitContext } from '../core/types.js';
+import { findSecrets, maskSecrets } from '../analyses/secrets.js';
+import { isAnalysedShell, type Range, type UnitContext } from '../core/types.js';
+import { nativeRules } from './agent-rules.js';
 import type { Decision, Verdict } from '../verdict.js';
 import type { AuditSandboxReport } from './sandbox.js';
 
@@ -58,6 +60,14 @@ export interface AuditCounts {
   readonly failed: number;
   /** Calls with a non-zero exit that is not an error (grep/rg/find/diff/test exit 1). */
   readonly benignNonZero: number;
+  /** Calls in a shell shellward does not parse (PowerShell, cmd.exe): counted, never judged. */
+  readonly notAnalysed: number;
+  /** Calls that started with no recorded working directory: whether they touched paths outside it is not known. */
+  readonly outsideCwdUnknown: number;
+  /** Calls whose command line holds a secret (rule `secret-in-command`), whatever their outcome. */
+  readonly secrets: number;
+  /** Calls that started and run `sudo` (or `doas`, `su -c`). */
+  readonly sudoRan: number;
 }
 
 /** A call shown as an example in the report. */
@@ -87,6 +97,14 @@ export interface AuditSession {
   readonly failures: readonly AuditExample[];
   /** Calls the user rejected (at most {@link MAX_EXAMPLES}). */
   readonly rejected: readonly AuditExample[];
+  /** Calls a rule, hook or sandbox denied (at most {@link MAX_EXAMPLES}). */
+  readonly denied: readonly AuditExample[];
+  /** Calls that started and touched paths outside the working directory (at most {@link MAX_EXAMPLES}). */
+  readonly outside: readonly AuditExample[];
+  /** Calls whose command line holds a secret, masked (at most {@link MAX_EXAMPLES}). */
+  readonly secrets: readonly AuditExample[];
+  /** `sudo` calls that started (at most {@link MAX_EXAMPLES}). */
+  readonly sudo: readonly AuditExample[];
 }
 
 /** Allow rules that, added together, would have saved prompts. */
@@ -104,6 +122,13 @@ export interface RuleSuggestion {
    * {@link rules} and were verified to make the call's verdict `allow`.
    */
   readonly covers: number;
+  /** The agent whose calls these are (`claude-code`, `codex`, `gemini`). */
+  readonly agent: string;
+  /**
+   * The same rules in that agent's own syntax (src/audit/agent-rules.ts): Claude Code `Bash(…)`,
+   * Codex execpolicy `prefix_rule(…)`, Gemini CLI policy `[[rule]]` lines.
+   */
+  readonly native: readonly string[];
 }
 
 /**
@@ -163,6 +188,8 @@ export const MAX_EXAMPLES = 20;
 export const MAX_DISTINCT = 10_000;
 /** Suggestions reported. */
 export const MAX_SUGGESTIONS = 25;
+/** Prompts a suggested rule set must have saved to be reported (one-off commands are not). */
+export const MIN_COVERS = 2;
 
 interface MutableCounts {
   calls: number;
@@ -178,13 +205,23 @@ interface MutableCounts {
   outsideCwdRan: number;
   failed: number;
   benignNonZero: number;
+  notAnalysed: number;
+  outsideCwdUnknown: number;
+  secrets: number;
+  sudoRan: number;
 }
 
 function zero(): MutableCounts {
   return {
     calls: 0, ran: 0, rejected: 0, denied: 0, cancelled: 0, interrupted: 0, backgrounded: 0, unknown: 0,
     decisions: { allow: 0, ask: 0, deny: 0 }, destructiveRan: 0, outsideCwdRan: 0, failed: 0, benignNonZero: 0,
+    notAnalysed: 0, outsideCwdUnknown: 0, secrets: 0, sudoRan: 0,
   };
+}
+
+/** `sudo`, `doas` or `su` as a command word of `command` (a cheap textual test on the masked text). */
+export function runsSudo(command: string): boolean {
+  return /(?:^|[\s;&|(`]|\$\()(?:sudo|doas|su)(?=\s|$)/m.test(command);
 }
 
 interface SessionState {
@@ -197,6 +234,10 @@ interface SessionState {
   destructive: AuditExample[];
   failures: AuditExample[];
   rejected: AuditExample[];
+  denied: AuditExample[];
+  outside: AuditExample[];
+  secrets: AuditExample[];
+  sudo: AuditExample[];
 }
 
 /** Whether a call started running (its effects may have happened). */
@@ -212,14 +253,15 @@ export interface RefusedCommand {
 
 /** A verified suggested rule set and the calls it was verified for. */
 interface RuleSet {
+  readonly agent: string;
   /** The rules in the verdict's order (of the first call seen with this set). */
   readonly rules: readonly string[];
   calls: number;
 }
 
 /** Canonical key of a rule set: the distinct rules, sorted, joined by NUL. */
-function setKey(rules: readonly string[]): string {
-  return [...new Set(rules)].sort().join('\0');
+function setKey(agent: string, rules: readonly string[]): string {
+  return `${agent}\0\0${[...new Set(rules)].sort().join('\0')}`;
 }
 
 /**
@@ -272,7 +314,7 @@ export class AuditAccumulator {
     const key = `${agent}\0${sessionId}`;
     let s = this.sessions.get(key);
     if (!s) {
-      s = { agent, sessionId, files: new Set(), counts: zero(), destructive: [], failures: [], rejected: [] };
+      s = { agent, sessionId, files: new Set(), counts: zero(), destructive: [], failures: [], rejected: [], denied: [], outside: [], secrets: [], sudo: [] };
       this.sessions.set(key, s);
     }
     s.files.add(e.file);
@@ -286,7 +328,7 @@ export class AuditAccumulator {
       file: e.file,
       line: e.range.start.line,
       column: e.range.start.column,
-      command: e.command,
+      command: maskSecrets(e.command),
       outcome,
       ...(e.context.exitCode !== undefined ? { exitCode: e.context.exitCode } : {}),
       detail,
@@ -295,7 +337,15 @@ export class AuditAccumulator {
       if (list.length < MAX_EXAMPLES) list.push(x());
     };
     const destructive = e.verdict.destructive.length > 0;
+    const notAnalysed = !isAnalysedShell(e.context);
+    const secrets = findSecrets(e.command);
+    const sudo = !notAnalysed && started(outcome) && runsSudo(e.command);
+    const outsideUnknown = !notAnalysed && started(outcome) && e.context.cwd === undefined;
     for (const c of [this.overall, s.counts]) {
+      if (notAnalysed) c.notAnalysed++;
+      if (secrets.length > 0) c.secrets++;
+      if (sudo) c.sudoRan++;
+      if (outsideUnknown) c.outsideCwdUnknown++;
       c.calls++;
       c.decisions[e.verdict.decision]++;
       if (outcome === 'rejected') c.rejected++;
@@ -328,10 +378,16 @@ export class AuditAccumulator {
     }
     if (started(outcome) && destructive) push(s.destructive, () => example(e.verdict.destructive.join(', ')));
     if (outcome === 'rejected') push(s.rejected, () => example(destructive ? e.verdict.destructive.join(', ') : e.verdict.reason));
+    if (outcome === 'denied') push(s.denied, () => example(destructive ? e.verdict.destructive.join(', ') : 'refused before it ran'));
+    if (started(outcome) && e.verdict.outsideCwd) {
+      push(s.outside, () => example((e.verdict.paths ?? []).filter((p) => p.reason === 'outside').map((p) => p.resolved ?? p.path).slice(0, 3).join(', ')));
+    }
+    if (secrets.length > 0) push(s.secrets, () => example([...new Set(secrets.map((x) => x.label))].join(', ')));
+    if (sudo) push(s.sudo, () => example(e.verdict.reason));
     if ((destructive || e.verdict.decision === 'deny' || outcome === 'rejected') && this.refused.size < MAX_DISTINCT && !this.refused.has(e.command)) {
       this.refused.set(e.command, { command: e.command, ...(e.context.cwd !== undefined ? { cwd: e.context.cwd } : {}) });
     }
-    if (e.verdict.decision === 'ask' && started(outcome)) {
+    if (e.verdict.decision === 'ask' && started(outcome) && !notAnalysed) {
       this.askedAndRun++;
       const rules = e.verdict.suggestions;
       if (rules.length === 0) this.noRuleHelps++;
@@ -339,10 +395,10 @@ export class AuditAccumulator {
         this.noRuleHelps++;
         this.fellShort++;
       } else {
-        const key = setKey(rules);
+        const key = setKey(agent, rules);
         const set = this.ruleSets.get(key);
         if (set) set.calls++;
-        else if (this.ruleSets.size < MAX_DISTINCT) this.ruleSets.set(key, { rules: [...new Set(rules)], calls: 1 });
+        else if (this.ruleSets.size < MAX_DISTINCT) this.ruleSets.set(key, { agent, rules: [...new Set(rules)], calls: 1 });
       }
     }
   }
@@ -360,9 +416,9 @@ export class AuditAccumulator {
       // are credited with their own calls only).
       const n = s.rules.length <= 8 ? s.rules.length : 0;
       for (let mask = 1; mask < (1 << n) - 1; mask++) {
-        covers += this.ruleSets.get(setKey(s.rules.filter((_, i) => (mask & (1 << i)) !== 0)))?.calls ?? 0;
+        covers += this.ruleSets.get(setKey(s.agent, s.rules.filter((_, i) => (mask & (1 << i)) !== 0)))?.calls ?? 0;
       }
-      return { rule: s.rules.join(' + '), rules: s.rules, covers };
+      return { rule: s.rules.join(' + '), rules: s.rules, covers, agent: s.agent, native: nativeRules(s.agent, s.rules) };
     });
     const ranked = candidates.sort((a, b) => b.covers - a.covers || a.rules.length - b.rules.length || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
     const suggestions: RuleSuggestion[] = [];
@@ -371,7 +427,8 @@ export class AuditAccumulator {
     for (const s of ranked) {
       if (suggestions.length >= MAX_SUGGESTIONS) break;
       if (refused.some((c) => admits(s.rules, c))) excluded.push(s.rule);
-      else suggestions.push(s);
+      // A rule that would have saved one prompt is a one-off: not worth a permanent allow rule.
+      else if (s.covers >= MIN_COVERS) suggestions.push(s);
     }
     const sessions = [...this.sessions.values()]
       .sort((a, b) => (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : 0) || (a.first ?? '').localeCompare(b.first ?? '') || (a.sessionId < b.sessionId ? -1 : 1))
@@ -385,6 +442,10 @@ export class AuditAccumulator {
         destructive: s.destructive,
         failures: s.failures,
         rejected: s.rejected,
+        denied: s.denied,
+        outside: s.outside,
+        secrets: s.secrets,
+        sudo: s.sudo,
       }));
     return {
       overall: this.overall,

@@ -42,44 +42,71 @@ function oneLine(command: string, max = 100): string {
 
 function exampleText(x: AuditExample): string {
   const exit = x.exitCode !== undefined ? `, exit ${x.exitCode}` : '';
-  return `${escapeForTerminal(x.file)}:${x.line}:${x.column}  ${escapeForTerminal(oneLine(x.command))}  (${x.outcome}${exit}: ${escapeForTerminal(x.detail)})`;
+  return `${escapeForTerminal(x.file)}:${x.line}  ${escapeForTerminal(oneLine(x.command, 72))}  (${x.outcome}${exit}: ${escapeForTerminal(oneLine(x.detail, 60))})`;
 }
 
-/** The readable report. */
+/** Examples shown per section of the text and markdown reports; the rest is counted. */
+export const SECTION_LIMIT = 5;
+
+/** The report's leading sections, in the order a reviewer asks: title, total count, examples. */
+function sections(r: AuditReport): { title: string; total: number; examples: AuditExample[] }[] {
+  const o = r.overall;
+  const all = (pick: (s: AuditReport['sessions'][number]) => readonly AuditExample[]): AuditExample[] => r.sessions.flatMap((s) => [...pick(s)]);
+  return [
+    { title: 'Destructive commands that ran', total: o.destructiveRan, examples: all((s) => s.destructive) },
+    { title: 'Denied or rejected calls (never ran)', total: o.denied + o.rejected, examples: [...all((s) => s.denied), ...all((s) => s.rejected)] },
+    { title: 'Commands outside the project that ran', total: o.outsideCwdRan, examples: all((s) => s.outside) },
+    { title: 'Secrets seen in command lines (masked)', total: o.secrets, examples: all((s) => s.secrets) },
+    { title: 'sudo calls that ran', total: o.sudoRan, examples: all((s) => s.sudo) },
+    { title: 'Failures (exit-code semantics)', total: o.failed, examples: all((s) => s.failures) },
+  ];
+}
+
+/** The outside-the-project count, with the calls it cannot speak for. */
+function outsideNote(c: AuditCounts): string {
+  return c.outsideCwdUnknown > 0 ? ` (not known for ${c.outsideCwdUnknown} call${c.outsideCwdUnknown === 1 ? '' : 's'} with no recorded working directory)` : '';
+}
+
+/** The readable report: what matters first (each section capped, the rest counted), then sessions and suggestions. */
 export function formatAuditText(r: AuditReport): string {
   const o = r.overall;
   const lines = [
     `shellward audit: ${r.files} transcript file${r.files === 1 ? '' : 's'}, ${r.sessions.length} session${r.sessions.length === 1 ? '' : 's'}, ${o.calls} shell call${o.calls === 1 ? '' : 's'}` +
+      (o.notAnalysed > 0 ? ` (${o.notAnalysed} not analysed: PowerShell or cmd.exe)` : '') +
       (r.parseErrors > 0 ? `, ${r.parseErrors} unreadable line${r.parseErrors === 1 ? '' : 's'}` : ''),
-    '',
-    'Overall',
     `  ${countsLine(o)}`,
     `  policy decisions: allow ${o.decisions.allow} · ask ${o.decisions.ask} · deny ${o.decisions.deny}`,
-    `  destructive commands that ran: ${o.destructiveRan}`,
-    `  commands outside the working directory that ran: ${r.outsideCwdEstablished ? o.outsideCwdRan : 'not established (the verdicts do not check paths yet)'}`,
-    `  failures (exit-code semantics): ${o.failed}` + (o.benignNonZero > 0 ? ` (not counted: ${o.benignNonZero} non-zero exit${o.benignNonZero === 1 ? '' : 's'} that mean no error, e.g. grep exit 1)` : ''),
   ];
-  for (const s of r.sessions) {
-    const c = s.counts;
-    lines.push('', `${s.agent} session ${escapeForTerminal(s.sessionId)}${s.firstTimestamp ? `  ${s.firstTimestamp} – ${s.lastTimestamp ?? ''}` : ''}`);
-    lines.push(`  ${countsLine(c)}`);
-    const outside = r.outsideCwdEstablished ? ` · outside cwd ran ${c.outsideCwdRan}` : '';
-    lines.push(`  policy: allow ${c.decisions.allow} · ask ${c.decisions.ask} · deny ${c.decisions.deny} · destructive ran ${c.destructiveRan}${outside} · failed ${c.failed}`);
-    for (const [title, list] of [['destructive, ran', s.destructive], ['failed', s.failures], ['rejected by the user', s.rejected]] as const) {
-      if (list.length === 0) continue;
-      lines.push(`  ${title}:`);
-      for (const x of list) lines.push(`    ${exampleText(x)}`);
-    }
+  for (const sec of sections(r)) {
+    const extra = sec.title.startsWith('Commands outside') ? outsideNote(o) : sec.title.startsWith('Failures') && o.benignNonZero > 0 ? ` (not counted: ${o.benignNonZero} non-zero exit${o.benignNonZero === 1 ? '' : 's'} that mean no error, e.g. grep exit 1)` : '';
+    lines.push('', `${sec.title}: ${sec.total}${extra}`);
+    for (const x of sec.examples.slice(0, SECTION_LIMIT)) lines.push(`  ${exampleText(x)}`);
+    const rest = sec.total - Math.min(sec.examples.length, SECTION_LIMIT);
+    if (rest > 0 && sec.examples.length > 0) lines.push(`  … and ${rest} more (--format json lists up to ${MAX_EXAMPLES_NOTE} per session)`);
   }
   const combined = r.suggestions.some((s) => s.rules.length > 1);
-  lines.push('', `Rules that would have saved prompts (asked-and-run calls each would allow${combined ? '; A + B: add both' : ''})`);
+  lines.push('', `Rules that would have saved prompts (at least 2 asked-and-run calls each; in each agent's syntax${combined ? '; A + B: add both' : ''})`);
   if (r.suggestions.length === 0) lines.push('  none');
-  for (const s of r.suggestions) lines.push(`  ${String(s.covers).padStart(5)}  ${escapeForTerminal(s.rule)}`);
+  for (const s of r.suggestions.slice(0, SECTION_LIMIT * 2)) lines.push(`  ${String(s.covers).padStart(5)}  ${s.agent.padEnd(11)} ${escapeForTerminal(s.native.join(' + '))}`);
+  if (r.suggestions.length > SECTION_LIMIT * 2) lines.push(`  … and ${r.suggestions.length - SECTION_LIMIT * 2} more`);
   lines.push(`  no rule would help: ${noRuleHelps(r)}`);
   if (r.excludedSuggestions.length > 0) lines.push(`  left out (would also allow a denied, rejected or destructive command): ${r.excludedSuggestions.map(escapeForTerminal).join(', ')}`);
+  lines.push('', 'Sessions');
+  for (const s of r.sessions) {
+    const c = s.counts;
+    lines.push(
+      `  ${s.agent} ${escapeForTerminal(s.sessionId)}${s.firstTimestamp ? ` ${s.firstTimestamp}` : ''}: ${c.calls} calls, ran ${c.ran}, ` +
+        `destructive ${c.destructiveRan}, failed ${c.failed}, denied/rejected ${c.denied + c.rejected}` +
+        (c.notAnalysed > 0 ? `, not analysed (PowerShell) ${c.notAnalysed}` : '') +
+        (c.outsideCwdUnknown > 0 ? ', no recorded cwd' : ''),
+    );
+  }
   if (r.sandbox) lines.push('', ...sandboxText(r.sandbox));
   return lines.join('\n') + '\n';
 }
+
+/** How many examples per list and session the JSON report keeps. */
+const MAX_EXAMPLES_NOTE = 20;
 
 /** The JSON document: `{version, tool, ...AuditReport}`, indented by 2 spaces. */
 export function formatAuditJson(r: AuditReport, toolVersion: string): string {
@@ -111,21 +138,20 @@ export function formatAuditMarkdown(r: AuditReport): string {
     `| ${name} | ${c.calls} | ${c.ran} | ${c.rejected} | ${c.denied} | ${c.cancelled} | ${c.interrupted} | ${c.decisions.allow} | ${c.decisions.ask} | ${c.decisions.deny} | ${c.destructiveRan} |${r.outsideCwdEstablished ? ` ${c.outsideCwdRan} |` : ''} ${c.failed} |`;
   out.push(row('**all**', o));
   for (const s of r.sessions) out.push(row(`${md(s.agent)} \`${md(s.sessionId.slice(0, 13))}\``, s.counts));
-  const examples = r.sessions.flatMap((s) => s.destructive);
-  if (examples.length > 0) {
-    out.push('', '### Destructive commands that ran', '', '| where | command | rules |', '|---|---|---|');
-    for (const x of examples) out.push(`| ${md(x.file)}:${x.line} | ${code(x.command)} | ${md(x.detail)} |`);
-  }
-  const failures = r.sessions.flatMap((s) => s.failures);
-  if (failures.length > 0) {
-    out.push('', '### Failures', '', '| where | command | result |', '|---|---|---|');
-    for (const x of failures) out.push(`| ${md(x.file)}:${x.line} | ${code(x.command)} | ${md(x.detail)} |`);
+  for (const sec of sections(r)) {
+    const extra = sec.title.startsWith('Commands outside') ? outsideNote(o) : '';
+    out.push('', `### ${sec.title}: ${sec.total}${md(extra)}`);
+    if (sec.examples.length === 0) continue;
+    out.push('', '| where | command | detail |', '|---|---|---|');
+    for (const x of sec.examples.slice(0, SECTION_LIMIT)) out.push(`| ${md(x.file)}:${x.line} | ${code(x.command)} | ${md(x.outcome)}${x.exitCode !== undefined ? ` exit ${x.exitCode}` : ''}: ${md(x.detail)} |`);
+    const rest = sec.total - Math.min(sec.examples.length, SECTION_LIMIT);
+    if (rest > 0) out.push('', `… and ${rest} more.`);
   }
   out.push('', '### Rules that would have saved prompts', '');
   if (r.suggestions.length === 0) out.push('None.');
   else {
-    out.push('| rules (add all of a row) | asked-and-run calls they allow |', '|---|---:|');
-    for (const s of r.suggestions) out.push(`| ${s.rules.map((x) => code(x)).join(' + ')} | ${s.covers} |`);
+    out.push('| agent | rules (add all of a row) | asked-and-run calls they allow |', '|---|---|---:|');
+    for (const s of r.suggestions) out.push(`| ${md(s.agent)} | ${s.native.map((x) => code(x)).join(' + ')} | ${s.covers} |`);
   }
   out.push('', `No rule would help: ${md(noRuleHelps(r))}.`);
   if (r.excludedSuggestions.length > 0) out.push('', `Left out because they would also allow a denied, rejected or destructive command: ${r.excludedSuggestions.map(code).join(', ')}`);

@@ -35,6 +35,7 @@ import newlines from './security/newlines.js';
 import obfuscatedFlags from './security/obfuscated-flags.js';
 import outputRedirection from './security/output-redirection.js';
 import procEnvironAccess from './security/proc-environ-access.js';
+import secretInCommand from './security/secret-in-command.js';
 import quoteParserDifferential from './security/quote-parser-differential.js';
 import quotedNewline from './security/quoted-newline.js';
 import shellMetacharacters from './security/shell-metacharacters.js';
@@ -72,6 +73,7 @@ export const CHECKS: readonly Check[] = [
   procEnvironAccess,
   quoteParserDifferential,
   quotedNewline,
+  secretInCommand,
   sedUnsafeExpression,
   shellMetacharacters,
   unicodeWhitespace,

@@ -31,7 +31,8 @@ import { addConfigOptions, linterOptions, loadCliConfig, type ConfigCliOptions }
 import { EXIT } from './exit-codes.js';
 import { emit, readPathList, sarifFileText } from './io.js';
 import { VERSION } from './version.js';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
 import { sandboxSection, type AuditSandboxCall } from '../audit/sandbox.js';
 import { escapeForTerminal } from '../report/index.js';
 import { DEFAULT_SANDBOX_LIMIT, parseSandboxLimit } from '../sandbox/batch.js';
@@ -90,6 +91,12 @@ export async function runAudit(paths: string[], opts: AuditOptions): Promise<num
   const resolved = await loadCliConfig(opts, cwd);
   if (!resolved) return EXIT.ERROR;
   const { candidates, errors } = await discover(args, cwd);
+  // Paths are shown relative to the folder audited when one folder is given (`audit ~/.codex/sessions`).
+  let base = cwd;
+  if (args.length === 1) {
+    const abs = resolvePath(cwd, args[0]!);
+    if (await stat(abs).then((st) => st.isDirectory(), () => false)) base = abs;
+  }
   for (const e of errors) process.stderr.write(`shellward: ${e.arg}: ${e.message}\n`);
   let failed = errors.length > 0;
   const linter = await Linter.create(linterOptions(resolved, opts));
@@ -114,7 +121,7 @@ export async function runAudit(paths: string[], opts: AuditOptions): Promise<num
     const format = text === undefined ? undefined : detectTranscript(text);
     done++;
     if (!format) continue;
-    const file = displayPath(c.path, cwd);
+    const file = displayPath(c.path, base);
     acc.addFile(file);
     try {
       const st = await readTranscriptFile(c.path, file, format, seen, {

@@ -13,6 +13,7 @@
  *   answered: 0 when every line was a well-formed request analysed without internal error, 2
  *   otherwise (a malformed line gets `{"error": "...", "line": N}` and the stream goes on).
  */
+import { isSessionAbsolute } from '../core/session-paths.js';
 import { once } from 'node:events';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
@@ -103,6 +104,8 @@ export function formatVerdictText(v: Verdict, command?: string): string {
 export function requestCwd(cwd: string | undefined, defaultCwd: string): string {
   if (cwd === undefined) return defaultCwd;
   if (cwd === '~' || cwd.startsWith('~/')) return resolve(homedir(), cwd.slice(2));
+  // A Windows drive path (`c:\Users\x`, `C:/x`) is absolute wherever shellward runs.
+  if (isSessionAbsolute(cwd)) return cwd;
   return resolve(defaultCwd, cwd);
 }
 
@@ -181,7 +184,7 @@ export const USAGE_HINT = '(run shellward check --help for usage)';
 
 /** Runs `check` and returns the exit code. */
 export async function runCheck(command: string | undefined, opts: CheckOptions): Promise<number> {
-  const cwd = resolve(opts.cwd ?? process.cwd());
+  const cwd = opts.cwd !== undefined && isSessionAbsolute(opts.cwd) ? opts.cwd : resolve(opts.cwd ?? process.cwd());
   if (opts.jsonl && command !== undefined) {
     process.stderr.write(`shellward check: give either a command or --jsonl, not both\n${USAGE_HINT}\n`);
     return CHECK_EXIT.ERROR;

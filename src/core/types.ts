@@ -121,6 +121,35 @@ export interface UnitContext {
    * shellward models (`default`, `acceptEdits`).
    */
   readonly permissionMode?: string;
+  /**
+   * The shell the session ran its commands in, as the transcript recorded or implies it: `bash`,
+   * `zsh`, `sh`, `powershell`, `cmd` … Absent when nothing says (then bash is assumed). Only the
+   * POSIX shells are analysed; see {@link isAnalysedShell}.
+   */
+  readonly shell?: string;
+  /**
+   * The session user's home directory (what `~` meant in the session), as recorded or as the
+   * recorded cwd shows it (`/home/u/…`, `/Users/u/…`, `C:\Users\u\…`); `null` when the unit
+   * is a recorded call whose home is not known (then `~` is an unknown path, never shellward's
+   * own home); absent for local units (scripts, `check`), whose `~` is the local user's.
+   */
+  readonly home?: string | null;
+}
+
+/** Shells whose commands shellward parses (as bash; zsh and sh are close enough for the checks). */
+const ANALYSED_SHELLS: ReadonlySet<string> = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'ash']);
+
+/**
+ * Whether a unit's text is shell shellward analyses: true when no shell is recorded or the
+ * recorded one is a POSIX shell; false for PowerShell, cmd.exe and anything else.
+ */
+export function isAnalysedShell(context: UnitContext | undefined): boolean {
+  return context?.shell === undefined || ANALYSED_SHELLS.has(context.shell);
+}
+
+/** The name a report shows for a shell that is not analysed (`PowerShell`, `cmd.exe`, or the name as recorded). */
+export function shellDisplayName(shell: string): string {
+  return shell === 'powershell' || shell === 'pwsh' ? 'PowerShell' : shell === 'cmd' ? 'cmd.exe' : shell;
 }
 
 /**

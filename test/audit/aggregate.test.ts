@@ -31,10 +31,11 @@ describe('audit aggregation', () => {
     });
     expect(r.sessions.map((s) => [s.sessionId, s.counts.calls])).toEqual([['s1', 7], ['s2', 1]]);
     expect(r.sessions[0]!.rejected.map((x) => x.detail)).toEqual(['git-push-force']);
-    expect(formatAuditText(r)).toContain('destructive commands that ran: 1');
+    expect(formatAuditText(r)).toContain('Destructive commands that ran: 1');
     // verdicts establish outsideCwd (path validation, SPEC §3.4): shown as a count
     expect(r.outsideCwdEstablished).toBe(true);
-    expect(formatAuditText(r)).toContain('commands outside the working directory that ran: 1');
+    // the calls here record no cwd: the count says for how many it is not known
+    expect(formatAuditText(r)).toContain('Commands outside the project that ran: 1 (not known for 6 calls with no recorded working directory)');
     expect(formatAuditMarkdown(r)).toContain('| **all** | 8 | 6 | 1 | 1 |');
     expect(formatAuditMarkdown(r)).toContain('outside cwd ran |');
   });
@@ -47,7 +48,7 @@ describe('audit aggregation', () => {
     acc.add(entry('git push --force', { outcome: 'rejected' }, { destructive: ['git-push-force'] }));
     acc.add(entry('make', { outcome: 'ran', exitCode: 0 }, { decision: 'allow', suggestions: ['Bash(make:*)'] }));
     const r = acc.finish((rules, c) => rules.includes('Bash(git push:*)') && c.command.startsWith('git push'));
-    expect(r.suggestions).toEqual([{ rule: 'Bash(npm test:*)', rules: ['Bash(npm test:*)'], covers: 3 }]);
+    expect(r.suggestions).toEqual([{ rule: 'Bash(npm test:*)', rules: ['Bash(npm test:*)'], covers: 3, agent: 'claude-code', native: ['Bash(npm test:*)'] }]);
     expect(r.excludedSuggestions).toEqual(['Bash(git push:*)']);
     expect(r).toMatchObject({ askedAndRun: 4, noRuleHelps: 0, suggestionsFellShort: 0 });
   });
@@ -86,7 +87,8 @@ describe('audit suggestions are verified', () => {
     // rejected and allowed calls are not prompts saved
     acc.add(entry(CURL, { outcome: 'rejected', cwd: '/p' }, { suggestions: [CURL_RULE] }));
     const r = acc.finish(() => false);
-    expect(r.suggestions).toEqual([{ rule: 'Bash(npm test:*)', rules: ['Bash(npm test:*)'], covers: 1 }]);
+    // one prompt saved is a one-off: no suggestion
+    expect(r.suggestions).toEqual([]);
     expect(r).toMatchObject({ askedAndRun: 6, noRuleHelps: 5, suggestionsFellShort: 4 });
     // repeated calls cost one verification: keyed by command, cwd and rule set
     expect(verify.calls).toEqual(['/p:' + CURL, '/p:npm test']);
@@ -114,15 +116,15 @@ describe('audit suggestions are verified', () => {
     acc.add(entry('git push --force', { outcome: 'rejected' }, { destructive: ['git-push-force'] }));
     const r = acc.finish((rules, c) => rules.includes('Bash(git push:*)') && c.command.startsWith('git push'));
     expect(r.suggestions).toEqual([
-      { rule: 'Bash(npm run build:*) + Bash(npm test:*)', rules: both, covers: 5 },
-      { rule: 'Bash(npm test:*)', rules: ['Bash(npm test:*)'], covers: 2 },
+      { rule: 'Bash(npm run build:*) + Bash(npm test:*)', rules: both, covers: 5, agent: 'claude-code', native: both },
+      { rule: 'Bash(npm test:*)', rules: ['Bash(npm test:*)'], covers: 2, agent: 'claude-code', native: ['Bash(npm test:*)'] },
     ]);
     expect(r.excludedSuggestions).toEqual(['Bash(git add:*) + Bash(git commit:*) + Bash(git push:*)']);
     expect(r).toMatchObject({ askedAndRun: 6, noRuleHelps: 0, suggestionsFellShort: 0 });
     const text = formatAuditText(r);
-    expect(text).toContain('asked-and-run calls each would allow; A + B: add both)');
-    expect(text).toContain('      5  Bash(npm run build:*) + Bash(npm test:*)\n');
-    expect(formatAuditMarkdown(r)).toContain('| `Bash(npm run build:*)` + `Bash(npm test:*)` | 5 |');
+    expect(text).toContain("in each agent's syntax; A + B: add both)");
+    expect(text).toContain('      5  claude-code Bash(npm run build:*) + Bash(npm test:*)\n');
+    expect(formatAuditMarkdown(r)).toContain('| claude-code | `Bash(npm run build:*)` + `Bash(npm test:*)` | 5 |');
   });
 
   it('does not credit a call whose rule set would only allow it partly (one of two subcommands covered)', () => {
@@ -130,7 +132,29 @@ describe('audit suggestions are verified', () => {
     acc.add(entry('make build && sudo make install', { outcome: 'ran', exitCode: 0 }, { suggestions: ['Bash(make build:*)'] }));
     acc.add(entry('make build', { outcome: 'ran', exitCode: 0 }, { suggestions: ['Bash(make build:*)'] }));
     const r = acc.finish(() => false);
-    expect(r.suggestions).toEqual([{ rule: 'Bash(make build:*)', rules: ['Bash(make build:*)'], covers: 1 }]);
+    expect(r.suggestions).toEqual([]);
     expect(r).toMatchObject({ askedAndRun: 2, noRuleHelps: 1, suggestionsFellShort: 1 });
+  });
+});
+
+describe('audit report leads with what a reviewer asks first', () => {
+  it('counts PowerShell calls as not analysed, masks secrets, counts sudo, and writes rules in the agent syntax', () => {
+    const acc = new AuditAccumulator(() => true);
+    acc.add(entry('Get-ChildItem', { outcome: 'ran', exitCode: 0, shell: 'powershell', agent: 'codex' }, { reason: 'not-analysed: PowerShell' }));
+    const token = 'ghp_' + 'a1B2c3D4e5'.repeat(3) + 'x1y2z3';
+    acc.add(entry(`git clone https://x:${token}@github.com/o/r`, { outcome: 'ran', exitCode: 0, cwd: '/p' }));
+    acc.add(entry('sudo apt-get install -y jq', { outcome: 'ran', exitCode: 0, cwd: '/p' }));
+    acc.add(entry('cat /etc/hosts', { outcome: 'ran', exitCode: 0 }));
+    for (let i = 0; i < 2; i++) acc.add(entry(`npm run build ${i}`, { outcome: 'ran', exitCode: 0, agent: 'codex', sessionId: 'c1' }, { suggestions: ['Bash(npm run build:*)'] }));
+    const r = acc.finish(() => false);
+    expect(r.overall).toMatchObject({ calls: 6, notAnalysed: 1, secrets: 1, sudoRan: 1, outsideCwdUnknown: 3 });
+    expect(r.suggestions).toEqual([{ rule: 'Bash(npm run build:*)', rules: ['Bash(npm run build:*)'], covers: 2, agent: 'codex', native: ['prefix_rule(pattern=["npm", "run", "build"], decision="allow")'] }]);
+    for (const out of [formatAuditText(r), formatAuditMarkdown(r), formatAuditJson(r, '0')]) {
+      expect(out).not.toContain(token);
+      expect(out).toContain('ghp_…[masked]');
+    }
+    const text = formatAuditText(r);
+    expect(text).toContain('6 shell calls (1 not analysed: PowerShell or cmd.exe)');
+    expect(text).toContain('sudo calls that ran: 1');
   });
 });

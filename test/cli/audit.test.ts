@@ -26,8 +26,13 @@ describe('shellward audit', () => {
     expect(doc.excludedSuggestions).toContain('Bash(git add:*) + Bash(git commit:*) + Bash(git push:*)');
     // `curl … | sh` / `| bash`: the suggested curl rule leaves the shell asked, so it is never suggested
     expect(rules.some((r: string) => r.startsWith('Bash(curl'))).toBe(false);
-    // nor is `make build` credited with `make build && sudo make install …`
-    expect(doc.suggestions).toContainEqual({ rule: 'Bash(make build:*)', rules: ['Bash(make build:*)'], covers: 1 });
+    // a rule that would have saved one prompt is a one-off, not suggested; each is in its agent's syntax
+    expect(doc.suggestions.every((s: { covers: number }) => s.covers >= 2)).toBe(true);
+    expect(doc.suggestions).toContainEqual({
+      rule: 'Bash(npm run:*)', rules: ['Bash(npm run:*)'], covers: 2, agent: 'gemini',
+      native: ['[[rule]] toolName = "run_shell_command", commandPrefix = "npm run", decision = "allow"'],
+    });
+    expect(doc.overall).toMatchObject({ notAnalysed: 0, sudoRan: 1, secrets: 0, outsideCwdUnknown: 4 });
     expect(doc).toMatchObject({ askedAndRun: 24, noRuleHelps: 11, suggestionsFellShort: 4 });
   });
 
@@ -47,10 +52,17 @@ describe('shellward audit', () => {
     expect(String(text.stdout)).toMatch(/^shellward audit: 10 transcript files, 8 sessions, 36 shell calls$/m);
     expect(String(text.stdout)).toContain('Rules that would have saved prompts');
     expect(String(text.stdout)).toMatch(/^ {2}no rule would help: 11 of 24 calls asked and run \(4 calls whose suggested rules would still leave a part asked/m);
+    // what a reviewer asks first comes first, in this order
+    const order = ['Destructive commands that ran: 5', 'Denied or rejected calls (never ran): 3', 'Commands outside the project that ran: 1 (not known for 4 calls', 'Secrets seen in command lines (masked): 0', 'sudo calls that ran: 1', 'Failures (exit-code semantics): 11', 'Rules that would have saved prompts'];
+    const at = order.map((t) => String(text.stdout).indexOf(t));
+    expect(at.every((i) => i > 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(String(text.stdout)).toContain('  … and 6 more');
     expect(String(text.stderr)).toBe('');
     const md = await shellward(['audit', '-f', 'markdown', DIR]);
     expect(String(md.stdout)).toMatch(/^## shellward audit$/m);
     expect(String(md.stdout)).toContain('| **all** | 36 | 32 |');
+    expect(String(md.stdout)).toContain('### Destructive commands that ran: 5');
     expect(String(md.stdout)).toContain('No rule would help: 11 of 24 calls asked and run');
   });
 

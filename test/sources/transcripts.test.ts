@@ -63,9 +63,9 @@ function render(all: Map<string, TranscriptCall[]>): string {
       const u = c.unit;
       const idx = new LineIndex(u.hostText);
       const p = idx.position(u.sourceMap.toHost(0));
-      const { agent, sessionId, toolUseId, timestamp, cwd, outcome, exitCode, failed, subagent, directExec } = u.context ?? {};
+      const { agent, sessionId, toolUseId, timestamp, cwd, outcome, exitCode, failed, subagent, directExec, shell, home } = u.context ?? {};
       lines.push(`${p.line + c.lineShift}:${p.column} ${JSON.stringify(u.text)} [${u.dialect}]`);
-      lines.push(`    ${outcome}${exitCode !== undefined ? ` exit=${exitCode}` : ''}${failed ? ' failed' : ''}${directExec ? ' direct-exec' : ''} agent=${agent} session=${sessionId}${subagent ? ` subagent=${subagent}` : ''} id=${toolUseId} at=${timestamp} cwd=${cwd}`);
+      lines.push(`    ${outcome}${exitCode !== undefined ? ` exit=${exitCode}` : ''}${failed ? ' failed' : ''}${directExec ? ' direct-exec' : ''} agent=${agent} session=${sessionId}${subagent ? ` subagent=${subagent}` : ''} id=${toolUseId} at=${timestamp} cwd=${cwd} home=${home}${shell !== undefined ? ` shell=${shell}` : ''}`);
     }
   }
   return lines.join('\n') + '\n';
@@ -230,7 +230,7 @@ describe('transcript readers (pure)', () => {
     expect(r2.finish().calls).toEqual([]);
   });
 
-  it('does not count Codex write_stdin, apply_patch or PowerShell as commands', () => {
+  it('does not count Codex write_stdin or apply_patch as commands; PowerShell is kept, marked with its shell', () => {
     const r = new CodexReader('c.jsonl');
     const fc = (name: string, args: object, id: string) => JSON.stringify({ timestamp: 't', type: 'response_item', payload: { type: 'function_call', name, arguments: JSON.stringify(args), call_id: id } });
     r.line(JSON.stringify({ timestamp: 't', type: 'session_meta', payload: { id: 's', cwd: '/w' } }), 1);
@@ -240,7 +240,10 @@ describe('transcript readers (pure)', () => {
     r.line(fc('exec_command', { cmd: 'Remove-Item x', shell: 'powershell' }, 'd'), 5);
     r.line(fc('shell_command', { command: 'ls', workdir: 'sub' }, 'e'), 6);
     const calls = r.finish().calls;
-    expect(calls.map((c) => [c.unit.text, c.unit.context?.cwd])).toEqual([['ls', '/w/sub']]);
+    expect(calls.map((c) => [c.unit.text, c.unit.context?.cwd, c.unit.context?.shell])).toEqual([
+      ['Remove-Item x', '/w', 'powershell'],
+      ['ls', '/w/sub', undefined],
+    ]);
   });
 });
 
@@ -260,7 +263,10 @@ describe('argv → shell text', () => {
     expect(text(['rg', '-n', 'a b', "it's", '$HOME', 'x*'])).toEqual(["rg -n 'a b' 'it'\\''s' '$HOME' 'x*'", 'bash', true]);
     expect(text(['rg', ''])).toEqual(["rg ''", 'bash', true]);
     expect(text(['apply_patch', 'x'])).toBe('edit');
-    expect(text(['powershell.exe', '-Command', 'ls'])).toBe('foreign');
+    const ps = argvToShell(m(['powershell.exe', '-NoProfile', '-Command', 'Get-ChildItem']));
+    expect(ps?.kind === 'foreign' ? [ps.shell, ps.text.text] : ps).toEqual(['powershell', 'Get-ChildItem']);
+    const cmd = argvToShell(m(['cmd.exe', '/c', 'dir']));
+    expect(cmd?.kind === 'foreign' ? [cmd.shell, cmd.text.text] : cmd).toEqual(['cmd', 'dir']);
   });
 });
 

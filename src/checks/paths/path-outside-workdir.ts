@@ -12,6 +12,7 @@
  */
 import { homedir } from 'node:os';
 import { dirname, posix, resolve } from 'node:path';
+import { toPosixPath } from '../../core/session-paths.js';
 import { dangerousRemovals } from '../../analyses/dangerous-removal.js';
 import { unitPaths, type PathCheck, type PathHost } from '../../analyses/paths.js';
 import type { CommandUnit, Span } from '../../core/types.js';
@@ -23,6 +24,13 @@ import { defineCheck } from '../define.js';
 /** The host of the check: lexical only; `~` is the home directory of the user running shellward. */
 const HOST: PathHost = { home: homedir().split('\\').join('/') };
 
+/** The host for a unit: a recorded session's `~` is its user's home (unknown when not recorded), not the local one. */
+function hostOf(unit: CommandUnit): PathHost {
+  const h = unit.context?.home;
+  if (h === undefined) return HOST;
+  return { home: h === null ? undefined : toPosixPath(h) };
+}
+
 /** The cwd of a unit and its working directories; `undefined` when the cwd is not known. */
 function workingDirectories(unit: CommandUnit, policy: PermissionPolicy): { cwd: string; dirs: string[] } | undefined {
   let cwd = unit.context?.cwd;
@@ -30,12 +38,15 @@ function workingDirectories(unit: CommandUnit, policy: PermissionPolicy): { cwd:
     // A script (or a Makefile recipe) is taken to run from its own directory.
     cwd = resolve(dirname(unit.origin.file)).split('\\').join('/');
   }
+  cwd = cwd === undefined ? undefined : toPosixPath(cwd);
   if (cwd === undefined || !cwd.startsWith('/')) return undefined;
   const extra = [...(unit.context?.additionalDirectories ?? []), ...policy.additionalDirectories.map((d) => d.path)];
   const dirs = [cwd];
+  const home = hostOf(unit).home;
   for (const d of extra) {
-    const p = d === '~' || d.startsWith('~/') ? HOST.home + d.slice(1) : d;
-    if (p.startsWith('~')) continue;
+    if ((d === '~' || d.startsWith('~/')) && home === undefined) continue;
+    const p = toPosixPath(d === '~' || d.startsWith('~/') ? home + d.slice(1) : d);
+    if (p === undefined || p.startsWith('~')) continue;
     dirs.push(p.startsWith('/') ? posix.normalize(p) : posix.join(cwd, p));
   }
   return { cwd, dirs };
@@ -160,7 +171,7 @@ export default defineCheck(
   (ctx) => {
     const wd = workingDirectories(ctx.unit, ctx.policy);
     if (!wd) return;
-    const checks = unitPaths(ctx.parsed, { cwd: wd.cwd, workingDirectories: wd.dirs, host: HOST }, { trackCd: true });
+    const checks = unitPaths(ctx.parsed, { cwd: wd.cwd, workingDirectories: wd.dirs, host: hostOf(ctx.unit) }, { trackCd: true });
     const inPlace = ctx.parsed.commands.filter(sedInPlace).map((c) => c.span);
     // path-dangerous-removal already reports `rm -rf /` and its kin, as an error.
     const removals = new Set(ctx.parsed.commands.flatMap((c) => dangerousRemovals(c).map((d) => d.word.span.start)));

@@ -15,7 +15,16 @@ export function detect(cmd: SecurityCommand): Hit | undefined {
   const t = cmd.text;
   let inSingle = false;
   let inDouble = false;
+  // Bodies of data heredocs (ASCII art, prose with apostrophes) are text: jumped over, so their
+  // backslashes are not escapes and their quotes do not open strings.
+  const data = [...(cmd.tree?.dataHeredocs ?? [])].sort((a, b) => a.start - b.start);
+  let next = 0;
   for (let i = 0; i < t.length; i++) {
+    while (next < data.length && data[next]!.end <= i) next++;
+    if (!inSingle && !inDouble && next < data.length && i >= data[next]!.start) {
+      i = data[next]!.end - 1;
+      continue;
+    }
     const c = t[i];
     if (c === '\\' && !inSingle) {
       if (!inDouble && (t[i + 1] === ' ' || t[i + 1] === '\t')) {
@@ -49,11 +58,14 @@ export default defineSecurityCheck(
         'a path to `touch`, while the shell-quote parser Claude Code uses decodes the escape and sees an `echo` ' +
         'command. Claude Code asks (ID 15, misparsing).',
       fix: 'Quote words that contain spaces: `cat "file name"`.',
-      exceptions: 'Escapes inside double or single quotes pass, as in Claude Code.',
+      exceptions:
+        'Escapes inside double or single quotes pass, as in Claude Code. Deviation: the body of an unquoted ' +
+        'heredoc that is plain data (fed to a command that is not a shell, with no `$`, backtick or ' +
+        'backslash-newline) is text, so `\\ ` there (ASCII art) is not reported; Claude Code asks.',
     },
     sources: ['claude-code:validateBackslashEscapedWhitespace'],
     examples: {
-      valid: ['echo "a\\ b"', "echo 'a\\ b'", 'ls \\\\ x', 'cat "file name"'],
+      valid: ['echo "a\\ b"', "echo 'a\\ b'", 'ls \\\\ x', 'cat "file name"', 'cat > art.txt <<EOF\n /\\ /\\ |\n/ \\ \\ |\nEOF'],
       invalid: ['echo\\ test/../../../usr/bin/touch /tmp/file', 'cat file\\ name', 'ls a\\\tb'],
     },
     claudeCode: { id: 15, name: 'validateBackslashEscapedWhitespace', misparsing: true, order: ORDER['backslash-escaped-whitespace'] },

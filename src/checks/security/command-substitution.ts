@@ -14,7 +14,7 @@ const isLetterOrUnderscore = (c: string | undefined): boolean => c !== undefined
 const PATTERNS: readonly (readonly [string, (u: string) => readonly [number, number] | undefined])[] = [
   ['process substitution <()', (u) => literal(u, '<(')],
   ['process substitution >()', (u) => literal(u, '>(')],
-  ['Zsh process substitution =()', (u) => literal(u, '=(')],
+  ['Zsh process substitution =()', (u) => processEquals(u)],
   [
     'Zsh equals expansion (=cmd)',
     (u) => {
@@ -48,6 +48,35 @@ const PATTERNS: readonly (readonly [string, (u: string) => readonly [number, num
   ],
   ['PowerShell comment syntax', (u) => literal(u, '<#')],
 ];
+
+const DECLARATIONS: ReadonlySet<string> = new Set(['local', 'declare', 'typeset', 'export', 'readonly']);
+
+/**
+ * True when the `=(` at `i` of `u` ends the `NAME=` / `NAME+=` of an array assignment
+ * (`cmd=(ls -la)`, `local -a xs=(a b)`): a name at a word start, after only assignments and
+ * declaration builtins since the command began. bash and zsh both read that as an array
+ * (https://www.gnu.org/software/bash/manual/html_node/Arrays.html), not as zsh's `=(…)`.
+ */
+function arrayAssignment(u: string, i: number): boolean {
+  let k = i;
+  if (u[k - 1] === '+') k--;
+  let j = k;
+  while (j > 0 && /\w/.test(u[j - 1]!)) j--;
+  if (j === k || !/[A-Za-z_]/.test(u[j]!)) return false;
+  let b = j;
+  while (b > 0 && !/[;&|(\n]/.test(u[b - 1]!)) b--;
+  const before = u.slice(b, j);
+  if (before !== '' && !/\s$/.test(before)) return false;
+  return before.split(/\s+/).every((t) => t === '' || t.includes('=') || DECLARATIONS.has(t) || (t.startsWith('-') && before.trim().split(/\s+/).some((w) => DECLARATIONS.has(w))));
+}
+
+/** The first `=(` that is not an array assignment. */
+function processEquals(u: string): readonly [number, number] | undefined {
+  for (let i = u.indexOf('=('); i >= 0; i = u.indexOf('=(', i + 1)) {
+    if (!arrayAssignment(u, i)) return [i, i + 2];
+  }
+  return undefined;
+}
 
 function literal(u: string, s: string): readonly [number, number] | undefined {
   const i = u.indexOf(s);
@@ -102,16 +131,19 @@ export default defineSecurityCheck(
         'As in Claude Code: escaped backticks (`\\``, common in SQL) pass, `VAR=val` is not a zsh equals ' +
         'expansion, and single-quoted text is ignored. The safe `$(cat <<\'EOF\' … EOF)` form and simple ' +
         '`git commit -m \'…\'` commands are allowed by early validators before this rule runs. In the ' +
-        '`script` profile substitution is ordinary scripting and the rule is off.',
+        '`script` profile substitution is ordinary scripting and the rule is off. Deviation: the `=(` of an ' +
+        'array assignment (`cmd=(ls -la)`, `local -a xs=(a b)`) is not zsh process substitution and passes; ' +
+        'Claude Code asks.',
     },
     sources: ['claude-code:validateDangerousPatterns'],
     examples: {
-      valid: ['mysql -e "SELECT \\`col\\` FROM t"', 'VAR=val make', "echo '$(id)'", "echo '${HOME}'"],
+      valid: ['mysql -e "SELECT \\`col\\` FROM t"', 'VAR=val make', "echo '$(id)'", "echo '${HOME}'", 'cmd=(ls -la)', 'local -a xs=(a b)'],
       invalid: [
         'echo `id`',
         'diff <(ls a) b',
         'tee >(cat) < f',
         'cat =(ls)',
+        'echo x=(ls)',
         '=curl evil.com',
         'echo $(id)',
         'echo ${HOME}',

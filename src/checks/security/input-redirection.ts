@@ -4,14 +4,18 @@
  * SPEC-bashtool.md §1.6), a non-misparsing ask, on the `fullyUnquotedContent` view.
  */
 import { ORDER } from './order.js';
-import { defineSecurityCheck, viewHit, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck, insideAny, viewHit, type Hit, type SecurityCommand } from './statement.js';
 
 /** The first `<` of the fully unquoted view (after `</dev/null` and friends are stripped). */
 export function detect(cmd: SecurityCommand): Hit | undefined {
   const v = cmd.views.fullyUnquotedContent;
-  const i = v.text.indexOf('<');
-  if (i < 0) return undefined;
-  return viewHit(v, i, i + 1, 'Command contains input redirection (`<`), which could read sensitive files past path checks. Pass the file as an argument instead.');
+  const data = cmd.tree?.dataHeredocs ?? [];
+  for (let i = v.text.indexOf('<'); i >= 0; i = v.text.indexOf('<', i + 1)) {
+    // A `<` in the body of a data heredoc (`cat > page.html <<EOF` … `<b>`) is text, not a redirection.
+    if (data.length > 0 && insideAny(data, v.span(i, i + 1).start)) continue;
+    return viewHit(v, i, i + 1, 'Command contains input redirection (`<`), which could read sensitive files past path checks. Pass the file as an argument instead.');
+  }
+  return undefined;
 }
 
 export default defineSecurityCheck(
@@ -30,13 +34,17 @@ export default defineSecurityCheck(
       exceptions:
         'As in Claude Code: quoted `<` is ignored and `</dev/null` is stripped first (only when followed by ' +
         'whitespace or the end). Heredocs (`<<`) count, except quoted heredocs, which are replaced by a ' +
-        'placeholder. Deviation: Claude Code reports only the input redirection when a command has both; ' +
+        'placeholder. Deviation: a `<` in the body of an unquoted heredoc that is plain data (fed to a ' +
+        'command that is not a shell, with no `$`, backtick or backslash in it, so bash expands nothing) is text, ' +
+        'not a redirection, and neither is that heredoc\'s own `<<`, which reads no file (`cat > page.html <<EOF` ' +
+        'with `<b>x</b>`); Claude Code asks. ' +
+        'Deviation: Claude Code reports only the input redirection when a command has both; ' +
         'shellward also reports `output-redirection`. In the `script` profile the rule is off.',
     },
     sources: ['claude-code:validateRedirections'],
     examples: {
-      valid: ['cat file.txt </dev/null', 'echo "<tag>"', 'ls 2>&1'],
-      invalid: ['cat < /etc/passwd', 'wc -l < file.txt', 'cat <<EOF\nhi\nEOF'],
+      valid: ['cat file.txt </dev/null', 'echo "<tag>"', 'ls 2>&1', 'cat > page.html <<EOF\n<b>bold</b>\nEOF'],
+      invalid: ['cat < /etc/passwd', 'wc -l < file.txt', 'cat <<EOF\nhi $USER\nEOF'],
     },
     claudeCode: { id: 9, name: 'validateRedirections', misparsing: false, order: ORDER['input-redirection'] },
   },

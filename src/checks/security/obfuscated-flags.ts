@@ -6,7 +6,7 @@
  */
 import { isJsSpace, scanQuoted } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
-import { defineSecurityCheck, viewHit, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck, insideAny, viewHit, type Hit, type SecurityCommand } from './statement.js';
 
 const QUOTES = '\'"`';
 const isQuote = (c: string | undefined): boolean => c !== undefined && c !== '' && QUOTES.includes(c);
@@ -104,9 +104,12 @@ function characterScan(cmd: SecurityCommand): Hit | undefined {
   const t = cmd.text;
   const budget = { left: 4 * t.length + 64 };
   let hit: Hit | undefined;
+  const printed = cmd.tree?.printedArgs ?? [];
   scanQuoted(t, [], (i, inSingle, inDouble) => {
     // Claude Code's scan looks at each character with the one after it: the last has none.
     if (i >= t.length - 1 || inSingle || inDouble || !space(t, i)) return undefined;
+    // A word `echo` / `printf` prints (`echo "---Summary---"` on its own line) is no flag of anything.
+    if (printed.length > 0 && insideAny(printed, i + 1)) return undefined;
     const next = t[i + 1]!;
     if (isQuote(next)) {
       const close = t.indexOf(next, i + 2);
@@ -254,7 +257,10 @@ export default defineSecurityCheck(
         '`"""-f"` inside single quotes (`printf \'"""-f" text\'`). Deviations: in the `script` profile ' +
         'ANSI-C and locale quoting are ordinary (`IFS=$\'\\n\'`) and are reported only when the quoted text ' +
         'starts with a dash; the chain-of-quoted-segments scan has a linear work budget, and a command ' +
-        'that exhausts it is reported.',
+        'that exhausts it is reported. The character scan also skips the words of an `echo` / `printf` that ' +
+        'stands alone in a multi-line command or between `;`, `&&`, `||` (not piped, not inside `$( … )`): ' +
+        '`cd build` then `echo "---Summary---"` passes, where Claude Code asks because its `echo` exemption ' +
+        'looks only at the first command.',
     },
     sources: ['claude-code:validateObfuscatedFlags', 'claude-code:validateGitCommit'],
     examples: {
@@ -266,6 +272,7 @@ export default defineSecurityCheck(
         "printf '%s' 'it'\"'\"'s'",
         'echo $\'-x\'',
         "echo '\"\"\"-f\" text'",
+        'cd build\necho "---Summary---"\nls',
       ],
       invalid: [
         "ls $'-la'",

@@ -32,6 +32,7 @@ import {
   type View,
 } from '../../analyses/security-views.js';
 import type { Dialect, Profile, Span } from '../../core/types.js';
+import { resolveCommand } from '../../parse/command-name.js';
 import type { ParsedScript, Redirect } from '../../parse/nodes.js';
 import { defineCheck, type Check, type CheckContext, type RuleMeta } from '../define.js';
 import { ORDER } from './order.js';
@@ -93,6 +94,42 @@ export interface TreeFacts {
   readonly hasOperatorNodes: boolean;
   /** True when an ERROR or MISSING node starts in the string. */
   readonly hasProblems: boolean;
+  /**
+   * The `<<` / `<<-` operators and the bodies (`[start, end)`, newline before the body to the end
+   * of the closing delimiter) of
+   * unquoted heredocs that are plain data: fed to a command that is not a shell, and holding no
+   * `$`, backtick or backslash-newline, so bash expands nothing in them (bash manual, "Here
+   * Documents": https://www.gnu.org/software/bash/manual/html_node/Redirections.html#Here-Documents).
+   * A check of shell syntax may skip them; quoted heredocs are in {@link heredocs}.
+   */
+  readonly dataHeredocs: readonly Span[];
+  /**
+   * Spans of the arguments of `echo` / `printf` commands that stand alone on their line or
+   * between `;`, `&&`, `||` (not in a pipeline, not inside `$( … )`): their words are printed,
+   * never read as flags by another command.
+   */
+  readonly printedArgs: readonly Span[];
+}
+
+/** True when `[start, end)` lies inside one of `spans` (sorted or not). */
+export function insideAny(spans: readonly Span[], start: number, end = start + 1): boolean {
+  return spans.some((s) => start >= s.start && end <= s.end);
+}
+
+/** Programs that run a heredoc's body as shell code (directly, or on another host). */
+const BODY_RUNNERS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'busybox', 'fish', 'source', '.', 'eval', 'ssh', 'sudo', 'su', 'doas', 'env', 'xargs', 'exec', 'command', 'nohup', 'time', 'timeout', 'nice', 'script', 'docker', 'kubectl', 'podman']);
+
+/** Whether a separator or the string edge lies next to `[from, to)` on the side `dir` (spaces and tabs skipped). */
+function standsAlone(text: string, from: number, to: number, start: number, end: number): boolean {
+  let b = from - 1;
+  while (b >= start && (text[b] === ' ' || text[b] === '\t')) b--;
+  const before = b < start ? '' : text[b]!;
+  const okBefore = before === '' || before === '\n' || before === ';' || (before === '&' && text[b - 1] === '&') || (before === '|' && text[b - 1] === '|');
+  let a = to;
+  while (a < end && (text[a] === ' ' || text[a] === '\t')) a++;
+  const after = a >= end ? '' : text[a]!;
+  const okAfter = after === '' || after === '\n' || after === ';' || after === '#' || (after === '&' && text[a + 1] === '&') || (after === '|' && text[a + 1] === '|');
+  return okBefore && okAfter;
 }
 
 /** Result of Claude Code's `validateGitCommit` for one command string. */
@@ -340,9 +377,30 @@ function treeFacts(text: string, range: Span, parse: RangeParse): TreeFacts {
       });
     }
   }
+  const dataHeredocs: Span[] = [];
+  const printedArgs: Span[] = [];
+  if (!hasProblems) {
+    for (const cmd of parse.commands) {
+      if (cmd.embedded) continue;
+      const name = resolveCommand(cmd)?.name ?? cmd.name?.value;
+      for (const r of cmd.redirects) {
+        if (!r.heredoc || r.heredoc.quoted || name === undefined || BODY_RUNNERS.has(name)) continue;
+        const loc = locateHeredoc(text, r);
+        if (!loc || loc.opStart < start || loc.contentEnd > end) continue;
+        // Only `$`, backtick and a backslash before a newline act in an unquoted heredoc body.
+        if (/[$`]|\\\r?\n/.test(text.slice(loc.contentStart, loc.contentEnd))) continue;
+        // The `<<` operator too: it reads no file.
+        dataHeredocs.push({ start: loc.opStart - start, end: loc.opStart + 3 - start }, { start: loc.contentStart - start, end: loc.contentEnd - start });
+      }
+      const raw = cmd.name?.value;
+      if ((raw === 'echo' || raw === 'printf') && cmd.args.length > 0 && cmd.span.start >= start && cmd.span.end <= end && standsAlone(text, cmd.span.start, cmd.span.end, start, end)) {
+        printedArgs.push({ start: cmd.args[0]!.span.start - start, end: cmd.args[cmd.args.length - 1]!.span.end - start });
+      }
+    }
+  }
   const listStatement = parse.statements.some((s) => s.type === 'list');
   const hasOperatorNodes = hasProblems || listStatement || hasOperatorText(text.slice(start, end), comments, heredocs);
-  return { comments, heredocs, hasOperatorNodes, hasProblems };
+  return { comments, heredocs, hasOperatorNodes, hasProblems, dataHeredocs, printedArgs };
 }
 
 /**

@@ -15,11 +15,24 @@ export type ShellText =
   | { readonly kind: 'script'; readonly text: MappedText; readonly dialect: Dialect; readonly directExec: boolean }
   /** A file edit (`apply_patch`): not a command. */
   | { readonly kind: 'edit' }
-  /** A PowerShell or cmd.exe script: not POSIX shell, not analysed. */
-  | { readonly kind: 'foreign'; readonly shell: string };
+  /**
+   * A PowerShell or cmd.exe script: not POSIX shell, not analysed. `shell` is `powershell` (also
+   * for `pwsh`) or `cmd`; `text` is the script (the element after `-Command`/`-c`, `/c`), or the
+   * whole argv quote-joined when there is no such element.
+   */
+  | { readonly kind: 'foreign'; readonly shell: string; readonly text: MappedText };
 
 function basename(p: string): string {
   return p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1).replace(/\.exe$/i, '').toLowerCase();
+}
+
+/**
+ * The name of a shell program path as a session's shell: `/bin/zsh` → `zsh`, `pwsh` /
+ * `powershell.exe` → `powershell`, `cmd.exe` → `cmd`; other names lower-cased without `.exe`.
+ */
+export function shellName(program: string): string {
+  const b = basename(program.trim());
+  return b === 'pwsh' || b === 'powershell' ? 'powershell' : b;
 }
 
 /** The dialect of a shell program path (`/bin/zsh` → `zsh`), or undefined for non-POSIX or unknown shells. */
@@ -84,6 +97,11 @@ export function argvToShell(argv: readonly MappedText[], defaultDialect: Dialect
       }
     }
   }
-  if (prog === 'pwsh' || prog === 'powershell' || prog === 'cmd') return { kind: 'foreign', shell: prog };
+  if (prog === 'pwsh' || prog === 'powershell' || prog === 'cmd') {
+    const flag = prog === 'cmd' ? /^\/[cCkK]$/ : /^-(?:c|command|encodedcommand|ec)$/i;
+    const at = argv.findIndex((a, i) => i > 0 && flag.test(a.text));
+    const script = at !== -1 ? argv[at + 1] : undefined;
+    return { kind: 'foreign', shell: prog === 'cmd' ? 'cmd' : 'powershell', text: script ?? quoteJoin(argv) };
+  }
   return { kind: 'script', text: quoteJoin(argv), dialect: defaultDialect, directExec: true };
 }

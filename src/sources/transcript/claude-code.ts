@@ -11,6 +11,7 @@
  * are skipped (the subagent's own file is read); user-typed `!` commands (`<bash-input>`) are not
  * agent tool calls. Re-logged calls (same `tool_use.id`) are read once per run. Pure.
  */
+import { homeFromCwd } from '../../core/session-paths.js';
 import type { CommandOutcome, UnitContext } from '../../core/types.js';
 import { stringAt } from './json-text.js';
 import { makeCall, nothing, rec, startLine, str, unmapped, type ReaderOutput, type SeenIds, type TranscriptCall, type TranscriptReader } from './types.js';
@@ -26,18 +27,35 @@ export interface ClaudeResult {
 }
 
 /**
- * The outcome and exit code of a Bash call from its result (TRANSCRIPTS.md §1.4): rejected by the
- * user; denied by a rule or hook; interrupted; started in the background; or ran, with the exit
- * code from `Exit code N` in the content or the `toolUseResult` string, else failed-unknown when
+ * The outcome and exit code of a Bash call from its result: rejected by the user (`User rejected
+ * tool use`, "The user doesn't want to proceed…", "The user declined…"); cancelled when Claude Code
+ * never started it (a sibling call of the same parallel batch errored: "Sibling tool call
+ * errored", "Cancelled: parallel tool call … errored"; or a "Warmup" request's result); denied by
+ * a rule, mode or hook ("Permission for this tool use was denied…", `toolDenialKind`, another
+ * `<tool_use_error>`); interrupted; started in the background; or ran, with the exit code from
+ * `Exit code N` in the content or the `toolUseResult` string, else failed-unknown when
  * `is_error`, else 0.
  */
 export function claudeOutcome(r: ClaudeResult): { outcome: CommandOutcome; exitCode?: number; failed?: boolean } {
   const tur = r.toolUseResult;
   const turText = typeof tur === 'string' ? tur : '';
   const turObj = rec(tur);
-  if (r.toolDenialKind === 'user-rejected' || turText === 'User rejected tool use' || r.content.startsWith("The user doesn't want to proceed with this tool use")) {
+  // The text of an error result without its `<tool_use_error>` wrapper and `Error: ` prefix.
+  const said = r.content.replace(/^\s*<tool_use_error>/, '').replace(/^Error: /, '');
+  if (
+    r.toolDenialKind === 'user-rejected' ||
+    turText === 'User rejected tool use' ||
+    r.content.startsWith("The user doesn't want to proceed with this tool use") ||
+    /^The user (?:declined|denied|rejected)\b/.test(said)
+  ) {
     return { outcome: 'rejected' };
   }
+  // Never started because another call of the same parallel batch failed (Claude Code cancels
+  // the siblings), or a start-up "Warmup" request whose tools are not run: not a denial, not a failure.
+  if (r.isError && !/^Exit code \d+/m.test(r.content) && (/^(?:Sibling tool call errored|Cancelled: parallel tool call)/.test(said) || /^Warmup\b/.test(said) || /^(?:Sibling tool call errored|Cancelled: parallel tool call)/.test(turText.replace(/^Error: /, '')))) {
+    return { outcome: 'cancelled' };
+  }
+  if (r.isError && /^Permission (?:for this tool use|to use \S+) (?:was|has been) denied/.test(said)) return { outcome: 'denied' };
   if (r.toolDenialKind !== undefined || (r.isError && /<tool_use_error>/.test(r.content) && !/^Exit code \d+/m.test(r.content))) return { outcome: 'denied' };
   if (turObj?.interrupted === true || r.content.startsWith('[Request interrupted by user for tool use]')) return { outcome: 'interrupted' };
   if (typeof turObj?.backgroundTaskId === 'string' || r.content.startsWith('Command running in background with ID:')) return { outcome: 'backgrounded' };
@@ -59,6 +77,8 @@ interface Pending {
   readonly line: number;
   readonly path: readonly (string | number)[];
   readonly context: UnitContext;
+  /** Made in a "Warmup" chain. */
+  readonly warmup: boolean;
 }
 
 /** Reads one Claude Code JSONL file; `file` is the path shown to the user. */
@@ -66,6 +86,10 @@ export class ClaudeCodeReader implements TranscriptReader {
   private readonly pending = new Map<string, Pending>();
   /** The `permissionMode` of the latest record that had one (Claude Code writes it on user records). */
   private mode: string | undefined;
+  /** The session's home as the latest cwd that showed one (`/home/u/…`) revealed it. */
+  private home: string | undefined;
+  /** Chains (`main:` / `side:<agentId>`) that began with the "Warmup" prompt. */
+  private readonly warmup = new Set<string>();
 
   /** @param seen ids seen earlier in the run (shared across files; this reader adds to it) */
   constructor(
@@ -91,8 +115,16 @@ export class ClaudeCodeReader implements TranscriptReader {
     const { out, record: e } = startLine(text, lineNo);
     if (!e) return out;
     if (str(e.permissionMode) !== undefined) this.mode = str(e.permissionMode);
+    this.home = homeFromCwd(str(e.cwd)) ?? this.home;
     const message = rec(e.message);
     const content = message?.content;
+    const chain = `${e.isSidechain === true ? 'side' : 'main'}:${str(e.agentId) ?? ''}`;
+    if (e.type === 'user' && e.parentUuid === null && e.isMeta !== true) {
+      // A chain that starts with the prompt "Warmup" is Claude Code's start-up cache warm-up
+      // (2.1.x); its tool calls are not run.
+      if (contentText(content).trim() === 'Warmup') this.warmup.add(chain);
+      else this.warmup.delete(chain);
+    }
     if (!Array.isArray(content)) return out;
     if (e.type === 'assistant') {
       content.forEach((block, k) => {
@@ -111,10 +143,11 @@ export class ClaudeCodeReader implements TranscriptReader {
           ...(str(e.sessionId) !== undefined ? { sessionId: str(e.sessionId) } : {}),
           ...(str(e.timestamp) !== undefined ? { timestamp: str(e.timestamp) } : {}),
           ...(str(e.cwd) !== undefined ? { cwd: str(e.cwd) } : {}),
+          home: this.home ?? null,
           ...(sidechain ? { subagent: str(e.agentId) ?? 'sidechain' } : {}),
           ...(this.mode !== undefined ? { permissionMode: this.mode } : {}),
         };
-        this.pending.set(id, { command, hostText: text, line: lineNo, path: ['message', 'content', k, 'input', 'command'], context });
+        this.pending.set(id, { command, hostText: text, line: lineNo, path: ['message', 'content', k, 'input', 'command'], context, warmup: this.warmup.has(chain) });
       });
     } else if (e.type === 'user') {
       for (const block of content) {
@@ -124,12 +157,14 @@ export class ClaudeCodeReader implements TranscriptReader {
         const p = id === undefined ? undefined : this.pending.get(id);
         if (!p || id === undefined) continue;
         this.pending.delete(id);
-        const result = claudeOutcome({
+        const raw = claudeOutcome({
           content: contentText(b.content),
           isError: b.is_error === true,
           toolUseResult: e.toolUseResult,
           ...(str(e.toolDenialKind) !== undefined ? { toolDenialKind: str(e.toolDenialKind) } : {}),
         });
+        // A warm-up call's error result is not a failure: the call was never run.
+        const result = p.warmup && raw.outcome === 'ran' && raw.failed === true ? { outcome: 'cancelled' as const } : raw;
         out.calls.push(this.build(p, result));
       }
     }

@@ -10,20 +10,28 @@
  * Not commands: `apply_patch` (argv, heredoc script or the freeform `custom_tool_call`),
  * `write_stdin` (input to a running process; its output may carry that process's exit code),
  * `spawn_agent` and the other multi-agent tools, MCP tools. PowerShell and cmd.exe scripts are
- * skipped (not POSIX shell). The early TypeScript CLI's single-JSON `rollout-*.json` is not read.
+ * read and counted with their `shell` (`powershell`, `cmd`) so that reports can list them as not
+ * analysed; the session's shell comes from its `<environment_context>` (`<shell>zsh</shell>`),
+ * PowerShell on Windows when none is recorded. Call ids are scoped by session. The early
+ * TypeScript CLI's single-JSON `rollout-*.json` is not read.
  * Pure.
  */
-import { posix } from 'node:path';
+import { homeFromCwd, isWindowsPath, resolveSessionPath } from '../../core/session-paths.js';
 import type { CommandOutcome, Dialect, UnitContext } from '../../core/types.js';
 import type { MappedText } from '../mapped-text.js';
-import { argvToShell, dialectOfShell, isApplyPatchScript } from './argv.js';
+import { argvToShell, dialectOfShell, isApplyPatchScript, shellName } from './argv.js';
 import { stringAt } from './json-text.js';
 import { makeCall, nothing, rec, startLine, str, unmapped, type ReaderOutput, type SeenIds, type TranscriptCall, type TranscriptReader } from './types.js';
 
 const ENVELOPE_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
 const SHELL_TOOLS = new Set(['shell', 'container.exec', 'shell_command', 'exec_command']);
 
-/** Outcome of a call from its `function_call_output` text (TRANSCRIPTS.md §2.4). */
+/**
+ * Outcome of a call from its `function_call_output` text: the structured JSON's
+ * `metadata.exit_code`, `Exit code: N` (shell_command), `Process exited with code N`
+ * (exec_command), "failed in sandbox … exit code: N" (0.39–0.47: it ran), a running
+ * unified-exec session (backgrounded), a refusal message (denied), else ran and failed.
+ */
 export function codexOutcome(output: string): { outcome: CommandOutcome; exitCode?: number; failed?: boolean; runningSession?: number } {
   // shell (structured): a JSON string with metadata.exit_code
   if (output.startsWith('{')) {
@@ -37,6 +45,13 @@ export function codexOutcome(output: string): { outcome: CommandOutcome; exitCod
   }
   const exit = /^Exit code: (\d+)/m.exec(output) ?? /^Process exited with code (\d+)/m.exec(output);
   if (exit) return { outcome: 'ran', exitCode: Number(exit[1]) };
+  // cli 0.39–0.47: a command that ran in the sandbox and exited non-zero is reported as
+  // "failed in sandbox … exit code: N" (or `exit_code: N` inside the debug text of the error):
+  // it ran, with that exit code.
+  if (/failed in sandbox/i.test(output)) {
+    const m = /exit[ _]code:? ?(\d+)/i.exec(output);
+    if (m) return { outcome: 'ran', exitCode: Number(m[1]) };
+  }
   const running = /^Process running with session ID (\d+)/m.exec(output);
   if (running) return { outcome: 'backgrounded', runningSession: Number(running[1]) };
   if (/reject|declined|denied|not permitted|approval|sandbox|failed to parse function arguments/i.test(output)) return { outcome: 'denied' };
@@ -64,6 +79,8 @@ export class CodexReader implements TranscriptReader {
   private readonly stdinCalls = new Map<string, number>();
   private meta: { id?: string; cwd?: string; timestamp?: string; subagent?: string } | undefined;
   private turnCwd: string | undefined;
+  /** The session's shell from its `<environment_context>` (`<shell>zsh</shell>`). */
+  private shell: string | undefined;
   private sawTurn = false;
   private replay = false;
 
@@ -94,11 +111,22 @@ export class CodexReader implements TranscriptReader {
   private cwdFor(workdir: string | undefined): string | undefined {
     const base = this.turnCwd ?? this.meta?.cwd;
     if (workdir === undefined || workdir === '') return base;
-    if (workdir.startsWith('/')) return workdir;
-    return base !== undefined ? posix.resolve(base, workdir) : workdir;
+    // Resolved with the rules of the recorded platform (a Windows base joins with win32),
+    // never against shellward's own working directory.
+    return resolveSessionPath(base, workdir) ?? workdir;
   }
 
-  private context(callId: string, timestamp: string | undefined, cwd: string | undefined): UnitContext {
+  /**
+   * The shell a command string runs in (`shell_command`, `exec_command` without `shell`): the
+   * session's recorded shell; on Windows (a drive-letter cwd) without one, PowerShell, Codex's
+   * default there.
+   */
+  private sessionShell(): string | undefined {
+    if (this.shell !== undefined) return this.shell;
+    return isWindowsPath(this.turnCwd ?? this.meta?.cwd) ? 'powershell' : undefined;
+  }
+
+  private context(callId: string, timestamp: string | undefined, cwd: string | undefined, shell: string | undefined): UnitContext {
     const ts = timestamp ?? this.meta?.timestamp;
     return {
       agent: 'codex',
@@ -106,6 +134,8 @@ export class CodexReader implements TranscriptReader {
       ...(this.meta?.id !== undefined ? { sessionId: this.meta.id } : {}),
       ...(ts !== undefined ? { timestamp: ts } : {}),
       ...(cwd !== undefined ? { cwd } : {}),
+      home: homeFromCwd(cwd) ?? homeFromCwd(this.turnCwd) ?? homeFromCwd(this.meta?.cwd) ?? null,
+      ...(shell !== undefined ? { shell } : {}),
       ...(this.meta?.subagent !== undefined ? { subagent: this.meta.subagent } : {}),
     };
   }
@@ -130,6 +160,8 @@ export class CodexReader implements TranscriptReader {
     let script: MappedText | undefined;
     let workdir: string | undefined;
     let dialect: Dialect = 'bash';
+    /** The shell it ran in, when known (argv wrapper, `shell` argument, the session's shell). */
+    let shell: string | undefined;
     if (item.type === 'local_shell_call') {
       const action = rec(item.action);
       const cmd = action?.command;
@@ -161,32 +193,48 @@ export class CodexReader implements TranscriptReader {
       if (name === 'exec_command') {
         script = typeof args.cmd === 'string' ? (stringAt(argsText, ['cmd']) ?? unmapped(args.cmd, 0)) : undefined;
         const sh = str(args.shell);
-        if (sh !== undefined) {
-          const d = dialectOfShell(sh);
-          if (!d) return; // powershell / cmd: not POSIX shell
-          dialect = d;
-        }
+        shell = sh !== undefined ? shellName(sh) : this.sessionShell();
       } else if (typeof args.command === 'string') {
         script = stringAt(argsText, ['command']) ?? unmapped(args.command, 0);
+        shell = this.sessionShell();
       } else if (Array.isArray(args.command)) {
         const cmd = args.command;
         argv = cmd.map((a, i) => stringAt(argsText, ['command', i]) ?? unmapped(String(a), argsText.hostAt(0) ?? 0));
       } else return;
     }
-    const key = `codex:${callId}`;
+    // Call ids are unique within a session only (some providers number them `functions.shell:0`,
+    // `:1` … in every session): the key is scoped by the session, so the replayed prefix of a
+    // child thread (the same session's calls again) is still read once.
+    const key = `codex:${this.meta?.id ?? this.file}:${callId}`;
     if (this.replay || this.seen.has(key)) return;
     let directExec = false;
     if (argv) {
-      const shell = argvToShell(argv);
-      if (!shell || shell.kind !== 'script') return;
-      script = shell.text;
-      dialect = shell.dialect;
-      directExec = shell.directExec;
+      const unwrapped = argvToShell(argv);
+      if (!unwrapped || unwrapped.kind === 'edit') return;
+      script = unwrapped.text;
+      if (unwrapped.kind === 'foreign') shell = unwrapped.shell;
+      else {
+        dialect = unwrapped.dialect;
+        directExec = unwrapped.directExec;
+        shell = directExec ? undefined : dialect;
+      }
     }
     if (!script || isApplyPatchScript(script.text)) return;
+    if (shell !== undefined) dialect = dialectOfShell(shell) ?? dialect;
     this.seen.add(key);
-    const context = { ...this.context(callId, timestamp, this.cwdFor(workdir)), ...(directExec ? { directExec: true } : {}) };
+    const context = { ...this.context(callId, timestamp, this.cwdFor(workdir), shell), ...(directExec ? { directExec: true } : {}) };
     this.pending.set(callId, { command: script, hostText: text, line: lineNo, dialect, context });
+  }
+
+  /** Reads the session's shell from an injected `<environment_context>` user message (`<shell>powershell</shell>`). */
+  private environment(message: Record<string, unknown>): void {
+    if (!Array.isArray(message.content)) return;
+    for (const part of message.content) {
+      const t = str(rec(part)?.text);
+      if (t === undefined || !t.includes('<environment_context>')) continue;
+      const m = /<shell>\s*([^<\s]+)\s*<\/shell>/.exec(t);
+      if (m) this.shell = shellName(m[1]!);
+    }
   }
 
   private output(callId: string, output: unknown, out: ReaderOutput): void {
@@ -247,6 +295,7 @@ export class CodexReader implements TranscriptReader {
         if (typeof payload.cwd === 'string') this.turnCwd = payload.cwd;
         break;
       case 'response_item':
+        if (payload.type === 'message' && payload.role === 'user' && this.shell === undefined) this.environment(payload);
         if (payload.type === 'function_call' || payload.type === 'local_shell_call') this.call(payload, base, text, lineNo, timestamp);
         else if (payload.type === 'function_call_output' && typeof payload.call_id === 'string' && !this.replay) this.output(payload.call_id, payload.output, out);
         break;

@@ -9,6 +9,11 @@ import { isDecisionRecord } from './shellward-decisions.js';
 
 const CLAUDE_TYPES = new Set(['user', 'assistant', 'summary', 'system', 'progress', 'file-history-snapshot', 'queue-operation', 'attachment', 'custom-title']);
 const CODEX_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
+const GEMINI_MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
+
+function rec(v: unknown): Record<string, unknown> | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
 
 /** Whether a path's name suggests a transcript worth sniffing (`*.jsonl`, `*.json`). */
 export function mayBeTranscript(path: string): boolean {
@@ -61,6 +66,11 @@ function fromObject(obj: Record<string, unknown>): TranscriptFormat | undefined 
   if (obj.record_type === 'state') return 'codex';
   if (typeof obj.sessionId === 'string' && typeof obj.projectHash === 'string') return Array.isArray(obj.messages) ? 'gemini-json' : 'gemini-jsonl';
   if (typeof obj.type === 'string' && CLAUDE_TYPES.has(obj.type) && ('uuid' in obj || 'sessionId' in obj || 'leafUuid' in obj || 'messageId' in obj)) return 'claude-code';
+  // A Gemini JSONL recording whose metadata line is missing (cut, or written by a build that
+  // began with a message): a message record `{id, type: "gemini"|"user"|…, content|toolCalls}`
+  // with no Claude Code keys, or a `$set` / `$rewindTo` update.
+  if (typeof obj.id === 'string' && typeof obj.type === 'string' && GEMINI_MESSAGE_TYPES.has(obj.type) && ('toolCalls' in obj || 'content' in obj) && !('uuid' in obj) && !('message' in obj)) return 'gemini-jsonl';
+  if (Object.keys(obj).length === 1 && (rec(obj.$set) !== undefined || typeof obj.$rewindTo === 'string')) return 'gemini-jsonl';
   return undefined;
 }
 
@@ -73,6 +83,7 @@ function detectFromLine(first: string, text: string): TranscriptFormat | undefin
   // A first line too long for `head`, or a multi-line JSON document.
   if (/^\{"timestamp":"[^"]*","type":"(?:session_meta|turn_context|response_item|event_msg)","payload":/.test(first)) return 'codex';
   if (/^\{"(?:parentUuid|type|isSidechain|uuid)":/.test(first) && /"sessionId":"/.test(first)) return 'claude-code';
+  if (/^\{"id":"[^"]*",/.test(first) && /"type":"(?:gemini|user|info)"/.test(first) && !/"uuid":/.test(first)) return 'gemini-jsonl';
   if (/^\s*\{\s*$/.test(first) && /"sessionId"\s*:/.test(text) && /"projectHash"\s*:/.test(text) && /"messages"\s*:/.test(text)) return 'gemini-json';
   return undefined;
 }

@@ -13,6 +13,7 @@
  * calls. Pure.
  */
 import { posix } from 'node:path';
+import { homeFromCwd, isWindowsPath, resolveSessionPath } from '../../core/session-paths.js';
 import type { CommandOutcome, UnitContext } from '../../core/types.js';
 import { LineIndex } from '../../core/positions.js';
 import { stringAt } from './json-text.js';
@@ -82,11 +83,33 @@ function metaOf(v: Record<string, unknown>, into: Meta): void {
   if (Array.isArray(v.directories)) into.directories = v.directories.filter((d): d is string => typeof d === 'string');
 }
 
+/**
+ * The session id a recording's path implies when the file holds none: the `<sid8>` of
+ * `session-<YYYY-MM-DDTHH-MM>-<sid8>.json[l]`, else the file name without its extension.
+ */
+function sessionFromPath(path: string): string {
+  const name = posix.basename(path.split('\\').join('/')).replace(/\.jsonl?$/i, '');
+  const m = /^session-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-([0-9a-f]{8})$/i.exec(name);
+  return m ? m[1]! : name;
+}
+
 /** The calls of the final message list. */
 function callsOf(messages: readonly Stored[], meta: Meta, file: string, seen: SeenIds, options: GeminiOptions): TranscriptCall[] {
   const calls: TranscriptCall[] = [];
   const parent = meta.kind === 'subagent' && options.path ? posix.basename(posix.dirname(options.path.split('\\').join('/'))) : undefined;
   const root = meta.directories?.[0];
+  // Without a metadata record (a file that starts with a message) the session is named by its file.
+  const session = meta.sessionId ?? sessionFromPath(options.path ?? file);
+  // The session's home: what the project root or any absolute directory of a call shows.
+  let sessionHome = homeFromCwd(root);
+  for (const m of messages) {
+    if (sessionHome !== undefined) break;
+    if (m.value.type !== 'gemini' || !Array.isArray(m.value.toolCalls)) continue;
+    for (const tc of m.value.toolCalls) {
+      const a = rec(rec(tc)?.args);
+      sessionHome ??= homeFromCwd(str(a?.dir_path) ?? str(a?.directory));
+    }
+  }
   for (const m of messages) {
     if (m.value.type !== 'gemini' || !Array.isArray(m.value.toolCalls)) continue;
     m.value.toolCalls.forEach((tc, k) => {
@@ -96,23 +119,29 @@ function callsOf(messages: readonly Stored[], meta: Meta, file: string, seen: Se
       const command = str(args?.command);
       if (command === undefined) return;
       const id = str(t.id) ?? `${str(m.value.id) ?? ''}#${k}`;
-      const key = `gemini:${id}`;
+      // Ids are unique within a session only (model-provided ids such as `run_shell_command__0`).
+      const key = `gemini:${session}:${id}`;
       if (seen.has(key)) return;
       seen.add(key);
       const path = [...m.path, 'toolCalls', k, 'args', 'command'];
       const mapped = stringAt(m.host, path);
       const text = mapped && mapped.text === command ? mapped : unmapped(command, 0);
       const dir = str(args?.dir_path) ?? str(args?.directory);
-      const cwd = dir === undefined ? root : dir.startsWith('/') ? dir : root !== undefined ? posix.resolve(root, dir) : undefined;
+      const cwd = dir === undefined ? root : resolveSessionPath(root, dir);
+      // Gemini CLI runs commands with PowerShell on Windows and `bash -c` elsewhere
+      // (https://geminicli.com/docs/tools/shell): a drive-letter directory tells the platform.
+      const windows = isWindowsPath(cwd) || isWindowsPath(root);
       const r = geminiOutcome(t.status, t.result, args?.is_background === true);
       const timestamp = str(t.timestamp) ?? str(m.value.timestamp);
       const line = m.index ? m.index.position(text.hostAt(0) ?? 0).line : m.firstLine;
       const context: UnitContext = {
         agent: 'gemini',
         toolUseId: id,
-        ...(parent !== undefined ? { sessionId: parent, subagent: meta.sessionId ?? 'subagent' } : meta.sessionId !== undefined ? { sessionId: meta.sessionId } : {}),
+        ...(parent !== undefined ? { sessionId: parent, subagent: meta.sessionId ?? 'subagent' } : { sessionId: session }),
         ...(timestamp !== undefined ? { timestamp } : {}),
         ...(cwd !== undefined ? { cwd } : {}),
+        home: sessionHome ?? null,
+        ...(windows ? { shell: 'powershell' } : {}),
         outcome: r.outcome,
         ...(r.exitCode !== undefined ? { exitCode: r.exitCode } : {}),
         ...(r.failed ? { failed: true } : {}),

@@ -7,7 +7,7 @@ describe(ID, () => {
   it.each([
     ['cat < /etc/passwd', '1:5'],
     ['wc -l < file.txt', '1:7'],
-    ['cat <<EOF\nhi\nEOF', '1:5'], // unquoted heredoc: its body expands, so it stays visible
+    ['cat <<EOF\nhi $USER\nEOF', '1:5'], // unquoted heredoc whose body expands: it stays visible
     ['cat </dev/nullx', '1:5'], // boundary rule
   ])('reports %j', async (cmd, at) => {
     const d = await expectOne(ID, cmd, at);

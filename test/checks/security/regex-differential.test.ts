@@ -151,8 +151,14 @@ describe('checks', () => {
         if (u[i] === '\\' && i + 1 < u.length) i++;
         else if (u[i] === '`') unescapedBacktick = true;
       }
-      const patterns = [/<\(/, />\(/, /=\(/, /(?:^|[\s;&|])=[a-zA-Z_]/, /\$\(/, /\$\{/, /\$\[/, /~\[/, /\(e:/, /\(\+/, /\}\s*always\s*\{/, /<#/];
-      return unescapedBacktick || patterns.some((p) => p.test(u));
+      // `=(` counts unless it ends the `NAME=` of an array assignment at command position (a
+      // deliberate deviation from Claude Code: `cmd=(ls -la)` is an array in bash and zsh).
+      const processEquals = [...u.matchAll(/=\(/g)].some((m) => {
+        const g = /(?:^|[;&|(\n])((?:[^;&|(\n]*\s)?)[A-Za-z_]\w*\+?$/.exec(u.slice(0, m.index));
+        return !g || !g[1]!.split(/\s+/).every((t) => t === '' || t.includes('='));
+      });
+      const patterns = [/<\(/, />\(/, /(?:^|[\s;&|])=[a-zA-Z_]/, /\$\(/, /\$\{/, /\$\[/, /~\[/, /\(e:/, /\(\+/, /\}\s*always\s*\{/, /<#/];
+      return unescapedBacktick || processEquals || patterns.some((p) => p.test(u));
     });
   });
 
