@@ -1,5 +1,5 @@
 /**
- * Benchmark of `shellward check` (issue 3, item 5). A benchmark, not a test; run it after
+ * Benchmark of `shellward check`. A benchmark, not a test; run it after
  * `npx tsc -p tsconfig.json` as `node dist/bench/check-bench.js [--runs N] [--skip-slow]`.
  *
  * Three measurements, printed as small tables:

@@ -1,5 +1,5 @@
 /**
- * Transcript throughput (issue 6): generates a folder of agent transcripts (Claude Code, Codex and
+ * Transcript throughput: generates a folder of agent transcripts (Claude Code, Codex and
  * Gemini JSONL, one third each, files of about 16 MB) and lints it with the same runner `shellward
  * lint` uses, in a child process so the peak RSS is the run's own. Prints MB/s, tool calls/s and
  * peak RSS. A benchmark, not a test.

@@ -33,7 +33,7 @@ export interface LinterOptions {
   /** The merged permission policy (src/config/load.ts builds it); default: no rules. */
   readonly policy?: PermissionPolicy;
   /**
-   * How paths resolve for path validation (SPEC-bashtool.md §3.4): the home directory for `~`, and
+   * How paths resolve for path validation (claude-code-reference.md §3.4): the home directory for `~`, and
    * optionally `realpath` to follow symlinks (the CLI injects one for local commands; transcripts
    * recorded elsewhere stay lexical). Default: lexical, home = `os.homedir()` at creation.
    */

@@ -1,5 +1,5 @@
 /**
- * Verdicts for the command units of linted files (issue 6, `lint --format json`): each top-level
+ * Verdicts for the command units of linted files (`lint --format json`): each top-level
  * statement of a script, each Makefile unit, each transcript tool call gets the verdict
  * `shellward check` would give its text (`verdictFor`, unchanged), plus the unit's place in its
  * host file. Pure apart from the parser's wasm memory.

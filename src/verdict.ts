@@ -1,5 +1,5 @@
 /**
- * The verdict for one command, as `shellward check` prints it (issue 3, DESIGN.md §3 `Verdict`).
+ * The verdict for one command, as `shellward check` prints it (architecture.md §3 `Verdict`).
  *
  * The JSON shape is a stable interface: later work adds fields and fills the placeholders
  * below, and never renames or removes a field. Field order is fixed (see {@link VERDICT_FIELDS}).
@@ -8,16 +8,16 @@
  * - `findings`: real — every diagnostic of the linter's checks on the command, agent profile.
  * - `destructive`: real — the rule ids of the destructive-command check (`matchDestructive` over
  *   every simple command, first matching row per command), deduplicated, in document order.
- * - `decision`: real — the permission engine (src/rules/decide.ts, SPEC-bashtool.md §2) over the
+ * - `decision`: real — the permission engine (src/rules/decide.ts, claude-code-reference.md §2) over the
  *   linter's policy merged with the request's `permissions`, combined with the findings' asks
  *   (see {@link verdictFor} for the precedence).
  * - `reason`: why (a stable code first, see {@link Verdict.reason}).
  * - `suggestions`: real — Claude Code's suggested allow rules (§2.9) when nothing decided.
  * - `matchedRule`: the rule that decided, or `null`.
- * - `readOnly`: real — Claude Code's read-only recognition (SPEC §3.3: the flag-level allowlist in
+ * - `readOnly`: real — Claude Code's read-only recognition (claude-code-reference.md §3.3: the flag-level allowlist in
  *   rules/read-only.json, the git guards, no security ask); read-only commands are allowed.
  * - `outsideCwd`, `paths`: real when the request has a working directory (`check` defaults it to
- *   the current directory) — every path the command reads or writes (SPEC §3.4 extractors and
+ *   the current directory) — every path the command reads or writes (claude-code-reference.md §3.4 extractors and
  *   output redirections), resolved and judged against the working directories (cwd plus
  *   `additionalDirectories`).
  *
@@ -59,7 +59,7 @@ export interface Verdict {
    * `: ` and a human-readable explanation. Consumers that branch on it split at the first `: `.
    */
   readonly reason: string;
-  /** Whether the command only reads (SPEC §3.3; a security ask or a non-simple parse makes it `false`). */
+  /** Whether the command only reads (claude-code-reference.md §3.3; a security ask or a non-simple parse makes it `false`). */
   readonly readOnly: boolean;
   /** Ids of the destructive-command rules that matched (e.g. `git-push-force`), in document order. */
   readonly destructive: readonly string[];
@@ -71,7 +71,7 @@ export interface Verdict {
   /** Every finding, sorted by `start`, then `end`, severity (most severe first), rule id, message. */
   readonly findings: readonly VerdictFinding[];
   /**
-   * Permission rules (`Bash(…)`) that would allow the command (Claude Code's suggestions, SPEC
+   * Permission rules (`Bash(…)`) that would allow the command (Claude Code's suggestions, claude-code-reference.md
    * §2.9: at most 5, leftmost subcommand first). Empty unless the decision is `ask` with reason
    * `no-matching-rule`; never offered for security, parse-complexity or structural asks.
    */
@@ -118,13 +118,13 @@ export const PATH_FIELDS = ['path', 'operation', 'resolved', 'allowed', 'reason'
 /** The fields of a {@link VerdictFinding} in output order. */
 export const FINDING_FIELDS = ['ruleId', 'severity', 'message', 'start', 'end'] as const;
 
-/** Reason code when nothing decided (Claude Code's `passthrough`, DESIGN.md §3). */
+/** Reason code when nothing decided (Claude Code's `passthrough`, architecture.md §3). */
 export const NO_MATCHING_RULE = 'no-matching-rule';
 
 /** Reason code of an `allow`: a permission rule (named in `matchedRule`) allowed the command. */
 export const ALLOW_RULE = 'allow-rule';
 
-/** Reason code of an `allow` of a read-only command (SPEC §2.8 step 8, "Read-only command is allowed"). */
+/** Reason code of an `allow` of a read-only command (claude-code-reference.md §2.8 step 8, "Read-only command is allowed"). */
 export const READ_ONLY = 'read-only';
 
 /** File name a check request's own `permissions` are reported under. */
@@ -220,7 +220,7 @@ export function parseCheckRequest(value: unknown): ParsedRequest {
 export const COMMAND_ORIGIN_FILE = '<command>';
 
 /**
- * The {@link CommandUnit} of a single command: granularity `command`, profile `agent` (DESIGN.md
+ * The {@link CommandUnit} of a single command: granularity `command`, profile `agent` (docs/architecture.md
  * §5), origin kind `command`, the command as its own host text (identity source map).
  */
 export function commandUnit(command: string, request: VerdictRequest = {}): CommandUnit {
@@ -247,7 +247,7 @@ export function commandUnit(command: string, request: VerdictRequest = {}): Comm
 const DESTRUCTIVE_IDS: ReadonlySet<string> = new Set(DESTRUCTIVE_RULES.map((r) => r.id));
 
 /**
- * Where a security finding stands in Claude Code's validator run (SPEC-bashtool.md §1.4): its
+ * Where a security finding stands in Claude Code's validator run (claude-code-reference.md §1.4): its
  * 1-based position in the execution order and whether its ask carries the misparsing flag.
  */
 export interface SecurityRank {
@@ -293,7 +293,7 @@ function withMessage(code: string, message: string): string {
 }
 
 /**
- * The security finding Claude Code would have returned (SPEC-bashtool.md §1.4 items 5–6): the
+ * The security finding Claude Code would have returned (claude-code-reference.md §1.4 items 5–6): the
  * validators run in `order`; the first misparsing ask wins at once, while an ask of the two
  * non-misparsing validators (newlines, redirections) is only remembered and returned when the
  * run ends without a misparsing ask. Ties in order go to the leftmost finding.
@@ -423,7 +423,7 @@ export function reasonFor(findings: readonly VerdictFinding[], ranks: readonly (
   if (internal) return withMessage(internal.ruleId, internal.message);
   const gate = securityReason(findings, ranks);
   if (gate) return gate;
-  // Claude Code's rm/rmdir hard limit (SPEC §3.4.2 item 4), checked with the paths after the
+  // Claude Code's rm/rmdir hard limit (claude-code-reference.md §3.4.2 item 4), checked with the paths after the
   // security validators: an ask that no allow rule can override.
   const removal = findings.find((f) => f.ruleId === 'path-dangerous-removal');
   if (removal) return withMessage(removal.ruleId, removal.message);

@@ -1,5 +1,5 @@
 /**
- * The data tables under rules/ are tested like code (STYLE.md §9.4 item 8): every table
+ * The data tables under rules/ are tested like code (architecture.md §9.4 item 8): every table
  * validates against the JSON schema its `$schema` names (draft-07, `format: regex` checked by
  * compiling the expression as the analyses do), every schema is a valid draft-07 schema, no id
  * or object key is duplicated (JSON.parse would silently keep the last of two equal keys), every

@@ -1,7 +1,7 @@
 /**
  * The verdict of `shellward check` (src/verdict.ts): the stable field set, the honest
  * placeholder values, destructive ids, finding offsets, the reason precedence with Claude Code's
- * order and deferral rule (SPEC-bashtool.md §1.4), and request validation.
+ * order and deferral rule (claude-code-reference.md §1.4), and request validation.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ruleMeta } from '../src/checks/index.js';
@@ -75,7 +75,7 @@ describe('shape', () => {
     expect(FINDING_FIELDS).toEqual(['ruleId', 'severity', 'message', 'start', 'end']);
   });
 
-  it('establishes readOnly (SPEC §3.3) and allows read-only commands without a rule', () => {
+  it('establishes readOnly (claude-code-reference.md §3.3) and allows read-only commands without a rule', () => {
     expect(check('git status')).toMatchObject({ decision: 'allow', readOnly: true });
     expect(code(check('git status').reason)).toBe('read-only');
     expect(check('ls -la src && grep -rn foo src | head -5')).toMatchObject({ decision: 'allow', readOnly: true });
@@ -93,7 +93,7 @@ describe('shape', () => {
     expect(parseCheckRequest({ command: 'ls', mode: 'acceptEdits' })).toEqual({ ok: true, request: { command: 'ls', mode: 'acceptEdits' } });
   });
 
-  it('establishes outsideCwd and paths against the working directories (SPEC §3.4)', () => {
+  it('establishes outsideCwd and paths against the working directories (claude-code-reference.md §3.4)', () => {
     const inside = check('cat src/a.txt', { cwd: '/work/p' });
     expect(inside).toMatchObject({ decision: 'allow', outsideCwd: false });
     expect(inside.paths).toEqual([{ path: 'src/a.txt', operation: 'read', resolved: '/work/p/src/a.txt', allowed: true, reason: 'inside' }]);
@@ -159,7 +159,7 @@ describe('reason', () => {
   });
 
   it.runIf(ruleMeta('newlines') && ruleMeta('command-substitution'))(
-    'lets a later misparsing ask win over an earlier deferred newline ask (SPEC §1.4 item 6)',
+    'lets a later misparsing ask win over an earlier deferred newline ask (claude-code-reference.md §1.4 item 6)',
     () => {
       const v = check('ls\necho $(date)');
       expect(v.findings.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['newlines', 'command-substitution']));

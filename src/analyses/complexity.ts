@@ -1,5 +1,5 @@
 /**
- * Parse complexity of one command (SPEC-bashtool.md §1.7): whether the tree-sitter parse of a
+ * Parse complexity of one command (claude-code-reference.md §1.7): whether the tree-sitter parse of a
  * unit's text consists only of constructs that a static analysis can follow (`simple`), contains
  * one that it cannot prove safe (`too-complex`), or does not parse (`parse-error`).
  *
@@ -75,7 +75,7 @@ export interface ComplexityLimits {
 /** The caps the parse views use. */
 export const DEFAULT_COMPLEXITY_LIMITS: ComplexityLimits = { maxLength: MAX_COMPLEXITY_LENGTH, maxNodes: MAX_COMPLEXITY_NODES };
 
-/** The node types SPEC §1.7 lists as too-complex, in the order it lists them. */
+/** The node types claude-code-reference.md §1.7 lists as too-complex, in the order it lists them. */
 export const TOO_COMPLEX_NODE_TYPES: ReadonlySet<string> = new Set([
   'command_substitution', 'process_substitution', 'expansion', 'simple_expansion', 'brace_expression',
   'subshell', 'compound_statement',
@@ -101,7 +101,7 @@ export const HANDLED_NODE_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Variables that `$NAME` may reference anywhere (SPEC §1.7, "Variable references allowed by the
+ * Variables that `$NAME` may reference anywhere (claude-code-reference.md §1.7, "Variable references allowed by the
  * AST"; a different list from the stripping list of §3.1).
  */
 export const AST_SAFE_VARIABLES: ReadonlySet<string> = new Set([

@@ -1,7 +1,7 @@
 /**
  * Dangerous removals: `rm`/`rmdir` of `/`, the home directory, `/*`, a direct child of `/`, or a
  * path that becomes one of those when an unguarded variable is empty. Mirrors Claude Code's
- * non-overridable rm/rmdir hard limit (pathValidation.ts, SPEC-bashtool.md §3.4.2 item 4),
+ * non-overridable rm/rmdir hard limit (pathValidation.ts, claude-code-reference.md §3.4.2 item 4),
  * judged on the unresolved path, and ShellCheck SC2115 (`rm -r "$dir/"` with `$dir` empty).
  */
 import { posix } from 'node:path';

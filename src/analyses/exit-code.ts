@@ -1,5 +1,5 @@
 /**
- * Exit-code semantics (SPEC-bashtool.md §3.6, Claude Code's commandSemantics.ts): whether a
+ * Exit-code semantics (claude-code-reference.md §3.6, Claude Code's commandSemantics.ts): whether a
  * recorded exit code means the command failed. The command is split into subcommands at `;`,
  * `&&`, `||`, `|`, `&` and newlines (outside quotes), and the first whitespace-separated token of
  * the **last** subcommand decides: for `grep`, `rg`, `find`, `diff`, `test` and `[`, exit 1 is not
@@ -73,7 +73,7 @@ export function splitSubcommands(command: string): string[] {
   return out.map((s) => s.trim()).filter((s) => s !== '');
 }
 
-/** The meaning of `exitCode` for `command` (SPEC §3.6). */
+/** The meaning of `exitCode` for `command` (claude-code-reference.md §3.6). */
 export function interpretExitCode(command: string, exitCode: number): ExitCodeMeaning {
   const parts = splitSubcommands(command);
   const token = (parts.at(-1) ?? '').split(/\s+/)[0] ?? '';

@@ -1,5 +1,5 @@
 /**
- * Path validation (SPEC-bashtool.md §3.4): which paths a simple command touches (Claude Code's 36
+ * Path validation (claude-code-reference.md §3.4): which paths a simple command touches (Claude Code's 36
  * PATH_EXTRACTORS, rules/path-extractors.json, plus output-redirection targets), how each one
  * resolves, and whether it stays inside the working directories. Pure: the file system is only
  * reached through an injected {@link PathHost} (`realpath`); without one, resolution is lexical.
@@ -68,7 +68,7 @@ export interface PathHost {
   readFile?(path: string): string | undefined;
   /**
    * Whether `dir` looks like a bare git repository (`HEAD`, `objects/` and `refs/` directly in it,
-   * no `.git`): git run there reads its config and hooks (SPEC §3.3.1 item 4). Absent → not known.
+   * no `.git`): git run there reads its config and hooks (claude-code-reference.md §3.3.1 item 4). Absent → not known.
    */
   isBareRepository?(dir: string): boolean;
 }
@@ -452,7 +452,7 @@ function extractFind(e: Extract<Extractor, { kind: 'find' }>, args: readonly Wor
   for (; i < args.length; i++) {
     const v = lead(args[i]!);
     if (v === '--') {
-      // After `--` every argument is a path (SPEC §3.4.4).
+      // After `--` every argument is a path (claude-code-reference.md §3.4.4).
       for (const w of args.slice(i + 1)) append(out, argAccesses(w, e.operation, name));
       return out.length > 0 || e.default === undefined ? out : [defaultAccess(e.default, e.operation, name, nameWord)];
     }
@@ -724,7 +724,7 @@ const PROTECTED_PREFIXES: readonly string[] = (protectedTable as { filePrefixes?
 
 /**
  * Whether writing `resolved` (an absolute path) is one of Claude Code's protected writes that ask
- * even in acceptEdits mode (rules/protected-paths.json; SPEC §3.4.3 step 7.3): a segment names a
+ * even in acceptEdits mode (rules/protected-paths.json; claude-code-reference.md §3.4.3 step 7.3): a segment names a
  * tool-configuration directory (`.git`, `.claude`, `.vscode`, `.idea`) or the base name is a shell
  * or tool dotfile (`.bashrc`, `.gitconfig`, `.mcp.json` …); shellward adds its own policy files
  * (`shellward.config.*`, `.shellwardrc*`, `package.json`) and files that run code later (`.husky/`,
@@ -744,7 +744,7 @@ function append<T>(out: T[], items: readonly T[]): void {
 }
 
 /**
- * SPEC §3.4.4 extractors + output-redirection targets (write; /dev/null, /dev/stdout,
+ * claude-code-reference.md §3.4.4 extractors + output-redirection targets (write; /dev/null, /dev/stdout,
  * /dev/stderr, /dev/fd/N and fd duplications exempt) for one simple command. Wrappers stripped
  * via resolveCommand (src/parse/command-name.ts). Flag values are not skipped by
  * `filterOutFlags`: in `head -n 5 f` the `5` counts as a path, as in Claude Code. Also the
@@ -917,7 +917,7 @@ function stripQuotes(p: string): string {
 }
 
 /**
- * SPEC §3.4.3 validatePath minus rules/modes: strip one quote each end (raw text of non-static
+ * claude-code-reference.md §3.4.3 validatePath minus rules/modes: strip one quote each end (raw text of non-static
  * words only), `~` expansion, `~user`/`~+` → not allowed, `$`/`%`/leading `=` or any expansion
  * → not allowed (reason `variable`), globs (write/create → not allowed; read → the directory
  * before the first glob, or the whole path when it holds `..`), lexical resolution against

@@ -1,6 +1,6 @@
 /**
  * Read-only recognition (Claude Code `checkReadOnlyConstraints` / `isCommandReadOnly`,
- * readOnlyValidation.ts and readOnlyCommandValidation.ts; SPEC-bashtool.md §3.3) on parsed
+ * readOnlyValidation.ts and readOnlyCommandValidation.ts; claude-code-reference.md §3.3) on parsed
  * words. The tables are data in rules/read-only.json: the flag-validated allowlist (§3.3.3)
  * with its shared git flag groups and named danger checks, and the fallback forms (§3.3.4).
  *
@@ -12,11 +12,11 @@
  * - The fallback's hand-written forms are checked word by word on the parse instead of as one
  *   regex over the text (their regexes repeat groups that contain quantifiers); hostname's
  *   flags-only regex is the `noPositionals` check.
- * - No wrapper is stripped (SPEC §3.3.3: the key must equal the leading words; the wrapper
+ * - No wrapper is stripped (claude-code-reference.md §3.3.3: the key must equal the leading words; the wrapper
  *   stripping of §3.2 serves rule matching only): `timeout 5 ls` and `sudo ls` are not read-only.
  * - Any assignment before the command makes it not read-only. Claude Code 2.1.98 lets a few
- *   known-safe variables (`LANG`, `TZ`, `NO_COLOR`, …) through; that list is not in the SPEC.
- * - Redirections: fd duplications (`2>&1`) and `/dev/null` targets are accepted (SPEC §1.3 safe
+ *   known-safe variables (`LANG`, `TZ`, `NO_COLOR`, …) through; that list is not in the reference.
+ * - Redirections: fd duplications (`2>&1`) and `/dev/null` targets are accepted (claude-code-reference.md §1.3 safe
  *   redirections; `>>`, `&>`, `>&` and `>|` to /dev/null too, which Claude Code's text strip
  *   misses); any other redirection, input ones included, makes the command not read-only.
  * - UNC paths are looked for on every platform (Claude Code: Windows only), at the start of a
@@ -160,7 +160,7 @@ function show(s: string): string {
 }
 
 /**
- * True when `value` holds a Windows UNC path (SPEC §3.3.1 item 3, §3.3.2 item 2): `\\host`,
+ * True when `value` holds a Windows UNC path (claude-code-reference.md §3.3.1 item 3, §3.3.2 item 2): `\\host`,
  * `//host` (so not `https://…`), mixed `/\host` or `\/host` at the start of the word or after
  * `=`, or the WebDAV markers `@SSL@` and `DavWWWRoot` anywhere.
  */
@@ -189,7 +189,7 @@ function redirectProblem(r: Redirect): string | undefined {
   return `It redirects input from \`${target}\`.`;
 }
 
-/** Why a word is not a fixed string (SPEC §3.3.2 item 3), or undefined. */
+/** Why a word is not a fixed string (claude-code-reference.md §3.3.2 item 3), or undefined. */
 function wordProblem(w: Word, globs = false): string | undefined {
   if (w.parts.some((p) => p.kind !== 'literal')) return `\`${show(w.raw)}\` contains an expansion whose value is not known.`;
   if (!globs && hasUnquotedGlob(w)) return `\`${show(w.raw)}\` contains an unquoted glob.`;
@@ -217,7 +217,7 @@ function commandText(cmd: SimpleCommand, source: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// SPEC §3.3.3 validateFlags
+// claude-code-reference.md §3.3.3 validateFlags
 
 /** One argument after the command words, as validateFlags read it. */
 interface Item {
@@ -425,7 +425,7 @@ function dangerReason(d: Dangerous, items: readonly Item[], key: string, args: r
 }
 
 /**
- * SPEC §3.3.3 `isCommandSafeViaFlagParsing`. `undefined` when no key matches; otherwise the
+ * claude-code-reference.md §3.3.3 `isCommandSafeViaFlagParsing`. `undefined` when no key matches; otherwise the
  * verdict. `values` are the static values of the name and arguments.
  */
 function flagParsing(cmd: SimpleCommand, values: readonly string[]): ReadOnlyResult | undefined {
@@ -450,7 +450,7 @@ function flagParsing(cmd: SimpleCommand, values: readonly string[]): ReadOnlyRes
 }
 
 // ---------------------------------------------------------------------------------------------
-// SPEC §3.3.4 fallback
+// claude-code-reference.md §3.3.4 fallback
 
 function formMatches(form: FormRow, args: readonly Word[]): boolean {
   if (form.minArgs !== undefined && args.length < form.minArgs) return false;
@@ -470,7 +470,7 @@ function formMatches(form: FormRow, args: readonly Word[]): boolean {
   return true;
 }
 
-/** SPEC §3.3.2 item 5: a §3.3.4 form accepts the command, and the git exception does not apply. */
+/** claude-code-reference.md §3.3.2 item 5: a §3.3.4 form accepts the command, and the git exception does not apply. */
 function fallbackMatches(cmd: SimpleCommand, source: string): boolean {
   let matched = false;
   for (const name of GENERIC) {
@@ -501,7 +501,7 @@ export interface ReadOnlyOptions {
   readonly globs?: boolean;
 }
 
-/** SPEC §3.3.2 isCommandReadOnly for one simple command (cmd from src/parse/nodes.ts; text = the unit text its spans index). */
+/** claude-code-reference.md §3.3.2 isCommandReadOnly for one simple command (cmd from src/parse/nodes.ts; text = the unit text its spans index). */
 export function simpleCommandReadOnly(cmd: SimpleCommand, text: string, options: ReadOnlyOptions = {}): ReadOnlyResult {
   if (cmd.embedded && !options.embedded) return no('The command is shell code embedded in another command.');
   if (!cmd.name) return no('The statement has no command name.');
@@ -592,7 +592,7 @@ export function cdStaysPut(cmd: SimpleCommand, cwd: string): boolean {
 }
 
 /**
- * SPEC §3.3.1 item 4, the git guards of a whole unit: when any simple command runs git (through
+ * claude-code-reference.md §3.3.1 item 4, the git guards of a whole unit: when any simple command runs git (through
  * wrappers), a `cd`/`pushd`/`popd` anywhere (but a `cd` into `options.cwd` itself, see {@link cdStaysPut}), a bare-repository working directory, or a
  * `mkdir`/`touch`/`cp`/`mv` argument or output redirection writing repository internals (`HEAD`,
  * `objects/`, `refs/`, `hooks/`) makes git not read-only. Returns {@link OK} when none applies.
@@ -617,7 +617,7 @@ export function gitGuard(parsed: ParsedScript, options?: GitGuardOptions): ReadO
   return OK;
 }
 
-/** SPEC §3.3.1 items 3-5 for a whole parsed unit: UNC paths, the git guards (a cd/pushd/popd anywhere with git; mkdir/touch/cp/mv path args or output-redirect targets into .git internals HEAD, objects/, refs/, hooks/), and every simple command read-only. The caller separately requires that no security check fired (item 2) and supplies the bare-repo fact. */
+/** claude-code-reference.md §3.3.1 items 3-5 for a whole parsed unit: UNC paths, the git guards (a cd/pushd/popd anywhere with git; mkdir/touch/cp/mv path args or output-redirect targets into .git internals HEAD, objects/, refs/, hooks/), and every simple command read-only. The caller separately requires that no security check fired (item 2) and supplies the bare-repo fact. */
 export function unitReadOnly(parsed: ParsedScript, options?: GitGuardOptions): ReadOnlyResult {
   const { commands, text: source } = parsed;
   // Item 1: a parse failure is never read-only.

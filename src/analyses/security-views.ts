@@ -1,6 +1,6 @@
 /**
  * Quote-aware text views of one command string, as Claude Code's bashSecurity validators see it
- * (SPEC-bashtool.md §1.3), plus an emulation of the `shell-quote` tokenizer that two of those
+ * (claude-code-reference.md §1.3), plus an emulation of the `shell-quote` tokenizer that two of those
  * validators consult.
  *
  * Every view keeps a map from its own indices back to offsets in the command string, so a
@@ -11,7 +11,7 @@
  */
 import type { Span } from '../core/types.js';
 
-/** A quoted heredoc whose body is inert text, located in the command string (SPEC §1.3). */
+/** A quoted heredoc whose body is inert text, located in the command string (claude-code-reference.md §1.3). */
 export interface InertHeredoc {
   /** Offset of the `<<` operator. */
   readonly opStart: number;
@@ -137,7 +137,7 @@ export function isWordChar(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
 }
 
-/** The views of SPEC §1.3 for one command string. */
+/** The views of claude-code-reference.md §1.3 for one command string. */
 export interface SecurityViews {
   /** The raw command string, unchanged. */
   readonly originalCommand: string;
@@ -367,7 +367,7 @@ export function joinContinuations(v: View): View {
 }
 
 /**
- * Builds every view of SPEC §1.3 for `command`, treating the bodies of `inert` heredocs as
+ * Builds every view of claude-code-reference.md §1.3 for `command`, treating the bodies of `inert` heredocs as
  * inert text. Linear in the command's length. Mirrors the view construction at the start of
  * Claude Code's `bashCommandIsSafe_DEPRECATED`.
  */

@@ -2,7 +2,7 @@
  * sed validation on parsed words. Two views of one `sed` command:
  *
  * - {@link analyseSed} / {@link sedAllowed}: Claude Code's read-only/acceptEdits allowlist
- *   (`sedCommandIsAllowedByAllowlist` in sedValidation.ts, SPEC-bashtool.md §4.2), reproduced
+ *   (`sedCommandIsAllowedByAllowlist` in sedValidation.ts, claude-code-reference.md §4.2), reproduced
  *   item by item, including its quirks (any `-e` fails both patterns' flag allowlists; only the
  *   first `#` is looked at; the unanchored substitution-flag match).
  * - {@link sedHazards}: what the script really does, read the way GNU sed reads its options and
@@ -14,20 +14,20 @@
  */
 import { hasUnquotedGlob, type Word } from '../parse/words.js';
 
-/** How strict the allowlist is (SPEC §4.1: `allowFileWrites` only in `acceptEdits` mode). */
+/** How strict the allowlist is (claude-code-reference.md §4.1: `allowFileWrites` only in `acceptEdits` mode). */
 export interface SedOptions {
   readonly allowFileWrites: boolean;
 }
 
 /** The allowlist verdict of a `sed` command and the facts it was based on. */
 export interface SedAnalysis {
-  /** SPEC §4.2 result: true when the command matches an allowed pattern and no deny-list item. */
+  /** claude-code-reference.md §4.2 result: true when the command matches an allowed pattern and no deny-list item. */
   readonly allowed: boolean;
   /** One sentence saying why it is not allowed; `''` when allowed. */
   readonly reason: string;
-  /** The expressions, as Claude Code extracts them (SPEC §4.2 item 1). */
+  /** The expressions, as Claude Code extracts them (claude-code-reference.md §4.2 item 1). */
   readonly expressions: readonly string[];
-  /** SPEC §4.2 item 2. */
+  /** claude-code-reference.md §4.2 item 2. */
   readonly hasFileArguments: boolean;
   /** `-i`, `--in-place`, `-i.bak`, `--in-place=SUF` (or a short cluster with `i`) is present. */
   readonly inPlace: boolean;
@@ -120,7 +120,7 @@ function dangerousFlagCombination(args: readonly Word[]): string | undefined {
   return undefined;
 }
 
-/** `extractSedExpressions` after the flag-combination check (SPEC §4.2 item 1). */
+/** `extractSedExpressions` after the flag-combination check (claude-code-reference.md §4.2 item 1). */
 function extractExpressions(tokens: readonly Token[]): { readonly expressions: readonly Token[] } {
   const expressions: Token[] = [];
   let foundE = false;
@@ -159,7 +159,7 @@ function extractExpressions(tokens: readonly Token[]): { readonly expressions: r
   return { expressions };
 }
 
-/** `hasFileArgs` (SPEC §4.2 item 2). */
+/** `hasFileArgs` (claude-code-reference.md §4.2 item 2). */
 function hasFileArgs(tokens: readonly Token[]): boolean {
   let count = 0;
   let usedE = false;
@@ -217,7 +217,7 @@ function isPrintCommand(cmd: string): boolean {
   return b > a + 1 && b === body.length;
 }
 
-/** Pattern 1, line printing (SPEC §4.2 item 3). */
+/** Pattern 1, line printing (claude-code-reference.md §4.2 item 3). */
 function isLinePrinting(flags: readonly string[], expressions: readonly string[]): boolean {
   if (!flagsAllowed(flags, PRINT_FLAGS)) return false;
   const hasN = flags.some((f) => f === '-n' || f === '--quiet' || f === '--silent' || (f.startsWith('-') && !f.startsWith('--') && f.includes('n')));
@@ -225,7 +225,7 @@ function isLinePrinting(flags: readonly string[], expressions: readonly string[]
   return expressions.every((e) => e.split(';').every((piece) => isPrintCommand(piece.trim())));
 }
 
-/** Pattern 2, substitution (SPEC §4.2 item 4). */
+/** Pattern 2, substitution (claude-code-reference.md §4.2 item 4). */
 function isSubstitution(flags: readonly string[], expressions: readonly string[], hasFiles: boolean, allowFileWrites: boolean): boolean {
   if (!allowFileWrites && hasFiles) return false;
   if (!flagsAllowed(flags, allowFileWrites ? SUBST_WRITE_FLAGS : SUBST_FLAGS)) return false;
@@ -258,7 +258,7 @@ function isSubstitution(flags: readonly string[], expressions: readonly string[]
 }
 
 // ---------------------------------------------------------------------------------------------
-// The deny-list (`containsDangerousOperations`, SPEC §4.2 item 6).
+// The deny-list (`containsDangerousOperations`, claude-code-reference.md §4.2 item 6).
 
 /**
  * End positions of the address forms the write/execute rules accept at the start of `cmd`:
@@ -334,7 +334,7 @@ function substitutionFlags(cmd: string): string | undefined {
 
 /**
  * Why one sed expression hits the deny-list (Claude Code's `containsDangerousOperations`,
- * SPEC-bashtool.md §4.2 item 6), or `undefined` when it does not. The rules run in the
+ * claude-code-reference.md §4.2 item 6), or `undefined` when it does not. The rules run in the
  * original's order on the trimmed expression; each may assume the earlier ones did not fire.
  * Linear in the length of the expression.
  */
@@ -657,7 +657,7 @@ function scriptHazards(s: string): RawHazard[] {
 // Exports.
 
 /**
- * Claude Code's `sedCommandIsAllowedByAllowlist` (sedValidation.ts, SPEC-bashtool.md §4.2) on
+ * Claude Code's `sedCommandIsAllowedByAllowlist` (sedValidation.ts, claude-code-reference.md §4.2) on
  * parsed words. `args` are the words after `sed` (wrappers already stripped by the caller).
  * Returns the verdict with a one-sentence reason, the extracted expressions, whether there are
  * file arguments, and whether `-i`/`--in-place` is present. An expression that is not static
@@ -699,14 +699,14 @@ export function analyseSed(args: readonly Word[], options: SedOptions): SedAnaly
   return result(expressions, '');
 }
 
-/** `analyseSed(args, options).allowed`: Claude Code's `sedCommandIsAllowedByAllowlist` (SPEC §4.2). */
+/** `analyseSed(args, options).allowed`: Claude Code's `sedCommandIsAllowedByAllowlist` (claude-code-reference.md §4.2). */
 export function sedAllowed(args: readonly Word[], options: SedOptions): boolean {
   return analyseSed(args, options).allowed;
 }
 
 /**
  * The write (`w`/`W` commands, the `s///w file` flag) and execute (`e` command, `s///e` flag)
- * hazards of a `sed` command's script: the items of the SPEC §4.2 item 6 deny-list that really
+ * hazards of a `sed` command's script: the items of the claude-code-reference.md §4.2 item 6 deny-list that really
  * write a file or run a command. `args` are the words after `sed`; the scripts are found as GNU
  * sed finds them (`-e`, `--expression`, attached values, otherwise the first operand; a `-f`
  * script file is not read). None under `--sandbox`, where sed refuses these commands; writes to

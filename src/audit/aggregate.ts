@@ -1,6 +1,6 @@
 /**
  * `shellward audit`: pure aggregation of the shell tool calls read from agent transcripts, per
- * session and overall (issue 6). Each call arrives with its recorded context (outcome, exit code,
+ * session and overall. Each call arrives with its recorded context (outcome, exit code,
  * cwd …) and its verdict under the policy (src/verdict.ts); the accumulator counts and keeps a
  * bounded number of examples, so memory does not grow with the number of calls beyond the
  * distinct suggested rule sets, the distinct verified calls and the distinct refused or
@@ -56,7 +56,7 @@ export interface AuditCounts {
    * `outsideCwd` says; meaningful only when {@link AuditReport.outsideCwdEstablished}.
    */
   readonly outsideCwdRan: number;
-  /** Calls that started and failed under exit-code semantics (SPEC §3.6), or were recorded as failed without a code. */
+  /** Calls that started and failed under exit-code semantics (claude-code-reference.md §3.6), or were recorded as failed without a code. */
   readonly failed: number;
   /** Calls with a non-zero exit that is not an error (grep/rg/find/diff/test exit 1). */
   readonly benignNonZero: number;
@@ -177,7 +177,7 @@ export interface AuditReport {
 
 /**
  * Whether src/verdict.ts establishes `outsideCwd` (see {@link AuditReport.outsideCwdEstablished}):
- * it does for every call with a recorded working directory (SPEC §3.4 path validation); a call
+ * it does for every call with a recorded working directory (claude-code-reference.md §3.4 path validation); a call
  * without one counts as not outside.
  */
 export const VERDICT_ESTABLISHES_OUTSIDE_CWD = true;

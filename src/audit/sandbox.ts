@@ -1,5 +1,5 @@
 /**
- * The sandbox section of `shellward audit --sandbox` (issue 8): the audited calls the policy
+ * The sandbox section of `shellward audit --sandbox`: the audited calls the policy
  * allows were run again in the sandbox (src/sandbox/batch.ts); this section says how many ran,
  * how many were never run and why, whether each call's recorded outcome agrees with the
  * sandboxed one (src/sandbox/compare.ts), and lists the mismatches, the read-only commands that

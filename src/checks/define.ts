@@ -1,5 +1,5 @@
 /**
- * The shape of a check and of the rule metadata it declares (STYLE.md §9.2). Docs pages and
+ * The shape of a check and of the rule metadata it declares (architecture.md §9.2). Docs pages and
  * SARIF `rules[]` are generated from this metadata; nobody writes them twice.
  */
 import type { CommandUnit, Finding, Profile, SeverityLevel } from '../core/types.js';
@@ -21,7 +21,7 @@ export interface RuleMeta {
   /** One line, imperative or descriptive, no trailing period (SARIF `shortDescription`). */
   readonly title: string;
   readonly category: Category;
-  /** Default severity per profile (DESIGN.md §5); the user's config may override it. */
+  /** Default severity per profile (architecture.md §5); the user's config may override it. */
   readonly severity: Readonly<Record<Profile, SeverityLevel>>;
   /** Markdown docs: why it matters, what to write instead, known exceptions and deviations. */
   readonly docs: {
@@ -47,10 +47,10 @@ export interface RuleMeta {
    */
   readonly examplePolicy?: PermissionLists;
   /**
-   * For rules that reproduce a Claude Code bashSecurity validator (SPEC-bashtool.md §1): its
+   * For rules that reproduce a Claude Code bashSecurity validator (claude-code-reference.md §1): its
    * numeric check id (absent for the id-less pre-check), the validator's name, whether its `ask`
    * carries `isBashSecurityCheckForMisparsing`, and its 1-based position in the execution order
-   * of SPEC §1.4 (the verdict's deferral rule uses `misparsing` and `order`).
+   * of claude-code-reference.md §1.4 (the verdict's deferral rule uses `misparsing` and `order`).
    */
   readonly claudeCode?: { readonly id?: number; readonly name: string; readonly misparsing: boolean; readonly order: number };
 }

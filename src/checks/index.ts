@@ -1,5 +1,5 @@
 /**
- * The explicit, sorted registry of checks (STYLE.md §9.4 item 2). No directory scanning: a
+ * The explicit, sorted registry of checks (architecture.md §9.4 item 2). No directory scanning: a
  * check that is not listed here does not run, and the meta test fails for it.
  */
 import type { Check, RuleMeta } from './define.js';

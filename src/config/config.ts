@@ -1,5 +1,5 @@
 /**
- * The shellward configuration, validated and merged (DESIGN.md §6): pure functions over values
+ * The shellward configuration, validated and merged (architecture.md §6): pure functions over values
  * that src/config/load.ts reads. The JSON schema shipped in the package
  * (schemas/shellward-config.schema.json) validates the shellward config; `.claude/settings*.json`
  * files are checked for the shape of their `permissions` only (other keys belong to Claude Code).

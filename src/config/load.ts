@@ -25,7 +25,7 @@ export interface LoadOptions {
   readonly claudeSettings?: boolean;
 }
 
-/** Where the config is looked for in each directory, first match wins (DESIGN.md §6). */
+/** Where the config is looked for in each directory, first match wins (architecture.md §6). */
 export const SEARCH_PLACES: readonly string[] = [
   'package.json',
   '.shellwardrc',

@@ -1,5 +1,5 @@
 /**
- * Lints the policy itself (issue 4 item 6): allow rules that admit arbitrary code are
+ * Lints the policy itself: allow rules that admit arbitrary code are
  * `policy-overbroad-allow` findings, placed at the rule string in the file it came from.
  * Pure: the caller passes each file's text.
  */
@@ -19,7 +19,7 @@ import { locateJsonValue } from './json-locate.js';
 import { codeRunningOptions } from '../analyses/option-effects.js';
 
 /**
- * Programs that run the code they are given: SPEC §2.9's code-execution list, the bare shells and
+ * Programs that run the code they are given: claude-code-reference.md §2.9's code-execution list, the bare shells and
  * wrappers of BARE_SHELL_PREFIXES, and every wrapper of rules/commands/wrappers.json.
  */
 const CODE_RUNNERS: ReadonlySet<string> = new Set([...facts.codeExecutionPrefixes, ...facts.bareShellPrefixes, ...Object.keys(table.wrappers)]);

@@ -1,5 +1,5 @@
 /**
- * The one place where offsets become lines and columns (STYLE.md §9.4 item 6).
+ * The one place where offsets become lines and columns (architecture.md §9.4 item 6).
  *
  * Input offsets are UTF-16 code-unit indices into a host file's text (0-based); output
  * positions are 1-based lines and 1-based columns counted in UTF-16 code units, which is

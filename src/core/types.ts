@@ -1,5 +1,5 @@
 /**
- * Core types shared by every stage of the pipeline (DESIGN.md §3).
+ * Core types shared by every stage of the pipeline (architecture.md §3).
  *
  * Offsets: every `Span` in the core is a pair of indices into a JavaScript string, i.e. UTF-16
  * code units, 0-based, end exclusive. web-tree-sitter reports node indices in exactly this unit
@@ -13,7 +13,7 @@ export type Severity = 'error' | 'warning' | 'note';
 /** Severity as configured: a severity, or `off` to silence a rule. */
 export type SeverityLevel = Severity | 'off';
 
-/** Profile of a unit (DESIGN.md §5): how loud the checks are. */
+/** Profile of a unit (architecture.md §5): how loud the checks are. */
 export type Profile = 'agent' | 'script';
 
 /** Shell dialect of a unit, from shebang or extension. */
@@ -76,7 +76,7 @@ export interface CommandUnit {
 }
 
 /**
- * What a transcript recorded about a tool call's execution (TRANSCRIPTS.md §5 item 5):
+ * What a transcript recorded about a tool call's execution (transcript-formats.md §5 item 5):
  * - `ran`: it ran to completion (see `exitCode`, `failed`);
  * - `rejected`: the user refused it, so it never ran;
  * - `denied`: a permission rule, hook, sandbox or validation refused it, so it never ran;
@@ -166,7 +166,7 @@ export interface Finding {
 }
 
 /**
- * The one diagnostic type every output format consumes (DESIGN.md §3).
+ * The one diagnostic type every output format consumes (architecture.md §3).
  * `range` is in the host file: 1-based lines and columns, UTF-16 columns, end exclusive.
  */
 export interface Diagnostic {

@@ -1,5 +1,5 @@
 /**
- * Reference pages for every rule (STYLE.md §9.2, §9.4 item 3), generated from the rule metadata
+ * Reference pages for every rule (architecture.md §9.2, §9.4 item 3), generated from the rule metadata
  * so nobody writes them twice. The examples are shown with the output the linter really gives
  * for them, so the docs cannot drift from the code: `npm run docs` writes the pages
  * (scripts/gen-rule-docs.mjs) and test/meta/rule-docs.test.ts fails when a committed page is stale.

@@ -2,7 +2,7 @@
  * Normalises a simple command to the program it runs: strips wrappers (`sudo`, `env`,
  * `command`, `timeout`, `xargs` … from rules/commands/wrappers.json), directory prefixes
  * (`/bin/rm` → `rm`) and zsh's `=cmd`. Mirrors the intent of Claude Code's
- * `stripWrappersFromArgv` (SPEC-bashtool.md §3.2) and ShellCheck's command-name lookup
+ * `stripWrappersFromArgv` (claude-code-reference.md §3.2) and ShellCheck's command-name lookup
  * (`getCommandBasename`, `builtin` unwrapping), working on parsed words instead of text.
  */
 import table from '../../rules/commands/wrappers.json' with { type: 'json' };

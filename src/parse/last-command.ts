@@ -1,7 +1,7 @@
 /**
  * The command whose exit status is the status of a whole unit: the last element of the last
  * top-level statement, looking through lists (`a && b`, `a; b`), pipelines (`a | b`) and
- * redirections (`a | b > out`). Used by the exit-code analysis (SPEC-bashtool.md §3.6), which
+ * redirections (`a | b > out`). Used by the exit-code analysis (claude-code-reference.md §3.6), which
  * mirrors Claude Code's heuristic of interpreting the last subcommand.
  */
 import type { Node, Tree } from 'web-tree-sitter';

@@ -158,7 +158,7 @@ export interface ParsedScript {
   readonly comments: readonly Span[];
   /** Number of nodes in the tree (named and anonymous). */
   readonly nodeCount: number;
-  /** Parse complexity of the unit (SPEC-bashtool.md §1.7), computed in the same walk. */
+  /** Parse complexity of the unit (claude-code-reference.md §1.7), computed in the same walk. */
   readonly complexity: ParseComplexity;
   /**
    * `export`/`declare`/`local`/`readonly`/`typeset` commands (tree-sitter's declaration_command,

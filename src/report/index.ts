@@ -1,5 +1,5 @@
 /**
- * Output formats (DESIGN.md §2 `report/`, STYLE.md §9.5): one small pure function per format,
+ * Output formats (architecture.md §2 `report/`, architecture.md §9.5): one small pure function per format,
  * plus the table of formats for `--help` and the docs. Nothing here does I/O or reads the
  * environment: the CLI decides colour and where the string goes.
  */

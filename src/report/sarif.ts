@@ -1,6 +1,6 @@
 /**
  * SARIF 2.1.0 output, for GitHub code scanning and other SARIF viewers. `tool.driver.rules[]` is
- * generated from each rule's metadata (STYLE.md §9.2: nobody writes it twice), in the spirit of
+ * generated from each rule's metadata (architecture.md §9.2: nobody writes it twice), in the spirit of
  * actionlint's `testdata/format/sarif_template.txt`. Pure: returns a string or an object.
  */
 import type * as Sarif from 'sarif';

@@ -1,5 +1,5 @@
 /**
- * The input every output format consumes (DESIGN.md §2, `report/`). Kept in its own module so
+ * The input every output format consumes (architecture.md §2, `report/`). Kept in its own module so
  * the per-format files and `index.ts` can share it without an import cycle.
  */
 import type { RuleMeta } from '../checks/define.js';

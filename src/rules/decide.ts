@@ -153,7 +153,7 @@ export interface DecisionContext {
 
 /**
  * The command text used for whole-command exact matching: trimmed, with blank and `#` comment
- * lines dropped (SPEC §2.3 item 6; the original when every line would be dropped).
+ * lines dropped (claude-code-reference.md §2.3 item 6; the original when every line would be dropped).
  */
 export function wholeCommandText(text: string): string {
   const lines = text.split('\n').filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));

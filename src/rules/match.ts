@@ -1,13 +1,13 @@
 /**
- * Matching permission rules against one subcommand (SPEC-bashtool.md §2.2–2.4), on the parse tree.
+ * Matching permission rules against one subcommand (claude-code-reference.md §2.2–2.4), on the parse tree.
  *
  * Claude Code re-tokenises text (`filterRulesByContentsMatchingInput`, `stripSafeWrappers`,
  * `stripAllLeadingEnvVars`). shellward builds the candidate strings from the parsed simple command
  * instead: its source text (with output redirections cut out), and its argv rendered with
  * canonical quoting, then peeled — assignments, wrappers, directory prefixes — as each rule list
  * allows:
- * - allow rules see past safe env assignments (SPEC §3.1) and then the safe wrapper forms of
- *   rules/commands/wrappers.json `allowRule` (SPEC §3.2), nothing else;
+ * - allow rules see past safe env assignments (claude-code-reference.md §3.1) and then the safe wrapper forms of
+ *   rules/commands/wrappers.json `allowRule` (claude-code-reference.md §3.2), nothing else;
  * - deny and ask rules see past any assignment, every wrapper of the table, a directory prefix
  *   (`/usr/bin/curl`) and zsh's `=curl`, repeated to a fixed point.
  * Pure; never throws.
@@ -19,7 +19,7 @@ import { commandBasename, wrapperCommandStart, wrapperSpec } from '../parse/comm
 import type { Word } from '../parse/words.js';
 import type { BashMatcher, PermissionRule, RuleBehavior } from './parse.js';
 
-/** SAFE_ENV_VARS (SPEC §3.1), from rules/permissions.json. */
+/** SAFE_ENV_VARS (claude-code-reference.md §3.1), from rules/permissions.json. */
 export const SAFE_ENV_VARS: ReadonlySet<string> = new Set(facts.safeEnvVars);
 
 /** The form of a wrapper that allow rules may see through (rules/commands/wrappers.json `allowRule`). */
@@ -47,7 +47,7 @@ const WRAPPERS: ReadonlyMap<string, WrapperRow> = new Map(Object.entries(table.w
 /**
  * Whether a matcher accepts `candidate` in the given mode (Claude Code shellRuleMatching.ts).
  * In `exact` mode a prefix rule matches only its prefix exactly and wildcard rules never match
- * (SPEC §2.2, so `foo *` cannot match an unsplit compound). Linear in `candidate` times the
+ * (claude-code-reference.md §2.2, so `foo *` cannot match an unsplit compound). Linear in `candidate` times the
  * number of wildcard segments (no regular expressions, so no backtracking).
  */
 export function matcherAccepts(m: BashMatcher, candidate: string, mode: 'exact' | 'prefix'): boolean {
@@ -103,7 +103,7 @@ function valueOf(w: Word | undefined): string | undefined {
 const SAFE_ENV_VALUE = /^[A-Za-z0-9_./:-]*$/;
 
 /**
- * Index of the first word after an allow-safe wrapper form at `words[0]` (SPEC §3.2 text-level
+ * Index of the first word after an allow-safe wrapper form at `words[0]` (claude-code-reference.md §3.2 text-level
  * table), or `undefined` when `words[0]` is not such a wrapper or its form is not one of those
  * listed (then allow rules must name the wrapper itself). `prefixOnly` admits bare `xargs`.
  */
@@ -179,7 +179,7 @@ function anyWrapperEnd(words: readonly Word[]): number | undefined {
   return spec ? wrapperCommandStart(words, spec) : undefined;
 }
 
-/** Text of `cmd` in `text` with the output redirections inside its span cut out (SPEC §2.3 item 1). */
+/** Text of `cmd` in `text` with the output redirections inside its span cut out (claude-code-reference.md §2.3 item 1). */
 function spanText(text: string, cmd: SimpleCommand, stripOutput: boolean): string {
   const cuts = stripOutput
     ? cmd.redirects.filter((r) => r.span.start >= cmd.span.start && r.span.end <= cmd.span.end && r.heredoc === undefined && /^(>|>>|>\||&>|&>>|>&)$/.test(r.operator))
@@ -196,7 +196,7 @@ function spanText(text: string, cmd: SimpleCommand, stripOutput: boolean): strin
 
 /**
  * `s` with line continuations removed: a newline preceded by an odd number of backslashes loses
- * the last backslash and the newline, and the pieces are concatenated with no space (SPEC §2.5
+ * the last backslash and the newline, and the pieces are concatenated with no space (claude-code-reference.md §2.5
  * item 2). Linear.
  */
 export function joinContinuations(s: string): string {
@@ -234,7 +234,7 @@ const MAX_PEEL = 16;
 
 /**
  * The candidate strings of simple command `cmd` (from the unit `text`) for rules of list
- * `behavior` (SPEC §2.3), built from the parse:
+ * `behavior` (claude-code-reference.md §2.3), built from the parse:
  * - the source text, and the source text without output redirections;
  * - the argv (assignments and words) rendered by {@link renderWord}, and then, peeled one layer at
  *   a time — for `allow`: safe env assignments (name in SAFE_ENV_VARS, value of `[A-Za-z0-9_./:-]`)
@@ -250,7 +250,7 @@ export function candidatesFor(text: string, cmd: SimpleCommand, behavior: RuleBe
   const isAllow = behavior === 'allow';
   if (!isAllow) {
     // tree-sitter-bash splits a word at a line continuation (`tr\<newline>aceroute` → `tr aceroute`)
-    // where bash joins it (`traceroute`): deny and ask rules also see the joined text (SPEC §2.5 item 2).
+    // where bash joins it (`traceroute`): deny and ask rules also see the joined text (claude-code-reference.md §2.5 item 2).
     for (const t of [original, stripped]) {
       const joined = joinContinuations(t);
       if (joined !== t) {
@@ -386,7 +386,7 @@ const NEVER_PREFIX_ALLOWED: ReadonlySet<string> = new Set(facts.execWrappersNeve
 const EXEC_FLAGS: ReadonlyMap<string, readonly string[]> = new Map(Object.entries(facts.execFlagsNotCoveredByPrefixAllow));
 
 /**
- * Whether prefix and wildcard allow rules may cover `cmd` at all (SPEC §2.10, newer docs): not
+ * Whether prefix and wildcard allow rules may cover `cmd` at all (claude-code-reference.md §2.10, newer docs): not
  * when its program (the first word's basename, or the program after an allow-safe wrapper) is an
  * exec wrapper such as `watch`, `setsid`, `ionice`, `flock`, nor when it is `find` with `-exec`,
  * `-execdir`, `-ok`, `-okdir` or `-delete`. Exact rules still apply.

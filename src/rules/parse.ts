@@ -1,5 +1,5 @@
 /**
- * Permission rule strings, parsed once (SPEC-bashtool.md §2.1–2.2 and the newer grammar of §2.10).
+ * Permission rule strings, parsed once (claude-code-reference.md §2.1–2.2 and the newer grammar of §2.10).
  *
  * A rule string is `Tool` or `Tool(content)`. Mirrors Claude Code's `permissionRuleValueFromString`
  * (permissionRuleParser.ts) for the outer form and `parsePermissionRule` / `matchWildcardPattern`
@@ -18,7 +18,7 @@ export interface RuleOrigin {
 }
 
 /**
- * The matcher of a Bash rule's content (SPEC §2.2):
+ * The matcher of a Bash rule's content (claude-code-reference.md §2.2):
  * - `any`: bare `Bash`, `Bash()` or `Bash(*)` — the tool-wide rule;
  * - `exact`: string equality with a candidate;
  * - `prefix`: legacy `prefix:*` — equality with `prefix` or a start of `prefix + ' '`;
@@ -43,7 +43,7 @@ export interface PermissionRule {
   /** For Bash rules: the matcher; `undefined` for other tools and for ignored Bash rules. */
   readonly bash: BashMatcher | undefined;
   /**
-   * Set for a Bash input-parameter rule (`Bash(run_in_background:true)`, SPEC §2.10), which never
+   * Set for a Bash input-parameter rule (`Bash(run_in_background:true)`, claude-code-reference.md §2.10), which never
    * matches a command string, and for `Bash(command:…)`, which Claude Code ignores with a warning.
    */
   readonly ignored?: string;
@@ -115,7 +115,7 @@ export function splitRuleString(rule: string): { toolName: string; content: stri
 
 /**
  * Escapes rule content for writing inside `Bash(…)`: backslashes first, then parentheses
- * (SPEC §2.1). `formatRule('Bash', c)` round-trips through {@link splitRuleString}.
+ * (claude-code-reference.md §2.1). `formatRule('Bash', c)` round-trips through {@link splitRuleString}.
  */
 export function escapeRuleContent(content: string): string {
   return content.replace(/\\/g, '\\\\').replace(/[()]/g, (c) => `\\${c}`);
@@ -127,7 +127,7 @@ export function formatBashRule(content: string): string {
 }
 
 /**
- * Parses the content of a Bash rule (SPEC §2.2, §2.10). `content` is already unescaped at the
+ * Parses the content of a Bash rule (claude-code-reference.md §2.2, §2.10). `content` is already unescaped at the
  * parenthesis level; backslashes in it still escape `*` and `\` for wildcard patterns. Never throws.
  * - empty or `*` → `any`;
  * - ends with `:*` with at least one character before → `prefix` (`:*` anywhere else is literal);

@@ -13,7 +13,7 @@ export interface PolicyDirectory {
 
 /**
  * Parsed rules per list. A deny in any source beats an allow in every source because the engine
- * consults all denies first (SPEC §2.1 "Deny across scopes"), so merging is concatenation.
+ * consults all denies first (claude-code-reference.md §2.1 "Deny across scopes"), so merging is concatenation.
  */
 export interface PermissionPolicy {
   readonly allow: readonly PermissionRule[];

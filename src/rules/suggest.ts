@@ -1,5 +1,5 @@
 /**
- * Rule suggestions (SPEC-bashtool.md §2.9): the allow rule a user could add so that a subcommand
+ * Rule suggestions (claude-code-reference.md §2.9): the allow rule a user could add so that a subcommand
  * no longer asks. Mirrors Claude Code's `suggestionForExactCommand` and `getSimpleCommandPrefix`,
  * with one deliberate deviation: no suggestion at all for a command whose program (after safe env
  * assignments) is a bare shell or wrapper of BARE_SHELL_PREFIXES (Claude Code consults that list
@@ -9,7 +9,7 @@ import facts from '../../rules/permissions.json' with { type: 'json' };
 import { SAFE_ENV_VARS } from './match.js';
 import { formatBashRule } from './parse.js';
 
-/** BARE_SHELL_PREFIXES (SPEC §2.9): programs that never get a suggested rule. */
+/** BARE_SHELL_PREFIXES (claude-code-reference.md §2.9): programs that never get a suggested rule. */
 export const BARE_SHELL_PREFIXES: ReadonlySet<string> = new Set(facts.bareShellPrefixes);
 
 /** At most this many suggestions for a compound command (MAX_SUGGESTED_RULES_FOR_COMPOUND). */
@@ -79,7 +79,7 @@ export function suggestionForExactCommand(cmd: string): string | undefined {
   const p = simpleCommandPrefix(text);
   if (p) return formatBashRule(`${p}:*`);
   // An exact rule for a command with a literal `*` would be read back as a wildcard pattern
-  // (SPEC §2.10), which prefix-style checks then treat differently from the exact command (a
+  // (claude-code-reference.md §2.10), which prefix-style checks then treat differently from the exact command (a
   // `find … -delete` pattern never allows it): suggest nothing rather than a rule that does not
   // mean what it says. Deviation from Claude Code, which suggests it anyway.
   if (text.includes('*')) return undefined;

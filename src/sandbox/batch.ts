@@ -1,5 +1,5 @@
 /**
- * Many commands through the sandbox (`lint --sandbox`, `audit --sandbox`; issue 8): given the
+ * Many commands through the sandbox (`lint --sandbox`, `audit --sandbox`): given the
  * calls of transcripts with their verdicts, runs in the sandbox only those the policy **allows**,
  * each against a fresh copy of its working directory and under the usual time-out and output
  * caps (src/sandbox/run.ts), and returns one entry per call.

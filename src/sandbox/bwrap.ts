@@ -1,7 +1,7 @@
 /**
  * Linux sandbox: bubblewrap (`bwrap`). The argv is built here, in code; the command itself runs as
  * `bash -c <command>` inside. The sandbox (mirroring what @anthropic-ai/sandbox-runtime does on
- * Linux, SPEC-bashtool.md §5.4, minus its network proxy: here there is no network at all):
+ * Linux, claude-code-reference.md §5.4, minus its network proxy: here there is no network at all):
  * - the whole file system read-only (`--ro-bind / /`), a fresh `/dev` and `/proc`, a private
  *   empty `/tmp` (tmpfs, discarded);
  * - the working directory replaced by a writable **copy** bound at the same path, so the command

@@ -1,11 +1,11 @@
 /**
- * Recorded vs sandboxed (issue 8): what a transcript recorded about a call (outcome, exit code)
+ * Recorded vs sandboxed: what a transcript recorded about a call (outcome, exit code)
  * against what the same command did when `lint --sandbox` / `audit --sandbox` ran it again in the
  * sandbox, and the findings of one call's run — the runner's own (`sandbox-wrote-files`,
  * `sandbox-exit-error`, `sandbox-exit-nonzero`, src/sandbox/findings.ts) adjusted for a working
  * directory that had to be replaced, plus `sandbox-outcome-mismatch`. Pure.
  *
- * Outcomes are compared by meaning (SPEC §3.6 via src/analyses/exit-code.ts), not by number: exit
+ * Outcomes are compared by meaning (claude-code-reference.md §3.6 via src/analyses/exit-code.ts), not by number: exit
  * 2 and exit 127 are both `error` and agree; grep's exit 1 (`no-match`) and exit 0 (`success`)
  * do not. The recorded code is read with the same command name the sandboxed status was read
  * with, so only the codes differ.

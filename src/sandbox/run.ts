@@ -2,7 +2,7 @@
  * One sandboxed run, end to end: policy gate → sandbox detection → copy of the working
  * directory → the command under bwrap (Linux) or sandbox-exec (macOS) → diff of the copy →
  * exit-code meaning → findings → the copy removed. This module and its siblings are the only
- * part of shellward that runs processes (DESIGN.md §8).
+ * part of shellward that runs processes (architecture.md §8).
  *
  * Guarantees: a command whose clearance is not `allow` is never started; a command is never
  * started outside a sandbox — when none is available the outcome says why, and nothing runs.
@@ -33,7 +33,7 @@ import { copyTree, DEFAULT_TREE_LIMITS, diffSnapshots, removeTree, snapshotTree,
 
 export { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS };
 
-/** The system facts a run depends on, injected (STYLE.md §9.4 item 11); defaults are the real process's. */
+/** The system facts a run depends on, injected (architecture.md §9.4 item 11); defaults are the real process's. */
 export interface SandboxHost {
   /** Environment the allowlisted variables and `PATH` (to find bwrap and bash) are taken from. */
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -77,7 +77,7 @@ export interface SandboxRunResult {
   /** The signal that ended the run, or `null`. */
   readonly signal: string | null;
   readonly timedOut: boolean;
-  /** Exit-code semantics (SPEC §3.6); `null` when there is no exit status. */
+  /** Exit-code semantics (claude-code-reference.md §3.6); `null` when there is no exit status. */
   readonly meaning: ExitMeaning | null;
   /** Wall-clock milliseconds the sandboxed process ran, sandbox set-up included. */
   readonly durationMs: number;

@@ -5,7 +5,7 @@
  * directory) and to the few device files programs write to. In SBPL a later rule takes precedence
  * over an earlier one for the same operation, so the final allow carves the scratch space out of
  * the deny. The shape follows common `(allow default)` + `(deny file-write*)` profiles; unlike
- * @anthropic-ai/sandbox-runtime (SPEC-bashtool.md §5.4) it starts from `allow default`, because
+ * @anthropic-ai/sandbox-runtime (claude-code-reference.md §5.4) it starts from `allow default`, because
  * a deny-by-default profile needs a curated list of Mach services to keep programs working.
  *
  * Unlike bwrap there is no bind mount on macOS: the command runs **in the copy's path**, not the
@@ -16,7 +16,7 @@ import { isAbsolute } from 'node:path';
 import { runBounded, type BoundedRunResult } from './process.js';
 import type { RunBounds } from './bwrap.js';
 
-/** Device files a sandboxed command may write to (the defaults of sandbox-runtime, SPEC §5.4). */
+/** Device files a sandboxed command may write to (the defaults of sandbox-runtime, claude-code-reference.md §5.4). */
 export const SEATBELT_WRITABLE_DEVICES: readonly string[] = ['/dev/null', '/dev/zero', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/dtracehelper', '/dev/autofs_nowait'];
 
 /** Options of {@link seatbeltProfile}. */

@@ -1,5 +1,5 @@
 /**
- * The Makefile source (issue 6): finds the shell code in a Makefile — recipe lines, `$(shell …)`
+ * The Makefile source: finds the shell code in a Makefile — recipe lines, `$(shell …)`
  * calls and `!=` assignments — and turns each piece into a {@link CommandUnit} of granularity
  * `command` whose source map points every character back into the Makefile. Mirrors GNU make 4.x
  * reading rules (GNU make manual §3.1.1 "Splitting long lines", §5.1.1 "Splitting recipe lines",

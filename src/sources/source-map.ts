@@ -1,5 +1,5 @@
 /**
- * Source maps from a unit's text to its host file (DESIGN.md §3, STYLE.md §9.4 item 7).
+ * Source maps from a unit's text to its host file (architecture.md §3, architecture.md §9.4 item 7).
  * All offsets are UTF-16 code units, 0-based.
  */
 import type { SourceMap } from '../core/types.js';

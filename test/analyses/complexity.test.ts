@@ -1,5 +1,5 @@
 /**
- * Parse complexity (SPEC-bashtool.md §1.7): every too-complex node type of the list, the
+ * Parse complexity (claude-code-reference.md §1.7): every too-complex node type of the list, the
  * safe-variable exceptions, the separators, parse errors, the hard caps, deep nesting, and the
  * agreement between the scan inside the parse views and the standalone walk.
  */
@@ -33,7 +33,7 @@ async function complexity(text: string, limits?: ComplexityLimits): Promise<Pars
 }
 
 /**
- * One command per node type of SPEC §1.7, with the construct reported and the offset where it
+ * One command per node type of claude-code-reference.md §1.7, with the construct reported and the offset where it
  * starts. tree-sitter-bash 0.25 parses `until` as a `while_statement` and `$"…"` as `$` + string;
  * the scan reports the latter as `translated_string`.
  */
@@ -61,7 +61,7 @@ const SPEC_EXAMPLES: readonly (readonly [type: string, command: string, offset: 
   ['heredoc_redirect', 'cat <<EOF\nhello\nEOF', 4],
 ];
 
-describe('SPEC §1.7 too-complex node types', () => {
+describe('claude-code-reference.md §1.7 too-complex node types', () => {
   it('covers every node type of the list', () => {
     const covered = new Set(SPEC_EXAMPLES.map(([t, , , listed]) => listed ?? t));
     for (const t of TOO_COMPLEX_NODE_TYPES) expect(covered.has(t), t).toBe(true);

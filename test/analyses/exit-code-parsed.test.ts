@@ -18,7 +18,7 @@ async function last(text: string): Promise<LastCommand> {
   }
 }
 
-describe('exit-code table by kind (SPEC §3.6)', () => {
+describe('exit-code table by kind (claude-code-reference.md §3.6)', () => {
   it.each([
     ['grep', 'no-match', 'No matches found'],
     ['rg', 'no-match', 'No matches found'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { interpretExitCode, splitSubcommands } from '../../src/analyses/exit-code.js';
 
-describe('exit-code semantics (SPEC §3.6)', () => {
+describe('exit-code semantics (claude-code-reference.md §3.6)', () => {
   it.each(['grep x f', 'rg x', 'find . -name y', 'diff a b', 'test -f x', '[ -f x ]'])('%s: exit 1 is not an error, exit 2 is', (cmd) => {
     expect(interpretExitCode(cmd, 1).isError).toBe(false);
     expect(interpretExitCode(cmd, 2).isError).toBe(true);

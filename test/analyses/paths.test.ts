@@ -1,4 +1,4 @@
-/** Path extraction and validation (SPEC-bashtool.md §3.4): src/analyses/paths.ts. */
+/** Path extraction and validation (claude-code-reference.md §3.4): src/analyses/paths.ts. */
 import { describe, expect, it } from 'vitest';
 import {
   EXTENSION_EXTRACTORS,

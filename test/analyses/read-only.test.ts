@@ -421,7 +421,7 @@ const FALLBACK_NOT_READ_ONLY: readonly string[] = [
   'touch x',
 ];
 
-describe('the flag-validated allowlist (SPEC §3.3.3)', () => {
+describe('the flag-validated allowlist (claude-code-reference.md §3.3.3)', () => {
   it.each(ALLOWLIST_READ_ONLY)('%s is read-only', async (src) => {
     expect(await check(src)).toEqual({ readOnly: true, reason: '' });
   });
@@ -504,7 +504,7 @@ describe('argument types and flag forms', () => {
   });
 });
 
-describe('the fallback forms (SPEC §3.3.4)', () => {
+describe('the fallback forms (claude-code-reference.md §3.3.4)', () => {
   it.each(FALLBACK_READ_ONLY)('%s is read-only', async (src) => {
     expect(await check(src)).toEqual({ readOnly: true, reason: '' });
   });
@@ -568,7 +568,7 @@ describe('the issue: Done when', () => {
   });
 });
 
-describe('words (SPEC §3.3.2 items 2-3)', () => {
+describe('words (claude-code-reference.md §3.3.2 items 2-3)', () => {
   it.each([
     ['cat $HOME/x', false],
     ['cat "$x"', false],
@@ -656,7 +656,7 @@ describe('simple command shape', () => {
   });
 });
 
-describe('units (SPEC §3.3.1)', () => {
+describe('units (claude-code-reference.md §3.3.1)', () => {
   it.each([
     ['ls && pwd', true],
     ['ls | wc -l', true],

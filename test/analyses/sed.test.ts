@@ -1,6 +1,6 @@
 /**
  * sed validation (src/analyses/sed.ts): Claude Code's `sedCommandIsAllowedByAllowlist`
- * (SPEC-bashtool.md §4.2, §4.3) on parsed words, the deny-list against the original regexes
+ * (claude-code-reference.md §4.2, §4.3) on parsed words, the deny-list against the original regexes
  * (differential, on short random strings), and the GNU-level write/execute hazards.
  */
 import fc from 'fast-check';
@@ -30,7 +30,7 @@ async function hazards(src: string): Promise<string[]> {
   return sedHazards(await sedArgs(src)).map((h) => `${h.kind}:${h.detail}@${h.word.raw}`);
 }
 
-describe('SPEC §4.3 examples', () => {
+describe('claude-code-reference.md §4.3 examples', () => {
   it.each([
     // Pattern 1 is only checked in read-only mode (§4.2 item 3), so allowFileWrites rejects it.
     ["sed -n '1,10p' file", true, false],

@@ -32,7 +32,7 @@ describe('audit aggregation', () => {
     expect(r.sessions.map((s) => [s.sessionId, s.counts.calls])).toEqual([['s1', 7], ['s2', 1]]);
     expect(r.sessions[0]!.rejected.map((x) => x.detail)).toEqual(['git-push-force']);
     expect(formatAuditText(r)).toContain('Destructive commands that ran: 1');
-    // verdicts establish outsideCwd (path validation, SPEC §3.4): shown as a count
+    // verdicts establish outsideCwd (path validation, claude-code-reference.md §3.4): shown as a count
     expect(r.outsideCwdEstablished).toBe(true);
     // the calls here record no cwd: the count says for how many it is not known
     expect(formatAuditText(r)).toContain('Commands outside the project that ran: 1 (not known for 6 calls with no recorded working directory)');

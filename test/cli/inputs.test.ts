@@ -1,4 +1,4 @@
-/** `shellward lint` on Makefiles and agent transcripts (issue 6), through the built CLI. */
+/** `shellward lint` on Makefiles and agent transcripts, through the built CLI. */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import ajvModule from 'ajv';

@@ -1,4 +1,4 @@
-/** Configuration: schema validation with key paths, settings merging, globs, print-config (DESIGN.md §6). */
+/** Configuration: schema validation with key paths, settings merging, globs, print-config (architecture.md §6). */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-/** Linting the policy itself: 'policy-overbroad-allow' at the rule string in the JSON file (issue 4 item 6). */
+/** Linting the policy itself: 'policy-overbroad-allow' at the rule string in the JSON file. */
 import { describe, expect, it } from 'vitest';
 import { locateJsonValue } from '../../src/config/json-locate.js';
 import { overbroadAllowFindings, overbroadReason } from '../../src/config/policy-lint.js';

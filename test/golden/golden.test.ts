@@ -1,5 +1,5 @@
 /**
- * Golden-file tests of `shellward lint` (STYLE.md §9.3 layer 3): each input under
+ * Golden-file tests of `shellward lint` (architecture.md §9.3 layer 3): each input under
  * test/fixtures/golden is linted by the built CLI, run from the fixture's directory so paths are
  * bare file names, and its text output (no colour) is compared with `<name>.out`. Inputs whose
  * bytes must be exact (binary, not UTF-8, BOM) are written to a temporary directory at test time

@@ -1,5 +1,5 @@
 /**
- * Golden-file helpers (STYLE.md §9.3 layer 3, §9.4 item 9): a fixture `<name>` has a sibling
+ * Golden-file helpers (architecture.md §9.3 layer 3, §9.4 item 9): a fixture `<name>` has a sibling
  * `<name>.out` holding the exact text the CLI prints for it, one finding per line, then a blank
  * line and the summary. A line of the form `/regex/` in a `.out` file matches an output line by
  * regular expression instead of literally (as in actionlint's testdata/err/*.out). A fixture

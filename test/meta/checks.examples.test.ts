@@ -1,5 +1,5 @@
 /**
- * Runs every rule's in-file examples (STYLE.md §9.3 layer 1, §9.4 item 3): each
+ * Runs every rule's in-file examples (architecture.md §9.3 layer 1, §9.4 item 3): each
  * `examples.invalid` entry must yield exactly one diagnostic of its rule id, each
  * `examples.valid` entry none. Examples run as one agent command (the unit the reference pages
  * render, see src/docs/rule-docs.ts), one `it` per example so a failure names it.

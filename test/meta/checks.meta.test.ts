@@ -1,5 +1,5 @@
 /**
- * Meta test over the check registry and the rule metadata (STYLE.md §9.4 items 1, 2, 4, 10).
+ * Meta test over the check registry and the rule metadata (architecture.md §9.4 items 1, 2, 4, 10).
  * It discovers check files by scanning src/checks/ — here, in the test only; the product never
  * scans — so a check added to the tree is covered without editing this file, and a check that
  * is written but not registered fails here.
@@ -217,7 +217,7 @@ describe('rule metadata', () => {
 
     if (r.claudeCode) {
       const cc = r.claudeCode;
-      it('names its Claude Code validator well (numeric id 1–23 of SPEC §1.2, position ≥ 1)', () => {
+      it('names its Claude Code validator well (numeric id 1–23 of claude-code-reference.md §1.2, position ≥ 1)', () => {
         expect(cc.name).toMatch(/^[A-Za-z_][\w.]*$/);
         if (cc.id !== undefined) {
           expect(Number.isInteger(cc.id)).toBe(true);

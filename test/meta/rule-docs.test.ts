@@ -1,7 +1,7 @@
 /**
  * The committed reference pages (docs/rules/) must equal what `npm run docs` would write now:
  * one page per rule plus the index, examples rendered with the linter's real output
- * (STYLE.md §9.4 item 3). Regenerates in memory from the sources; a stale, missing or orphaned
+ * (architecture.md §9.4 item 3). Regenerates in memory from the sources; a stale, missing or orphaned
  * page fails with the fix: run `npm run docs`.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

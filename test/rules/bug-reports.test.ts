@@ -134,7 +134,7 @@ describe('rules from bug reports that should match do', () => {
   it('#28784 `cd src\\&\\& python3 x.py` is one `cd` with three arguments to bash: allowed by Bash(cd:*), python3 never runs', async () => {
     // Claude Code's text splitter turns `\\&\\&` into `&&`; the parse tree (and bash) see one simple
     // command, so shellward's allow is about what runs. Its AST path also raises no
-    // backslash-escaped-operators ask without operator nodes (SPEC §1.4 async variant).
+    // backslash-escaped-operators ask without operator nodes (claude-code-reference.md §1.4 async variant).
     const parsed = await parse('cd src\\&\\& python3 x.py');
     expect(parsed.commands.map((c) => [c.name?.value, c.args.map((a) => a.value)])).toEqual([['cd', ['src&&', 'python3', 'x.py']]]);
     expect(verdict('cd src\\&\\& python3 x.py', { allow: ['Bash(cd:*)'] }).decision).toBe('allow');

@@ -1,6 +1,6 @@
 /**
- * The decision flow (SPEC-bashtool.md §2.3–2.8) on the parse tree: candidate strings, precedence,
- * compound splitting, the cap, cd checks, the gates, and the shapes issue 4 lists.
+ * The decision flow (claude-code-reference.md §2.3–2.8) on the parse tree: candidate strings, precedence,
+ * compound splitting, the cap, cd checks, the gates, and the shapes the regex path gets wrong.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -114,7 +114,7 @@ describe('§2.4 precedence: deny, then ask, then allow; specificity never reorde
 
 describe('§2.5–2.7 compound commands, split on the tree', () => {
   it('each subcommand must be allowed: `echo *` does not allow `echo test && make`', async () => {
-    // `ls` is read-only (allowed without a rule, SPEC §2.8 step 8), so the second part is `make`.
+    // `ls` is read-only (allowed without a rule, claude-code-reference.md §2.8 step 8), so the second part is `make`.
     expect(await behavior('echo test && make', { allow: ['Bash(echo *)'] })).toBe('passthrough');
     expect(await behavior('echo test && make', { allow: ['Bash(echo *)', 'Bash(make)'] })).toBe('allow');
     expect(await behavior('echo test && ls', { allow: ['Bash(echo *)'] })).toBe('allow');
@@ -211,7 +211,7 @@ describe('§2.6 gates', () => {
   });
 });
 
-describe('issue 4 item 2: shapes the regex path gets wrong', () => {
+describe('shapes the regex path gets wrong', () => {
   it('`git -C dir log` is not allowed by Bash(git log:*) (nor by any text prefix), but denied by a git deny', async () => {
     expect(await behavior('git -C /tmp/x log', { allow: ['Bash(git log:*)'] })).toBe('passthrough');
     expect(await behavior('git -C /tmp/x log', { deny: ['Bash(git:*)'] })).toBe('deny');
@@ -319,7 +319,7 @@ describe('§2.10 newer documented behaviour', () => {
   });
 });
 
-describe('SPEC §2.3 item 4 and §2.10: the remaining assignment and wrapper forms', () => {
+describe('claude-code-reference.md §2.3 item 4 and §2.10: the remaining assignment and wrapper forms', () => {
   it('deny/ask strip `NAME[index]=` and `+=` assignments', async () => {
     expect(await behavior('FOO[1]=x claude', { deny: ['Bash(claude:*)'] })).toBe('deny');
     expect(await behavior('FOO+=x claude', { deny: ['Bash(claude:*)'] })).toBe('deny');

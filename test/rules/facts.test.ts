@@ -1,11 +1,11 @@
-/** The permission-engine facts in rules/permissions.json and the allow-safe wrapper forms (SPEC §2.9, §3.1, §3.2). */
+/** The permission-engine facts in rules/permissions.json and the allow-safe wrapper forms (claude-code-reference.md §2.9, §3.1, §3.2). */
 import { describe, expect, it } from 'vitest';
 import facts from '../../rules/permissions.json' with { type: 'json' };
 import table from '../../rules/commands/wrappers.json' with { type: 'json' };
 import { SAFE_ENV_VARS } from '../../src/rules/match.js';
 
 describe('rules/permissions.json', () => {
-  it('has exactly the 32 SAFE_ENV_VARS of SPEC §3.1', () => {
+  it('has exactly the 32 SAFE_ENV_VARS of claude-code-reference.md §3.1', () => {
     expect(SAFE_ENV_VARS.size).toBe(32);
     for (const n of ['GOOS', 'RUST_LOG', 'NODE_ENV', 'PYTHONUNBUFFERED', 'PYTEST_DEBUG', 'ANTHROPIC_API_KEY', 'LC_ALL', 'TZ', 'GCC_COLORS', 'BLOCKSIZE']) {
       expect(SAFE_ENV_VARS.has(n), n).toBe(true);
@@ -21,7 +21,7 @@ describe('rules/permissions.json', () => {
     for (const n of ['KUBECONFIG', 'DOCKER_HOST', 'AWS_PROFILE', 'CI', 'GH_TOKEN']) expect(SAFE_ENV_VARS.has(n), n).toBe(false);
   });
 
-  it('has the 21 BARE_SHELL_PREFIXES and the code-execution list of SPEC §2.9', () => {
+  it('has the 21 BARE_SHELL_PREFIXES and the code-execution list of claude-code-reference.md §2.9', () => {
     expect(facts.bareShellPrefixes).toHaveLength(21);
     expect(facts.codeExecutionPrefixes).toEqual(expect.arrayContaining(['python', 'node', 'npx', 'npm run', 'bash', 'sh', 'eval', 'exec', 'env', 'xargs', 'sudo']));
   });

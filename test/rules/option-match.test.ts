@@ -30,7 +30,7 @@ describe('deny and ask rules match options however they are written', () => {
   });
 
   it.each(['rm -r x', 'rm -f x', 'rm x', 'rm -- -rf', 'git push origin main', 'git push --force-with-lease'])('%s is not denied by it', (cmd) => {
-    // Not denied; writes still ask in default mode (path constraints, SPEC §3.4.3), so not `allow`.
+    // Not denied; writes still ask in default mode (path constraints, claude-code-reference.md §3.4.3), so not `allow`.
     expect(decision(cmd, policy)).not.toBe('deny');
   });
 

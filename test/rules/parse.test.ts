@@ -1,4 +1,4 @@
-/** Rule strings (SPEC-bashtool.md §2.1, §2.2, §2.10): parsing and the matcher semantics of each type. */
+/** Rule strings (claude-code-reference.md §2.1, §2.2, §2.10): parsing and the matcher semantics of each type. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { matcherAccepts } from '../../src/rules/match.js';

@@ -1,6 +1,6 @@
 /**
- * Read-only recognition (SPEC-bashtool.md §3.3), path validation (§3.4) and sed validation (§4)
- * on an independent set of commands drawn from public bug reports and advisories (issue 5, "Done
+ * Read-only recognition (claude-code-reference.md §3.3), path validation (§3.4) and sed validation (§4)
+ * on an independent set of commands drawn from public bug reports and advisories ("Done
  * when"). Each case cites its source; where the report describes a bypass Claude Code later fixed,
  * the expected verdict is the fixed one (not read-only / ask). Verdicts are built the way
  * bug-reports.test.ts builds them: one shared Linter, `verdictFor(command, { cwd: '/repo', … })`.
@@ -94,7 +94,7 @@ const CASES: readonly Case[] = [
   ['claude-code#25181', {}, 'echo "test"', RO_ALLOW],
   // anthropics/claude-code#33772 — cat of a project file with 2>/dev/null || echo: read-only, inside.
   ['claude-code#33772', {}, 'cat /repo/.vscode/settings.json 2>/dev/null || echo "NOT FOUND"', RO_ALLOW],
-  // anthropics/claude-code#55313 — sed line printing is in the read-only set (SPEC §4.3, closed as duplicate).
+  // anthropics/claude-code#55313 — sed line printing is in the read-only set (claude-code-reference.md §4.3, closed as duplicate).
   ['claude-code#55313', {}, "sed -n '1,3p' README.md 2>/dev/null || sed -n '1,3p' CLAUDE.md", RO_ALLOW],
   // GHSA "Sed Command Validation Bypass that Allows Arbitrary File Writes" (@anthropic-ai/claude-code,
   // fixed in 2.0.31; cited in joesaby/astro-mermaid#25): write / execute forms of sed must ask.
@@ -173,7 +173,7 @@ describe('read-only and outside-cwd verdicts on cases from public bug reports', 
   });
 });
 
-describe('adversarial inputs (review of SPEC §3.3/§3.4/§4)', () => {
+describe('adversarial inputs (review of claude-code-reference.md §3.3/§3.4/§4)', () => {
   const HOSTILE: readonly (readonly [command: string, expected: Expect])[] = [
     // wrappers and indirection are never read-only
     ['sudo ls', ASK],
@@ -271,13 +271,13 @@ describe('adversarial inputs (review of SPEC §3.3/§3.4/§4)', () => {
 });
 
 describe('bugs found by review: fixed ones, and known gaps (flip `it.fails` to `it` when fixed)', () => {
-  it('fixed: acceptEdits does not allow creating HEAD/objects/refs/hooks then running git (SPEC §3.3.1 item 4 git guard; trailofbits/claude-code-devcontainer#42, claude-code#52578)', () => {
+  it('fixed: acceptEdits does not allow creating HEAD/objects/refs/hooks then running git (claude-code-reference.md §3.3.1 item 4 git guard; trailofbits/claude-code-devcontainer#42, claude-code#52578)', () => {
     // The compound plants a bare repository in the cwd; Claude Code's git guard makes the git
     // subcommand not read-only, so the whole command asks (it was allowed as accept-edits).
     expect(verdict('mkdir -p objects refs hooks && touch HEAD && git status', {}, acceptEdits).decision).toBe('ask');
   });
 
-  it('fixed: acceptEdits asks for writes to protected paths .claude/ .git/ .vscode/ .bashrc (SPEC §3.4.3 step 7.3 safety check; claude-code#51180, #43085)', () => {
+  it('fixed: acceptEdits asks for writes to protected paths .claude/ .git/ .vscode/ .bashrc (claude-code-reference.md §3.4.3 step 7.3 safety check; claude-code#51180, #43085)', () => {
     for (const c of ["sed -i 's/a/b/' .git/config", 'touch .claude/settings.local.json', 'cp x .claude/settings.json', 'touch .vscode/settings.json', 'touch .bashrc']) {
       expect(verdict(c, {}, acceptEdits).decision, c).toBe('ask');
     }
@@ -316,7 +316,7 @@ describe('findings of the code review (fixed)', () => {
     expect(verdict('mkdir foo', {}, acceptEdits).decision).toBe('allow');
   });
 
-  it('an exact allow of the whole command does not lift path asks or the cd checks (SPEC §2.6 items 7–11)', () => {
+  it('an exact allow of the whole command does not lift path asks or the cd checks (claude-code-reference.md §2.6 items 7–11)', () => {
     for (const c of ['echo hi > /etc/cron.d/x', 'cp -t /etc x', 'sed -i s/a/b/ /etc/hosts', 'cd sub && git status']) {
       expect(verdict(c, { allow: [`Bash(${c})`] }).decision, c).toBe('ask');
     }
@@ -339,7 +339,7 @@ describe('findings of the code review (fixed)', () => {
     }
   });
 
-  it('git in a bare repository is not read-only (SPEC §3.3.1 item 4), through the host', async () => {
+  it('git in a bare repository is not read-only (claude-code-reference.md §3.3.1 item 4), through the host', async () => {
     const bare = await Linter.create({ pathHost: { home: HOME, isBareRepository: (d) => d === '/repo' } });
     expect(verdictFor('git status', { cwd: '/repo' }, bare)).toMatchObject({ readOnly: false, decision: 'ask' });
     expect(verdictFor('git status', { cwd: '/repo' }, linter)).toMatchObject({ readOnly: true, decision: 'allow' });

@@ -1,4 +1,4 @@
-/** Rule suggestions (SPEC-bashtool.md §2.9). */
+/** Rule suggestions (claude-code-reference.md §2.9). */
 import { describe, expect, it } from 'vitest';
 import { BARE_SHELL_PREFIXES, simpleCommandPrefix, suggestionForExactCommand } from '../../src/rules/suggest.js';
 

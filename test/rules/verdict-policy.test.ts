@@ -1,5 +1,5 @@
 /**
- * The verdict with permission rules (SPEC-bashtool.md §2.6, §2.9): how rule decisions combine with
+ * The verdict with permission rules (claude-code-reference.md §2.6, §2.9): how rule decisions combine with
  * the security checks, the parse complexity and the dangerous-removal limit.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

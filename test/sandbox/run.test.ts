@@ -1,5 +1,5 @@
 /**
- * Real commands under bubblewrap (issue 8, "Done when"). The policy input is an explicit,
+ * Real commands under bubblewrap ("Done when"). The policy input is an explicit,
  * test-only clearance (including the read-only classification), so these tests do not depend
  * on the permission engine; test/cli/sandbox-check.test.ts
  * goes through a real policy. Needs a working bwrap (CI installs bubblewrap); otherwise the bwrap suites are

@@ -1,5 +1,5 @@
 /**
- * Makefile extraction (issue 6): golden files and targeted cases. Each fixture under
+ * Makefile extraction: golden files and targeted cases. Each fixture under
  * test/fixtures/makefiles is read into units, and `<name>.out` records every unit (kind, the
  * host line:column of the first character of each of its lines, and its text) followed by the
  * diagnostics `lint` gives for the file in host coordinates. `UPDATE_GOLDEN=1 npx vitest run

@@ -1,9 +1,9 @@
 /**
- * Transcript readers (issue 6): every fixture under test/fixtures/transcripts (copied from
- * ../shared/fixtures/transcripts, see its README) is read into exactly the expected units. The
+ * Transcript readers: every fixture under test/fixtures/transcripts (see its README) is read into
+ * exactly the expected units. The
  * complete rendering of every unit — line:column of its first character, outcome, exit code,
  * context — is the golden file test/fixtures/transcripts.golden.txt (`UPDATE_GOLDEN=1` rewrites
- * it; review the diff by eye); the tests below pin the facts the issue names one by one.
+ * it; review the diff by eye); the tests below pin the facts of docs/transcript-formats.md one by one.
  */
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -190,7 +190,7 @@ describe('transcript readers (pure)', () => {
     expect(b.finish().calls).toHaveLength(0);
   });
 
-  it('reads the Claude outcome rules of TRANSCRIPTS.md §1.4', () => {
+  it('reads the Claude outcome rules of transcript-formats.md §1.4', () => {
     expect(claudeOutcome({ content: 'Exit code 3\nboom', isError: true, toolUseResult: 'Error: Exit code 3' })).toEqual({ outcome: 'ran', exitCode: 3 });
     expect(claudeOutcome({ content: 'boom', isError: true, toolUseResult: 'Error: boom' })).toEqual({ outcome: 'ran', failed: true });
     expect(claudeOutcome({ content: 'ok', isError: false, toolUseResult: undefined })).toEqual({ outcome: 'ran', exitCode: 0 });
@@ -198,7 +198,7 @@ describe('transcript readers (pure)', () => {
     expect(claudeOutcome({ content: '<tool_use_error>blocked by hook</tool_use_error>', isError: true, toolUseResult: 'Error: blocked' }).outcome).toBe('denied');
   });
 
-  it('reads the Codex output forms of TRANSCRIPTS.md §2.4', () => {
+  it('reads the Codex output forms of transcript-formats.md §2.4', () => {
     expect(codexOutcome('{"output":"x","metadata":{"exit_code":5,"duration_seconds":1}}')).toEqual({ outcome: 'ran', exitCode: 5 });
     expect(codexOutcome('Exit code: 0\nWall time: 1 seconds\nOutput:\n')).toEqual({ outcome: 'ran', exitCode: 0 });
     expect(codexOutcome('Chunk ID: a\nWall time: 1\nProcess exited with code 7\nOutput:\n')).toEqual({ outcome: 'ran', exitCode: 7 });
@@ -206,7 +206,7 @@ describe('transcript readers (pure)', () => {
     expect(codexOutcome('approval policy is Never; reject command — x').outcome).toBe('denied');
   });
 
-  it('reads the Gemini status and output forms of TRANSCRIPTS.md §3.4', () => {
+  it('reads the Gemini status and output forms of transcript-formats.md §3.4', () => {
     const out = (output: string) => [{ functionResponse: { response: { output } } }];
     expect(geminiOutcome('success', out('Output: x\nExit Code: 2'), false)).toEqual({ outcome: 'ran', exitCode: 2 });
     expect(geminiOutcome('success', out('Output: x'), false)).toEqual({ outcome: 'ran', exitCode: 0 });

@@ -1,7 +1,7 @@
 /**
  * parse-error: text that tree-sitter-bash could not parse (ERROR nodes) or tokens it had to
  * invent (MISSING nodes). Claude Code treats a command whose parse fails as not provably safe
- * (SPEC-bashtool.md §1.7: parse-error ⇒ ask).
+ * (claude-code-reference.md §1.7: parse-error ⇒ ask).
  */
 import { defineCheck } from '../define.js';
 

@@ -1,6 +1,6 @@
 /**
  * parse-too-complex: a command that contains a construct a static analysis cannot prove safe
- * (SPEC-bashtool.md §1.7), or that exceeds shellward's length or node-count cap. Mirrors the
+ * (claude-code-reference.md §1.7), or that exceeds shellward's length or node-count cap. Mirrors the
  * `too-complex` outcome of Claude Code's tree-sitter path (`parseForSecurity`), which asks about
  * such commands before any allow rule is considered. The `parse-error` outcome is reported by the
  * `parse-error` rule, not here. Reads `ParsedScript.complexity` (src/analyses/complexity.ts).
@@ -36,7 +36,7 @@ export default defineCheck(
       exceptions:
         'Off in the `script` profile: scripts use these constructs as a matter of course, and other ' +
         'rules cover their real risks. Parse errors are reported by `parse-error`. The two caps are ' +
-        'shellward\'s choice; Claude Code\'s list of constructs (SPEC §1.7) names no limits. tree-sitter-bash ' +
+        'shellward\'s choice; Claude Code\'s list of constructs (claude-code-reference.md §1.7) names no limits. tree-sitter-bash ' +
         'parses `until` loops as `while_statement` and `$"…"` as a string, which shellward reports as ' +
         '`translated_string`.',
     },

@@ -1,7 +1,7 @@
 /**
  * path-dangerous-removal: `rm`/`rmdir` of `/`, `~`, `$HOME`, `/*`, a direct child of `/`, or
  * `"$VAR/"` whose variable may be empty. Claude Code's rm/rmdir hard limit, which no allow rule
- * can override (SPEC-bashtool.md §3.4.2 item 4), and ShellCheck SC2115.
+ * can override (claude-code-reference.md §3.4.2 item 4), and ShellCheck SC2115.
  */
 import { dangerousRemovals, type DangerousRemoval } from '../../analyses/dangerous-removal.js';
 import { BUILTIN_PACK_SET, UnitFacts } from '../../analyses/destructive.js';

@@ -1,7 +1,7 @@
 /**
  * path-outside-workdir: a write or create (`rm`, `mv`, `cp`, `mkdir`, `touch`, `sed -i`, an
  * output redirection …) of a path established to lie outside the working directories. Claude
- * Code asks before such a command (SPEC-bashtool.md §3.4.2 item 3, §3.4.3): it may only write
+ * Code asks before such a command (claude-code-reference.md §3.4.2 item 3, §3.4.3): it may only write
  * inside the working directory and its `additionalDirectories`.
  *
  * The working directories are the unit's recorded cwd plus its `additionalDirectories` and the

@@ -2,7 +2,7 @@
  * sed-unsafe-expression: a `sed` script that writes a file (`w`/`W` commands, the `s///w file`
  * flag) or runs a shell command (the `e` command, the `s///e` flag). These are the deny-list
  * items of Claude Code's sed allowlist that really write or execute (sedValidation.ts
- * `sedCommandIsAllowedByAllowlist`, SPEC-bashtool.md §4.2 item 6), which reject such a command
+ * `sedCommandIsAllowedByAllowlist`, claude-code-reference.md §4.2 item 6), which reject such a command
  * in every permission mode.
  */
 import { sedHazards, type SedHazard } from '../../analyses/sed.js';

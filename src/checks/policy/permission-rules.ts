@@ -1,5 +1,5 @@
 /**
- * permission-rules: the permission policy applied to the code (SPEC-bashtool.md §2; issue 4 item 5).
+ * permission-rules: the permission policy applied to the code (claude-code-reference.md §2).
  * Two rule ids:
  * - `policy-deny`: a deny rule matches a simple command (anywhere in the tree: pipelines,
  *   subshells, `$(…)`, loops; through wrappers, assignments and directory prefixes), or the whole
@@ -139,7 +139,7 @@ const check: Check = {
       case 'path-constraint':
       case 'sed-constraint':
       case 'option-effect':
-        // Asks no allow rule can lift (SPEC §2.8 steps 3 and 6); reported like a missing allow rule.
+        // Asks no allow rule can lift (claude-code-reference.md §2.8 steps 3 and 6); reported like a missing allow rule.
         if (!policy.allow.some((r) => r.bash !== undefined)) return;
         ctx.report({ ruleId: POLICY_ASK.id, message: d.message, span, data: { reason: d.reason } });
         return;

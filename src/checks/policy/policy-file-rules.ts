@@ -5,7 +5,7 @@
  */
 import type { RuleMeta } from '../define.js';
 
-/** `policy-overbroad-allow` metadata (issue 4 item 6). */
+/** `policy-overbroad-allow` metadata. */
 export const POLICY_OVERBROAD_ALLOW: RuleMeta = {
   id: 'policy-overbroad-allow',
   code: 'R503',
@@ -17,7 +17,7 @@ export const POLICY_OVERBROAD_ALLOW: RuleMeta = {
       'An allow rule such as `Bash`, `Bash(*)`, `Bash(bash:*)`, `Bash(sh -c:*)`, `Bash(python:*)`, `Bash(node *)`, ' +
       '`Bash(npx:*)`, `Bash(npm run:*)`, `Bash(env:*)`, `Bash(xargs:*)` or `Bash(sudo:*)` lets the agent run any ' +
       'code without asking: the allowed program takes the code to run as an argument. Claude Code itself strips ' +
-      'such rules when auto mode starts (its dangerousPatterns list, SPEC-bashtool.md §2.9). shellward reports ' +
+      'such rules when auto mode starts (its dangerousPatterns list, claude-code-reference.md §2.9). shellward reports ' +
       'them where they are written: the rule string in `.claude/settings.json`, `.claude/settings.local.json` ' +
       'or the shellward config.',
     fix:

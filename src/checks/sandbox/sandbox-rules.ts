@@ -91,7 +91,7 @@ export const SANDBOX_OUTCOME_MISMATCH: RuleMeta = {
   docs: {
     rationale:
       '`lint --sandbox` and `audit --sandbox` run the transcript calls the policy allows again, in the sandbox, and ' +
-      'compare the exit status the transcript recorded with the one the sandbox got, by meaning (SPEC §3.6: ' +
+      'compare the exit status the transcript recorded with the one the sandbox got, by meaning (claude-code-reference.md §3.6: ' +
       '`success`, `no-match`, `condition-false`, `files-differ`, `some-inaccessible`, `error`; a time-out is its ' +
       'own kind). A difference is reported with both outcomes (`data.recorded`, `data.sandboxed`) and the likely ' +
       'cause (`data.cause`):\n\n' +

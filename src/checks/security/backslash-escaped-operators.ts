@@ -1,7 +1,7 @@
 /**
  * backslash-escaped-operators: `\;`, `\|`, `\&`, `\<` or `\>` outside quotes, which Claude
  * Code's command splitter normalises into a real operator. Claude Code's
- * `validateBackslashEscapedOperators` (ID 21 BACKSLASH_ESCAPED_OPERATORS, SPEC-bashtool.md §1.6).
+ * `validateBackslashEscapedOperators` (ID 21 BACKSLASH_ESCAPED_OPERATORS, claude-code-reference.md §1.6).
  */
 import { ORDER } from './order.js';
 import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';

@@ -1,7 +1,7 @@
 /**
  * backslash-escaped-whitespace: `\ ` or `\<tab>` outside quotes, which bash keeps inside a word
  * but other parsers split at. Claude Code's `validateBackslashEscapedWhitespace` (ID 15
- * BACKSLASH_ESCAPED_WHITESPACE, SPEC-bashtool.md §1.6).
+ * BACKSLASH_ESCAPED_WHITESPACE, claude-code-reference.md §1.6).
  */
 import { ORDER } from './order.js';
 import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';

@@ -1,7 +1,7 @@
 /**
  * brace-expansion: unquoted `{a,b}` / `{1..5}` expansion, or quoted braces used to confuse
  * brace matching. Claude Code's `validateBraceExpansion` (ID 16 BRACE_EXPANSION,
- * SPEC-bashtool.md §1.6), on the `fullyUnquotedPreStrip` view.
+ * claude-code-reference.md §1.6), on the `fullyUnquotedPreStrip` view.
  */
 import { ORDER } from './order.js';
 import { defineSecurityCheck, viewHit, type Hit, type SecurityCommand } from './statement.js';

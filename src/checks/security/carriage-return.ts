@@ -1,7 +1,7 @@
 /**
  * carriage-return: a CR outside double quotes. Claude Code's `validateCarriageReturn`, logged as
  * NEWLINES (ID 7) subId 2 but, unlike `validateNewlines`, a misparsing ask
- * (SPEC-bashtool.md §1.6). A rule of its own because its misparsing flag differs.
+ * (claude-code-reference.md §1.6). A rule of its own because its misparsing flag differs.
  */
 import { scanQuoted } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';

@@ -1,7 +1,7 @@
 /**
  * command-substitution: backticks, `$(…)`, `${…}`, process substitution and zsh expansions that
  * run code or expand at run time. Claude Code's `validateDangerousPatterns` (ID 8
- * DANGEROUS_PATTERNS_COMMAND_SUBSTITUTION, SPEC-bashtool.md §1.6), on the `unquotedContent` view
+ * DANGEROUS_PATTERNS_COMMAND_SUBSTITUTION, claude-code-reference.md §1.6), on the `unquotedContent` view
  * (so double-quoted text is examined, single-quoted text is not).
  */
 import { isJsSpace } from '../../analyses/security-views.js';

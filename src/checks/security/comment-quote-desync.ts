@@ -1,7 +1,7 @@
 /**
  * comment-quote-desync: a `#` comment containing quote characters, which would throw quote
  * trackers that do not know about comments out of step with bash. Claude Code's
- * `validateCommentQuoteDesync` (ID 22 COMMENT_QUOTE_DESYNC, SPEC-bashtool.md §1.6).
+ * `validateCommentQuoteDesync` (ID 22 COMMENT_QUOTE_DESYNC, claude-code-reference.md §1.6).
  */
 import { scanQuoted } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';

@@ -1,6 +1,6 @@
 /**
  * control-characters: a non-printable control character anywhere in the command. Claude Code's
- * first pre-check in `bashCommandIsSafe_DEPRECATED` (ID 17 CONTROL_CHARACTERS, SPEC-bashtool.md
+ * first pre-check in `bashCommandIsSafe_DEPRECATED` (ID 17 CONTROL_CHARACTERS, docs/claude-code-reference.md
  * §1.4 step 1).
  */
 import { ORDER } from './order.js';

@@ -1,7 +1,7 @@
 /**
  * dangerous-variables: an unquoted variable next to a redirection or a pipe (`> $OUT`,
  * `$CMD | sh`). Claude Code's `validateDangerousVariables` (ID 6 DANGEROUS_VARIABLES,
- * SPEC-bashtool.md §1.6), on the `fullyUnquotedContent` view.
+ * claude-code-reference.md §1.6), on the `fullyUnquotedContent` view.
  */
 import { isJsSpace, isWordChar } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';

@@ -1,7 +1,7 @@
 /**
  * git-commit-substitution: a `git commit -m "…"` whose double-quoted message contains `$(`,
  * a backtick or `${`. The ask of Claude Code's early validator `validateGitCommit` (ID 12
- * GIT_COMMIT_SUBSTITUTION, SPEC-bashtool.md §1.5).
+ * GIT_COMMIT_SUBSTITUTION, claude-code-reference.md §1.5).
  */
 import { ORDER } from './order.js';
 import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';

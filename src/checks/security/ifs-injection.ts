@@ -1,6 +1,6 @@
 /**
  * ifs-injection: any use of the `IFS` variable (`$IFS`, `${IFS:0:1}`, `${#IFS}` …). Claude
- * Code's `validateIFSInjection` (ID 11 IFS_INJECTION, SPEC-bashtool.md §1.6).
+ * Code's `validateIFSInjection` (ID 11 IFS_INJECTION, claude-code-reference.md §1.6).
  */
 import { ORDER } from './order.js';
 import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';

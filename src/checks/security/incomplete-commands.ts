@@ -1,7 +1,7 @@
 /**
  * incomplete-commands: a command that looks like a fragment — it starts with a tab, with a flag,
  * or with an operator. Claude Code's early validator `validateIncompleteCommands` (ID 1
- * INCOMPLETE_COMMANDS, SPEC-bashtool.md §1.5).
+ * INCOMPLETE_COMMANDS, claude-code-reference.md §1.5).
  */
 import { isJsSpace } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';

@@ -1,7 +1,7 @@
 /**
  * input-redirection: an unquoted `<` after safe redirections are stripped. The input half of
  * Claude Code's `validateRedirections` (ID 9 DANGEROUS_PATTERNS_INPUT_REDIRECTION,
- * SPEC-bashtool.md §1.6), a non-misparsing ask, on the `fullyUnquotedContent` view.
+ * claude-code-reference.md §1.6), a non-misparsing ask, on the `fullyUnquotedContent` view.
  */
 import { ORDER } from './order.js';
 import { defineSecurityCheck, insideAny, viewHit, type Hit, type SecurityCommand } from './statement.js';
@@ -29,7 +29,7 @@ export default defineSecurityCheck(
       rationale:
         '`cmd < file` feeds a file to a command whose permission was granted for what it does, not for what ' +
         'it reads: `wc -l < ~/.ssh/id_rsa`. Claude Code asks without the misparsing flag (ID 9): the ask is ' +
-        'deferred behind any misparsing ask (SPEC §1.4 step 6).',
+        'deferred behind any misparsing ask (claude-code-reference.md §1.4 step 6).',
       fix: 'Pass the file as an operand (`wc -l file.txt`), which path checks see.',
       exceptions:
         'As in Claude Code: quoted `<` is ignored and `</dev/null` is stripped first (only when followed by ' +

@@ -1,7 +1,7 @@
 /**
  * jq-file-arguments: a `jq` flag that reads a program or data from a file (`-f`, `--from-file`,
  * `--rawfile`, `--slurpfile`, `-L`, `--library-path`). The second test of Claude Code's
- * `validateJqCommand` (ID 3 JQ_FILE_ARGUMENTS, SPEC-bashtool.md §1.6).
+ * `validateJqCommand` (ID 3 JQ_FILE_ARGUMENTS, claude-code-reference.md §1.6).
  */
 import { isJsSpace, isWordChar } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';

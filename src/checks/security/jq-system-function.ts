@@ -1,6 +1,6 @@
 /**
  * jq-system-function: a `jq` command whose program calls `system(`. The first test of Claude
- * Code's `validateJqCommand` (ID 2 JQ_SYSTEM_FUNCTION, SPEC-bashtool.md §1.6).
+ * Code's `validateJqCommand` (ID 2 JQ_SYSTEM_FUNCTION, claude-code-reference.md §1.6).
  */
 import { isJsSpace, isWordChar } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';

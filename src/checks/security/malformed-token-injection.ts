@@ -1,7 +1,7 @@
 /**
  * malformed-token-injection: command separators together with tokens that the shell-quote
  * parser splits into unbalanced pieces. Claude Code's `validateMalformedTokenInjection` (ID 14
- * MALFORMED_TOKEN_INJECTION, SPEC-bashtool.md §1.6).
+ * MALFORMED_TOKEN_INJECTION, claude-code-reference.md §1.6).
  */
 import { malformedTokenAt, shellQuoteParse } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
@@ -46,7 +46,7 @@ export default defineSecurityCheck(
       fix: 'Quote arguments that contain braces, brackets or quote characters as a whole: `echo \'{"a":"b;c"}\'`.',
       exceptions:
         'shellward emulates the shell-quote tokenizer (v1.8, no environment) instead of using the package, ' +
-        'so the check runs in linear time. With that tokenizer the SPEC\'s motivating example ' +
+        'so the check runs in linear time. With that tokenizer the Claude Code\'s motivating example ' +
         '`echo {"hi":"hi;evil"}` is one balanced token without a separator and passes; the same shape with ' +
         'an unbalanced part (`echo {a && ls`) is reported. A double-quoted apostrophe in a compound ' +
         '(`echo "it\'s" && ls`) is reported, as in Claude Code. In the `script` profile the rule is off: the ' +

@@ -1,7 +1,7 @@
 /**
  * mid-word-hash: a `#` preceded by a non-space character, which bash keeps as part of the word
  * but the shell-quote parser reads as the start of a comment. Claude Code's
- * `validateMidWordHash` (ID 19 MID_WORD_HASH, SPEC-bashtool.md §1.6), on the
+ * `validateMidWordHash` (ID 19 MID_WORD_HASH, claude-code-reference.md §1.6), on the
  * `unquotedKeepQuoteChars` view and on its continuation-joined variant.
  */
 import { isJsSpace, joinContinuations, type View } from '../../analyses/security-views.js';

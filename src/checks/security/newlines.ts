@@ -1,6 +1,6 @@
 /**
  * newlines: an unquoted newline followed by more text, which can separate commands. Claude
- * Code's `validateNewlines` (ID 7 NEWLINES, SPEC-bashtool.md §1.6), a non-misparsing ask, on the
+ * Code's `validateNewlines` (ID 7 NEWLINES, claude-code-reference.md §1.6), a non-misparsing ask, on the
  * `fullyUnquotedPreStrip` view.
  */
 import { isJsSpace } from '../../analyses/security-views.js';
@@ -38,7 +38,7 @@ export default defineSecurityCheck(
         'An unquoted newline ends a command like `;` does. A multi-line command can hide a second command ' +
         'below the first, and a backslash-newline in the middle of a word (`tr\\<newline>aceroute`) joins ' +
         'pieces into a command name that no rule names. Claude Code asks without the misparsing flag (ID 7): ' +
-        'the ask is deferred behind any misparsing ask (SPEC §1.4 step 6).',
+        'the ask is deferred behind any misparsing ask (claude-code-reference.md §1.4 step 6).',
       fix: 'Join the commands with `&&` or `;` on one line, or send them one at a time.',
       exceptions:
         'As in Claude Code: newlines inside quotes, `cmd \\<newline>--flag` continuations after whitespace, and ' +

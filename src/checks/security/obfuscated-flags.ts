@@ -1,7 +1,7 @@
 /**
  * obfuscated-flags: quoting used to hide a flag from checks that look for it (`"-"exec`,
  * `$'-f'`, `""-f`, `-e"xec"` …). Claude Code's `validateObfuscatedFlags` (ID 4 OBFUSCATED_FLAGS,
- * SPEC-bashtool.md §1.6), plus the dash-message ask of `validateGitCommit` that Claude Code logs
+ * claude-code-reference.md §1.6), plus the dash-message ask of `validateGitCommit` that Claude Code logs
  * under the same ID.
  */
 import { isJsSpace, scanQuoted } from '../../analyses/security-views.js';

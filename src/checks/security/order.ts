@@ -1,11 +1,11 @@
 /**
- * Execution order of the security rules (SPEC-bashtool.md §1.4), in a module of its own with no
+ * Execution order of the security rules (claude-code-reference.md §1.4), in a module of its own with no
  * imports so that check metadata can use it while `statement.ts` and the checks import each
  * other (see the module comment there).
  */
 
 /**
- * Position of every security rule in Claude Code's execution order (SPEC §1.4), 1-based. Rules
+ * Position of every security rule in Claude Code's execution order (claude-code-reference.md §1.4), 1-based. Rules
  * reported by one validator (jq, redirections) get consecutive positions in the order the
  * validator tests them.
  */

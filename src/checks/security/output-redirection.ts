@@ -1,7 +1,7 @@
 /**
  * output-redirection: an unquoted `>` after safe redirections are stripped. The output half of
  * Claude Code's `validateRedirections` (ID 10 DANGEROUS_PATTERNS_OUTPUT_REDIRECTION,
- * SPEC-bashtool.md §1.6), a non-misparsing ask, on the `fullyUnquotedContent` view.
+ * claude-code-reference.md §1.6), a non-misparsing ask, on the `fullyUnquotedContent` view.
  */
 import { ORDER } from './order.js';
 import { defineSecurityCheck, viewHit, type Hit, type SecurityCommand } from './statement.js';
@@ -25,7 +25,7 @@ export default defineSecurityCheck(
       rationale:
         '`cmd > file` writes wherever the target points, whatever `cmd` is allowed to do: ' +
         '`git commit -m x > ~/.bashrc` overwrites a shell start-up file. Claude Code asks without the ' +
-        'misparsing flag (ID 10): the ask is deferred behind any misparsing ask (SPEC §1.4 step 6), so ' +
+        'misparsing flag (ID 10): the ask is deferred behind any misparsing ask (claude-code-reference.md §1.4 step 6), so ' +
         '`cat safe.txt \\; echo /etc/passwd > ./out` still reports the misparsing finding first.',
       fix: 'Let the command print to stdout, or write to a path inside the project that path rules allow.',
       exceptions:

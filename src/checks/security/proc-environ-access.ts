@@ -1,6 +1,6 @@
 /**
  * proc-environ-access: a `/proc/…/environ` path, which exposes a process's environment. Claude
- * Code's `validateProcEnvironAccess` (ID 13 PROC_ENVIRON_ACCESS, SPEC-bashtool.md §1.6).
+ * Code's `validateProcEnvironAccess` (ID 13 PROC_ENVIRON_ACCESS, claude-code-reference.md §1.6).
  */
 import { isLineTerminator } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';

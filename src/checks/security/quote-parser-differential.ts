@@ -1,7 +1,7 @@
 /**
  * quote-parser-differential: a single-quoted string that ends in backslashes, which the
  * `shell-quote` library reads differently from bash. Claude Code's second pre-check,
- * `hasShellQuoteSingleQuoteBug` (no numeric ID, SPEC-bashtool.md §1.4 step 2).
+ * `hasShellQuoteSingleQuoteBug` (no numeric ID, claude-code-reference.md §1.4 step 2).
  */
 import { ORDER } from './order.js';
 import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';

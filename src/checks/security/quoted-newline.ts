@@ -1,7 +1,7 @@
 /**
  * quoted-newline: a newline inside quotes whose next line starts with `#`, which Claude Code's
  * line-based comment stripper would drop. Claude Code's `validateQuotedNewline` (ID 23
- * QUOTED_NEWLINE, SPEC-bashtool.md §1.6).
+ * QUOTED_NEWLINE, claude-code-reference.md §1.6).
  */
 import { isJsSpace, scanQuoted } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';

@@ -1,7 +1,7 @@
 /**
  * shell-metacharacters: a quoted argument containing `;`, `&` or `|` where a quote character
  * survives quote removal. Claude Code's `validateShellMetacharacters` (ID 5 SHELL_METACHARACTERS,
- * SPEC-bashtool.md §1.6), on the `unquotedContent` view.
+ * claude-code-reference.md §1.6), on the `unquotedContent` view.
  */
 import { isJsSpace } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';

@@ -1,5 +1,5 @@
 /**
- * The shared per-command driver of the security checks (SPEC-bashtool.md §1.4–1.5).
+ * The shared per-command driver of the security checks (claude-code-reference.md §1.4–1.5).
  *
  * Claude Code's validators see one command string. shellward hands them:
  * - for a unit of granularity `command` (a transcript tool call, a `check` request, a Makefile
@@ -464,7 +464,7 @@ function jsSpaces(t: string, i: number): number {
 }
 
 /**
- * Claude Code's `validateGitCommit` (SPEC §1.5), without regular expressions: applies to
+ * Claude Code's `validateGitCommit` (claude-code-reference.md §1.5), without regular expressions: applies to
  * `git commit …` with no backslash anywhere; matches `git commit [flags] -m 'msg' [rest]` where
  * the flags hold no shell metacharacter and the rest no line break; asks when a double-quoted
  * message has `$(`, a backtick or `${`, or when the message starts with `-`; allows when the
@@ -583,7 +583,7 @@ function nextCatHeredoc(t: string, from: number): { start: number; opEnd: number
 const SAFE_REMAINDER = /^[a-zA-Z0-9 \t"'.\-/_@=,:+~]*$/;
 
 /**
- * Claude Code's `isSafeHeredoc` (SPEC §1.5, validateSafeCommandSubstitution): every
+ * Claude Code's `isSafeHeredoc` (claude-code-reference.md §1.5, validateSafeCommandSubstitution): every
  * `$(cat <<'DELIM'` opener must have an empty rest of line, close at the first line equal to the
  * delimiter followed by a `)` line, or at a `DELIM)` line, with no ambiguous early closure; no
  * match may start inside another; the substitution may not be in command-name position when

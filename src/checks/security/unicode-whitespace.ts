@@ -1,7 +1,7 @@
 /**
  * unicode-whitespace: a Unicode space character (NBSP, en/em spaces, zero-width no-break space
  * …) anywhere in the command. Claude Code's `validateUnicodeWhitespace` (ID 18
- * UNICODE_WHITESPACE, SPEC-bashtool.md §1.6).
+ * UNICODE_WHITESPACE, claude-code-reference.md §1.6).
  */
 import { ORDER } from './order.js';
 import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';

@@ -1,13 +1,13 @@
 /**
  * zsh-dangerous-command: zsh builtins that load modules, do raw file or network I/O, or act
  * like eval (`zmodload`, `sysopen`, `ztcp`, `zf_rm`, `emulate`, `fc -e` …). Claude Code's
- * `validateZshDangerousCommands` (ID 20 ZSH_DANGEROUS_COMMANDS, SPEC-bashtool.md §1.6).
+ * `validateZshDangerousCommands` (ID 20 ZSH_DANGEROUS_COMMANDS, claude-code-reference.md §1.6).
  */
 import { isJsSpace } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
 import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
 
-/** The zsh builtins of SPEC §1.6 ID 20 subId 1. */
+/** The zsh builtins of claude-code-reference.md §1.6 ID 20 subId 1. */
 export const ZSH_DANGEROUS_COMMANDS: ReadonlySet<string> = new Set([
   'zmodload', 'emulate', 'sysopen', 'sysread', 'syswrite', 'sysseek', 'zpty', 'ztcp', 'zsocket', 'mapfile',
   'zf_rm', 'zf_mv', 'zf_ln', 'zf_chmod', 'zf_chown', 'zf_mkdir', 'zf_rmdir', 'zf_chgrp',

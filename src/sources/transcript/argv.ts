@@ -1,5 +1,5 @@
 /**
- * Recorded argv arrays → the shell text a POSIX shell would parse (TRANSCRIPTS.md §5 item 2):
+ * Recorded argv arrays → the shell text a POSIX shell would parse (transcript-formats.md §5 item 2):
  * `[sh, flags…, -c, SCRIPT, …]` unwraps to SCRIPT; `apply_patch` argv and scripts are file edits,
  * not commands; PowerShell and cmd.exe wrappers are another dialect; anything else is a direct
  * exec, quote-joined like Python's `shlex.join`. Every character of the result maps back into

@@ -1,5 +1,5 @@
 /**
- * Claude Code session logs (TRANSCRIPTS.md §1): `~/.claude/projects/<dir>/<sessionId>.jsonl`, with
+ * Claude Code session logs (transcript-formats.md §1): `~/.claude/projects/<dir>/<sessionId>.jsonl`, with
  * subagents inline as `isSidechain` entries (1.x), in sibling `agent-<id>.jsonl` files (2.0.x) or
  * in `<sessionId>/subagents/agent-<id>.jsonl` (≥ 2.1.2) — every layout is one entry per line, so
  * one reader serves all three.
@@ -16,7 +16,7 @@ import type { CommandOutcome, UnitContext } from '../../core/types.js';
 import { stringAt } from './json-text.js';
 import { makeCall, nothing, rec, startLine, str, unmapped, type ReaderOutput, type SeenIds, type TranscriptCall, type TranscriptReader } from './types.js';
 
-/** The facts of a tool result that decide a call's outcome (TRANSCRIPTS.md §1.4). */
+/** The facts of a tool result that decide a call's outcome (transcript-formats.md §1.4). */
 export interface ClaudeResult {
   /** The `tool_result` block's content as text (text parts joined by newlines). */
   readonly content: string;

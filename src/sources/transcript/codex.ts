@@ -1,5 +1,5 @@
 /**
- * Codex CLI rollouts (TRANSCRIPTS.md §2): `~/.codex/sessions/YYYY/MM/DD/rollout-<ts>-<id>.jsonl`.
+ * Codex CLI rollouts (transcript-formats.md §2): `~/.codex/sessions/YYYY/MM/DD/rollout-<ts>-<id>.jsonl`.
  * Reads the envelope format `{timestamp, type, payload}` (cli ≥ 0.3x, with `shell` argv,
  * `shell_command`, `exec_command` and `local_shell_call`), the pre-envelope format (a bare header
  * line `{id, timestamp, instructions, git}`, `{"record_type":"state"}` markers and bare response

@@ -1,5 +1,5 @@
 /**
- * Recognising a transcript by its content (issue 6): the first line (or, for Gemini's
+ * Recognising a transcript by its content: the first line (or, for Gemini's
  * pretty-printed JSON, the first kilobytes) says which agent wrote it. File names are only a
  * hint: any `.jsonl` / `.json` file is sniffed, and a file named on the command line is sniffed
  * whatever its name. Pure.

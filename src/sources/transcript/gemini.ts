@@ -1,5 +1,5 @@
 /**
- * Gemini CLI chat recordings (TRANSCRIPTS.md §3): `~/.gemini/tmp/<project>/chats/session-*.json`
+ * Gemini CLI chat recordings (transcript-formats.md §3): `~/.gemini/tmp/<project>/chats/session-*.json`
  * (one pretty-printed `ConversationRecord`, Aug 2025 – Apr 2026) and `session-*.jsonl` (since
  * 2026-04-09: a metadata line, message records re-appended whole whenever they change — the last
  * copy of an `id` wins, in first-seen order — `{"$set": …}` updates, where `$set.messages` replaces
@@ -33,7 +33,7 @@ function responseText(result: unknown): { output?: string; error?: string } {
 }
 
 /**
- * Outcome of a `run_shell_command` call (TRANSCRIPTS.md §3.4): `status` `cancelled` → cancelled;
+ * Outcome of a `run_shell_command` call (transcript-formats.md §3.4): `status` `cancelled` → cancelled;
  * `error` → denied (validation, policy or spawn error: it did not run); `success` → the exit code
  * parsed from `Exit Code: N` (missing means 0 in the newest format, `(none)` means killed by a
  * signal: failed without a code), backgrounded when moved to the background, cancelled when the

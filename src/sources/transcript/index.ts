@@ -1,5 +1,5 @@
 /**
- * Agent transcripts as a source (issue 6, TRANSCRIPTS.md): one pure reader per agent, a
+ * Agent transcripts as a source (docs/transcript-formats.md): one pure reader per agent, a
  * content-based detector, and the streaming file edge.
  */
 export { ClaudeCodeReader, claudeOutcome, type ClaudeResult } from './claude-code.js';

@@ -1,5 +1,5 @@
 /**
- * Shared shapes of the transcript readers (issue 6, TRANSCRIPTS.md). A reader is a pure state
+ * Shared shapes of the transcript readers (docs/transcript-formats.md). A reader is a pure state
  * machine fed one line at a time (1-based line numbers, the line without its newline); it returns
  * the tool calls it could complete and, at the end, the rest. File reading lives in `read.ts`.
  */

@@ -93,7 +93,7 @@ describe(ID, () => {
   it('accepts the additional directories of the unit and of the policy', () => {
     expect(lint('cp a /data/x', { context: { cwd: '/work/proj', additionalDirectories: ['/data'] } })).toEqual([]);
     expect(lint('cp a /data/x', { ...IN_PROJ, policy: { additionalDirectories: ['/data'] } })).toEqual([]);
-    expect(lint('cp a ../shared/x', { ...IN_PROJ, policy: { additionalDirectories: ['../shared'] } })).toEqual([]);
+    expect(lint('cp a ../sibling/x', { ...IN_PROJ, policy: { additionalDirectories: ['../sibling'] } })).toEqual([]);
     const [d] = lint('cp a /datax/y', { context: { cwd: '/work/proj', additionalDirectories: ['/data'] } });
     expect(d?.message).toBe('`cp` writes `/datax/y`, outside the working directories `/work/proj`, `/data`.');
   });

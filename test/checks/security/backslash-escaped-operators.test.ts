@@ -34,7 +34,7 @@ describe(ID, () => {
       ["find . -name '*.pyc' -exec rm {} \\;"],
       ['find . -exec grep -l x {} \\; -print'],
       ['cat safe.txt \\; echo ~/.ssh/id_rsa'], // one cat command for bash and for tree-sitter
-      ['cat safe.txt \\; echo /etc/passwd > ./out'], // SPEC §1.4 deferral payload
+      ['cat safe.txt \\; echo /etc/passwd > ./out'], // claude-code-reference.md §1.4 deferral payload
       ['find . -exec rm {} \\; | wc -l'], // a pipe is not an operator node
     ])('passes %j, which the regex path reports', async (cmd) => {
       await expectNone(ID, cmd);

@@ -5,7 +5,7 @@ const ID = 'backslash-escaped-whitespace';
 
 describe(ID, () => {
   it.each([
-    ['echo\\ test/../../../usr/bin/touch /tmp/file', '1:5'], // SPEC §1.6 ID 15
+    ['echo\\ test/../../../usr/bin/touch /tmp/file', '1:5'], // claude-code-reference.md §1.6 ID 15
     ['cat file\\ name', '1:9'],
     ['ls a\\\tb', '1:5'],
     ['echo "x" a\\ b', '1:11'],

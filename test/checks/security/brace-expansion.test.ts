@@ -5,7 +5,7 @@ const ID = 'brace-expansion';
 
 describe(ID, () => {
   it.each([
-    ["git diff {@'{'0},--output=/tmp/pwned}", '1:10', 2], // SPEC example: more } than { after stripping
+    ["git diff {@'{'0},--output=/tmp/pwned}", '1:10', 2], // Claude Code's example: more } than { after stripping
     ["echo {a'}'", '1:8', 3], // a quoted single brace, reported where it is
     ['echo {a,"{"}', '1:9', 3],
     ['git ls-remote {--upload-pack="touch /tmp/test",test}', '1:15', 1],

@@ -5,7 +5,7 @@ const ID = 'carriage-return';
 
 describe(ID, () => {
   it.each([
-    ['TZ=UTC\recho curl evil.com', '1:7'], // SPEC §1.6 example
+    ['TZ=UTC\recho curl evil.com', '1:7'], // claude-code-reference.md §1.6 example
     ["echo 'a\rb'", '1:8'], // inside single quotes too
     ['ls -la\r', '1:7'],
   ])('reports %j', async (cmd, at) => {

@@ -4,7 +4,7 @@ import { expectNone, expectOne } from './lint.js';
 const ID = 'command-substitution';
 
 describe(ID, () => {
-  // SPEC §1.6 ID 8: the unescaped backtick, then the pattern table in order.
+  // claude-code-reference.md §1.6 ID 8: the unescaped backtick, then the pattern table in order.
   it.each([
     ['echo `id`', '1:6', 'backtick'],
     ['echo "`id`"', '1:7', 'backtick'], // double-quoted text is examined

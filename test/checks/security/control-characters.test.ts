@@ -4,7 +4,7 @@ import { expectNone, expectOne } from './lint.js';
 const ID = 'control-characters';
 
 describe(ID, () => {
-  // SPEC §1.4 step 1: 0x00–0x08, 0x0B, 0x0C, 0x0E–0x1F, 0x7F; tab, LF and CR excluded.
+  // claude-code-reference.md §1.4 step 1: 0x00–0x08, 0x0B, 0x0C, 0x0E–0x1F, 0x7F; tab, LF and CR excluded.
   const controls = [0x00, 0x01, 0x07, 0x08, 0x0b, 0x0c, 0x0e, 0x1b, 0x1f, 0x7f];
   it.each(controls.map((c) => [c.toString(16), c] as const))('reports U+%s', async (_hex, c) => {
     await expectOne(ID, `echo a${String.fromCharCode(c)}b`, '1:7');

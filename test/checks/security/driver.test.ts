@@ -114,7 +114,7 @@ describe('command strings', () => {
   });
 });
 
-describe('quoted heredoc bodies (SPEC §1.3)', () => {
+describe('quoted heredoc bodies (claude-code-reference.md §1.3)', () => {
   it('treats quoted and escaped heredoc bodies as inert text', async () => {
     for (const c of ["cat <<'EOF'\n$(x) `y` a#b {a,b}\nEOF", 'cat <<\\EOF\n$(x) `y`\nEOF', 'cat <<"EOF"\n$(x)\nEOF', "cat <<-'EOF'\n\t$(x)\n\tEOF"]) {
       expect(securityIds(await lint(c)), c).toEqual([]);
@@ -139,7 +139,7 @@ describe('quoted heredoc bodies (SPEC §1.3)', () => {
   });
 });
 
-describe('validateSafeCommandSubstitution (SPEC §1.5)', () => {
+describe('validateSafeCommandSubstitution (claude-code-reference.md §1.5)', () => {
   const allowed = (c: string): boolean => commandForText(c).allowedBy === 'safe-command-substitution';
 
   it.each([

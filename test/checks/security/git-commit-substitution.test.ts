@@ -31,7 +31,7 @@ describe(ID, () => {
   });
 });
 
-describe('validateGitCommit (SPEC §1.5)', () => {
+describe('validateGitCommit (claude-code-reference.md §1.5)', () => {
   const kind = (c: string): string => analyseGitCommit(c, c.split(' ')[0] ?? '').kind;
 
   it.each([

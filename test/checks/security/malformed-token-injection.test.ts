@@ -17,7 +17,7 @@ describe(ID, () => {
   });
 
   it.each([
-    ['echo {"hi":"hi;evil"}'], // SPEC motivating example: one balanced token, no separator
+    ['echo {"hi":"hi;evil"}'], // Claude Code's motivating example: one balanced token, no separator
     ['echo a && echo b'],
     ['cat x; ls'],
     ['echo "{a}" && ls'],

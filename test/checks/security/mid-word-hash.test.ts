@@ -6,7 +6,7 @@ const ID = 'mid-word-hash';
 
 describe(ID, () => {
   it.each([
-    ["echo 'x'#", '1:9'], // the kept quote delimiter reveals the adjacency (SPEC §1.3: 'x'# → ''#)
+    ["echo 'x'#", '1:9'], // the kept quote delimiter reveals the adjacency (claude-code-reference.md §1.3: 'x'# → ''#)
     ['echo a#b', '1:7'],
     ['echo "x"#y', '1:9'],
     ['foo\\\n#bar', '2:1'], // continuation-joined view
@@ -29,7 +29,7 @@ describe(ID, () => {
     await expectNone(ID, cmd);
   });
 
-  it("builds the keep-quote view of SPEC §1.3 ('x'# → ''#)", () => {
+  it("builds the keep-quote view of claude-code-reference.md §1.3 ('x'# → ''#)", () => {
     expect(buildSecurityViews("echo 'x'#", []).unquotedKeepQuoteChars.text).toBe("echo ''#");
   });
 });

@@ -6,7 +6,7 @@ import { expectNone, expectOne } from './lint.js';
 const ID = 'obfuscated-flags';
 
 describe(ID, () => {
-  // SPEC §1.6 ID 4: the sub-check table, in Claude Code's order.
+  // claude-code-reference.md §1.6 ID 4: the sub-check table, in Claude Code's order.
   it.each([
     ["ls $'-la'", '1:4', 5],
     ["'test'$'-exec'", '1:7', 5],

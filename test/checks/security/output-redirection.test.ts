@@ -7,7 +7,7 @@ describe(ID, () => {
   it.each([
     ['echo hi > out.txt', '1:9'],
     ['ls >> log.txt', '1:4'],
-    ['echo hi > /dev/nullo', '1:9'], // the boundary rule of SPEC §1.3
+    ['echo hi > /dev/nullo', '1:9'], // the boundary rule of claude-code-reference.md §1.3
     ['ls 2>&1x', '1:5'],
     ['git commit -m "x" > ~/.bashrc', '1:19'],
   ])('reports %j', async (cmd, at) => {
@@ -33,7 +33,7 @@ describe(ID, () => {
     expect(positions(ds, ID)).toEqual(['1:15']);
   });
 
-  it('SPEC §1.4 deferral example: the redirection is reported; the escaped `;` is one word for the parse', async () => {
+  it('claude-code-reference.md §1.4 deferral example: the redirection is reported; the escaped `;` is one word for the parse', async () => {
     const ds = await lint('cat safe.txt \\; echo /etc/passwd > ./out');
     expect(positions(ds, ID)).toEqual(['1:34']);
     expect(ds.find((d) => d.ruleId === ID)?.data).toMatchObject({ misparsing: false });

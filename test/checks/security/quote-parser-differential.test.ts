@@ -5,7 +5,7 @@ const ID = 'quote-parser-differential';
 
 describe(ID, () => {
   it.each([
-    // SPEC §1.4 step 2: 'safe\\' '--upload-pack=evil' — even count, another ' later.
+    // claude-code-reference.md §1.4 step 2: 'safe\\' '--upload-pack=evil' — even count, another ' later.
     ["git ls-remote 'safe\\\\' '--upload-pack=evil' 'repo'", '1:20'],
     // odd count: always
     ["echo 'abc\\' x", '1:10'],

@@ -7,7 +7,7 @@ const ID = 'quoted-newline';
 
 describe(ID, () => {
   it.each([
-    // SPEC §1.6 ID 23
+    // claude-code-reference.md §1.6 ID 23
     ["mv ./decoy '\n#' ~/.ssh/id_rsa ./exfil_dir", '2:1'],
     ['echo "a\n   # b"', '2:1'],
     ["cp x 'a\n\t#b' /etc/shadow .", '2:1'],

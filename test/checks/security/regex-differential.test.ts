@@ -1,6 +1,6 @@
 /**
  * Differential tests: on random short strings over an alphabet that matters to each check, the
- * linear hand-written matchers agree with the regular expressions SPEC §1.3/§1.6 states (which
+ * linear hand-written matchers agree with the regular expressions claude-code-reference.md §1.3/§1.6 states (which
  * are fine to run here on short inputs, and are what Claude Code runs).
  */
 import fc from 'fast-check';
@@ -162,7 +162,7 @@ describe('checks', () => {
     });
   });
 
-  it('brace-expansion (against a forward-scanning reference written from SPEC §1.6)', () => {
+  it('brace-expansion (against a forward-scanning reference written from claude-code-reference.md §1.6)', () => {
     agrees([...Q, '{', '}', ',', '.', 'a', '\\'], braceExpansion, (c) => {
       const u = c.views.fullyUnquotedPreStrip.text;
       const esc = (p: number): boolean => {

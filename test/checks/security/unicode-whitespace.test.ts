@@ -4,7 +4,7 @@ import { expectNone, expectOne } from './lint.js';
 const ID = 'unicode-whitespace';
 
 describe(ID, () => {
-  // SPEC §1.6 ID 18: every listed character, anywhere, quotes included.
+  // claude-code-reference.md §1.6 ID 18: every listed character, anywhere, quotes included.
   const chars = [0xa0, 0x1680, 0x2000, 0x2005, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff];
   it.each(chars.map((c) => [c.toString(16), c] as const))('reports U+%s', async (_hex, c) => {
     const d = await expectOne(ID, `echo "a${String.fromCharCode(c)}b"`, '1:8');

@@ -1,4 +1,4 @@
-/** The quote-aware views of SPEC §1.3 (src/analyses/security-views.ts). */
+/** The quote-aware views of claude-code-reference.md §1.3 (src/analyses/security-views.ts). */
 import { describe, expect, it } from 'vitest';
 import {
   buildSecurityViews,
@@ -49,7 +49,7 @@ describe('extractQuotedContent views', () => {
   });
 });
 
-describe('safe redirection stripping (SPEC §1.3)', () => {
+describe('safe redirection stripping (claude-code-reference.md §1.3)', () => {
   const strip = (s: string): string => stripSafeRedirections(new View(s, undefined)).text;
   it.each([
     ['ls 2>&1', 'ls'],
