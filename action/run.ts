@@ -9,7 +9,7 @@ import * as core from '@actions/core';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve, } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { RULES } from '../src/checks/index.js';
@@ -180,7 +180,7 @@ export async function run(): Promise<void> {
     throw err;
   }
   const cwd = process.cwd();
-  let resolved;
+  let resolved: Awaited<ReturnType<typeof loadConfig>>;
   try {
     resolved = await loadConfig({ cwd, ...(inputs.config ? { configFile: inputs.config } : {}) });
   } catch (err) {

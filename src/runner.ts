@@ -57,7 +57,7 @@ export interface RunResult {
 }
 
 async function readHead(path: string, size = 512): Promise<Uint8Array | undefined> {
-  let fh;
+  let fh: import('node:fs/promises').FileHandle | undefined;
   try {
     fh = await open(path, 'r');
     const buf = new Uint8Array(size);

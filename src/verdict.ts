@@ -28,7 +28,7 @@ import { ruleMeta } from './checks/index.js';
 import { LineIndex } from './core/positions.js';
 import type { CommandUnit, Position, Severity } from './core/types.js';
 import { SEVERITY_RANK } from './core/types.js';
-import type { Linter, PendingDiagnostic } from './lint.js';
+import type { Linter, } from './lint.js';
 import type { PermissionDecision } from './rules/decide.js';
 import { RuleSyntaxError } from './rules/parse.js';
 import { mergePolicies, policyFrom, type PermissionPolicy } from './rules/policy.js';
@@ -351,7 +351,7 @@ export function verdictFor(command: string, request: VerdictRequest, linter: Lin
   }));
   ranked.sort((a, b) => compareFindings(a.finding, b.finding));
   const findings = ranked.map((r) => r.finding);
-  const ranks = ranked.map((r) => r.rank);
+  const _ranks = ranked.map((r) => r.rank);
 
   const destructive: string[] = [];
   // Custom packs' rules (config `packs.files`) are not in the table: their findings name their pack.

@@ -71,14 +71,17 @@ const REGEX = new Map<string, RegExp>();
 /** The table's expressions, compiled once, matched without case. */
 function re(source: string): RegExp {
   let r = REGEX.get(source);
-  if (!r) REGEX.set(source, (r = new RegExp(source, 'i')));
+  if (!r) {
+    r = new RegExp(source, 'i');
+    REGEX.set(source, r);
+  }
   return r;
 }
 
 /** The table entry for a program's base name (aliases followed), or `undefined`. */
 export function effectEntry(program: string): TableEntry | undefined {
   const name = ALIASES[program] ?? program;
-  return Object.prototype.hasOwnProperty.call(PROGRAMS, name) ? PROGRAMS[name] : undefined;
+  return  Object.hasOwn(PROGRAMS, name) ? PROGRAMS[name] : undefined;
 }
 
 function syntaxOf(entry: TableEntry, extra: readonly TableOption[] = [], stopAtOperand = entry.stopAtOperand): OptionSyntax {
@@ -177,7 +180,7 @@ export function optionEffects(program: string, args: readonly (string | null | u
   parseEffects({ ...entry, operands: undefined, operandPatterns: [] } as TableEntry, args.slice(0, head.rest), 0, [], out);
   const name = args[head.rest];
   if (head.rest >= args.length) return out;
-  const sub = typeof name === 'string' && Object.prototype.hasOwnProperty.call(entry.subcommands, name) ? entry.subcommands[name] : undefined;
+  const sub = typeof name === 'string' && Object.hasOwn(entry.subcommands, name) ? entry.subcommands[name] : undefined;
   const inherited = entry.stopAtOperand ? [] : entry.options;
   if (sub?.subcommandEffect) out.push({ kind: sub.subcommandEffect, option: `${program} ${name}`, argIndex: head.rest });
   parseEffects(sub ?? { source: entry.source, options: [] }, args, head.rest + 1, inherited, out);
@@ -191,7 +194,7 @@ export function optionEffects(program: string, args: readonly (string | null | u
 export function environmentEffects(names: readonly string[]): OptionEffect[] {
   const out: OptionEffect[] = [];
   for (const n of names) {
-    const kind = Object.prototype.hasOwnProperty.call(ENVIRONMENT, n) ? ENVIRONMENT[n] : undefined;
+    const kind = Object.hasOwn(ENVIRONMENT, n) ? ENVIRONMENT[n] : undefined;
     if (kind) out.push({ kind, option: `${n}=`, argIndex: -1, note: 'the variable names a program the command runs' });
   }
   return out;
@@ -219,7 +222,7 @@ export function codeRunningOptions(words: readonly string[], limit = 8): string[
   // After the operand that ends a stop-at-operand program's options (`python -m pytest`), the words belong to someone else.
   if (entry.stopAtOperand && !entry.subcommands && words.length > 1) return [];
   const subName = words[1];
-  const sub = entry.subcommands && subName !== undefined && Object.prototype.hasOwnProperty.call(entry.subcommands, subName) ? entry.subcommands[subName] : undefined;
+  const sub = entry.subcommands && subName !== undefined && Object.hasOwn(entry.subcommands, subName) ? entry.subcommands[subName] : undefined;
   if (sub) {
     if (sub.subcommandEffect === 'exec') add(`${program} ${subName}`);
     fromEntry(sub);

@@ -1075,7 +1075,9 @@ export function unitPaths(parsed: ParsedScript, ctx: PathContext, options?: { re
   const extents = commands.map(extent);
   const top: number[] = [];
   const embedded: number[] = [];
-  commands.forEach((c, k) => (c.embedded ? embedded : top).push(k));
+  commands.forEach((c, k) => {
+    (c.embedded ? embedded : top).push(k);
+  });
   /** The innermost top-level command whose extent holds span `s`. */
   const hostOf = (s: Span): number | undefined => {
     let best: number | undefined;

@@ -60,7 +60,7 @@ function sandboxLimitOption(value: string): number {
 }
 
 async function head(path: string): Promise<string | undefined> {
-  let fh;
+  let fh: import('node:fs/promises').FileHandle | undefined;
   try {
     fh = await open(path, 'r');
     const buf = new Uint8Array(64 * 1024);

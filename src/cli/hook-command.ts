@@ -44,7 +44,7 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 5000;
  * `~/.local/state/shellward/decisions.jsonl` (outside the project, so it is never committed).
  */
 export function defaultDecisionLog(env: NodeJS.ProcessEnv = process.env): string {
-  const state = env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith('/') ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
+  const state = env.XDG_STATE_HOME?.startsWith('/') ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
   return join(state, 'shellward', 'decisions.jsonl');
 }
 

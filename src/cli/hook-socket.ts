@@ -17,7 +17,7 @@ export function currentUid(): number {
 /** The directory of the default socket (see the module comment). */
 export function socketDir(env: NodeJS.ProcessEnv = process.env): string {
   const runtime = env.XDG_RUNTIME_DIR;
-  if (runtime && runtime.startsWith('/')) return join(runtime, 'shellward');
+  if (runtime?.startsWith('/')) return join(runtime, 'shellward');
   return join(tmpdir(), `shellward-${currentUid()}`);
 }
 
@@ -32,7 +32,7 @@ export function socketPath(env: NodeJS.ProcessEnv = process.env): string {
  * it is: it must exist, be of that type, be owned by this user, and be writable by nobody else.
  */
 export function unsafeBecause(path: string, socket: boolean): string | undefined {
-  let st;
+  let st: ReturnType<typeof lstatSync>;
   try {
     st = lstatSync(path);
   } catch (err) {

@@ -70,7 +70,8 @@ function packValidator(): ValidateFunction {
       }
     },
     });
-  return (compiledPackSchema = ajv.compile(packSchema));
+  compiledPackSchema = ajv.compile(packSchema);
+  return compiledPackSchema;
 }
 
 /**

@@ -177,7 +177,7 @@ async function searchConfig(cwd: string): Promise<string | undefined> {
         const text = await readOptional(path, display(path, cwd));
         if (text === undefined || !text.includes('"shellward"')) continue;
         const value = parseConfigJson(text, display(path, cwd));
-        if (value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, 'shellward')) found.push(path);
+        if (value !== null && typeof value === 'object' && Object.hasOwn(value, 'shellward')) found.push(path);
       } else if (await entryExists(path)) found.push(path);
     }
     if (found.length > 1) {
@@ -207,7 +207,7 @@ async function readConfig(path: string, shown: string, explicit: boolean): Promi
   const text = await readOptional(path, shown);
   if (text === undefined) throw new ConfigError(shown, 'does not exist');
   try {
-    if (base === 'package.json') return (parseConfigJson(text, shown) as Record<string, unknown>)['shellward'];
+    if (base === 'package.json') return (parseConfigJson(text, shown) as Record<string, unknown>).shellward;
     const ext = extname(base);
     if (ext === '.json') return parseConfigJson(text, shown);
     if (ext === '.yaml' || ext === '.yml') return await (await loaders())['.yaml'](path, text);

@@ -446,7 +446,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     if (inner === undefined && last && last.spec.stdinCode && last.scan.code.length === 0 && !last.scan.stopped && !last.scan.opaque && !visibleCode) {
       unknown ??= `\`${last.name}\` reads the commands it runs from its standard input, which is not visible here.`;
     }
-    if (inner && inner[0] && inner[0].value === undefined && levels.length > 0) {
+    if (inner?.[0] && inner[0].value === undefined && levels.length > 0) {
       unknown ??= `\`${levels[levels.length - 1]!.name}\` runs a command whose name is not known before it runs.`;
       candidates.push(...visibleNames(inner[0], bindings, inner.slice(1).map((a) => a.value ?? a.raw).join(' ')));
     }
@@ -503,7 +503,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
  */
 function trackCwd(parsed: ParsedScript, commands: readonly ModelCommand[], options: ModelOptions): (readonly string[] | undefined)[] {
   const out: (readonly string[] | undefined)[] = new Array(commands.length).fill(undefined);
-  const base = options.cwd !== undefined && options.cwd.startsWith('/') ? [posix.normalize(options.cwd).replace(/(.)\/+$/, '$1')] : undefined;
+  const base = options.cwd?.startsWith('/') ? [posix.normalize(options.cwd).replace(/(.)\/+$/, '$1')] : undefined;
   type Scope = { start: number; end: number; cwd: string[] | undefined };
   let sticky = false;
   const hostCwdAfter = new Map<number, string[] | undefined>();
@@ -521,7 +521,7 @@ function trackCwd(parsed: ParsedScript, commands: readonly ModelCommand[], optio
     if (t === undefined) target = options.home;
     else if (t.value !== undefined && t.value !== '-' && !c.argv.some((a) => a.kind === 'glob')) target = t.value;
     if (target === undefined || scope.cwd === undefined) {
-      const abs = target !== undefined && target.startsWith('/') ? resolveDir(target, undefined, options.home) : undefined;
+      const abs = target?.startsWith('/') ? resolveDir(target, undefined, options.home) : undefined;
       scope.cwd = abs !== undefined && scope.cwd !== undefined ? [...scope.cwd, abs] : undefined;
       return;
     }
@@ -543,7 +543,7 @@ function trackCwd(parsed: ParsedScript, commands: readonly ModelCommand[], optio
     scope.cwd = next.size > MAX_CWD_CANDIDATES ? undefined : [...next];
   };
   // Top-level commands first, in document order.
-  let stack: Scope[] = [{ start: 0, end: Infinity, cwd: base }];
+  const stack: Scope[] = [{ start: 0, end: Infinity, cwd: base }];
   for (let k = 0; k < commands.length; k++) {
     const c = commands[k]!;
     if (c.cmd.embedded) continue;

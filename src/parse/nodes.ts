@@ -247,7 +247,7 @@ function toSimpleCommand(node: Node, statement: number, redirectedParent: Node |
   const count = node.childCount;
   for (let i = 0; i < count; i++) {
     const c = node.child(i);
-    if (!c || !c.isNamed) continue;
+    if (!c?.isNamed) continue;
     const field = node.fieldNameForChild(i);
     if (c.type === 'variable_assignment') assignments.push(toAssignment(c));
     else if (isRedirectNode(c.type)) {

@@ -96,7 +96,7 @@ export function renderWord(w: Word): string {
 }
 
 /** The value of a static word, or `undefined`. */
-function valueOf(w: Word | undefined): string | undefined {
+function staticValue(w: Word | undefined): string | undefined {
   return w?.value;
 }
 
@@ -108,14 +108,14 @@ const SAFE_ENV_VALUE = /^[A-Za-z0-9_./:-]*$/;
  * listed (then allow rules must name the wrapper itself). `prefixOnly` admits bare `xargs`.
  */
 function safeWrapperEnd(words: readonly Word[], prefixOnly: boolean): number | undefined {
-  const name = valueOf(words[0]);
+  const name = staticValue(words[0]);
   if (name === undefined) return undefined;
   const form = WRAPPERS.get(name)?.allowRule;
   if (!form) return undefined;
   if (form.prefixRulesOnly) {
     // bare xargs: no option at all
     if (!prefixOnly) return undefined;
-    const next = valueOf(words[1]);
+    const next = staticValue(words[1]);
     return next !== undefined && !next.startsWith('-') ? 1 : undefined;
   }
   const value = form.valuePattern ? new RegExp(form.valuePattern) : undefined;
@@ -123,7 +123,7 @@ function safeWrapperEnd(words: readonly Word[], prefixOnly: boolean): number | u
   let i = 1;
   let options = 0;
   while (i < words.length) {
-    const v = valueOf(words[i]);
+    const v = staticValue(words[i]);
     if (v === undefined) return undefined;
     if (v === '--') {
       i++;
@@ -148,7 +148,7 @@ function safeWrapperEnd(words: readonly Word[], prefixOnly: boolean): number | u
       continue;
     }
     if (form.options?.includes(v)) {
-      if (!okValue(valueOf(words[i + 1]))) return undefined;
+      if (!okValue(staticValue(words[i + 1]))) return undefined;
       i += 2;
       options++;
       continue;
@@ -164,7 +164,7 @@ function safeWrapperEnd(words: readonly Word[], prefixOnly: boolean): number | u
   }
   if (options < (form.minOptions ?? 0)) return undefined;
   if (form.operandPattern) {
-    const op = valueOf(words[i]);
+    const op = staticValue(words[i]);
     if (op === undefined || !new RegExp(form.operandPattern).test(op)) return undefined;
     i++;
   }
@@ -173,7 +173,7 @@ function safeWrapperEnd(words: readonly Word[], prefixOnly: boolean): number | u
 
 /** Index of the first word of the command a wrapper runs (any wrapper of the table), or `undefined`. */
 function anyWrapperEnd(words: readonly Word[]): number | undefined {
-  const v = valueOf(words[0]);
+  const v = staticValue(words[0]);
   if (v === undefined) return undefined;
   const spec = wrapperSpec(commandBasename(v));
   return spec ? wrapperCommandStart(words, spec) : undefined;
@@ -305,7 +305,7 @@ export function candidatesFor(text: string, cmd: SimpleCommand, behavior: RuleBe
   let ws: readonly Word[] = words;
   add(render([], ws));
   for (let depth = 0; depth < MAX_PEEL; depth++) {
-    const first = valueOf(ws[0]);
+    const first = staticValue(ws[0]);
     if (first !== undefined) {
       const base = commandBasename(first);
       if (base !== first && base !== '') add(render([], ws, base));
@@ -315,10 +315,10 @@ export function candidatesFor(text: string, cmd: SimpleCommand, behavior: RuleBe
     if (end === undefined) break;
     ws = ws.slice(end);
     // `env FOO=bar cmd` → also peel leading assignment-looking words left by a wrapper.
-    while (ws.length > 1 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(valueOf(ws[0]) ?? '')) ws = ws.slice(1);
+    while (ws.length > 1 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(staticValue(ws[0]) ?? '')) ws = ws.slice(1);
     add(render([], ws));
   }
-  const first = valueOf(ws[0]);
+  const first = staticValue(ws[0]);
   if (first !== undefined) {
     const base = commandBasename(first);
     if (base !== first && base !== '') add(render([], ws, base));
@@ -339,7 +339,7 @@ const SEPARATORS = /&&|\|\||\|&|[;&|\n]/;
  * can make a deny or ask match more often, never less. At most 50 pieces.
  */
 function nestedCommandPieces(ws: readonly Word[]): string[] {
-  const name = valueOf(ws[0]);
+  const name = staticValue(ws[0]);
   if (name === undefined) return [];
   const base = commandBasename(name);
   let code: string | undefined;
@@ -348,10 +348,10 @@ function nestedCommandPieces(ws: readonly Word[]): string[] {
     if (parts.every((p) => p !== undefined)) code = parts.join(' ');
   } else if (SHELLS.has(base)) {
     for (let i = 1; i < ws.length; i++) {
-      const v = valueOf(ws[i]);
+      const v = staticValue(ws[i]);
       if (v === undefined || !v.startsWith('-') || v === '-' || v === '--') break;
       if (/^-[a-z]*c[a-z]*$/.test(v)) {
-        code = valueOf(ws[i + 1]);
+        code = staticValue(ws[i + 1]);
         break;
       }
     }

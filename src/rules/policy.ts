@@ -44,7 +44,9 @@ export function policyFrom(lists: PermissionLists | undefined, file: string, key
   if (!lists) return EMPTY_POLICY;
   const out: Record<RuleBehavior, PermissionRule[]> = { allow: [], ask: [], deny: [] };
   for (const b of BEHAVIORS) {
-    (lists[b] ?? []).forEach((raw, i) => out[b].push(parseRule(raw, b, { file, path: `${keyPrefix}.${b}[${i}]` })));
+    (lists[b] ?? []).forEach((raw, i) => {
+      out[b].push(parseRule(raw, b, { file, path: `${keyPrefix}.${b}[${i}]` }));
+    });
   }
   const additionalDirectories = (lists.additionalDirectories ?? []).map((path, i) => ({
     path,

@@ -78,7 +78,7 @@ export function sandboxFindings(f: SandboxFacts): SandboxFinding[] {
       ...span,
       data: { timedOut: true, exitCode: null, meaning: 'error' },
     });
-  } else if (f.meaning && f.meaning.isError) {
+  } else if (f.meaning?.isError) {
     out.push({
       ruleId: SANDBOX_EXIT_ERROR.id,
       severity: SANDBOX_EXIT_ERROR.severity.agent as Severity,

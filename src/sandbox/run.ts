@@ -142,7 +142,7 @@ async function commandFacts(command: string): Promise<{ last: LastCommand; runsG
  */
 export async function hiddenDirectories(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
   const out: string[] = [];
-  for (const d of ['/run', '/var/run', env['XDG_RUNTIME_DIR'], env['HOME']]) {
+  for (const d of ['/run', '/var/run', env.XDG_RUNTIME_DIR, env.HOME]) {
     if (d === undefined || !d.startsWith('/')) continue;
     try {
       const r = await realpath(d);

@@ -68,7 +68,7 @@ export async function discover(args: readonly string[], cwd: string): Promise<Di
   };
   for (const arg of args) {
     const abs = isAbsolute(arg) ? arg : resolve(cwd, arg);
-    let info;
+    let info: Awaited<ReturnType<typeof stat>> | undefined;
     let statError: string | undefined;
     try {
       info = await stat(abs);

@@ -71,7 +71,7 @@ export function pairOf(map: YAMLMap | undefined, key: string): Pair | undefined 
 }
 
 /** The value node of `key` in `map`, aliases resolved. */
-export function valueOf(doc: Document, map: YAMLMap | undefined, key: string): Node | undefined {
+export function mapValue(doc: Document, map: YAMLMap | undefined, key: string): Node | undefined {
   return resolved(doc, pairOf(map, key)?.value);
 }
 

@@ -190,8 +190,7 @@ describe('shellward check --jsonl', () => {
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (chunk: string) => {
       partial += chunk;
-      let nl;
-      while ((nl = partial.indexOf('\n')) !== -1) {
+      for (let nl = partial.indexOf('\n'); nl !== -1; nl = partial.indexOf('\n')) {
         lines.push(partial.slice(0, nl));
         partial = partial.slice(nl + 1);
         waiters.shift()?.();

@@ -70,9 +70,11 @@ function codexEvent(command: string): string {
 
 const NO_SERVER = { SHELLWARD_NO_SERVER: '1' };
 
+// biome-ignore lint/suspicious/noExplicitAny: each test reads the answer's fields by the agent's protocol
 async function hook(input: string, args: string[] = [], env: Record<string, string> = NO_SERVER): Promise<{ code: number | undefined; stdout: string; json: Record<string, any> | undefined }> {
   const r = await shellward(['hook', ...args], { cwd: project, input, env });
   const stdout = String(r.stdout);
+  // biome-ignore lint/suspicious/noExplicitAny: each test reads the answer's fields by the agent's protocol
   return { code: r.exitCode, stdout, json: stdout.trim() === '' ? undefined : (JSON.parse(stdout) as Record<string, any>) };
 }
 

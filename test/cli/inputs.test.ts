@@ -49,7 +49,7 @@ describe('shellward lint on agent transcripts', () => {
     const results = log.runs[0].results as { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[] }[];
     const push = results.find((x) => x.ruleId === 'git-push-force' && x.locations[0]!.physicalLocation.artifactLocation.uri.includes('7f3e2a91-4c5d-4e8b-9a1f-2b3c4d5e6f70.jsonl'));
     // line 18 of the session: the rejected force push; column of `git push` inside the JSON string
-    expect(push?.locations[0]!.physicalLocation.region).toMatchObject({ startLine: 18, startColumn: 359 });
+    expect(push!.locations[0]!.physicalLocation.region).toMatchObject({ startLine: 18, startColumn: 359 });
   });
 
   it('reports a malformed line as transcript-parse-error and reads on', async () => {

@@ -87,7 +87,7 @@ describe('determinism of data', () => {
 
   it('turns data JSON cannot hold into plain values instead of throwing', () => {
     const cyclic: Record<string, unknown> = { name: 'loop' };
-    cyclic['self'] = cyclic;
+    cyclic.self = cyclic;
     const data = { big: 10n ** 20n, nan: Number.NaN, inf: -Infinity, fn: () => 1, undef: undefined, arr: [undefined, 1], cyclic, when: new Date(0) };
     const report = buildJsonReport(withData(data));
     expect(report.results[0]!.diagnostics[0]!.data).toEqual({

@@ -271,7 +271,7 @@ describe('fuzzing the decision flow', () => {
     const lists = fc.record({ allow: fc.array(rule, { maxLength: 3 }), ask: fc.array(rule, { maxLength: 2 }), deny: fc.array(rule, { maxLength: 2 }) });
     const samples = fc.sample(fc.tuple(cmd, lists, fc.boolean()), { numRuns: 400, seed: 4 });
     for (const [c, l, mis] of samples) {
-      let policy;
+      let policy: ReturnType<typeof policyFrom>;
       try {
         policy = policyFrom(l, 'fuzz');
       } catch {

@@ -153,7 +153,7 @@ describe('fuzzing the rule-string parser', () => {
     const ruleArb = fc.oneof(fc.string(), fc.string().map((s) => `Bash(${s})`), fc.stringMatching(/^Bash\([a-z *:\\()]{0,12}\)$/));
     fc.assert(
       fc.property(ruleArb, fc.string(), (rule, cand) => {
-        let r;
+        let r: ReturnType<typeof parseRule>;
         try {
           r = parseRule(rule, 'deny', O);
         } catch (e) {

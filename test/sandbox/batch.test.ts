@@ -136,7 +136,10 @@ describe('runSandboxBatch (injected runner)', () => {
 
   it('does not probe when nothing is allowed', async () => {
     let probed = false;
-    const b = await runSandboxBatch([{ command: 'ls', cwd: dir, verdict: v('ask') }], { probe: async () => ((probed = true), { available: false, reason: 'no-bwrap', message: '' }) });
+    const b = await runSandboxBatch([{ command: 'ls', cwd: dir, verdict: v('ask') }], { probe: async () => {
+        probed = true;
+        return { available: false, reason: 'no-bwrap', message: '' };
+      } });
     expect(probed).toBe(false);
     expect(b.status).toBe('ran');
   });

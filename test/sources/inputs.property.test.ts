@@ -49,7 +49,9 @@ describe('transcript readers on arbitrary lines', () => {
         const readers: TranscriptReader[] = [new ClaudeCodeReader('t'), new CodexReader('t'), new GeminiJsonlReader('t')];
         for (const r of readers) {
           const calls: TranscriptCall[] = [];
-          lines.forEach((l, i) => calls.push(...r.line(l, i + 1).calls));
+          lines.forEach((l, i) => {
+            calls.push(...r.line(l, i + 1).calls);
+          });
           calls.push(...r.finish().calls);
           for (const c of calls) expect(inHost(c)).toBe(true);
         }

@@ -125,13 +125,13 @@ function extractDockerfile(text: string, ctx: ReadContext): Extraction {
   const units: ExtractedUnit[] = [];
   const notes: SourceNote[] = [];
   // Parser directives: `# key=value` lines at the very top.
-  let escape = '\\';
+  let escapeChar = '\\';
   let li = 0;
   for (; li < lines.length; li++) {
     const l = text.slice(lines[li]!.start, lines[li]!.end);
     const m = /^#\s*([A-Za-z][\w-]*)\s*=\s*(.*?)\s*$/.exec(l);
     if (!m) break;
-    if (m[1]!.toLowerCase() === 'escape' && (m[2] === '`' || m[2] === '\\')) escape = m[2];
+    if (m[1]!.toLowerCase() === 'escape' && (m[2] === '`' || m[2] === '\\')) escapeChar = m[2];
   }
   const stageShells = new Map<string, StageShell>();
   let shell: StageShell = DEFAULT_SHELL;
@@ -141,7 +141,7 @@ function extractDockerfile(text: string, ctx: ReadContext): Extraction {
     // Offset of the escape character when the line ends with it (blanks after it are allowed).
     let e = l.end;
     while (e > l.start && (text[e - 1] === ' ' || text[e - 1] === '\t')) e--;
-    return e > l.start && text[e - 1] === escape ? e - 1 : undefined;
+    return e > l.start && text[e - 1] === escapeChar ? e - 1 : undefined;
   };
   while (li < lines.length) {
     const first = lines[li]!;

@@ -17,7 +17,7 @@ import { findExpressions, untrustedProperties, withPlaceholders } from '../gha-e
 import { baseName, NOTE_RULE_IDS, posixPath, type ExtractedUnit, type Extraction, type ReadContext, type SourceNote, type TextKind } from '../kind.js';
 import type { MappedText } from '../mapped-text.js';
 import { mappedUnit } from '../units.js';
-import { asMap, asScalar, asSeq, entries, pairOf, parseYaml, spanOf, stringOf, valueOf } from '../yaml-doc.js';
+import { asMap, asScalar, asSeq, entries, pairOf, parseYaml, spanOf, stringOf, mapValue } from '../yaml-doc.js';
 import { mappedScalar } from '../yaml-scalar.js';
 
 const POSIX_SHELLS: Readonly<Record<string, Dialect>> = { bash: 'bash', sh: 'sh', dash: 'dash', zsh: 'zsh', ksh: 'ksh' };
@@ -125,12 +125,12 @@ function stepLabel(doc: Document, step: YAMLMap, index: number, owner: string): 
 
 /** The `defaults.run.shell` of a workflow or job mapping. */
 function defaultShell(doc: Document, map: YAMLMap | undefined): string | undefined {
-  return stringOf(doc, asMap(doc, valueOf(doc, asMap(doc, valueOf(doc, map, 'defaults')), 'run')), 'shell');
+  return stringOf(doc, asMap(doc, mapValue(doc, asMap(doc, mapValue(doc, map, 'defaults')), 'run')), 'shell');
 }
 
 /** Whether a job's `runs-on` names a Windows runner (its label, or one of its labels). */
 function onWindows(doc: Document, job: YAMLMap): boolean {
-  const v = valueOf(doc, job, 'runs-on');
+  const v = mapValue(doc, job, 'runs-on');
   const labels: string[] = [];
   const s = asScalar(doc, v);
   if (s && typeof s.value === 'string') labels.push(s.value);
@@ -152,14 +152,14 @@ function extractWorkflow(text: string, ctx: ReadContext): Extraction {
   const units: ExtractedUnit[] = [];
   const notes: SourceNote[] = [];
   const workflowShell = defaultShell(doc, root);
-  for (const [id, node] of entries(doc, asMap(doc, valueOf(doc, root, 'jobs')))) {
+  for (const [id, node] of entries(doc, asMap(doc, mapValue(doc, root, 'jobs')))) {
     const job = asMap(doc, node);
     if (!job) continue;
     const jobShell = defaultShell(doc, job);
     const windows = onWindows(doc, job);
     const shell = jobShell ?? workflowShell ?? (windows ? 'pwsh' : 'bash');
     const shellFrom = jobShell !== undefined ? "the job's `defaults.run.shell`" : workflowShell !== undefined ? "the workflow's `defaults.run.shell`" : "the default on the job's Windows runner";
-    readSteps(valueOf(doc, job, 'steps'), { doc, text, ctx, shell, shellFrom, owner: `job \`${id}\`` }, units, notes);
+    readSteps(mapValue(doc, job, 'steps'), { doc, text, ctx, shell, shellFrom, owner: `job \`${id}\`` }, units, notes);
   }
   return { units, notes };
 }
@@ -169,7 +169,7 @@ function extractAction(text: string, ctx: ReadContext): Extraction {
   const parsed = parseYaml(text, 'action metadata file');
   if (parsed.error) return { units: [], notes: [parsed.error] };
   const { doc } = parsed;
-  const runs = asMap(doc, valueOf(doc, asMap(doc, doc.contents), 'runs'));
+  const runs = asMap(doc, mapValue(doc, asMap(doc, doc.contents), 'runs'));
   const using = stringOf(doc, runs, 'using');
   if (using?.toLowerCase() !== 'composite') {
     return { units: [], notes: [], notThisKind: using !== undefined ? `an action that runs with \`${using}\`, not a composite action: it has no \`run:\` steps` : 'no `runs.using` key: not a GitHub Actions action metadata file' };
@@ -177,7 +177,7 @@ function extractAction(text: string, ctx: ReadContext): Extraction {
   const units: ExtractedUnit[] = [];
   const notes: SourceNote[] = [];
   // Composite steps must name their shell; one that does not is read as bash.
-  readSteps(valueOf(doc, runs, 'steps'), { doc, text, ctx, shell: 'bash', shellFrom: 'the default', owner: 'the composite action' }, units, notes);
+  readSteps(mapValue(doc, runs, 'steps'), { doc, text, ctx, shell: 'bash', shellFrom: 'the default', owner: 'the composite action' }, units, notes);
   return { units, notes };
 }
 

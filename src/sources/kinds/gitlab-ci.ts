@@ -10,7 +10,7 @@
 import { isScalar, isSeq, type Document, type Node } from 'yaml';
 import { baseName, type ExtractedUnit, type Extraction, type ReadContext, type TextKind } from '../kind.js';
 import { mappedUnit } from '../units.js';
-import { asMap, entries, parseYaml, resolved, valueOf } from '../yaml-doc.js';
+import { asMap, entries, parseYaml, resolved, mapValue } from '../yaml-doc.js';
 import { mappedScalar } from '../yaml-scalar.js';
 
 const SCRIPT_KEYS = ['before_script', 'script', 'after_script'] as const;
@@ -38,14 +38,14 @@ function extractGitlab(text: string, ctx: ReadContext): Extraction {
   const { doc } = parsed;
   const root = asMap(doc, doc.contents);
   const units: ExtractedUnit[] = [];
-  for (const key of ['before_script', 'after_script'] as const) readScript(doc, valueOf(doc, root, key), text, ctx, units);
-  const dflt = asMap(doc, valueOf(doc, root, 'default'));
-  for (const key of SCRIPT_KEYS) readScript(doc, valueOf(doc, dflt, key), text, ctx, units);
+  for (const key of ['before_script', 'after_script'] as const) readScript(doc, mapValue(doc, root, key), text, ctx, units);
+  const dflt = asMap(doc, mapValue(doc, root, 'default'));
+  for (const key of SCRIPT_KEYS) readScript(doc, mapValue(doc, dflt, key), text, ctx, units);
   for (const [name, node] of entries(doc, root)) {
     if (RESERVED.has(name) || (SCRIPT_KEYS as readonly string[]).includes(name)) continue;
     const job = asMap(doc, node);
     if (!job) continue;
-    for (const key of SCRIPT_KEYS) readScript(doc, valueOf(doc, job, key), text, ctx, units);
+    for (const key of SCRIPT_KEYS) readScript(doc, mapValue(doc, job, key), text, ctx, units);
   }
   return { units, notes: [] };
 }

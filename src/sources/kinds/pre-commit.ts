@@ -11,7 +11,7 @@ import { baseName, NOTE_RULE_IDS, type ExtractedUnit, type Extraction, type Read
 import { MappedText } from '../mapped-text.js';
 import { argvToShell } from '../transcript/argv.js';
 import { mappedUnit } from '../units.js';
-import { asMap, asScalar, asSeq, pairOf, parseYaml, stringOf, valueOf } from '../yaml-doc.js';
+import { asMap, asScalar, asSeq, pairOf, parseYaml, stringOf, mapValue } from '../yaml-doc.js';
 import { mappedScalar } from '../yaml-scalar.js';
 
 /**
@@ -86,7 +86,7 @@ function readHook(doc: Document, hook: YAMLMap | undefined, text: string, ctx: R
     notes.push({ ruleId: NOTE_RULE_IDS.parseError, message: 'This `entry` has an unclosed quote: pre-commit cannot split it into words, so it was not checked.', span: { start: at, end: at + 1 } });
     return;
   }
-  for (const a of asSeq(doc, valueOf(doc, hook, 'args'))?.items ?? []) {
+  for (const a of asSeq(doc, mapValue(doc, hook, 'args'))?.items ?? []) {
     const s = asScalar(doc, a);
     const m = s ? mappedScalar(s, text) : undefined;
     if (m) argv.push(m);
@@ -113,8 +113,8 @@ function extractPreCommit(text: string, ctx: ReadContext): Extraction {
     for (const h of root.items) readHook(doc, asMap(doc, h), text, ctx, units, notes);
     return { units, notes };
   }
-  for (const repo of asSeq(doc, valueOf(doc, asMap(doc, root), 'repos'))?.items ?? []) {
-    for (const h of asSeq(doc, valueOf(doc, asMap(doc, repo), 'hooks'))?.items ?? []) readHook(doc, asMap(doc, h), text, ctx, units, notes);
+  for (const repo of asSeq(doc, mapValue(doc, asMap(doc, root), 'repos'))?.items ?? []) {
+    for (const h of asSeq(doc, mapValue(doc, asMap(doc, repo), 'hooks'))?.items ?? []) readHook(doc, asMap(doc, h), text, ctx, units, notes);
   }
   return { units, notes };
 }
