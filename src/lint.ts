@@ -10,6 +10,7 @@ import { LineIndex, spanToRange } from './core/positions.js';
 import type { CommandUnit, Diagnostic, Finding, Range, Severity, SeverityLevel } from './core/types.js';
 import { SEVERITY_RANK } from './core/types.js';
 import { withEmbedded } from './parse/embedded.js';
+import { isOversizedCommand, judgeOversized } from './oversized-command.js';
 import { buildViews, type ParsedScript } from './parse/nodes.js';
 import { decide, type DecisionContext, type PermissionDecision, type PermissionMode } from './rules/decide.js';
 import type { PathContext, PathHost } from './analyses/paths.js';
@@ -188,6 +189,11 @@ export class Linter {
       const range: Range = spanToRange(f.span, unit.sourceMap, index);
       out.push({ ruleId: f.ruleId, severity, message: f.message, file: unit.origin.file, range, ...(f.data ? { data: f.data } : {}) });
     };
+    if (isOversizedCommand(unit)) {
+      const judged = judgeOversized(unit.text, policy);
+      for (const f of judged.findings) place(f);
+      return { diagnostics: out, decision: () => judged.decision };
+    }
     const tree = parseBash(this.parser, unit.text, this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS);
     if (!tree) {
       place({
