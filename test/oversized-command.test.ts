@@ -81,3 +81,22 @@ describe('ruleProgram', () => {
     expect(scanOversized('rm -rf /', policyFrom({ allow: ['Bash(rm:*)'] }, 'test'))).toEqual({});
   });
 });
+
+describe('parse budget', () => {
+  it('is proportional to the size, capped by the configured time-out', async () => {
+    const { parseBudgetMs, PARSE_BUDGET_BASE_MS, PARSE_BUDGET_MS_PER_CHAR } = await import('../src/parse/parser.js');
+    expect(parseBudgetMs(0)).toBe(PARSE_BUDGET_BASE_MS);
+    expect(parseBudgetMs(100_000)).toBeCloseTo(PARSE_BUDGET_BASE_MS + 100_000 * PARSE_BUDGET_MS_PER_CHAR);
+    expect(parseBudgetMs(1e9)).toBe(10_000);
+    expect(parseBudgetMs(1e9, 3_000)).toBe(3_000);
+  });
+
+  it('a deadline that has passed stops the parse', async () => {
+    const { initParser, parseBashBefore } = await import('../src/parse/parser.js');
+    const parser = await initParser();
+    expect(parseBashBefore(parser, 'echo a; '.repeat(20_000), Date.now() - 1)).toBeUndefined();
+    const tree = parseBashBefore(parser, 'echo a', Date.now() + 60_000);
+    expect(tree?.rootNode.type).toBe('program');
+    tree?.delete();
+  });
+});
