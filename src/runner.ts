@@ -17,7 +17,7 @@ import { detectTranscript, mayBeTranscript, type SeenIds, type TranscriptCall } 
 import { lintTranscriptFile } from './transcript-runner.js';
 import { statementUnits, unitVerdict } from './unit-verdicts.js';
 import { LineIndex } from './core/positions.js';
-import { initParser, parseBash } from './parse/parser.js';
+import { initParser, parseBash, parseBudgetMs } from './parse/parser.js';
 import { buildViews } from './parse/nodes.js';
 import { ruleByName, ruleMeta, rulesCitingShellcheck } from './checks/index.js';
 import { applySuppressions, makefileCommentSpans, mayHaveDirectives, parseDirectives } from './suppress.js';
@@ -272,7 +272,7 @@ async function withSuppressions(
   if (kind === 'makefile') {
     comments = makefileCommentSpans(text);
   } else {
-    const tree = parseBash(await initParser(), text);
+    const tree = parseBash(await initParser(), text, parseBudgetMs(text.length));
     if (tree) {
       try {
         comments = buildViews(tree, text).comments;
