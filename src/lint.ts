@@ -11,6 +11,7 @@ import { LineIndex, spanToRange } from './core/positions.js';
 import type { CommandUnit, Diagnostic, Finding, Range, Severity, SeverityLevel } from './core/types.js';
 import { SEVERITY_RANK } from './core/types.js';
 import { withEmbedded } from './parse/embedded.js';
+import { isOversizedCommand, judgeOversized } from './oversized-command.js';
 import { buildViews, type ParsedScript } from './parse/nodes.js';
 import { decide, isGatingFinding, type DecisionContext, type GateFinding, type PermissionDecision, type PermissionMode } from './rules/decide.js';
 import { buildModel } from './model/build.js';
@@ -19,7 +20,7 @@ import { homedir } from 'node:os';
 import { posix } from 'node:path';
 import { toPosixPath } from './core/session-paths.js';
 import { EMPTY_POLICY, type PermissionPolicy } from './rules/policy.js';
-import { DEFAULT_PARSE_TIMEOUT_MS, initParser, parseBash, type ParserInit } from './parse/parser.js';
+import { DEFAULT_PARSE_TIMEOUT_MS, initParser, parseBashBefore, parseBudgetMs, type ParserInit } from './parse/parser.js';
 import type { Parser } from 'web-tree-sitter';
 import type { PackSet } from './analyses/destructive.js';
 
@@ -27,7 +28,10 @@ import type { PackSet } from './analyses/destructive.js';
 export interface LinterOptions {
   /** Per-rule severity overrides (`off` silences a rule); unknown ids are ignored here. */
   readonly severity?: Readonly<Record<string, SeverityLevel>>;
-  /** Parse time-out per unit in milliseconds (default 10 000). */
+  /**
+   * Longest parse time per unit, its embedded code included, in milliseconds (default 10 000);
+   * a unit's budget is proportional to its size up to this (see `parseBudgetMs`).
+   */
   readonly parseTimeoutMs?: number;
   readonly parser?: ParserInit;
   /** The merged permission policy (src/config/load.ts builds it); default: no rules. */
@@ -164,9 +168,12 @@ export class Linter {
     return list;
   }
 
-  /** Parses embedded shell code into views (the tree is freed at once); `undefined` on time-out. */
-  private views(code: string): ParsedScript | undefined {
-    const tree = parseBash(this.parser, code, this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS);
+  /**
+   * Parses embedded shell code into views (the tree is freed at once); `undefined` when the
+   * unit's `deadline` (shared with the unit's own parse) passed.
+   */
+  private views(code: string, deadline: number): ParsedScript | undefined {
+    const tree = parseBashBefore(this.parser, code, deadline);
     if (!tree) return undefined;
     try {
       return buildViews(tree, code);
@@ -211,11 +218,19 @@ export class Linter {
       const range: Range = spanToRange(f.span, unit.sourceMap, index);
       out.push({ ruleId: f.ruleId, severity, message: f.message, file: unit.origin.file, range, ...(f.data ? { data: f.data } : {}) });
     };
-    const tree = parseBash(this.parser, unit.text, this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS);
+    if (isOversizedCommand(unit)) {
+      const judged = judgeOversized(unit.text, policy);
+      for (const f of judged.findings) place(f);
+      return { diagnostics: out, decision: () => judged.decision };
+    }
+    // One time budget, proportional to the unit's size, covers the unit and all code embedded in it.
+    const budget = parseBudgetMs(unit.text.length, this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS);
+    const deadline = Date.now() + budget;
+    const tree = parseBashBefore(this.parser, unit.text, deadline);
     if (!tree) {
       place({
         ruleId: INTERNAL_ERROR.id,
-        message: `Parsing took longer than ${this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS} ms and was stopped; this code was not analysed.`,
+        message: `Parsing took longer than ${Math.round(budget)} ms (the budget for ${unit.text.length} characters) and was stopped; this code was not analysed.`,
         span: { start: 0, end: Math.min(unit.text.length, 1) },
       });
       return { diagnostics: out, decision: () => undefined };
@@ -223,7 +238,20 @@ export class Linter {
     let decision: (() => PermissionDecision | undefined) | undefined;
     try {
       // Commands inside `sh -c '…'`, `eval …` and heredocs fed to a shell are checked too.
-      const parsed = withEmbedded(buildViews(tree, unit.text), unit.text, (code) => this.views(code));
+      let embeddedTimedOut = false;
+      const parsed = withEmbedded(buildViews(tree, unit.text), unit.text, (code) => {
+        const views = this.views(code, deadline);
+        if (!views) embeddedTimedOut = true;
+        return views;
+      });
+      if (embeddedTimedOut) {
+        // The embedded code was not seen: the unit's analysis is incomplete, never silently so.
+        place({
+          ruleId: INTERNAL_ERROR.id,
+          message: `Parsing the shell code embedded in this command ran past the parse budget of ${Math.round(budget)} ms and was stopped; that code was not analysed.`,
+          span: { start: 0, end: Math.min(unit.text.length, 1) },
+        });
+      }
       const cwd = unit.context?.cwd;
       const paths = pathContextFor(unit, policy, this.options.pathHost ?? { home: homedir() });
       // git guard (src/analyses/git-repository.ts): a bare repository from the cwd up, or a repository config naming programs.

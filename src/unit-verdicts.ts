@@ -8,7 +8,7 @@ import { LineIndex } from './core/positions.js';
 import { isAnalysedShell, shellDisplayName, type CommandUnit, type Range } from './core/types.js';
 import type { Linter } from './lint.js';
 import { buildViews } from './parse/nodes.js';
-import { parseBash } from './parse/parser.js';
+import { parseBash, parseBudgetMs } from './parse/parser.js';
 import type { UnitVerdict, UnitVerdictKind } from './report/types.js';
 import { IdentityMap } from './sources/source-map.js';
 import { verdictFor, type Verdict } from './verdict.js';
@@ -76,7 +76,7 @@ export function notAnalysedVerdict(shell: string): Verdict {
  * yields the script itself as one unit.
  */
 export function statementUnits(parser: Parser, unit: CommandUnit): CommandUnit[] {
-  const tree = parseBash(parser, unit.text);
+  const tree = parseBash(parser, unit.text, parseBudgetMs(unit.text.length));
   if (!tree) return [unit];
   try {
     const parsed = buildViews(tree, unit.text);

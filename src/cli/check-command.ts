@@ -17,10 +17,11 @@ import { isSessionAbsolute } from '../core/session-paths.js';
 import { once } from 'node:events';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { Option } from 'commander';
+import { BoundedLineSplitter, type BoundedLine } from '../core/bounded-lines.js';
 import { Linter } from '../lint.js';
 import { escapeForTerminal } from '../report/index.js';
 import { parseCheckRequest, verdictFor, type Decision, type RequestError, type Verdict } from '../verdict.js';
@@ -110,14 +111,22 @@ export function requestCwd(cwd: string | undefined, defaultCwd: string): string 
 }
 
 /**
+ * Longest `check --jsonl` request line, in UTF-16 code units (8 Mi). A longer line is answered
+ * with an error without being decoded as JSON, and the stream goes on; a command anywhere near
+ * that size is far over the complexity cap and could never be allowed anyway.
+ */
+export const MAX_REQUEST_LINE_CHARS = 8 * 1024 * 1024;
+
+/**
  * Answers JSON Lines requests from `input` on `output`, one line per non-blank input line, in
  * order, as they arrive (streaming: memory is bounded by the longest line plus the output
  * buffer; output is flushed at least once per event-loop turn and after every 64 KiB). Blank
- * lines are skipped; `line` in error objects is the 1-based physical line number. Returns the
+ * lines are skipped; `line` in error objects is the 1-based physical line number; a line longer
+ * than `maxLineChars` gets an error object without being parsed. Returns the
  * exit code: 0, or 2 when any line was malformed or hit an internal error.
  */
-export async function runJsonl(linter: Linter, defaultCwd: string, input: Readable, output: Writable): Promise<number> {
-  const rl = createInterface({ input, crlfDelay: Infinity });
+export async function runJsonl(linter: Linter, defaultCwd: string, input: Readable, output: Writable, maxLineChars = MAX_REQUEST_LINE_CHARS): Promise<number> {
+  const splitter = new BoundedLineSplitter(maxLineChars);
   let lineNo = 0;
   let failed = false;
   let pending = '';
@@ -130,10 +139,10 @@ export async function runJsonl(linter: Linter, defaultCwd: string, input: Readab
     pending = '';
     if (!ok && !draining) {
       draining = true;
-      rl.pause();
+      input.pause();
       output.once('drain', () => {
         draining = false;
-        rl.resume();
+        input.resume();
       });
     }
   };
@@ -163,17 +172,35 @@ export async function runJsonl(linter: Linter, defaultCwd: string, input: Readab
       return JSON.stringify({ error: `internal error: ${err instanceof Error ? err.message : String(err)}`, line: n } satisfies RequestError);
     }
   };
-  rl.on('line', (line: string) => {
+  const onLine = (line: BoundedLine): void => {
     lineNo++;
-    if (line.trim() === '') return;
-    pending += answer(line, lineNo) + '\n';
+    if (line.oversized) {
+      // Rejected by size before JSON.parse: neither the text nor a parse of it is ever held.
+      failed = true;
+      pending += JSON.stringify({ error: `request line too long: ${line.length} characters (the limit is ${maxLineChars})`, line: lineNo } satisfies RequestError) + '\n';
+    } else {
+      if (line.text.trim() === '') return;
+      pending += answer(line.text, lineNo) + '\n';
+    }
     if (pending.length >= 65_536) flush();
     else if (!scheduled) {
       scheduled = true;
       setImmediate(flush);
     }
+  };
+  const decoder = new StringDecoder('utf8');
+  const ended = new Promise<void>((resolve, reject) => {
+    input.on('data', (chunk: Buffer | string) => {
+      for (const l of splitter.push(typeof chunk === 'string' ? chunk : decoder.write(chunk))) onLine(l);
+    });
+    input.once('end', () => {
+      const rest = decoder.end();
+      for (const l of [...splitter.push(rest), ...splitter.end()]) onLine(l);
+      resolve();
+    });
+    input.once('error', reject);
   });
-  await once(rl, 'close');
+  await ended;
   flush();
   if (draining) await once(output, 'drain');
   return failed ? CHECK_EXIT.ERROR : 0;

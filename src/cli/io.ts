@@ -1,6 +1,8 @@
 /** Small CLI I/O helpers: colour decision, output destination, reading lists of paths. */
 import { readFile, writeFile } from 'node:fs/promises';
-import { readFileSync, statSync } from 'node:fs';
+import { createWriteStream, readFileSync, statSync, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import { isAbsolute, join } from 'node:path';
 
 /**
@@ -37,6 +39,36 @@ export async function readStdin(): Promise<string> {
 export async function emit(text: string, file: string | undefined): Promise<void> {
   if (file) await writeFile(file, text);
   else process.stdout.write(text);
+}
+
+/**
+ * Writes `chunks` in order to `file`, or to standard output when `file` is undefined, in batches
+ * of about 1 MiB, waiting for the stream to drain: the text never has to be one string. Rejects
+ * when the file cannot be written.
+ */
+export async function emitChunks(chunks: Iterable<string>, file: string | undefined): Promise<void> {
+  const out = file ? createWriteStream(file) : process.stdout;
+  const failed = new Promise<never>((_, reject) => out.once('error', reject));
+  failed.catch(() => undefined);
+  const write = async (text: string): Promise<void> => {
+    if (!out.write(text)) await Promise.race([once(out, 'drain'), failed]);
+  };
+  let batch: string[] = [];
+  let size = 0;
+  for (const c of chunks) {
+    batch.push(c);
+    size += c.length;
+    if (size >= 1 << 20) {
+      await write(batch.join(''));
+      batch = [];
+      size = 0;
+    }
+  }
+  if (size > 0) await write(batch.join(''));
+  if (file) {
+    (out as WriteStream).end();
+    await finished(out as WriteStream);
+  }
 }
 
 /** Largest file {@link sarifFileText} reads for code scanning's line hashes (bytes); bigger ones are left to the uploader. */

@@ -6,12 +6,13 @@ import type { Profile, Severity } from '../core/types.js';
 import { SEVERITY_RANK } from '../core/types.js';
 import { formatReport, OUTPUT_FORMATS, type OutputFormat } from '../report/index.js';
 import { runProject } from '../project.js';
+import { formatJsonChunks } from '../report/json.js';
 import { discover, type Candidate, type DiscoveryError } from '../sources/discover.js';
 import { stagedCandidates } from '../sources/staged.js';
 import { relative, resolve, sep } from 'node:path';
 import { addConfigOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
 import { EXIT } from './exit-codes.js';
-import { emit, readPathList, sarifFileText, useColor } from './io.js';
+import { emit, emitChunks, readPathList, sarifFileText, useColor } from './io.js';
 import { VERSION } from './version.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { BaselineError, createBaseline, filterBaseline, formatBaseline, parseBaseline, type Baseline } from '../baseline.js';
@@ -259,10 +260,12 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
   if (opts.quiet) results = results.map((r) => (r.diagnostics.every((d) => d.severity === 'error') ? r : { ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') }));
   const color = opts.output ? false : useColor(process.stdout, process.env, opts.color);
   const input = { results, rules: RULES, toolVersion: VERSION, filesAnalysed: run.filesAnalysed };
-  const report = opts.format === 'sarif' ? formatSarif(input, { category: opts.sarifCategory, fileText: sarifFileText(cwd) }) : formatReport(opts.format, input, { color });
+  // JSON is streamed (a report with a verdict per statement of a large script can exceed V8's
+  // largest string); the other formats are rendered whole.
+  const report = opts.format === 'json' ? '' : opts.format === 'sarif' ? formatSarif(input, { category: opts.sarifCategory, fileText: sarifFileText(cwd) }) : formatReport(opts.format, input, { color });
   const omitted = opts.format === 'sarif' ? sarifOmitted(input) : 0;
   if (omitted > 0) process.stderr.write(`shellward: ${omitted} finding${omitted === 1 ? '' : 's'} left out of the SARIF report (code scanning accepts ${CODE_SCANNING_LIMITS.resultsPerRun} results per run; the most severe were kept)\n`);
-  await emit(report, opts.output);
+  await (opts.format === 'json' ? emitChunks(formatJsonChunks(input), opts.output) : emit(report, opts.output));
   const all = results.flatMap((r) => r.diagnostics);
   // An internal error fails the run even when a baseline recorded it.
   if (errors.length > 0 || noSandbox || run.results.some((r) => r.diagnostics.some((d) => d.ruleId === 'internal-error'))) return EXIT.ERROR;

@@ -34,15 +34,51 @@ export function initParser(init: ParserInit = {}): Promise<Parser> {
   return ready;
 }
 
-/** Default parse time-out per unit, in milliseconds. */
+/** The last few texts whose parse was stopped, with the time it had been given (ms). */
+const TIMED_OUT: { text: string; budget: number }[] = [];
+
+/** Default parse time-out per unit, in milliseconds: the upper bound of {@link parseBudgetMs}. */
 export const DEFAULT_PARSE_TIMEOUT_MS = 10_000;
+
+/** Fixed part of a unit's parse budget, in milliseconds. */
+export const PARSE_BUDGET_BASE_MS = 1_000;
+
+/**
+ * Per-character part of a unit's parse budget, in milliseconds per UTF-16 code unit (20 ms per
+ * 1000 characters, i.e. 50 KB/s). tree-sitter-bash in wasm parsed ordinary shell (pipelines, the
+ * slowest ordinary shape measured) at about 130 KB/s on a heavily loaded 2-core machine, so real
+ * scripts keep a wide margin, while input on which its error recovery goes superlinear (`<<`,
+ * `${` or `[[` repeated) is stopped in time proportional to its size instead of the full time-out.
+ */
+export const PARSE_BUDGET_MS_PER_CHAR = 0.02;
+
+/**
+ * The time a unit of `length` UTF-16 code units may spend parsing, its embedded code included:
+ * {@link PARSE_BUDGET_BASE_MS} + `length` × {@link PARSE_BUDGET_MS_PER_CHAR}, at most `maxMs`
+ * (the configured time-out, default {@link DEFAULT_PARSE_TIMEOUT_MS}). In milliseconds.
+ */
+export function parseBudgetMs(length: number, maxMs = DEFAULT_PARSE_TIMEOUT_MS): number {
+  return Math.min(maxMs, PARSE_BUDGET_BASE_MS + length * PARSE_BUDGET_MS_PER_CHAR);
+}
 
 /**
  * Parses `text` as bash. NUL characters are parsed as U+FFFD (same UTF-16 width, so offsets
  * are unchanged). Returns `undefined` when parsing ran past `timeoutMs` and was cancelled. The caller owns the tree and must `delete()` it (it lives in wasm memory).
  */
 export function parseBash(parser: Parser, text: string, timeoutMs = DEFAULT_PARSE_TIMEOUT_MS): Tree | undefined {
-  const deadline = Date.now() + timeoutMs;
+  return parseBashBefore(parser, text, Date.now() + timeoutMs);
+}
+
+/**
+ * {@link parseBash} with an absolute deadline (`Date.now()` milliseconds) instead of a time-out,
+ * so that several parses (a unit and the code embedded in it) share one budget. Returns
+ * `undefined` when the deadline passed before the parse finished (or had already passed).
+ */
+export function parseBashBefore(parser: Parser, text: string, deadline: number): Tree | undefined {
+  const start = Date.now();
+  // The same text is parsed by several passes (suppression comments, statement verdicts, the
+  // checks); one that already ran out of a budget at least this large is not parsed again.
+  if (TIMED_OUT.some((t) => t.budget >= deadline - start && t.text === text)) return undefined;
   // web-tree-sitter cancels the parse when the progress callback returns true (its .d.ts
   // types the callback as returning void).
   const progressCallback = (() => Date.now() > deadline) as unknown as () => void;
@@ -52,6 +88,8 @@ export function parseBash(parser: Parser, text: string, timeoutMs = DEFAULT_PARS
   const tree = parser.parse(input, null, { progressCallback });
   if (!tree) {
     parser.reset();
+    TIMED_OUT.unshift({ text, budget: Date.now() - start });
+    TIMED_OUT.length = Math.min(TIMED_OUT.length, 4);
     return undefined;
   }
   return tree;

@@ -117,3 +117,48 @@ export function buildJsonReport(input: ReportInput): JsonReport {
 export function formatJson(input: ReportInput): string {
   return JSON.stringify(buildJsonReport(input), null, 2) + '\n';
 }
+
+/** `value` as `JSON.stringify(value, null, 2)` would render it at nesting `depth` (continuation lines indented). */
+function leaf(value: unknown, depth: number): string {
+  const text = JSON.stringify(value, null, 2) ?? 'null';
+  // JSON text has no raw newlines inside strings, so every newline starts an indented line.
+  return depth === 0 ? text : text.replaceAll('\n', '\n' + '  '.repeat(depth));
+}
+
+/**
+ * Streams `value` (plain JSON data: no `toJSON`, no cycles) as the chunks of
+ * `JSON.stringify(value, null, 2)`: arrays and objects down to `maxDepth` levels are written item
+ * by item, deeper values in one piece each. Concatenated, the chunks equal that call's result.
+ */
+function* streamJson(value: unknown, depth: number, maxDepth: number): Generator<string> {
+  if (depth >= maxDepth || value === null || typeof value !== 'object') {
+    yield leaf(value, depth);
+    return;
+  }
+  const pad = '  '.repeat(depth + 1);
+  const entries: [string | undefined, unknown][] = Array.isArray(value)
+    ? value.map((v) => [undefined, v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : v])
+    : Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol');
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  if (entries.length === 0) {
+    yield open + close;
+    return;
+  }
+  yield open;
+  for (let i = 0; i < entries.length; i++) {
+    const [key, v] = entries[i]!;
+    yield `${i > 0 ? ',' : ''}\n${pad}${key !== undefined ? `${JSON.stringify(key)}: ` : ''}`;
+    yield* streamJson(v, depth + 1, maxDepth);
+  }
+  yield `\n${'  '.repeat(depth)}${close}`;
+}
+
+/**
+ * {@link formatJson} as a sequence of chunks, for reports too large to be one string (a file
+ * with hundreds of thousands of verdicts): each diagnostic and each verdict is its own chunk.
+ * The concatenation of the chunks is exactly `formatJson(input)`.
+ */
+export function* formatJsonChunks(input: ReportInput): Generator<string> {
+  yield* streamJson(buildJsonReport(input), 0, 4);
+  yield '\n';
+}

@@ -6,7 +6,7 @@
  */
 import { makefileCommentSpans } from '../suppress.js';
 import { buildViews } from '../parse/nodes.js';
-import { parseBash } from '../parse/parser.js';
+import { parseBash, parseBudgetMs } from '../parse/parser.js';
 import { baseName, type InputKind, type KindId, type KindOptions, type StreamKind, type TextKind } from './kind.js';
 import { CLAUDE_SETTINGS } from './kinds/claude-settings.js';
 import { DEVCONTAINER } from './kinds/devcontainer.js';
@@ -32,7 +32,7 @@ export const SHELL_SCRIPT: TextKind = {
     return { units: [{ unit: scriptUnit(ctx.file, text, dialect, ctx.profile), kind: 'statement' }], notes: [] };
   },
   directiveComments: (text, parser) => {
-    const tree = parseBash(parser, text);
+    const tree = parseBash(parser, text, parseBudgetMs(text.length));
     if (!tree) return [];
     try {
       return buildViews(tree, text).comments;

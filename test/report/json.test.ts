@@ -106,3 +106,22 @@ describe('determinism of data', () => {
     expect(toJsonData({ a: shared, b: shared })).toEqual({ a: { v: 1 }, b: { v: 1 } });
   });
 });
+
+describe('formatJsonChunks', () => {
+  it('streams exactly the text of formatJson, one chunk per diagnostic and verdict', async () => {
+    const { formatJsonChunks } = await import('../../src/report/json.js');
+    const withVerdicts: ReportInput = {
+      ...INPUT_FIXTURE,
+      results: INPUT_FIXTURE.results.map((r, i) => ({
+        ...r,
+        ...(i === 1 ? { verdicts: [{ decision: 'ask', reason: 'x\ny "q"', nested: { a: [1, { b: [] }], e: {} } }, { decision: 'deny' }] as never } : {}),
+      })),
+    };
+    for (const input of [INPUT_FIXTURE, EMPTY_INPUT, withVerdicts]) {
+      const chunks = [...formatJsonChunks(input)];
+      expect(chunks.join('')).toBe(formatJson(input));
+    }
+    const chunks = [...formatJsonChunks(withVerdicts)];
+    expect(chunks.length).toBeGreaterThan(INPUT_FIXTURE.results.reduce((n, r) => n + r.diagnostics.length, 0) + 2);
+  });
+});
