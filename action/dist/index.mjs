@@ -28275,50 +28275,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize2(resolved2, schemelessOptions);
     }
-    function resolveComponent(base, relative6, options, skipNormalization) {
+    function resolveComponent(base, relative5, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse(serialize2(base, options), options);
-        relative6 = parse(serialize2(relative6, options), options);
+        relative5 = parse(serialize2(relative5, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative6.scheme) {
-        target.scheme = relative6.scheme;
-        target.userinfo = relative6.userinfo;
-        target.host = relative6.host;
-        target.port = relative6.port;
-        target.path = removeDotSegments(relative6.path || "");
-        target.query = relative6.query;
+      if (!options.tolerant && relative5.scheme) {
+        target.scheme = relative5.scheme;
+        target.userinfo = relative5.userinfo;
+        target.host = relative5.host;
+        target.port = relative5.port;
+        target.path = removeDotSegments(relative5.path || "");
+        target.query = relative5.query;
       } else {
-        if (relative6.userinfo !== void 0 || relative6.host !== void 0 || relative6.port !== void 0) {
-          target.userinfo = relative6.userinfo;
-          target.host = relative6.host;
-          target.port = relative6.port;
-          target.path = removeDotSegments(relative6.path || "");
-          target.query = relative6.query;
+        if (relative5.userinfo !== void 0 || relative5.host !== void 0 || relative5.port !== void 0) {
+          target.userinfo = relative5.userinfo;
+          target.host = relative5.host;
+          target.port = relative5.port;
+          target.path = removeDotSegments(relative5.path || "");
+          target.query = relative5.query;
         } else {
-          if (!relative6.path) {
+          if (!relative5.path) {
             target.path = base.path;
-            if (relative6.query !== void 0) {
-              target.query = relative6.query;
+            if (relative5.query !== void 0) {
+              target.query = relative5.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative6.path[0] === "/") {
-              target.path = removeDotSegments(relative6.path);
+            if (relative5.path[0] === "/") {
+              target.path = removeDotSegments(relative5.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative6.path;
+                target.path = "/" + relative5.path;
               } else if (!base.path) {
-                target.path = relative6.path;
+                target.path = relative5.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative6.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative5.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative6.query;
+            target.query = relative5.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -28326,7 +28326,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative6.fragment;
+      target.fragment = relative5.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -40315,10 +40315,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start: start2, key, sep: sep5, value } = collItem;
+        const { start: start2, key, sep: sep4, value } = collItem;
         const keyProps = resolveProps.resolveProps(start2, {
           indicator: "explicit-key-ind",
-          next: key ?? sep5?.[0],
+          next: key ?? sep4?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -40332,7 +40332,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep5) {
+          if (!keyProps.anchor && !keyProps.tag && !sep4) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -40356,7 +40356,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -40372,7 +40372,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep5, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -40463,7 +40463,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep5 = "";
+        let sep4 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -40477,13 +40477,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep5 + cb;
-              sep5 = "";
+                comment += sep4 + cb;
+              sep4 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep5 += source;
+                sep4 += source;
               hasSpace = true;
               break;
             default:
@@ -40526,18 +40526,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i3 = 0; i3 < fc.items.length; ++i3) {
         const collItem = fc.items[i3];
-        const { start: start2, key, sep: sep5, value } = collItem;
+        const { start: start2, key, sep: sep4, value } = collItem;
         const props = resolveProps.resolveProps(start2, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep5?.[0],
+          next: key ?? sep4?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep5 && !value) {
+          if (!props.anchor && !props.tag && !sep4 && !value) {
             if (i3 === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i3 < fc.items.length - 1)
@@ -40591,8 +40591,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep5 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
+        if (!isMap2 && !sep4 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -40604,7 +40604,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -40615,8 +40615,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep5)
-                for (const st of sep5) {
+              if (sep4)
+                for (const st of sep4) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -40633,7 +40633,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep5, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -40813,7 +40813,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i3 + 1;
       }
       let value = "";
-      let sep5 = "";
+      let sep4 = "";
       let prevMoreIndented = false;
       for (let i3 = 0; i3 < contentStart; ++i3)
         value += lines[i3][0].slice(trimIndent) + "\n";
@@ -40830,24 +40830,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep5 === " ")
-            sep5 = "\n";
-          else if (!prevMoreIndented && sep5 === "\n")
-            sep5 = "\n\n";
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          if (sep4 === " ")
+            sep4 = "\n";
+          else if (!prevMoreIndented && sep4 === "\n")
+            sep4 = "\n\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep5 === "\n")
+          if (sep4 === "\n")
             value += "\n";
           else
-            sep5 = "\n";
+            sep4 = "\n";
         } else {
-          value += sep5 + content;
-          sep5 = " ";
+          value += sep4 + content;
+          sep4 = " ";
           prevMoreIndented = false;
         }
       }
@@ -41030,25 +41030,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep5 = " ";
+      let sep4 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep5 === "\n")
-            res += sep5;
+          if (sep4 === "\n")
+            res += sep4;
           else
-            sep5 = "\n";
+            sep4 = "\n";
         } else {
-          res += sep5 + lm;
-          sep5 = " ";
+          res += sep4 + lm;
+          sep4 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep5 + (match?.[1] ?? "");
+      return res + sep4 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -41858,14 +41858,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start: start2, key, sep: sep5, value }) {
+    function stringifyItem({ start: start2, key, sep: sep4, value }) {
       let res = "";
       for (const st of start2)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep5)
-        for (const st of sep5)
+      if (sep4)
+        for (const st of sep4)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -43032,18 +43032,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start2 = getFirstKeyStartProps(prev);
-          let sep5;
+          let sep4;
           if (scalar.end) {
-            sep5 = scalar.end;
-            sep5.push(this.sourceToken);
+            sep4 = scalar.end;
+            sep4.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep5 = [this.sourceToken];
+            sep4 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start: start2, key: scalar, sep: sep5 }]
+            items: [{ start: start2, key: scalar, sep: sep4 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -43196,15 +43196,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start3 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep5 = it.sep;
-                  sep5.push(this.sourceToken);
+                  const sep4 = it.sep;
+                  sep4.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start3, key, sep: sep5 }]
+                    items: [{ start: start3, key, sep: sep4 }]
                   });
                 } else if (start2.length > 0) {
                   it.sep = it.sep.concat(start2, this.sourceToken);
@@ -43398,13 +43398,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start2 = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep5 = fc.end.splice(1, fc.end.length);
-            sep5.push(this.sourceToken);
+            const sep4 = fc.end.splice(1, fc.end.length);
+            sep4.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start: start2, key: fc, sep: sep5 }]
+              items: [{ start: start2, key: fc, sep: sep4 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -52867,7 +52867,7 @@ var protected_paths_default = {
 // rules/path-extractors.json
 var path_extractors_default = {
   $schema: "./schema/path-extractors.schema.json",
-  description: "The paths each of Claude Code's 36 PATH_EXTRACTORS commands touches (pathValidation.ts, SPEC-bashtool.md §3.4.4), with the operation they are validated as, followed by shellward extensions (`\"extension\": true`): read-only commands outside the 36 that read the files or directories named by their operands (tac, tree, du, fd, man -l …), and option values Claude Code skips although they name a file read (`grep -f FILE`, in `extensionReadOptions`). Extension paths are facts only (the verdict's `paths` and `outsideCwd`): Claude Code does not check them, so the permission decision ignores them. Used by src/analyses/paths.ts on parsed argv after wrappers are stripped. Deviations from Claude Code are marked in the `note` of the row.",
+  description: "The paths each of Claude Code's 36 PATH_EXTRACTORS commands touches (pathValidation.ts, claude-code-reference.md §3.4.4), with the operation they are validated as, followed by shellward extensions (`\"extension\": true`): read-only commands outside the 36 that read the files or directories named by their operands (tac, tree, du, fd, man -l …), and option values Claude Code skips although they name a file read (`grep -f FILE`, in `extensionReadOptions`). Extension paths are facts only (the verdict's `paths` and `outsideCwd`): Claude Code does not check them, so the permission decision ignores them. Used by src/analyses/paths.ts on parsed argv after wrappers are stripped. Deviations from Claude Code are marked in the `note` of the row.",
   commands: {
     cd: { operation: "read", kind: "allArgs", skipOptions: ["-L", "-P", "-e", "-@"], note: "No arguments: the home directory. Otherwise the arguments joined with spaces form one path; shellward first drops the leading -L/-P/-e/-@ options and a `--`, which Claude Code joins into the path." },
     ls: { operation: "read", kind: "filterOutFlags", default: "." },
@@ -54495,7 +54495,9 @@ function unitPaths(parsed, ctx, options) {
   const extents = commands.map(extent);
   const top = [];
   const embedded = [];
-  commands.forEach((c3, k) => (c3.embedded ? embedded : top).push(k));
+  commands.forEach((c3, k) => {
+    (c3.embedded ? embedded : top).push(k);
+  });
   const hostOf2 = (s) => {
     let best;
     for (const j of top) {
@@ -55084,7 +55086,7 @@ var parse_too_complex_default = defineCheck(
 
 The finding names the first such construct (outermost, leftmost) and its position.`,
       fix: "Split the work into plain commands an agent can run one by one (`git diff --stat` then `git log -1`), pass values literally instead of through `$(…)` or `${…}`, and write multi-line content to a file with the editing tool instead of a here-document. Loops and conditionals belong in a script file that is reviewed once.",
-      exceptions: "Off in the `script` profile: scripts use these constructs as a matter of course, and other rules cover their real risks. Parse errors are reported by `parse-error`. The two caps are shellward's choice; Claude Code's list of constructs (SPEC §1.7) names no limits. tree-sitter-bash parses `until` loops as `while_statement` and `$\"…\"` as a string, which shellward reports as `translated_string`."
+      exceptions: "Off in the `script` profile: scripts use these constructs as a matter of course, and other rules cover their real risks. Parse errors are reported by `parse-error`. The two caps are shellward's choice; Claude Code's list of constructs (claude-code-reference.md §1.7) names no limits. tree-sitter-bash parses `until` loops as `while_statement` and `$\"…\"` as a string, which shellward reports as `translated_string`."
     },
     sources: ["claude-code:parseForSecurity"],
     examples: {
@@ -55228,7 +55230,7 @@ var sed_unsafe_expression_default = defineCheck(
 // rules/permissions.json
 var permissions_default2 = {
   $schema: "./schema/permissions.schema.json",
-  description: "Facts of Claude Code's permission engine (SPEC-bashtool.md §2.9, §3.1) used by src/rules/: the safe environment variables that allow rules see past, the bare shells and wrappers that never get a suggested rule, and the code-execution entry points that make an allow rule overbroad.",
+  description: "Facts of Claude Code's permission engine (claude-code-reference.md §2.9, §3.1) used by src/rules/: the safe environment variables that allow rules see past, the bare shells and wrappers that never get a suggested rule, and the code-execution entry points that make an allow rule overbroad.",
   safeEnvVars: [
     "GOEXPERIMENT",
     "GOOS",
@@ -55472,18 +55474,18 @@ function renderWord(w) {
   if (PLAIN_WORD.test(v)) return v;
   return `'${v.replace(/'/g, `'\\''`)}'`;
 }
-function valueOf(w) {
+function staticValue(w) {
   return w?.value;
 }
 var SAFE_ENV_VALUE = /^[A-Za-z0-9_./:-]*$/;
 function safeWrapperEnd(words, prefixOnly) {
-  const name2 = valueOf(words[0]);
+  const name2 = staticValue(words[0]);
   if (name2 === void 0) return void 0;
   const form = WRAPPERS2.get(name2)?.allowRule;
   if (!form) return void 0;
   if (form.prefixRulesOnly) {
     if (!prefixOnly) return void 0;
-    const next = valueOf(words[1]);
+    const next = staticValue(words[1]);
     return next !== void 0 && !next.startsWith("-") ? 1 : void 0;
   }
   const value = form.valuePattern ? new RegExp(form.valuePattern) : void 0;
@@ -55491,7 +55493,7 @@ function safeWrapperEnd(words, prefixOnly) {
   let i3 = 1;
   let options = 0;
   while (i3 < words.length) {
-    const v = valueOf(words[i3]);
+    const v = staticValue(words[i3]);
     if (v === void 0) return void 0;
     if (v === "--") {
       i3++;
@@ -55516,7 +55518,7 @@ function safeWrapperEnd(words, prefixOnly) {
       continue;
     }
     if (form.options?.includes(v)) {
-      if (!okValue(valueOf(words[i3 + 1]))) return void 0;
+      if (!okValue(staticValue(words[i3 + 1]))) return void 0;
       i3 += 2;
       options++;
       continue;
@@ -55532,14 +55534,14 @@ function safeWrapperEnd(words, prefixOnly) {
   }
   if (options < (form.minOptions ?? 0)) return void 0;
   if (form.operandPattern) {
-    const op = valueOf(words[i3]);
+    const op = staticValue(words[i3]);
     if (op === void 0 || !new RegExp(form.operandPattern).test(op)) return void 0;
     i3++;
   }
   return i3 < words.length ? i3 : void 0;
 }
 function anyWrapperEnd(words) {
-  const v = valueOf(words[0]);
+  const v = staticValue(words[0]);
   if (v === void 0) return void 0;
   const spec = wrapperSpec(commandBasename(v));
   return spec ? wrapperCommandStart(words, spec) : void 0;
@@ -55629,7 +55631,7 @@ function candidatesFor(text, cmd, behavior) {
   let ws = words;
   add(render2([], ws));
   for (let depth = 0; depth < MAX_PEEL; depth++) {
-    const first2 = valueOf(ws[0]);
+    const first2 = staticValue(ws[0]);
     if (first2 !== void 0) {
       const base = commandBasename(first2);
       if (base !== first2 && base !== "") add(render2([], ws, base));
@@ -55637,10 +55639,10 @@ function candidatesFor(text, cmd, behavior) {
     const end = anyWrapperEnd(ws);
     if (end === void 0) break;
     ws = ws.slice(end);
-    while (ws.length > 1 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(valueOf(ws[0]) ?? "")) ws = ws.slice(1);
+    while (ws.length > 1 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(staticValue(ws[0]) ?? "")) ws = ws.slice(1);
     add(render2([], ws));
   }
-  const first = valueOf(ws[0]);
+  const first = staticValue(ws[0]);
   if (first !== void 0) {
     const base = commandBasename(first);
     if (base !== first && base !== "") add(render2([], ws, base));
@@ -55651,7 +55653,7 @@ function candidatesFor(text, cmd, behavior) {
 var SHELLS = /* @__PURE__ */ new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"]);
 var SEPARATORS = /&&|\|\||\|&|[;&|\n]/;
 function nestedCommandPieces(ws) {
-  const name2 = valueOf(ws[0]);
+  const name2 = staticValue(ws[0]);
   if (name2 === void 0) return [];
   const base = commandBasename(name2);
   let code;
@@ -55660,10 +55662,10 @@ function nestedCommandPieces(ws) {
     if (parts2.every((p) => p !== void 0)) code = parts2.join(" ");
   } else if (SHELLS.has(base)) {
     for (let i3 = 1; i3 < ws.length; i3++) {
-      const v = valueOf(ws[i3]);
+      const v = staticValue(ws[i3]);
       if (v === void 0 || !v.startsWith("-") || v === "-" || v === "--") break;
       if (/^-[a-z]*c[a-z]*$/.test(v)) {
-        code = valueOf(ws[i3 + 1]);
+        code = staticValue(ws[i3 + 1]);
         break;
       }
     }
@@ -55793,9 +55795,9 @@ function levelCode(level, source) {
     }
   }
   if (spec.codeAfterSeparator && level.scan.start === void 0) {
-    const sep5 = args2.findIndex((a2) => a2.value !== void 0 && spec.codeAfterSeparator.includes(a2.value));
-    if (sep5 >= 0) {
-      for (const a2 of args2.slice(sep5 + 1)) {
+    const sep4 = args2.findIndex((a2) => a2.value !== void 0 && spec.codeAfterSeparator.includes(a2.value));
+    if (sep4 >= 0) {
+      for (const a2 of args2.slice(sep4 + 1)) {
         if (a2.value !== void 0 && spec.argvUntil?.includes(a2.value)) break;
         const c3 = wordCode(a2, source);
         if (c3) out2.push({ ...c3, span: a2.span, via: `${via} :::` });
@@ -56317,7 +56319,7 @@ function buildModel(parsed, options = {}) {
     if (inner === void 0 && last && last.spec.stdinCode && last.scan.code.length === 0 && !last.scan.stopped && !last.scan.opaque && !visibleCode) {
       unknown ??= `\`${last.name}\` reads the commands it runs from its standard input, which is not visible here.`;
     }
-    if (inner && inner[0] && inner[0].value === void 0 && levels.length > 0) {
+    if (inner?.[0] && inner[0].value === void 0 && levels.length > 0) {
       unknown ??= `\`${levels[levels.length - 1].name}\` runs a command whose name is not known before it runs.`;
       candidates.push(...visibleNames(inner[0], bindings, inner.slice(1).map((a2) => a2.value ?? a2.raw).join(" ")));
     }
@@ -56369,7 +56371,7 @@ function buildModel(parsed, options = {}) {
 }
 function trackCwd(parsed, commands, options) {
   const out2 = new Array(commands.length).fill(void 0);
-  const base = options.cwd !== void 0 && options.cwd.startsWith("/") ? [posix5.normalize(options.cwd).replace(/(.)\/+$/, "$1")] : void 0;
+  const base = options.cwd?.startsWith("/") ? [posix5.normalize(options.cwd).replace(/(.)\/+$/, "$1")] : void 0;
   let sticky = false;
   const hostCwdAfter = /* @__PURE__ */ new Map();
   const apply = (scope, c3) => {
@@ -56386,7 +56388,7 @@ function trackCwd(parsed, commands, options) {
     if (t === void 0) target = options.home;
     else if (t.value !== void 0 && t.value !== "-" && !c3.argv.some((a2) => a2.kind === "glob")) target = t.value;
     if (target === void 0 || scope.cwd === void 0) {
-      const abs = target !== void 0 && target.startsWith("/") ? resolveDir(target, void 0, options.home) : void 0;
+      const abs = target?.startsWith("/") ? resolveDir(target, void 0, options.home) : void 0;
       scope.cwd = abs !== void 0 && scope.cwd !== void 0 ? [...scope.cwd, abs] : void 0;
       return;
     }
@@ -56407,7 +56409,7 @@ function trackCwd(parsed, commands, options) {
     }
     scope.cwd = next.size > MAX_CWD_CANDIDATES ? void 0 : [...next];
   };
-  let stack = [{ start: 0, end: Infinity, cwd: base }];
+  const stack = [{ start: 0, end: Infinity, cwd: base }];
   for (let k = 0; k < commands.length; k++) {
     const c3 = commands[k];
     if (c3.cmd.embedded) continue;
@@ -56448,7 +56450,7 @@ function trackCwd(parsed, commands, options) {
 // rules/read-only.json
 var read_only_default = {
   $schema: "./schema/read-only.schema.json",
-  description: "Read-only recognition (Claude Code readOnlyValidation.ts / readOnlyCommandValidation.ts, SPEC-bashtool.md §3.3): the flag-validated COMMAND_ALLOWLIST (§3.3.3) and the regex-matched fallback (§3.3.4), applied by src/analyses/read-only.ts. Keys of `commands` are the leading words of the command (multi-word keys such as `git stash list`; the longest matching key wins). Flag types: none, number (digits), string (no leading `-` unless the flag is in dashValueFlags and the value is `-letter…`), char (one character), `{}` and `EOF` (those literals). `dangerous` lists named checks (closed set, each implemented once in code) that make an otherwise valid command not read-only. `gh` is omitted: its read-only subcommands are active only for Anthropic-internal users (SPEC §3.3.3). hostname's rule (Claude Code: a regex allowing only flags) is the `noPositionals` check. The §3.3.4 hand-written forms are checked word by word (each argument's source text must match one of `argPatterns`) instead of as one regex over the text, because those regexes repeat groups that contain quantifiers (see the structural backtracking check in test/rules-data.test.ts).",
+  description: "Read-only recognition (Claude Code readOnlyValidation.ts / readOnlyCommandValidation.ts, claude-code-reference.md §3.3): the flag-validated COMMAND_ALLOWLIST (§3.3.3) and the regex-matched fallback (§3.3.4), applied by src/analyses/read-only.ts. Keys of `commands` are the leading words of the command (multi-word keys such as `git stash list`; the longest matching key wins). Flag types: none, number (digits), string (no leading `-` unless the flag is in dashValueFlags and the value is `-letter…`), char (one character), `{}` and `EOF` (those literals). `dangerous` lists named checks (closed set, each implemented once in code) that make an otherwise valid command not read-only. `gh` is omitted: its read-only subcommands are active only for Anthropic-internal users (claude-code-reference.md §3.3.3). hostname's rule (Claude Code: a regex allowing only flags) is the `noPositionals` check. The §3.3.4 hand-written forms are checked word by word (each argument's source text must match one of `argPatterns`) instead of as one regex over the text, because those regexes repeat groups that contain quantifiers (see the structural backtracking check in test/rules-data.test.ts).",
   flagGroups: {
     STAT: { "--stat": "none", "--numstat": "none", "--shortstat": "none", "--name-only": "none", "--name-status": "none" },
     COLOR: { "--color": "none", "--no-color": "none" },
@@ -56473,7 +56475,7 @@ var read_only_default = {
       dangerous: [
         { kind: "sedAllowlist" }
       ],
-      description: "Must also pass the sed allowlist in read-only mode (SPEC §4.2)."
+      description: "Must also pass the sed allowlist in read-only mode (claude-code-reference.md §4.2)."
     },
     sort: {
       flags: { "-b": "none", "--ignore-leading-blanks": "none", "-d": "none", "--dictionary-order": "none", "-f": "none", "--ignore-case": "none", "-g": "none", "--general-numeric-sort": "none", "-h": "none", "--human-numeric-sort": "none", "-i": "none", "--ignore-nonprinting": "none", "-M": "none", "--month-sort": "none", "-n": "none", "--numeric-sort": "none", "-R": "none", "--random-sort": "none", "-r": "none", "--reverse": "none", "-s": "none", "--stable": "none", "-u": "none", "--unique": "none", "-V": "none", "--version-sort": "none", "-z": "none", "--zero-terminated": "none", "-c": "none", "-C": "none", "-m": "none", "--sort": "string", "--key": "string", "-k": "string", "--field-separator": "string", "-t": "string", "--buffer-size": "string", "-S": "string", "--parallel": "number", "--batch-size": "number", "--check": "none", "--check-char-order": "none", "--merge": "none", "--help": "none", "--version": "none" },
@@ -56815,7 +56817,7 @@ var read_only_default = {
     }
   },
   fallback: {
-    description: "SPEC §3.3.4. `generic`: the command's text starts with the name, then whitespace or the end, and the rest matches `genericRest`. `forms`: hand-written forms, checked on the argument words after the name. `gitException`: when flag parsing did not accept the command, a fallback match does not count if the text contains `git` and any of these patterns (SPEC §3.3.2 item 5).",
+    description: "claude-code-reference.md §3.3.4. `generic`: the command's text starts with the name, then whitespace or the end, and the rest matches `genericRest`. `forms`: hand-written forms, checked on the argument words after the name. `gitException`: when flag parsing did not accept the command, a fallback match does not count if the text contains `git` and any of these patterns (claude-code-reference.md §3.3.2 item 5).",
     genericRest: "^(?:\\s[^<>()$`|{}&;\\n\\r]*)?$",
     generic: ["docker ps", "docker images", "cal", "uptime", "cat", "head", "tail", "stat", "strings", "hexdump", "od", "nl", "id", "uname", "free", "df", "locale", "groups", "nproc", "basename", "dirname", "realpath", "cut", "paste", "tr", "column", "tac", "rev", "fold", "expand", "unexpand", "fmt", "comm", "cmp", "numfmt", "readlink", "diff", "true", "false", "sleep", "which", "type", "expr", "test", "getconf", "seq", "tsort", "pr", "ls"],
     forms: {
@@ -58214,12 +58216,15 @@ var ENVIRONMENT = option_effects_default.environment;
 var REGEX = /* @__PURE__ */ new Map();
 function re3(source) {
   let r = REGEX.get(source);
-  if (!r) REGEX.set(source, r = new RegExp(source, "i"));
+  if (!r) {
+    r = new RegExp(source, "i");
+    REGEX.set(source, r);
+  }
   return r;
 }
 function effectEntry(program) {
   const name2 = ALIASES[program] ?? program;
-  return Object.prototype.hasOwnProperty.call(PROGRAMS, name2) ? PROGRAMS[name2] : void 0;
+  return Object.hasOwn(PROGRAMS, name2) ? PROGRAMS[name2] : void 0;
 }
 function syntaxOf(entry, extra = [], stopAtOperand = entry.stopAtOperand) {
   return {
@@ -58297,7 +58302,7 @@ function optionEffects(program, args2) {
   parseEffects({ ...entry, operands: void 0, operandPatterns: [] }, args2.slice(0, head.rest), 0, [], out2);
   const name2 = args2[head.rest];
   if (head.rest >= args2.length) return out2;
-  const sub = typeof name2 === "string" && Object.prototype.hasOwnProperty.call(entry.subcommands, name2) ? entry.subcommands[name2] : void 0;
+  const sub = typeof name2 === "string" && Object.hasOwn(entry.subcommands, name2) ? entry.subcommands[name2] : void 0;
   const inherited = entry.stopAtOperand ? [] : entry.options;
   if (sub?.subcommandEffect) out2.push({ kind: sub.subcommandEffect, option: `${program} ${name2}`, argIndex: head.rest });
   parseEffects(sub ?? { source: entry.source, options: [] }, args2, head.rest + 1, inherited, out2);
@@ -58306,7 +58311,7 @@ function optionEffects(program, args2) {
 function environmentEffects(names) {
   const out2 = [];
   for (const n2 of names) {
-    const kind = Object.prototype.hasOwnProperty.call(ENVIRONMENT, n2) ? ENVIRONMENT[n2] : void 0;
+    const kind = Object.hasOwn(ENVIRONMENT, n2) ? ENVIRONMENT[n2] : void 0;
     if (kind) out2.push({ kind, option: `${n2}=`, argIndex: -1, note: "the variable names a program the command runs" });
   }
   return out2;
@@ -58326,7 +58331,7 @@ function codeRunningOptions(words, limit = 8) {
   };
   if (entry.stopAtOperand && !entry.subcommands && words.length > 1) return [];
   const subName = words[1];
-  const sub = entry.subcommands && subName !== void 0 && Object.prototype.hasOwnProperty.call(entry.subcommands, subName) ? entry.subcommands[subName] : void 0;
+  const sub = entry.subcommands && subName !== void 0 && Object.hasOwn(entry.subcommands, subName) ? entry.subcommands[subName] : void 0;
   if (sub) {
     if (sub.subcommandEffect === "exec") add(`${program} ${subName}`);
     fromEntry(sub);
@@ -58874,7 +58879,9 @@ function policyFrom(lists, file, keyPrefix = "permissions") {
   if (!lists) return EMPTY_POLICY;
   const out2 = { allow: [], ask: [], deny: [] };
   for (const b of BEHAVIORS) {
-    (lists[b] ?? []).forEach((raw, i3) => out2[b].push(parseRule(raw, b, { file, path: `${keyPrefix}.${b}[${i3}]` })));
+    (lists[b] ?? []).forEach((raw, i3) => {
+      out2[b].push(parseRule(raw, b, { file, path: `${keyPrefix}.${b}[${i3}]` }));
+    });
   }
   const additionalDirectories = (lists.additionalDirectories ?? []).map((path6, i3) => ({
     path: path6,
@@ -59009,7 +59016,7 @@ var POLICY_OVERBROAD_ALLOW = {
   category: "policy",
   severity: { agent: "warning", script: "warning" },
   docs: {
-    rationale: "An allow rule such as `Bash`, `Bash(*)`, `Bash(bash:*)`, `Bash(sh -c:*)`, `Bash(python:*)`, `Bash(node *)`, `Bash(npx:*)`, `Bash(npm run:*)`, `Bash(env:*)`, `Bash(xargs:*)` or `Bash(sudo:*)` lets the agent run any code without asking: the allowed program takes the code to run as an argument. Claude Code itself strips such rules when auto mode starts (its dangerousPatterns list, SPEC-bashtool.md §2.9). shellward reports them where they are written: the rule string in `.claude/settings.json`, `.claude/settings.local.json` or the shellward config.",
+    rationale: "An allow rule such as `Bash`, `Bash(*)`, `Bash(bash:*)`, `Bash(sh -c:*)`, `Bash(python:*)`, `Bash(node *)`, `Bash(npx:*)`, `Bash(npm run:*)`, `Bash(env:*)`, `Bash(xargs:*)` or `Bash(sudo:*)` lets the agent run any code without asking: the allowed program takes the code to run as an argument. Claude Code itself strips such rules when auto mode starts (its dangerousPatterns list, claude-code-reference.md §2.9). shellward reports them where they are written: the rule string in `.claude/settings.json`, `.claude/settings.local.json` or the shellward config.",
     fix: "Allow the specific commands instead (`Bash(npm run test:*)`, `Bash(python -m pytest:*)`), or move the rule to `ask`.",
     exceptions: "Rules are compared by their first words: a prefix or the text before the first `*` that is an interpreter, runner, shell or wrapper (alone or followed by a single option such as `-c`) is reported. Positions are exact for JSON files; for YAML and JavaScript configs the finding is at the top of the file."
   },
@@ -59067,7 +59074,7 @@ var SANDBOX_OUTCOME_MISMATCH = {
   category: "sandbox",
   severity: { agent: "note", script: "note" },
   docs: {
-    rationale: "`lint --sandbox` and `audit --sandbox` run the transcript calls the policy allows again, in the sandbox, and compare the exit status the transcript recorded with the one the sandbox got, by meaning (SPEC §3.6: `success`, `no-match`, `condition-false`, `files-differ`, `some-inaccessible`, `error`; a time-out is its own kind). A difference is reported with both outcomes (`data.recorded`, `data.sandboxed`) and the likely cause (`data.cause`):\n\n- `environment-differs`: the recorded working directory does not exist on this machine (or none was recorded), so the command ran in an empty directory;\n- `sandbox-restrictions`: it succeeded when recorded and failed in the sandbox, which has no network, a read-only file system outside the working directory and an allowlisted environment;\n- `state-differs`: the files it read are not what they were when the call was recorded (a failure fixed since, a search that now matches).\n\nA note, not a warning: a mismatch is information about the run, rarely a fault of the command.",
+    rationale: "`lint --sandbox` and `audit --sandbox` run the transcript calls the policy allows again, in the sandbox, and compare the exit status the transcript recorded with the one the sandbox got, by meaning (claude-code-reference.md §3.6: `success`, `no-match`, `condition-false`, `files-differ`, `some-inaccessible`, `error`; a time-out is its own kind). A difference is reported with both outcomes (`data.recorded`, `data.sandboxed`) and the likely cause (`data.cause`):\n\n- `environment-differs`: the recorded working directory does not exist on this machine (or none was recorded), so the command ran in an empty directory;\n- `sandbox-restrictions`: it succeeded when recorded and failed in the sandbox, which has no network, a read-only file system outside the working directory and an allowlisted environment;\n- `state-differs`: the files it read are not what they were when the call was recorded (a failure fixed since, a search that now matches).\n\nA note, not a warning: a mismatch is information about the run, rarely a fault of the command.",
     fix: "Nothing to fix in the transcript. If the cause is `sandbox-restrictions`, the command has a side effect the static verdict may not show (network access, writes outside the project): read `data.sandboxed` and the `sandbox-exit-error` finding at the same call.",
     exceptions: "Only calls recorded as run to completion (outcome `ran`) with an exit code, or marked failed, are compared; rejected, denied, cancelled, interrupted and backgrounded calls and calls without a result are not."
   },
@@ -60152,7 +60159,7 @@ var input_redirection_default = defineSecurityCheck(
     category: "security",
     severity: { agent: "warning", script: "off" },
     docs: {
-      rationale: "`cmd < file` feeds a file to a command whose permission was granted for what it does, not for what it reads: `wc -l < ~/.ssh/id_rsa`. Claude Code asks without the misparsing flag (ID 9): the ask is deferred behind any misparsing ask (SPEC §1.4 step 6).",
+      rationale: "`cmd < file` feeds a file to a command whose permission was granted for what it does, not for what it reads: `wc -l < ~/.ssh/id_rsa`. Claude Code asks without the misparsing flag (ID 9): the ask is deferred behind any misparsing ask (claude-code-reference.md §1.4 step 6).",
       fix: "Pass the file as an operand (`wc -l file.txt`), which path checks see.",
       exceptions: "As in Claude Code: quoted `<` is ignored and `</dev/null` is stripped first (only when followed by whitespace or the end). Heredocs (`<<`) count, except quoted heredocs, which are replaced by a placeholder. Deviation: a `<` in the body of an unquoted heredoc that is plain data (fed to a command that is not a shell, with no `$`, backtick or backslash in it, so bash expands nothing) is text, not a redirection, and neither is that heredoc's own `<<`, which reads no file (`cat > page.html <<EOF` with `<b>x</b>`); Claude Code asks. Deviation: Claude Code reports only the input redirection when a command has both; shellward also reports `output-redirection`. In the `script` profile the rule is off."
     },
@@ -60289,7 +60296,7 @@ var malformed_token_injection_default = defineSecurityCheck(
     docs: {
       rationale: 'Claude Code splits compound commands with the shell-quote parser. When a token comes out with unbalanced braces, brackets or quotes, the parser and bash disagree about where arguments end, and with a `;`, `&&` or `||` in the command that disagreement decides which commands are checked. An unterminated quote counts too: bash rejects `echo "hi;evil | cat`, but shell-quote drops the quote and sees two commands. Claude Code asks (ID 14, misparsing), last of all its checks.',
       fix: 'Quote arguments that contain braces, brackets or quote characters as a whole: `echo \'{"a":"b;c"}\'`.',
-      exceptions: 'shellward emulates the shell-quote tokenizer (v1.8, no environment) instead of using the package, so the check runs in linear time. With that tokenizer the SPEC\'s motivating example `echo {"hi":"hi;evil"}` is one balanced token without a separator and passes; the same shape with an unbalanced part (`echo {a && ls`) is reported. A double-quoted apostrophe in a compound (`echo "it\'s" && ls`) is reported, as in Claude Code. In the `script` profile the rule is off: the differential is in Claude Code\'s parser, which does not run on scripts.'
+      exceptions: 'shellward emulates the shell-quote tokenizer (v1.8, no environment) instead of using the package, so the check runs in linear time. With that tokenizer the Claude Code\'s motivating example `echo {"hi":"hi;evil"}` is one balanced token without a separator and passes; the same shape with an unbalanced part (`echo {a && ls`) is reported. A double-quoted apostrophe in a compound (`echo "it\'s" && ls`) is reported, as in Claude Code. In the `script` profile the rule is off: the differential is in Claude Code\'s parser, which does not run on scripts.'
     },
     sources: ["claude-code:validateMalformedTokenInjection", "claude-code:hasMalformedTokens"],
     examples: {
@@ -60372,7 +60379,7 @@ var newlines_default = defineSecurityCheck(
     category: "security",
     severity: { agent: "warning", script: "off" },
     docs: {
-      rationale: "An unquoted newline ends a command like `;` does. A multi-line command can hide a second command below the first, and a backslash-newline in the middle of a word (`tr\\<newline>aceroute`) joins pieces into a command name that no rule names. Claude Code asks without the misparsing flag (ID 7): the ask is deferred behind any misparsing ask (SPEC §1.4 step 6).",
+      rationale: "An unquoted newline ends a command like `;` does. A multi-line command can hide a second command below the first, and a backslash-newline in the middle of a word (`tr\\<newline>aceroute`) joins pieces into a command name that no rule names. Claude Code asks without the misparsing flag (ID 7): the ask is deferred behind any misparsing ask (claude-code-reference.md §1.4 step 6).",
       fix: "Join the commands with `&&` or `;` on one line, or send them one at a time.",
       exceptions: "As in Claude Code: newlines inside quotes, `cmd \\<newline>--flag` continuations after whitespace, and trailing newlines pass; the bodies of quoted heredocs are inert text. In the `script` profile newlines are ordinary and the rule is off; there each top-level statement is checked on its own."
     },
@@ -60626,7 +60633,7 @@ var output_redirection_default = defineSecurityCheck(
     category: "security",
     severity: { agent: "warning", script: "off" },
     docs: {
-      rationale: "`cmd > file` writes wherever the target points, whatever `cmd` is allowed to do: `git commit -m x > ~/.bashrc` overwrites a shell start-up file. Claude Code asks without the misparsing flag (ID 10): the ask is deferred behind any misparsing ask (SPEC §1.4 step 6), so `cat safe.txt \\; echo /etc/passwd > ./out` still reports the misparsing finding first.",
+      rationale: "`cmd > file` writes wherever the target points, whatever `cmd` is allowed to do: `git commit -m x > ~/.bashrc` overwrites a shell start-up file. Claude Code asks without the misparsing flag (ID 10): the ask is deferred behind any misparsing ask (claude-code-reference.md §1.4 step 6), so `cat safe.txt \\; echo /etc/passwd > ./out` still reports the misparsing finding first.",
       fix: "Let the command print to stdout, or write to a path inside the project that path rules allow.",
       exceptions: "As in Claude Code: quoted `>` is ignored; `2>&1`, `>/dev/null` (optionally fd 0/1/2) are stripped first, only when followed by whitespace or the end (`> /dev/nullo` is reported). Deviation: Claude Code reports only the input redirection when a command has both; shellward reports both. In the `script` profile redirections are ordinary and the rule is off."
     },
@@ -62666,7 +62673,7 @@ var shellward_config_schema_default = {
     },
     profile: {
       type: "object",
-      description: "Profile per source kind (DESIGN.md §5): agent (faithful to Claude Code) or script (ordinary scripting is not a finding).",
+      description: "Profile per source kind (architecture.md §5): agent (faithful to Claude Code) or script (ordinary scripting is not a finding).",
       additionalProperties: false,
       properties: {
         script: {
@@ -62934,7 +62941,8 @@ function packValidator() {
       }
     }
   });
-  return compiledPackSchema = ajv.compile(pack_schema_default);
+  compiledPackSchema = ajv.compile(pack_schema_default);
+  return compiledPackSchema;
 }
 function validatePack(value, file, taken = /* @__PURE__ */ new Set()) {
   const validatePackSchema = packValidator();
@@ -63353,7 +63361,7 @@ async function searchConfig(cwd) {
         const text = await readOptional(path6, display(path6, cwd));
         if (text === void 0 || !text.includes('"shellward"')) continue;
         const value = parseConfigJson(text, display(path6, cwd));
-        if (value !== null && typeof value === "object" && Object.prototype.hasOwnProperty.call(value, "shellward")) found.push(path6);
+        if (value !== null && typeof value === "object" && Object.hasOwn(value, "shellward")) found.push(path6);
       } else if (await entryExists(path6)) found.push(path6);
     }
     if (found.length > 1) {
@@ -63374,7 +63382,7 @@ async function readConfig(path6, shown, explicit) {
   const text = await readOptional(path6, shown);
   if (text === void 0) throw new ConfigError(shown, "does not exist");
   try {
-    if (base === "package.json") return parseConfigJson(text, shown)["shellward"];
+    if (base === "package.json") return parseConfigJson(text, shown).shellward;
     const ext = extname(base);
     if (ext === ".json") return parseConfigJson(text, shown);
     if (ext === ".yaml" || ext === ".yml") return await (await loaders())[".yaml"](path6, text);
@@ -63457,7 +63465,7 @@ async function readPacks(raw, dir, cwd) {
 }
 
 // src/cli/io.ts
-import { readFileSync as readFileSync3, statSync as statSync2 } from "node:fs";
+import { createWriteStream as createWriteStream2, readFileSync as readFileSync3, statSync as statSync2 } from "node:fs";
 import { isAbsolute, join as join2 } from "node:path";
 var LINE_HASH_MAX_BYTES = 64 * 1024 * 1024;
 function sarifFileText(cwd) {
@@ -67593,14 +67601,26 @@ function initParser(init2 = {}) {
   })();
   return ready;
 }
+var TIMED_OUT = [];
 var DEFAULT_PARSE_TIMEOUT_MS = 1e4;
+var PARSE_BUDGET_BASE_MS = 1e3;
+var PARSE_BUDGET_MS_PER_CHAR = 0.02;
+function parseBudgetMs(length, maxMs = DEFAULT_PARSE_TIMEOUT_MS) {
+  return Math.min(maxMs, PARSE_BUDGET_BASE_MS + length * PARSE_BUDGET_MS_PER_CHAR);
+}
 function parseBash(parser, text, timeoutMs = DEFAULT_PARSE_TIMEOUT_MS) {
-  const deadline = Date.now() + timeoutMs;
+  return parseBashBefore(parser, text, Date.now() + timeoutMs);
+}
+function parseBashBefore(parser, text, deadline) {
+  const start2 = Date.now();
+  if (TIMED_OUT.some((t) => t.budget >= deadline - start2 && t.text === text)) return void 0;
   const progressCallback = (() => Date.now() > deadline);
   const input = text.includes("\0") ? text.replaceAll("\0", "�") : text;
   const tree = parser.parse(input, null, { progressCallback });
   if (!tree) {
     parser.reset();
+    TIMED_OUT.unshift({ text, budget: Date.now() - start2 });
+    TIMED_OUT.length = Math.min(TIMED_OUT.length, 4);
     return void 0;
   }
   return tree;
@@ -69337,8 +69357,8 @@ function getCrawler(globInput, inputOptions = {}) {
   return patterns.length > 0 ? buildCrawler(options, patterns) : [];
 }
 async function glob(globInput, options) {
-  const [crawler, relative6] = getCrawler(globInput, options);
-  return crawler ? formatPaths(await crawler.withPromise(), relative6) : [];
+  const [crawler, relative5] = getCrawler(globInput, options);
+  return crawler ? formatPaths(await crawler.withPromise(), relative5) : [];
 }
 
 // src/sources/discover.ts
@@ -69614,6 +69634,89 @@ function numberFingerprints(hashes) {
   });
 }
 
+// src/analyses/oversized.ts
+function isNameChar(c3) {
+  return c3 >= 97 && c3 <= 122 || c3 >= 65 && c3 <= 90 || c3 >= 48 && c3 <= 57 || c3 === 95 || c3 === 46 || c3 === 43 || c3 === 45 || c3 >= 128;
+}
+function ruleProgram(rule) {
+  if (rule.toolName !== "Bash" || rule.ignored !== void 0) return void 0;
+  const m = rule.bash;
+  if (!m || m.kind === "any") return null;
+  const head = m.kind === "exact" ? m.command : m.kind === "prefix" ? m.prefix : m.segments[0];
+  const trimmed = head.trimStart();
+  const firstWord = /^\S+/.exec(trimmed)?.[0];
+  if (firstWord === void 0) return null;
+  if (m.kind === "wildcard" && firstWord.length === trimmed.length && m.segments.length > 1 && !m.optionalTail) return null;
+  const slash = firstWord.lastIndexOf("/");
+  const base = slash >= 0 ? firstWord.slice(slash + 1) : firstWord;
+  return base === "" ? null : base;
+}
+function wordsOf(text, into) {
+  let start2 = -1;
+  for (let i3 = 0; i3 <= text.length; i3++) {
+    if (i3 < text.length && isNameChar(text.charCodeAt(i3))) {
+      if (start2 < 0) start2 = i3;
+    } else if (start2 >= 0) {
+      into.add(text.slice(start2, i3));
+      start2 = -1;
+    }
+  }
+}
+function scanOversized(text, policy) {
+  if (policy.deny.length === 0 && policy.ask.length === 0) return {};
+  const words = /* @__PURE__ */ new Set();
+  wordsOf(text, words);
+  if (/['"\\]/.test(text)) wordsOf(text.replace(/['"\\]/g, ""), words);
+  const find = (rules) => {
+    for (const rule of rules) {
+      const p = ruleProgram(rule);
+      if (p === void 0) continue;
+      if (p === null) return { rule };
+      if (words.has(p)) return { rule, program: p };
+    }
+    return void 0;
+  };
+  const deny = find(policy.deny);
+  if (deny) return { deny: deny.rule, ...deny.program !== void 0 ? { program: deny.program } : {} };
+  const ask = find(policy.ask);
+  if (ask) return { ask: ask.rule, ...ask.program !== void 0 ? { program: ask.program } : {} };
+  return {};
+}
+
+// src/oversized-command.ts
+function isOversizedCommand(unit) {
+  return unit.granularity === "command" && unit.profile === "agent" && unit.text.length > MAX_COMPLEXITY_LENGTH;
+}
+function judgeOversized(text, policy) {
+  const span = { start: MAX_COMPLEXITY_LENGTH, end: text.length };
+  const why = describeComplexity({ status: "too-complex", construct: LENGTH_CONSTRUCT, span, nodeCount: 0 }) ?? "";
+  const findings = [
+    {
+      ruleId: "parse-too-complex",
+      message: `${why.charAt(0).toUpperCase()}${why.slice(1)} It was not parsed.`,
+      span,
+      data: { construct: LENGTH_CONSTRUCT, offset: span.start }
+    }
+  ];
+  const scan2 = scanOversized(text, policy);
+  const seen = scan2.program !== void 0 ? `\`${scan2.program}\` occurs in it` : "the rule names no program";
+  const model = { text, commands: [], gaps: [{ span, reason: "the command is too long to parse" }] };
+  const facts = { suggestions: [], readOnly: false, paths: [], model };
+  if (scan2.deny) {
+    return {
+      findings,
+      decision: { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${scan2.deny.raw}: the command is too long to parse and ${seen}.`, rule: scan2.deny, ...facts }
+    };
+  }
+  if (scan2.ask) {
+    return {
+      findings,
+      decision: { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: `Rule ${scan2.ask.raw} asks for approval: the command is too long to parse and ${seen}.`, rule: scan2.ask, ...facts }
+    };
+  }
+  return { findings, decision: { behavior: "ask", reason: "not-simple", code: "parse-too-complex", message: why, ...facts } };
+}
+
 // src/parse/nodes.ts
 var WORD_TYPES = /* @__PURE__ */ new Set([
   "word",
@@ -69681,7 +69784,7 @@ function toSimpleCommand(node, statement, redirectedParent, place, pipeline) {
   const count2 = node.childCount;
   for (let i3 = 0; i3 < count2; i3++) {
     const c3 = node.child(i3);
-    if (!c3 || !c3.isNamed) continue;
+    if (!c3?.isNamed) continue;
     const field3 = node.fieldNameForChild(i3);
     if (c3.type === "variable_assignment") assignments.push(toAssignment(c3));
     else if (isRedirectNode(c3.type)) {
@@ -69980,9 +70083,12 @@ var Linter = class _Linter {
     }
     return list;
   }
-  /** Parses embedded shell code into views (the tree is freed at once); `undefined` on time-out. */
-  views(code) {
-    const tree = parseBash(this.parser, code, this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS);
+  /**
+   * Parses embedded shell code into views (the tree is freed at once); `undefined` when the
+   * unit's `deadline` (shared with the unit's own parse) passed.
+   */
+  views(code, deadline) {
+    const tree = parseBashBefore(this.parser, code, deadline);
     if (!tree) return void 0;
     try {
       return buildViews(tree, code);
@@ -70021,18 +70127,37 @@ var Linter = class _Linter {
       const range2 = spanToRange(f.span, unit.sourceMap, index);
       out2.push({ ruleId: f.ruleId, severity, message: f.message, file: unit.origin.file, range: range2, ...f.data ? { data: f.data } : {} });
     };
-    const tree = parseBash(this.parser, unit.text, this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS);
+    if (isOversizedCommand(unit)) {
+      const judged = judgeOversized(unit.text, policy);
+      for (const f of judged.findings) place(f);
+      return { diagnostics: out2, decision: () => judged.decision };
+    }
+    const budget = parseBudgetMs(unit.text.length, this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS);
+    const deadline = Date.now() + budget;
+    const tree = parseBashBefore(this.parser, unit.text, deadline);
     if (!tree) {
       place({
         ruleId: INTERNAL_ERROR.id,
-        message: `Parsing took longer than ${this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS} ms and was stopped; this code was not analysed.`,
+        message: `Parsing took longer than ${Math.round(budget)} ms (the budget for ${unit.text.length} characters) and was stopped; this code was not analysed.`,
         span: { start: 0, end: Math.min(unit.text.length, 1) }
       });
       return { diagnostics: out2, decision: () => void 0 };
     }
     let decision;
     try {
-      const parsed = withEmbedded(buildViews(tree, unit.text), unit.text, (code) => this.views(code));
+      let embeddedTimedOut = false;
+      const parsed = withEmbedded(buildViews(tree, unit.text), unit.text, (code) => {
+        const views = this.views(code, deadline);
+        if (!views) embeddedTimedOut = true;
+        return views;
+      });
+      if (embeddedTimedOut) {
+        place({
+          ruleId: INTERNAL_ERROR.id,
+          message: `Parsing the shell code embedded in this command ran past the parse budget of ${Math.round(budget)} ms and was stopped; that code was not analysed.`,
+          span: { start: 0, end: Math.min(unit.text.length, 1) }
+        });
+      }
       const cwd = unit.context?.cwd;
       const paths = pathContextFor(unit, policy, this.options.pathHost ?? { home: homedir3() });
       const bare = paths?.cwd !== void 0 && gitRepositoryHazard(paths.cwd, paths.host) !== void 0;
@@ -70227,9 +70352,9 @@ function parseDirectives(text, comments) {
     const name2 = m[1];
     const rest = m[2];
     const kind = name2 === "shellward-disable-next-line" ? "next-line" : name2 === "shellward-disable-line" ? "line" : name2 === "shellward-disable-file" ? "file" : void 0;
-    const sep5 = /(?:^|\s)--(?:\s|$)/.exec(rest);
-    const idsText = sep5 ? rest.slice(0, sep5.index) : rest;
-    const reason = sep5 ? rest.slice(sep5.index + sep5[0].length).trim() : void 0;
+    const sep4 = /(?:^|\s)--(?:\s|$)/.exec(rest);
+    const idsText = sep4 ? rest.slice(0, sep4.index) : rest;
+    const reason = sep4 ? rest.slice(sep4.index + sep4[0].length).trim() : void 0;
     const ruleIds = idsText.split(/[\s,]+/).filter((s) => s !== "");
     index ??= new LineIndex(text);
     const start2 = index.position(span.start);
@@ -70895,13 +71020,13 @@ function extractDockerfile(text, ctx) {
   const lines = physicalLines(text);
   const units = [];
   const notes = [];
-  let escape2 = "\\";
+  let escapeChar = "\\";
   let li = 0;
   for (; li < lines.length; li++) {
     const l = text.slice(lines[li].start, lines[li].end);
     const m = /^#\s*([A-Za-z][\w-]*)\s*=\s*(.*?)\s*$/.exec(l);
     if (!m) break;
-    if (m[1].toLowerCase() === "escape" && (m[2] === "`" || m[2] === "\\")) escape2 = m[2];
+    if (m[1].toLowerCase() === "escape" && (m[2] === "`" || m[2] === "\\")) escapeChar = m[2];
   }
   const stageShells = /* @__PURE__ */ new Map();
   let shell = DEFAULT_SHELL;
@@ -70909,7 +71034,7 @@ function extractDockerfile(text, ctx) {
   const continues = (l) => {
     let e = l.end;
     while (e > l.start && (text[e - 1] === " " || text[e - 1] === "	")) e--;
-    return e > l.start && text[e - 1] === escape2 ? e - 1 : void 0;
+    return e > l.start && text[e - 1] === escapeChar ? e - 1 : void 0;
   };
   while (li < lines.length) {
     const first = lines[li];
@@ -71170,7 +71295,7 @@ function pairOf(map, key) {
   for (const p of map.items) if ((0, import_yaml.isScalar)(p.key) && p.key.value === key) found = p;
   return found;
 }
-function valueOf2(doc, map, key) {
+function mapValue(doc, map, key) {
   return resolved(doc, pairOf(map, key)?.value);
 }
 function stringOf(doc, map, key) {
@@ -71459,10 +71584,10 @@ function stepLabel(doc, step, index, owner) {
   return `step ${id} of ${owner}`;
 }
 function defaultShell(doc, map) {
-  return stringOf(doc, asMap(doc, valueOf2(doc, asMap(doc, valueOf2(doc, map, "defaults")), "run")), "shell");
+  return stringOf(doc, asMap(doc, mapValue(doc, asMap(doc, mapValue(doc, map, "defaults")), "run")), "shell");
 }
 function onWindows(doc, job) {
-  const v = valueOf2(doc, job, "runs-on");
+  const v = mapValue(doc, job, "runs-on");
   const labels = [];
   const s = asScalar(doc, v);
   if (s && typeof s.value === "string") labels.push(s.value);
@@ -71482,14 +71607,14 @@ function extractWorkflow(text, ctx) {
   const units = [];
   const notes = [];
   const workflowShell = defaultShell(doc, root);
-  for (const [id, node] of entries(doc, asMap(doc, valueOf2(doc, root, "jobs")))) {
+  for (const [id, node] of entries(doc, asMap(doc, mapValue(doc, root, "jobs")))) {
     const job = asMap(doc, node);
     if (!job) continue;
     const jobShell = defaultShell(doc, job);
     const windows = onWindows(doc, job);
     const shell = jobShell ?? workflowShell ?? (windows ? "pwsh" : "bash");
     const shellFrom = jobShell !== void 0 ? "the job's `defaults.run.shell`" : workflowShell !== void 0 ? "the workflow's `defaults.run.shell`" : "the default on the job's Windows runner";
-    readSteps(valueOf2(doc, job, "steps"), { doc, text, ctx, shell, shellFrom, owner: `job \`${id}\`` }, units, notes);
+    readSteps(mapValue(doc, job, "steps"), { doc, text, ctx, shell, shellFrom, owner: `job \`${id}\`` }, units, notes);
   }
   return { units, notes };
 }
@@ -71497,14 +71622,14 @@ function extractAction(text, ctx) {
   const parsed = parseYaml(text, "action metadata file");
   if (parsed.error) return { units: [], notes: [parsed.error] };
   const { doc } = parsed;
-  const runs = asMap(doc, valueOf2(doc, asMap(doc, doc.contents), "runs"));
+  const runs = asMap(doc, mapValue(doc, asMap(doc, doc.contents), "runs"));
   const using = stringOf(doc, runs, "using");
   if (using?.toLowerCase() !== "composite") {
     return { units: [], notes: [], notThisKind: using !== void 0 ? `an action that runs with \`${using}\`, not a composite action: it has no \`run:\` steps` : "no `runs.using` key: not a GitHub Actions action metadata file" };
   }
   const units = [];
   const notes = [];
-  readSteps(valueOf2(doc, runs, "steps"), { doc, text, ctx, shell: "bash", shellFrom: "the default", owner: "the composite action" }, units, notes);
+  readSteps(mapValue(doc, runs, "steps"), { doc, text, ctx, shell: "bash", shellFrom: "the default", owner: "the composite action" }, units, notes);
   return { units, notes };
 }
 var GITHUB_WORKFLOW = {
@@ -71548,14 +71673,14 @@ function extractGitlab(text, ctx) {
   const { doc } = parsed;
   const root = asMap(doc, doc.contents);
   const units = [];
-  for (const key of ["before_script", "after_script"]) readScript(doc, valueOf2(doc, root, key), text, ctx, units);
-  const dflt = asMap(doc, valueOf2(doc, root, "default"));
-  for (const key of SCRIPT_KEYS) readScript(doc, valueOf2(doc, dflt, key), text, ctx, units);
+  for (const key of ["before_script", "after_script"]) readScript(doc, mapValue(doc, root, key), text, ctx, units);
+  const dflt = asMap(doc, mapValue(doc, root, "default"));
+  for (const key of SCRIPT_KEYS) readScript(doc, mapValue(doc, dflt, key), text, ctx, units);
   for (const [name2, node] of entries(doc, root)) {
     if (RESERVED2.has(name2) || SCRIPT_KEYS.includes(name2)) continue;
     const job = asMap(doc, node);
     if (!job) continue;
-    for (const key of SCRIPT_KEYS) readScript(doc, valueOf2(doc, job, key), text, ctx, units);
+    for (const key of SCRIPT_KEYS) readScript(doc, mapValue(doc, job, key), text, ctx, units);
   }
   return { units, notes: [] };
 }
@@ -71658,7 +71783,7 @@ function readHook(doc, hook, text, ctx, units, notes) {
     notes.push({ ruleId: NOTE_RULE_IDS.parseError, message: "This `entry` has an unclosed quote: pre-commit cannot split it into words, so it was not checked.", span: { start: at, end: at + 1 } });
     return;
   }
-  for (const a2 of asSeq(doc, valueOf2(doc, hook, "args"))?.items ?? []) {
+  for (const a2 of asSeq(doc, mapValue(doc, hook, "args"))?.items ?? []) {
     const s = asScalar(doc, a2);
     const m = s ? mappedScalar(s, text) : void 0;
     if (m) argv.push(m);
@@ -71683,8 +71808,8 @@ function extractPreCommit(text, ctx) {
     for (const h2 of root.items) readHook(doc, asMap(doc, h2), text, ctx, units, notes);
     return { units, notes };
   }
-  for (const repo of asSeq(doc, valueOf2(doc, asMap(doc, root), "repos"))?.items ?? []) {
-    for (const h2 of asSeq(doc, valueOf2(doc, asMap(doc, repo), "hooks"))?.items ?? []) readHook(doc, asMap(doc, h2), text, ctx, units, notes);
+  for (const repo of asSeq(doc, mapValue(doc, asMap(doc, root), "repos"))?.items ?? []) {
+    for (const h2 of asSeq(doc, mapValue(doc, asMap(doc, repo), "hooks"))?.items ?? []) readHook(doc, asMap(doc, h2), text, ctx, units, notes);
   }
   return { units, notes };
 }
@@ -72775,7 +72900,70 @@ function detectFromLine(first, text) {
 // src/sources/transcript/read.ts
 import { createReadStream as createReadStream2 } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { createInterface } from "node:readline";
+
+// src/core/bounded-lines.ts
+var BoundedLineSplitter = class {
+  /** `maxChars`: the longest line kept, in UTF-16 code units (a positive integer). */
+  constructor(maxChars) {
+    this.maxChars = maxChars;
+  }
+  maxChars;
+  parts = [];
+  partsLength = 0;
+  /** Length of the current line when it is already known to be oversized, else -1. */
+  skipped = -1;
+  /** Feeds one chunk of text; returns the lines it completed, in order. */
+  push(chunk) {
+    const out2 = [];
+    let from = 0;
+    for (; ; ) {
+      const nl = chunk.indexOf("\n", from);
+      if (nl < 0) {
+        this.append(chunk, from, chunk.length);
+        return out2;
+      }
+      this.append(chunk, from, nl);
+      out2.push(this.take());
+      from = nl + 1;
+    }
+  }
+  /** Ends the input; returns the last line when the text did not end with a newline. */
+  end() {
+    if (this.skipped < 0 && this.partsLength === 0) return [];
+    return [this.take()];
+  }
+  append(chunk, from, to) {
+    if (to <= from) return;
+    if (this.skipped >= 0) {
+      this.skipped += to - from;
+      return;
+    }
+    if (this.partsLength + (to - from) > this.maxChars + 1) {
+      this.skipped = this.partsLength + (to - from);
+      this.parts = [];
+      this.partsLength = 0;
+      return;
+    }
+    this.parts.push(chunk.slice(from, to));
+    this.partsLength += to - from;
+  }
+  take() {
+    if (this.skipped >= 0) {
+      const length = this.skipped;
+      this.skipped = -1;
+      return { oversized: true, length };
+    }
+    let text = this.parts.length === 1 ? this.parts[0] : this.parts.join("");
+    this.parts = [];
+    this.partsLength = 0;
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    if (text.length > this.maxChars) return { oversized: true, length: text.length };
+    return { oversized: false, text };
+  }
+};
+
+// src/sources/transcript/read.ts
+var MAX_TRANSCRIPT_RECORD_CHARS = 32 * 1024 * 1024;
 function createReader(format2, file, seen, path6) {
   switch (format2) {
     case "claude-code":
@@ -72788,7 +72976,7 @@ function createReader(format2, file, seen, path6) {
       return new ShellwardDecisionReader(file, seen);
   }
 }
-async function readTranscriptFile(path6, file, format2, seen, sink) {
+async function readTranscriptFile(path6, file, format2, seen, sink, maxRecordChars = MAX_TRANSCRIPT_RECORD_CHARS) {
   const deliver = (o2) => {
     for (const e of o2.errors) sink.error(e);
     for (const c3 of o2.calls) sink.call(c3);
@@ -72804,13 +72992,21 @@ async function readTranscriptFile(path6, file, format2, seen, sink) {
   }
   const reader = createReader(format2, file, seen, path6);
   const stream = createReadStream2(path6, { encoding: "utf8", highWaterMark: 1 << 20 });
-  const rl = createInterface({ input: stream, crlfDelay: Infinity });
+  const splitter = new BoundedLineSplitter(maxRecordChars);
   let lineNo = 0;
-  for await (const raw of rl) {
-    lineNo++;
-    const line = lineNo === 1 && raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
-    deliver(reader.line(line, lineNo));
-  }
+  const take = (lines) => {
+    for (const l of lines) {
+      lineNo++;
+      if (l.oversized) {
+        sink.error({ line: lineNo, message: `record too long: ${l.length} characters (the limit is ${maxRecordChars}); skipped` });
+        continue;
+      }
+      const line = lineNo === 1 && l.text.startsWith("\uFEFF") ? l.text.slice(1) : l.text;
+      deliver(reader.line(line, lineNo));
+    }
+  };
+  for await (const chunk of stream) take(splitter.push(chunk));
+  take(splitter.end());
   deliver(reader.finish());
   return { bytes: stream.bytesRead, lines: lineNo };
 }
@@ -72828,7 +73024,7 @@ var SHELL_SCRIPT = {
     return { units: [{ unit: scriptUnit(ctx.file, text, dialect, ctx.profile), kind: "statement" }], notes: [] };
   },
   directiveComments: (text, parser) => {
-    const tree = parseBash(parser, text);
+    const tree = parseBash(parser, text, parseBudgetMs(text.length));
     if (!tree) return [];
     try {
       return buildViews(tree, text).comments;
@@ -72999,7 +73195,7 @@ function verdictFor(command, request, linter) {
   }));
   ranked.sort((a2, b) => compareFindings(a2.finding, b.finding));
   const findings = ranked.map((r) => r.finding);
-  const ranks = ranked.map((r) => r.rank);
+  const _ranks = ranked.map((r) => r.rank);
   const destructive = [];
   const packRuleIds = new Set(analysis.diagnostics.filter((x) => typeof x.data?.pack === "string").map((x) => x.ruleId));
   for (const f of findings) {
@@ -73068,7 +73264,7 @@ function notAnalysedVerdict(shell) {
   };
 }
 function statementUnits(parser, unit) {
-  const tree = parseBash(parser, unit.text);
+  const tree = parseBash(parser, unit.text, parseBudgetMs(unit.text.length));
   if (!tree) return [unit];
   try {
     const parsed = buildViews(tree, unit.text);
