@@ -67,7 +67,8 @@ const CASES: readonly Case[] = [
   ['claude-code#29059', { allow: ['Bash(git diff:*)', 'Bash(git show:*)'] }, 'git add .', ASK],
   ['claude-code#29059', { allow: ['Bash(git diff:*)', 'Bash(git show:*)'] }, 'git reset --hard', ASK],
   // anthropics/claude-code#81667 — a redirect turns an allowed read-only command into a write.
-  ['claude-code#81667', { allow: ['Bash(git status:*)'] }, 'git status --short --branch > b.txt', ASK],
+  // A redirection into the project under an allow rule for the command is allowed (the write stays inside).
+  ['claude-code#81667', { allow: ['Bash(git status:*)'] }, 'git status --short --branch > b.txt', { readOnly: false, outsideCwd: false, decision: 'allow' }],
   ['claude-code#81667', {}, 'echo ARBITRARY-CONTENT > c.txt', ASK],
   ['claude-code#81667', {}, 'touch a.txt', ASK],
   ['claude-code#81667', { allow: ['Bash(git status:*)'] }, 'git status --short && touch a.txt', ASK],
@@ -142,9 +143,10 @@ const CASES: readonly Case[] = [
   ['qwen-code#8645', {}, 'git -c core.fsmonitor=x status', ASK],
   ['qwen-code#8645', {}, 'git -c core.pager=sh log', ASK],
   ['qwen-code#8645', {}, 'git status', RO_ALLOW],
-  // anthropics/claude-code#92542 (wrappers) — a wrapper does not hide an outside read.
-  ['claude-code#92542', {}, 'timeout 5 cat /etc/passwd', ASK_OUTSIDE],
-  ['claude-code#92542', {}, 'nice -n 5 cat /etc/passwd', ASK_OUTSIDE],
+  // anthropics/claude-code#92542 (wrappers) — a wrapper does not hide an outside read (the command
+  // still writes nothing: readOnly is a fact, the outside read is what asks).
+  ['claude-code#92542', {}, 'timeout 5 cat /etc/passwd', RO_OUTSIDE],
+  ['claude-code#92542', {}, 'nice -n 5 cat /etc/passwd', RO_OUTSIDE],
 ];
 
 describe('read-only and outside-cwd verdicts on cases from public bug reports', () => {
@@ -218,7 +220,7 @@ describe('adversarial inputs (review of claude-code-reference.md §3.3/§3.4/§4
     ['ls 2>/dev/null', RO_ALLOW],
     ['ls > /dev/null 2>&1', RO_ALLOW],
     ['ls /etc 2>/dev/null', RO_OUTSIDE],
-    ['cat < /etc/passwd', ASK],
+    ['cat < /etc/passwd', RO_OUTSIDE],
     ['cat <<< hi', ASK],
     // quoting, escapes and `..`
     ["cat $'\\x2e\\x2e/x'", ASK_OUTSIDE],
@@ -233,8 +235,8 @@ describe('adversarial inputs (review of claude-code-reference.md §3.3/§3.4/§4
     ['cat /repo2/x', RO_OUTSIDE],
     ['cat /repo/x/..', RO_ALLOW],
     ['cat ~/../../etc/passwd', RO_OUTSIDE],
-    ['ls /r?po/../etc', ASK_OUTSIDE],
-    ['ls /repo*', ASK_OUTSIDE],
+    ['ls /r?po/../etc', RO_OUTSIDE],
+    ['ls /repo*', RO_OUTSIDE], // the glob may match /repo2, outside
     ['ls /ｅｔｃ', RO_OUTSIDE],
     ['cd', RO_OUTSIDE],
     ['cd ../x && touch y', ASK_OUTSIDE],
