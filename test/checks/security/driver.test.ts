@@ -8,7 +8,8 @@ import { ORDER } from '../../../src/checks/security/order.js';
 import { commandForText, isPassthrough, securityBattery } from '../../../src/checks/security/statement.js';
 import { lint, positions } from './lint.js';
 
-const security = RULES.filter((r) => r.category === 'security');
+// The security rules that reproduce Claude Code's checks (secret-in-command is shellward's own).
+const security = RULES.filter((r) => r.category === 'security' && r.claudeCode !== undefined);
 const securityIds = (ds: readonly { ruleId: string }[]): string[] => ds.map((d) => d.ruleId).filter((id) => security.some((r) => r.id === id));
 
 describe('rule metadata', () => {
