@@ -28,11 +28,13 @@ export function isOversizedCommand(unit: Pick<CommandUnit, 'text' | 'granularity
  */
 export function judgeOversized(text: string, policy: PermissionPolicy): { findings: Finding[]; decision: PermissionDecision } {
   const span = { start: MAX_COMPLEXITY_LENGTH, end: text.length };
-  const why = describeComplexity({ status: 'too-complex', construct: LENGTH_CONSTRUCT, span, nodeCount: 0 }) ?? '';
+  const lower = describeComplexity({ status: 'too-complex', construct: LENGTH_CONSTRUCT, span, nodeCount: 0 }) ?? '';
+  // Messages (the finding's and the decision's, which becomes the verdict's reason) start as sentences.
+  const why = `${lower.charAt(0).toUpperCase()}${lower.slice(1)}`;
   const findings: Finding[] = [
     {
       ruleId: 'parse-too-complex',
-      message: `${why.charAt(0).toUpperCase()}${why.slice(1)} It was not parsed.`,
+      message: `${why} It was not parsed.`,
       span,
       data: { construct: LENGTH_CONSTRUCT, offset: span.start },
     },

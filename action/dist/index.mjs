@@ -32226,12 +32226,12 @@ var require_parse_json = __commonJS({
           const lines = new LinesAndColumns(string);
           const index = Number(indexMatch[1]);
           const location = lines.locationForIndex(index);
-          const codeFrame = codeFrameColumns(
+          const codeFrame2 = codeFrameColumns(
             string,
             { start: { line: location.line + 1, column: location.column + 1 } },
             { highlightCode: true }
           );
-          jsonError.codeFrame = codeFrame;
+          jsonError.codeFrame = codeFrame2;
         }
         throw jsonError;
       }
@@ -56208,6 +56208,9 @@ function buildModel(parsed, options = {}) {
       const a2 = d.assignments.find((x) => codeLoadingVariable(x.name));
       gaps.push({ span: a2.span, reason: `\`${d.keyword} ${a2.name}=…\` changes how later programs are found or what code they load.` });
     }
+    const tokens = text.slice(d.span.start, d.span.end).trim().split(/\s+/).slice(1);
+    const prints = d.words.some((w) => w.value === void 0 && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.raw) || w.value !== void 0 && /^[-+][A-Za-z]*[pfF]/.test(w.value)) || tokens.every((t) => /^[-+]/.test(t));
+    if (prints) gaps.push({ span: d.span, reason: `\`${d.keyword}\` in this form prints variables or functions, which may hold secrets from the environment.` });
   }
   const inBackground = (c3) => (parsed.background ?? []).some((s) => s.start <= c3.span.start && c3.span.end <= s.end);
   const commands = [];
@@ -58716,7 +58719,7 @@ function decide(text, parsed, policy, ctx = {}) {
   for (const m of cmds) for (let e = m.cmd.place?.chain; e; e = e.parent) if (e.enclosing.kind === "function" && e.enclosing.name) functions.add(e.enclosing.name);
   let gitSafeMemo;
   const gitSafe = () => gitSafeMemo ??= gitGuard(parsed, ctx.bareRepository ? { bareRepository: true } : {}).readOnly;
-  const differential = gates.some((g) => g.ruleId !== "proc-environ-access");
+  const differential = gates.length > 0;
   const readOnly = model.gaps.length === 0 && !differential && cmds.every((m) => m.instances.every((inst) => modelReadOnly(m, inst, text, functions)) && (m.program !== "git" || gitSafe())) && // Option effects (src/rules/effect-constraint.ts): an option that writes, runs a program or reads outside.
   cmds.every((m) => m.instances.every((inst) => optionEffectConstraint(inst, { kind: "read-only" }, pathCtx) === void 0));
   const facts = { readOnly, paths, model };
@@ -63301,13 +63304,32 @@ async function readOptional(path6, shown = path6) {
     await fh.close();
   }
 }
+function jsonErrorLocation(text, message4) {
+  const m = /at position (\d+)/.exec(message4);
+  if (!m) return void 0;
+  const offset = Math.min(Number(m[1]), text.length);
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return { line, column: offset - before.lastIndexOf("\n") };
+}
+function codeFrame(text, at) {
+  const source = text.split("\n")[at.line - 1] ?? "";
+  const gutter = `> ${at.line} | `;
+  return `${gutter}${source}
+${" ".repeat(gutter.length - 2)}| ${" ".repeat(at.column - 1)}^`;
+}
 function parseConfigJson(text, file) {
   const body2 = text.replace(/^\uFEFF/, "");
   let value;
   try {
     value = JSON.parse(body2);
   } catch (err2) {
-    throw new ConfigError(file, `is not valid JSON: ${err2 instanceof Error ? err2.message : String(err2)}`);
+    const reason = err2 instanceof Error ? err2.message : String(err2);
+    const at = jsonErrorLocation(body2, reason);
+    if (!at) throw new ConfigError(file, `is not valid JSON: ${reason}`);
+    throw new ConfigError(file, `is not valid JSON: ${reason.replace(/ in JSON at position \d+.*$/, "")}
+
+${codeFrame(body2, at)}`, at);
   }
   const dup = findDuplicateKey(body2);
   if (dup) {
@@ -69689,11 +69711,12 @@ function isOversizedCommand(unit) {
 }
 function judgeOversized(text, policy) {
   const span = { start: MAX_COMPLEXITY_LENGTH, end: text.length };
-  const why = describeComplexity({ status: "too-complex", construct: LENGTH_CONSTRUCT, span, nodeCount: 0 }) ?? "";
+  const lower = describeComplexity({ status: "too-complex", construct: LENGTH_CONSTRUCT, span, nodeCount: 0 }) ?? "";
+  const why = `${lower.charAt(0).toUpperCase()}${lower.slice(1)}`;
   const findings = [
     {
       ruleId: "parse-too-complex",
-      message: `${why.charAt(0).toUpperCase()}${why.slice(1)} It was not parsed.`,
+      message: `${why} It was not parsed.`,
       span,
       data: { construct: LENGTH_CONSTRUCT, offset: span.start }
     }
@@ -70275,11 +70298,12 @@ function overbroadReason(rule) {
   if (head === "") return "it matches every command";
   const words = head.split(/\s+/);
   const two = words.slice(0, 2).join(" ");
-  if (words.length <= 2 && CODE_RUNNERS.has(two)) return `\`${two}\` runs whatever code it is given`;
-  if (CODE_RUNNERS.has(words[0]) && (words.length === 1 || words.length === 2 && ONE_OPTION.test(words[1]))) {
-    return `\`${words[0]}\` runs whatever code it is given`;
-  }
   const options = codeRunningOptions(words);
+  const through = options.length > 0 ? ` (${options.map((o2) => `\`${o2}\``).join(", ")})` : "";
+  if (words.length <= 2 && CODE_RUNNERS.has(two)) return `\`${two}\` runs whatever code it is given${through}`;
+  if (CODE_RUNNERS.has(words[0]) && (words.length === 1 || words.length === 2 && ONE_OPTION.test(words[1]))) {
+    return `\`${words[0]}\` runs whatever code it is given${through}`;
+  }
   if (options.length > 0) {
     return `\`${words.join(" ")}\` also takes options that run other programs (${options.map((o2) => `\`${o2}\``).join(", ")}), which Claude Code allows under this rule`;
   }

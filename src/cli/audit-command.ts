@@ -225,7 +225,8 @@ export async function runAudit(paths: string[], opts: AuditOptions): Promise<num
         const fps = numberFingerprints(ds.map((d) => d.fingerprint));
         return { file, diagnostics: ds.map((d, i) => ({ ...d, fingerprint: fps[i]! })) };
       });
-      out = formatSarif({ results, rules: RULES, toolVersion: VERSION, filesAnalysed: report.files }, { fileText: sarifFileText(cwd) });
+      // Result paths are relative to `base` (the one folder audited, else cwd), so read the files from there.
+      out = formatSarif({ results, rules: RULES, toolVersion: VERSION, filesAnalysed: report.files }, { fileText: sarifFileText(base) });
       break;
     }
     default:

@@ -93,13 +93,36 @@ async function readOptional(path: string, shown: string = path): Promise<string 
  * would keep only the last, silently dropping, say, the first list of deny rules) is a
  * {@link ConfigError} naming `file` and the line.
  */
+/**
+ * The 1-based line and column of a `JSON.parse` error, from the `at position N` (a UTF-16 offset
+ * into `text`) that V8 puts in its message; `undefined` when the message has none.
+ */
+function jsonErrorLocation(text: string, message: string): { line: number; column: number } | undefined {
+  const m = /at position (\d+)/.exec(message);
+  if (!m) return undefined;
+  const offset = Math.min(Number(m[1]), text.length);
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}
+
+/** A two-line code frame (`> 4 |   }` and a caret under the column), shown once in the error. */
+function codeFrame(text: string, at: { line: number; column: number }): string {
+  const source = text.split('\n')[at.line - 1] ?? '';
+  const gutter = `> ${at.line} | `;
+  return `${gutter}${source}\n${' '.repeat(gutter.length - 2)}| ${' '.repeat(at.column - 1)}^`;
+}
+
 export function parseConfigJson(text: string, file: string): unknown {
   const body = text.replace(/^\uFEFF/, '');
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch (err) {
-    throw new ConfigError(file, `is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    const reason = err instanceof Error ? err.message : String(err);
+    const at = jsonErrorLocation(body, reason);
+    if (!at) throw new ConfigError(file, `is not valid JSON: ${reason}`);
+    throw new ConfigError(file, `is not valid JSON: ${reason.replace(/ in JSON at position \d+.*$/, '')}\n\n${codeFrame(body, at)}`, at);
   }
   const dup = findDuplicateKey(body);
   if (dup) {

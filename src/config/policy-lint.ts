@@ -46,11 +46,13 @@ export function overbroadReason(rule: PermissionRule): string | undefined {
   if (head === '') return 'it matches every command';
   const words = head.split(/\s+/);
   const two = words.slice(0, 2).join(' ');
-  if (words.length <= 2 && CODE_RUNNERS.has(two)) return `\`${two}\` runs whatever code it is given`;
-  if (CODE_RUNNERS.has(words[0]!) && (words.length === 1 || (words.length === 2 && ONE_OPTION.test(words[1]!)))) {
-    return `\`${words[0]}\` runs whatever code it is given`;
-  }
   const options = codeRunningOptions(words);
+  // A runner whose code-running options are known names them (`find` through `-exec`).
+  const through = options.length > 0 ? ` (${options.map((o) => `\`${o}\``).join(', ')})` : '';
+  if (words.length <= 2 && CODE_RUNNERS.has(two)) return `\`${two}\` runs whatever code it is given${through}`;
+  if (CODE_RUNNERS.has(words[0]!) && (words.length === 1 || (words.length === 2 && ONE_OPTION.test(words[1]!)))) {
+    return `\`${words[0]}\` runs whatever code it is given${through}`;
+  }
   if (options.length > 0) {
     return `\`${words.join(' ')}\` also takes options that run other programs (${options.map((o) => `\`${o}\``).join(', ')}), which Claude Code allows under this rule`;
   }

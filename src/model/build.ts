@@ -333,6 +333,11 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
       const a = d.assignments.find((x) => codeLoadingVariable(x.name))!;
       gaps.push({ span: a.span, reason: `\`${d.keyword} ${a.name}=…\` changes how later programs are found or what code they load.` });
     }
+    // `declare -p`, `export -p`, `typeset -p`, a bare `export`/`declare -x`: prints variables (the
+    // environment, secrets included), so not read-only. A word of unknown value may be such an option.
+    const tokens = text.slice(d.span.start, d.span.end).trim().split(/\s+/).slice(1);
+    const prints = d.words.some((w) => (w.value === undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.raw)) || (w.value !== undefined && /^[-+][A-Za-z]*[pfF]/.test(w.value))) || tokens.every((t) => /^[-+]/.test(t));
+    if (prints) gaps.push({ span: d.span, reason: `\`${d.keyword}\` in this form prints variables or functions, which may hold secrets from the environment.` });
   }
 
   const inBackground = (c: SimpleCommand): boolean => (parsed.background ?? []).some((s) => s.start <= c.span.start && c.span.end <= s.end);

@@ -468,7 +468,8 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   for (const m of cmds) for (let e = m.cmd.place?.chain; e; e = e.parent) if (e.enclosing.kind === 'function' && e.enclosing.name) functions.add(e.enclosing.name);
   let gitSafeMemo: boolean | undefined;
   const gitSafe = (): boolean => (gitSafeMemo ??= gitGuard(parsed, ctx.bareRepository ? { bareRepository: true } : {}).readOnly);
-  const differential = gates.some((g) => g.ruleId !== 'proc-environ-access');
+  // Every gate, /proc/*/environ included: reading a process's environment dumps its secrets, so it is not read-only.
+  const differential = gates.length > 0;
   const readOnly =
     model.gaps.length === 0 &&
     !differential &&

@@ -43,13 +43,16 @@ describe('shellward lint on agent transcripts', () => {
   it('lints the fixture transcripts found by content in a directory, with valid SARIF', async () => {
     const r = await shellward(['lint', '--format', 'sarif', 'test/fixtures/transcripts']);
     expect(String(r.stderr)).toBe('');
-    expect(r.exitCode).toBe(0);
+    // The remote-code pack makes `curl … | sh` in an agent's tool call an error (rules/packs/remote-code.json),
+    // and two fixture calls pipe a download into a shell, so the default --fail-on error fails the run.
+    expect(r.exitCode).toBe(1);
     const log = JSON.parse(String(r.stdout));
     expect(validateSarif(log)).toEqual([]);
-    const results = log.runs[0].results as { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[] }[];
+    const results = log.runs[0].results as { ruleId: string; level?: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[] }[];
     const push = results.find((x) => x.ruleId === 'git-push-force' && x.locations[0]!.physicalLocation.artifactLocation.uri.includes('7f3e2a91-4c5d-4e8b-9a1f-2b3c4d5e6f70.jsonl'));
     // line 18 of the session: the rejected force push; column of `git push` inside the JSON string
     expect(push!.locations[0]!.physicalLocation.region).toMatchObject({ startLine: 18, startColumn: 359 });
+    expect(results.filter((x) => x.ruleId === 'remote-code-pipe-shell' && x.level === 'error')).toHaveLength(2);
   });
 
   it('reports a malformed line as transcript-parse-error and reads on', async () => {

@@ -150,7 +150,7 @@ describe('loadConfig', () => {
 
   it('reports invalid JSON and a missing explicit config', async () => {
     const dir = await project({ '.claude/settings.json': '{"permissions": ' });
-    await expect(loadConfig({ cwd: dir })).rejects.toThrow(/\.claude\/settings\.json: is not valid JSON/);
+    await expect(loadConfig({ cwd: dir })).rejects.toThrow(/\.claude\/settings\.json(:\d+:\d+)?: is not valid JSON/);
     await expect(loadConfig({ cwd: dir, configFile: 'nope.json' })).rejects.toThrow(ConfigError);
   });
 
@@ -182,7 +182,7 @@ describe('a config file that is not valid JSON', () => {
     expect(err).toBeInstanceOf(ConfigError);
     const e = err as ConfigError;
     expect(e.location).toEqual({ line: 4, column: 3 });
-    expect(e.message).toMatch(/^shellward\.config\.json:4:3: cannot be loaded: /);
+    expect(e.message).toMatch(/^shellward\.config\.json:4:3: is not valid JSON: /);
     // The frame's marked line appears once, and the absolute path of cosmiconfig's prefix not at all.
     expect(e.message.match(/> 4 \|/g)).toHaveLength(1);
     expect(e.message).not.toContain(dir);

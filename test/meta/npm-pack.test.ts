@@ -37,7 +37,8 @@ afterAll(async () => {
 
 describe('the npm tarball', () => {
   it('has the CLI, the rule tables, the schemas and the build record', () => {
-    for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'dist/src/cli/bin.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/package.json', 'dist/build-info.json', 'schemas/shellward-config.schema.json', 'schemas/sarif-schema-2.1.0.json', 'rules/destructive.json']) {
+    // rules/destructive.json was replaced by the destructive-command packs (rules/packs/*.json).
+    for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'dist/src/cli/bin.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/package.json', 'dist/build-info.json', 'schemas/shellward-config.schema.json', 'schemas/sarif-schema-2.1.0.json', 'rules/packs/files.json']) {
       expect(files, f).toContain(f);
     }
   });
