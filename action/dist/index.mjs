@@ -52494,6 +52494,7 @@ var UnitFacts = class {
   resolvedMap = /* @__PURE__ */ new Map();
   byNameMap;
   haystack;
+  mentioned = /* @__PURE__ */ new Map();
   /** The resolved program of `cmd` (memoised). */
   resolved(cmd) {
     if (this.resolvedMap.has(cmd)) return this.resolvedMap.get(cmd);
@@ -52517,6 +52518,8 @@ var UnitFacts = class {
   }
   /** True when `keyword` occurs in a static word (name, argument, redirection target) of the unit. */
   mentions(keyword) {
+    const known = this.mentioned.get(keyword);
+    if (known !== void 0) return known;
     if (this.haystack === void 0) {
       const parts2 = [];
       for (const c3 of this.commands) {
@@ -52526,7 +52529,9 @@ var UnitFacts = class {
       }
       this.haystack = parts2.join("\n");
     }
-    return this.haystack.includes(keyword);
+    const found = this.haystack.includes(keyword);
+    this.mentioned.set(keyword, found);
+    return found;
   }
 };
 var OUTPUT_REDIRECTS = /* @__PURE__ */ new Set([">", ">>", ">|", "&>", "&>>", ">&"]);

@@ -141,6 +141,7 @@ export class UnitFacts {
   private readonly resolvedMap = new Map<SimpleCommand, ResolvedCommand | undefined>();
   private byNameMap: Map<string, SimpleCommand[]> | undefined;
   private haystack: string | undefined;
+  private readonly mentioned = new Map<string, boolean>();
 
   /**
    * `commands`: every simple command of the unit (nested and embedded ones included).
@@ -177,6 +178,8 @@ export class UnitFacts {
 
   /** True when `keyword` occurs in a static word (name, argument, redirection target) of the unit. */
   mentions(keyword: string): boolean {
+    const known = this.mentioned.get(keyword);
+    if (known !== undefined) return known;
     if (this.haystack === undefined) {
       const parts: string[] = [];
       for (const c of this.commands) {
@@ -186,7 +189,9 @@ export class UnitFacts {
       }
       this.haystack = parts.join('\n');
     }
-    return this.haystack.includes(keyword);
+    const found = this.haystack.includes(keyword);
+    this.mentioned.set(keyword, found);
+    return found;
   }
 }
 
