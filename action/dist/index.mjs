@@ -70975,13 +70975,7 @@ function scriptUnit(file, text, dialect, profile = "script") {
   };
 }
 
-// src/sources/kinds/dockerfile.ts
-function isDockerfilePath(path6) {
-  const b = baseName(path6).toLowerCase();
-  if (b === "dockerfile" || b === "containerfile") return true;
-  if (/^(?:dockerfile|containerfile)\.[\w.-]+$/.test(b)) return !/\.(?:md|txt|json|ya?ml|sh|bak|orig|swp)$/.test(b);
-  return /^[\w.-]+\.(?:dockerfile|containerfile)$/.test(b);
-}
+// src/sources/physical-lines.ts
 function physicalLines(text) {
   const out2 = [];
   let start2 = 0;
@@ -70994,6 +70988,14 @@ function physicalLines(text) {
     start2 = nl + 1;
   }
   return out2;
+}
+
+// src/sources/kinds/dockerfile.ts
+function isDockerfilePath(path6) {
+  const b = baseName(path6).toLowerCase();
+  if (b === "dockerfile" || b === "containerfile") return true;
+  if (/^(?:dockerfile|containerfile)\.[\w.-]+$/.test(b)) return !/\.(?:md|txt|json|ya?ml|sh|bak|orig|swp)$/.test(b);
+  return /^[\w.-]+\.(?:dockerfile|containerfile)$/.test(b);
 }
 var DEFAULT_SHELL = { dialect: "sh" };
 function jsonArgv(code) {
@@ -71859,19 +71861,6 @@ function isMakefilePath(path6, extraNames) {
   const lower = base.toLowerCase();
   return lower.endsWith(".mk") && lower.length > 3 || lower.endsWith(".make") && lower.length > 5;
 }
-function physicalLines2(text) {
-  const out2 = [];
-  let start2 = 0;
-  while (start2 <= text.length) {
-    let nl = text.indexOf("\n", start2);
-    if (nl === -1) nl = text.length;
-    const end = nl > start2 && text[nl - 1] === "\r" ? nl - 1 : nl;
-    out2.push({ start: start2, end });
-    if (nl === text.length) break;
-    start2 = nl + 1;
-  }
-  return out2;
-}
 function endsWithContinuation(text, start2, end) {
   let n2 = 0;
   for (let i3 = end - 1; i3 >= start2 && text[i3] === "\\"; i3--) n2++;
@@ -71973,7 +71962,7 @@ function bareName(name2) {
   return words.join(" ");
 }
 function scan(text) {
-  const lines = physicalLines2(text);
+  const lines = physicalLines(text);
   const items = [];
   const defs = /* @__PURE__ */ new Map();
   const define = (name2, op, value, inDefine = false) => {

@@ -27,6 +27,7 @@
  */
 import type { CommandUnit, Dialect, Profile } from '../core/types.js';
 import { MappedText } from './mapped-text.js';
+import { physicalLines, type PhysLine } from './physical-lines.js';
 
 /** File names (basename) that are Makefiles. */
 const MAKEFILE_NAMES: ReadonlySet<string> = new Set(['Makefile', 'makefile', 'GNUmakefile']);
@@ -63,26 +64,6 @@ export interface MakefileExtraction {
 export interface MakefileOptions {
   /** Profile of the units (default `script`). */
   readonly profile?: Profile;
-}
-
-interface PhysLine {
-  readonly start: number;
-  /** Offset of the line's end (before `\r?\n`). */
-  readonly end: number;
-}
-
-function physicalLines(text: string): PhysLine[] {
-  const out: PhysLine[] = [];
-  let start = 0;
-  while (start <= text.length) {
-    let nl = text.indexOf('\n', start);
-    if (nl === -1) nl = text.length;
-    const end = nl > start && text[nl - 1] === '\r' ? nl - 1 : nl;
-    out.push({ start, end });
-    if (nl === text.length) break;
-    start = nl + 1;
-  }
-  return out;
 }
 
 /** Whether the text in `[start, end)` ends with an odd number of backslashes. */

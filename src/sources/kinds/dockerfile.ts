@@ -25,6 +25,7 @@ import { dialectFromShebang } from '../script.js';
 import { argvToShell, dialectOfShell } from '../transcript/argv.js';
 import { decodeStringAt } from '../transcript/json-text.js';
 import { mappedUnit } from '../units.js';
+import { physicalLines, type PhysLine } from '../physical-lines.js';
 
 /** Whether `path` names a Dockerfile: `Dockerfile`, `Containerfile`, `*.Dockerfile`, `Dockerfile.*` (any case). */
 export function isDockerfilePath(path: string): boolean {
@@ -32,26 +33,6 @@ export function isDockerfilePath(path: string): boolean {
   if (b === 'dockerfile' || b === 'containerfile') return true;
   if (/^(?:dockerfile|containerfile)\.[\w.-]+$/.test(b)) return !/\.(?:md|txt|json|ya?ml|sh|bak|orig|swp)$/.test(b);
   return /^[\w.-]+\.(?:dockerfile|containerfile)$/.test(b);
-}
-
-interface PhysLine {
-  readonly start: number;
-  /** End before `\r?\n`. */
-  readonly end: number;
-}
-
-function physicalLines(text: string): PhysLine[] {
-  const out: PhysLine[] = [];
-  let start = 0;
-  while (start <= text.length) {
-    let nl = text.indexOf('\n', start);
-    if (nl === -1) nl = text.length;
-    const end = nl > start && text[nl - 1] === '\r' ? nl - 1 : nl;
-    out.push({ start, end });
-    if (nl === text.length) break;
-    start = nl + 1;
-  }
-  return out;
 }
 
 /** The shell a stage runs `RUN` in: a dialect, or another program; `line` is where SHELL set it. */
