@@ -58402,14 +58402,18 @@ function optionEffectConstraint(cmd, gate, ctx) {
   const { program, effects } = found;
   if (gate.kind === "allow-rule") {
     const any = gate.rule.bash?.kind === "any";
-    if (any && !gate.strictExec) return void 0;
     const named = namedWords(gate.rule);
     for (const e of effects) {
       if (e.argIndex >= 0 && e.argIndex < named) continue;
       if (e.option.startsWith(`${program} `)) continue;
-      if (e.kind === "exec") return `${describe(program, e)}; allow rule \`${gate.rule.raw}\` does not cover what that program does${any ? " while deny or ask rules exist" : ""}.`;
-      if (any) continue;
-      if (e.kind === "network") return `${describe(program, e)}; allow rule \`${gate.rule.raw}\` does not cover it.`;
+      if (e.kind === "exec") {
+        if (any && !gate.strictExec) continue;
+        return `${describe(program, e)}; allow rule \`${gate.rule.raw}\` does not cover what that program does${any ? " while deny or ask rules exist" : ""}.`;
+      }
+      if (e.kind === "network") {
+        if (any) continue;
+        return `${describe(program, e)}; allow rule \`${gate.rule.raw}\` does not cover it.`;
+      }
       const issue = pathIssue(e, program, ctx, e.kind === "write");
       if (issue) return `${describe(program, e)}: ${issue}; allow rule \`${gate.rule.raw}\` does not cover it.`;
     }

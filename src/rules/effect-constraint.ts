@@ -9,9 +9,10 @@
  *   asks, unless the rule's own words name it (`Bash(go run:*)` names `go run`); an option that
  *   writes or reads a path asks when the path is outside the working directories, protected, or
  *   not known before the command runs. An exact allow rule names the whole command, so it is
- *   never constrained; the allow-everything rule `Bash` is constrained only for options that run
- *   a program while a deny or ask rule exists (the program they run cannot be matched against
- *   those rules);
+ *   never constrained; the allow-everything rule `Bash` is constrained for options that run a
+ *   program only while a deny or ask rule exists (the program they run cannot be matched against
+ *   those rules), never for the network, and for paths exactly as its redirections are (a write
+ *   or read outside the working directories asks, as `> /etc/x` does under `Bash`);
  * - for the read-only auto-allow: any option that runs a program, reaches the network or writes
  *   stops it, as does a read outside the working directories or of a path not known statically.
  *
@@ -90,15 +91,20 @@ export function optionEffectConstraint(cmd: SimpleCommand, gate: EffectGate, ctx
   const { program, effects } = found;
   if (gate.kind === 'allow-rule') {
     const any = gate.rule.bash?.kind === 'any';
-    if (any && !gate.strictExec) return undefined;
     const named = namedWords(gate.rule);
     for (const e of effects) {
       if (e.argIndex >= 0 && e.argIndex < named) continue;
       // A subcommand that runs code (`npm run`, `go run`) is what a rule for the program is about; the policy lint names it.
       if (e.option.startsWith(`${program} `)) continue;
-      if (e.kind === 'exec') return `${describe(program, e)}; allow rule \`${gate.rule.raw}\` does not cover what that program does${any ? ' while deny or ask rules exist' : ''}.`;
-      if (any) continue;
-      if (e.kind === 'network') return `${describe(program, e)}; allow rule \`${gate.rule.raw}\` does not cover it.`;
+      if (e.kind === 'exec') {
+        if (any && !gate.strictExec) continue;
+        return `${describe(program, e)}; allow rule \`${gate.rule.raw}\` does not cover what that program does${any ? ' while deny or ask rules exist' : ''}.`;
+      }
+      if (e.kind === 'network') {
+        if (any) continue;
+        return `${describe(program, e)}; allow rule \`${gate.rule.raw}\` does not cover it.`;
+      }
+      // Paths decide under every allow rule, `Bash` included, as a redirection's target does.
       const issue = pathIssue(e, program, ctx, e.kind === 'write');
       if (issue) return `${describe(program, e)}: ${issue}; allow rule \`${gate.rule.raw}\` does not cover it.`;
     }

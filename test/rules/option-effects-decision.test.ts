@@ -71,8 +71,18 @@ describe('a prefix allow rule does not cover an option that writes outside or ru
     // An exact rule names the whole command.
     expect(check('sort --compress-program=gzip f', ['Bash(sort --compress-program=gzip f)']).decision).toBe('allow');
   });
-  it('allow-all admits option effects while no deny or ask rule exists', () => {
+  it('allow-all admits programs and the network while no deny or ask rule exists', () => {
     expect(check('sort --compress-program=sh f', ['Bash']).decision).toBe('allow');
+    expect(check('curl -o out.json http://x', ['Bash']).decision).toBe('allow');
+    expect(check('git diff --output=out.txt', ['Bash']).decision).toBe('allow');
+  });
+  it('allow-all does not cover an option that writes or reads outside, as it does not cover `> /x`', () => {
+    for (const command of ['git diff --output=/home/u/.bashrc', 'curl -o ~/.bashrc http://x', 'sort -o /x f', 'diff --from-file=/etc/shadow a']) {
+      const v = check(command, ['Bash']);
+      expect(v.decision, command).toBe('ask');
+      expect(v.reason, command).toMatch(/^(option-effect|path-constraint): .*outside the (allowed )?working directories/);
+    }
+    expect(check('echo x > /x', ['Bash']).decision).toBe('ask');
   });
 });
 
