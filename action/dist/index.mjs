@@ -59059,7 +59059,7 @@ var SANDBOX_EXIT_ERROR = {
   category: "sandbox",
   severity: { agent: "warning", script: "warning" },
   docs: {
-    rationale: "Run in the sandbox, the command exited with a status that means failure for it (exit-code semantics of Claude Code: anything but 0, except exit 1 of `grep`, `rg`, `find`, `diff`, `test` and `[`), or it was killed at the time-out. `data.exitCode`, `data.meaning` and `data.timedOut` say which.\n\nA failure inside the sandbox can also come from the sandbox itself: there is no network, the file system outside the working directory is read-only, and the environment is reduced to an allowlist.",
+    rationale: "Run in the sandbox, the command exited with a status that means failure for it (exit-code semantics of Claude Code: anything but 0, except exit 1 of `grep`, `rg`, `find`, `diff`, `test` and `[`), it was killed at the time-out, or it was stopped because the working directory grew past the sandbox's limit (twice the copy limits in entries or bytes). `data.exitCode`, `data.meaning`, `data.timedOut` and `data.stopped` say which.\n\nA failure inside the sandbox can also come from the sandbox itself: there is no network, the file system outside the working directory is read-only, and the environment is reduced to an allowlist.",
     fix: "Read the captured standard error. If the failure is the sandbox's doing (a download, a write to the home directory), the static verdict missed a side effect; otherwise fix the command."
   },
   sources: ["claude-code:commandSemantics"],

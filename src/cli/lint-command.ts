@@ -233,7 +233,8 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
     run.results.length = 0;
     for (const r of s.results) run.results.push(r);
     for (const m of s.messages) process.stderr.write(`shellward: --sandbox: ${escapeForTerminal(m)}\n`);
-    noSandbox = s.unavailable;
+    // No sandbox, or a call it could not run: the check asked for did not happen for every call.
+    noSandbox = s.unavailable || s.batch.counts.errors > 0;
   }
   if (opts.writeBaseline !== undefined) {
     const written = createBaseline(run.results, VERSION);
@@ -295,7 +296,7 @@ export function registerLintCommand(program: Command, setExit: (code: number) =>
     .option('--sarif-category <id>', 'code scanning category of --format sarif (run.automationDetails.id)')
     .option('--baseline <file>', 'report only findings that are not in this baseline file (written by --write-baseline)')
     .option('--write-baseline <file>', 'write every current finding to a baseline file (the report is still printed; exit 0 unless an error)')
-    .option('--sandbox', 'also run the transcript tool calls the policy allows in a sandbox (bubblewrap / sandbox-exec) and report what they did; never runs asked or denied calls, scripts or Makefiles; exit 2 when no sandbox is available')
+    .option('--sandbox', 'also run the transcript tool calls the policy allows in a sandbox (bubblewrap / sandbox-exec) and report what they did; never runs asked or denied calls, scripts or Makefiles; exit 2 when no sandbox is available or a call could not be run in it')
     .addOption(new Option('--sandbox-limit <n>', 'with --sandbox: most distinct commands run').argParser(sandboxLimitOption).default(DEFAULT_SANDBOX_LIMIT))
     .addOption(new Option('--sandbox-timeout <ms>', 'with --sandbox: time-out of each command in milliseconds').argParser(parseTimeout).default(DEFAULT_TIMEOUT_MS))
     .option('--color', 'force colour output')

@@ -70,7 +70,7 @@ export function sandboxExitCode(outcome: SandboxOutcome): number {
  * The JSON document of a report (`--format json`), a plain object with fields in a fixed order:
  * `status` (`ran` | `refused` | `unavailable`), `command`, `cwd`, `verdict` ({decision, reason,
  * readOnly}); then for `refused` the `reason`; for `unavailable` the `reason` code and `message`;
- * for `ran`: `sandbox`, `exitCode`, `signal`, `timedOut`, `meaning`, `durationMs`, `stdout`,
+ * for `ran`: `sandbox`, `exitCode`, `signal`, `timedOut`, `stopped` (why a limit stopped it, or null), `meaning`, `durationMs`, `stdout`,
  * `stderr` ({text, bytes, truncated}), `filesWritten` ([{path, change, type, aspects?}]),
  * `filesComplete`, `notCopied`, `findings`. Pure.
  */
@@ -87,6 +87,7 @@ export function sandboxReportJson(report: SandboxReport): Record<string, unknown
     exitCode: r.exitCode,
     signal: r.signal,
     timedOut: r.timedOut,
+    stopped: r.stopped,
     meaning: r.meaning,
     durationMs: r.durationMs,
     stdout: r.stdout,
@@ -115,7 +116,9 @@ export function formatSandboxText(report: SandboxReport): string {
   if (o.status === 'refused') return `refused  not run: ${escapeForTerminal(o.reason)}\n`;
   if (o.status === 'unavailable') return `unavailable  not run: no sandbox (${o.reason}): ${escapeForTerminal(o.message)}\n`;
   const r = o.result;
-  const status = r.timedOut
+  const status = r.stopped !== null
+    ? `stopped at a limit (${escapeForTerminal(r.stopped)})`
+    : r.timedOut
     ? 'killed at the time-out'
     : r.exitCode === null
       ? `killed by ${r.signal ?? 'a signal'}`

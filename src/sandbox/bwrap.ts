@@ -20,7 +20,7 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { runBounded, type BoundedRunResult } from './process.js';
+import { runBounded, type BoundedRunOptions, type BoundedRunResult } from './process.js';
 
 /** Everything {@link bwrapArgv} needs. Paths are absolute and free of symlinks. */
 export interface BwrapPlan {
@@ -232,6 +232,8 @@ export interface RunBounds {
   readonly timeoutMs: number;
   /** Bytes of standard output and of standard error kept (each). */
   readonly maxOutputBytes: number;
+  /** A watchdog that may stop the run early ({@link BoundedRunOptions.watch}). */
+  readonly watch?: BoundedRunOptions['watch'];
 }
 
 /** Thrown when bwrap itself failed to set up the sandbox (the command never started). */
@@ -245,7 +247,7 @@ export class SandboxSetupError extends Error {
  * started (and was not killed by the time-out), with bwrap's message.
  */
 export async function runBwrap(bwrap: string, plan: BwrapPlan, bounds: RunBounds): Promise<BoundedRunResult> {
-  const r = await runBounded(bwrap, bwrapArgv(plan), { cwd: '/', env: {}, timeoutMs: bounds.timeoutMs, maxOutputBytes: bounds.maxOutputBytes, statusFd: true });
+  const r = await runBounded(bwrap, bwrapArgv(plan), { cwd: '/', env: {}, timeoutMs: bounds.timeoutMs, maxOutputBytes: bounds.maxOutputBytes, statusFd: true, ...(bounds.watch ? { watch: bounds.watch } : {}) });
   const status = parseBwrapStatus(r.status);
   if (!status.started && !r.timedOut) {
     throw new SandboxSetupError(`bwrap failed to set up the sandbox: ${r.spawnError ?? (r.stderr.text.trim() || `exit status ${r.exitCode ?? r.signal}`)}`);

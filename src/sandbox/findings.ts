@@ -27,6 +27,8 @@ export interface SandboxFacts {
   readonly meaning: ExitMeaning | null;
   readonly timedOut: boolean;
   readonly timeoutMs: number;
+  /** Why the run was stopped early (a limit of the working-directory copy), when it was. */
+  readonly stopped?: string;
   readonly filesWritten: readonly FileChange[];
   /**
    * Whether the command runs `git` (a simple command named `git`, wrappers stripped). Then git's own
@@ -53,7 +55,7 @@ function describeFiles(files: readonly FileChange[]): string {
 /**
  * The findings, in this order: `sandbox-wrote-files` (error) when `readOnly` and any file was
  * written — git's index and its lock excepted when the command runs git (`runsGit`); then
- * either `sandbox-exit-error` (warning) for a time-out or an exit status that is an error for
+ * either `sandbox-exit-error` (warning) for a run stopped at a limit, a time-out or an exit status that is an error for
  * the interpreted command, or `sandbox-exit-nonzero` (note) for a non-zero status that is not an
  * error (grep 1: no match). A clean exit 0 adds nothing.
  */
@@ -70,7 +72,15 @@ export function sandboxFindings(f: SandboxFacts): SandboxFinding[] {
       data: { files: written.map((c) => ({ path: c.path, change: c.change })) },
     });
   }
-  if (f.timedOut) {
+  if (f.stopped !== undefined) {
+    out.push({
+      ruleId: SANDBOX_EXIT_ERROR.id,
+      severity: SANDBOX_EXIT_ERROR.severity.agent as Severity,
+      message: `The command was stopped: the working directory grew past the sandbox's limit (${f.stopped}).`,
+      ...span,
+      data: { timedOut: false, stopped: f.stopped, exitCode: null, meaning: 'error' },
+    });
+  } else if (f.timedOut) {
     out.push({
       ruleId: SANDBOX_EXIT_ERROR.id,
       severity: SANDBOX_EXIT_ERROR.severity.agent as Severity,

@@ -20,6 +20,12 @@ export interface BoundedRunOptions {
   readonly maxOutputBytes: number;
   /** Open a fourth pipe as file descriptor 3 and collect it (bwrap's `--json-status-fd 3`). */
   readonly statusFd?: boolean;
+  /**
+   * A watchdog: `check` runs every `intervalMs` milliseconds while the process lives (never two
+   * at once); when it resolves with a reason, the process group gets SIGKILL and the result's
+   * `stopped` is that reason. A rejecting check counts as no reason.
+   */
+  readonly watch?: { readonly intervalMs: number; readonly check: () => Promise<string | undefined> };
 }
 
 /** One captured output stream. */
@@ -47,6 +53,8 @@ export interface BoundedRunResult {
   readonly status: string;
   /** Set when the launcher could not be started (e.g. `ENOENT`). */
   readonly spawnError?: string;
+  /** Why the watchdog ({@link BoundedRunOptions.watch}) killed the process, when it did. */
+  readonly stopped?: string;
 }
 
 function capture(stream: Readable | null | undefined, cap: number): Promise<CapturedOutput> {
@@ -116,14 +124,32 @@ export async function runBounded(file: string, args: readonly string[], opts: Bo
   }, opts.timeoutMs + HARD_STOP_GRACE_MS);
   const outputs = Promise.all([capture(streams[0], opts.maxOutputBytes), capture(streams[1], opts.maxOutputBytes), capture(streams[2], 1024 * 1024)]);
   let exited: number | undefined;
+  let stopped: string | undefined;
+  let watchTimer: NodeJS.Timeout | undefined;
+  const watch = opts.watch;
+  if (watch) {
+    const tick = async (): Promise<void> => {
+      const why = await watch.check().catch(() => undefined);
+      if (exited !== undefined || timedOut) return;
+      if (why !== undefined) {
+        stopped = why;
+        killGroup(sub.pid);
+        return;
+      }
+      watchTimer = setTimeout(() => void tick(), watch.intervalMs);
+    };
+    watchTimer = setTimeout(() => void tick(), watch.intervalMs);
+  }
   sub.once('exit', () => {
     exited = performance.now();
+    clearTimeout(watchTimer);
     // Once the launcher is reaped its group id may be reused: never signal it again (the
     // 'exit' event comes before the pipes close, so this does not wait for the output).
     clearTimeout(timer);
   });
   const result = await sub;
   clearTimeout(timer);
+  clearTimeout(watchTimer);
   exited ??= performance.now();
   const [stdout, stderr, status] = await outputs;
   clearTimeout(hardStop);
@@ -138,5 +164,6 @@ export async function runBounded(file: string, args: readonly string[], opts: Bo
     stderr,
     status: status.text,
     ...(!spawned && result.failed ? { spawnError: result.shortMessage } : {}),
+    ...(stopped !== undefined ? { stopped } : {}),
   };
 }

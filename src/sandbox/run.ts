@@ -7,10 +7,10 @@
  * Guarantees: a command whose clearance is not `allow` is never started; a command is never
  * started outside a sandbox — when none is available the outcome says why, and nothing runs.
  *
- * Limits and what is not covered: the copy lives in the host's temporary directory and the
- * private `/tmp` is a tmpfs of the kernel's default size, so a command can fill either until the
- * time-out stops it (bwrap's `--size` for tmpfs needs bwrap ≥ 0.8 and is not used, to keep
- * older distributions working). Only the working directory is observed; writes elsewhere fail
+ * Limits and what is not covered: the copy lives in the host's temporary directory; a watchdog
+ * stops the command once the copy holds more than twice the copy limits (entries or bytes), and
+ * bash's `ulimit -f` bounds any one file (src/sandbox/bwrap.ts), so what a run can write there is
+ * bounded by about one watch interval of writing past the limit. Only the working directory is observed; writes elsewhere fail
  * (read-only) or vanish with `/tmp`. The copy keeps symlinks as they are, so a symlink pointing
  * outside the working directory leads to the read-only original.
  */
@@ -29,9 +29,12 @@ import { refusalOf, type SandboxClearance } from './policy.js';
 import type { BoundedRunResult, CapturedOutput } from './process.js';
 import { detectSandboxExec, runSandboxExec } from './sandbox-exec.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from './defaults.js';
-import { copyTree, DEFAULT_TREE_LIMITS, diffSnapshots, removeTree, snapshotTree, type FileChange, type TreeLimits } from './tree.js';
+import { copyTree, DEFAULT_TREE_LIMITS, diffSnapshots, removeTree, snapshotTree, treeLimitExceeded, type FileChange, type TreeLimits } from './tree.js';
 
 export { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS };
+
+/** How often the running command's working-directory copy is measured against its limits, ms. */
+export const WATCH_INTERVAL_MS = 1000;
 
 /** The system facts a run depends on, injected (architecture.md §9.4 item 11); defaults are the real process's. */
 export interface SandboxHost {
@@ -77,6 +80,11 @@ export interface SandboxRunResult {
   /** The signal that ended the run, or `null`. */
   readonly signal: string | null;
   readonly timedOut: boolean;
+  /**
+   * Why the run was stopped before it ended, or `null`: the working-directory copy grew past
+   * twice the copy limits (entries or bytes) while it ran, checked every {@link WATCH_INTERVAL_MS} ms.
+   */
+  readonly stopped: string | null;
   /** Exit-code semantics (claude-code-reference.md §3.6); `null` when there is no exit status. */
   readonly meaning: ExitMeaning | null;
   /** Wall-clock milliseconds the sandboxed process ran, sandbox set-up included. */
@@ -194,25 +202,29 @@ export async function runInSandbox(request: SandboxRequest, host: SandboxHost = 
       throw err;
     }
     const before = await snapshotTree(copy, limits);
+    // Twice the limits: a command may legitimately add files, but not without bound. The watchdog
+    // stops a command that grows the copy past them while it runs (the copy is on the host's disk).
+    const afterLimits: TreeLimits = { maxEntries: limits.maxEntries * 2, maxBytes: limits.maxBytes * 2 };
+    const watch = { intervalMs: WATCH_INTERVAL_MS, check: () => treeLimitExceeded(copy, afterLimits) };
     let raw: BoundedRunResult;
     if (sandbox.kind === 'bwrap') {
       const env = sandboxEnv(host.env, { TMPDIR: '/tmp', PWD: cwd });
       const hide = await hiddenDirectories(cwd, host.env);
-      raw = await runBwrap(sandbox.bwrap!, { cwd, copy, bash: sandbox.bash, command: request.command, env, hide }, { timeoutMs, maxOutputBytes });
+      raw = await runBwrap(sandbox.bwrap!, { cwd, copy, bash: sandbox.bash, command: request.command, env, hide }, { timeoutMs, maxOutputBytes, watch });
     } else {
       const tmp = join(scratch, 'tmp');
       await mkdir(tmp, { mode: 0o700 });
       const env = sandboxEnv(host.env, { TMPDIR: tmp, PWD: copy });
-      raw = await runSandboxExec({ copy, tmp, bash: sandbox.bash, command: request.command, env }, { timeoutMs, maxOutputBytes });
+      raw = await runSandboxExec({ copy, tmp, bash: sandbox.bash, command: request.command, env }, { timeoutMs, maxOutputBytes, watch });
       if (raw.spawnError) return { status: 'unavailable', reason: 'sandbox-exec-failed', message: `sandbox-exec could not be started: ${raw.spawnError}` };
     }
-    // Twice the limits: a command may legitimately add files, but not without bound.
-    const after = await snapshotTree(copy, { maxEntries: limits.maxEntries * 2, maxBytes: limits.maxBytes * 2 });
+    const after = await snapshotTree(copy, afterLimits);
     const filesWritten = diffSnapshots(before, after);
-    const exitCode = raw.timedOut ? null : raw.exitCode;
+    const stopped = raw.stopped ?? null;
+    const exitCode = raw.timedOut || stopped !== null ? null : raw.exitCode;
     const facts = await commandFacts(request.command);
     const meaning = exitCode === null ? null : exitMeaning(exitCommandName(facts.last), exitCode);
-    const findings = sandboxFindings({ command: request.command, readOnly: request.clearance.readOnly, meaning, timedOut: raw.timedOut, timeoutMs, filesWritten, runsGit: facts.runsGit });
+    const findings = sandboxFindings({ command: request.command, readOnly: request.clearance.readOnly, meaning, timedOut: raw.timedOut, timeoutMs, ...(stopped !== null ? { stopped } : {}), filesWritten, runsGit: facts.runsGit });
     return {
       status: 'ran',
       result: {
@@ -222,6 +234,7 @@ export async function runInSandbox(request: SandboxRequest, host: SandboxHost = 
         exitCode,
         signal: raw.signal,
         timedOut: raw.timedOut,
+        stopped,
         meaning,
         durationMs: raw.durationMs,
         stdout: raw.stdout,

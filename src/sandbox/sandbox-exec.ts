@@ -93,6 +93,7 @@ export async function runSandboxExec(plan: SandboxExecPlan, bounds: RunBounds): 
     env: plan.env,
     timeoutMs: bounds.timeoutMs,
     maxOutputBytes: bounds.maxOutputBytes,
+    ...(bounds.watch ? { watch: bounds.watch } : {}),
   });
 }
 

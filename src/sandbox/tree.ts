@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { chmod, copyFile, lstat, mkdir, readdir, readlink, rm, symlink, utimes } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, readdir, readlink, rename, rm, symlink, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Bounds on the size of a directory tree that is copied or snapshotted. */
@@ -51,6 +51,11 @@ export interface TreeSnapshot {
   readonly entries: ReadonlyMap<string, EntryState>;
   /** True when the tree exceeded the limits and the snapshot is partial. */
   readonly truncated: boolean;
+  /**
+   * The directories whose every entry is in `entries` (`''` is the root); all of them when not
+   * truncated. An entry missing from a directory not listed here is unknown, not deleted.
+   */
+  readonly listed: ReadonlySet<string>;
 }
 
 /** What changed about an entry that exists before and after. */
@@ -92,29 +97,53 @@ interface Walked {
   readonly atimeMs: number;
 }
 
+/** Relative paths longer than this (UTF-16 code units) are not walked: well under Linux's PATH_MAX of 4096 bytes. */
+const MAX_RELATIVE_PATH = 3000;
+
 /**
  * Walks `root` breadth-first in sorted order with `lstat` (symlinks are not followed), stopping
- * once the limits are exceeded. Returns the entries (root excluded) and whether it stopped early.
+ * once the limits are exceeded or a path grows past {@link MAX_RELATIVE_PATH} (a command can make
+ * a chain of directories deeper than the system lets a path name). Returns the entries (root
+ * excluded), the directories listed completely (`''` is the root), and why it stopped early.
  */
-async function walk(root: string, limits: TreeLimits): Promise<{ entries: Walked[]; exceeded: string | undefined }> {
+async function walk(root: string, limits: TreeLimits): Promise<{ entries: Walked[]; listed: Set<string>; exceeded: string | undefined }> {
   const entries: Walked[] = [];
+  const listed = new Set<string>();
   let bytes = 0;
   const queue: string[] = [''];
   for (let qi = 0; qi < queue.length; qi++) {
     const dir = queue[qi]!;
-    const names = (await readdir(join(root, dir))).sort();
+    let names: string[];
+    try {
+      names = (await readdir(join(root, dir))).sort();
+    } catch (err) {
+      // A directory the command made unreadable (`chmod 000`) or removed while walked: the walk is partial.
+      if (dir === '') throw err;
+      return { entries, listed, exceeded: `the directory ${dir} could not be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+    }
     for (const name of names) {
       const rel = dir === '' ? name : `${dir}/${name}`;
+      if (rel.length > MAX_RELATIVE_PATH) return { entries, listed, exceeded: `a path longer than ${MAX_RELATIVE_PATH} characters` };
       const st = await lstat(join(root, rel));
       const type = typeOf(st);
       entries.push({ rel, type, mode: st.mode & 0o7777, size: st.size, mtimeMs: st.mtimeMs, atimeMs: st.atimeMs });
       if (type === 'file') bytes += st.size;
-      if (entries.length > limits.maxEntries) return { entries, exceeded: `more than ${limits.maxEntries} entries` };
-      if (bytes > limits.maxBytes) return { entries, exceeded: `more than ${limits.maxBytes} bytes of files` };
+      if (entries.length > limits.maxEntries) return { entries, listed, exceeded: `more than ${limits.maxEntries} entries` };
+      if (bytes > limits.maxBytes) return { entries, listed, exceeded: `more than ${limits.maxBytes} bytes of files` };
       if (type === 'dir') queue.push(rel);
     }
+    listed.add(dir);
   }
-  return { entries, exceeded: undefined };
+  return { entries, listed, exceeded: undefined };
+}
+
+/**
+ * Why the tree under `root` is over `limits` (entries, bytes of files, a path too long or a
+ * directory that cannot be read), or `undefined` when it is within them. Reads metadata only
+ * (`readdir`, `lstat`), stopping at the first limit. Throws when `root` cannot be read.
+ */
+export async function treeLimitExceeded(root: string, limits: TreeLimits): Promise<string | undefined> {
+  return (await walk(root, limits)).exceeded;
 }
 
 /**
@@ -124,7 +153,7 @@ async function walk(root: string, limits: TreeLimits): Promise<{ entries: Walked
  * walk itself (e.g. `root` missing).
  */
 export async function snapshotTree(root: string, limits: TreeLimits = DEFAULT_TREE_LIMITS): Promise<TreeSnapshot> {
-  const { entries, exceeded } = await walk(root, limits);
+  const { entries, listed, exceeded } = await walk(root, limits);
   const out = new Map<string, EntryState>();
   for (const e of entries) {
     const path = join(root, e.rel);
@@ -136,7 +165,7 @@ export async function snapshotTree(root: string, limits: TreeLimits = DEFAULT_TR
     else if (e.type === 'symlink') out.set(e.rel, { type: e.type, mode: 0, mtimeMs: 0, target: await readlink(path) });
     else out.set(e.rel, { type: e.type, mode: e.mode, mtimeMs: 0 });
   }
-  return { entries: out, truncated: exceeded !== undefined };
+  return { entries: out, truncated: exceeded !== undefined, listed };
 }
 
 /**
@@ -180,14 +209,22 @@ export async function copyTree(src: string, dest: string, limits: TreeLimits = D
 
 /**
  * Removes a tree made by {@link copyTree} or written by a sandboxed command, first making every
- * directory writable and searchable (a command may have removed those permissions). Best effort
- * for the permission fix; throws only when the final removal fails.
+ * directory writable and searchable (a command may have removed those permissions). A directory
+ * whose path grows past {@link MAX_RELATIVE_PATH} is first renamed to a short name directly under
+ * `root`, so a chain of directories deeper than PATH_MAX is removed too. Best effort for the
+ * permission fix; throws only when the final removal fails.
  */
 export async function removeTree(root: string): Promise<void> {
   const queue = [root];
+  let moved = 0;
   for (let i = 0; i < queue.length; i++) {
-    const dir = queue[i]!;
+    let dir = queue[i]!;
     try {
+      if (dir.length - root.length > MAX_RELATIVE_PATH) {
+        const to = join(root, `.shellward-deep-${moved++}`);
+        await rename(dir, to);
+        dir = to;
+      }
       await chmod(dir, 0o700);
       for (const e of await readdir(dir, { withFileTypes: true })) if (e.isDirectory()) queue.push(join(dir, e.name));
     } catch {
@@ -199,7 +236,8 @@ export async function removeTree(root: string): Promise<void> {
 
 /**
  * The changes from `before` to `after`, sorted by path (UTF-16 order). An entry present only
- * after is `created`, only before `deleted`; present in both, `changed` when its type, content
+ * after is `created`, only before `deleted` (when `after` is truncated, only in a directory it
+ * listed completely: an entry the walk never reached is not reported); present in both, `changed` when its type, content
  * hash, symlink target, permission bits, or (for files) modification time differ. Directory
  * modification times are ignored: they change whenever an entry is added or removed, which is
  * reported for the entry itself. Pure.
@@ -222,6 +260,12 @@ export function diffSnapshots(before: TreeSnapshot, after: TreeSnapshot): FileCh
     }
     if (aspects.length > 0) out.push({ path, change: 'changed', type: a.type, aspects });
   }
-  for (const [path, b] of before.entries) if (!after.entries.has(path)) out.push({ path, change: 'deleted', type: b.type });
+  for (const [path, b] of before.entries) {
+    if (after.entries.has(path)) continue;
+    // Past a limit the after-walk stopped early: an entry it never reached is not known to be gone.
+    const slash = path.lastIndexOf('/');
+    if (after.truncated && !after.listed.has(slash === -1 ? '' : path.slice(0, slash))) continue;
+    out.push({ path, change: 'deleted', type: b.type });
+  }
   return out.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
 }

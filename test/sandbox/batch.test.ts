@@ -49,7 +49,7 @@ function fakeRunner(answer: (r: SandboxRequest) => SandboxOutcome | undefined = 
       return (
         answer(r) ?? {
           status: 'ran',
-          result: { sandbox: 'bwrap', command: r.command, cwd: r.cwd, exitCode: 0, signal: null, timedOut: false, meaning: { exitCode: 0, kind: 'success', isError: false, message: '', command: undefined }, durationMs: 1, stdout: out, stderr: out, filesWritten: [], filesComplete: true, notCopied: [], findings: [] },
+          result: { sandbox: 'bwrap', command: r.command, cwd: r.cwd, exitCode: 0, signal: null, timedOut: false, stopped: null, meaning: { exitCode: 0, kind: 'success', isError: false, message: '', command: undefined }, durationMs: 1, stdout: out, stderr: out, filesWritten: [], filesComplete: true, notCopied: [], findings: [] },
         }
       );
     },

@@ -18,7 +18,7 @@ const EMPTY: RunPlace = { recorded: '/gone', used: '/tmp/x', substituted: true, 
 function result(command: string, name: string | undefined, exitCode: number | null, findings: SandboxFinding[] = [], timedOut = false): SandboxRunResult {
   const out = { text: '', bytes: 0, truncated: false };
   return {
-    sandbox: 'bwrap', command, cwd: '/p', exitCode, signal: null, timedOut, meaning: exitCode === null ? null : exitMeaning(name, exitCode),
+    sandbox: 'bwrap', command, cwd: '/p', exitCode, signal: null, timedOut, stopped: null, meaning: exitCode === null ? null : exitMeaning(name, exitCode),
     durationMs: 5, stdout: out, stderr: out, filesWritten: [], filesComplete: true, notCopied: [], findings,
   };
 }

@@ -58,4 +58,14 @@ describe.skipIf(skipReason !== undefined)(`the sandbox holds${skipReason ? ` (sk
     expect(Number(f)).toBeLessThanOrEqual(256 * 1024);
     expect(r.stdout.text).not.toContain('rc=0');
   }, 30_000);
+  it('stops a command that keeps writing into the working directory past the limits', async () => {
+    const limits = { maxEntries: 1000, maxBytes: 1024 * 1024 };
+    const outcome = await runInSandbox({ command: 'i=0; while :; do head -c 200000 /dev/zero > "f$i"; i=$((i+1)); done', cwd: dir, clearance: ALLOW, timeoutMs: 20_000, limits }, { ...processHost(), env: { ...process.env, HOME: home } });
+    if (outcome.status !== 'ran') throw new Error(JSON.stringify(outcome));
+    const r = outcome.result;
+    expect(r.timedOut).toBe(false);
+    expect(r.stopped).toMatch(/more than (2097152 bytes|2000 entries)/);
+    expect(r.exitCode).toBeNull();
+    expect(r.findings.find((f) => f.ruleId === 'sandbox-exit-error')?.data).toMatchObject({ stopped: r.stopped });
+  }, 30_000);
 });

@@ -49,8 +49,7 @@ describe('copyTree', () => {
   });
 
   it('skips and lists FIFOs', async () => {
-    const mkfifo = await execa('mkfifo', [join(dir, 'pipe')], { reject: false });
-    if (mkfifo.exitCode !== 0) return; // no mkfifo here: nothing to test
+    await execa('mkfifo', [join(dir, 'pipe')]);
     const dest = join(dir, '..', `${dir.split('/').pop()}-fifo`);
     try {
       expect(await copyTree(dir, dest)).toEqual({ skipped: ['pipe'] });
@@ -103,6 +102,39 @@ describe('diffSnapshots', () => {
     const s = await snapshotTree(dir, { maxEntries: 2, maxBytes: 1e9 });
     expect(s.truncated).toBe(true);
     expect((await snapshotTree(dir)).truncated).toBe(false);
+  });
+
+  it('does not report as deleted what a truncated snapshot never reached', async () => {
+    const before = await snapshotTree(dir);
+    await writeFile(join(dir, 'a.txt'), 'changed\n');
+    // Entries in walk order: a.txt, abs-link, link, src, then src's: the walk stops inside the root.
+    const after = await snapshotTree(dir, { maxEntries: 2, maxBytes: 1e9 });
+    expect(after.truncated).toBe(true);
+    expect(diffSnapshots(before, after)).toEqual([{ path: 'a.txt', change: 'changed', type: 'file', aspects: ['content', 'mtime'] }]);
+    // A directory listed completely still reports its deletions.
+    await rm(join(dir, 'src/sub/c'));
+    const whole = await snapshotTree(dir, { maxEntries: 100, maxBytes: 1e9 });
+    expect(diffSnapshots(before, whole).filter((c) => c.change === 'deleted')).toEqual([{ path: 'src/sub/c', change: 'deleted', type: 'file' }]);
+  });
+});
+
+/** A chain of directories whose full path is longer than Linux's PATH_MAX (4096 bytes), made with relative steps as a command would. */
+async function deepChain(root: string): Promise<void> {
+  const step = 'd'.repeat(200);
+  await execa(process.execPath, ['-e', `const fs=require('fs');process.chdir(${JSON.stringify(root)});for(let i=0;i<30;i++){fs.mkdirSync(${JSON.stringify(step)});process.chdir(${JSON.stringify(step)})}fs.writeFileSync('f','x')`]);
+}
+
+describe('trees deeper than PATH_MAX', () => {
+  it('are snapshotted as truncated instead of failing, and removed', async () => {
+    const t = join(dir, 'deep');
+    await mkdir(t);
+    await deepChain(t);
+    await expect(rm(t, { recursive: true })).rejects.toThrow(/ENAMETOOLONG/);
+    const s = await snapshotTree(t);
+    expect(s.truncated).toBe(true);
+    expect(s.entries.size).toBeGreaterThan(10);
+    await removeTree(t);
+    await expect(stat(t)).rejects.toThrow(/ENOENT/);
   });
 });
 

@@ -47,8 +47,9 @@ export const SANDBOX_EXIT_ERROR: RuleMeta = {
   docs: {
     rationale:
       'Run in the sandbox, the command exited with a status that means failure for it (exit-code semantics of ' +
-      'Claude Code: anything but 0, except exit 1 of `grep`, `rg`, `find`, `diff`, `test` and `[`), or it was ' +
-      'killed at the time-out. `data.exitCode`, `data.meaning` and `data.timedOut` say which.\n\n' +
+      'Claude Code: anything but 0, except exit 1 of `grep`, `rg`, `find`, `diff`, `test` and `[`), it was ' +
+      'killed at the time-out, or it was stopped because the working directory grew past the sandbox\'s limit ' +
+      '(twice the copy limits in entries or bytes). `data.exitCode`, `data.meaning`, `data.timedOut` and `data.stopped` say which.\n\n' +
       'A failure inside the sandbox can also come from the sandbox itself: there is no network, the file system ' +
       'outside the working directory is read-only, and the environment is reduced to an allowlist.',
     fix:
