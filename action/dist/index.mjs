@@ -11202,7 +11202,7 @@ var require_mock_utils = __commonJS({
       const url = new URL(origin);
       if (netConnect === true) {
         return true;
-      } else if (Array.isArray(netConnect) && netConnect.some((matcher) => matchValue(matcher, url.host))) {
+      } else if (Array.isArray(netConnect) && netConnect.some((matcher2) => matchValue(matcher2, url.host))) {
         return true;
       }
       return false;
@@ -11632,14 +11632,14 @@ var require_mock_agent = __commonJS({
       activate() {
         this[kIsMockActive] = true;
       }
-      enableNetConnect(matcher) {
-        if (typeof matcher === "string" || typeof matcher === "function" || matcher instanceof RegExp) {
+      enableNetConnect(matcher2) {
+        if (typeof matcher2 === "string" || typeof matcher2 === "function" || matcher2 instanceof RegExp) {
           if (Array.isArray(this[kNetConnect])) {
-            this[kNetConnect].push(matcher);
+            this[kNetConnect].push(matcher2);
           } else {
-            this[kNetConnect] = [matcher];
+            this[kNetConnect] = [matcher2];
           }
-        } else if (typeof matcher === "undefined") {
+        } else if (typeof matcher2 === "undefined") {
           this[kNetConnect] = true;
         } else {
           throw new InvalidArgumentError("Unsupported matcher. Must be one of String|Function|RegExp.");
@@ -12566,13 +12566,13 @@ var require_headers = __commonJS({
           return this.#headersList[kHeadersSortedMap];
         }
         const headers = [];
-        const names = this.#headersList.toSortedArray();
+        const names2 = this.#headersList.toSortedArray();
         const cookies = this.#headersList.cookies;
         if (cookies === null || cookies.length === 1) {
-          return this.#headersList[kHeadersSortedMap] = names;
+          return this.#headersList[kHeadersSortedMap] = names2;
         }
-        for (let i3 = 0; i3 < names.length; ++i3) {
-          const { 0: name2, 1: value } = names[i3];
+        for (let i3 = 0; i3 < names2.length; ++i3) {
+          const { 0: name2, 1: value } = names2[i3];
           if (name2 === "set-cookie") {
             for (let j = 0; j < cookies.length; ++j) {
               headers.push([name2, cookies[j]]);
@@ -16044,8 +16044,8 @@ var require_cache = __commonJS({
        * @returns {requestResponseList}
        */
       #batchCacheOperations(operations) {
-        const cache = this.#relevantRequestResponseList;
-        const backupCache = [...cache];
+        const cache2 = this.#relevantRequestResponseList;
+        const backupCache = [...cache2];
         const addedItems = [];
         const resultList = [];
         try {
@@ -16072,9 +16072,9 @@ var require_cache = __commonJS({
                 return [];
               }
               for (const requestResponse of requestResponses) {
-                const idx = cache.indexOf(requestResponse);
+                const idx = cache2.indexOf(requestResponse);
                 assert2(idx !== -1);
-                cache.splice(idx, 1);
+                cache2.splice(idx, 1);
               }
             } else if (operation.type === "put") {
               if (operation.response == null) {
@@ -16104,11 +16104,11 @@ var require_cache = __commonJS({
               }
               requestResponses = this.#queryCache(operation.request);
               for (const requestResponse of requestResponses) {
-                const idx = cache.indexOf(requestResponse);
+                const idx = cache2.indexOf(requestResponse);
                 assert2(idx !== -1);
-                cache.splice(idx, 1);
+                cache2.splice(idx, 1);
               }
-              cache.push([operation.request, operation.response]);
+              cache2.push([operation.request, operation.response]);
               addedItems.push([operation.request, operation.response]);
             }
             resultList.push([operation.request, operation.response]);
@@ -16282,13 +16282,13 @@ var require_cachestorage = __commonJS({
         if (options.cacheName != null) {
           if (this.#caches.has(options.cacheName)) {
             const cacheList = this.#caches.get(options.cacheName);
-            const cache = new Cache(kConstruct, cacheList);
-            return await cache.match(request, options);
+            const cache2 = new Cache(kConstruct, cacheList);
+            return await cache2.match(request, options);
           }
         } else {
           for (const cacheList of this.#caches.values()) {
-            const cache = new Cache(kConstruct, cacheList);
-            const response = await cache.match(request, options);
+            const cache2 = new Cache(kConstruct, cacheList);
+            const response = await cache2.match(request, options);
             if (response !== void 0) {
               return response;
             }
@@ -16318,12 +16318,12 @@ var require_cachestorage = __commonJS({
         webidl.argumentLengthCheck(arguments, 1, prefix);
         cacheName = webidl.converters.DOMString(cacheName, prefix, "cacheName");
         if (this.#caches.has(cacheName)) {
-          const cache2 = this.#caches.get(cacheName);
-          return new Cache(kConstruct, cache2);
+          const cache3 = this.#caches.get(cacheName);
+          return new Cache(kConstruct, cache3);
         }
-        const cache = [];
-        this.#caches.set(cacheName, cache);
-        return new Cache(kConstruct, cache);
+        const cache2 = [];
+        this.#caches.set(cacheName, cache2);
+        return new Cache(kConstruct, cache2);
       }
       /**
        * @see https://w3c.github.io/ServiceWorker/#cache-storage-delete
@@ -22945,7 +22945,7 @@ var require_scan = __commonJS({
       let lastIndex = 0;
       let isBrace = false;
       let isBracket = false;
-      let isGlob = false;
+      let isGlob2 = false;
       let isExtglob = false;
       let isGlobstar = false;
       let braceEscaped = false;
@@ -22988,7 +22988,7 @@ var require_scan = __commonJS({
             }
             if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
               isBrace = token.isBrace = true;
-              isGlob = token.isGlob = true;
+              isGlob2 = token.isGlob = true;
               finished7 = true;
               if (scanToEnd === true) {
                 continue;
@@ -22997,7 +22997,7 @@ var require_scan = __commonJS({
             }
             if (braceEscaped !== true && code === CHAR_COMMA) {
               isBrace = token.isBrace = true;
-              isGlob = token.isGlob = true;
+              isGlob2 = token.isGlob = true;
               finished7 = true;
               if (scanToEnd === true) {
                 continue;
@@ -23034,7 +23034,7 @@ var require_scan = __commonJS({
         if (opts.noext !== true) {
           const isExtglobChar = code === CHAR_PLUS || code === CHAR_AT || code === CHAR_ASTERISK || code === CHAR_QUESTION_MARK || code === CHAR_EXCLAMATION_MARK;
           if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
-            isGlob = token.isGlob = true;
+            isGlob2 = token.isGlob = true;
             isExtglob = token.isExtglob = true;
             finished7 = true;
             if (code === CHAR_EXCLAMATION_MARK && index === start2) {
@@ -23064,7 +23064,7 @@ var require_scan = __commonJS({
         }
         if (code === CHAR_ASTERISK) {
           if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
-          isGlob = token.isGlob = true;
+          isGlob2 = token.isGlob = true;
           finished7 = true;
           if (scanToEnd === true) {
             continue;
@@ -23072,7 +23072,7 @@ var require_scan = __commonJS({
           break;
         }
         if (code === CHAR_QUESTION_MARK) {
-          isGlob = token.isGlob = true;
+          isGlob2 = token.isGlob = true;
           finished7 = true;
           if (scanToEnd === true) {
             continue;
@@ -23088,7 +23088,7 @@ var require_scan = __commonJS({
             }
             if (next === CHAR_RIGHT_SQUARE_BRACKET) {
               isBracket = token.isBracket = true;
-              isGlob = token.isGlob = true;
+              isGlob2 = token.isGlob = true;
               finished7 = true;
               break;
             }
@@ -23104,7 +23104,7 @@ var require_scan = __commonJS({
           continue;
         }
         if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
-          isGlob = token.isGlob = true;
+          isGlob2 = token.isGlob = true;
           if (scanToEnd === true) {
             let parens = 1;
             while (eos() !== true && (code = advance())) {
@@ -23126,7 +23126,7 @@ var require_scan = __commonJS({
           }
           break;
         }
-        if (isGlob === true) {
+        if (isGlob2 === true) {
           finished7 = true;
           if (scanToEnd === true) {
             continue;
@@ -23136,7 +23136,7 @@ var require_scan = __commonJS({
       }
       if (opts.noext === true) {
         isExtglob = false;
-        isGlob = false;
+        isGlob2 = false;
       }
       let base = str2;
       let prefix = "";
@@ -23146,10 +23146,10 @@ var require_scan = __commonJS({
         str2 = str2.slice(start2);
         lastIndex -= start2;
       }
-      if (base && isGlob === true && lastIndex > 0) {
+      if (base && isGlob2 === true && lastIndex > 0) {
         base = str2.slice(0, lastIndex);
         glob2 = str2.slice(lastIndex);
-      } else if (isGlob === true) {
+      } else if (isGlob2 === true) {
         base = "";
         glob2 = str2;
       } else {
@@ -23174,7 +23174,7 @@ var require_scan = __commonJS({
         glob: glob2,
         isBrace,
         isBracket,
-        isGlob,
+        isGlob: isGlob2,
         isExtglob,
         isGlobstar,
         negated,
@@ -23747,9 +23747,9 @@ var require_parse3 = __commonJS({
                 const idx = prev.value.lastIndexOf("[");
                 const pre = prev.value.slice(0, idx);
                 const rest2 = prev.value.slice(idx + 2);
-                const posix10 = POSIX_REGEX_SOURCE[rest2];
-                if (posix10) {
-                  prev.value = pre + posix10;
+                const posix11 = POSIX_REGEX_SOURCE[rest2];
+                if (posix11) {
+                  prev.value = pre + posix11;
                   state.backtrack = true;
                   advance();
                   if (!bos.output && tokens.indexOf(prev) === 1) {
@@ -24249,9 +24249,9 @@ var require_picomatch = __commonJS({
     var utils = require_utils3();
     var constants5 = require_constants6();
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
-    var picomatch4 = (glob2, options, returnState = false) => {
+    var picomatch5 = (glob2, options, returnState = false) => {
       if (Array.isArray(glob2)) {
-        const fns = glob2.map((input) => picomatch4(input, options, returnState));
+        const fns = glob2.map((input) => picomatch5(input, options, returnState));
         const arrayMatcher = (str2) => {
           for (const isMatch of fns) {
             const state2 = isMatch(str2);
@@ -24266,18 +24266,18 @@ var require_picomatch = __commonJS({
         throw new TypeError("Expected pattern to be a non-empty string");
       }
       const opts = options || {};
-      const posix10 = opts.windows;
-      const regex = isState ? picomatch4.compileRe(glob2, options) : picomatch4.makeRe(glob2, options, false, true);
+      const posix11 = opts.windows;
+      const regex = isState ? picomatch5.compileRe(glob2, options) : picomatch5.makeRe(glob2, options, false, true);
       const state = regex.state;
       delete regex.state;
       let isIgnored = () => false;
       if (opts.ignore) {
         const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
-        isIgnored = picomatch4(opts.ignore, ignoreOpts, returnState);
+        isIgnored = picomatch5(opts.ignore, ignoreOpts, returnState);
       }
-      const matcher = (input, returnObject = false) => {
-        const { isMatch, match, output } = picomatch4.test(input, regex, options, { glob: glob2, posix: posix10 });
-        const result = { glob: glob2, state, regex, posix: posix10, input, output, match, isMatch };
+      const matcher2 = (input, returnObject = false) => {
+        const { isMatch, match, output } = picomatch5.test(input, regex, options, { glob: glob2, posix: posix11 });
+        const result = { glob: glob2, state, regex, posix: posix11, input, output, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
         }
@@ -24298,11 +24298,11 @@ var require_picomatch = __commonJS({
         return returnObject ? result : true;
       };
       if (returnState) {
-        matcher.state = state;
+        matcher2.state = state;
       }
-      return matcher;
+      return matcher2;
     };
-    picomatch4.test = (input, regex, options, { glob: glob2, posix: posix10 } = {}) => {
+    picomatch5.test = (input, regex, options, { glob: glob2, posix: posix11 } = {}) => {
       if (typeof input !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -24310,7 +24310,7 @@ var require_picomatch = __commonJS({
         return { isMatch: false, output: "" };
       }
       const opts = options || {};
-      const format2 = opts.format || (posix10 ? utils.toPosixSlashes : null);
+      const format2 = opts.format || (posix11 ? utils.toPosixSlashes : null);
       let match = input === glob2;
       let output = match && format2 ? format2(input) : input;
       if (match === false) {
@@ -24319,24 +24319,24 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch4.matchBase(input, regex, options, posix10);
+          match = picomatch5.matchBase(input, regex, options, posix11);
         } else {
           match = regex.exec(output);
         }
       }
       return { isMatch: Boolean(match), match, output };
     };
-    picomatch4.matchBase = (input, glob2, options, posix10 = options && options.windows) => {
-      const regex = glob2 instanceof RegExp ? glob2 : picomatch4.makeRe(glob2, options);
-      return regex.test(utils.basename(input, { windows: posix10 }));
+    picomatch5.matchBase = (input, glob2, options, posix11 = options && options.windows) => {
+      const regex = glob2 instanceof RegExp ? glob2 : picomatch5.makeRe(glob2, options);
+      return regex.test(utils.basename(input, { windows: posix11 }));
     };
-    picomatch4.isMatch = (str2, patterns, options) => picomatch4(patterns, options)(str2);
-    picomatch4.parse = (pattern, options) => {
-      if (Array.isArray(pattern)) return pattern.map((p) => picomatch4.parse(p, options));
+    picomatch5.isMatch = (str2, patterns, options) => picomatch5(patterns, options)(str2);
+    picomatch5.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch5.parse(p, options));
       return parse(pattern, { ...options, fastpaths: false });
     };
-    picomatch4.scan = (input, options) => scan2(input, options);
-    picomatch4.compileRe = (state, options, returnOutput = false, returnState = false) => {
+    picomatch5.scan = (input, options) => scan2(input, options);
+    picomatch5.compileRe = (state, options, returnOutput = false, returnState = false) => {
       if (returnOutput === true) {
         return state.output;
       }
@@ -24347,13 +24347,13 @@ var require_picomatch = __commonJS({
       if (state && state.negated === true) {
         source = `^(?!${source}).*$`;
       }
-      const regex = picomatch4.toRegex(source, options);
+      const regex = picomatch5.toRegex(source, options);
       if (returnState === true) {
         regex.state = state;
       }
       return regex;
     };
-    picomatch4.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+    picomatch5.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
       if (!input || typeof input !== "string") {
         throw new TypeError("Expected a non-empty string");
       }
@@ -24364,9 +24364,9 @@ var require_picomatch = __commonJS({
       if (!parsed.output) {
         parsed = parse(input, options);
       }
-      return picomatch4.compileRe(parsed, options, returnOutput, returnState);
+      return picomatch5.compileRe(parsed, options, returnOutput, returnState);
     };
-    picomatch4.toRegex = (source, options) => {
+    picomatch5.toRegex = (source, options) => {
       try {
         const opts = options || {};
         return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
@@ -24375,8 +24375,8 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch4.constants = constants5;
-    module2.exports = picomatch4;
+    picomatch5.constants = constants5;
+    module2.exports = picomatch5;
   }
 });
 
@@ -24386,14 +24386,14 @@ var require_picomatch2 = __commonJS({
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils3();
-    function picomatch4(glob2, options, returnState = false) {
+    function picomatch5(glob2, options, returnState = false) {
       if (options && (options.windows === null || options.windows === void 0)) {
         options = { ...options, windows: utils.isWindows() };
       }
       return pico(glob2, options, returnState);
     }
-    Object.assign(picomatch4, pico);
-    module2.exports = picomatch4;
+    Object.assign(picomatch5, pico);
+    module2.exports = picomatch5;
   }
 });
 
@@ -24445,10 +24445,10 @@ var require_code = __commonJS({
       }
       get names() {
         var _a;
-        return (_a = this._names) !== null && _a !== void 0 ? _a : this._names = this._items.reduce((names, c3) => {
+        return (_a = this._names) !== null && _a !== void 0 ? _a : this._names = this._items.reduce((names2, c3) => {
           if (c3 instanceof Name)
-            names[c3.str] = (names[c3.str] || 0) + 1;
-          return names;
+            names2[c3.str] = (names2[c3.str] || 0) + 1;
+          return names2;
         }, {});
       }
     };
@@ -24774,11 +24774,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants5) {
-        if (!names[this.name.str])
+      optimizeNames(names2, constants5) {
+        if (!names2[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants5);
+          this.rhs = optimizeExpr(this.rhs, names2, constants5);
         return this;
       }
       get names() {
@@ -24795,15 +24795,15 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants5) {
-        if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
+      optimizeNames(names2, constants5) {
+        if (this.lhs instanceof code_1.Name && !names2[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants5);
+        this.rhs = optimizeExpr(this.rhs, names2, constants5);
         return this;
       }
       get names() {
-        const names = this.lhs instanceof code_1.Name ? {} : { ...this.lhs.names };
-        return addExprNames(names, this.rhs);
+        const names2 = this.lhs instanceof code_1.Name ? {} : { ...this.lhs.names };
+        return addExprNames(names2, this.rhs);
       }
     };
     var AssignOp = class extends Assign {
@@ -24859,8 +24859,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants5) {
-        this.code = optimizeExpr(this.code, names, constants5);
+      optimizeNames(names2, constants5) {
+        this.code = optimizeExpr(this.code, names2, constants5);
         return this;
       }
       get names() {
@@ -24889,20 +24889,20 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants5) {
+      optimizeNames(names2, constants5) {
         const { nodes } = this;
         let i3 = nodes.length;
         while (i3--) {
           const n2 = nodes[i3];
-          if (n2.optimizeNames(names, constants5))
+          if (n2.optimizeNames(names2, constants5))
             continue;
-          subtractNames(names, n2.names);
+          subtractNames(names2, n2.names);
           nodes.splice(i3, 1);
         }
         return nodes.length > 0 ? this : void 0;
       }
       get names() {
-        return this.nodes.reduce((names, n2) => addNames(names, n2.names), {});
+        return this.nodes.reduce((names2, n2) => addNames(names2, n2.names), {});
       }
     };
     var BlockNode = class extends ParentNode {
@@ -24947,20 +24947,20 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants5) {
+      optimizeNames(names2, constants5) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants5);
-        if (!(super.optimizeNames(names, constants5) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names2, constants5);
+        if (!(super.optimizeNames(names2, constants5) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants5);
+        this.condition = optimizeExpr(this.condition, names2, constants5);
         return this;
       }
       get names() {
-        const names = super.names;
-        addExprNames(names, this.condition);
+        const names2 = super.names;
+        addExprNames(names2, this.condition);
         if (this.else)
-          addNames(names, this.else.names);
-        return names;
+          addNames(names2, this.else.names);
+        return names2;
       }
     };
     If.kind = "if";
@@ -24975,10 +24975,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants5) {
-        if (!super.optimizeNames(names, constants5))
+      optimizeNames(names2, constants5) {
+        if (!super.optimizeNames(names2, constants5))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants5);
+        this.iteration = optimizeExpr(this.iteration, names2, constants5);
         return this;
       }
       get names() {
@@ -24999,8 +24999,8 @@ var require_codegen = __commonJS({
         return `for(${varKind} ${name2}=${from}; ${name2}<${to}; ${name2}++)` + super.render(opts);
       }
       get names() {
-        const names = addExprNames(super.names, this.from);
-        return addExprNames(names, this.to);
+        const names2 = addExprNames(super.names, this.from);
+        return addExprNames(names2, this.to);
       }
     };
     var ForIter = class extends For {
@@ -25014,10 +25014,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants5) {
-        if (!super.optimizeNames(names, constants5))
+      optimizeNames(names2, constants5) {
+        if (!super.optimizeNames(names2, constants5))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants5);
+        this.iterable = optimizeExpr(this.iterable, names2, constants5);
         return this;
       }
       get names() {
@@ -25059,20 +25059,20 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants5) {
+      optimizeNames(names2, constants5) {
         var _a, _b;
-        super.optimizeNames(names, constants5);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants5);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants5);
+        super.optimizeNames(names2, constants5);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names2, constants5);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names2, constants5);
         return this;
       }
       get names() {
-        const names = super.names;
+        const names2 = super.names;
         if (this.catch)
-          addNames(names, this.catch.names);
+          addNames(names2, this.catch.names);
         if (this.finally)
-          addNames(names, this.finally.names);
-        return names;
+          addNames(names2, this.finally.names);
+        return names2;
       }
     };
     var Catch = class extends BlockNode {
@@ -25356,15 +25356,15 @@ var require_codegen = __commonJS({
       }
     };
     exports.CodeGen = CodeGen;
-    function addNames(names, from) {
+    function addNames(names2, from) {
       for (const n2 in from)
-        names[n2] = (names[n2] || 0) + (from[n2] || 0);
-      return names;
+        names2[n2] = (names2[n2] || 0) + (from[n2] || 0);
+      return names2;
     }
-    function addExprNames(names, from) {
-      return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
+    function addExprNames(names2, from) {
+      return from instanceof code_1._CodeOrName ? addNames(names2, from.names) : names2;
     }
-    function optimizeExpr(expr, names, constants5) {
+    function optimizeExpr(expr, names2, constants5) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -25380,18 +25380,18 @@ var require_codegen = __commonJS({
       }, []));
       function replaceName(n2) {
         const c3 = constants5[n2.str];
-        if (c3 === void 0 || names[n2.str] !== 1)
+        if (c3 === void 0 || names2[n2.str] !== 1)
           return n2;
-        delete names[n2.str];
+        delete names2[n2.str];
         return c3;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c3) => c3 instanceof code_1.Name && names[c3.str] === 1 && constants5[c3.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c3) => c3 instanceof code_1.Name && names2[c3.str] === 1 && constants5[c3.str] !== void 0);
       }
     }
-    function subtractNames(names, from) {
+    function subtractNames(names2, from) {
       for (const n2 in from)
-        names[n2] = (names[n2] || 0) - (from[n2] || 0);
+        names2[n2] = (names2[n2] || 0) - (from[n2] || 0);
     }
     function not(x) {
       return typeof x == "boolean" || typeof x == "number" || x === null ? !x : (0, code_1._)`!${par(x)}`;
@@ -25589,7 +25589,7 @@ var require_names = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var names = {
+    var names2 = {
       // validation function arguments
       data: new codegen_1.Name("data"),
       // data passed to validation function
@@ -25618,7 +25618,7 @@ var require_names = __commonJS({
       jsonLen: new codegen_1.Name("jsonLen"),
       jsonPart: new codegen_1.Name("jsonPart")
     };
-    exports.default = names;
+    exports.default = names2;
   }
 });
 
@@ -33406,9 +33406,9 @@ var require_loader = __commonJS({
       const transactions = state.anchorMapTransactions;
       if (transactions.length === 0) return;
       const parent = transactions[transactions.length - 1];
-      const names = Object.keys(transaction);
-      for (let index = 0, length = names.length; index < length; index += 1) {
-        const name2 = names[index];
+      const names2 = Object.keys(transaction);
+      for (let index = 0, length = names2.length; index < length; index += 1) {
+        const name2 = names2[index];
         if (!_hasOwnProperty.call(parent, name2)) {
           parent[name2] = transaction[name2];
         }
@@ -33416,13 +33416,13 @@ var require_loader = __commonJS({
     }
     function rollbackAnchorTransaction(state) {
       const transaction = state.anchorMapTransactions.pop();
-      const names = Object.keys(transaction);
-      for (let index = names.length - 1; index >= 0; index -= 1) {
-        const entry = transaction[names[index]];
+      const names2 = Object.keys(transaction);
+      for (let index = names2.length - 1; index >= 0; index -= 1) {
+        const entry = transaction[names2[index]];
         if (entry.existed) {
-          state.anchorMap[names[index]] = entry.value;
+          state.anchorMap[names2[index]] = entry.value;
         } else {
-          delete state.anchorMap[names[index]];
+          delete state.anchorMap[names2[index]];
         }
       }
     }
@@ -55232,6 +55232,142 @@ var sed_unsafe_expression_default = defineCheck(
   }
 );
 
+// src/rules/file-rules.ts
+var import_picomatch = __toESM(require_picomatch2(), 1);
+import { posix as posix5 } from "node:path";
+var GLOB = /[*?[\]{}]/;
+var cache = /* @__PURE__ */ new Map();
+function matcher(pattern) {
+  if (cache.has(pattern)) return cache.get(pattern);
+  let m;
+  try {
+    const trimmed = pattern.replace(/\/+$/, "");
+    const anywhere = !trimmed.includes("/");
+    const test = (0, import_picomatch.default)(anywhere ? `**/${trimmed}` : trimmed.replace(/^\/+/, ""), { dot: true });
+    m = (rel) => test(rel);
+  } catch {
+    m = void 0;
+  }
+  if (cache.size > 1e3) cache.clear();
+  cache.set(pattern, m);
+  return m;
+}
+function projectOf(rule) {
+  const file = rule.origin.file;
+  if (!file.startsWith("/")) return void 0;
+  const dir = posix5.dirname(file);
+  return posix5.basename(dir) === ".claude" ? posix5.dirname(dir) : dir;
+}
+function compile(rule, bases) {
+  const content = rule.content;
+  if (content === void 0 || content === "") return void 0;
+  let base;
+  let pattern;
+  if (content.startsWith("//")) {
+    base = "/";
+    pattern = content.slice(2);
+  } else if (content === "~" || content.startsWith("~/")) {
+    base = bases.home;
+    pattern = content.slice(2);
+  } else if (content.startsWith("/")) {
+    base = projectOf(rule) ?? bases.cwd;
+    pattern = content.slice(1);
+  } else {
+    base = bases.cwd;
+    pattern = content.startsWith("./") ? content.slice(2) : content;
+  }
+  if (base === void 0) return void 0;
+  if (pattern === "" || pattern === "**" || pattern === "**/*") pattern = "**";
+  const test = matcher(pattern);
+  if (!test) return void 0;
+  const g = pattern.search(GLOB);
+  const head = g === -1 ? pattern : pattern.slice(0, g);
+  const literal2 = posix5.join(base, head.includes("/") || g === -1 ? head.slice(0, head.lastIndexOf("/") + 1) || head : "");
+  return { base, pattern, test, literal: literal2.replace(/(.)\/+$/, "$1") };
+}
+function names(c3, path6) {
+  const rel = posix5.relative(c3.base, path6);
+  if (rel.startsWith("..") || posix5.isAbsolute(rel)) return false;
+  if (rel === "") return c3.pattern === "**";
+  const parts2 = rel.split("/");
+  for (let i3 = parts2.length; i3 >= 1; i3--) if (c3.test(parts2.slice(0, i3).join("/"))) return true;
+  return c3.pattern === "**";
+}
+function lexicalPath(p, bases) {
+  if (!p.static) return void 0;
+  let raw = p.path;
+  if ((raw === "~" || raw.startsWith("~/")) && bases.home !== void 0) raw = bases.home + raw.slice(1);
+  if (raw.startsWith("/")) return posix5.normalize(raw).replace(/(.)\/+$/, "$1");
+  if (bases.cwd !== void 0 && !raw.startsWith("~")) return posix5.join(bases.cwd, raw).replace(/(.)\/+$/, "$1");
+  return void 0;
+}
+function forms(p, bases) {
+  const out2 = [];
+  if (p.resolved !== null) out2.push(p.resolved.replace(/(.)\/+$/, "$1"));
+  const lexical = lexicalPath(p, bases);
+  if (lexical !== void 0) out2.push(lexical);
+  return out2;
+}
+function globMayReach(c3, p, bases) {
+  const dir = p.resolved;
+  const glob2 = lexicalPath(p, bases);
+  if (dir === null || glob2 === void 0) return true;
+  if (names(c3, `${dir === "/" ? "" : dir}/x`) && !GLOB.test(c3.pattern)) return true;
+  const anywhereGlob = !c3.pattern.replace(/\/+$/, "").includes("/") && GLOB.test(c3.pattern);
+  if (anywhereGlob) {
+    const name3 = c3.pattern.replace(/\/+$/, "");
+    return glob2.includes("**") || glob2.split("/").some((part) => GLOB.test(part) && mayIntersect(part, name3));
+  }
+  if (GLOB.test(c3.pattern)) return c3.literal === dir || c3.literal.startsWith(`${dir === "/" ? "" : dir}/`) || dir.startsWith(`${c3.literal === "/" ? "" : c3.literal}/`) || names(c3, `${dir === "/" ? "" : dir}/x`);
+  const expands = (0, import_picomatch.default)(glob2, { dot: false });
+  const anywhere = !c3.pattern.replace(/\/+$/, "").includes("/");
+  if (!anywhere) {
+    const target = posix5.join(c3.base, c3.pattern);
+    return expands(target) || expands(`${target}/x`) || target.startsWith(`${dir === "/" ? "" : dir}/`) && glob2.split("/").includes("**");
+  }
+  const name2 = c3.pattern.replace(/\/+$/, "");
+  return glob2.split("/").some((part) => GLOB.test(part) && (0, import_picomatch.default)(part, { dot: false })(name2)) || glob2.includes("**");
+}
+function mayIntersect(a2, b) {
+  const affixes = (g) => {
+    const first = g.search(GLOB);
+    let last = -1;
+    for (let i3 = 0; i3 < g.length; i3++) if (GLOB.test(g[i3])) last = i3;
+    return first === -1 ? [g, g] : [g.slice(0, first), g.slice(last + 1)];
+  };
+  const [pa, sa] = affixes(a2);
+  const [pb, sb] = affixes(b);
+  return (pa.startsWith(pb) || pb.startsWith(pa)) && (sa.endsWith(sb) || sb.endsWith(sa));
+}
+function isGlob(p) {
+  return p.glob ?? GLOB.test(p.path);
+}
+function fileToolFor(p) {
+  return p.operation === "read" ? "Read" : "Edit";
+}
+function restrictingFileRule(rules, p, bases) {
+  const tool = fileToolFor(p);
+  for (const rule of rules) {
+    if (rule.toolName !== tool || rule.bash !== void 0) continue;
+    const c3 = compile(rule, bases);
+    if (!c3) continue;
+    const fs2 = forms(p, bases);
+    if (fs2.some((f) => names(c3, f))) return { rule, certain: !isGlob(p) };
+    if (isGlob(p) && globMayReach(c3, p, bases)) return { rule, certain: false };
+  }
+  return void 0;
+}
+function permittingFileRule(rules, p, bases) {
+  if (p.resolved === null || isGlob(p) || !p.static) return void 0;
+  const tool = fileToolFor(p);
+  for (const rule of rules) {
+    if (rule.toolName !== tool || rule.bash !== void 0) continue;
+    const c3 = compile(rule, bases);
+    if (c3 && forms(p, bases).every((f) => names(c3, f))) return rule;
+  }
+  return void 0;
+}
+
 // rules/permissions.json
 var permissions_default2 = {
   $schema: "./schema/permissions.schema.json",
@@ -55720,7 +55856,7 @@ function firstExactMatch(rules, command) {
 }
 
 // src/model/build.ts
-import { posix as posix5 } from "node:path";
+import { posix as posix6 } from "node:path";
 
 // src/parse/embedded.ts
 var SHELLS2 = /* @__PURE__ */ new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);
@@ -56166,9 +56302,9 @@ function resolveDir(target, cur, home) {
   let p = target;
   if ((p === "~" || p.startsWith("~/")) && home !== void 0) p = home + p.slice(1);
   if (p.startsWith("~") || p.includes("$")) return void 0;
-  if (p.startsWith("/")) return posix5.normalize(p).replace(/(.)\/+$/, "$1");
+  if (p.startsWith("/")) return posix6.normalize(p).replace(/(.)\/+$/, "$1");
   if (cur === void 0) return void 0;
-  return posix5.join(cur, p).replace(/(.)\/+$/, "$1");
+  return posix6.join(cur, p).replace(/(.)\/+$/, "$1");
 }
 function buildModel(parsed, options = {}) {
   const text = parsed.text;
@@ -56223,11 +56359,11 @@ function buildModel(parsed, options = {}) {
     const cmd = all[k];
     const { places, capped, loops } = placesOf(cmd.place?.chain, cmd, inBackground(cmd));
     let unknown = capped ? `Cap reached: the command is nested more than ${MAX_ENCLOSING_DEPTH} constructs deep.` : void 0;
-    const names = /* @__PURE__ */ new Set();
+    const names2 = /* @__PURE__ */ new Set();
     const words = [...cmd.name ? [cmd.name] : [], ...cmd.args, ...cmd.redirects.flatMap((r) => r.target ? [r.target] : []), ...cmd.assignments.flatMap((a2) => a2.value ? [a2.value] : [])];
-    for (const w of words) for (const p of w.parts) if (p.kind === "parameter" && p.plain === true) names.add(p.name);
+    for (const w of words) for (const p of w.parts) if (p.kind === "parameter" && p.plain === true) names2.add(p.name);
     const known = /* @__PURE__ */ new Map();
-    for (const n2 of names) {
+    for (const n2 of names2) {
       const loop = loops.get(n2);
       if (loop !== void 0) {
         if (loop !== null && loop.length > 0 && loop.every((w) => w.value !== void 0)) {
@@ -56379,7 +56515,7 @@ function buildModel(parsed, options = {}) {
 }
 function trackCwd(parsed, commands, options) {
   const out2 = new Array(commands.length).fill(void 0);
-  const base = options.cwd?.startsWith("/") ? [posix5.normalize(options.cwd).replace(/(.)\/+$/, "$1")] : void 0;
+  const base = options.cwd?.startsWith("/") ? [posix6.normalize(options.cwd).replace(/(.)\/+$/, "$1")] : void 0;
   let sticky = false;
   const hostCwdAfter = /* @__PURE__ */ new Map();
   const apply = (scope, c3) => {
@@ -58316,9 +58452,9 @@ function optionEffects(program, args2) {
   parseEffects(sub ?? { source: entry.source, options: [] }, args2, head.rest + 1, inherited, out2);
   return out2;
 }
-function environmentEffects(names) {
+function environmentEffects(names2) {
   const out2 = [];
-  for (const n2 of names) {
+  for (const n2 of names2) {
     const kind = Object.hasOwn(ENVIRONMENT, n2) ? ENVIRONMENT[n2] : void 0;
     if (kind) out2.push({ kind, option: `${n2}=`, argIndex: -1, note: "the variable names a program the command runs" });
   }
@@ -58329,9 +58465,9 @@ function codeRunningOptions(words, limit = 8) {
   if (program === void 0) return [];
   const entry = effectEntry(program);
   if (!entry) return [];
-  const names = [];
+  const names2 = [];
   const add = (n2) => {
-    if (names.length < limit && !names.includes(n2)) names.push(n2);
+    if (names2.length < limit && !names2.includes(n2)) names2.push(n2);
   };
   const fromEntry = (e) => {
     for (const o2 of e.options) if (o2.effect === "exec" || o2.also?.some((a2) => a2.effect === "exec")) add(o2.names.find((n2) => n2.startsWith("--")) ?? o2.names[0]);
@@ -58344,18 +58480,18 @@ function codeRunningOptions(words, limit = 8) {
     if (sub.subcommandEffect === "exec") add(`${program} ${subName}`);
     fromEntry(sub);
     if (!entry.stopAtOperand) fromEntry({ ...entry, operandPatterns: [] });
-    return names;
+    return names2;
   }
   if (entry.subcommands && subName !== void 0) {
     if (!entry.stopAtOperand) fromEntry({ ...entry, operandPatterns: [] });
-    return names;
+    return names2;
   }
   fromEntry(entry);
   for (const [n2, s] of Object.entries(entry.subcommands ?? {})) {
     if (s.subcommandEffect === "exec") add(`${program} ${n2}`);
     else if (s.options.some((o2) => o2.effect === "exec")) add(`${program} ${n2} ${s.options.find((o2) => o2.effect === "exec").names.find((x) => x.startsWith("--")) ?? s.options.find((o2) => o2.effect === "exec").names[0]}`);
   }
-  return names;
+  return names2;
 }
 
 // src/rules/effect-constraint.ts
@@ -58527,8 +58663,9 @@ function quoteCode(s) {
   return `\`${t.replace(/`/g, "'")}\``;
 }
 var VERB = { read: "reads", write: "writes to", create: "creates" };
-function pathProblem(p, ctx, mode, allowRule = false) {
+function pathProblem(p, ctx, mode, allowRule = false, permitted = () => false) {
   const what = () => `${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}`;
+  if (!p.allowed && p.reason === "outside" && permitted(p)) return void 0;
   if (!p.allowed) {
     switch (p.reason) {
       case "outside":
@@ -58739,6 +58876,13 @@ function decide(text, parsed, policy, ctx = {}) {
     const hit = ruleFor(text, m, policy, "deny");
     if (hit) return { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${ruleText(hit.rule)}.`, rule: hit.rule, span: hit.span, ...base };
   }
+  const fileBases = { cwd: pathCtx?.cwd, home: pathCtx?.host.home };
+  let fileAsk;
+  for (const p of paths) {
+    const hit = restrictingFileRule(policy.deny, p, fileBases);
+    if (hit?.certain) return { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${ruleText(hit.rule)}: ${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}.`, rule: hit.rule, span: p.span, ...base };
+    if (hit) fileAsk ??= { rule: hit.rule, p, deny: true };
+  }
   const blind = model.gaps.length > 0;
   if (blind) {
     const r = visibleRule(text, policy.deny);
@@ -58749,6 +58893,16 @@ function decide(text, parsed, policy, ctx = {}) {
   for (const m of cmds) {
     const hit = ruleFor(text, m, policy, "ask");
     if (hit) return { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: `Rule ${ruleText(hit.rule)} asks for approval.`, rule: hit.rule, span: hit.span, ...base };
+  }
+  for (const p of paths) {
+    if (fileAsk) break;
+    const hit = restrictingFileRule(policy.ask, p, fileBases);
+    if (hit) fileAsk = { rule: hit.rule, p, deny: false };
+  }
+  if (fileAsk) {
+    const { rule, p } = fileAsk;
+    const message4 = fileAsk.deny ? `${quoteCode(p.command)} ${VERB[p.operation]} \`${p.path}\`, a glob that may expand to a path rule ${ruleText(rule)} denies.` : `Rule ${ruleText(rule)} asks for approval: ${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}.`;
+    return { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: message4, rule, span: p.span, ...base };
   }
   if (blind) {
     const r = visibleRule(text, policy.ask);
@@ -58825,7 +58979,7 @@ function decide(text, parsed, policy, ctx = {}) {
         }
         for (const p of pathsOf.get(m) ?? []) {
           if (p.span.start < inst.span.start && p.source !== "redirect") continue;
-          const problem = pathProblem(p, pathCtx, mode, rule !== void 0);
+          const problem = pathProblem(p, pathCtx, mode, rule !== void 0, (q) => permittingFileRule(policy.allow, q, fileBases) !== void 0);
           if (problem) return { behavior: "ask", reason: "path-constraint", code: "path-constraint", message: problem, span: m.cmd.span, ...base };
         }
       }
@@ -58942,7 +59096,7 @@ var POLICY_ASK = {
   docs: {
     rationale: "Claude Code would stop and ask before running this command: an `ask` rule matches it, it writes a file or touches a path outside the working directories, it runs a `sed` expression outside the safe subset, it changes directory more than once, it combines `cd` with `git` (a repository in the target directory can run code through its config), it has more than 50 subcommands to check, or no `allow` rule covers every subcommand. In an agent transcript that means a person approved it (or the run was in a permissive mode).",
     fix: "Split the command, or add the allow rule the message suggests if it is safe to run without asking (suggestions are Claude Code's: a 2-word prefix such as `Bash(npm run:*)`, never for bare shells and wrappers).",
-    exceptions: "Asks that other rules report (security checks, parse complexity, dangerous removals) are not repeated here. With no permission rule configured, a command that nothing allows is not reported. Read-only commands (Claude Code's flag-level allowlist) are allowed without a rule; path constraints (a write, or a path outside the working directories, in a command with a recorded working directory) and `sed` constraints ask even when an allow rule matches, as in Claude Code. `Read(…)`/`Edit(…)` rules are not modelled."
+    exceptions: "Asks that other rules report (security checks, parse complexity, dangerous removals) are not repeated here. With no permission rule configured, a command that nothing allows is not reported. Read-only commands (Claude Code's flag-level allowlist) are allowed without a rule; path constraints (a write, or a path outside the working directories, in a command with a recorded working directory) and `sed` constraints ask even when an allow rule matches, as in Claude Code. `Read(…)`/`Edit(…)` deny and ask rules apply to the paths the command reads and writes; their allow rules admit paths outside."
   },
   sources: SOURCES,
   examples: {
@@ -59492,10 +59646,10 @@ function scanChunk(s, p, e, out2) {
   let quote = "";
   let esc = false;
   let value = "";
-  let isGlob = false;
+  let isGlob2 = false;
   for (let i3 = p; i3 < e; i3++) {
     let c3 = s[i3];
-    isGlob = isGlob || quote === "" && (c3 === "*" || c3 === "?");
+    isGlob2 = isGlob2 || quote === "" && (c3 === "*" || c3 === "?");
     if (esc) {
       value += c3;
       esc = false;
@@ -59527,7 +59681,7 @@ function scanChunk(s, p, e, out2) {
     } else value += c3;
   }
   const span = { start: p, end: e };
-  out2.push(isGlob ? { kind: "glob", pattern: value, span } : { kind: "string", value, span });
+  out2.push(isGlob2 ? { kind: "glob", pattern: value, span } : { kind: "string", value, span });
   return false;
 }
 function malformedTokenAt(command, entries2) {
@@ -61603,7 +61757,7 @@ function rulesCitingShellcheck(code) {
 }
 
 // src/config/config.ts
-var import_picomatch = __toESM(require_picomatch2(), 1);
+var import_picomatch2 = __toESM(require_picomatch2(), 1);
 var import_ajv = __toESM(require_ajv(), 1);
 
 // schemas/shellward-config.schema.json
@@ -63081,7 +63235,7 @@ function globMatcher(globs) {
     const base = g.includes("/") ? g : `**/${g}`;
     return [base, `${base}/**`];
   });
-  return patterns.length === 0 ? () => false : (0, import_picomatch.default)(patterns, { dot: true });
+  return patterns.length === 0 ? () => false : (0, import_picomatch2.default)(patterns, { dot: true });
 }
 
 // src/config/load.ts
@@ -68620,7 +68774,7 @@ import { isAbsolute as isAbsolute3, join as join3, relative as relative3, resolv
 
 // node_modules/tinyglobby/dist/index.mjs
 import { readdir, readdirSync, realpath, realpathSync, stat as stat2, statSync as statSync3 } from "fs";
-import { isAbsolute as isAbsolute2, posix as posix6, resolve as resolve4 } from "path";
+import { isAbsolute as isAbsolute2, posix as posix7, resolve as resolve4 } from "path";
 import { fileURLToPath as fileURLToPath3 } from "url";
 
 // node_modules/fdir/dist/index.mjs
@@ -69133,7 +69287,7 @@ var Builder = class {
 };
 
 // node_modules/tinyglobby/dist/index.mjs
-var import_picomatch2 = __toESM(require_picomatch2(), 1);
+var import_picomatch3 = __toESM(require_picomatch2(), 1);
 var isReadonlyArray = Array.isArray;
 var BACKSLASHES = /\\/g;
 var DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
@@ -69149,7 +69303,7 @@ function getPartialMatcher(patterns, options = {}) {
     patternsParts[i3] = parts2;
     const partsCount = parts2.length;
     const partMatchers = Array(partsCount);
-    for (j = 0; j < partsCount; j++) partMatchers[j] = (0, import_picomatch2.default)(parts2[j], options);
+    for (j = 0; j < partsCount; j++) partMatchers[j] = (0, import_picomatch3.default)(parts2[j], options);
     matchers[i3] = partMatchers;
   }
   return (input) => {
@@ -69157,14 +69311,14 @@ function getPartialMatcher(patterns, options = {}) {
     if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input)) return true;
     for (i3 = 0; i3 < patternsCount; i3++) {
       const patternParts = patternsParts[i3];
-      const matcher = matchers[i3];
+      const matcher2 = matchers[i3];
       const inputPatternCount = inputParts.length;
       const minParts = Math.min(inputPatternCount, patternParts.length);
       j = 0;
       while (j < minParts) {
         const part = patternParts[j];
         if (part.includes("/")) return true;
-        if (!matcher[j](inputParts[j])) break;
+        if (!matcher2[j](inputParts[j])) break;
         if (!options.noglobstar && part === "**") return true;
         j++;
       }
@@ -69189,8 +69343,8 @@ function buildFormat(cwd, root, absolute) {
     };
     return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
   }
-  if (absolute) return (p) => posix6.relative(cwd, p) || ".";
-  return (p) => posix6.relative(cwd, `${root}/${p}`) || ".";
+  if (absolute) return (p) => posix7.relative(cwd, p) || ".";
+  return (p) => posix7.relative(cwd, `${root}/${p}`) || ".";
 }
 function buildRelative(cwd, root) {
   if (root.startsWith(`${cwd}/`)) {
@@ -69198,7 +69352,7 @@ function buildRelative(cwd, root) {
     return (p) => `${prefix}/${p}`;
   }
   return (p) => {
-    const result = posix6.relative(cwd, `${root}/${p}`);
+    const result = posix7.relative(cwd, `${root}/${p}`);
     return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
   };
 }
@@ -69208,7 +69362,7 @@ function ensureNonDriveRelativePath(path6) {
 var splitPatternOptions = { parts: true };
 function splitPattern(path6) {
   var _result$parts;
-  const result = import_picomatch2.default.scan(path6, splitPatternOptions);
+  const result = import_picomatch3.default.scan(path6, splitPatternOptions);
   return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path6];
 }
 var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
@@ -69218,7 +69372,7 @@ var escapeWin32Path = (path6) => path6.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\
 var escapePath = isWin ? escapeWin32Path : escapePosixPath;
 function isDynamicPattern(pattern, options) {
   if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
-  const scan2 = import_picomatch2.default.scan(pattern);
+  const scan2 = import_picomatch3.default.scan(pattern);
   return scan2.isGlob || scan2.negated;
 }
 function log(...tasks) {
@@ -69236,7 +69390,7 @@ function normalizePattern(pattern, opts, props, isIgnore) {
   if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
   if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
   const escapedCwd = escapePath(cwd);
-  result = isAbsolute2(result.replace(ESCAPING_BACKSLASHES, "")) ? posix6.relative(escapedCwd, result) : posix6.normalize(result);
+  result = isAbsolute2(result.replace(ESCAPING_BACKSLASHES, "")) ? posix7.relative(escapedCwd, result) : posix7.normalize(result);
   const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
   const parts2 = splitPattern(result);
   if (parentDir) {
@@ -69247,7 +69401,7 @@ function normalizePattern(pattern, opts, props, isIgnore) {
       result = result.slice(0, (n2 - i3 - 1) * 3) + result.slice((n2 - i3) * 3 + parts2[i3 + n2].length + 1) || ".";
       i3++;
     }
-    const potentialRoot = posix6.join(cwd, parentDir.slice(i3 * 3));
+    const potentialRoot = posix7.join(cwd, parentDir.slice(i3 * 3));
     if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
       props.root = ensureNonDriveRelativePath(potentialRoot);
       props.depthOffset = -n2 + i3;
@@ -69269,7 +69423,7 @@ function normalizePattern(pattern, opts, props, isIgnore) {
     }
     props.depthOffset = newCommonPath.length;
     props.commonPath = newCommonPath;
-    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix6.join(cwd, ...newCommonPath) : cwd);
+    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix7.join(cwd, ...newCommonPath) : cwd);
   }
   return result;
 }
@@ -69308,8 +69462,8 @@ function buildCrawler(options, patterns) {
     noglobstar: options.globstar === false,
     posix: true
   };
-  const matcher = (0, import_picomatch2.default)(processed.match, matchOptions);
-  const ignore = (0, import_picomatch2.default)(processed.ignore, matchOptions);
+  const matcher2 = (0, import_picomatch3.default)(processed.match, matchOptions);
+  const ignore = (0, import_picomatch3.default)(processed.ignore, matchOptions);
   const partialMatcher = getPartialMatcher(processed.match, matchOptions);
   const format2 = buildFormat(cwd, root, absolute);
   const excludeFormatter = absolute ? format2 : buildFormat(cwd, root, true);
@@ -69322,12 +69476,12 @@ function buildCrawler(options, patterns) {
   const crawler = new Builder({
     filters: [debug ? (p, isDirectory) => {
       const path6 = format2(p, isDirectory);
-      const matches = matcher(path6) && !ignore(path6);
+      const matches = matcher2(path6) && !ignore(path6);
       if (matches) log(`matched ${path6}`);
       return matches;
     } : (p, isDirectory) => {
       const path6 = format2(p, isDirectory);
-      return matcher(path6) && !ignore(path6);
+      return matcher2(path6) && !ignore(path6);
     }],
     exclude: debug ? (_, p) => {
       const skipped2 = excludePredicate(_, p);
@@ -69588,7 +69742,7 @@ function spanToRange(span, map, index) {
 }
 
 // src/analyses/git-repository.ts
-import { posix as posix7 } from "node:path";
+import { posix as posix8 } from "node:path";
 var HAZARDS = [
   /^core\.(?:fsmonitor|pager|editor|sshcommand|askpass|gitproxy|attributesfile|excludesfile)$/,
   /^diff\.external$/,
@@ -69627,24 +69781,24 @@ function gitConfigHazard(text) {
   return void 0;
 }
 function gitRepositoryHazard(cwd, host) {
-  for (let dir = posix7.normalize(cwd); ; ) {
-    const dotGit = posix7.join(dir, ".git");
+  for (let dir = posix8.normalize(cwd); ; ) {
+    const dotGit = posix8.join(dir, ".git");
     if (host.realpath?.(dotGit) !== void 0) {
       let gitDir = dotGit;
       const asFile = host.readFile?.(dotGit);
       if (asFile !== void 0) {
         const m = /^gitdir:\s*(.+)$/m.exec(asFile);
         if (!m) return void 0;
-        gitDir = posix7.resolve(dir, m[1].trim());
-        const common2 = host.readFile?.(posix7.join(gitDir, "commondir"));
-        if (common2 !== void 0) gitDir = posix7.resolve(gitDir, common2.trim());
+        gitDir = posix8.resolve(dir, m[1].trim());
+        const common2 = host.readFile?.(posix8.join(gitDir, "commondir"));
+        if (common2 !== void 0) gitDir = posix8.resolve(gitDir, common2.trim());
       }
-      const config = host.readFile?.(posix7.join(gitDir, "config"));
+      const config = host.readFile?.(posix8.join(gitDir, "config"));
       const key = config === void 0 ? void 0 : gitConfigHazard(config);
       return key ? `the repository's config sets \`${key}\`, a program git runs` : void 0;
     }
     if (host.isBareRepository?.(dir)) return `${dir} looks like a bare repository, whose config and hooks git uses`;
-    const up = posix7.dirname(dir);
+    const up = posix8.dirname(dir);
     if (up === dir) return void 0;
     dir = up;
   }
@@ -70037,7 +70191,7 @@ function buildViews(tree, text) {
 
 // src/lint.ts
 import { homedir as homedir3 } from "node:os";
-import { posix as posix8 } from "node:path";
+import { posix as posix9 } from "node:path";
 function recordedMode(unit) {
   const m = unit.context?.permissionMode;
   return m === "default" || m === "acceptEdits" ? m : void 0;
@@ -70050,17 +70204,17 @@ function pathContextFor(unit, policy, host) {
   const here = sessionHome === host.home ? host : { ...host, home: sessionHome };
   const cwd = toPosixPath(recorded);
   if (cwd === void 0 || !cwd.startsWith("/")) return { cwd: void 0, workingDirectories: [], host: here };
-  const dirs = [posix8.resolve(cwd)];
+  const dirs = [posix9.resolve(cwd)];
   for (const d of policy.additionalDirectories) {
     const home = here.home;
     if ((d.path === "~" || d.path.startsWith("~/")) && home === void 0) continue;
-    const raw = d.path === "~" ? home : d.path.startsWith("~/") ? posix8.join(home, d.path.slice(2)) : d.path;
+    const raw = d.path === "~" ? home : d.path.startsWith("~/") ? posix9.join(home, d.path.slice(2)) : d.path;
     const p = toPosixPath(raw);
     if (p === void 0) continue;
-    const abs = posix8.resolve(cwd, p);
+    const abs = posix9.resolve(cwd, p);
     if (!dirs.includes(abs)) dirs.push(abs);
   }
-  return { cwd: posix8.resolve(cwd), workingDirectories: dirs, host: here };
+  return { cwd: posix9.resolve(cwd), workingDirectories: dirs, host: here };
 }
 var Linter = class _Linter {
   constructor(parser, options) {
@@ -70355,7 +70509,7 @@ function policyFileResults(resolved2, severity) {
 }
 
 // src/runner.ts
-var import_picomatch3 = __toESM(require_picomatch2(), 1);
+var import_picomatch4 = __toESM(require_picomatch2(), 1);
 import { open as open2, readFile as readFile2, stat as stat4 } from "node:fs/promises";
 
 // src/suppress.ts
@@ -72644,7 +72798,7 @@ var CodexReader = class {
 };
 
 // src/sources/transcript/gemini.ts
-import { posix as posix9 } from "node:path";
+import { posix as posix10 } from "node:path";
 function responseText(result) {
   const parts2 = Array.isArray(result) ? result : result === void 0 || result === null ? [] : [result];
   for (const part of parts2) {
@@ -72674,13 +72828,13 @@ function metaOf(v, into) {
   if (Array.isArray(v.directories)) into.directories = v.directories.filter((d) => typeof d === "string");
 }
 function sessionFromPath(path6) {
-  const name2 = posix9.basename(path6.split("\\").join("/")).replace(/\.jsonl?$/i, "");
+  const name2 = posix10.basename(path6.split("\\").join("/")).replace(/\.jsonl?$/i, "");
   const m = /^session-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-([0-9a-f]{8})$/i.exec(name2);
   return m ? m[1] : name2;
 }
 function callsOf(messages, meta, file, seen, options) {
   const calls = [];
-  const parent = meta.kind === "subagent" && options.path ? posix9.basename(posix9.dirname(options.path.split("\\").join("/"))) : void 0;
+  const parent = meta.kind === "subagent" && options.path ? posix10.basename(posix10.dirname(options.path.split("\\").join("/"))) : void 0;
   const root = meta.directories?.[0];
   const session = meta.sessionId ?? sessionFromPath(options.path ?? file);
   let sessionHome = homeFromCwd(root);
@@ -73350,8 +73504,8 @@ async function lintFiles(linter, candidates, options) {
   };
   const seen = /* @__PURE__ */ new Set();
   const parser = await initParser();
-  const names = options.makefileNames ?? [];
-  const extraNames = names.length > 0 ? (0, import_picomatch3.default)([...names], { dot: true }) : void 0;
+  const names2 = options.makefileNames ?? [];
+  const extraNames = names2.length > 0 ? (0, import_picomatch4.default)([...names2], { dot: true }) : void 0;
   const kindOptions = extraNames ? { makefileName: extraNames } : {};
   const pending = [];
   const startLoad = (i3) => {

@@ -30,14 +30,18 @@
  * Deviation, in the safe direction: the path constraints of step 7a check the paths of
  * shellward's extension extractors too, not only Claude Code's 36.
  *
- * Not modelled (absent in shellward, said here rather than faked): `Read(…)`/`Edit(…)` rules in
- * path validation, Claude Code's internal editable paths and auto-edit safety checks, the
+ * `Read(…)`/`Edit(…)` rules apply to the paths of every extractor (src/rules/file-rules.ts): a
+ * deny rule naming a path the command reads or writes denies it, an ask rule asks, an allow rule
+ * admits a known path outside the working directories.
+ *
+ * Not modelled (absent in shellward, said here rather than faked): Claude Code's internal editable paths and auto-edit safety checks, the
  * sandbox auto-allow. Pure (symlinks only through the injected host); never throws for any parse.
  */
 import type { Span } from '../core/types.js';
 import type { ParsedScript, SimpleCommand } from '../parse/nodes.js';
 import type { Word } from '../parse/words.js';
 import { commandBasename, resolveCommand, wrapperSpec } from '../parse/command-name.js';
+import { permittingFileRule, restrictingFileRule } from './file-rules.js';
 import { candidatesFor, firstExactMatch, firstMatch, joinContinuations, prefixAllowCovers, renderWord, SAFE_ENV_VARS } from './match.js';
 import type { CommandModel, ModelCommand } from '../model/command-model.js';
 import { abstractWord, buildModel, codeLoadingVariable } from '../model/build.js';
@@ -215,9 +219,11 @@ function quoteCode(s: string): string {
 const VERB: Readonly<Record<PathCheck['operation'], string>> = { read: 'reads', write: 'writes to', create: 'creates' };
 
 /** Why `check` stops the command, as one sentence; `undefined` when the path passes (§3.4.3). */
-function pathProblem(p: PathCheck, ctx: PathContext, mode: PermissionMode, allowRule = false): string | undefined {
+function pathProblem(p: PathCheck, ctx: PathContext, mode: PermissionMode, allowRule = false, permitted: (p: PathCheck) => boolean = () => false): string | undefined {
   // Built only for a path that fails (most pass: a message per path would be wasted work).
   const what = (): string => `${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}`;
+  // A `Read(…)`/`Edit(…)` allow rule admits a known path outside the working directories (src/rules/file-rules.ts).
+  if (!p.allowed && p.reason === 'outside' && permitted(p)) return undefined;
   if (!p.allowed) {
     switch (p.reason) {
       case 'outside':
@@ -486,6 +492,14 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     const hit = ruleFor(text, m, policy, 'deny');
     if (hit) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(hit.rule)}.`, rule: hit.rule, span: hit.span, ...base };
   }
+  // `Read(…)`/`Edit(…)` deny rules on the paths the command reads and writes (src/rules/file-rules.ts).
+  const fileBases = { cwd: pathCtx?.cwd, home: pathCtx?.host.home };
+  let fileAsk: { rule: PermissionRule; p: PathCheck; deny: boolean } | undefined;
+  for (const p of paths) {
+    const hit = restrictingFileRule(policy.deny, p, fileBases);
+    if (hit?.certain) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(hit.rule)}: ${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}.`, rule: hit.rule, span: p.span, ...base };
+    if (hit) fileAsk ??= { rule: hit.rule, p, deny: true };
+  }
   const blind = model.gaps.length > 0;
   if (blind) {
     const r = visibleRule(text, policy.deny);
@@ -497,6 +511,18 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   for (const m of cmds) {
     const hit = ruleFor(text, m, policy, 'ask');
     if (hit) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(hit.rule)} asks for approval.`, rule: hit.rule, span: hit.span, ...base };
+  }
+  for (const p of paths) {
+    if (fileAsk) break;
+    const hit = restrictingFileRule(policy.ask, p, fileBases);
+    if (hit) fileAsk = { rule: hit.rule, p, deny: false };
+  }
+  if (fileAsk) {
+    const { rule, p } = fileAsk;
+    const message = fileAsk.deny
+      ? `${quoteCode(p.command)} ${VERB[p.operation]} \`${p.path}\`, a glob that may expand to a path rule ${ruleText(rule)} denies.`
+      : `Rule ${ruleText(rule)} asks for approval: ${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}.`;
+    return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message, rule, span: p.span, ...base };
   }
   if (blind) {
     const r = visibleRule(text, policy.ask);
@@ -579,7 +605,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
         for (const p of pathsOf.get(m) ?? []) {
           // Every path fact decides, shellward's extension extractors too (stricter than Claude Code).
           if (p.span.start < inst.span.start && p.source !== 'redirect') continue;
-          const problem = pathProblem(p, pathCtx, mode, rule !== undefined);
+          const problem = pathProblem(p, pathCtx, mode, rule !== undefined, (q) => permittingFileRule(policy.allow, q, fileBases) !== undefined);
           if (problem) return { behavior: 'ask', reason: 'path-constraint', code: 'path-constraint', message: problem, span: m.cmd.span, ...base };
         }
       }

@@ -75,7 +75,7 @@ export const POLICY_ASK: RuleMeta = {
       'With no permission rule configured, a command that nothing allows is not reported. Read-only commands ' +
       '(Claude Code\'s flag-level allowlist) are allowed without a rule; path constraints (a write, or a path outside ' +
       'the working directories, in a command with a recorded working directory) and `sed` constraints ask even when ' +
-      'an allow rule matches, as in Claude Code. `Read(…)`/`Edit(…)` rules are not modelled.',
+      'an allow rule matches, as in Claude Code. `Read(…)`/`Edit(…)` deny and ask rules apply to the paths the command reads and writes; their allow rules admit paths outside.',
   },
   sources: SOURCES,
   examples: {
