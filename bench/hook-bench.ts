@@ -10,6 +10,10 @@
  * `shellward serve` started for the run on a private socket. `node -e 0` runs in the same rounds
  * (interleaved, so a load change hits every row alike); the ratio column is each median over
  * that of `node -e 0`.
+ *
+ * `--before FILE` adds, for each event, a row answered in-process by another build's bin.js
+ * (e.g. one of an earlier commit, built with `npx tsc --outDir`), in the same rounds: a
+ * before/after comparison under the same load.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -68,9 +72,9 @@ function timed(row: Row): void {
   row.times.push(performance.now() - t0);
 }
 
-function hookRun(input: string, env: NodeJS.ProcessEnv): () => void {
+function hookRun(input: string, env: NodeJS.ProcessEnv, bin = BIN): () => void {
   return () => {
-    const r = spawnSync(process.execPath, [BIN, 'hook'], { input, env, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [bin, 'hook'], { input, env, encoding: 'utf8' });
     if (r.status !== 0 || !r.stdout.includes('permissionDecision')) throw new Error(`hook failed (${r.status}): ${r.stdout}${r.stderr}`);
   };
 }
@@ -82,6 +86,8 @@ function stats(times: readonly number[]): { min: number; median: number; max: nu
 
 async function main(): Promise<void> {
   const runs = argValue('--runs', 50);
+  const at = process.argv.indexOf('--before');
+  const before = at === -1 ? undefined : resolve(process.argv[at + 1] ?? '');
   const dir = mkdtempSync(join(tmpdir(), 'shellward-bench-'));
   const socket = join(dir, 'hook.sock');
   const base = { ...process.env };
@@ -104,6 +110,7 @@ async function main(): Promise<void> {
 
   const rows: Row[] = [{ name: 'node -e 0', times: [], run: () => void spawnSync(process.execPath, ['-e', '0']) }];
   for (const [name, command] of CASES) {
+    if (before !== undefined) rows.push({ name: `${name}, in-process, before`, times: [], run: hookRun(event(command), inProcess, before) });
     rows.push({ name: `${name}, in-process`, times: [], run: hookRun(event(command), inProcess) });
     rows.push({ name: `${name}, served`, times: [], run: hookRun(event(command), served) });
   }

@@ -23,4 +23,5 @@ export { policyFrom, mergePolicies, EMPTY_POLICY, type PermissionPolicy, type Pe
 export { decide, MAX_SUBCOMMANDS, type PermissionDecision, type PermissionBehavior, type DecisionReason, type DecisionContext } from './rules/decide.js';
 export { suggestionForExactCommand, simpleCommandPrefix } from './rules/suggest.js';
 export { loadConfig, type LoadOptions } from './config/load.js';
-export { validateConfig, ConfigError, formatResolvedConfig, type ShellwardConfig, type ResolvedConfig, type PolicySource } from './config/config.js';
+export { ConfigError, formatResolvedConfig, type ShellwardConfig, type ResolvedConfig, type PolicySource } from './config/config.js';
+export { validateConfig } from './config/validate.js';

@@ -13,10 +13,13 @@ import type { Profile } from './core/types.js';
 import { compareDiagnostics, Linter, type LinterOptions } from './lint.js';
 import type { FileResult } from './report/index.js';
 import type { PermissionMode } from './rules/decide.js';
+import { linterOptionsFor } from './linter-options.js';
 import { lintFiles, type RunResult } from './runner.js';
 import { discover, displayPath, type Candidate, type DiscoveryError } from './sources/discover.js';
 
 /** What {@link runProject} lints and how. */
+export { linterOptionsFor };
+
 export interface ProjectOptions {
   /** Directory paths are resolved from and displayed relative to (absolute). */
   readonly cwd: string;
@@ -55,19 +58,6 @@ export interface ProjectRun extends RunResult {
   readonly wholeFileNames: ReadonlySet<string>;
   /** The linter the run used (for severities of follow-up steps such as `--sandbox`). */
   readonly linter: Linter;
-}
-
-/**
- * The linter options a configuration gives: its severities and policy, and `acceptEdits` when
- * `mode` (else the settings files' `permissions.defaultMode`) says so.
- */
-export function linterOptionsFor(config: ResolvedConfig, mode?: PermissionMode): LinterOptions {
-  return {
-    severity: config.severity,
-    policy: config.policy,
-    ...(config.packs ? { packs: config.packs } : {}),
-    ...((mode ?? config.permissionMode) === 'acceptEdits' ? { mode: 'acceptEdits' as const } : {}),
-  };
 }
 
 /**

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** Executable entry of the `shellward` command (package.json `bin`). */
+import { existsSync } from 'node:fs';
 import module from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 
@@ -23,7 +24,12 @@ if (process.argv[2] === 'hook') {
   if (served !== undefined) process.exit(served);
 }
 
-const { main } = await import('./main.js');
+// `shellward hook` runs from its single-file bundle (hook-main.ts bundled by `npm run build`,
+// scripts/bundle-hook.mjs) when it is there: the same program with only `hook` registered, as
+// main.js registers for a hook run, loaded from one file instead of hundreds of modules. A
+// build without the bundle (tsc alone) runs main.js.
+const hookBundle = new URL('./hook-bundle.js', import.meta.url);
+const { main } = (await import(process.argv[2] === 'hook' && existsSync(hookBundle) ? hookBundle.href : './main.js')) as typeof import('./main.js');
 
 // A closed pipe (`shellward lint | head`) is not an error: stop writing quietly. Any other
 // failure to write the output (a full disk: ENOSPC) loses the report: exit 2, not 1, which

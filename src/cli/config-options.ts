@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { homedir } from 'node:os';
 import { ConfigError, type ResolvedConfig } from '../config/config.js';
 import { loadConfig } from '../config/load.js';
-import { linterOptionsFor } from '../project.js';
+import { linterOptionsFor } from '../linter-options.js';
 
 /** Parsed values of the config options. */
 export interface ConfigCliOptions {

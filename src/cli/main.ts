@@ -2,12 +2,8 @@
  * The `shellward` command: argv → subcommand → exit code. Thin: every subcommand calls the
  * library. Exit codes: see exit-codes.ts.
  */
-import { Command, CommanderError } from 'commander';
 import { EXIT } from './exit-codes.js';
-import { VERSION } from './version.js';
-
-/** Adds one subcommand to the program; `setExit` receives the exit code of its action. */
-type Register = (program: Command, setExit: (code: number) => void) => void;
+import { runProgram, type Register, type Subcommands } from './program.js';
 
 /**
  * Every subcommand, in help order, with a loader of the module that registers it. A run loads
@@ -15,7 +11,7 @@ type Register = (program: Command, setExit: (code: number) => void) => void;
  * and their libraries are not all needed by every subcommand: `check` and `hook` start faster);
  * help, an unknown subcommand or no subcommand load them all.
  */
-const SUBCOMMANDS: readonly (readonly [string, () => Promise<Register>])[] = [
+const SUBCOMMANDS: Subcommands = [
   ['lint', async () => (await import('./lint-command.js')).registerLintCommand],
   ['check', async () => (await import('./check-command.js')).registerCheckCommand],
   ['hook', async () => (await import('./hook-command.js')).registerHookCommand],
@@ -71,66 +67,7 @@ async function loadRulesCommand(): Promise<Register> {
   };
 }
 
-/**
- * Builds the program with the subcommands `argv` needs (as process.argv: the subcommand is
- * `argv[2]`; all of them when it names none); `setExit` receives the exit code of the action
- * that runs.
- */
-export async function buildProgram(setExit: (code: number) => void, argv: readonly string[] = []): Promise<Command> {
-  const program = new Command('shellward')
-    .description('Policy linter for shell commands written or run by AI coding agents')
-    .version(VERSION, '-V, --version')
-    // A usage error is one line and a pointer to the help, not the whole help (as git and ESLint do).
-    .showHelpAfterError('(run shellward --help for usage)')
-    .exitOverride();
-  const named = SUBCOMMANDS.find(([name]) => name === argv[2]);
-  const chosen = named ? [named] : SUBCOMMANDS;
-  const registers = await Promise.all(chosen.map(([, load]) => load()));
-  for (const register of registers) register(program, setExit);
-  for (const c of program.commands) c.showHelpAfterError(`(run shellward ${c.name()} --help for usage)`);
-  return program;
-}
-
 /** Runs the CLI with `argv` (as process.argv) and returns the exit code; never throws. */
-export async function main(argv: readonly string[]): Promise<number> {
-  let code: number = EXIT.OK;
-  let program: Command;
-  try {
-    program = await buildProgram((c) => {
-      code = c;
-    }, argv);
-  } catch (err) {
-    process.stderr.write(`shellward: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    return EXIT.ERROR;
-  }
-  try {
-    await program.parseAsync([...argv]);
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      // --help and --version exit with 0; usage errors with 2.
-      return err.exitCode === 0 ? EXIT.OK : EXIT.ERROR;
-    }
-    const io = err as NodeJS.ErrnoException;
-    if (io?.code && typeof io.path === 'string') {
-      // A file the user named could not be read or written (-o, --files-from …): say which.
-      process.stderr.write(`shellward: ${io.path}: ${ioReason(io)}\n`);
-      return EXIT.ERROR;
-    }
-    process.stderr.write(`shellward: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    return EXIT.ERROR;
-  }
-  return code;
-}
-
-/** A short reason for a file-system error, e.g. `no such file or directory (ENOENT)`. */
-function ioReason(err: NodeJS.ErrnoException): string {
-  const text: Readonly<Record<string, string>> = {
-    ENOENT: 'no such file or directory',
-    EACCES: 'permission denied',
-    EISDIR: 'is a directory',
-    ENOTDIR: 'a path component is not a directory',
-    ENOSPC: 'no space left on device',
-    EROFS: 'read-only file system',
-  };
-  return `${text[err.code ?? ''] ?? err.message} (${err.code})`;
+export function main(argv: readonly string[]): Promise<number> {
+  return runProgram(SUBCOMMANDS, argv);
 }

@@ -10,7 +10,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
-import { claudeSettingsDefaultMode, claudeSettingsPermissions, ConfigError, mergeSources, packSetFrom, validateConfig, validatePack, type PolicySource, type ResolvedConfig, type ShellwardConfig } from './config.js';
+import { claudeSettingsDefaultMode, claudeSettingsPermissions, ConfigError, mergeSources, packSetFrom, type PolicySource, type ResolvedConfig, type ShellwardConfig } from './config.js';
 import type { Pack, PackSet } from '../analyses/destructive.js';
 import { homedir } from 'node:os';
 import { findDuplicateKey } from './json-locate.js';
@@ -264,6 +264,8 @@ export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> 
   let packs: PackSet | undefined;
   if (found) {
     const file = display(found.filepath, cwd);
+    // The schema validator is loaded only now: a project without a config file never needs it.
+    const { validateConfig } = await import('./validate.js');
     const custom = await readPacks(found.config, dirname(found.filepath), cwd);
     config = validateConfig(found.config ?? {}, file, new Set(custom.flatMap((p) => p.rules.map((r) => r.id))));
     if (config.packs) packs = packSetFrom(config, file, custom);
@@ -305,6 +307,7 @@ export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> 
 async function readPacks(raw: unknown, dir: string, cwd: string): Promise<Pack[]> {
   const files = (raw as { packs?: { files?: unknown } } | null)?.packs?.files;
   if (!Array.isArray(files)) return [];
+  const { validatePack } = await import('./validate.js');
   const out: Pack[] = [];
   const taken = new Set<string>();
   for (const f of files) {

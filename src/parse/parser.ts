@@ -22,8 +22,10 @@ export interface ParserInit {
 export function initParser(init: ParserInit = {}): Promise<Parser> {
   ready ??= (async () => {
     const require = createRequire(import.meta.url);
-    const runtime = init.runtimeWasm;
-    await Parser.init(runtime ? { locateFile: () => runtime } : undefined);
+    // Located through the package, not next to web-tree-sitter's own script, so that the
+    // parser also works when its JavaScript is bundled into another file (the hook bundle).
+    const runtime = init.runtimeWasm ?? require.resolve('web-tree-sitter/tree-sitter.wasm');
+    await Parser.init({ locateFile: () => runtime });
     const language = await Language.load(
       init.languageWasm ?? require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'),
     );

@@ -195,6 +195,12 @@ describe('shellward hook, Codex CLI PreToolUse', () => {
     const ask = await hook(codexEvent('make build'), ['--agent', 'codex']);
     expect(ask.json?.hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/Codex CLI's hook cannot do/) });
   });
+
+  it('denies, with the reason, a malformed event (Codex cannot ask)', async () => {
+    const bad = await hook(JSON.stringify({ session_id: 'c1', turn_id: 't1', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: ['ls'] } }), ['--agent', 'codex']);
+    expect(bad.code).toBe(0);
+    expect(bad.json?.hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/malformed hook event/) });
+  });
 });
 
 describe('shellward hook through shellward serve', () => {

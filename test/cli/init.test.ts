@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/config.js';
+import { validateConfig } from '../../src/config/validate.js';
 import { loadConfig } from '../../src/config/load.js';
 import { ruleMeta } from '../../src/checks/index.js';
 import { ACTION_REF, CONFIG_FILE, HUSKY_HOOK, initProject, mergeHuskyHook, PIN, pinFor, STARTER_CONFIG } from '../../src/cli/init-command.js';

@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { claudeSettingsPermissions, ConfigError, formatResolvedConfig, globMatcher, isIgnored, validateConfig } from '../../src/config/config.js';
+import { claudeSettingsPermissions, ConfigError, formatResolvedConfig, globMatcher, isIgnored } from '../../src/config/config.js';
+import { validateConfig } from '../../src/config/validate.js';
 import { loadConfig } from '../../src/config/load.js';
 
 describe('validateConfig', () => {

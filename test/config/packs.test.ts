@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, packSetFrom, validateConfig, validatePack } from '../../src/config/config.js';
+import { ConfigError, packSetFrom } from '../../src/config/config.js';
+import { validateConfig, validatePack } from '../../src/config/validate.js';
 import { UnitFacts } from '../../src/analyses/destructive.js';
 import { parse } from '../helpers.js';
 

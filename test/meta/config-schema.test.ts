@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../../src/checks/index.js';
-import { validateConfig } from '../../src/config/config.js';
+import { validateConfig } from '../../src/config/validate.js';
 import { renderConfigSchema } from '../../src/docs/config-schema.js';
 
 const FILE = new URL('../../schemas/shellward-config.schema.json', import.meta.url);
