@@ -43,6 +43,8 @@ export interface ProjectOptions {
   readonly linter?: Pick<LinterOptions, 'pathHost'>;
   /** Also compute per-unit verdicts (`lint --format json`). */
   readonly verdicts?: boolean;
+  /** Progress of the lint itself (src/runner.ts `RunOptions.onProgress`): candidates done of total, bytes read. */
+  readonly onProgress?: (done: number, total: number, bytes: number) => void;
 }
 
 /** The outcome of {@link runProject}. */
@@ -114,6 +116,7 @@ export async function runProject(options: ProjectOptions): Promise<ProjectRun> {
     makefileNames: config.config.makefiles ?? [],
     makefileProfile: options.profile ?? profiles?.makefile ?? profile,
     transcriptProfile: profiles?.transcript ?? 'agent',
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   const results: FileResult[] = [...run.results];
   const level = linter.severityFor('policy-overbroad-allow', { profile });
