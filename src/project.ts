@@ -119,14 +119,19 @@ export async function runProject(options: ProjectOptions): Promise<ProjectRun> {
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   const results: FileResult[] = [...run.results];
+  // A policy file reported here but not linted as a file of its own counts as analysed too, so
+  // the summaries never say "in 2 files; 1 file checked".
+  let filesAnalysed = run.filesAnalysed;
   const level = linter.severityFor('policy-overbroad-allow', { profile });
   if (level) {
     for (const p of policyFileResults(config, level)) {
       const i = results.findIndex((r) => r.file === p.file);
-      if (i === -1) results.push(p);
-      else results[i] = { ...results[i]!, diagnostics: [...results[i]!.diagnostics, ...p.diagnostics].sort(compareDiagnostics) };
+      if (i === -1) {
+        results.push(p);
+        filesAnalysed++;
+      } else results[i] = { ...results[i]!, diagnostics: [...results[i]!.diagnostics, ...p.diagnostics].sort(compareDiagnostics) };
     }
   }
   results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { results, filesAnalysed: run.filesAnalysed, bytes: run.bytes, errors, candidates, wholeFileNames, linter };
+  return { results, filesAnalysed, bytes: run.bytes, errors, candidates, wholeFileNames, linter };
 }
