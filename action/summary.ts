@@ -145,11 +145,12 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
 export function renderSummary(input: SummaryInput): string {
   const c = countSeverities(input.results);
   const out: string[] = ['## shellward', ''];
-  // With findings, the files are those with a finding (a policy file included), as in the text report.
+  // As the text report's summary line: files with a finding (a policy file included), then files checked.
+  const checked = `${plural(input.filesAnalysed, 'file')} checked`;
   out.push(
     c.total === 0
-      ? `No problems found in ${plural(input.filesAnalysed, 'file')}.`
-      : `**${plural(c.total, 'problem')}** (${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}, ${plural(c.notes, 'note')}) in ${plural(countFilesWithFindings(input.results), 'file')}.`,
+      ? `No problems found; ${checked}.`
+      : `**${plural(c.total, 'problem')}** (${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}, ${plural(c.notes, 'note')}) in ${plural(countFilesWithFindings(input.results), 'file')}; ${checked}.`,
   );
   if (input.scope) {
     const s = input.scope;

@@ -46,6 +46,8 @@ export interface ProjectOptions {
   readonly linter?: Pick<LinterOptions, 'pathHost'>;
   /** Also compute per-unit verdicts (`lint --format json`). */
   readonly verdicts?: boolean;
+  /** Progress of the lint itself (src/runner.ts `RunOptions.onProgress`): candidates done of total, bytes read. */
+  readonly onProgress?: (done: number, total: number, bytes: number) => void;
 }
 
 /** The outcome of {@link runProject}. */
@@ -104,16 +106,22 @@ export async function runProject(options: ProjectOptions): Promise<ProjectRun> {
     makefileNames: config.config.makefiles ?? [],
     makefileProfile: options.profile ?? profiles?.makefile ?? profile,
     transcriptProfile: profiles?.transcript ?? 'agent',
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   const results: FileResult[] = [...run.results];
+  // A policy file reported here but not linted as a file of its own counts as analysed too, so
+  // the summaries never say "in 2 files; 1 file checked".
+  let filesAnalysed = run.filesAnalysed;
   const level = linter.severityFor('policy-overbroad-allow', { profile });
   if (level) {
     for (const p of policyFileResults(config, level)) {
       const i = results.findIndex((r) => r.file === p.file);
-      if (i === -1) results.push(p);
-      else results[i] = { ...results[i]!, diagnostics: [...results[i]!.diagnostics, ...p.diagnostics].sort(compareDiagnostics) };
+      if (i === -1) {
+        results.push(p);
+        filesAnalysed++;
+      } else results[i] = { ...results[i]!, diagnostics: [...results[i]!.diagnostics, ...p.diagnostics].sort(compareDiagnostics) };
     }
   }
   results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { results, filesAnalysed: run.filesAnalysed, bytes: run.bytes, errors, candidates, wholeFileNames, linter };
+  return { results, filesAnalysed, bytes: run.bytes, errors, candidates, wholeFileNames, linter };
 }

@@ -45,6 +45,11 @@ export interface RunOptions {
   readonly makefileNames?: readonly string[];
   /** Called after each file, e.g. for progress. */
   readonly onFile?: (result: FileResult, bytes: number) => void;
+  /**
+   * Called before each candidate and once after the last: `done` candidates of `total` are
+   * finished (skipped ones included), `bytes` of file content read so far. For a progress line.
+   */
+  readonly onProgress?: (done: number, total: number, bytes: number) => void;
 }
 
 /** Totals of a run. */
@@ -141,6 +146,7 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
     options.onFile?.(result, size);
   };
   for (let i = 0; i < candidates.length; i++) {
+    options.onProgress?.(i, candidates.length, bytes);
     const c = candidates[i]!;
     const loaded = await pending[i]!;
     delete pending[i];
@@ -195,6 +201,7 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
     }
     push(result, data.length);
   }
+  options.onProgress?.(candidates.length, candidates.length, bytes);
   return { results, filesAnalysed, bytes };
 }
 

@@ -32,7 +32,7 @@ import { EXIT } from './exit-codes.js';
 import { emit, readPathList, sarifFileText } from './io.js';
 import { VERSION } from './version.js';
 import { open, stat } from 'node:fs/promises';
-import { resolve as resolvePath } from 'node:path';
+import { dirname, resolve as resolvePath, sep } from 'node:path';
 import { sandboxSection, type AuditSandboxCall } from '../audit/sandbox.js';
 import { escapeForTerminal } from '../report/index.js';
 import { DEFAULT_SANDBOX_LIMIT, parseSandboxLimit } from '../sandbox/batch.js';
@@ -73,6 +73,26 @@ async function head(path: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * The directory audit paths are shown relative to: the folder itself when `args` is one folder;
+ * else `cwd` when every argument lies inside it; else the deepest directory that holds every
+ * argument (a folder argument itself, a file's or glob's parent), so `audit ~/.claude/projects
+ * ~/.codex/sessions` shows `.claude/projects/…` rather than `/home/me/.claude/projects/…` in a
+ * job summary. Falls back to `cwd` when that directory would be the file-system root.
+ */
+export async function displayBase(args: readonly string[], cwd: string): Promise<string> {
+  const isDir = (p: string): Promise<boolean> => stat(p).then((st) => st.isDirectory(), () => false);
+  const abs = args.map((a) => resolvePath(cwd, a));
+  if (abs.length === 1 && (await isDir(abs[0]!))) return abs[0]!;
+  const inside = (p: string, dir: string): boolean => p === dir || p.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+  if (abs.every((p) => inside(p, cwd))) return cwd;
+  // A glob's directory part is its literal prefix before the first pattern character.
+  const dirs = await Promise.all(abs.map(async (p) => (/[*?[{]/.test(p) ? dirname(p.slice(0, p.search(/[*?[{]/)) + 'x') : (await isDir(p)) ? p : dirname(p))));
+  let common = dirs[0]!;
+  for (const d of dirs.slice(1)) while (!inside(d, common)) common = dirname(common);
+  return common === dirname(common) ? cwd : common;
+}
+
 /** A one-line progress bar for stderr: `[#####     ] 12/40 files  18.2 MB  3 412 calls`. */
 export function progressLine(done: number, total: number, bytes: number, calls: number, width = 24): string {
   const filled = total === 0 ? width : Math.round((done / total) * width);
@@ -92,11 +112,7 @@ export async function runAudit(paths: string[], opts: AuditOptions): Promise<num
   if (!resolved) return EXIT.ERROR;
   const { candidates, errors } = await discover(args, cwd);
   // Paths are shown relative to the folder audited when one folder is given (`audit ~/.codex/sessions`).
-  let base = cwd;
-  if (args.length === 1) {
-    const abs = resolvePath(cwd, args[0]!);
-    if (await stat(abs).then((st) => st.isDirectory(), () => false)) base = abs;
-  }
+  const base = await displayBase(args, cwd);
   for (const e of errors) process.stderr.write(`shellward: ${e.arg}: ${e.message}\n`);
   let failed = errors.length > 0;
   const linter = await Linter.create(linterOptions(resolved, opts));

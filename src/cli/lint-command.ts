@@ -5,7 +5,7 @@ import { RULES } from '../checks/index.js';
 import type { Profile, Severity } from '../core/types.js';
 import { SEVERITY_RANK } from '../core/types.js';
 import { formatReport, OUTPUT_FORMATS, type OutputFormat } from '../report/index.js';
-import { runProject } from '../project.js';
+import { runProject, type ProjectRun } from '../project.js';
 import { formatJsonChunks } from '../report/json.js';
 import { discover, type Candidate, type DiscoveryError } from '../sources/discover.js';
 import { stagedCandidates } from '../sources/staged.js';
@@ -26,6 +26,7 @@ import { escapeForTerminal } from '../report/index.js';
 import { DEFAULT_SANDBOX_LIMIT, parseSandboxLimit } from '../sandbox/batch.js';
 import { DEFAULT_TIMEOUT_MS } from '../sandbox/defaults.js';
 import { parseTimeout } from './sandbox-check-command.js';
+import { lintProgress, progressWanted } from './progress.js';
 
 /** `--sandbox-limit` for commander. */
 function sandboxLimitOption(value: string): number {
@@ -55,6 +56,7 @@ interface LintOptions extends ConfigCliOptions {
   sandboxTimeout?: number;
   quiet?: boolean;
   stdinFilename?: string;
+  progress?: boolean;
 }
 
 /** All of standard input as bytes. */
@@ -211,14 +213,22 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
   }
   for (const e of errors) process.stderr.write(`shellward: ${e.arg}: ${e.message}\n`);
   if (stdin) found = [...found, stdin];
-  const run = await runProject({
-    cwd,
-    config: resolved,
-    candidates: found,
-    ...(opts.profile ? { profile: opts.profile } : {}),
-    ...(opts.permissionMode ? { permissionMode: opts.permissionMode } : {}),
-    verdicts: opts.format === 'json' || opts.sandbox === true,
-  });
+  // A progress line on stderr while files are linted (a terminal outside CI, or --progress).
+  const progress = progressWanted(opts.progress, process.stderr, process.env) ? lintProgress(process.stderr) : undefined;
+  let run: ProjectRun;
+  try {
+    run = await runProject({
+      cwd,
+      config: resolved,
+      candidates: found,
+      ...(opts.profile ? { profile: opts.profile } : {}),
+      ...(opts.permissionMode ? { permissionMode: opts.permissionMode } : {}),
+      verdicts: opts.format === 'json' || opts.sandbox === true,
+      ...(progress ? { onProgress: (done: number, total: number, bytes: number) => progress.update(done, total, bytes) } : {}),
+    });
+  } finally {
+    progress?.stop();
+  }
   const { linter } = run;
   // --sandbox: the transcript calls the policy allows run in the sandbox (src/sandbox/batch.ts).
   let noSandbox = false;
@@ -299,6 +309,8 @@ export function registerLintCommand(program: Command, setExit: (code: number) =>
     .option('--sandbox', 'also run the transcript tool calls the policy allows in a sandbox (bubblewrap / sandbox-exec) and report what they did; never runs asked or denied calls, scripts or Makefiles; exit 2 when no sandbox is available or a call could not be run in it')
     .addOption(new Option('--sandbox-limit <n>', 'with --sandbox: most distinct commands run').argParser(sandboxLimitOption).default(DEFAULT_SANDBOX_LIMIT))
     .addOption(new Option('--sandbox-timeout <ms>', 'with --sandbox: time-out of each command in milliseconds').argParser(parseTimeout).default(DEFAULT_TIMEOUT_MS))
+    .option('--progress', 'show a progress line on stderr even in CI or when stderr is not a terminal (then a plain line every 2 s); default: on a terminal outside CI, after half a second')
+    .option('--no-progress', 'never show the progress line')
     .option('--color', 'force colour output')
     .option('--no-color', 'disable colour output');
   addConfigOptions(lint).action(async (paths: string[], opts: LintOptions) => {

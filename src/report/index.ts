@@ -11,7 +11,7 @@ import type { FileResult, FormatOptions, OutputFormat, ReportInput } from './typ
 
 export type { FileResult, FormatOptions, OutputFormat, ReportInput, UnitVerdict, UnitVerdictKind } from './types.js';
 export { countSeverities, type SeverityCounts } from './summary.js';
-export { escapeForTerminal, formatText, summaryLine } from './text.js';
+export { escapeForTerminal, formatText, ruleLinkLines, summaryLine } from './text.js';
 export { escapeData, escapeProperty, formatGithub, workflowCommand } from './github.js';
 export { buildJsonReport, formatJson, JSON_REPORT_VERSION, type JsonDiagnostic, type JsonFileResult, type JsonReport } from './json.js';
 export { artifactLocation, buildSarif, formatSarif, pascalCase, ruleHelpUri, sarifRule, SARIF_SCHEMA_URI } from './sarif.js';

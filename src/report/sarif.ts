@@ -7,14 +7,15 @@ import type * as Sarif from 'sarif';
 import type { RuleMeta } from '../checks/define.js';
 import type { Diagnostic, Severity, SeverityLevel } from '../core/types.js';
 import { SEVERITY_RANK } from '../core/types.js';
+import { INFORMATION_URI, ruleHelpUri } from './help-uri.js';
 import { githubLineHashes } from './line-hash.js';
+
+export { INFORMATION_URI, ruleHelpUri } from './help-uri.js';
 import type { ReportInput } from './types.js';
 
 /** The JSON schema a SARIF 2.1.0 log names in `$schema` (OASIS errata 01, the one in schemas/). */
 export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
-/** Home page of the tool (`tool.driver.informationUri`). */
-export const INFORMATION_URI = 'https://github.com/shellward/shellward';
 
 /** The `uriBaseId` of every repository-relative artifact location. */
 export const SRCROOT = '%SRCROOT%';
@@ -74,10 +75,6 @@ export const FINGERPRINT_KEY = 'shellward/v1';
 /** `id` of the notification that says results were left out. */
 export const TRUNCATED_NOTIFICATION_ID = 'sarif-results-truncated';
 
-/** URL of the reference page of rule `id` (SARIF `helpUri`). */
-export function ruleHelpUri(id: string): string {
-  return `${INFORMATION_URI}/blob/main/docs/rules/${encodeURIComponent(id)}.md`;
-}
 
 /** `rm-recursive-force` → `RmRecursiveForce` (SARIF `reportingDescriptor.name`). */
 export function pascalCase(id: string): string {

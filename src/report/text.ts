@@ -5,6 +5,7 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Severity } from '../core/types.js';
+import { ruleHelpUri } from './help-uri.js';
 import { countFilesWithFindings, countSeverities } from './summary.js';
 import type { FormatOptions, ReportInput } from './types.js';
 
@@ -38,21 +39,45 @@ function plural(n: number, word: string): string {
 }
 
 /**
- * The summary line without colour: `3 problems (1 error, 2 warnings, 0 notes) in 2 files`, where
- * the files are the distinct files with a finding (a policy file such as `.claude/settings.json`
- * included), or `No problems found in 12 files`, where they are the files analysed.
+ * The summary line without colour. With findings, `3 problems (1 error, 2 warnings, 0 notes) in 2
+ * files; 12 files checked`: the first count of files is those with a finding (a policy file such as
+ * `.claude/settings.json` included), the second the files analysed. Without, `No problems found;
+ * 12 files checked`. Each count says what it counts, so neither reads as the other.
  */
 export function summaryLine(input: ReportInput): string {
   const c = countSeverities(input.results);
-  if (c.total === 0) return `No problems found in ${plural(input.filesAnalysed, 'file')}`;
+  const checked = `${plural(input.filesAnalysed, 'file')} checked`;
+  if (c.total === 0) return `No problems found; ${checked}`;
   const files = plural(countFilesWithFindings(input.results), 'file');
-  return `${plural(c.total, 'problem')} (${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}, ${plural(c.notes, 'note')}) in ${files}`;
+  return `${plural(c.total, 'problem')} (${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}, ${plural(c.notes, 'note')}) in ${files}; ${checked}`;
+}
+
+/**
+ * The "For more information" block, in the style of ShellCheck's terminal output: a heading, then
+ * one line per distinct rule of the findings, in order of first appearance, `  <url> -- <title>`,
+ * where the URL is the rule's reference page ({@link ruleHelpUri}, the SARIF `helpUri`). Rules not
+ * in `input.rules` (no page) are left out; no findings, no block (an empty array).
+ */
+export function ruleLinkLines(input: ReportInput): string[] {
+  const byId = new Map(input.rules.map((r) => [r.id, r]));
+  const seen = new Set<string>();
+  const lines: string[] = [];
+  for (const result of input.results) {
+    for (const d of result.diagnostics) {
+      if (seen.has(d.ruleId)) continue;
+      seen.add(d.ruleId);
+      const rule = byId.get(d.ruleId);
+      if (rule) lines.push(`  ${ruleHelpUri(rule.id)} -- ${escapeForTerminal(rule.title)}`);
+    }
+  }
+  return lines.length > 0 ? ['For more information:', ...lines] : [];
 }
 
 /**
  * Renders the report as text: one line per finding in input order, each
  * `path:line:col: severity: message [rule-id]` with 1-based line and column (UTF-16 code units)
- * of the range start; then, when there was any finding, a blank line; then the summary line.
+ * of the range start; then, when there was any finding, a blank line and the rule links
+ * ({@link ruleLinkLines}), and a blank line; then the summary line.
  * Every line ends with `\n`. With `options.color` false the result contains no escape sequence
  * at all; with it true, severities are coloured (error red, warning yellow, note blue), the path
  * is bold and the position and rule id are dim. Paths and messages go through
@@ -75,6 +100,8 @@ export function formatText(input: ReportInput, options: FormatOptions): string {
   }
   const c = countSeverities(input.results);
   const summary = summaryLine(input);
+  const links = ruleLinkLines(input);
+  if (links.length > 0) lines.push('', chalk.bold(links[0]!), ...links.slice(1).map((l) => chalk.dim(l)));
   if (lines.length > 0) lines.push('');
   const summaryStyle = c.errors > 0 ? chalk.red.bold : c.warnings > 0 ? chalk.yellow.bold : c.notes > 0 ? chalk.bold : chalk.green;
   lines.push(summaryStyle(summary));

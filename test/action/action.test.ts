@@ -264,7 +264,8 @@ describe('the bundled Action on a pull_request', () => {
   it('writes a job summary: counts per rule with links, the top 20 findings, annotations left out', () => {
     const s = r.summary;
     expect(s).toContain('## shellward');
-    expect(s).toContain(`(${n.error} errors, ${n.warning} warnings, ${n.note} note${n.note === 1 ? '' : 's'}) in 3 files.`);
+    expect(s).toContain(`(${n.error} errors, ${n.warning} warnings, ${n.note} note${n.note === 1 ? '' : 's'}) in 3 files; `);
+    expect(s).toMatch(/ in 3 files; \d+ files checked\./);
     expect(s).toContain(`changed since <code>${baseSha.slice(0, 12)}</code>`);
     expect(s).toMatch(/only lines they change \(\d+ findings? on other lines not shown\)/);
     expect(s).toContain('### Findings per rule');

@@ -82,20 +82,20 @@ describe('annotations and summary', () => {
     expect(inlineHtml('no code')).toBe('no code');
   });
 
-  it('pluralises, and counts the files with findings in the headline', () => {
+  it('pluralises, and counts the files with findings and the files checked in the headline', () => {
     expect([plural(0, 'error'), plural(1, 'error'), plural(2, 'error')]).toEqual(['0 errors', '1 error', '2 errors']);
     const results: FileResult[] = [
       { file: '.claude/settings.json', diagnostics: [diag(1, 'warning')] },
       { file: 'a.sh', diagnostics: [diag(1)] },
     ];
     const s = renderSummary({ results, filesAnalysed: 1, sarifFile: 's' });
-    expect(s).toContain('**2 problems** (1 error, 1 warning, 0 notes) in 2 files.');
+    expect(s).toContain('**2 problems** (1 error, 1 warning, 0 notes) in 2 files; 1 file checked.');
     const one = renderSummary({ results: [{ file: 'a.sh', diagnostics: [diag(1)] }], filesAnalysed: 5, sarifFile: 's' });
-    expect(one).toContain('**1 problem** (1 error, 0 warnings, 0 notes) in 1 file.');
+    expect(one).toContain('**1 problem** (1 error, 0 warnings, 0 notes) in 1 file; 5 files checked.');
   });
 
   it('says when there is nothing', () => {
-    expect(renderSummary({ results: [], filesAnalysed: 0, sarifFile: 's' })).toBe('## shellward\n\nNo problems found in 0 files.\n');
+    expect(renderSummary({ results: [], filesAnalysed: 0, sarifFile: 's' })).toBe('## shellward\n\nNo problems found; 0 files checked.\n');
   });
 });
 

@@ -75,7 +75,7 @@ describe('lint --changed', () => {
     await git(dir, 'symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/feature');
     const same = await shellward(['lint', '--no-color', '--changed'], { cwd: join(dir, 'scripts') });
     expect(same.exitCode).toBe(0);
-    expect(String(same.stdout)).toBe('No problems found in 0 files');
+    expect(String(same.stdout)).toBe('No problems found; 0 files checked');
     expect(String(same.stderr)).toBe(
       `shellward: --changed: comparing with origin/feature (${head})\n` +
         'shellward: --changed: HEAD is already in origin/feature (the merge base is HEAD): nothing has changed relative to it, so nothing is linted ' +

@@ -17,7 +17,7 @@ describe('shellward lint (CLI)', () => {
     expect(out).toContain('examples/deploy.sh:11:1: warning: `git reset --hard` may discard uncommitted changes. [git-reset-hard]');
     expect(out).not.toContain('examples/safe.sh');
     // Three files analysed; the summary counts the two with findings (safe.sh has none).
-    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^\d+ problems \(2 errors, \d+ warnings, 1 note\) in 2 files$/);
+    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^\d+ problems \(2 errors, \d+ warnings, 1 note\) in 2 files; \d+ files checked$/);
   });
 
   it('exits 0 when nothing reaches --fail-on', async () => {
@@ -114,7 +114,7 @@ describe('shellward lint (CLI)', () => {
     const dir = await mkdtemp(join(tmpdir(), 'shellward-cli-'));
     await writeFile(join(dir, 'build.rules'), 'clean:\n\t@rm -rf $(OUT)/\n');
     // Without the config the file is not a shell script and a directory walk leaves it out.
-    expect(String((await shellward(['lint', '.'], { cwd: dir })).stdout)).toContain('No problems found in 0 files');
+    expect(String((await shellward(['lint', '.'], { cwd: dir })).stdout)).toContain('No problems found; 0 files checked');
     await writeFile(join(dir, 'shellward.config.json'), '{"makefiles": ["*.rules"]}\n');
     const r = await shellward(['lint', '.'], { cwd: dir });
     expect(String(r.stdout)).toContain('build.rules:2:10: error: `$(OUT)/` becomes `/` when the make variable `OUT` is empty or unset');
@@ -138,7 +138,7 @@ describe('shellward lint (CLI)', () => {
   it('applies the config profile.makefile to Makefiles', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'shellward-cli-'));
     await writeFile(join(dir, 'Makefile'), 'x:\n\techo $$(date) > out.txt\n');
-    expect(String((await shellward(['lint', '.'], { cwd: dir })).stdout)).toContain('No problems found in 1 file');
+    expect(String((await shellward(['lint', '.'], { cwd: dir })).stdout)).toContain('No problems found; 1 file checked');
     await writeFile(join(dir, 'shellward.config.json'), '{"profile": {"makefile": "agent"}}\n');
     expect(String((await shellward(['lint', '.'], { cwd: dir })).stdout)).toContain('[command-substitution]');
   });

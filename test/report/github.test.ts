@@ -42,7 +42,7 @@ describe('github workflow commands', () => {
       '::error file=b.sh,line=9,endLine=9,col=3,endColumn=9,title=rm-force::msg',
       '::warning file=a.sh,line=2,endLine=2,col=3,endColumn=9,title=rm-force::msg',
       '::notice file=a.sh,line=1,endLine=1,col=3,endColumn=9,title=rm-force::msg',
-      '3 problems (1 error, 1 warning, 1 note) in 2 files',
+      '3 problems (1 error, 1 warning, 1 note) in 2 files; 2 files checked',
       '',
     ]);
   });

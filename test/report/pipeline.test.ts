@@ -40,10 +40,14 @@ describe('report of a real lint run', () => {
     const text = formatReport('text', input, { color: false });
     const lines = text.trimEnd().split('\n');
     const n = results.reduce((k, r) => k + r.diagnostics.length, 0);
-    expect(lines).toHaveLength(n + 2);
+    const ruleIds = new Set(results.flatMap((r) => r.diagnostics.map((d) => d.ruleId)));
+    // Findings, a blank line, "For more information:" and one link per rule, a blank line, the summary.
+    expect(lines).toHaveLength(n + 1 + 1 + ruleIds.size + 1 + 1);
     for (const line of lines.slice(0, n)) expect(line).toMatch(/^deploy dir\/#run\.sh:\d+:\d+: (error|warning|note): .+ \[[a-z0-9-]+\]$/);
-    // The summary counts the files with findings: clean.sh has none.
-    expect(lines.at(-1)).toMatch(/^\d+ problems? \(.*\) in 1 file$/);
+    expect(lines[n + 1]).toBe('For more information:');
+    for (const line of lines.slice(n + 2, n + 2 + ruleIds.size)) expect(line).toMatch(/^ {2}https:\/\/github\.com\/shellward\/shellward\/blob\/main\/docs\/rules\/[a-z0-9-]+\.md -- .+$/);
+    // The summary counts the files with findings (clean.sh has none), then the files checked.
+    expect(lines.at(-1)).toMatch(/^\d+ problems? \(.*\) in 1 file; 2 files checked$/);
 
     const json = JSON.parse(formatReport('json', input, { color: false })) as { summary: { files: number } };
     expect(json.summary.files).toBe(2);

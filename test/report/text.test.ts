@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeForTerminal, formatText, summaryLine, type ReportInput } from '../../src/report/index.js';
+import { escapeForTerminal, formatText, ruleLinkLines, summaryLine, type ReportInput } from '../../src/report/index.js';
 import { diag, EMPTY_INPUT, INPUT_FIXTURE, RULES_FIXTURE, stripAnsi } from './fixtures.js';
 
 const PLAIN = { color: false };
@@ -11,7 +11,7 @@ function input(results: ReportInput['results'], filesAnalysed = results.length):
 }
 
 describe('formatText', () => {
-  it('prints one gcc-style line per finding, a blank line and the summary', () => {
+  it('prints one gcc-style line per finding, a link to the page of each rule found, and the summary', () => {
     expect(formatText(INPUT_FIXTURE, PLAIN)).toBe(
       [
         '/home/user/.claude/projects/demo/session.jsonl:12:30: error: Non-breaking space (U+00A0) between words of a command. [unicode-whitespace]',
@@ -20,7 +20,14 @@ describe('formatText', () => {
         'a dir/deploy #1.sh:7:5: warning: The parser could not read this code. [parse-error]',
         'src/ünïcode.sh:1:1: note: Datei „ünïcode.sh“ übersprungen: 日本語 😀 → nicht UTF-8 [file-skipped]',
         '',
-        '5 problems (2 errors, 2 warnings, 1 note) in 3 files',
+        'For more information:',
+        '  https://github.com/shellward/shellward/blob/main/docs/rules/unicode-whitespace.md -- Unicode whitespace in a command',
+        '  https://github.com/shellward/shellward/blob/main/docs/rules/path-dangerous-removal.md -- Removal of the root, the home directory or a top-level directory',
+        '  https://github.com/shellward/shellward/blob/main/docs/rules/rm-recursive-force.md -- Recursive forced removal',
+        '  https://github.com/shellward/shellward/blob/main/docs/rules/parse-error.md -- Code that does not parse',
+        '  https://github.com/shellward/shellward/blob/main/docs/rules/file-skipped.md -- File could not be analysed',
+        '',
+        '5 problems (2 errors, 2 warnings, 1 note) in 3 files; 4 files checked',
         '',
       ].join('\n'),
     );
@@ -31,14 +38,14 @@ describe('formatText', () => {
   });
 
   it('prints only the summary when nothing was found', () => {
-    expect(formatText(EMPTY_INPUT, PLAIN)).toBe('No problems found in 2 files\n');
-    expect(formatText(input([{ file: 'a.sh', diagnostics: [] }]), PLAIN)).toBe('No problems found in 1 file\n');
-    expect(formatText(input([], 0), PLAIN)).toBe('No problems found in 0 files\n');
+    expect(formatText(EMPTY_INPUT, PLAIN)).toBe('No problems found; 2 files checked\n');
+    expect(formatText(input([{ file: 'a.sh', diagnostics: [] }]), PLAIN)).toBe('No problems found; 1 file checked\n');
+    expect(formatText(input([], 0), PLAIN)).toBe('No problems found; 0 files checked\n');
   });
 
   it('uses singular and plural forms in the summary', () => {
     const one = input([{ file: 'a.sh', diagnostics: [diag('a.sh', 'parse-error', 'warning', 'm', 1, 1, 2)] }]);
-    expect(summaryLine(one)).toBe('1 problem (0 errors, 1 warning, 0 notes) in 1 file');
+    expect(summaryLine(one)).toBe('1 problem (0 errors, 1 warning, 0 notes) in 1 file; 1 file checked');
     const many = input(
       [
         {
@@ -52,10 +59,10 @@ describe('formatText', () => {
       ],
       7,
     );
-    expect(summaryLine(many)).toBe('3 problems (1 error, 0 warnings, 2 notes) in 1 file');
+    expect(summaryLine(many)).toBe('3 problems (1 error, 0 warnings, 2 notes) in 1 file; 7 files checked');
   });
 
-  it('counts the distinct files with findings, not the files analysed, when there are findings', () => {
+  it('counts the distinct files with findings and, separately, the files checked', () => {
     // A policy file's findings (.claude/settings.json) are added to the results of one script analysed.
     const two = input(
       [
@@ -65,10 +72,22 @@ describe('formatText', () => {
       ],
       1,
     );
-    expect(summaryLine(two)).toBe('3 problems (0 errors, 3 warnings, 0 notes) in 2 files');
-    expect(formatText(two, PLAIN).trimEnd().split('\n').at(-1)).toBe('3 problems (0 errors, 3 warnings, 0 notes) in 2 files');
-    // Without findings the files analysed are counted.
-    expect(summaryLine(input([{ file: 'a.sh', diagnostics: [] }, { file: 'b.sh', diagnostics: [] }]))).toBe('No problems found in 2 files');
+    expect(summaryLine(two)).toBe('3 problems (0 errors, 3 warnings, 0 notes) in 2 files; 1 file checked');
+    expect(formatText(two, PLAIN).trimEnd().split('\n').at(-1)).toBe('3 problems (0 errors, 3 warnings, 0 notes) in 2 files; 1 file checked');
+    expect(summaryLine(input([{ file: 'a.sh', diagnostics: [] }, { file: 'b.sh', diagnostics: [] }]))).toBe('No problems found; 2 files checked');
+  });
+
+  it('links each rule once, in order of first appearance, and leaves out rules it has no page for', () => {
+    const r = input([
+      { file: 'a.sh', diagnostics: [diag('a.sh', 'parse-error', 'warning', 'm', 1, 1, 2), diag('a.sh', 'no-such-rule', 'warning', 'm', 2, 1, 2)] },
+      { file: 'b.sh', diagnostics: [diag('b.sh', 'file-skipped', 'note', 'm', 1, 1, 2), diag('b.sh', 'parse-error', 'warning', 'm', 3, 1, 2)] },
+    ]);
+    expect(ruleLinkLines(r)).toEqual([
+      'For more information:',
+      '  https://github.com/shellward/shellward/blob/main/docs/rules/parse-error.md -- Code that does not parse',
+      '  https://github.com/shellward/shellward/blob/main/docs/rules/file-skipped.md -- File could not be analysed',
+    ]);
+    expect(ruleLinkLines(input([{ file: 'a.sh', diagnostics: [] }]))).toEqual([]);
   });
 
   it('prints the file as given in the result, not Diagnostic.file', () => {
@@ -123,9 +142,12 @@ describe('terminal safety', () => {
       fc.property(anyText, anyText, (file, message) => {
         const out = formatText(input([{ file, diagnostics: [diag(file, 'parse-error', 'warning', message, 1, 1, 2)] }]), PLAIN);
         const lines = out.split('\n');
-        expect(lines).toHaveLength(4);
+        // The finding, a blank line, the rule link block (heading + one rule), a blank line, the summary.
+        expect(lines).toHaveLength(7);
         expect(lines[1]).toBe('');
-        expect(lines[3]).toBe('');
+        expect(lines[2]).toBe('For more information:');
+        expect(lines[4]).toBe('');
+        expect(lines[6]).toBe('');
         expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
       }),
       { numRuns: 300 },
