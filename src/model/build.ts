@@ -291,6 +291,7 @@ function resolveDir(target: string, cur: string | undefined, home: string | unde
 export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): CommandModel {
   const text = parsed.text;
   const gaps: ModelGap[] = [];
+  const environmentReads: ModelGap[] = [];
   const all = parsed.commands;
   for (const p of parsed.problems) {
     gaps.push({ span: p.span, reason: `The command does not parse at offset ${p.span.start}${p.kind === 'missing' && p.expected ? ` (\`${p.expected}\` is missing)` : ''}: what bash runs there is not known.` });
@@ -334,10 +335,14 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
       gaps.push({ span: a.span, reason: `\`${d.keyword} ${a.name}=…\` changes how later programs are found or what code they load.` });
     }
     // `declare -p`, `export -p`, `typeset -p`, a bare `export`/`declare -x`: prints variables (the
-    // environment, secrets included), so not read-only. A word of unknown value may be such an option.
-    const tokens = text.slice(d.span.start, d.span.end).trim().split(/\s+/).slice(1);
-    const prints = d.words.some((w) => (w.value === undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.raw)) || (w.value !== undefined && /^[-+][A-Za-z]*[pfF]/.test(w.value))) || tokens.every((t) => /^[-+]/.test(t));
-    if (prints) gaps.push({ span: d.span, reason: `\`${d.keyword}\` in this form prints variables or functions, which may hold secrets from the environment.` });
+    // environment, secrets included): a read of secrets, not a gap (what runs is known). A word of
+    // unknown value may be such an option. Bash manual, Bash Builtins: `declare`, `export`.
+    const prints = d.assignments.length === 0 ? d.words.every((w) => w.value !== undefined && /^[-+]/.test(w.value)) : false;
+    const option = d.words.some((w) => (w.value === undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.raw)) || (w.value !== undefined && /^[-+][A-Za-z]*[pfF]/.test(w.value)));
+    if (prints || option) {
+      const form = text.slice(d.span.start, d.span.end).trim().replace(/\s+/g, ' ');
+      environmentReads.push({ span: d.span, reason: `\`${form.length > 40 ? `${form.slice(0, 37)}...` : form}\` prints the environment (shell variables or functions, API keys and tokens included).` });
+    }
   }
 
   const inBackground = (c: SimpleCommand): boolean => (parsed.background ?? []).some((s) => s.start <= c.span.start && c.span.end <= s.end);
@@ -497,7 +502,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
   const cwds = trackCwd(parsed, commands, options);
   const out = commands.map((c, k) => ({ ...c, cwd: cwds[k] }));
   gaps.sort((a, b) => a.span.start - b.span.start);
-  return { text, commands: out, gaps };
+  return { text, commands: out, gaps, environmentReads };
 }
 
 /**

@@ -11,6 +11,8 @@
  *    size cap, a parse error) or a parser differential (text bash could read differently from
  *    any parser): never better than `ask` while any deny or ask rule exists; otherwise only an
  *    exact allow of the whole command (or `Bash` itself) allows it;
+ *    Then the environment printed in bulk (`export -p`, `declare -p` …): `ask` unless an exact
+ *    allow of the whole command names it;
  * 4. Claude Code's removal limit (`rm -rf /`, `~`, `/*`): `ask`, no rule lifts it;
  * 5. more than 50 simple commands; `cd` together with `git` (a repository in the target could run
  *    code through its config) → `ask`;
@@ -64,6 +66,7 @@ export type PermissionBehavior = 'allow' | 'ask' | 'deny' | 'passthrough';
  * - `not-simple`: the parse is `too-complex` or `parse-error` (the verdict names the construct);
  * - `misparsing`: the caller's misparsing security ask gated the command;
  * - `too-many-subcommands`, `multiple-cd`, `cd-git`: the structural asks of §2.5–2.6;
+ * - `environment-read`: the command prints the environment in bulk (`export -p`, `declare -p`);
  * - `no-matching-rule`: nothing decided.
  */
 export type DecisionReason =
@@ -81,6 +84,7 @@ export type DecisionReason =
   | 'read-only'
   | 'accept-edits'
   | 'unknown-program'
+  | 'environment-read'
   | 'no-matching-rule';
 
 /** The decision for one command. */
@@ -90,7 +94,8 @@ export interface PermissionDecision {
   /**
    * The verdict's reason code: `policy-deny`, `policy-ask`, `allow-rule`, `read-only`,
    * `accept-edits`, `path-constraint`, `path-dangerous-removal`, `sed-constraint`, `parse-error`,
-   * `parse-too-complex` (a cap), `unknown-program` (what runs is not known), the id of a gating
+   * `parse-too-complex` (a cap), `unknown-program` (what runs is not known), `environment-read`
+   * (the environment printed in bulk: `export -p`, `declare -p`), the id of a gating
    * security rule, or `no-matching-rule`.
    */
   readonly code: string;
@@ -269,6 +274,9 @@ export const GATING_RULES: ReadonlySet<string> = new Set([
   'proc-environ-access', 'backslash-escaped-whitespace', 'backslash-escaped-operators', 'unicode-whitespace', 'mid-word-hash',
   'brace-expansion', 'zsh-dangerous-command',
 ]);
+
+/** Gating rules that flag a read of secrets, not text bash could read differently: the unit may still be read-only. */
+const READ_GATES: ReadonlySet<string> = new Set(['proc-environ-access']);
 
 /** `command-substitution` patterns that tree-sitter-bash does not parse as bash would (zsh forms, `$[`, `<#`). */
 const GATING_SUBSTITUTION_PATTERNS: ReadonlySet<string> = new Set([
@@ -468,8 +476,10 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   for (const m of cmds) for (let e = m.cmd.place?.chain; e; e = e.parent) if (e.enclosing.kind === 'function' && e.enclosing.name) functions.add(e.enclosing.name);
   let gitSafeMemo: boolean | undefined;
   const gitSafe = (): boolean => (gitSafeMemo ??= gitGuard(parsed, ctx.bareRepository ? { bareRepository: true } : {}).readOnly);
-  // Every gate, /proc/*/environ included: reading a process's environment dumps its secrets, so it is not read-only.
-  const differential = gates.length > 0;
+  // A parser differential keeps anything from being proven. `/proc/*/environ` is a gate too, but
+  // not a differential: the command reads a process's secrets and writes nothing, so it stays
+  // read-only (a fact) while the decision asks (step 3).
+  const differential = gates.some((g) => !READ_GATES.has(g.ruleId));
   const readOnly =
     model.gaps.length === 0 &&
     !differential &&
@@ -532,6 +542,13 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     const g = model.gaps[0]!;
     const code = parsed.problems.length > 0 ? 'parse-error' : g.reason.startsWith('Cap reached') ? 'parse-too-complex' : 'unknown-program';
     return { behavior: 'ask', reason: 'not-simple', code, message: `${g.reason}${rulesNote}`, span: g.span, ...base };
+  }
+  // 3b. the environment printed in bulk (`export -p`, `declare -p` …): known and read-only, but it
+  // shows every secret of the session; only an exact allow of the whole command lifts it.
+  const envRead = model.environmentReads[0];
+  if (envRead) {
+    if (wholeAllow) return allowWhole();
+    return { behavior: 'ask', reason: 'environment-read', code: 'environment-read', message: `${envRead.reason} This needs approval: read the specific variable you need instead.`, span: envRead.span, ...base };
   }
   // 4. the removal limit.
   for (const m of cmds) {

@@ -60,7 +60,9 @@ describe('proven instead of asked (no rules)', () => {
 
   it('keeps facts whatever the decision', () => {
     const v = verdictFor('cat /proc/self/environ', { cwd: CWD }, linter);
-    expect(v.decision).toBe('ask');
+    // It writes nothing (read-only), and it reads secrets (ask).
+    expect([v.decision, v.readOnly]).toEqual(['ask', true]);
+    expect(v.reason).toMatch(/^proc-environ-access/);
     const w = verdictFor('cat /etc/passwd', { cwd: CWD }, linter);
     expect([w.decision, w.readOnly, w.outsideCwd]).toEqual(['ask', true, true]);
   });
