@@ -49,7 +49,7 @@ import type { PermissionRule } from './parse.js';
 import type { PermissionPolicy } from './policy.js';
 import { MAX_SUGGESTED_RULES_FOR_COMPOUND, suggestionForExactCommand } from './suggest.js';
 import { optionSetMatches } from './option-match.js';
-import { gitGuard, simpleCommandReadOnly } from '../analyses/read-only.js';
+import { cdStaysPut, gitGuard, simpleCommandReadOnly } from '../analyses/read-only.js';
 import { extractPaths, protectedPath, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
 import { sedAllowed } from '../analyses/sed.js';
 import { optionEffectConstraint } from './effect-constraint.js';
@@ -125,7 +125,7 @@ export type PermissionMode = 'default' | 'acceptEdits';
 
 /** What the caller knows beyond the parse. */
 export interface DecisionContext {
-  /** The working directory; a subcommand exactly `cd <cwd>` is dropped (§2.6 item 6). */
+  /** The working directory; a subcommand `cd <cwd>` (or `cd .`) is dropped (§2.6 item 6, and `cd` into the cwd before `git`). */
   readonly cwd?: string;
   /** True when a security check raised a misparsing ask on the command (§2.6 item 5). */
   readonly misparsing?: boolean;
@@ -187,11 +187,9 @@ export function allowFor(text: string, cmd: SimpleCommand, policy: PermissionPol
   return firstMatch(policy.allow, { ...candidatesFor(text, cmd, 'allow'), prefixAllowed: prefixAllowCovers(cmd) });
 }
 
+/** A `cd` into the working directory itself (`cd .`, `cd /abs/cwd/`): it changes nothing, so it is dropped (see {@link cdStaysPut}). */
 function isCdTo(cmd: SimpleCommand, cwd: string | undefined): boolean {
-  if (cwd === undefined || cmd.assignments.length > 0 || cmd.name?.value !== 'cd' || cmd.args.length !== 1) return false;
-  const target = cmd.args[0]!.value;
-  const norm = (p: string): string => (p.length > 1 ? p.replace(/\/+$/, '') : p);
-  return target !== undefined && norm(target) === norm(cwd);
+  return cwd !== undefined && cwd.startsWith('/') && cdStaysPut(cmd, cwd);
 }
 
 const CD_LIKE: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd']);
@@ -475,7 +473,9 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   const functions = new Set<string>();
   for (const m of cmds) for (let e = m.cmd.place?.chain; e; e = e.parent) if (e.enclosing.kind === 'function' && e.enclosing.name) functions.add(e.enclosing.name);
   let gitSafeMemo: boolean | undefined;
-  const gitSafe = (): boolean => (gitSafeMemo ??= gitGuard(parsed, ctx.bareRepository ? { bareRepository: true } : {}).readOnly);
+  // A `cd` into the working directory itself is no directory change for the git guard either.
+  const gitCwd = ctx.cwd ?? pathCtx?.cwd;
+  const gitSafe = (): boolean => (gitSafeMemo ??= gitGuard(parsed, { ...(ctx.bareRepository ? { bareRepository: true } : {}), ...(gitCwd?.startsWith('/') ? { cwd: gitCwd } : {}) }).readOnly);
   // A parser differential keeps anything from being proven. `/proc/*/environ` is a gate too, but
   // not a differential: the command reads a process's secrets and writes nothing, so it stays
   // read-only (a fact) while the decision asks (step 3).
