@@ -14,7 +14,7 @@
  * Pure; never throws for any parse.
  */
 import { posix } from 'node:path';
-import permissions from '../../rules/permissions.json' with { type: 'json' };
+import { codeLoadingVariable } from './environment.js';
 import { commandBasename, resolveCommand, wrapperLevels } from '../parse/command-name.js';
 import { embeddedCode } from '../parse/embedded.js';
 import type { EnclosingChain, ParsedScript, Redirect, SimpleCommand } from '../parse/nodes.js';
@@ -47,13 +47,10 @@ const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh',
 /** Reserved words and operators that cannot be a program name (a misread `coproc { …; }`). */
 const RESERVED: ReadonlySet<string> = new Set(['{', '}', '(', ')', '!', '[[', ']]', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'case', 'esac', 'while', 'until', 'for', 'in', 'function', 'select', 'time']);
 
-/** Environment variables that make a program load or run code (rules/permissions.json `codeLoadingEnvVars`). */
-const CODE_ENV: readonly string[] = (permissions as { codeLoadingEnvVars?: string[] }).codeLoadingEnvVars ?? [];
+export { codeLoadingVariable } from './environment.js';
 
-/** Whether assigning `name` can make a program load or run code chosen by its value. */
-export function codeLoadingVariable(name: string): boolean {
-  return CODE_ENV.some((p) => (p.endsWith('*') ? name.startsWith(p.slice(0, -1)) : name === p));
-}
+/** The static value of an assignment (`''` for `X=`), or undefined when it has expansions. */
+const staticValue = (a: { readonly value?: Word }): string | undefined => (a.value ? a.value.value : '');
 
 /** Builtins whose effect on what later commands run cannot be followed statically. */
 const OPAQUE_BUILTINS: Readonly<Record<string, string>> = {
@@ -325,13 +322,13 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
   }
   for (const { assignment: a, place } of parsed.assignmentStatements ?? []) {
     bind(a.name, a.value, place.depth === 0, a.span.end);
-    if (codeLoadingVariable(a.name)) gaps.push({ span: a.span, reason: `\`${a.name}=…\` changes how later programs are found or what code they load.` });
+    if (codeLoadingVariable(a.name, staticValue(a))) gaps.push({ span: a.span, reason: `\`${a.name}=…\` changes how later programs are found or what code they load.` });
     if (a.value?.value !== undefined && SUBSCRIPT_CODE.test(a.value.value)) gaps.push({ span: a.span, reason: `The value of \`${a.name}\` holds an array subscript with a substitution, which bash may evaluate later.` });
   }
   for (const d of parsed.declarations ?? []) {
     for (const a of d.assignments) bind(a.name, a.value, false, a.span.end);
-    if (d.assignments.some((a) => codeLoadingVariable(a.name))) {
-      const a = d.assignments.find((x) => codeLoadingVariable(x.name))!;
+    if (d.assignments.some((a) => codeLoadingVariable(a.name, staticValue(a)))) {
+      const a = d.assignments.find((x) => codeLoadingVariable(x.name, staticValue(x)))!;
       gaps.push({ span: a.span, reason: `\`${d.keyword} ${a.name}=…\` changes how later programs are found or what code they load.` });
     }
     // `declare -p`, `export -p`, `typeset -p`, a bare `export`/`declare -x`: prints variables (the
@@ -427,12 +424,12 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
       }
     }
     for (const a of first.assignments) {
-      if (codeLoadingVariable(a.name)) unknown ??= `\`${a.name}=\` makes the program load or run code chosen by the value.`;
+      if (codeLoadingVariable(a.name, staticValue(a))) unknown ??= `\`${a.name}=\` makes the program load or run code chosen by the value.`;
       if (a.value?.value !== undefined && SUBSCRIPT_CODE.test(a.value.value)) unknown ??= `The value of \`${a.name}\` holds an array subscript with a substitution, which bash may evaluate later.`;
     }
     if (first.name === undefined) {
       for (const a of first.assignments) {
-        if (codeLoadingVariable(a.name)) {
+        if (codeLoadingVariable(a.name, staticValue(a))) {
           gaps.push({ span: a.span, reason: `\`${a.name}=…\` changes how later programs are found or what code they load.` });
         }
       }

@@ -40,9 +40,10 @@ import type { Span } from '../core/types.js';
 import type { ParsedScript, SimpleCommand } from '../parse/nodes.js';
 import type { Word } from '../parse/words.js';
 import { commandBasename, resolveCommand, wrapperSpec } from '../parse/command-name.js';
-import { candidatesFor, firstExactMatch, firstMatch, joinContinuations, prefixAllowCovers, renderWord, SAFE_ENV_VARS } from './match.js';
+import { candidatesFor, firstExactMatch, firstMatch, joinContinuations, prefixAllowCovers, renderWord } from './match.js';
 import type { CommandModel, ModelCommand } from '../model/command-model.js';
 import { abstractWord, buildModel, codeLoadingVariable } from '../model/build.js';
+import { classifyAssignment } from '../model/environment.js';
 import { dangerousRemovals } from '../analyses/dangerous-removal.js';
 import readOnlyTable from '../../rules/read-only.json' with { type: 'json' };
 import type { PermissionRule } from './parse.js';
@@ -189,7 +190,8 @@ export function allowFor(text: string, cmd: SimpleCommand, policy: PermissionPol
 
 /** A `cd` into the working directory itself (`cd .`, `cd /abs/cwd/`): it changes nothing, so it is dropped (see {@link cdStaysPut}). */
 function isCdTo(cmd: SimpleCommand, cwd: string | undefined): boolean {
-  return cwd !== undefined && cwd.startsWith('/') && cdStaysPut(cmd, cwd);
+  if (cwd === undefined || !cwd.startsWith('/')) return false;
+  return cdStaysPut(cmd, cwd);
 }
 
 const CD_LIKE: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd']);
@@ -363,9 +365,10 @@ function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, f
   let inst = instance;
   // A call of a function defined in the unit runs its body, whose commands are decided themselves.
   if (m.program !== undefined && functions.has(m.program) && m.wrappers.length === 0 && inst.assignments.length === 0 && inst.redirects.length === 0) return true;
-  if (!inst.name) return inst.assignments.every((a) => !codeLoadingVariable(a.name) && !a.name.startsWith('GIT_')) && inst.redirects.every((r) => r.heredoc || r.operator === '<<<' || r.operator === '<' || /^(>&|<&)$/.test(r.operator) || r.target?.value === '/dev/null');
-  // Before a program, only variables known to load no code, with plain values (Claude Code's safe list).
-  if (inst.assignments.some((a) => !SAFE_ENV_VARS.has(a.name) || a.value?.value === undefined || !/^[A-Za-z0-9_./:-]*$/.test(a.value.value))) return false;
+  if (!inst.name) return inst.assignments.every((a) => !codeLoadingVariable(a.name, a.value ? a.value.value : '') && !a.name.startsWith('GIT_')) && inst.redirects.every((r) => r.heredoc || r.operator === '<<<' || r.operator === '<' || /^(>&|<&)$/.test(r.operator) || r.target?.value === '/dev/null');
+  // Before a program, only variables known to load no code, with static values (Claude Code's
+  // safe list and rules/commands/environment.json; build flags too: no read-only program reads them).
+  if (inst.assignments.some((a) => !['harmless', 'prefix-only'].includes(classifyAssignment(a.name, a.value ? a.value.value : '')))) return false;
   const program = m.program;
   // Wrappers that change nothing a read-only command does (Claude Code's CHANGELOG 2.1.x: nice, time, timeout, stdbuf, nohup).
   // Other wrappers (xargs …) are judged as written, by the read-only table.
@@ -395,7 +398,8 @@ function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, f
   }
   // Input redirections and here-documents are reads (their paths are checked separately).
   const redirects = inst.redirects.filter((r) => !(r.heredoc || r.operator === '<<<' || r.operator === '<'));
-  const same = inst === m.cmd && !peeled && (args as Word[]).every((a, k) => a === inst.args[k]);
+  // With assignments before it, the command is judged on its rendered words (the read-only forms that read the text would see the assignment).
+  const same = inst === m.cmd && !peeled && inst.assignments.length === 0 && (args as Word[]).every((a, k) => a === inst.args[k]);
   if (same) return simpleCommandReadOnly({ ...inst, assignments: [], redirects, embedded: false }, text, { embedded: true, globs: true }).readOnly;
   // A form with substituted values: judged on its own rendered text (the read-only fallback forms read the text).
   const words: Word[] = [name, ...(args as Word[])];
