@@ -42,7 +42,7 @@ export function judgeOversized(text: string, policy: PermissionPolicy): { findin
   const scan = scanOversized(text, policy);
   const seen = scan.program !== undefined ? `\`${scan.program}\` occurs in it` : 'the rule names no program';
   // Nothing was parsed: the model holds no command, only the gap that says why.
-  const model = { text, commands: [], gaps: [{ span, reason: 'the command is too long to parse' }] };
+  const model = { text, commands: [], gaps: [{ span, reason: 'the command is too long to parse' }], environmentReads: [] };
   const facts = { suggestions: [], readOnly: false, paths: [], model } as const;
   if (scan.deny) {
     return {

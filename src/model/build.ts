@@ -14,7 +14,7 @@
  * Pure; never throws for any parse.
  */
 import { posix } from 'node:path';
-import permissions from '../../rules/permissions.json' with { type: 'json' };
+import { codeLoadingVariable } from './environment.js';
 import { commandBasename, resolveCommand, wrapperLevels } from '../parse/command-name.js';
 import { embeddedCode } from '../parse/embedded.js';
 import type { EnclosingChain, ParsedScript, Redirect, SimpleCommand } from '../parse/nodes.js';
@@ -47,13 +47,10 @@ const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh',
 /** Reserved words and operators that cannot be a program name (a misread `coproc { …; }`). */
 const RESERVED: ReadonlySet<string> = new Set(['{', '}', '(', ')', '!', '[[', ']]', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'case', 'esac', 'while', 'until', 'for', 'in', 'function', 'select', 'time']);
 
-/** Environment variables that make a program load or run code (rules/permissions.json `codeLoadingEnvVars`). */
-const CODE_ENV: readonly string[] = (permissions as { codeLoadingEnvVars?: string[] }).codeLoadingEnvVars ?? [];
+export { codeLoadingVariable } from './environment.js';
 
-/** Whether assigning `name` can make a program load or run code chosen by its value. */
-export function codeLoadingVariable(name: string): boolean {
-  return CODE_ENV.some((p) => (p.endsWith('*') ? name.startsWith(p.slice(0, -1)) : name === p));
-}
+/** The static value of an assignment (`''` for `X=`), or undefined when it has expansions. */
+const staticValue = (a: { readonly value?: Word }): string | undefined => (a.value ? a.value.value : '');
 
 /** Builtins whose effect on what later commands run cannot be followed statically. */
 const OPAQUE_BUILTINS: Readonly<Record<string, string>> = {
@@ -291,6 +288,7 @@ function resolveDir(target: string, cur: string | undefined, home: string | unde
 export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): CommandModel {
   const text = parsed.text;
   const gaps: ModelGap[] = [];
+  const environmentReads: ModelGap[] = [];
   const all = parsed.commands;
   for (const p of parsed.problems) {
     gaps.push({ span: p.span, reason: `The command does not parse at offset ${p.span.start}${p.kind === 'missing' && p.expected ? ` (\`${p.expected}\` is missing)` : ''}: what bash runs there is not known.` });
@@ -324,20 +322,24 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
   }
   for (const { assignment: a, place } of parsed.assignmentStatements ?? []) {
     bind(a.name, a.value, place.depth === 0, a.span.end);
-    if (codeLoadingVariable(a.name)) gaps.push({ span: a.span, reason: `\`${a.name}=…\` changes how later programs are found or what code they load.` });
+    if (codeLoadingVariable(a.name, staticValue(a))) gaps.push({ span: a.span, reason: `\`${a.name}=…\` changes how later programs are found or what code they load.` });
     if (a.value?.value !== undefined && SUBSCRIPT_CODE.test(a.value.value)) gaps.push({ span: a.span, reason: `The value of \`${a.name}\` holds an array subscript with a substitution, which bash may evaluate later.` });
   }
   for (const d of parsed.declarations ?? []) {
     for (const a of d.assignments) bind(a.name, a.value, false, a.span.end);
-    if (d.assignments.some((a) => codeLoadingVariable(a.name))) {
-      const a = d.assignments.find((x) => codeLoadingVariable(x.name))!;
+    if (d.assignments.some((a) => codeLoadingVariable(a.name, staticValue(a)))) {
+      const a = d.assignments.find((x) => codeLoadingVariable(x.name, staticValue(x)))!;
       gaps.push({ span: a.span, reason: `\`${d.keyword} ${a.name}=…\` changes how later programs are found or what code they load.` });
     }
     // `declare -p`, `export -p`, `typeset -p`, a bare `export`/`declare -x`: prints variables (the
-    // environment, secrets included), so not read-only. A word of unknown value may be such an option.
-    const tokens = text.slice(d.span.start, d.span.end).trim().split(/\s+/).slice(1);
-    const prints = d.words.some((w) => (w.value === undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.raw)) || (w.value !== undefined && /^[-+][A-Za-z]*[pfF]/.test(w.value))) || tokens.every((t) => /^[-+]/.test(t));
-    if (prints) gaps.push({ span: d.span, reason: `\`${d.keyword}\` in this form prints variables or functions, which may hold secrets from the environment.` });
+    // environment, secrets included): a read of secrets, not a gap (what runs is known). A word of
+    // unknown value may be such an option. Bash manual, Bash Builtins: `declare`, `export`.
+    const prints = d.assignments.length === 0 ? d.words.every((w) => w.value !== undefined && /^[-+]/.test(w.value)) : false;
+    const option = d.words.some((w) => (w.value === undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.raw)) || (w.value !== undefined && /^[-+][A-Za-z]*[pfF]/.test(w.value)));
+    if (prints || option) {
+      const form = text.slice(d.span.start, d.span.end).trim().replace(/\s+/g, ' ');
+      environmentReads.push({ span: d.span, reason: `\`${form.length > 40 ? `${form.slice(0, 37)}...` : form}\` prints the environment (shell variables or functions, API keys and tokens included).` });
+    }
   }
 
   const inBackground = (c: SimpleCommand): boolean => (parsed.background ?? []).some((s) => s.start <= c.span.start && c.span.end <= s.end);
@@ -422,12 +424,12 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
       }
     }
     for (const a of first.assignments) {
-      if (codeLoadingVariable(a.name)) unknown ??= `\`${a.name}=\` makes the program load or run code chosen by the value.`;
+      if (codeLoadingVariable(a.name, staticValue(a))) unknown ??= `\`${a.name}=\` makes the program load or run code chosen by the value.`;
       if (a.value?.value !== undefined && SUBSCRIPT_CODE.test(a.value.value)) unknown ??= `The value of \`${a.name}\` holds an array subscript with a substitution, which bash may evaluate later.`;
     }
     if (first.name === undefined) {
       for (const a of first.assignments) {
-        if (codeLoadingVariable(a.name)) {
+        if (codeLoadingVariable(a.name, staticValue(a))) {
           gaps.push({ span: a.span, reason: `\`${a.name}=…\` changes how later programs are found or what code they load.` });
         }
       }
@@ -497,7 +499,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
   const cwds = trackCwd(parsed, commands, options);
   const out = commands.map((c, k) => ({ ...c, cwd: cwds[k] }));
   gaps.sort((a, b) => a.span.start - b.span.start);
-  return { text, commands: out, gaps };
+  return { text, commands: out, gaps, environmentReads };
 }
 
 /**

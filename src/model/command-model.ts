@@ -141,6 +141,13 @@ export interface CommandModel {
   readonly commands: readonly ModelCommand[];
   /** Everything that keeps the model from knowing all that runs (parse errors, caps, hidden code), in document order. */
   readonly gaps: readonly ModelGap[];
+  /**
+   * Reads of the shell's environment in bulk, in document order: `export -p`, `declare -p`,
+   * `typeset -p`, a bare `export`/`declare -x`, `local -p` print every (exported) variable, API
+   * keys and tokens included. What runs is known and nothing is written, so these are not gaps
+   * and do not make the unit not read-only; the decision asks about them.
+   */
+  readonly environmentReads: readonly ModelGap[];
 }
 
 /** Most instances of one command (combinations of known values); more make the command unknown. */

@@ -34,6 +34,8 @@ export interface EmbeddedCode {
    * rules/commands/wrappers.json (`trap`, `alias`, `env -S`, `flock -c`, `pipe` for `echo … | sh` …).
    */
   readonly via: string;
+  /** For `alias` definitions: the alias name whose body `text` is. */
+  readonly alias?: string;
 }
 
 /** The code of a static word, with whether it is a verbatim slice of the source (and where). */
@@ -98,7 +100,7 @@ function levelCode(level: WrapperLevel, source: string): EmbeddedCode[] {
       const v = a.value;
       const eq = v?.indexOf('=') ?? -1;
       if (v === undefined || eq <= 0) continue;
-      out.push({ text: v.slice(eq + 1), base: a.span.start, exact: false, span: a.span, via: 'alias' });
+      out.push({ text: v.slice(eq + 1), base: a.span.start, exact: false, span: a.span, via: 'alias', alias: v.slice(0, eq) });
     }
   }
   if (spec.execOptions) {
@@ -264,8 +266,49 @@ function shiftCommand(c: SimpleCommand, map: (s: Span) => Span, statement: numbe
  * `embedded: true` and the statement index of the command that embeds them. Statements,
  * problems and comments are the outer unit's only: a syntax error inside `sh -c '…'` is
  * bash's business at run time, and the text-level checks already see the whole string.
+ * The body of an `alias` definition is code only when some command of the unit uses the alias
+ * name (see `unusedAliases`): `alias nuke='rm -rf /'` alone runs nothing.
  */
 export function withEmbedded(parsed: ParsedScript, source: string, parse: ParseViews, extraCode?: (cmd: SimpleCommand, source: string) => readonly EmbeddedCode[]): ParsedScript {
+  const defined = new Set<string>();
+  const all = embedAll(parsed, source, parse, extraCode, undefined, defined);
+  if (defined.size === 0) return all;
+  const unused = unusedAliases(all, defined);
+  return unused.size === 0 ? all : embedAll(parsed, source, parse, extraCode, unused, new Set());
+}
+
+/** Reserved words: an alias with such a name may expand where no simple command shows it. */
+const RESERVED_WORDS: ReadonlySet<string> = new Set(['!', '[[', ']]', '{', '}', 'case', 'coproc', 'do', 'done', 'elif', 'else', 'esac', 'fi', 'for', 'function', 'if', 'in', 'select', 'then', 'time', 'until', 'while']);
+
+/**
+ * The names of `defined` that no command of `parsed` uses: no simple command anywhere (embedded
+ * code included, alias bodies too) has a word whose static value is the name. An alias is
+ * expanded only where its name is an unquoted literal command word (or follows an alias whose
+ * body ends in a space) in code the same shell reads after the definition
+ * (https://www.gnu.org/software/bash/manual/bash.html#Aliases), and a definition does not outlive
+ * the shell (each agent command, each script, each `sh -c` runs in its own), so the body of an
+ * alias that is never named runs nowhere. Any word equal to the name counts as a use, whatever
+ * its position, so this over-approximates: it does not depend on whether alias expansion is on
+ * (off in non-interactive bash without `shopt -s expand_aliases`, but on in POSIX mode —
+ * `sh script` — and in Claude Code's shell, whose snapshot restores the user's aliases).
+ */
+function unusedAliases(parsed: ParsedScript, defined: ReadonlySet<string>): Set<string> {
+  const unused = new Set([...defined].filter((n) => !RESERVED_WORDS.has(n)));
+  for (const c of parsed.commands) {
+    if (unused.size === 0) break;
+    for (const w of c.name ? [c.name, ...c.args] : c.args) if (w.value !== undefined) unused.delete(w.value);
+  }
+  return unused;
+}
+
+function embedAll(
+  parsed: ParsedScript,
+  source: string,
+  parse: ParseViews,
+  extraCode: ((cmd: SimpleCommand, source: string) => readonly EmbeddedCode[]) | undefined,
+  skipAliases: ReadonlySet<string> | undefined,
+  defined: Set<string>,
+): ParsedScript {
   const extra: SimpleCommand[] = [];
   const caps: string[] = [];
   let budget = EMBEDDED_LIMITS.maxChars;
@@ -284,7 +327,11 @@ export function withEmbedded(parsed: ParsedScript, source: string, parse: ParseV
     extra.length === 0 && caps.length === 0 ? parsed : { ...parsed, commands: [...parsed.commands, ...extra], ...(caps.length > 0 ? { embeddedCaps: caps } : {}) };
   for (let next = 0; next < queue.length; next++) {
     const { cmd, depth, map, source: src, statement, index, siblings } = queue[next]!;
-    const codes = [...embeddedCode(cmd, src, siblings), ...(extraCode ? extraCode(cmd, src) : [])];
+    const codes = [...embeddedCode(cmd, src, siblings), ...(extraCode ? extraCode(cmd, src) : [])].filter((c) => {
+      if (c.alias === undefined) return true;
+      defined.add(c.alias);
+      return !skipAliases?.has(c.alias);
+    });
     if (codes.length === 0) continue;
     if (depth >= EMBEDDED_LIMITS.maxDepth) {
       caps.push(`Shell code is nested more than ${EMBEDDED_LIMITS.maxDepth} levels deep (\`sh -c\`, \`eval\`, heredocs fed to a shell); the deeper levels were not analysed.`);

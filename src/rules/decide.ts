@@ -11,6 +11,8 @@
  *    size cap, a parse error) or a parser differential (text bash could read differently from
  *    any parser): never better than `ask` while any deny or ask rule exists; otherwise only an
  *    exact allow of the whole command (or `Bash` itself) allows it;
+ *    Then the environment printed in bulk (`export -p`, `declare -p` …): `ask` unless an exact
+ *    allow of the whole command names it;
  * 4. Claude Code's removal limit (`rm -rf /`, `~`, `/*`): `ask`, no rule lifts it;
  * 5. more than 50 simple commands; `cd` together with `git` (a repository in the target could run
  *    code through its config) → `ask`;
@@ -42,16 +44,17 @@ import type { ParsedScript, SimpleCommand } from '../parse/nodes.js';
 import type { Word } from '../parse/words.js';
 import { commandBasename, resolveCommand, wrapperSpec } from '../parse/command-name.js';
 import { permittingFileRule, restrictingFileRule } from './file-rules.js';
-import { candidatesFor, firstExactMatch, firstMatch, joinContinuations, prefixAllowCovers, renderWord, SAFE_ENV_VARS } from './match.js';
+import { candidatesFor, firstExactMatch, firstMatch, joinContinuations, prefixAllowCovers, renderWord } from './match.js';
 import type { CommandModel, ModelCommand } from '../model/command-model.js';
 import { abstractWord, buildModel, codeLoadingVariable } from '../model/build.js';
+import { classifyAssignment } from '../model/environment.js';
 import { dangerousRemovals } from '../analyses/dangerous-removal.js';
 import readOnlyTable from '../../rules/read-only.json' with { type: 'json' };
 import type { PermissionRule } from './parse.js';
 import type { PermissionPolicy } from './policy.js';
 import { MAX_SUGGESTED_RULES_FOR_COMPOUND, suggestionForExactCommand } from './suggest.js';
 import { optionSetMatches } from './option-match.js';
-import { gitGuard, simpleCommandReadOnly } from '../analyses/read-only.js';
+import { cdStaysPut, gitGuard, simpleCommandReadOnly } from '../analyses/read-only.js';
 import { extractPaths, protectedPath, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
 import { sedAllowed } from '../analyses/sed.js';
 import { optionEffectConstraint } from './effect-constraint.js';
@@ -68,6 +71,7 @@ export type PermissionBehavior = 'allow' | 'ask' | 'deny' | 'passthrough';
  * - `not-simple`: the parse is `too-complex` or `parse-error` (the verdict names the construct);
  * - `misparsing`: the caller's misparsing security ask gated the command;
  * - `too-many-subcommands`, `multiple-cd`, `cd-git`: the structural asks of §2.5–2.6;
+ * - `environment-read`: the command prints the environment in bulk (`export -p`, `declare -p`);
  * - `no-matching-rule`: nothing decided.
  */
 export type DecisionReason =
@@ -85,6 +89,7 @@ export type DecisionReason =
   | 'read-only'
   | 'accept-edits'
   | 'unknown-program'
+  | 'environment-read'
   | 'no-matching-rule';
 
 /** The decision for one command. */
@@ -94,7 +99,8 @@ export interface PermissionDecision {
   /**
    * The verdict's reason code: `policy-deny`, `policy-ask`, `allow-rule`, `read-only`,
    * `accept-edits`, `path-constraint`, `path-dangerous-removal`, `sed-constraint`, `parse-error`,
-   * `parse-too-complex` (a cap), `unknown-program` (what runs is not known), the id of a gating
+   * `parse-too-complex` (a cap), `unknown-program` (what runs is not known), `environment-read`
+   * (the environment printed in bulk: `export -p`, `declare -p`), the id of a gating
    * security rule, or `no-matching-rule`.
    */
   readonly code: string;
@@ -124,7 +130,7 @@ export type PermissionMode = 'default' | 'acceptEdits';
 
 /** What the caller knows beyond the parse. */
 export interface DecisionContext {
-  /** The working directory; a subcommand exactly `cd <cwd>` is dropped (§2.6 item 6). */
+  /** The working directory; a subcommand `cd <cwd>` (or `cd .`) is dropped (§2.6 item 6, and `cd` into the cwd before `git`). */
   readonly cwd?: string;
   /** True when a security check raised a misparsing ask on the command (§2.6 item 5). */
   readonly misparsing?: boolean;
@@ -186,11 +192,10 @@ export function allowFor(text: string, cmd: SimpleCommand, policy: PermissionPol
   return firstMatch(policy.allow, { ...candidatesFor(text, cmd, 'allow'), prefixAllowed: prefixAllowCovers(cmd) });
 }
 
+/** A `cd` into the working directory itself (`cd .`, `cd /abs/cwd/`): it changes nothing, so it is dropped (see {@link cdStaysPut}). */
 function isCdTo(cmd: SimpleCommand, cwd: string | undefined): boolean {
-  if (cwd === undefined || cmd.assignments.length > 0 || cmd.name?.value !== 'cd' || cmd.args.length !== 1) return false;
-  const target = cmd.args[0]!.value;
-  const norm = (p: string): string => (p.length > 1 ? p.replace(/\/+$/, '') : p);
-  return target !== undefined && norm(target) === norm(cwd);
+  if (cwd === undefined || !cwd.startsWith('/')) return false;
+  return cdStaysPut(cmd, cwd);
 }
 
 const CD_LIKE: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd']);
@@ -275,6 +280,9 @@ export const GATING_RULES: ReadonlySet<string> = new Set([
   'proc-environ-access', 'backslash-escaped-whitespace', 'backslash-escaped-operators', 'unicode-whitespace', 'mid-word-hash',
   'brace-expansion', 'zsh-dangerous-command',
 ]);
+
+/** Gating rules that flag a read of secrets, not text bash could read differently: the unit may still be read-only. */
+const READ_GATES: ReadonlySet<string> = new Set(['proc-environ-access']);
 
 /** `command-substitution` patterns that tree-sitter-bash does not parse as bash would (zsh forms, `$[`, `<#`). */
 const GATING_SUBSTITUTION_PATTERNS: ReadonlySet<string> = new Set([
@@ -363,9 +371,10 @@ function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, f
   let inst = instance;
   // A call of a function defined in the unit runs its body, whose commands are decided themselves.
   if (m.program !== undefined && functions.has(m.program) && m.wrappers.length === 0 && inst.assignments.length === 0 && inst.redirects.length === 0) return true;
-  if (!inst.name) return inst.assignments.every((a) => !codeLoadingVariable(a.name) && !a.name.startsWith('GIT_')) && inst.redirects.every((r) => r.heredoc || r.operator === '<<<' || r.operator === '<' || /^(>&|<&)$/.test(r.operator) || r.target?.value === '/dev/null');
-  // Before a program, only variables known to load no code, with plain values (Claude Code's safe list).
-  if (inst.assignments.some((a) => !SAFE_ENV_VARS.has(a.name) || a.value?.value === undefined || !/^[A-Za-z0-9_./:-]*$/.test(a.value.value))) return false;
+  if (!inst.name) return inst.assignments.every((a) => !codeLoadingVariable(a.name, a.value ? a.value.value : '') && !a.name.startsWith('GIT_')) && inst.redirects.every((r) => r.heredoc || r.operator === '<<<' || r.operator === '<' || /^(>&|<&)$/.test(r.operator) || r.target?.value === '/dev/null');
+  // Before a program, only variables known to load no code, with static values (Claude Code's
+  // safe list and rules/commands/environment.json; build flags too: no read-only program reads them).
+  if (inst.assignments.some((a) => !['harmless', 'prefix-only'].includes(classifyAssignment(a.name, a.value ? a.value.value : '')))) return false;
   const program = m.program;
   // Wrappers that change nothing a read-only command does (Claude Code's CHANGELOG 2.1.x: nice, time, timeout, stdbuf, nohup).
   // Other wrappers (xargs …) are judged as written, by the read-only table.
@@ -395,7 +404,8 @@ function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, f
   }
   // Input redirections and here-documents are reads (their paths are checked separately).
   const redirects = inst.redirects.filter((r) => !(r.heredoc || r.operator === '<<<' || r.operator === '<'));
-  const same = inst === m.cmd && !peeled && (args as Word[]).every((a, k) => a === inst.args[k]);
+  // With assignments before it, the command is judged on its rendered words (the read-only forms that read the text would see the assignment).
+  const same = inst === m.cmd && !peeled && inst.assignments.length === 0 && (args as Word[]).every((a, k) => a === inst.args[k]);
   if (same) return simpleCommandReadOnly({ ...inst, assignments: [], redirects, embedded: false }, text, { embedded: true, globs: true }).readOnly;
   // A form with substituted values: judged on its own rendered text (the read-only fallback forms read the text).
   const words: Word[] = [name, ...(args as Word[])];
@@ -473,9 +483,13 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   const functions = new Set<string>();
   for (const m of cmds) for (let e = m.cmd.place?.chain; e; e = e.parent) if (e.enclosing.kind === 'function' && e.enclosing.name) functions.add(e.enclosing.name);
   let gitSafeMemo: boolean | undefined;
-  const gitSafe = (): boolean => (gitSafeMemo ??= gitGuard(parsed, ctx.bareRepository ? { bareRepository: true } : {}).readOnly);
-  // Every gate, /proc/*/environ included: reading a process's environment dumps its secrets, so it is not read-only.
-  const differential = gates.length > 0;
+  // A `cd` into the working directory itself is no directory change for the git guard either.
+  const gitCwd = ctx.cwd ?? pathCtx?.cwd;
+  const gitSafe = (): boolean => (gitSafeMemo ??= gitGuard(parsed, { ...(ctx.bareRepository ? { bareRepository: true } : {}), ...(gitCwd?.startsWith('/') ? { cwd: gitCwd } : {}) }).readOnly);
+  // A parser differential keeps anything from being proven. `/proc/*/environ` is a gate too, but
+  // not a differential: the command reads a process's secrets and writes nothing, so it stays
+  // read-only (a fact) while the decision asks (step 3).
+  const differential = gates.some((g) => !READ_GATES.has(g.ruleId));
   const readOnly =
     model.gaps.length === 0 &&
     !differential &&
@@ -558,6 +572,13 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     const g = model.gaps[0]!;
     const code = parsed.problems.length > 0 ? 'parse-error' : g.reason.startsWith('Cap reached') ? 'parse-too-complex' : 'unknown-program';
     return { behavior: 'ask', reason: 'not-simple', code, message: `${g.reason}${rulesNote}`, span: g.span, ...base };
+  }
+  // 3b. the environment printed in bulk (`export -p`, `declare -p` …): known and read-only, but it
+  // shows every secret of the session; only an exact allow of the whole command lifts it.
+  const envRead = model.environmentReads[0];
+  if (envRead) {
+    if (wholeAllow) return allowWhole();
+    return { behavior: 'ask', reason: 'environment-read', code: 'environment-read', message: `${envRead.reason} This needs approval: read the specific variable you need instead.`, span: envRead.span, ...base };
   }
   // 4. the removal limit.
   for (const m of cmds) {

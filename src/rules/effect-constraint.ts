@@ -21,6 +21,7 @@
 import { environmentEffects, optionEffects, type OptionEffect } from '../analyses/option-effects.js';
 import { protectedPath, validatePath, type PathContext } from '../analyses/paths.js';
 import { resolveCommand } from '../parse/command-name.js';
+import { classifyAssignment } from '../model/environment.js';
 import type { SimpleCommand } from '../parse/nodes.js';
 import type { PermissionRule } from './parse.js';
 
@@ -49,7 +50,9 @@ export function commandEffects(cmd: SimpleCommand, stdinArguments = false): { re
   if (stdinArguments && resolved.wrappers.includes('xargs') && !NO_FILE_OPERANDS.has(resolved.name)) {
     effects.push({ kind: 'read', option: 'xargs', argIndex: -1, note: 'the arguments come from standard input, so the files read are not known' });
   }
-  for (const e of environmentEffects(cmd.assignments.map((a) => a.name))) effects.push(e);
+  // An assignment the harmless table allows with its value (`PAGER=cat`) runs no program.
+  const live = cmd.assignments.filter((a) => classifyAssignment(a.name, a.value ? a.value.value : '') !== 'harmless');
+  for (const e of environmentEffects(live.map((a) => a.name))) effects.push(e);
   return { program: resolved.name, effects };
 }
 

@@ -18,6 +18,7 @@ import type { SimpleCommand } from '../parse/nodes.js';
 import { commandBasename, wrapperCommandStart, wrapperSpec } from '../parse/command-name.js';
 import type { Word } from '../parse/words.js';
 import type { BashMatcher, PermissionRule, RuleBehavior } from './parse.js';
+import { classifyAssignment } from '../model/environment.js';
 
 /** SAFE_ENV_VARS (claude-code-reference.md §3.1), from rules/permissions.json. */
 export const SAFE_ENV_VARS: ReadonlySet<string> = new Set(facts.safeEnvVars);
@@ -100,7 +101,6 @@ function staticValue(w: Word | undefined): string | undefined {
   return w?.value;
 }
 
-const SAFE_ENV_VALUE = /^[A-Za-z0-9_./:-]*$/;
 
 /**
  * Index of the first word after an allow-safe wrapper form at `words[0]` (claude-code-reference.md §3.2 text-level
@@ -237,7 +237,8 @@ const MAX_PEEL = 16;
  * `behavior` (claude-code-reference.md §2.3), built from the parse:
  * - the source text, and the source text without output redirections;
  * - the argv (assignments and words) rendered by {@link renderWord}, and then, peeled one layer at
- *   a time — for `allow`: safe env assignments (name in SAFE_ENV_VARS, value of `[A-Za-z0-9_./:-]`)
+ *   a time — for `allow`: env assignments with static values that load no code (SAFE_ENV_VARS and
+ *   rules/commands/environment.json; build flags for prefix rules only, src/model/environment.ts)
  *   then the allow-safe wrapper forms; for `deny`/`ask`: any assignment, any wrapper of the table,
  *   a directory prefix or zsh `=` on the program, to a fixed point (at most 16 layers).
  * Allow rules never see a source-text candidate that looks compound (the guard of §2.3 item 5).
@@ -277,16 +278,22 @@ export function candidatesFor(text: string, cmd: SimpleCommand, behavior: RuleBe
   if (words.length === 0) return { exact: [...exact], prefix: [...prefix] };
 
   if (isAllow) {
-    // Phase 1: safe env assignments only; any other assignment stops the stripping.
+    // Phase 1: env assignments that load no code (Claude Code's safe list and
+    // rules/commands/environment.json, static values); any other assignment stops the stripping.
+    // Build flags (`prefix-only`) are seen past by prefix and wildcard rules only.
     let as = assignments;
+    let flagsOnly = false;
     while (as.length > 0) {
       const a = cmd.assignments[cmd.assignments.length - as.length]!;
       const v = a.value ? a.value.value : '';
-      if (!SAFE_ENV_VARS.has(a.name) || v === undefined || a.value?.quoted || !SAFE_ENV_VALUE.test(v)) break;
+      const kind = classifyAssignment(a.name, v);
+      if (kind !== 'harmless' && kind !== 'prefix-only') break;
+      if (kind === 'prefix-only') flagsOnly = true;
       as = as.slice(1);
-      add(render(as, words));
+      add(render(as, words), !flagsOnly);
     }
     if (as.length > 0) return { exact: [...exact], prefix: [...prefix] };
+    const assignmentsPrefixOnly = flagsOnly;
     // Phase 2: safe wrapper forms, never assignments after a wrapper.
     for (const prefixOnly of [false, true]) {
       let ws: readonly Word[] = words;
@@ -294,7 +301,7 @@ export function candidatesFor(text: string, cmd: SimpleCommand, behavior: RuleBe
         const end = safeWrapperEnd(ws, prefixOnly);
         if (end === undefined) break;
         ws = ws.slice(end);
-        if (prefixOnly) prefix.add(render([], ws));
+        if (prefixOnly || assignmentsPrefixOnly) prefix.add(render([], ws));
         else add(render([], ws));
       }
     }

@@ -58,9 +58,21 @@ describe('proven instead of asked (no rules)', () => {
     expect(decision('npm test > out.log', { allow: ['Bash(npm test)', 'Bash(npm test:*)'] })).toBe('allow');
   });
 
+  it('decides `cd <the working directory itself> && git …` like `git …`', () => {
+    for (const c of ['cd /work/proj && git status', 'cd /work/proj/ && git log --oneline -5', 'cd . && git diff --stat', 'cd "/work/proj" && git status']) {
+      expect(decision(c), c).toBe(decision(c.replace(/^cd [^&]+&& /, '')));
+    }
+    // Anywhere else, a planted repository's config could run code: still asked.
+    for (const c of ['cd sub && git status', 'cd /work/proj/../proj && git status', 'cd /work && git status', 'cd sub; cd .; git status']) {
+      expect(decision(c), c).toBe('ask');
+    }
+  });
+
   it('keeps facts whatever the decision', () => {
     const v = verdictFor('cat /proc/self/environ', { cwd: CWD }, linter);
-    expect(v.decision).toBe('ask');
+    // It writes nothing (read-only), and it reads secrets (ask).
+    expect([v.decision, v.readOnly]).toEqual(['ask', true]);
+    expect(v.reason).toMatch(/^proc-environ-access/);
     const w = verdictFor('cat /etc/passwd', { cwd: CWD }, linter);
     expect([w.decision, w.readOnly, w.outsideCwd]).toEqual(['ask', true, true]);
   });

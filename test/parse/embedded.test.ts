@@ -79,4 +79,31 @@ describe('withEmbedded', () => {
     const plain = views('ls -la')!;
     expect(withEmbedded(plain, 'ls -la', views)).toBe(plain);
   });
+
+  it('models an alias body as code only when the unit uses the alias name', async () => {
+    const { withEmbedded } = await import('../../src/parse/embedded.js');
+    const { initParser, parseBash } = await import('../../src/parse/parser.js');
+    const { buildViews } = await import('../../src/parse/nodes.js');
+    const parser = await initParser();
+    const views = (text: string) => {
+      const tree = parseBash(parser, text);
+      if (!tree) return undefined;
+      try {
+        return buildViews(tree, text);
+      } finally {
+        tree.delete();
+      }
+    };
+    const names = (src: string): (string | undefined)[] => withEmbedded(views(src)!, src, views).commands.map((c) => c.name?.value);
+    // Defined, never named: the body runs nowhere (the definition dies with the shell).
+    expect(names("alias nuke='rm -rf /'")).toEqual(['alias']);
+    expect(names("alias nuke='rm -rf /' keep='ls'\nkeep")).toEqual(['alias', 'keep', 'ls']);
+    // Named as a command, directly, in a pipeline, in eval'd code, or after an alias ending in a space.
+    expect(names("alias nuke='rm -rf /'\nnuke")).toEqual(['alias', 'nuke', 'rm']);
+    expect(names("alias nuke='rm -rf /'\nls | nuke")).toEqual(['alias', 'ls', 'nuke', 'rm']);
+    expect(names("alias nuke='rm -rf /'\neval 'eval nu\"ke\"'")).toContain('rm');
+    expect(names("alias s='sudo ' nuke='rm -rf /'\ns nuke")).toContain('rm');
+    // An alias named like a reserved word may expand where no simple command shows it.
+    expect(names("alias if='rm -rf /'")).toContain('rm');
+  });
 });

@@ -36,9 +36,11 @@ describe('§2.3 candidate strings', () => {
     expect(await behavior('PATH=/tmp/evil:$PATH git status', { allow: ['Bash(git status:*)'] })).not.toBe('allow');
   });
 
-  it('safe env values are limited to [A-Za-z0-9_./:-]', async () => {
-    expect(await behavior('LANG="C x" ls', { allow: ['Bash(ls:*)'] })).toBe('passthrough');
+  it('safe env values must be static (quoted is fine: the parse knows the value; Claude Code also refuses quotes)', async () => {
+    expect(await behavior('LANG="C x" ls', { allow: ['Bash(ls:*)'] })).toBe('allow');
     expect(await behavior('LANG=C.UTF-8 ls', { allow: ['Bash(ls:*)'] })).toBe('allow');
+    expect(await behavior('LANG="$(id)" ls', { allow: ['Bash(ls:*)'] })).not.toBe('allow');
+    expect(await behavior('LANG=$X ls', { allow: ['Bash(ls:*)'] })).not.toBe('allow');
   });
 
   it('allow rules see through the safe wrapper forms of §3.2', async () => {
@@ -219,7 +221,8 @@ describe('shapes the regex path gets wrong', () => {
 
   it('quoted env prefixes: `"FOO=bar" cmd` is not an assignment (it is the program)', async () => {
     expect(await behavior('"NODE_ENV=x" npm run build', { allow: ['Bash(npm run:*)'] })).toBe('passthrough');
-    expect(await behavior("NODE_ENV='prod' npm run build", { allow: ['Bash(npm run:*)'] })).toBe('passthrough');
+    // A quoted static value is still an assignment of a known value: allowed (Claude Code's text stripping refuses quotes).
+    expect(await behavior("NODE_ENV='prod' npm run build", { allow: ['Bash(npm run:*)'] })).toBe('allow');
     expect(await behavior('FOO="a b" curl x', { deny: ['Bash(curl:*)'] })).toBe('deny');
   });
 

@@ -31,11 +31,23 @@ describe('reads outside the working directories ask', () => {
   });
 });
 
-describe('environment dumps are not read-only', () => {
+/** Dumps that are proven to write nothing: `readOnly` is a fact, the decision still asks. */
+const READ_ONLY_DUMPS = new Set(['cat /proc/self/environ', 'declare -p', 'export -p', 'typeset -p']);
+
+describe('environment dumps ask; readOnly says only whether they write', () => {
   it.each(ENV_DUMPS)('%s', (command) => {
     const v = check(command);
     expect(v.decision).toBe('ask');
-    expect(v.readOnly).toBe(false);
+    expect(v.readOnly).toBe(READ_ONLY_DUMPS.has(command));
     expect(check(command, [], ['Bash(rm:*)']).decision).toBe('ask');
+  });
+  it('the bulk-printing builtins say they print the environment', () => {
+    for (const c of ['declare -p', 'export -p', 'export', 'declare -x', 'typeset -p HOME']) {
+      const v = check(c);
+      expect(v.reason, c).toMatch(/^environment-read: .*prints the environment/);
+    }
+    // An exact allow of the whole command names it; `export FOO=1` prints nothing.
+    expect(check('export -p', ['Bash(export -p)']).decision).toBe('allow');
+    expect(check('export FOO=1').decision).toBe('allow');
   });
 });

@@ -139,6 +139,7 @@ const check: Check = {
       case 'path-constraint':
       case 'sed-constraint':
       case 'option-effect':
+      case 'environment-read':
         // Asks no allow rule can lift (claude-code-reference.md §2.8 steps 3 and 6); reported like a missing allow rule.
         if (!policy.allow.some((r) => r.bash !== undefined)) return;
         ctx.report({ ruleId: POLICY_ASK.id, message: d.message, span, data: { reason: d.reason } });
