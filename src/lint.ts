@@ -8,11 +8,11 @@ import { INTERNAL_ERROR } from './checks/input/input-rules.js';
 import type { Check, CheckContext } from './checks/define.js';
 import { lineHash, numberFingerprints } from './core/fingerprint.js';
 import { LineIndex, spanToRange } from './core/positions.js';
-import type { CommandUnit, Diagnostic, Finding, Range, Severity, SeverityLevel } from './core/types.js';
+import type { CommandUnit, Diagnostic, Finding, Range, Severity, SeverityLevel, Span } from './core/types.js';
 import { SEVERITY_RANK } from './core/types.js';
 import { withEmbedded } from './parse/embedded.js';
 import { isOversizedCommand, judgeOversized } from './oversized-command.js';
-import { buildViews, type ParsedScript } from './parse/nodes.js';
+import { buildViews, type ParsedScript, type Statement } from './parse/nodes.js';
 import { decide, isGatingFinding, type DecisionContext, type GateFinding, type PermissionDecision, type PermissionMode } from './rules/decide.js';
 import { buildModel } from './model/build.js';
 import type { PathContext, PathHost } from './analyses/paths.js';
@@ -95,6 +95,13 @@ export interface UnitAnalysis {
    * be parsed (time-out) or the decision failed (an `internal-error` diagnostic says why).
    */
   decision(): PermissionDecision | undefined;
+  /**
+   * The comment spans and top-level statements of the unit's own parse (embedded code not
+   * included; spans in UTF-16 code units of `unit.text`), so that callers needing them
+   * (suppression comments, per-statement verdicts) do not parse the text again. `undefined`
+   * when the unit was not parsed (an oversized command, a parse time-out, a failed analysis).
+   */
+  readonly views?: Pick<ParsedScript, 'comments' | 'statements'>;
 }
 
 /** A diagnostic before its fingerprint is known (fingerprints need the whole file). */
@@ -236,13 +243,16 @@ export class Linter {
       return { diagnostics: out, decision: () => undefined };
     }
     let decision: (() => PermissionDecision | undefined) | undefined;
+    let views: { comments: readonly Span[]; statements: readonly Statement[] } | undefined;
     try {
       // Commands inside `sh -c '…'`, `eval …` and heredocs fed to a shell are checked too.
       let embeddedTimedOut = false;
-      const parsed = withEmbedded(buildViews(tree, unit.text), unit.text, (code) => {
-        const views = this.views(code, deadline);
-        if (!views) embeddedTimedOut = true;
-        return views;
+      const own = buildViews(tree, unit.text);
+      views = { comments: own.comments, statements: own.statements };
+      const parsed = withEmbedded(own, unit.text, (code) => {
+        const inner = this.views(code, deadline);
+        if (!inner) embeddedTimedOut = true;
+        return inner;
       });
       if (embeddedTimedOut) {
         // The embedded code was not seen: the unit's analysis is incomplete, never silently so.
@@ -305,7 +315,7 @@ export class Linter {
     } finally {
       tree.delete();
     }
-    return { diagnostics: out, decision: decision ?? (() => undefined) };
+    return { diagnostics: out, decision: decision ?? (() => undefined), ...(views ? { views } : {}) };
   }
 }
 

@@ -9,7 +9,7 @@ import picomatch from 'picomatch';
 import type { Parser } from 'web-tree-sitter';
 import { FILE_SKIPPED, INVALID_UTF8 } from './checks/input/input-rules.js';
 import { lineHash } from './core/fingerprint.js';
-import type { CommandUnit, Diagnostic, Profile } from './core/types.js';
+import type { CommandUnit, Diagnostic, Profile, Span } from './core/types.js';
 import { finishFile, type Linter, type PendingDiagnostic } from './lint.js';
 import type { FileResult } from './report/index.js';
 import { displayPath, type Candidate } from './sources/discover.js';
@@ -190,12 +190,19 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
       const severity = linter.severityFor(n.ruleId, { profile: kindProfile });
       if (severity) found.push({ ruleId: n.ruleId, severity, message: n.message, file, range: { start: index.position(n.span.start), end: index.position(Math.max(n.span.end, n.span.start + 1)) }, ...(n.data ? { data: n.data } : {}) });
     }
-    for (const u of units) found.push(...linter.lintUnit(u.unit));
-    let result: FileResult = { file, diagnostics: finishFile(text, withSuppressions(linter, file, text, found, kindProfile, kind, parser)) };
+    // The views of each unit's parse are kept so that the suppression comments and the
+    // per-statement verdicts read that parse instead of parsing the text again.
+    const analysed = units.map((u) => {
+      const a = linter.analyse(u.unit);
+      found.push(...a.diagnostics);
+      return a.views;
+    });
+    const whole = units.length === 1 && units[0]!.unit.text === text && units[0]!.unit.sourceMap.toHost(0) === 0 ? analysed[0]?.comments : undefined;
+    let result: FileResult = { file, diagnostics: finishFile(text, withSuppressions(linter, file, text, found, kindProfile, kind, parser, whole)) };
     if (options.verdicts) {
       const defaultCwd = resolve(dirname(c.path));
-      const verdicts = units.flatMap((u) =>
-        (u.unit.granularity === 'script' ? statementUnits(parser, u.unit) : [u.unit]).map((s) => unitVerdict(linter, s, u.kind, { index, defaultCwd })),
+      const verdicts = units.flatMap((u, i) =>
+        (u.unit.granularity === 'script' ? statementUnits(parser, u.unit, analysed[i]?.statements) : [u.unit]).map((s) => unitVerdict(linter, s, u.kind, { index, defaultCwd })),
       );
       result = { ...result, verdicts };
     }
@@ -255,11 +262,13 @@ function withProjectRoot(unit: CommandUnit, root: string): CommandUnit {
  * Applies the inline suppression directives of a file (src/suppress.ts) to its diagnostics,
  * before fingerprinting, when its kind has directives: the kind names the comment spans they are
  * read from (a script's comment nodes, so heredoc bodies and strings never count; a Makefile's
- * comment lines). Files that do not contain the marker are not parsed again.
+ * comment lines). Files that do not contain the marker are not parsed again; `parsedComments` are
+ * the comment spans of the lint's own parse of the whole file, when it has one (then nothing is
+ * parsed again).
  */
-function withSuppressions(linter: Linter, file: string, text: string, pending: readonly PendingDiagnostic[], profile: Profile, kind: TextKind, parser: Parser): PendingDiagnostic[] {
+function withSuppressions(linter: Linter, file: string, text: string, pending: readonly PendingDiagnostic[], profile: Profile, kind: TextKind, parser: Parser, parsedComments?: readonly Span[]): PendingDiagnostic[] {
   if (!kind.directiveComments || !mayHaveDirectives(text)) return [...pending];
-  const comments = kind.directiveComments(text, parser);
+  const comments = kind.directiveComments(text, parser, parsedComments);
   return applySuppressions(file, pending, parseDirectives(text, comments), {
     known: (id) => ruleMeta(id) !== undefined,
     severity: (id) => linter.severityFor(id, { profile }),

@@ -7,7 +7,7 @@
 import { LineIndex } from './core/positions.js';
 import { isAnalysedShell, shellDisplayName, type CommandUnit, type Range } from './core/types.js';
 import type { Linter } from './lint.js';
-import { buildViews } from './parse/nodes.js';
+import { buildViews, type Statement } from './parse/nodes.js';
 import { parseBash, parseBudgetMs } from './parse/parser.js';
 import type { UnitVerdict, UnitVerdictKind } from './report/types.js';
 import { IdentityMap } from './sources/source-map.js';
@@ -72,20 +72,23 @@ export function notAnalysedVerdict(shell: string): Verdict {
 
 /**
  * The top-level statements of a whole-script unit as units of their own (text = the statement's
- * source, identity map at its offset), in document order. A script that does not parse in time
- * yields the script itself as one unit.
+ * source, identity map at its offset), in document order. `statements` are those of a parse of
+ * `unit.text` the caller already has (`UnitAnalysis.views`); without them the text is parsed. A
+ * script that does not parse in time yields the script itself as one unit.
  */
-export function statementUnits(parser: Parser, unit: CommandUnit): CommandUnit[] {
-  const tree = parseBash(parser, unit.text, parseBudgetMs(unit.text.length));
-  if (!tree) return [unit];
-  try {
-    const parsed = buildViews(tree, unit.text);
-    return parsed.statements.map((s) => ({
+export function statementUnits(parser: Parser, unit: CommandUnit, statements?: readonly Statement[]): CommandUnit[] {
+  const toUnits = (list: readonly Statement[]): CommandUnit[] =>
+    list.map((s) => ({
       ...unit,
       text: unit.text.slice(s.span.start, s.span.end),
       granularity: 'command' as const,
       sourceMap: new IdentityMap(unit.sourceMap.toHost(s.span.start)),
     }));
+  if (statements) return toUnits(statements);
+  const tree = parseBash(parser, unit.text, parseBudgetMs(unit.text.length));
+  if (!tree) return [unit];
+  try {
+    return toUnits(buildViews(tree, unit.text).statements);
   } finally {
     tree.delete();
   }

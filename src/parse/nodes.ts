@@ -4,7 +4,7 @@
  * comments. Built in one iterative walk (no recursion, so deep nesting cannot overflow the
  * stack). All spans are UTF-16 offsets into the unit's text.
  */
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Node, Tree, TreeCursor } from 'web-tree-sitter';
 import { ComplexityScanner, type ParseComplexity } from '../analyses/complexity.js';
 import type { Span } from '../core/types.js';
 import { toWord, type Word } from './words.js';
@@ -186,13 +186,14 @@ function spanOf(node: Node): Span {
   return { start: node.startIndex, end: node.endIndex };
 }
 
-function toAssignment(node: Node): Assignment {
-  const name = node.childForFieldName('name')?.text ?? '';
+function toAssignment(node: Node, src: string): Assignment {
+  const nameNode = node.childForFieldName('name');
+  const name = nameNode ? src.slice(nameNode.startIndex, nameNode.endIndex) : '';
   const value = node.childForFieldName('value');
-  return { name, value: value ? toWord(value) : undefined, span: spanOf(node) };
+  return { name, value: value ? toWord(value, src) : undefined, span: spanOf(node) };
 }
 
-function toHeredoc(node: Node): Heredoc | undefined {
+function toHeredoc(node: Node, src: string): Heredoc | undefined {
   let start: Node | undefined;
   let body: Node | undefined;
   let stripTabs = false;
@@ -203,11 +204,12 @@ function toHeredoc(node: Node): Heredoc | undefined {
     else if (c.type === '<<-') stripTabs = true;
   }
   if (!start) return undefined;
-  const raw = start.text;
+  const startEnd = start.endIndex;
+  const raw = src.slice(start.startIndex, startEnd);
   const quoted = /['"\\]/.test(raw);
   const delimiter = raw.replace(/['"\\]/g, '');
-  const bodySpan = body ? spanOf(body) : { start: start.endIndex, end: start.endIndex };
-  return { delimiter, quoted, stripTabs, body: body?.text ?? '', bodySpan };
+  const bodySpan = body ? spanOf(body) : { start: startEnd, end: startEnd };
+  return { delimiter, quoted, stripTabs, body: body ? src.slice(bodySpan.start, bodySpan.end) : '', bodySpan };
 }
 
 /**
@@ -215,17 +217,18 @@ function toHeredoc(node: Node): Heredoc | undefined {
  * node. tree-sitter-bash attaches words that follow a redirection target to the redirection
  * (`cmd >f arg`): those extra destinations are returned in `extraArgs`.
  */
-function toRedirect(node: Node): { redirect: Redirect; extraArgs: Word[] } {
+function toRedirect(node: Node, src: string, nodeType: string = node.type): { redirect: Redirect; extraArgs: Word[] } {
   let operator = '';
   let fd: string | undefined;
   const targets: Word[] = [];
   for (const c of node.children) {
     if (!c) continue;
-    if (c.type === 'file_descriptor') fd = c.text;
-    else if (!c.isNamed && operator === '') operator = c.text;
-    else if (WORD_TYPES.has(c.type)) targets.push(toWord(c));
+    const t = c.type;
+    if (t === 'file_descriptor') fd = src.slice(c.startIndex, c.endIndex);
+    else if (operator === '' && !c.isNamed) operator = src.slice(c.startIndex, c.endIndex);
+    else if (WORD_TYPES.has(t)) targets.push(toWord(c, src));
   }
-  const heredoc = node.type === 'heredoc_redirect' ? toHeredoc(node) : undefined;
+  const heredoc = nodeType === 'heredoc_redirect' ? toHeredoc(node, src) : undefined;
   if (heredoc) operator = heredoc.stripTabs ? '<<-' : '<<';
   const [target, ...extraArgs] = targets;
   return { redirect: { span: spanOf(node), operator, fd, target: heredoc ? undefined : target, heredoc }, extraArgs };
@@ -239,31 +242,33 @@ function isRedirectNode(type: string): boolean {
  * `redirectedParent` is the enclosing `redirected_statement` when `node` is its body. The walk
  * passes it because `Node.parent` costs O(depth) in tree-sitter (quadratic on nested input).
  */
-function toSimpleCommand(node: Node, statement: number, redirectedParent: Node | undefined, place: CommandPlace | undefined, pipeline: PipelineStage | undefined): SimpleCommand {
+function toSimpleCommand(node: Node, src: string, statement: number, redirectedParent: Node | undefined, place: CommandPlace | undefined, pipeline: PipelineStage | undefined): SimpleCommand {
   let name: Word | undefined;
   const args: Word[] = [];
   const assignments: Assignment[] = [];
   const redirects: Redirect[] = [];
-  const count = node.childCount;
-  for (let i = 0; i < count; i++) {
-    const c = node.child(i);
+  const children = node.children;
+  for (let i = 0; i < children.length; i++) {
+    const c = children[i];
     if (!c?.isNamed) continue;
-    const field = node.fieldNameForChild(i);
-    if (c.type === 'variable_assignment') assignments.push(toAssignment(c));
-    else if (isRedirectNode(c.type)) {
-      const r = toRedirect(c);
+    const type = c.type;
+    if (type === 'variable_assignment') assignments.push(toAssignment(c, src));
+    else if (isRedirectNode(type)) {
+      const r = toRedirect(c, src, type);
       redirects.push(r.redirect);
       args.push(...r.extraArgs);
-    } else if (c.type === 'command_name') {
+    } else if (type === 'command_name') {
       const inner = c.namedChild(0);
-      name = toWord(inner ?? c);
-    } else if (field === 'argument' || WORD_TYPES.has(c.type)) args.push(toWord(c));
+      name = toWord(inner ?? c, src);
+    } else if (WORD_TYPES.has(type) || node.fieldNameForChild(i) === 'argument') args.push(toWord(c, src));
   }
   // Redirections written after the command belong to the enclosing redirected_statement.
   if (redirectedParent) {
     for (const c of redirectedParent.namedChildren) {
-      if (!c || !isRedirectNode(c.type)) continue;
-      const r = toRedirect(c);
+      if (!c) continue;
+      const type = c.type;
+      if (!isRedirectNode(type)) continue;
+      const r = toRedirect(c, src, type);
       redirects.push(r.redirect);
       args.push(...r.extraArgs);
     }
@@ -294,16 +299,17 @@ const ENCLOSING_KIND: Readonly<Record<string, Enclosing['kind']>> = {
 };
 
 /** The enclosing record of the node under `cursor` (a for loop reads its variable and words). */
-function enclosingOf(kind: Enclosing['kind'], node: Node, field: string | undefined): Enclosing {
-  const span = spanOf(node);
+function enclosingOf(kind: Enclosing['kind'], cursor: TreeCursor, field: string | undefined, src: string): Enclosing {
+  const span = { start: cursor.startIndex, end: cursor.endIndex };
   if (kind === 'for') {
+    const node = cursor.currentNode;
     const variable = node.childForFieldName('variable')?.text;
     const values = node.childrenForFieldName('value').filter((c): c is Node => c !== null);
     const hasIn = node.children.some((c) => c?.type === 'in');
-    return { kind, span, ...(field ? { field } : {}), ...(variable ? { name: variable } : {}), ...(hasIn ? { values: values.map(toWord) } : {}) };
+    return { kind, span, ...(field ? { field } : {}), ...(variable ? { name: variable } : {}), ...(hasIn ? { values: values.map((v) => toWord(v, src)) } : {}) };
   }
   if (kind === 'function') {
-    const name = node.childForFieldName('name')?.text;
+    const name = cursor.currentNode.childForFieldName('name')?.text;
     return { kind, span, ...(field ? { field } : {}), ...(name ? { name } : {}) };
   }
   return { kind, span, ...(field ? { field } : {}) };
@@ -345,6 +351,24 @@ function errorAnchor(node: Node): Span {
 }
 
 /**
+ * The span of the last named sibling (other than a comment) before the cursor's node; the cursor
+ * is left where it was. The caller knows there is one.
+ */
+function previousNamedSpan(cursor: TreeCursor): Span {
+  let steps = 0;
+  let span: Span = { start: cursor.startIndex, end: cursor.startIndex };
+  while (cursor.gotoPreviousSibling()) {
+    steps++;
+    if (cursor.nodeIsNamed && cursor.nodeType !== 'comment') {
+      span = { start: cursor.startIndex, end: cursor.endIndex };
+      break;
+    }
+  }
+  for (; steps > 0; steps--) cursor.gotoNextSibling();
+  return span;
+}
+
+/**
  * Walks `tree` once and returns its views. Iterative over a tree cursor, so it is linear in the
  * number of nodes and safe on arbitrarily deep trees. Does not delete the tree.
  */
@@ -371,7 +395,8 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   /** The (stage, previous) of the innermost pipeline stage on the current path, per depth. */
   const stageAt: ({ stage: number; previous?: number } | undefined)[] = [];
   const types: string[] = [];
-  const lastNamed: (Span | undefined)[] = [];
+  /** Whether a named node other than a comment came before the current node among its siblings, per depth. */
+  const hasNamedBefore: boolean[] = [];
   const background: Span[] = [];
   const declarations: Declaration[] = [];
   const assignmentStatements: { assignment: Assignment; place: CommandPlace }[] = [];
@@ -379,11 +404,24 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   const pipeGroup: ({ span: Span } | undefined)[] = [];
   const pipeNext: number[] = [];
   const pipeStageAt: (PipelineStage | undefined)[] = [];
+  // Every cursor property is a call into the parser's wasm memory, so the walk reads as few as it
+  // can: named-ness is a property of the node's symbol (cached per type id), MISSING nodes exist
+  // only in a tree with an error, and a field name is read only under a parent that has the field.
+  const hasError = tree.rootNode.hasError;
+  // Node text is sliced from the text the parser read: src/parse/parser.ts parses NUL as U+FFFD.
+  const src = text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text;
+  const language = tree.language;
+  const namedById: (boolean | undefined)[] = [];
   try {
     for (;;) {
       nodeCount++;
-      const type = cursor.nodeType;
-      const isNamed = cursor.nodeIsNamed;
+      const typeId = cursor.nodeTypeId;
+      const type = language.types[typeId] || 'ERROR';
+      let isNamed = namedById[typeId];
+      if (isNamed === undefined) {
+        isNamed = cursor.nodeIsNamed;
+        namedById[typeId] = isNamed;
+      }
       complexity.visit(cursor, type, isNamed, depth);
       redirected[depth] = type === 'redirected_statement' ? cursor.currentNode : undefined;
       const parentGroup = depth > 0 ? pipeGroup[depth - 1] : undefined;
@@ -399,16 +437,16 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         let chain = parentChain;
         let cdepth = parentDepth;
         const kind = isNamed ? ENCLOSING_KIND[type] : undefined;
-        const field = depth > 0 ? cursor.currentFieldName : null;
-        if (field === 'condition' && depth > 0 && ENCLOSING_KIND[types[depth - 1]!] !== undefined) {
+        const parentKind = depth > 0 ? ENCLOSING_KIND[types[depth - 1]!] : undefined;
+        if (parentKind !== undefined && cursor.currentFieldName === 'condition') {
           // The test of an `if`/`while`/`until`/`for ((…))`: a marker entry on the path.
-          chain = { enclosing: { kind: ENCLOSING_KIND[types[depth - 1]!]!, span: { start: cursor.startIndex, end: cursor.endIndex }, field: 'condition' }, parent: chain };
+          chain = { enclosing: { kind: parentKind, span: { start: cursor.startIndex, end: cursor.endIndex }, field: 'condition' }, parent: chain };
           cdepth++;
         }
         if (kind !== undefined) {
-          chain = { enclosing: enclosingOf(kind, cursor.currentNode, undefined), parent: chain };
+          chain = { enclosing: enclosingOf(kind, cursor, undefined, src), parent: chain };
           cdepth++;
-        } else if (isNamed && depth > 0 && types[depth - 1] === 'list' && cursor.currentFieldName === null && lastNamed[depth] !== undefined) {
+        } else if (isNamed && depth > 0 && types[depth - 1] === 'list' && hasNamedBefore[depth] === true && cursor.currentFieldName === null) {
           // The right operand of `&&` / `||`: runs only depending on the left one.
           chain = { enclosing: { kind: 'list-right', span: { start: cursor.startIndex, end: cursor.endIndex } }, parent: chain };
           cdepth++;
@@ -434,9 +472,9 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
           const hostFirst = inHeredoc ? firstCommand[depth - 2] : undefined;
           pipes[depth] = inHeredoc ? { stage: -1, simple: [hostFirst], offset: 1 } : { stage: -1, simple: [], offset: 0 };
         }
-        if (!isNamed && type === '&' && depth > 0 && lastNamed[depth] !== undefined && types[depth - 1] !== 'pipeline') background.push(lastNamed[depth]!);
-        if (isNamed && type !== 'comment') lastNamed[depth] = { start: cursor.startIndex, end: cursor.endIndex };
-        if (depth + 1 < lastNamed.length) lastNamed[depth + 1] = undefined;
+        if (!isNamed && type === '&' && depth > 0 && hasNamedBefore[depth] === true && types[depth - 1] !== 'pipeline') background.push(previousNamedSpan(cursor));
+        if (isNamed && type !== 'comment') hasNamedBefore[depth] = true;
+        if (depth + 1 < hasNamedBefore.length) hasNamedBefore[depth + 1] = false;
       }
       if (depth === 1 && isNamed && type !== 'comment') {
         statement++;
@@ -450,12 +488,12 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
           problems.push({ kind: 'error', span: errorAnchor(cursor.currentNode), expected: undefined });
           errorEnd = cursor.endIndex;
         }
-      } else if (cursor.nodeIsMissing) {
+      } else if (hasError && cursor.nodeIsMissing) {
         if (cursor.startIndex >= errorEnd) {
           problems.push({ kind: 'missing', span: { start: cursor.startIndex, end: cursor.endIndex }, expected: type });
         }
       } else if (type === 'variable_assignment' && depth > 0 && types[depth - 1] !== 'command' && types[depth - 1] !== 'declaration_command') {
-        assignmentStatements.push({ assignment: toAssignment(cursor.currentNode), place: { chain: chains[depth - 1], depth: chainDepth[depth - 1]! } });
+        assignmentStatements.push({ assignment: toAssignment(cursor.currentNode, src), place: { chain: chains[depth - 1], depth: chainDepth[depth - 1]! } });
       } else if (type === 'declaration_command') {
         const node = cursor.currentNode;
         const assignments: Assignment[] = [];
@@ -464,8 +502,8 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         for (const c of node.children) {
           if (!c) continue;
           if (!c.isNamed) keyword ||= c.text;
-          else if (c.type === 'variable_assignment') assignments.push(toAssignment(c));
-          else if (WORD_TYPES.has(c.type) || c.type === 'variable_name') words.push(toWord(c));
+          else if (c.type === 'variable_assignment') assignments.push(toAssignment(c, src));
+          else if (WORD_TYPES.has(c.type) || c.type === 'variable_name') words.push(toWord(c, src));
         }
         declarations.push({ span: spanOf(node), keyword, assignments, words, place: { chain: chains[depth], depth: chainDepth[depth]! } });
       } else if (type === 'redirected_statement' && cursor.currentNode.childForFieldName('body')?.type !== 'command') {
@@ -473,7 +511,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         // command of redirections only, so that what they read and write is seen.
         const node = cursor.currentNode;
         const redirects: Redirect[] = [];
-        for (const c of node.namedChildren) if (c && isRedirectNode(c.type)) redirects.push(toRedirect(c).redirect);
+        for (const c of node.namedChildren) if (c && isRedirectNode(c.type)) redirects.push(toRedirect(c, src).redirect);
         if (redirects.length > 0) {
           const span = { start: redirects[0]!.span.start, end: redirects[redirects.length - 1]!.span.end };
           commands.push({ span, name: undefined, args: [], assignments: [], redirects, statement: Math.max(statement, 0), compound: true, place: { chain: depth > 0 ? chains[depth - 1] : undefined, depth: depth > 0 ? chainDepth[depth - 1]! : 0 } });
@@ -482,7 +520,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         const parent = depth > 0 && cursor.currentFieldName === 'body' ? redirected[depth - 1] : undefined;
         const stage = stageAt[depth];
         const place: CommandPlace = { chain: chains[depth], depth: chainDepth[depth]!, ...(stage ? { pipeline: stage } : {}) };
-        commands.push(toSimpleCommand(cursor.currentNode, Math.max(statement, 0), parent, place, pipeStageAt[depth]));
+        commands.push(toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth]));
       }
       if (cursor.gotoFirstChild()) {
         depth++;

@@ -103,78 +103,90 @@ export function decodeAnsiC(body: string): string {
 
 const GUARDED_EXPANSION = /^\$\{#?[A-Za-z_0-9@*#?$!-]+(?::?\?|:?[-=]\s*[^\s}])/;
 
-function parameterPart(node: Node, quoted: boolean): WordPart {
-  const nameNode = node.namedChildren.find(
-    (c) => c !== null && (c.type === 'variable_name' || c.type === 'special_variable_name'),
-  );
-  const name = nameNode?.text ?? '';
-  const text = node.text;
+/** Source text of `[start, end)` in the unit (see {@link toWord}). */
+type TextOf = (start: number, end: number) => string;
+
+function parameterPart(node: Node, type: string, start: number, end: number, quoted: boolean, sub: TextOf): WordPart {
+  let name = '';
+  for (const c of node.namedChildren) {
+    if (c === null) continue;
+    const t = c.type;
+    if (t === 'variable_name' || t === 'special_variable_name') {
+      name = sub(c.startIndex, c.endIndex);
+      break;
+    }
+  }
+  const text = sub(start, end);
   // `${#x}` (length) is never empty.
-  const guarded = node.type === 'expansion' && (GUARDED_EXPANSION.test(text) || text.startsWith('${#'));
-  const plain = node.type === 'simple_expansion' || text === `\${${name}}`;
+  const guarded = type === 'expansion' && (GUARDED_EXPANSION.test(text) || text.startsWith('${#'));
+  const plain = type === 'simple_expansion' || text === `\${${name}}`;
   return { kind: 'parameter', name, guarded, quoted, ...(plain ? { plain: true } : {}) };
 }
 
-function collectParts(node: Node, quoted: boolean, out: WordPart[]): void {
-  switch (node.type) {
+/**
+ * Appends the parts of `node` (of type `type`, extent `[start, end)`) to `out`. Every property
+ * of a tree-sitter node but its start is a call into the parser's wasm memory, so the type and
+ * extent are read once per node and text is sliced from the source.
+ */
+function collectParts(node: Node, type: string, start: number, end: number, quoted: boolean, out: WordPart[], sub: TextOf): void {
+  switch (type) {
     case 'word':
-    case 'number':
+    case 'number': {
       // A backslash-escaped character is quoted; the part is marked quoted as a whole.
-      out.push({ kind: 'literal', value: quoted ? node.text : unescapeUnquoted(node.text), quoted: quoted || node.text.includes('\\') });
+      const text = sub(start, end);
+      out.push({ kind: 'literal', value: quoted ? text : unescapeUnquoted(text), quoted: quoted || text.includes('\\') });
       return;
+    }
     case 'raw_string':
-      out.push({ kind: 'literal', value: node.text.slice(1, -1), quoted: true });
+      out.push({ kind: 'literal', value: sub(start, end).slice(1, -1), quoted: true });
       return;
     case 'ansi_c_string':
-      out.push({ kind: 'literal', value: decodeAnsiC(node.text.slice(2, -1)), quoted: true });
+      out.push({ kind: 'literal', value: decodeAnsiC(sub(start, end).slice(2, -1)), quoted: true });
       return;
     case 'string_content':
-      out.push({ kind: 'literal', value: node.text.replace(BACKSLASH_IN_DOUBLE, (_m, c: string) => (c === '\n' ? '' : c)), quoted: true });
+      out.push({ kind: 'literal', value: sub(start, end).replace(BACKSLASH_IN_DOUBLE, (_m, c: string) => (c === '\n' ? '' : c)), quoted: true });
       return;
     case 'string':
     case 'translated_string': {
       // Children are string_content and expansions; literal text between them (not covered by
       // a named child) is kept too, e.g. a lone `$` at the end of a string.
-      const inner = node.type === 'translated_string' ? node.namedChildren[0] : node;
+      const inner = type === 'translated_string' ? node.namedChildren[0] : node;
       if (!inner) return;
-      const start = inner.startIndex + 1;
-      const end = inner.endIndex - 1;
-      let pos = start;
-      const base = inner.startIndex;
-      const text = inner.text;
+      const innerStart = inner === node ? start : inner.startIndex;
+      const innerEnd = inner === node ? end : inner.endIndex;
+      const last = innerEnd - 1;
+      let pos = innerStart + 1;
       for (const child of inner.namedChildren) {
         if (!child) continue;
-        if (child.startIndex > pos) {
-          out.push({ kind: 'literal', value: text.slice(pos - base, child.startIndex - base), quoted: true });
-        }
-        collectParts(child, true, out);
-        pos = child.endIndex;
+        const cs = child.startIndex;
+        const ce = child.endIndex;
+        if (cs > pos) out.push({ kind: 'literal', value: sub(pos, cs), quoted: true });
+        collectParts(child, child.type, cs, ce, true, out, sub);
+        pos = ce;
       }
-      if (end > pos) out.push({ kind: 'literal', value: text.slice(pos - base, end - base), quoted: true });
+      if (last > pos) out.push({ kind: 'literal', value: sub(pos, last), quoted: true });
       return;
     }
     case 'concatenation': {
-      let pos = node.startIndex;
-      const base = node.startIndex;
-      const text = node.text;
+      let pos = start;
       for (const child of node.children) {
         if (!child) continue;
-        if (child.startIndex > pos) {
-          out.push({ kind: 'literal', value: unescapeUnquoted(text.slice(pos - base, child.startIndex - base)), quoted: false });
-        }
-        if (child.isNamed) collectParts(child, quoted, out);
-        else out.push({ kind: 'literal', value: child.text, quoted });
-        pos = child.endIndex;
+        const cs = child.startIndex;
+        const ce = child.endIndex;
+        if (cs > pos) out.push({ kind: 'literal', value: unescapeUnquoted(sub(pos, cs)), quoted: false });
+        if (child.isNamed) collectParts(child, child.type, cs, ce, quoted, out, sub);
+        else out.push({ kind: 'literal', value: sub(cs, ce), quoted });
+        pos = ce;
       }
-      if (node.endIndex > pos) out.push({ kind: 'literal', value: text.slice(pos - base), quoted });
+      if (end > pos) out.push({ kind: 'literal', value: sub(pos, end), quoted });
       return;
     }
     case 'simple_expansion':
     case 'expansion':
-      out.push(parameterPart(node, quoted));
+      out.push(parameterPart(node, type, start, end, quoted, sub));
       return;
     default:
-      out.push({ kind: 'dynamic', node: node.type, quoted });
+      out.push({ kind: 'dynamic', node: type, quoted });
   }
 }
 
@@ -194,17 +206,22 @@ function mergeLiterals(parts: WordPart[]): WordPart[] {
 
 /**
  * Builds the {@link Word} view of a tree-sitter word-like node (`word`, `string`, `raw_string`,
- * `concatenation`, expansions …). Never throws; unknown node types become `dynamic` parts.
+ * `concatenation`, expansions …). `source`, when given, is the whole text the tree was parsed
+ * from (offsets are read from it instead of asking the tree for each node's text; the result is
+ * the same). Never throws; unknown node types become `dynamic` parts.
  */
-export function toWord(node: Node): Word {
+export function toWord(node: Node, source?: string): Word {
+  const start = node.startIndex;
+  const end = node.endIndex;
+  const raw = source !== undefined ? source.slice(start, end) : node.text;
+  const sub: TextOf = source !== undefined ? (s, e) => source.slice(s, e) : (s, e) => raw.slice(s - start, e - start);
   const parts: WordPart[] = [];
-  collectParts(node, false, parts);
+  collectParts(node, node.type, start, end, false, parts, sub);
   const merged = mergeLiterals(parts);
   const isStatic = merged.every((p) => p.kind === 'literal');
-  const raw = node.text;
   return {
     raw,
-    span: { start: node.startIndex, end: node.endIndex },
+    span: { start, end },
     value: isStatic ? merged.map((p) => (p.kind === 'literal' ? p.value : '')).join('') : undefined,
     parts: merged,
     // From the parts, not a scan of `raw`: a word holding nested `$(…)` would make that

@@ -105,9 +105,11 @@ export interface TextKind extends KindBase {
   extract(text: string, ctx: ReadContext): Extraction;
   /**
    * The comment spans (host offsets) inline suppression directives are read from; absent when
-   * the kind has no directives. `parser` is the loaded bash parser.
+   * the kind has no directives. `parser` is the loaded bash parser. `parsedComments`, when given,
+   * are the comment spans of a bash parse of exactly `text` the caller already has (the lint of a
+   * whole-file script unit): a kind that would parse `text` for its comments returns them instead.
    */
-  directiveComments?(text: string, parser: Parser): readonly Span[];
+  directiveComments?(text: string, parser: Parser, parsedComments?: readonly Span[]): readonly Span[];
 }
 
 /** A kind streamed from its file by a reader of its own (agent transcripts). */

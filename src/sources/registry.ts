@@ -31,7 +31,8 @@ export const SHELL_SCRIPT: TextKind = {
     const dialect = detectShellScript(ctx.file, text.slice(0, 512)) ?? 'bash';
     return { units: [{ unit: scriptUnit(ctx.file, text, dialect, ctx.profile), kind: 'statement' }], notes: [] };
   },
-  directiveComments: (text, parser) => {
+  directiveComments: (text, parser, parsedComments) => {
+    if (parsedComments) return parsedComments;
     const tree = parseBash(parser, text, parseBudgetMs(text.length));
     if (!tree) return [];
     try {
