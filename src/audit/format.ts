@@ -26,13 +26,21 @@ function countsLine(c: AuditCounts): string {
   );
 }
 
-/** The "no rule would help" count with what it is out of. */
-function noRuleHelps(r: AuditReport): string {
+/**
+ * The "no rule would help" count with what it is out of (`head`), and why no allow rule is
+ * suggested for those calls (`why`: one phrase per reason that occurs, with its count).
+ */
+function noRuleHelps(r: AuditReport): { head: string; why: string[] } {
   const n = (k: number): string => `${k} call${k === 1 ? '' : 's'}`;
-  return (
-    `${r.noRuleHelps} of ${n(r.askedAndRun)} asked and run` +
-    (r.suggestionsFellShort > 0 ? ` (${n(r.suggestionsFellShort)} whose suggested rules would still leave a part asked, e.g. a pipe into sh)` : '')
-  );
+  const b = r.noRuleBecause;
+  const why = [
+    b.destructive > 0 ? `${n(b.destructive)} matching a destructive-command rule: none is suggested, it would let them run unprompted` : '',
+    b.askRule > 0 ? `${n(b.askRule)} matching an ask rule, which an allow rule does not override` : '',
+    b.paths > 0 ? `${n(b.paths)} asked for their paths or options, not for the command` : '',
+    b.checks > 0 ? `${n(b.checks)} asked by a security or parse check` : '',
+    b.fellShort > 0 ? `${n(b.fellShort)} whose suggested rules would still leave a part asked (e.g. a pipe into sh)` : '',
+  ].filter((x) => x !== '');
+  return { head: `${r.noRuleHelps} of ${n(r.askedAndRun)} asked and run`, why };
 }
 
 function oneLine(command: string, max = 100): string {
@@ -89,7 +97,8 @@ export function formatAuditText(r: AuditReport): string {
   if (r.suggestions.length === 0) lines.push('  none');
   for (const s of r.suggestions.slice(0, SECTION_LIMIT * 2)) lines.push(`  ${String(s.covers).padStart(5)}  ${s.agent.padEnd(11)} ${escapeForTerminal(s.native.join(' + '))}`);
   if (r.suggestions.length > SECTION_LIMIT * 2) lines.push(`  … and ${r.suggestions.length - SECTION_LIMIT * 2} more`);
-  lines.push(`  no rule would help: ${noRuleHelps(r)}`);
+  const none = noRuleHelps(r);
+  lines.push(`  no rule would help: ${none.head}`, ...none.why.map((w) => `    ${w}`));
   if (r.excludedSuggestions.length > 0) lines.push(`  left out (would also allow a denied, rejected or destructive command): ${r.excludedSuggestions.map(escapeForTerminal).join(', ')}`);
   lines.push('', 'Sessions');
   for (const s of r.sessions) {
@@ -153,7 +162,8 @@ export function formatAuditMarkdown(r: AuditReport): string {
     out.push('| agent | rules (add all of a row) | asked-and-run calls they allow |', '|---|---|---:|');
     for (const s of r.suggestions) out.push(`| ${md(s.agent)} | ${s.native.map((x) => code(x)).join(' + ')} | ${s.covers} |`);
   }
-  out.push('', `No rule would help: ${md(noRuleHelps(r))}.`);
+  const none = noRuleHelps(r);
+  out.push('', `No rule would help: ${md(none.head)}.`, ...(none.why.length > 0 ? ['', ...none.why.map((w) => `- ${md(w)}`)] : []));
   if (r.excludedSuggestions.length > 0) out.push('', `Left out because they would also allow a denied, rejected or destructive command: ${r.excludedSuggestions.map(code).join(', ')}`);
   if (r.sandbox) out.push('', ...sandboxMarkdown(r.sandbox));
   return out.join('\n') + '\n';
