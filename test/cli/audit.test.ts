@@ -67,7 +67,7 @@ describe('shellward audit', () => {
     const at = order.map((t) => String(text.stdout).indexOf(t));
     expect(at.every((i) => i > 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
-    expect(String(text.stdout)).toContain('  … and 6 more');
+    expect(String(text.stdout)).toContain('  … and 8 more');
     expect(String(text.stderr)).toBe('');
     const md = await shellward(['audit', '-f', 'markdown', DIR]);
     expect(String(md.stdout)).toMatch(/^## shellward audit$/m);
