@@ -2,6 +2,7 @@
  * The analysis pipeline for command units: parse → checks → diagnostics in host coordinates.
  * Pure apart from the parser's wasm memory; no file system, no processes, no environment.
  */
+import { commandExcerpt } from './analyses/excerpt.js';
 import { gitRepositoryHazard } from './analyses/git-repository.js';
 import { RULES, CHECKS, ruleMeta } from './checks/index.js';
 import { INTERNAL_ERROR } from './checks/input/input-rules.js';
@@ -223,7 +224,9 @@ export class Linter {
       const severity = this.severityFor(f.ruleId, unit, f.severity);
       if (!severity) return;
       const range: Range = spanToRange(f.span, unit.sourceMap, index);
-      out.push({ ruleId: f.ruleId, severity, message: f.message, file: unit.origin.file, range, ...(f.data ? { data: f.data } : {}) });
+      // A recorded command is one long JSON string in its transcript: show its line under the finding.
+      const excerpt = unit.origin.kind === 'transcript' ? { excerpt: commandExcerpt(unit.text, f.span, unit.context) } : {};
+      out.push({ ruleId: f.ruleId, severity, message: f.message, file: unit.origin.file, range, ...(f.data ? { data: f.data } : {}), ...excerpt });
     };
     if (isOversizedCommand(unit)) {
       const judged = judgeOversized(unit.text, policy);

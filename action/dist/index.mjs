@@ -25395,73 +25395,77 @@ function decodeAnsiC(body2) {
   }
   return out2;
 }
-function parameterPart(node, quoted) {
-  const nameNode = node.namedChildren.find(
-    (c3) => c3 !== null && (c3.type === "variable_name" || c3.type === "special_variable_name")
-  );
-  const name2 = nameNode?.text ?? "";
-  const text = node.text;
-  const guarded = node.type === "expansion" && (GUARDED_EXPANSION.test(text) || text.startsWith("${#"));
-  const plain = node.type === "simple_expansion" || text === `\${${name2}}`;
+function parameterPart(node, type, start2, end, quoted, sub) {
+  let name2 = "";
+  for (const c3 of node.namedChildren) {
+    if (c3 === null) continue;
+    const t = c3.type;
+    if (t === "variable_name" || t === "special_variable_name") {
+      name2 = sub(c3.startIndex, c3.endIndex);
+      break;
+    }
+  }
+  const text = sub(start2, end);
+  const guarded = type === "expansion" && (GUARDED_EXPANSION.test(text) || text.startsWith("${#"));
+  const plain = type === "simple_expansion" || text === `\${${name2}}`;
   return { kind: "parameter", name: name2, guarded, quoted, ...plain ? { plain: true } : {} };
 }
-function collectParts(node, quoted, out2) {
-  switch (node.type) {
+function collectParts(node, type, start2, end, quoted, out2, sub) {
+  switch (type) {
     case "word":
-    case "number":
-      out2.push({ kind: "literal", value: quoted ? node.text : unescapeUnquoted(node.text), quoted: quoted || node.text.includes("\\") });
+    case "number": {
+      const text = sub(start2, end);
+      out2.push({ kind: "literal", value: quoted ? text : unescapeUnquoted(text), quoted: quoted || text.includes("\\") });
       return;
+    }
     case "raw_string":
-      out2.push({ kind: "literal", value: node.text.slice(1, -1), quoted: true });
+      out2.push({ kind: "literal", value: sub(start2, end).slice(1, -1), quoted: true });
       return;
     case "ansi_c_string":
-      out2.push({ kind: "literal", value: decodeAnsiC(node.text.slice(2, -1)), quoted: true });
+      out2.push({ kind: "literal", value: decodeAnsiC(sub(start2, end).slice(2, -1)), quoted: true });
       return;
     case "string_content":
-      out2.push({ kind: "literal", value: node.text.replace(BACKSLASH_IN_DOUBLE, (_m, c3) => c3 === "\n" ? "" : c3), quoted: true });
+      out2.push({ kind: "literal", value: sub(start2, end).replace(BACKSLASH_IN_DOUBLE, (_m, c3) => c3 === "\n" ? "" : c3), quoted: true });
       return;
     case "string":
     case "translated_string": {
-      const inner = node.type === "translated_string" ? node.namedChildren[0] : node;
+      const inner = type === "translated_string" ? node.namedChildren[0] : node;
       if (!inner) return;
-      const start2 = inner.startIndex + 1;
-      const end = inner.endIndex - 1;
-      let pos = start2;
-      const base = inner.startIndex;
-      const text = inner.text;
+      const innerStart = inner === node ? start2 : inner.startIndex;
+      const innerEnd = inner === node ? end : inner.endIndex;
+      const last = innerEnd - 1;
+      let pos = innerStart + 1;
       for (const child of inner.namedChildren) {
         if (!child) continue;
-        if (child.startIndex > pos) {
-          out2.push({ kind: "literal", value: text.slice(pos - base, child.startIndex - base), quoted: true });
-        }
-        collectParts(child, true, out2);
-        pos = child.endIndex;
+        const cs = child.startIndex;
+        const ce = child.endIndex;
+        if (cs > pos) out2.push({ kind: "literal", value: sub(pos, cs), quoted: true });
+        collectParts(child, child.type, cs, ce, true, out2, sub);
+        pos = ce;
       }
-      if (end > pos) out2.push({ kind: "literal", value: text.slice(pos - base, end - base), quoted: true });
+      if (last > pos) out2.push({ kind: "literal", value: sub(pos, last), quoted: true });
       return;
     }
     case "concatenation": {
-      let pos = node.startIndex;
-      const base = node.startIndex;
-      const text = node.text;
+      let pos = start2;
       for (const child of node.children) {
         if (!child) continue;
-        if (child.startIndex > pos) {
-          out2.push({ kind: "literal", value: unescapeUnquoted(text.slice(pos - base, child.startIndex - base)), quoted: false });
-        }
-        if (child.isNamed) collectParts(child, quoted, out2);
-        else out2.push({ kind: "literal", value: child.text, quoted });
-        pos = child.endIndex;
+        const cs = child.startIndex;
+        const ce = child.endIndex;
+        if (cs > pos) out2.push({ kind: "literal", value: unescapeUnquoted(sub(pos, cs)), quoted: false });
+        if (child.isNamed) collectParts(child, child.type, cs, ce, quoted, out2, sub);
+        else out2.push({ kind: "literal", value: sub(cs, ce), quoted });
+        pos = ce;
       }
-      if (node.endIndex > pos) out2.push({ kind: "literal", value: text.slice(pos - base), quoted });
+      if (end > pos) out2.push({ kind: "literal", value: sub(pos, end), quoted });
       return;
     }
     case "simple_expansion":
     case "expansion":
-      out2.push(parameterPart(node, quoted));
+      out2.push(parameterPart(node, type, start2, end, quoted, sub));
       return;
     default:
-      out2.push({ kind: "dynamic", node: node.type, quoted });
+      out2.push({ kind: "dynamic", node: type, quoted });
   }
 }
 function mergeLiterals(parts2) {
@@ -25476,15 +25480,18 @@ function mergeLiterals(parts2) {
   }
   return out2;
 }
-function toWord(node) {
+function toWord(node, source) {
+  const start2 = node.startIndex;
+  const end = node.endIndex;
+  const raw = source !== void 0 ? source.slice(start2, end) : node.text;
+  const sub = source !== void 0 ? (s, e) => source.slice(s, e) : (s, e) => raw.slice(s - start2, e - start2);
   const parts2 = [];
-  collectParts(node, false, parts2);
+  collectParts(node, node.type, start2, end, false, parts2, sub);
   const merged = mergeLiterals(parts2);
   const isStatic = merged.every((p) => p.kind === "literal");
-  const raw = node.text;
   return {
     raw,
-    span: { start: node.startIndex, end: node.endIndex },
+    span: { start: start2, end },
     value: isStatic ? merged.map((p) => p.kind === "literal" ? p.value : "").join("") : void 0,
     parts: merged,
     // From the parts, not a scan of `raw`: a word holding nested `$(…)` would make that
@@ -29735,6 +29742,81 @@ var init_permissions2 = __esm({
   }
 });
 
+// rules/commands/environment.json
+var environment_default;
+var init_environment = __esm({
+  "rules/commands/environment.json"() {
+    environment_default = {
+      $schema: "../schema/environment.schema.json",
+      description: "Environment assignments before a command (`AWS_PROFILE=dev aws s3 ls`, `CFLAGS=-O2 make`) that load no code and name no program, besides Claude Code's own safe list (rules/permissions.json safeEnvVars): allow rules and the read-only auto-allow see past them. Every other name is not proven harmless: a program may read it to find another program, a config file or code to load (rules/permissions.json codeLoadingEnvVars lists the known ones: LD_*, DYLD_*, BASH_ENV, ENV, PROMPT_COMMAND, GIT_* program and config variables, PAGER, EDITOR, NODE_OPTIONS, PYTHONPATH, PERL5OPT, RUBYOPT …), so such an assignment stops allow rules and read-only. A value must be static (no expansion). Claude Code's CHANGELOG 2.1.x (https://github.com/anthropics/claude-code/blob/main/CHANGELOG.md) makes the same split.",
+      harmless: [
+        {
+          names: ["AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_DEFAULT_OUTPUT", "AWS_RETRY_MODE", "AWS_MAX_ATTEMPTS"],
+          why: "select a profile, region or output format among the user's own AWS configuration; name no file or program (AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE and AWS_PAGER do, and are not listed)",
+          source: "https://docs.aws.amazon.com/cli/latest/userguide/cli-configure-envvars.html"
+        },
+        {
+          names: ["CLOUDSDK_CORE_PROJECT", "CLOUDSDK_COMPUTE_REGION", "CLOUDSDK_COMPUTE_ZONE", "GOOGLE_CLOUD_PROJECT"],
+          why: "select the project, region or zone of gcloud; name no file or program",
+          source: "https://cloud.google.com/sdk/docs/properties"
+        },
+        {
+          names: ["CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "FFLAGS", "ARFLAGS"],
+          rules: "prefix",
+          why: "options a build passes to its compiler, linker or archiver: a prefix rule for the build tool already lets it take the same options as arguments (`make CFLAGS=…`); no read-only program reads them. Not an exact rule: `-fplugin`/`-B` could load code the exact command never named",
+          source: "https://www.gnu.org/software/make/manual/html_node/Implicit-Variables.html"
+        },
+        {
+          names: ["RAILS_ENV", "RACK_ENV", "APP_ENV", "MIX_ENV", "CI", "DEBUG", "LOG_LEVEL", "GOTRACEBACK", "GOMAXPROCS", "GOPROXY", "GOPRIVATE", "GONOSUMDB", "CUDA_VISIBLE_DEVICES", "COLUMNS", "LINES", "PYTHONIOENCODING", "PYTHONHASHSEED", "PYTHONFAULTHANDLER", "PYTHONUTF8", "PYTHONNOUSERSITE", "PIP_DISABLE_PIP_VERSION_CHECK", "HUSKY"],
+          why: "switch a mode, a log level, an encoding, a device list or a terminal size; name no file, module or program",
+          source: "https://docs.python.org/3/using/cmdline.html#environment-variables"
+        },
+        {
+          names: ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE", "GIT_TERMINAL_PROMPT", "GIT_LFS_SKIP_SMUDGE", "GIT_OPTIONAL_LOCKS", "GIT_FLUSH"],
+          why: "commit identity and dates, prompting, locking and flushing switches: git runs no program and reads no file chosen by them (GIT_TRACE and its kin may name a file to write, and are not listed)",
+          source: "https://git-scm.com/docs/git#_environment_variables"
+        },
+        {
+          names: ["PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "AWS_PAGER", "GH_PAGER"],
+          values: ["cat", ""],
+          why: "with the value `cat` or empty, the pager is `cat` from the unchanged PATH (or none): no other program runs",
+          source: "https://git-scm.com/docs/git-config#Documentation/git-config.txt-corepager"
+        }
+      ]
+    };
+  }
+});
+
+// src/model/environment.ts
+function codeLoadingName(name2) {
+  return CODE_ENV.some((p) => p.endsWith("*") ? name2.startsWith(p.slice(0, -1)) : name2 === p);
+}
+function classifyAssignment(name2, value) {
+  for (const g of GROUPS) {
+    if (!g.names.includes(name2)) continue;
+    if (g.values !== void 0 && (value === void 0 || !g.values.includes(value))) continue;
+    if (value === void 0) break;
+    return g.rules === "prefix" ? "prefix-only" : "harmless";
+  }
+  if (codeLoadingName(name2)) return "code";
+  if (SAFE.has(name2) && value !== void 0) return "harmless";
+  return "unknown";
+}
+function codeLoadingVariable(name2, value) {
+  return classifyAssignment(name2, value) === "code";
+}
+var GROUPS, SAFE, CODE_ENV;
+var init_environment2 = __esm({
+  "src/model/environment.ts"() {
+    "use strict";
+    init_permissions2();
+    init_environment();
+    GROUPS = environment_default.harmless;
+    SAFE = new Set(permissions_default2.safeEnvVars);
+    CODE_ENV = permissions_default2.codeLoadingEnvVars ?? [];
+  }
+});
+
 // src/rules/match.ts
 function matcherAccepts(m, candidate, mode) {
   switch (m.kind) {
@@ -29905,21 +29987,25 @@ function candidatesFor(text, cmd, behavior) {
   if (words.length === 0) return { exact: [...exact], prefix: [...prefix] };
   if (isAllow) {
     let as = assignments;
+    let flagsOnly = false;
     while (as.length > 0) {
       const a2 = cmd.assignments[cmd.assignments.length - as.length];
       const v = a2.value ? a2.value.value : "";
-      if (!SAFE_ENV_VARS.has(a2.name) || v === void 0 || a2.value?.quoted || !SAFE_ENV_VALUE.test(v)) break;
+      const kind = classifyAssignment(a2.name, v);
+      if (kind !== "harmless" && kind !== "prefix-only") break;
+      if (kind === "prefix-only") flagsOnly = true;
       as = as.slice(1);
-      add(render2(as, words));
+      add(render2(as, words), !flagsOnly);
     }
     if (as.length > 0) return { exact: [...exact], prefix: [...prefix] };
+    const assignmentsPrefixOnly = flagsOnly;
     for (const prefixOnly of [false, true]) {
       let ws2 = words;
       for (let depth = 0; depth < MAX_PEEL; depth++) {
         const end = safeWrapperEnd(ws2, prefixOnly);
         if (end === void 0) break;
         ws2 = ws2.slice(end);
-        if (prefixOnly) prefix.add(render2([], ws2));
+        if (prefixOnly || assignmentsPrefixOnly) prefix.add(render2([], ws2));
         else add(render2([], ws2));
       }
     }
@@ -30005,17 +30091,17 @@ function firstExactMatch(rules, command) {
   const c3 = command.trim();
   return rules.find((r) => r.bash !== void 0 && (r.bash.kind === "any" || matcherAccepts(r.bash, c3, "exact")));
 }
-var SAFE_ENV_VARS, WRAPPERS2, PLAIN_WORD, SAFE_ENV_VALUE, MAX_PEEL, SHELLS, SEPARATORS, MAX_SUBCOMMANDS_IN_STRING, NEVER_PREFIX_ALLOWED, EXEC_FLAGS;
+var SAFE_ENV_VARS, WRAPPERS2, PLAIN_WORD, MAX_PEEL, SHELLS, SEPARATORS, MAX_SUBCOMMANDS_IN_STRING, NEVER_PREFIX_ALLOWED, EXEC_FLAGS;
 var init_match = __esm({
   "src/rules/match.ts"() {
     "use strict";
     init_wrappers();
     init_permissions2();
     init_command_name();
+    init_environment2();
     SAFE_ENV_VARS = new Set(permissions_default2.safeEnvVars);
     WRAPPERS2 = new Map(Object.entries(wrappers_default.wrappers));
     PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
-    SAFE_ENV_VALUE = /^[A-Za-z0-9_./:-]*$/;
     MAX_PEEL = 16;
     SHELLS = /* @__PURE__ */ new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"]);
     SEPARATORS = /&&|\|\||\|&|[;&|\n]/;
@@ -30079,7 +30165,7 @@ function levelCode(level, source) {
       const v = a2.value;
       const eq = v?.indexOf("=") ?? -1;
       if (v === void 0 || eq <= 0) continue;
-      out2.push({ text: v.slice(eq + 1), base: a2.span.start, exact: false, span: a2.span, via: "alias" });
+      out2.push({ text: v.slice(eq + 1), base: a2.span.start, exact: false, span: a2.span, via: "alias", alias: v.slice(0, eq) });
     }
   }
   if (spec.execOptions) {
@@ -30208,6 +30294,21 @@ function shiftCommand(c3, map, statement, host, via, offset) {
   };
 }
 function withEmbedded(parsed, source, parse, extraCode) {
+  const defined = /* @__PURE__ */ new Set();
+  const all = embedAll(parsed, source, parse, extraCode, void 0, defined);
+  if (defined.size === 0) return all;
+  const unused = unusedAliases(all, defined);
+  return unused.size === 0 ? all : embedAll(parsed, source, parse, extraCode, unused, /* @__PURE__ */ new Set());
+}
+function unusedAliases(parsed, defined) {
+  const unused = new Set([...defined].filter((n2) => !RESERVED_WORDS.has(n2)));
+  for (const c3 of parsed.commands) {
+    if (unused.size === 0) break;
+    for (const w of c3.name ? [c3.name, ...c3.args] : c3.args) if (w.value !== void 0) unused.delete(w.value);
+  }
+  return unused;
+}
+function embedAll(parsed, source, parse, extraCode, skipAliases, defined) {
   const extra = [];
   const caps = [];
   let budget = EMBEDDED_LIMITS.maxChars;
@@ -30223,7 +30324,11 @@ function withEmbedded(parsed, source, parse, extraCode) {
   const done = () => extra.length === 0 && caps.length === 0 ? parsed : { ...parsed, commands: [...parsed.commands, ...extra], ...caps.length > 0 ? { embeddedCaps: caps } : {} };
   for (let next = 0; next < queue.length; next++) {
     const { cmd, depth, map, source: src, statement, index, siblings } = queue[next];
-    const codes = [...embeddedCode(cmd, src, siblings), ...extraCode ? extraCode(cmd, src) : []];
+    const codes = [...embeddedCode(cmd, src, siblings), ...extraCode ? extraCode(cmd, src) : []].filter((c3) => {
+      if (c3.alias === void 0) return true;
+      defined.add(c3.alias);
+      return !skipAliases?.has(c3.alias);
+    });
     if (codes.length === 0) continue;
     if (depth >= EMBEDDED_LIMITS.maxDepth) {
       caps.push(`Shell code is nested more than ${EMBEDDED_LIMITS.maxDepth} levels deep (\`sh -c\`, \`eval\`, heredocs fed to a shell); the deeper levels were not analysed.`);
@@ -30253,7 +30358,7 @@ function withEmbedded(parsed, source, parse, extraCode) {
   }
   return done();
 }
-var SHELLS2, SHELL_VALUE_OPTIONS, EMBEDDED_LIMITS;
+var SHELLS2, SHELL_VALUE_OPTIONS, EMBEDDED_LIMITS, RESERVED_WORDS;
 var init_embedded = __esm({
   "src/parse/embedded.ts"() {
     "use strict";
@@ -30266,6 +30371,7 @@ var init_embedded = __esm({
       /** Total characters of embedded code parsed per unit (a unit's own text bounds `sh -c`, but not `eval` joins). */
       maxChars: 1e6
     };
+    RESERVED_WORDS = /* @__PURE__ */ new Set(["!", "[[", "]]", "{", "}", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in", "select", "then", "time", "until", "while"]);
   }
 });
 
@@ -30282,9 +30388,6 @@ var init_command_model = __esm({
 
 // src/model/build.ts
 import { posix as posix6 } from "node:path";
-function codeLoadingVariable(name2) {
-  return CODE_ENV.some((p) => p.endsWith("*") ? name2.startsWith(p.slice(0, -1)) : name2 === p);
-}
 function placesOf(chain, cmd, background) {
   const set = /* @__PURE__ */ new Set();
   const loops = /* @__PURE__ */ new Map();
@@ -30477,6 +30580,7 @@ function resolveDir(target, cur, home) {
 function buildModel(parsed, options = {}) {
   const text = parsed.text;
   const gaps = [];
+  const environmentReads = [];
   const all = parsed.commands;
   for (const p of parsed.problems) {
     gaps.push({ span: p.span, reason: `The command does not parse at offset ${p.span.start}${p.kind === "missing" && p.expected ? ` (\`${p.expected}\` is missing)` : ""}: what bash runs there is not known.` });
@@ -30508,18 +30612,21 @@ function buildModel(parsed, options = {}) {
   }
   for (const { assignment: a2, place } of parsed.assignmentStatements ?? []) {
     bind(a2.name, a2.value, place.depth === 0, a2.span.end);
-    if (codeLoadingVariable(a2.name)) gaps.push({ span: a2.span, reason: `\`${a2.name}=…\` changes how later programs are found or what code they load.` });
+    if (codeLoadingVariable(a2.name, staticValue2(a2))) gaps.push({ span: a2.span, reason: `\`${a2.name}=…\` changes how later programs are found or what code they load.` });
     if (a2.value?.value !== void 0 && SUBSCRIPT_CODE.test(a2.value.value)) gaps.push({ span: a2.span, reason: `The value of \`${a2.name}\` holds an array subscript with a substitution, which bash may evaluate later.` });
   }
   for (const d of parsed.declarations ?? []) {
     for (const a2 of d.assignments) bind(a2.name, a2.value, false, a2.span.end);
-    if (d.assignments.some((a2) => codeLoadingVariable(a2.name))) {
-      const a2 = d.assignments.find((x) => codeLoadingVariable(x.name));
+    if (d.assignments.some((a2) => codeLoadingVariable(a2.name, staticValue2(a2)))) {
+      const a2 = d.assignments.find((x) => codeLoadingVariable(x.name, staticValue2(x)));
       gaps.push({ span: a2.span, reason: `\`${d.keyword} ${a2.name}=…\` changes how later programs are found or what code they load.` });
     }
-    const tokens = text.slice(d.span.start, d.span.end).trim().split(/\s+/).slice(1);
-    const prints = d.words.some((w) => w.value === void 0 && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.raw) || w.value !== void 0 && /^[-+][A-Za-z]*[pfF]/.test(w.value)) || tokens.every((t) => /^[-+]/.test(t));
-    if (prints) gaps.push({ span: d.span, reason: `\`${d.keyword}\` in this form prints variables or functions, which may hold secrets from the environment.` });
+    const prints = d.assignments.length === 0 ? d.words.every((w) => w.value !== void 0 && /^[-+]/.test(w.value)) : false;
+    const option = d.words.some((w) => w.value === void 0 && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.raw) || w.value !== void 0 && /^[-+][A-Za-z]*[pfF]/.test(w.value));
+    if (prints || option) {
+      const form = text.slice(d.span.start, d.span.end).trim().replace(/\s+/g, " ");
+      environmentReads.push({ span: d.span, reason: `\`${form.length > 40 ? `${form.slice(0, 37)}...` : form}\` prints the environment (shell variables or functions, API keys and tokens included).` });
+    }
   }
   const inBackground = (c3) => (parsed.background ?? []).some((s) => s.start <= c3.span.start && c3.span.end <= s.end);
   const commands = [];
@@ -30600,12 +30707,12 @@ function buildModel(parsed, options = {}) {
       }
     }
     for (const a2 of first.assignments) {
-      if (codeLoadingVariable(a2.name)) unknown ??= `\`${a2.name}=\` makes the program load or run code chosen by the value.`;
+      if (codeLoadingVariable(a2.name, staticValue2(a2))) unknown ??= `\`${a2.name}=\` makes the program load or run code chosen by the value.`;
       if (a2.value?.value !== void 0 && SUBSCRIPT_CODE.test(a2.value.value)) unknown ??= `The value of \`${a2.name}\` holds an array subscript with a substitution, which bash may evaluate later.`;
     }
     if (first.name === void 0) {
       for (const a2 of first.assignments) {
-        if (codeLoadingVariable(a2.name)) {
+        if (codeLoadingVariable(a2.name, staticValue2(a2))) {
           gaps.push({ span: a2.span, reason: `\`${a2.name}=…\` changes how later programs are found or what code they load.` });
         }
       }
@@ -30679,7 +30786,7 @@ function buildModel(parsed, options = {}) {
   const cwds = trackCwd(parsed, commands, options);
   const out2 = commands.map((c3, k) => ({ ...c3, cwd: cwds[k] }));
   gaps.sort((a2, b) => a2.span.start - b.span.start);
-  return { text, commands: out2, gaps };
+  return { text, commands: out2, gaps, environmentReads };
 }
 function trackCwd(parsed, commands, options) {
   const out2 = new Array(commands.length).fill(void 0);
@@ -30758,18 +30865,19 @@ function trackCwd(parsed, commands, options) {
   void parsed;
   return out2;
 }
-var SHELLS3, RESERVED, CODE_ENV, OPAQUE_BUILTINS, SUBSCRIPT_CODE;
+var SHELLS3, RESERVED, staticValue2, OPAQUE_BUILTINS, SUBSCRIPT_CODE;
 var init_build = __esm({
   "src/model/build.ts"() {
     "use strict";
-    init_permissions2();
+    init_environment2();
     init_command_name();
     init_embedded();
     init_complexity();
     init_command_model();
+    init_environment2();
     SHELLS3 = /* @__PURE__ */ new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh"]);
     RESERVED = /* @__PURE__ */ new Set(["{", "}", "(", ")", "!", "[[", "]]", "if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for", "in", "function", "select", "time"]);
-    CODE_ENV = permissions_default2.codeLoadingEnvVars ?? [];
+    staticValue2 = (a2) => a2.value ? a2.value.value : "";
     OPAQUE_BUILTINS = {
       source: "runs the shell code in a file",
       ".": "runs the shell code in a file",
@@ -32750,7 +32858,8 @@ function commandEffects(cmd, stdinArguments = false) {
   if (stdinArguments && resolved2.wrappers.includes("xargs") && !NO_FILE_OPERANDS.has(resolved2.name)) {
     effects.push({ kind: "read", option: "xargs", argIndex: -1, note: "the arguments come from standard input, so the files read are not known" });
   }
-  for (const e of environmentEffects(cmd.assignments.map((a2) => a2.name))) effects.push(e);
+  const live = cmd.assignments.filter((a2) => classifyAssignment(a2.name, a2.value ? a2.value.value : "") !== "harmless");
+  for (const e of environmentEffects(live.map((a2) => a2.name))) effects.push(e);
   return { program: resolved2.name, effects };
 }
 function namedWords(rule) {
@@ -32810,6 +32919,7 @@ var init_effect_constraint = __esm({
     init_option_effects2();
     init_paths();
     init_command_name();
+    init_environment2();
     WHAT = {
       exec: "runs a program",
       network: "reaches the network",
@@ -32841,10 +32951,8 @@ function allowFor(text, cmd, policy) {
   return firstMatch(policy.allow, { ...candidatesFor(text, cmd, "allow"), prefixAllowed: prefixAllowCovers(cmd) });
 }
 function isCdTo(cmd, cwd) {
-  if (cwd === void 0 || cmd.assignments.length > 0 || cmd.name?.value !== "cd" || cmd.args.length !== 1) return false;
-  const target = cmd.args[0].value;
-  const norm = (p) => p.length > 1 ? p.replace(/\/+$/, "") : p;
-  return target !== void 0 && norm(target) === norm(cwd);
+  if (cwd === void 0 || !cwd.startsWith("/")) return false;
+  return cdStaysPut(cmd, cwd);
 }
 function quoteCode(s) {
   const t = s.length > 80 ? `${s.slice(0, 77)}...` : s;
@@ -32933,8 +33041,8 @@ function ruleFor(text, m, policy, which) {
 function modelReadOnly(m, instance2, text, functions) {
   let inst = instance2;
   if (m.program !== void 0 && functions.has(m.program) && m.wrappers.length === 0 && inst.assignments.length === 0 && inst.redirects.length === 0) return true;
-  if (!inst.name) return inst.assignments.every((a2) => !codeLoadingVariable(a2.name) && !a2.name.startsWith("GIT_")) && inst.redirects.every((r) => r.heredoc || r.operator === "<<<" || r.operator === "<" || /^(>&|<&)$/.test(r.operator) || r.target?.value === "/dev/null");
-  if (inst.assignments.some((a2) => !SAFE_ENV_VARS.has(a2.name) || a2.value?.value === void 0 || !/^[A-Za-z0-9_./:-]*$/.test(a2.value.value))) return false;
+  if (!inst.name) return inst.assignments.every((a2) => !codeLoadingVariable(a2.name, a2.value ? a2.value.value : "") && !a2.name.startsWith("GIT_")) && inst.redirects.every((r) => r.heredoc || r.operator === "<<<" || r.operator === "<" || /^(>&|<&)$/.test(r.operator) || r.target?.value === "/dev/null");
+  if (inst.assignments.some((a2) => !["harmless", "prefix-only"].includes(classifyAssignment(a2.name, a2.value ? a2.value.value : "")))) return false;
   const program = m.program;
   const peeled = m.wrappers.length > 0 && m.wrappers.every((w) => READ_ONLY_WRAPPERS.has(w));
   if (peeled) {
@@ -32960,7 +33068,7 @@ function modelReadOnly(m, instance2, text, functions) {
     return true;
   }
   const redirects = inst.redirects.filter((r) => !(r.heredoc || r.operator === "<<<" || r.operator === "<"));
-  const same = inst === m.cmd && !peeled && args2.every((a2, k) => a2 === inst.args[k]);
+  const same = inst === m.cmd && !peeled && inst.assignments.length === 0 && args2.every((a2, k) => a2 === inst.args[k]);
   if (same) return simpleCommandReadOnly({ ...inst, assignments: [], redirects, embedded: false }, text, { embedded: true, globs: true }).readOnly;
   const words = [name2, ...args2];
   let pos = 0;
@@ -33023,8 +33131,9 @@ function decide(text, parsed, policy, ctx = {}) {
   const functions = /* @__PURE__ */ new Set();
   for (const m of cmds) for (let e = m.cmd.place?.chain; e; e = e.parent) if (e.enclosing.kind === "function" && e.enclosing.name) functions.add(e.enclosing.name);
   let gitSafeMemo;
-  const gitSafe = () => gitSafeMemo ??= gitGuard(parsed, ctx.bareRepository ? { bareRepository: true } : {}).readOnly;
-  const differential = gates.length > 0;
+  const gitCwd = ctx.cwd ?? pathCtx?.cwd;
+  const gitSafe = () => gitSafeMemo ??= gitGuard(parsed, { ...ctx.bareRepository ? { bareRepository: true } : {}, ...gitCwd?.startsWith("/") ? { cwd: gitCwd } : {} }).readOnly;
+  const differential = gates.some((g) => !READ_GATES.has(g.ruleId));
   const readOnly = model.gaps.length === 0 && !differential && cmds.every((m) => m.instances.every((inst) => modelReadOnly(m, inst, text, functions)) && (m.program !== "git" || gitSafe())) && // Option effects (src/rules/effect-constraint.ts): an option that writes, runs a program or reads outside.
   cmds.every((m) => m.instances.every((inst) => optionEffectConstraint(inst, { kind: "read-only" }, pathCtx) === void 0));
   const facts = { readOnly, paths, model };
@@ -33095,6 +33204,11 @@ function decide(text, parsed, policy, ctx = {}) {
     const g = model.gaps[0];
     const code = parsed.problems.length > 0 ? "parse-error" : g.reason.startsWith("Cap reached") ? "parse-too-complex" : "unknown-program";
     return { behavior: "ask", reason: "not-simple", code, message: `${g.reason}${rulesNote}`, span: g.span, ...base };
+  }
+  const envRead = model.environmentReads[0];
+  if (envRead) {
+    if (wholeAllow) return allowWhole();
+    return { behavior: "ask", reason: "environment-read", code: "environment-read", message: `${envRead.reason} This needs approval: read the specific variable you need instead.`, span: envRead.span, ...base };
   }
   for (const m of cmds) {
     for (const inst of m.instances) {
@@ -33196,7 +33310,7 @@ function decide(text, parsed, policy, ctx = {}) {
     suggestions
   };
 }
-var MAX_SUBCOMMANDS, CD_LIKE, KNOWN_NON_EXEC, ACCEPT_EDITS_COMMANDS, VERB, GATING_RULES, GATING_SUBSTITUTION_PATTERNS, OPTION_SAFE, READ_ONLY_WRAPPERS, GLOB_OPTION_SAFE;
+var MAX_SUBCOMMANDS, CD_LIKE, KNOWN_NON_EXEC, ACCEPT_EDITS_COMMANDS, VERB, GATING_RULES, READ_GATES, GATING_SUBSTITUTION_PATTERNS, OPTION_SAFE, READ_ONLY_WRAPPERS, GLOB_OPTION_SAFE;
 var init_decide = __esm({
   "src/rules/decide.ts"() {
     "use strict";
@@ -33204,6 +33318,7 @@ var init_decide = __esm({
     init_file_rules();
     init_match();
     init_build();
+    init_environment2();
     init_dangerous_removal();
     init_read_only();
     init_suggest();
@@ -33297,6 +33412,7 @@ var init_decide = __esm({
       "brace-expansion",
       "zsh-dangerous-command"
     ]);
+    READ_GATES = /* @__PURE__ */ new Set(["proc-environ-access"]);
     GATING_SUBSTITUTION_PATTERNS = /* @__PURE__ */ new Set([
       "Zsh process substitution =()",
       "Zsh equals expansion (=cmd)",
@@ -33447,6 +33563,7 @@ var init_permission_rules = __esm({
           case "path-constraint":
           case "sed-constraint":
           case "option-effect":
+          case "environment-read":
             if (!policy.allow.some((r) => r.bash !== void 0)) return;
             ctx.report({ ruleId: POLICY_ASK.id, message: d.message, span, data: { reason: d.reason } });
             return;
@@ -70693,7 +70810,7 @@ function judgeOversized(text, policy) {
   ];
   const scan2 = scanOversized(text, policy);
   const seen = scan2.program !== void 0 ? `\`${scan2.program}\` occurs in it` : "the rule names no program";
-  const model = { text, commands: [], gaps: [{ span, reason: "the command is too long to parse" }] };
+  const model = { text, commands: [], gaps: [{ span, reason: "the command is too long to parse" }], environmentReads: [] };
   const facts = { suggestions: [], readOnly: false, paths: [], model };
   if (scan2.deny) {
     return {
@@ -70731,12 +70848,13 @@ var WORD_TYPES = /* @__PURE__ */ new Set([
 function spanOf(node) {
   return { start: node.startIndex, end: node.endIndex };
 }
-function toAssignment(node) {
-  const name2 = node.childForFieldName("name")?.text ?? "";
+function toAssignment(node, src) {
+  const nameNode = node.childForFieldName("name");
+  const name2 = nameNode ? src.slice(nameNode.startIndex, nameNode.endIndex) : "";
   const value = node.childForFieldName("value");
-  return { name: name2, value: value ? toWord(value) : void 0, span: spanOf(node) };
+  return { name: name2, value: value ? toWord(value, src) : void 0, span: spanOf(node) };
 }
-function toHeredoc(node) {
+function toHeredoc(node, src) {
   let start2;
   let body2;
   let stripTabs = false;
@@ -70747,23 +70865,25 @@ function toHeredoc(node) {
     else if (c3.type === "<<-") stripTabs = true;
   }
   if (!start2) return void 0;
-  const raw = start2.text;
+  const startEnd = start2.endIndex;
+  const raw = src.slice(start2.startIndex, startEnd);
   const quoted = /['"\\]/.test(raw);
   const delimiter = raw.replace(/['"\\]/g, "");
-  const bodySpan = body2 ? spanOf(body2) : { start: start2.endIndex, end: start2.endIndex };
-  return { delimiter, quoted, stripTabs, body: body2?.text ?? "", bodySpan };
+  const bodySpan = body2 ? spanOf(body2) : { start: startEnd, end: startEnd };
+  return { delimiter, quoted, stripTabs, body: body2 ? src.slice(bodySpan.start, bodySpan.end) : "", bodySpan };
 }
-function toRedirect(node) {
+function toRedirect(node, src, nodeType = node.type) {
   let operator = "";
   let fd;
   const targets = [];
   for (const c3 of node.children) {
     if (!c3) continue;
-    if (c3.type === "file_descriptor") fd = c3.text;
-    else if (!c3.isNamed && operator === "") operator = c3.text;
-    else if (WORD_TYPES.has(c3.type)) targets.push(toWord(c3));
+    const t = c3.type;
+    if (t === "file_descriptor") fd = src.slice(c3.startIndex, c3.endIndex);
+    else if (operator === "" && !c3.isNamed) operator = src.slice(c3.startIndex, c3.endIndex);
+    else if (WORD_TYPES.has(t)) targets.push(toWord(c3, src));
   }
-  const heredoc = node.type === "heredoc_redirect" ? toHeredoc(node) : void 0;
+  const heredoc = nodeType === "heredoc_redirect" ? toHeredoc(node, src) : void 0;
   if (heredoc) operator = heredoc.stripTabs ? "<<-" : "<<";
   const [target, ...extraArgs] = targets;
   return { redirect: { span: spanOf(node), operator, fd, target: heredoc ? void 0 : target, heredoc }, extraArgs };
@@ -70771,30 +70891,32 @@ function toRedirect(node) {
 function isRedirectNode(type) {
   return type === "file_redirect" || type === "heredoc_redirect" || type === "herestring_redirect";
 }
-function toSimpleCommand(node, statement, redirectedParent, place, pipeline) {
+function toSimpleCommand(node, src, statement, redirectedParent, place, pipeline) {
   let name2;
   const args2 = [];
   const assignments = [];
   const redirects = [];
-  const count2 = node.childCount;
-  for (let i3 = 0; i3 < count2; i3++) {
-    const c3 = node.child(i3);
+  const children = node.children;
+  for (let i3 = 0; i3 < children.length; i3++) {
+    const c3 = children[i3];
     if (!c3?.isNamed) continue;
-    const field3 = node.fieldNameForChild(i3);
-    if (c3.type === "variable_assignment") assignments.push(toAssignment(c3));
-    else if (isRedirectNode(c3.type)) {
-      const r = toRedirect(c3);
+    const type = c3.type;
+    if (type === "variable_assignment") assignments.push(toAssignment(c3, src));
+    else if (isRedirectNode(type)) {
+      const r = toRedirect(c3, src, type);
       redirects.push(r.redirect);
       args2.push(...r.extraArgs);
-    } else if (c3.type === "command_name") {
+    } else if (type === "command_name") {
       const inner = c3.namedChild(0);
-      name2 = toWord(inner ?? c3);
-    } else if (field3 === "argument" || WORD_TYPES.has(c3.type)) args2.push(toWord(c3));
+      name2 = toWord(inner ?? c3, src);
+    } else if (WORD_TYPES.has(type) || node.fieldNameForChild(i3) === "argument") args2.push(toWord(c3, src));
   }
   if (redirectedParent) {
     for (const c3 of redirectedParent.namedChildren) {
-      if (!c3 || !isRedirectNode(c3.type)) continue;
-      const r = toRedirect(c3);
+      if (!c3) continue;
+      const type = c3.type;
+      if (!isRedirectNode(type)) continue;
+      const r = toRedirect(c3, src, type);
       redirects.push(r.redirect);
       args2.push(...r.extraArgs);
     }
@@ -70821,16 +70943,17 @@ var ENCLOSING_KIND = {
   arithmetic_expansion: "arithmetic",
   variable_assignment: "assignment"
 };
-function enclosingOf(kind, node, field3) {
-  const span = spanOf(node);
+function enclosingOf(kind, cursor, field3, src) {
+  const span = { start: cursor.startIndex, end: cursor.endIndex };
   if (kind === "for") {
+    const node = cursor.currentNode;
     const variable = node.childForFieldName("variable")?.text;
     const values = node.childrenForFieldName("value").filter((c3) => c3 !== null);
     const hasIn = node.children.some((c3) => c3?.type === "in");
-    return { kind, span, ...field3 ? { field: field3 } : {}, ...variable ? { name: variable } : {}, ...hasIn ? { values: values.map(toWord) } : {} };
+    return { kind, span, ...field3 ? { field: field3 } : {}, ...variable ? { name: variable } : {}, ...hasIn ? { values: values.map((v) => toWord(v, src)) } : {} };
   }
   if (kind === "function") {
-    const name2 = node.childForFieldName("name")?.text;
+    const name2 = cursor.currentNode.childForFieldName("name")?.text;
     return { kind, span, ...field3 ? { field: field3 } : {}, ...name2 ? { name: name2 } : {} };
   }
   return { kind, span, ...field3 ? { field: field3 } : {} };
@@ -70861,6 +70984,19 @@ function errorAnchor(node) {
     cursor.delete();
   }
 }
+function previousNamedSpan(cursor) {
+  let steps = 0;
+  let span = { start: cursor.startIndex, end: cursor.startIndex };
+  while (cursor.gotoPreviousSibling()) {
+    steps++;
+    if (cursor.nodeIsNamed && cursor.nodeType !== "comment") {
+      span = { start: cursor.startIndex, end: cursor.endIndex };
+      break;
+    }
+  }
+  for (; steps > 0; steps--) cursor.gotoNextSibling();
+  return span;
+}
 function buildViews(tree, text) {
   const statements = [];
   const commands = [];
@@ -70879,18 +71015,27 @@ function buildViews(tree, text) {
   const pipes = [];
   const stageAt = [];
   const types = [];
-  const lastNamed = [];
+  const hasNamedBefore = [];
   const background = [];
   const declarations = [];
   const assignmentStatements = [];
   const pipeGroup = [];
   const pipeNext = [];
   const pipeStageAt = [];
+  const hasError = tree.rootNode.hasError;
+  const src = text.includes("\0") ? text.replaceAll("\0", "�") : text;
+  const language = tree.language;
+  const namedById = [];
   try {
     for (; ; ) {
       nodeCount++;
-      const type = cursor.nodeType;
-      const isNamed = cursor.nodeIsNamed;
+      const typeId = cursor.nodeTypeId;
+      const type = language.types[typeId] || "ERROR";
+      let isNamed = namedById[typeId];
+      if (isNamed === void 0) {
+        isNamed = cursor.nodeIsNamed;
+        namedById[typeId] = isNamed;
+      }
       complexity.visit(cursor, type, isNamed, depth);
       redirected[depth] = type === "redirected_statement" ? cursor.currentNode : void 0;
       const parentGroup = depth > 0 ? pipeGroup[depth - 1] : void 0;
@@ -70905,15 +71050,15 @@ function buildViews(tree, text) {
         let chain = parentChain;
         let cdepth = parentDepth;
         const kind = isNamed ? ENCLOSING_KIND[type] : void 0;
-        const field3 = depth > 0 ? cursor.currentFieldName : null;
-        if (field3 === "condition" && depth > 0 && ENCLOSING_KIND[types[depth - 1]] !== void 0) {
-          chain = { enclosing: { kind: ENCLOSING_KIND[types[depth - 1]], span: { start: cursor.startIndex, end: cursor.endIndex }, field: "condition" }, parent: chain };
+        const parentKind = depth > 0 ? ENCLOSING_KIND[types[depth - 1]] : void 0;
+        if (parentKind !== void 0 && cursor.currentFieldName === "condition") {
+          chain = { enclosing: { kind: parentKind, span: { start: cursor.startIndex, end: cursor.endIndex }, field: "condition" }, parent: chain };
           cdepth++;
         }
         if (kind !== void 0) {
-          chain = { enclosing: enclosingOf(kind, cursor.currentNode, void 0), parent: chain };
+          chain = { enclosing: enclosingOf(kind, cursor, void 0, src), parent: chain };
           cdepth++;
-        } else if (isNamed && depth > 0 && types[depth - 1] === "list" && cursor.currentFieldName === null && lastNamed[depth] !== void 0) {
+        } else if (isNamed && depth > 0 && types[depth - 1] === "list" && hasNamedBefore[depth] === true && cursor.currentFieldName === null) {
           chain = { enclosing: { kind: "list-right", span: { start: cursor.startIndex, end: cursor.endIndex } }, parent: chain };
           cdepth++;
         }
@@ -70937,9 +71082,9 @@ function buildViews(tree, text) {
           const hostFirst = inHeredoc ? firstCommand[depth - 2] : void 0;
           pipes[depth] = inHeredoc ? { stage: -1, simple: [hostFirst], offset: 1 } : { stage: -1, simple: [], offset: 0 };
         }
-        if (!isNamed && type === "&" && depth > 0 && lastNamed[depth] !== void 0 && types[depth - 1] !== "pipeline") background.push(lastNamed[depth]);
-        if (isNamed && type !== "comment") lastNamed[depth] = { start: cursor.startIndex, end: cursor.endIndex };
-        if (depth + 1 < lastNamed.length) lastNamed[depth + 1] = void 0;
+        if (!isNamed && type === "&" && depth > 0 && hasNamedBefore[depth] === true && types[depth - 1] !== "pipeline") background.push(previousNamedSpan(cursor));
+        if (isNamed && type !== "comment") hasNamedBefore[depth] = true;
+        if (depth + 1 < hasNamedBefore.length) hasNamedBefore[depth + 1] = false;
       }
       if (depth === 1 && isNamed && type !== "comment") {
         statement++;
@@ -70952,12 +71097,12 @@ function buildViews(tree, text) {
           problems.push({ kind: "error", span: errorAnchor(cursor.currentNode), expected: void 0 });
           errorEnd = cursor.endIndex;
         }
-      } else if (cursor.nodeIsMissing) {
+      } else if (hasError && cursor.nodeIsMissing) {
         if (cursor.startIndex >= errorEnd) {
           problems.push({ kind: "missing", span: { start: cursor.startIndex, end: cursor.endIndex }, expected: type });
         }
       } else if (type === "variable_assignment" && depth > 0 && types[depth - 1] !== "command" && types[depth - 1] !== "declaration_command") {
-        assignmentStatements.push({ assignment: toAssignment(cursor.currentNode), place: { chain: chains[depth - 1], depth: chainDepth[depth - 1] } });
+        assignmentStatements.push({ assignment: toAssignment(cursor.currentNode, src), place: { chain: chains[depth - 1], depth: chainDepth[depth - 1] } });
       } else if (type === "declaration_command") {
         const node = cursor.currentNode;
         const assignments = [];
@@ -70966,14 +71111,14 @@ function buildViews(tree, text) {
         for (const c3 of node.children) {
           if (!c3) continue;
           if (!c3.isNamed) keyword ||= c3.text;
-          else if (c3.type === "variable_assignment") assignments.push(toAssignment(c3));
-          else if (WORD_TYPES.has(c3.type) || c3.type === "variable_name") words.push(toWord(c3));
+          else if (c3.type === "variable_assignment") assignments.push(toAssignment(c3, src));
+          else if (WORD_TYPES.has(c3.type) || c3.type === "variable_name") words.push(toWord(c3, src));
         }
         declarations.push({ span: spanOf(node), keyword, assignments, words, place: { chain: chains[depth], depth: chainDepth[depth] } });
       } else if (type === "redirected_statement" && cursor.currentNode.childForFieldName("body")?.type !== "command") {
         const node = cursor.currentNode;
         const redirects = [];
-        for (const c3 of node.namedChildren) if (c3 && isRedirectNode(c3.type)) redirects.push(toRedirect(c3).redirect);
+        for (const c3 of node.namedChildren) if (c3 && isRedirectNode(c3.type)) redirects.push(toRedirect(c3, src).redirect);
         if (redirects.length > 0) {
           const span = { start: redirects[0].span.start, end: redirects[redirects.length - 1].span.end };
           commands.push({ span, name: void 0, args: [], assignments: [], redirects, statement: Math.max(statement, 0), compound: true, place: { chain: depth > 0 ? chains[depth - 1] : void 0, depth: depth > 0 ? chainDepth[depth - 1] : 0 } });
@@ -70982,7 +71127,7 @@ function buildViews(tree, text) {
         const parent = depth > 0 && cursor.currentFieldName === "body" ? redirected[depth - 1] : void 0;
         const stage = stageAt[depth];
         const place = { chain: chains[depth], depth: chainDepth[depth], ...stage ? { pipeline: stage } : {} };
-        commands.push(toSimpleCommand(cursor.currentNode, Math.max(statement, 0), parent, place, pipeStageAt[depth]));
+        commands.push(toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth]));
       }
       if (cursor.gotoFirstChild()) {
         depth++;
@@ -71143,12 +71288,15 @@ var Linter = class _Linter {
       return { diagnostics: out2, decision: () => void 0 };
     }
     let decision;
+    let views;
     try {
       let embeddedTimedOut = false;
-      const parsed = withEmbedded(buildViews(tree, unit.text), unit.text, (code) => {
-        const views = this.views(code, deadline);
-        if (!views) embeddedTimedOut = true;
-        return views;
+      const own = buildViews(tree, unit.text);
+      views = { comments: own.comments, statements: own.statements };
+      const parsed = withEmbedded(own, unit.text, (code) => {
+        const inner = this.views(code, deadline);
+        if (!inner) embeddedTimedOut = true;
+        return inner;
       });
       if (embeddedTimedOut) {
         place({
@@ -71207,7 +71355,7 @@ var Linter = class _Linter {
     } finally {
       tree.delete();
     }
-    return { diagnostics: out2, decision: decision ?? (() => void 0) };
+    return { diagnostics: out2, decision: decision ?? (() => void 0), ...views ? { views } : {} };
   }
 };
 function compareDiagnostics(a2, b) {
@@ -74030,7 +74178,8 @@ var SHELL_SCRIPT = {
     const dialect = detectShellScript(ctx.file, text.slice(0, 512)) ?? "bash";
     return { units: [{ unit: scriptUnit(ctx.file, text, dialect, ctx.profile), kind: "statement" }], notes: [] };
   },
-  directiveComments: (text, parser) => {
+  directiveComments: (text, parser, parsedComments) => {
+    if (parsedComments) return parsedComments;
     const tree = parseBash(parser, text, parseBudgetMs(text.length));
     if (!tree) return [];
     try {
@@ -74275,17 +74424,18 @@ function notAnalysedVerdict(shell) {
     paths: []
   };
 }
-function statementUnits(parser, unit) {
+function statementUnits(parser, unit, statements) {
+  const toUnits = (list) => list.map((s) => ({
+    ...unit,
+    text: unit.text.slice(s.span.start, s.span.end),
+    granularity: "command",
+    sourceMap: new IdentityMap(unit.sourceMap.toHost(s.span.start))
+  }));
+  if (statements) return toUnits(statements);
   const tree = parseBash(parser, unit.text, parseBudgetMs(unit.text.length));
   if (!tree) return [unit];
   try {
-    const parsed = buildViews(tree, unit.text);
-    return parsed.statements.map((s) => ({
-      ...unit,
-      text: unit.text.slice(s.span.start, s.span.end),
-      granularity: "command",
-      sourceMap: new IdentityMap(unit.sourceMap.toHost(s.span.start))
-    }));
+    return toUnits(buildViews(tree, unit.text).statements);
   } finally {
     tree.delete();
   }
@@ -74401,12 +74551,17 @@ async function lintFiles(linter, candidates, options) {
       const severity = linter.severityFor(n2.ruleId, { profile: kindProfile });
       if (severity) found.push({ ruleId: n2.ruleId, severity, message: n2.message, file, range: { start: index.position(n2.span.start), end: index.position(Math.max(n2.span.end, n2.span.start + 1)) }, ...n2.data ? { data: n2.data } : {} });
     }
-    for (const u2 of units) found.push(...linter.lintUnit(u2.unit));
-    let result = { file, diagnostics: finishFile(text, withSuppressions(linter, file, text, found, kindProfile, kind, parser)) };
+    const analysed = units.map((u2) => {
+      const a2 = linter.analyse(u2.unit);
+      found.push(...a2.diagnostics);
+      return a2.views;
+    });
+    const whole = units.length === 1 && units[0].unit.text === text && units[0].unit.sourceMap.toHost(0) === 0 ? analysed[0]?.comments : void 0;
+    let result = { file, diagnostics: finishFile(text, withSuppressions(linter, file, text, found, kindProfile, kind, parser, whole)) };
     if (options.verdicts) {
       const defaultCwd = resolve6(dirname4(c3.path));
       const verdicts = units.flatMap(
-        (u2) => (u2.unit.granularity === "script" ? statementUnits(parser, u2.unit) : [u2.unit]).map((s) => unitVerdict(linter, s, u2.kind, { index, defaultCwd }))
+        (u2, i4) => (u2.unit.granularity === "script" ? statementUnits(parser, u2.unit, analysed[i4]?.statements) : [u2.unit]).map((s) => unitVerdict(linter, s, u2.kind, { index, defaultCwd }))
       );
       result = { ...result, verdicts };
     }
@@ -74445,9 +74600,9 @@ function withProjectRoot(unit, root) {
   const dirs = [...unit.context?.additionalDirectories ?? [], resolve6(root)];
   return { ...unit, context: { ...unit.context, additionalDirectories: dirs } };
 }
-function withSuppressions(linter, file, text, pending, profile, kind, parser) {
+function withSuppressions(linter, file, text, pending, profile, kind, parser, parsedComments) {
   if (!kind.directiveComments || !mayHaveDirectives(text)) return [...pending];
-  const comments = kind.directiveComments(text, parser);
+  const comments = kind.directiveComments(text, parser, parsedComments);
   return applySuppressions(file, pending, parseDirectives(text, comments), {
     known: (id) => ruleMeta(id) !== void 0,
     severity: (id) => linter.severityFor(id, { profile }),

@@ -1,7 +1,8 @@
 /**
  * Credentials in command text, recognised by their shape (rules/secrets.json): GitHub tokens
  * (`ghp_…`, `github_pat_…`), AWS access key ids (`AKIA…`), Google API keys (`AIza…`), `sk-…`
- * secret keys, private key blocks and passwords in URLs (`https://user:pw@host`). A command line
+ * secret keys, private key blocks (the header and the base64 body after it, through the END line)
+ * and passwords in URLs (`https://user:pw@host`). A command line
  * is written to the agent's transcript, shell history and process list, so a secret in it has
  * leaked. Every output of shellward shows such text through {@link maskSecrets}. Pure.
  */
@@ -37,10 +38,18 @@ function maskOne(secret: string, keep: number): string {
   return `${secret.slice(0, Math.min(keep, secret.length))}…[masked]`;
 }
 
+/**
+ * A cheap pre-test: false when `text` certainly holds none of the secrets of {@link findSecrets}
+ * (none of their fixed parts occurs), true when it may.
+ */
+export function mayHoldSecret(text: string): boolean {
+  return /AKIA|ASIA|AIza|gh[pousr]_|github_pat_|sk-|PRIVATE KEY|:\/\//.test(text);
+}
+
 /** Every secret in `text`, sorted by start, overlapping matches dropped (the earliest, longest wins). */
 export function findSecrets(text: string): SecretMatch[] {
   const scanned = text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text;
-  if (!/AKIA|ASIA|AIza|gh[pousr]_|github_pat_|sk-|PRIVATE KEY|:\/\//.test(scanned)) return [];
+  if (!mayHoldSecret(scanned)) return [];
   const found: SecretMatch[] = [];
   for (const p of PATTERNS) {
     p.re.lastIndex = 0;
@@ -68,4 +77,49 @@ export function maskSecrets(text: string): string {
     at = f.span.end;
   }
   return out + text.slice(at);
+}
+
+/**
+ * `text` masked as {@link maskSecrets} does, with a map of offsets: `map(o, side)` takes a
+ * UTF-16 offset into `text` (0 ≤ o ≤ length) to the matching offset into the masked text. An
+ * offset inside a secret goes to the start of its masked form (`side` `start`) or to its end
+ * (`side` `end`), so a span that covers part of a secret covers all of its mask.
+ */
+export function maskWithOffsets(text: string): { text: string; map: (offset: number, side: 'start' | 'end') => number } {
+  const found = findSecrets(text);
+  if (found.length === 0) return { text, map: (o) => o };
+  let out = '';
+  let at = 0;
+  const moved: { start: number; end: number; newStart: number; newEnd: number }[] = [];
+  for (const f of found) {
+    out += text.slice(at, f.span.start);
+    const newStart = out.length;
+    out += f.masked;
+    moved.push({ start: f.span.start, end: f.span.end, newStart, newEnd: out.length });
+    at = f.span.end;
+  }
+  out += text.slice(at);
+  const map = (offset: number, side: 'start' | 'end'): number => {
+    let delta = 0;
+    for (const m of moved) {
+      if (offset <= m.start) break;
+      if (offset < m.end) return side === 'start' ? m.newStart : m.newEnd;
+      delta = m.newEnd - m.end;
+    }
+    return offset + delta;
+  };
+  return { text: out, map };
+}
+
+/**
+ * A copy of `value` (plain JSON-like data: objects, arrays, strings, numbers …) with every string
+ * masked by {@link maskSecrets}; other values are kept. Nesting deeper than 32 is kept as is.
+ */
+export function maskDeep<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return maskSecrets(value) as T;
+  if (depth > 32 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => maskDeep(v, depth + 1)) as T;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = maskDeep(v, depth + 1);
+  return out as T;
 }

@@ -137,6 +137,26 @@ export interface RuleSuggestion {
  */
 export type SuggestionVerifier = (command: string, cwd: string | undefined, rules: readonly string[]) => boolean;
 
+/** Why asked-and-run calls got no allow-rule suggestion; see {@link AuditReport.noRuleBecause}. */
+export interface NoRuleBecause {
+  readonly destructive: number;
+  readonly askRule: number;
+  readonly paths: number;
+  readonly checks: number;
+  readonly fellShort: number;
+}
+
+/** Reason codes of the verdict (src/rules/decide.ts) that come from a path or argument constraint. */
+const PATH_REASONS: ReadonlySet<string> = new Set(['path-constraint', 'path-dangerous-removal', 'sed-constraint', 'option-effect']);
+
+/** The {@link NoRuleBecause} bucket of an asked call with no suggestion. */
+function noRuleBucket(v: Verdict): Exclude<keyof NoRuleBecause, 'fellShort'> {
+  if (v.destructive.length > 0) return 'destructive';
+  if (v.matchedRule?.behavior === 'ask') return 'askRule';
+  const code = v.reason.split(': ', 1)[0]!;
+  return PATH_REASONS.has(code) ? 'paths' : 'checks';
+}
+
 /** The whole audit. */
 export interface AuditReport {
   readonly overall: AuditCounts;
@@ -162,6 +182,16 @@ export interface AuditReport {
   readonly noRuleHelps: number;
   /** Of {@link noRuleHelps}: calls whose suggested rules, all added, still leave them asked (e.g. `curl … | sh`). */
   readonly suggestionsFellShort: number;
+  /**
+   * {@link noRuleHelps} split by why no allow rule is suggested, each call counted once, in this
+   * order of precedence: `destructive` (a destructive-command rule matched: an allow rule would let
+   * it run unprompted next time, so none is offered), `askRule` (an ask rule matched: an allow
+   * rule does not override it), `paths` (a path, `sed`, or option-effect constraint asked: it
+   * depends on the arguments, not the command), `checks` (a security, parse or structure check
+   * asked, or the program is unknown), `fellShort` (= {@link suggestionsFellShort}). They sum to
+   * {@link noRuleHelps}.
+   */
+  readonly noRuleBecause: NoRuleBecause;
   /**
    * Whether the verdicts establish `outsideCwd` (they do since path validation, for calls with a
    * recorded working directory); the formats print the `outsideCwdRan` counts as not established
@@ -283,6 +313,7 @@ export class AuditAccumulator {
   private askedAndRun = 0;
   private noRuleHelps = 0;
   private fellShort = 0;
+  private readonly because = { destructive: 0, askRule: 0, paths: 0, checks: 0 };
 
   constructor(private readonly verify: SuggestionVerifier) {}
 
@@ -390,8 +421,10 @@ export class AuditAccumulator {
     if (e.verdict.decision === 'ask' && started(outcome) && !notAnalysed) {
       this.askedAndRun++;
       const rules = e.verdict.suggestions;
-      if (rules.length === 0) this.noRuleHelps++;
-      else if (!this.suggestionsAllow(e.command, e.context.cwd, rules)) {
+      if (rules.length === 0) {
+        this.noRuleHelps++;
+        this.because[noRuleBucket(e.verdict)]++;
+      } else if (!this.suggestionsAllow(e.command, e.context.cwd, rules)) {
         this.noRuleHelps++;
         this.fellShort++;
       } else {
@@ -455,6 +488,7 @@ export class AuditAccumulator {
       askedAndRun: this.askedAndRun,
       noRuleHelps: this.noRuleHelps,
       suggestionsFellShort: this.fellShort,
+      noRuleBecause: { ...this.because, fellShort: this.fellShort },
       outsideCwdEstablished: VERDICT_ESTABLISHES_OUTSIDE_CWD,
       files: this.files.size,
       parseErrors: this.parseErrors,

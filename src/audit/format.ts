@@ -26,13 +26,21 @@ function countsLine(c: AuditCounts): string {
   );
 }
 
-/** The "no rule would help" count with what it is out of. */
-function noRuleHelps(r: AuditReport): string {
+/**
+ * The "no rule would help" count with what it is out of (`head`), and why no allow rule is
+ * suggested for those calls (`why`: one phrase per reason that occurs, with its count).
+ */
+function noRuleHelps(r: AuditReport): { head: string; why: string[] } {
   const n = (k: number): string => `${k} call${k === 1 ? '' : 's'}`;
-  return (
-    `${r.noRuleHelps} of ${n(r.askedAndRun)} asked and run` +
-    (r.suggestionsFellShort > 0 ? ` (${n(r.suggestionsFellShort)} whose suggested rules would still leave a part asked, e.g. a pipe into sh)` : '')
-  );
+  const b = r.noRuleBecause;
+  const why = [
+    b.destructive > 0 ? `${n(b.destructive)} matching a destructive-command rule: none is suggested, it would let them run unprompted` : '',
+    b.askRule > 0 ? `${n(b.askRule)} matching an ask rule, which an allow rule does not override` : '',
+    b.paths > 0 ? `${n(b.paths)} asked for their paths or options, not for the command` : '',
+    b.checks > 0 ? `${n(b.checks)} asked by a security or parse check` : '',
+    b.fellShort > 0 ? `${n(b.fellShort)} whose suggested rules would still leave a part asked (e.g. a pipe into sh)` : '',
+  ].filter((x) => x !== '');
+  return { head: `${r.noRuleHelps} of ${n(r.askedAndRun)} asked and run`, why };
 }
 
 function oneLine(command: string, max = 100): string {
@@ -40,13 +48,34 @@ function oneLine(command: string, max = 100): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-function exampleText(x: AuditExample): string {
-  const exit = x.exitCode !== undefined ? `, exit ${x.exitCode}` : '';
-  return `${escapeForTerminal(x.file)}:${x.line}  ${escapeForTerminal(oneLine(x.command, 72))}  (${x.outcome}${exit}: ${escapeForTerminal(oneLine(x.detail, 60))})`;
+/** Columns a line of the text report is cut to (one screen: about 50 lines of 100 columns). */
+export const TEXT_WIDTH = 100;
+
+/**
+ * A transcript path for one line of the text report: its file name only (the folder names the
+ * agent's project, the JSON report has the whole path), with a long name cut in the middle to
+ * `max` characters (`a5b94422-8b76…256a84.jsonl`).
+ */
+function shortPath(path: string, max: number): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return name.length > max ? `${name.slice(0, max - 14)}…${name.slice(name.length - 13)}` : name;
 }
 
-/** Examples shown per section of the text and markdown reports; the rest is counted. */
+/** One example on one line of at most {@link TEXT_WIDTH} columns: where, the command (cut), outcome and detail. */
+function exampleText(x: AuditExample): string {
+  const exit = x.exitCode !== undefined ? `, exit ${x.exitCode}` : '';
+  const where = `${escapeForTerminal(shortPath(x.file, 28))}:${x.line}`;
+  const tail = `(${x.outcome}${exit}: ${escapeForTerminal(oneLine(x.detail, 32))})`;
+  const room = Math.max(20, TEXT_WIDTH - 2 - where.length - 2 - 2 - tail.length);
+  return `${where}  ${escapeForTerminal(oneLine(x.command, room))}  ${tail}`;
+}
+
+/** Examples shown per section of the markdown report; the rest is counted. */
 export const SECTION_LIMIT = 5;
+/** Examples shown per section of the text report, suggestions shown, and sessions listed one by one (more are summed up per agent). */
+export const TEXT_SECTION_LIMIT = 3;
+const TEXT_SUGGESTIONS = 5;
+const TEXT_SESSIONS = 4;
 
 /** The report's leading sections, in the order a reviewer asks: title, total count, examples. */
 function sections(r: AuditReport): { title: string; total: number; examples: AuditExample[] }[] {
@@ -80,26 +109,43 @@ export function formatAuditText(r: AuditReport): string {
   for (const sec of sections(r)) {
     const extra = sec.title.startsWith('Commands outside') ? outsideNote(o) : sec.title.startsWith('Failures') && o.benignNonZero > 0 ? ` (not counted: ${o.benignNonZero} non-zero exit${o.benignNonZero === 1 ? '' : 's'} that mean no error, e.g. grep exit 1)` : '';
     lines.push('', `${sec.title}: ${sec.total}${extra}`);
-    for (const x of sec.examples.slice(0, SECTION_LIMIT)) lines.push(`  ${exampleText(x)}`);
-    const rest = sec.total - Math.min(sec.examples.length, SECTION_LIMIT);
+    for (const x of sec.examples.slice(0, TEXT_SECTION_LIMIT)) lines.push(`  ${exampleText(x)}`);
+    const rest = sec.total - Math.min(sec.examples.length, TEXT_SECTION_LIMIT);
     if (rest > 0 && sec.examples.length > 0) lines.push(`  … and ${rest} more (--format json lists up to ${MAX_EXAMPLES_NOTE} per session)`);
   }
   const combined = r.suggestions.some((s) => s.rules.length > 1);
   lines.push('', `Rules that would have saved prompts (at least 2 asked-and-run calls each; in each agent's syntax${combined ? '; A + B: add both' : ''})`);
   if (r.suggestions.length === 0) lines.push('  none');
-  for (const s of r.suggestions.slice(0, SECTION_LIMIT * 2)) lines.push(`  ${String(s.covers).padStart(5)}  ${s.agent.padEnd(11)} ${escapeForTerminal(s.native.join(' + '))}`);
-  if (r.suggestions.length > SECTION_LIMIT * 2) lines.push(`  … and ${r.suggestions.length - SECTION_LIMIT * 2} more`);
-  lines.push(`  no rule would help: ${noRuleHelps(r)}`);
+  for (const s of r.suggestions.slice(0, TEXT_SUGGESTIONS)) lines.push(`  ${String(s.covers).padStart(5)}  ${s.agent.padEnd(11)} ${escapeForTerminal(s.native.join(' + '))}`);
+  if (r.suggestions.length > TEXT_SUGGESTIONS) lines.push(`  … and ${r.suggestions.length - TEXT_SUGGESTIONS} more (--format markdown or json lists them)`);
+  const none = noRuleHelps(r);
+  lines.push(`  no rule would help: ${none.head}`, ...none.why.map((w) => `    ${w}`));
   if (r.excludedSuggestions.length > 0) lines.push(`  left out (would also allow a denied, rejected or destructive command): ${r.excludedSuggestions.map(escapeForTerminal).join(', ')}`);
-  lines.push('', 'Sessions');
-  for (const s of r.sessions) {
-    const c = s.counts;
-    lines.push(
-      `  ${s.agent} ${escapeForTerminal(s.sessionId)}${s.firstTimestamp ? ` ${s.firstTimestamp}` : ''}: ${c.calls} calls, ran ${c.ran}, ` +
-        `destructive ${c.destructiveRan}, failed ${c.failed}, denied/rejected ${c.denied + c.rejected}` +
-        (c.notAnalysed > 0 ? `, not analysed (PowerShell) ${c.notAnalysed}` : '') +
-        (c.outsideCwdUnknown > 0 ? ', no recorded cwd' : ''),
-    );
+  if (r.sessions.length > TEXT_SESSIONS) {
+    // Many sessions: one line per agent (the markdown and JSON reports list every session).
+    const byAgent = new Map<string, { sessions: number; calls: number; ran: number; destructive: number; failed: number }>();
+    for (const s of r.sessions) {
+      const a = byAgent.get(s.agent) ?? { sessions: 0, calls: 0, ran: 0, destructive: 0, failed: 0 };
+      a.sessions++;
+      a.calls += s.counts.calls;
+      a.ran += s.counts.ran;
+      a.destructive += s.counts.destructiveRan;
+      a.failed += s.counts.failed;
+      byAgent.set(s.agent, a);
+    }
+    lines.push('', `Sessions (${r.sessions.length}; --format markdown lists each)`);
+    for (const [agent, a] of byAgent) lines.push(`  ${agent.padEnd(11)} ${a.sessions} session${a.sessions === 1 ? '' : 's'}: ${a.calls} calls, ran ${a.ran}, destructive ${a.destructive}, failed ${a.failed}`);
+  } else {
+    lines.push('', 'Sessions');
+    for (const s of r.sessions) {
+      const c = s.counts;
+      lines.push(
+        `  ${s.agent} ${escapeForTerminal(s.sessionId)}${s.firstTimestamp ? ` ${s.firstTimestamp}` : ''}: ${c.calls} call${c.calls === 1 ? '' : 's'}, ran ${c.ran}, ` +
+          `destructive ${c.destructiveRan}, failed ${c.failed}, denied/rejected ${c.denied + c.rejected}` +
+          (c.notAnalysed > 0 ? `, not analysed (PowerShell) ${c.notAnalysed}` : '') +
+          (c.outsideCwdUnknown > 0 ? ', no recorded cwd' : ''),
+      );
+    }
   }
   if (r.sandbox) lines.push('', ...sandboxText(r.sandbox));
   return lines.join('\n') + '\n';
@@ -153,7 +199,8 @@ export function formatAuditMarkdown(r: AuditReport): string {
     out.push('| agent | rules (add all of a row) | asked-and-run calls they allow |', '|---|---|---:|');
     for (const s of r.suggestions) out.push(`| ${md(s.agent)} | ${s.native.map((x) => code(x)).join(' + ')} | ${s.covers} |`);
   }
-  out.push('', `No rule would help: ${md(noRuleHelps(r))}.`);
+  const none = noRuleHelps(r);
+  out.push('', `No rule would help: ${md(none.head)}.`, ...(none.why.length > 0 ? ['', ...none.why.map((w) => `- ${md(w)}`)] : []));
   if (r.excludedSuggestions.length > 0) out.push('', `Left out because they would also allow a denied, rejected or destructive command: ${r.excludedSuggestions.map(code).join(', ')}`);
   if (r.sandbox) out.push('', ...sandboxMarkdown(r.sandbox));
   return out.join('\n') + '\n';

@@ -24,6 +24,7 @@ import { Option } from 'commander';
 import { BoundedLineSplitter, type BoundedLine } from '../core/bounded-lines.js';
 import { Linter } from '../lint.js';
 import { escapeForTerminal } from '../report/index.js';
+import { maskVerdict } from '../report/mask.js';
 import { parseCheckRequest, verdictFor, type Decision, type RequestError, type Verdict } from '../verdict.js';
 import { EXIT } from './exit-codes.js';
 import { addConfigOptions, linterOptions, loadCliConfig, type ConfigCliOptions } from './config-options.js';
@@ -165,7 +166,7 @@ export async function runJsonl(linter: Linter, defaultCwd: string, input: Readab
       // directory): a relative cwd must not switch path checks off.
       const verdict = verdictFor(command, { ...request, cwd: requestCwd(request.cwd, defaultCwd) }, linter);
       if (isInternalError(verdict)) failed = true;
-      return JSON.stringify(verdict);
+      return JSON.stringify(maskVerdict(verdict, command).verdict);
     } catch (err) {
       // verdictFor does not throw by design; this keeps the stream going if it ever does.
       failed = true;
@@ -228,7 +229,9 @@ export async function runCheck(command: string | undefined, opts: CheckOptions):
     return runJsonl(linter, cwd, process.stdin, process.stdout);
   }
   const verdict = verdictFor(command!, { cwd }, linter);
-  process.stdout.write(opts.format === 'json' ? JSON.stringify(verdict, null, 2) + '\n' : formatVerdictText(verdict, command));
+  // A secret in the command (rule secret-in-command) is not printed back, in either format.
+  const shown = maskVerdict(verdict, command!);
+  process.stdout.write(opts.format === 'json' ? JSON.stringify(shown.verdict, null, 2) + '\n' : formatVerdictText(shown.verdict, shown.command));
   return exitCodeFor(verdict);
 }
 

@@ -5,6 +5,7 @@ import { RULES } from '../checks/index.js';
 import type { Profile, Severity } from '../core/types.js';
 import { SEVERITY_RANK } from '../core/types.js';
 import { formatReport, OUTPUT_FORMATS, type OutputFormat } from '../report/index.js';
+import { maskReportInput } from '../report/mask.js';
 import { runProject, type ProjectRun } from '../project.js';
 import { formatJsonChunks } from '../report/json.js';
 import { discover, type Candidate, type DiscoveryError } from '../sources/discover.js';
@@ -270,7 +271,8 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
   // --quiet: errors only, in every format and for the exit code (as ESLint's --quiet).
   if (opts.quiet) results = results.map((r) => (r.diagnostics.every((d) => d.severity === 'error') ? r : { ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') }));
   const color = opts.output ? false : useColor(process.stdout, process.env, opts.color);
-  const input = { results, rules: RULES, toolVersion: VERSION, filesAnalysed: run.filesAnalysed };
+  // No format prints a secret found in a command (rule secret-in-command): masked here, once.
+  const input = maskReportInput({ results, rules: RULES, toolVersion: VERSION, filesAnalysed: run.filesAnalysed });
   // JSON is streamed (a report with a verdict per statement of a large script can exceed V8's
   // largest string); the other formats are rendered whole.
   const report = opts.format === 'json' ? '' : opts.format === 'sarif' ? formatSarif(input, { category: opts.sarifCategory, fileText: sarifFileText(cwd) }) : formatReport(opts.format, input, { color });

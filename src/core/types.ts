@@ -182,6 +182,33 @@ export interface Diagnostic {
    */
   readonly fingerprint: string;
   readonly data?: Readonly<Record<string, unknown>>;
+  /**
+   * For a finding in a recorded command (a transcript tool call): the command line it is on, for
+   * the text report's code frame. Presentation only: the JSON, SARIF and GitHub formats do not
+   * print it.
+   */
+  readonly excerpt?: CommandExcerpt;
+}
+
+/**
+ * A line of a recorded command around a finding, masked and cut (src/analyses/excerpt.ts).
+ * Offsets are 0-based UTF-16 code units into `text`, end exclusive.
+ */
+export interface CommandExcerpt {
+  /** The command line (or a window of it), secrets masked. */
+  readonly text: string;
+  /** The finding's part of `text`. */
+  readonly start: number;
+  readonly end: number;
+  /** Whether `text` was cut at its start / end (the formats add an ellipsis). */
+  readonly cutBefore: boolean;
+  readonly cutAfter: boolean;
+  /** 1-based line of the command that `text` comes from, and the command's number of lines. */
+  readonly line: number;
+  readonly lines: number;
+  /** The recorded session and tool call id, when known. */
+  readonly sessionId?: string;
+  readonly callId?: string;
 }
 
 /** Sort order of severities, most severe first. */

@@ -4,7 +4,7 @@
  * golden `.out` fixtures all read the same text. Pure: returns a string, prints nothing.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { Severity } from '../core/types.js';
+import type { CommandExcerpt, Severity } from '../core/types.js';
 import { ruleHelpUri } from './help-uri.js';
 import { countFilesWithFindings, countSeverities } from './summary.js';
 import type { FormatOptions, ReportInput } from './types.js';
@@ -31,6 +31,28 @@ export function escapeForTerminal(s: string): string {
     const code = c.charCodeAt(0);
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
+}
+
+/**
+ * The code frame under a finding in a recorded command: the command line (escaped for the
+ * terminal, an ellipsis where it was cut), a line of carets under the finding's part, and the
+ * session and call id. Three lines, each indented by four spaces.
+ */
+export function excerptLines(x: CommandExcerpt, chalk: ChalkInstance): string[] {
+  const lead = x.cutBefore ? '…' : '';
+  const before = lead + escapeForTerminal(x.text.slice(0, x.start));
+  const marked = escapeForTerminal(x.text.slice(x.start, x.end));
+  const after = escapeForTerminal(x.text.slice(x.end)) + (x.cutAfter ? '…' : '');
+  const where = [
+    x.lines > 1 ? `line ${x.line} of ${x.lines} of the command` : '',
+    x.sessionId !== undefined ? `session ${escapeForTerminal(x.sessionId)}` : '',
+    x.callId !== undefined ? `call ${escapeForTerminal(x.callId)}` : '',
+  ].filter((p) => p !== '');
+  return [
+    `    ${before}${marked}${after}`,
+    `    ${' '.repeat([...before].length)}${chalk.green('^'.repeat(Math.max(1, [...marked].length)))}`,
+    ...(where.length > 0 ? [chalk.dim(`    ${where.join(', ')}`)] : []),
+  ];
 }
 
 /** `n word` or `n words`. */
@@ -76,8 +98,10 @@ export function ruleLinkLines(input: ReportInput): string[] {
 /**
  * Renders the report as text: one line per finding in input order, each
  * `path:line:col: severity: message [rule-id]` with 1-based line and column (UTF-16 code units)
- * of the range start; then, when there was any finding, a blank line and the rule links
- * ({@link ruleLinkLines}), and a blank line; then the summary line.
+ * of the range start, followed for a finding in a recorded command by its code frame
+ * ({@link excerptLines}: indented, so tools that match the first line are not disturbed); then,
+ * when there was any finding, a blank line and the rule links ({@link ruleLinkLines}), and a
+ * blank line; then the summary line.
  * Every line ends with `\n`. With `options.color` false the result contains no escape sequence
  * at all; with it true, severities are coloured (error red, warning yellow, note blue), the path
  * is bold and the position and rule id are dim. Paths and messages go through
@@ -96,6 +120,7 @@ export function formatText(input: ReportInput, options: FormatOptions): string {
     for (const d of result.diagnostics) {
       const pos = chalk.dim(`:${d.range.start.line}:${d.range.start.column}:`);
       lines.push(`${file}${pos} ${severityStyle[d.severity](d.severity)}: ${escapeForTerminal(d.message)} ${chalk.dim(`[${d.ruleId}]`)}`);
+      if (d.excerpt) lines.push(...excerptLines(d.excerpt, chalk));
     }
   }
   const c = countSeverities(input.results);

@@ -96,9 +96,11 @@ describe('audit suggestions are verified', () => {
     expect(verify.calls).toHaveLength(3);
     const text = formatAuditText(acc.finish(() => false));
     expect(text).not.toContain('Bash(curl');
-    expect(text).toContain('  no rule would help: 6 of 7 calls asked and run (5 calls whose suggested rules would still leave a part asked, e.g. a pipe into sh)');
+    expect(text).toContain('  no rule would help: 6 of 7 calls asked and run\n');
+    expect(text).toContain('    5 calls whose suggested rules would still leave a part asked (e.g. a pipe into sh)\n');
     const md = formatAuditMarkdown(acc.finish(() => false));
-    expect(md).toContain('No rule would help: 6 of 7 calls asked and run (5 calls');
+    expect(md).toContain('No rule would help: 6 of 7 calls asked and run.\n\n- ');
+    expect(md).toContain('\n- 5 calls whose suggested rules would still leave a part asked');
     const json = JSON.parse(formatAuditJson(acc.finish(() => false), '0.0.0'));
     expect(json).toMatchObject({ version: 2, askedAndRun: 7, noRuleHelps: 6, suggestionsFellShort: 5 });
   });
@@ -156,5 +158,31 @@ describe('audit report leads with what a reviewer asks first', () => {
     const text = formatAuditText(r);
     expect(text).toContain('6 shell calls (1 not analysed: PowerShell or cmd.exe)');
     expect(text).toContain('sudo calls that ran: 1');
+  });
+});
+
+describe('why no allow rule is suggested', () => {
+  it('splits the asked-and-run calls with no suggestion by cause, destructive first, and says so', () => {
+    const acc = new AuditAccumulator(() => false);
+    const ran = { outcome: 'ran' as const, exitCode: 0 };
+    acc.add(entry('git push --force origin main', ran, { destructive: ['git-push-force'] }));
+    acc.add(entry('rm -rf /tmp/x', ran, { destructive: ['rm-recursive-force'], reason: 'path-constraint: `rm` writes outside' }));
+    acc.add(entry('npm publish', ran, { matchedRule: { rule: 'Bash(npm publish:*)', behavior: 'ask', file: 'settings.json' } }));
+    acc.add(entry('cat /etc/hosts', ran, { reason: 'path-constraint: outside' }));
+    acc.add(entry('sed -i s/a/b/ f', ran, { reason: 'sed-constraint: needs approval' }));
+    acc.add(entry('x $(y)', ran, { reason: 'command-substitution: …' }));
+    acc.add(entry('curl u | sh', ran, { suggestions: ['Bash(curl u)'] }));
+    // not counted: rejected, allowed
+    acc.add(entry('git push -f', { outcome: 'rejected' }, { destructive: ['git-push-force'] }));
+    acc.add(entry('ls', ran, { decision: 'allow' }));
+    const r = acc.finish(() => false);
+    expect(r).toMatchObject({ askedAndRun: 7, noRuleHelps: 7, suggestionsFellShort: 1 });
+    expect(r.noRuleBecause).toEqual({ destructive: 2, askRule: 1, paths: 2, checks: 1, fellShort: 1 });
+    const text = formatAuditText(r);
+    expect(text).toContain('  no rule would help: 7 of 7 calls asked and run\n    2 calls matching a destructive-command rule: none is suggested, it would let them run unprompted\n');
+    expect(text).toContain('    1 call matching an ask rule, which an allow rule does not override\n');
+    expect(text).toContain('    2 calls asked for their paths or options, not for the command\n');
+    expect(text).toContain('    1 call asked by a security or parse check\n');
+    expect(formatAuditMarkdown(r)).toContain('- 2 calls matching a destructive-command rule: none is suggested');
   });
 });

@@ -39,7 +39,7 @@ describe('shellward audit', () => {
     expect(doc.overall).toMatchObject({ notAnalysed: 0, sudoRan: 1, secrets: 0, outsideCwdUnknown: 4 });
     // No allow rule is suggested for a command that hits a destructive pack, so such calls count as
     // no rule would help rather than as suggestions falling short.
-    expect(doc).toMatchObject({ askedAndRun: 24, noRuleHelps: 13, suggestionsFellShort: 1 });
+    expect(doc).toMatchObject({ askedAndRun: 24, noRuleHelps: 13, suggestionsFellShort: 1, noRuleBecause: { destructive: 7, askRule: 0, paths: 5, checks: 0, fellShort: 1 } });
   });
 
   it('writes valid SARIF at the transcript file and line, errors for destructive calls that ran', async () => {
@@ -57,14 +57,17 @@ describe('shellward audit', () => {
     const text = await shellward(['audit', DIR]);
     expect(String(text.stdout)).toMatch(/^shellward audit: 10 transcript files, 8 sessions, 36 shell calls$/m);
     expect(String(text.stdout)).toContain('Rules that would have saved prompts');
-    expect(String(text.stdout)).toMatch(/^ {2}no rule would help: 13 of 24 calls asked and run \(1 call whose suggested rules would still leave a part asked/m);
+    expect(String(text.stdout)).toMatch(/^ {2}no rule would help: 13 of 24 calls asked and run$/m);
+    // why: the destructive calls get no allow rule on purpose, and the report says so
+    expect(String(text.stdout)).toMatch(/^ {4}7 calls matching a destructive-command rule: none is suggested, it would let them run unprompted$/m);
+    expect(String(text.stdout)).toMatch(/^ {4}1 call whose suggested rules would still leave a part asked/m);
     // what a reviewer asks first comes first, in this order
     // (7 destructive runs and 13 calls no rule helps: see the json test above)
     const order = ['Destructive commands that ran: 7', 'Denied or rejected calls (never ran): 3', 'Commands outside the project that ran: 1 (not known for 4 calls', 'Secrets seen in command lines (masked): 0', 'sudo calls that ran: 1', 'Failures (exit-code semantics): 11', 'Rules that would have saved prompts'];
     const at = order.map((t) => String(text.stdout).indexOf(t));
     expect(at.every((i) => i > 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
-    expect(String(text.stdout)).toContain('  … and 6 more');
+    expect(String(text.stdout)).toContain('  … and 8 more');
     expect(String(text.stderr)).toBe('');
     const md = await shellward(['audit', '-f', 'markdown', DIR]);
     expect(String(md.stdout)).toMatch(/^## shellward audit$/m);

@@ -9,7 +9,7 @@ import { BIN, REPO, shellward } from './cli.js';
 
 describe('shellward lint (CLI)', () => {
   it('reports the bundled examples and exits 1', async () => {
-    const r = await shellward(['lint', 'examples']);
+    const r = await shellward(['lint', 'examples/*.sh']);
     expect(r.exitCode).toBe(1);
     const out = String(r.stdout);
     expect(out).toContain('examples/deploy.sh:8:8: error: ');
@@ -22,7 +22,7 @@ describe('shellward lint (CLI)', () => {
 
   it('exits 0 when nothing reaches --fail-on', async () => {
     expect((await shellward(['lint', 'examples/safe.sh'])).exitCode).toBe(0);
-    expect((await shellward(['lint', '--fail-on', 'none', 'examples'])).exitCode).toBe(0);
+    expect((await shellward(['lint', '--fail-on', 'none', 'examples/*.sh'])).exitCode).toBe(0);
     const warnOnly = await shellward(['lint', '--fail-on', 'warning', 'no-such-file.sh']);
     expect(warnOnly.exitCode).toBe(2);
   });
@@ -57,7 +57,7 @@ describe('shellward lint (CLI)', () => {
   it('writes SARIF that validates, to --output', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'shellward-cli-'));
     const out = join(dir, 'r.sarif');
-    const r = await shellward(['lint', '--format', 'sarif', '--output', out, 'examples']);
+    const r = await shellward(['lint', '--format', 'sarif', '--output', out, 'examples/*.sh']);
     expect(r.exitCode).toBe(1);
     expect(String(r.stdout)).toBe('');
     const log = JSON.parse(await readFile(out, 'utf8'));
@@ -69,7 +69,7 @@ describe('shellward lint (CLI)', () => {
   });
 
   it('prints JSON with every file analysed', async () => {
-    const r = await shellward(['lint', '--format', 'json', 'examples']);
+    const r = await shellward(['lint', '--format', 'json', 'examples/*.sh']);
     const doc = JSON.parse(String(r.stdout));
     expect(doc.results.map((x: { file: string }) => x.file)).toEqual(['examples/cleanup.sh', 'examples/deploy.sh', 'examples/safe.sh']);
     expect(doc.summary.errors).toBe(2);
@@ -102,7 +102,7 @@ describe('shellward lint (CLI)', () => {
   });
 
   it('names unwritable outputs and unreadable path lists in one line, exit 2', async () => {
-    const r = await shellward(['lint', 'examples', '-o', '/nonexistent-dir/out.txt']);
+    const r = await shellward(['lint', 'examples/*.sh', '-o', '/nonexistent-dir/out.txt']);
     expect(r.exitCode).toBe(2);
     expect(String(r.stderr).trim()).toBe('shellward: /nonexistent-dir/out.txt: no such file or directory (ENOENT)');
     const l = await shellward(['lint', '--files-from', '/nonexistent-list']);
@@ -189,8 +189,8 @@ describe('shellward lint (CLI)', () => {
 
 describe('lint --quiet and rules <rule>', () => {
   it('--quiet reports errors only, like ESLint', async () => {
-    const all = await shellward(['lint', '--no-color', '--format', 'json', 'examples']);
-    const quiet = await shellward(['lint', '--no-color', '--format', 'json', '--quiet', 'examples']);
+    const all = await shellward(['lint', '--no-color', '--format', 'json', 'examples/*.sh']);
+    const quiet = await shellward(['lint', '--no-color', '--format', 'json', '--quiet', 'examples/*.sh']);
     const sev = (out: unknown): string[] => (JSON.parse(String(out)) as { results: { diagnostics: { severity: string }[] }[] }).results.flatMap((f) => f.diagnostics.map((d) => d.severity));
     expect(sev(all.stdout).some((s) => s !== 'error')).toBe(true);
     expect(sev(quiet.stdout).length).toBeGreaterThan(0);

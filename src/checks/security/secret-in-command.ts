@@ -43,7 +43,7 @@ export default defineCheck(
     for (const s of findSecrets(ctx.unit.text)) {
       ctx.report({
         ruleId: 'secret-in-command',
-        message: `The command line holds a ${s.label} (${s.masked}): command lines are kept in transcripts, shell history and process lists, so it has leaked. Rotate it and pass it through the environment or a credential helper.`,
+        message: `The command line holds ${/^[AEIOU]/.test(s.label) ? 'an' : 'a'} ${s.label} (${s.masked}): command lines are kept in transcripts, shell history and process lists, so it has leaked. Rotate it and pass it through the environment or a credential helper.`,
         span: s.span,
         data: { kind: s.kind },
       });

@@ -90,7 +90,7 @@ export class CodexReader implements TranscriptReader {
   ) {}
 
   private setMeta(p: Record<string, unknown>): void {
-    if (this.meta && !this.sawTurn) {
+    if (this.meta && (!this.sawTurn || this.replay)) {
       // a second session_meta before any turn: the replayed parent prefix of a child thread
       this.replay = true;
       return;
@@ -291,7 +291,9 @@ export class CodexReader implements TranscriptReader {
         break;
       case 'turn_context':
         this.sawTurn = true;
-        this.replay = false;
+        // The replayed parent history has the parent's own turn contexts, written before the child
+        // thread started: only a turn at or after the child's start begins the child's own part.
+        if (!(this.replay && timestamp !== undefined && this.meta?.timestamp !== undefined && Date.parse(timestamp) < Date.parse(this.meta.timestamp))) this.replay = false;
         if (typeof payload.cwd === 'string') this.turnCwd = payload.cwd;
         break;
       case 'response_item':
