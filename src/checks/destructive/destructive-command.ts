@@ -45,7 +45,7 @@ const check: Check = {
     const u = ctx.unit;
     // In a Makefile, a removal through an installation-directory variable (`$(DESTDIR)$(BINDIR)/x`)
     // removes what `make install` put where it was asked to: the acceptable form.
-    const unit = new UnitFacts(ctx.parsed.commands, u.origin.kind === 'makefile' ? (w) => INSTALL_DIR_VAR.test(u.hostText.slice(u.sourceMap.toHost(w.span.start), u.sourceMap.toHost(Math.max(w.span.start, w.span.end - 1)) + 1)) : undefined);
+    const unit = new UnitFacts(ctx.parsed.commands, u.origin.kind === 'makefile' ? (w) => INSTALL_DIR_VAR.test(u.hostText.slice(u.sourceMap.toHost(w.span.start), u.sourceMap.toHost(Math.max(w.span.start, w.span.end - 1)) + 1)) : undefined, ctx.parsed);
     const profile = ctx.unit.profile;
     for (const cmd of ctx.parsed.commands) {
       const hits = packs.match(cmd, unit);

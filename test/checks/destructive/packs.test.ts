@@ -121,12 +121,42 @@ describe('findings that admit a fix', () => {
   });
 
   it('an unguarded variable, the whole directory or a path outside stays a warning, and the message says how to guard', async () => {
-    const [d] = await lintText('rm -rf "$DIR"\n', 'script');
+    const [d] = await lintText('rm -rf "$DIR/x"\n', 'script');
     expect(d?.severity).toBe('warning');
     expect(d?.message).toContain('"${DIR:?}"');
+    // A default is what gets removed: `${d:-/}` is never empty, and not acceptable for that.
+    expect((await lintText('rm -rf ${d:-/}\n', 'script')).find((x) => x.ruleId === 'rm-recursive-force')?.severity).toBe('warning');
+    expect((await lintText('rm -rf "${d:-build}"\n', 'script')).map((x) => `${x.ruleId} ${x.severity}`)).toEqual(['rm-recursive-force note']);
     for (const cmd of ['rm -rf .', 'rm -rf ./*', 'rm -rf ../x', 'rm -rf ~/x']) {
       expect((await lintText(cmd + '\n', 'script')).find((x) => x.ruleId === 'rm-recursive-force')?.severity, cmd).toBe('warning');
     }
+  });
+
+  it('a variable that empties into nothing or a project path is the acceptable form: it is what `${DIR:?}` would be', { timeout: 60_000 }, async () => {
+    // Empty, `"$d"` is `rm -rf ""` (removes nothing), unquoted `$d` no operand, `$d.orig` a
+    // relative `.orig`; not empty, each means what the guarded form means.
+    for (const cmd of ['rm -rf "$DIR"', 'rm -rf $tmp', 'rm -rf "${tmp}"', 'rm -rf -- "$MERGED.orig"', 'rm -rf "$a" "$b.old"']) {
+      expect((await lintText(cmd + '\n', 'script')).map((d) => `${d.ruleId} ${d.severity}`), cmd).toEqual(['rm-recursive-force note']);
+      expect((await lintText(cmd + '\n', 'agent')).filter((d) => d.ruleId.startsWith('rm-')).map((d) => d.severity), cmd).toEqual(['warning']);
+    }
+    // Not when the rest climbs out, is absolute once empty, globs the whole directory, or the parameter is special.
+    for (const cmd of ['rm -rf "$d/x"', 'rm -rf "$d"../x', 'rm -rf "$@"', 'rm -rf "$1"', 'rm -rf "$d$e"', 'rm -rf "$d$(date)"']) {
+      expect((await lintText(cmd + '\n', 'script')).some((d) => d.severity !== 'note'), cmd).toBe(true);
+    }
+    // Values the unit gives the variable are checked: an assignment, or the words of the loop.
+    const loud = async (t: string): Promise<string[]> => (await lintText(t, 'script')).map((d) => `${d.range.start.line} ${d.severity}`);
+    expect(await loud('d=/\nrm -rf "$d"\n')).toEqual(['2 warning']);
+    expect(await loud('e=/usr\nrm -rf "${e:?}"\n')).toEqual(['2 warning']);
+    expect(await loud('for x in /tmp /var/tmp; do rm -rf ${x}; done\n')).toEqual(['1 warning']);
+    expect(await loud('for y in build dist; do rm -rf "$y/sub"; done\n')).toEqual(['1 note']);
+    expect(await loud('for z in build; do z=/; rm -rf "$z/x"; done\n')).toEqual(['1 warning']);
+    // A Makefile's whole-word variable with no known value: empty, make gives no word at all.
+    const dir = await mkdtemp(join(tmpdir(), 'shellward-packs-'));
+    await writeFile(join(dir, 'Makefile'), 'clean:\n\trm -rf $(COVERAGE_REPORT) $(EXTRA)\n\trm -rf $(OUT)/x\n');
+    const r = await shellward(['lint', '--format', 'json', '--fail-on', 'none', 'Makefile'], { cwd: dir });
+    const report = JSON.parse(String(r.stdout)) as { results: { diagnostics: { ruleId: string; severity: string; range: { start: { line: number } } }[] }[] };
+    const found = report.results.flatMap((x) => x.diagnostics).map((d) => `${d.range.start.line} ${d.ruleId} ${d.severity}`);
+    expect(found).toEqual(['2 rm-recursive-force note', '3 rm-recursive-force warning']);
   });
 
   it('rm -f of a project path is not reported in scripts', async () => {
