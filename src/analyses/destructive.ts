@@ -11,7 +11,7 @@
  * rule of a program family.
  */
 import type { Profile, Severity, Span } from '../core/types.js';
-import type { ParsedScript, SimpleCommand } from '../parse/nodes.js';
+import type { Enclosing, ParsedScript, SimpleCommand } from '../parse/nodes.js';
 import type { Word } from '../parse/words.js';
 import { resolveCommand, type ResolvedCommand } from '../parse/command-name.js';
 import { scanArgs, type ScannedArgs } from './args.js';
@@ -41,6 +41,7 @@ export type MatchExpr =
   | { readonly stdinFromArg: string }
   | { readonly substitutes: readonly string[] }
   | { readonly tokens: readonly (readonly string[])[] }
+  | { readonly forkBomb: true }
   | { readonly all: readonly MatchExpr[] }
   | { readonly any: readonly MatchExpr[] }
   | { readonly not: MatchExpr };
@@ -151,8 +152,48 @@ export class UnitFacts {
   constructor(
     readonly commands: readonly SimpleCommand[],
     readonly acceptable: (w: Word) => boolean = () => false,
-    private readonly script?: Pick<ParsedScript, 'assignmentStatements' | 'declarations'>,
+    private readonly script?: Pick<ParsedScript, 'assignmentStatements' | 'declarations' | 'background'>,
   ) {}
+
+  private bombs: Set<SimpleCommand> | undefined;
+
+  /**
+   * True when `cmd` is the first command of a fork bomb: a function body whose every simple
+   * command calls the function itself, at least one of them in a pipeline or in the background
+   * (`:(){ :|:& };:`, `bomb() { bomb | bomb & }`). Each call then starts two processes and
+   * none returns, so the number of processes doubles until the system's limit. A recursive
+   * function with anything else in its body (a test, a base case) is not one. Needs the unit's
+   * script for background jobs; without it, only pipelines count.
+   */
+  forkBomb(cmd: SimpleCommand): boolean {
+    if (!this.bombs) {
+      this.bombs = new Set();
+      // Each command's innermost function, and whether it sits directly in its body (through
+      // `{ … }`, `( … )` and `&&`/`||` only: no loop, test, condition or substitution between).
+      const bodies = new Map<Enclosing, { cmd: SimpleCommand; direct: boolean }[]>();
+      for (const c of this.commands) {
+        let direct = true;
+        for (let ch = c.place?.chain; ch; ch = ch.parent) {
+          const e = ch.enclosing;
+          if (e.kind === 'function') {
+            const list = bodies.get(e);
+            if (list) list.push({ cmd: c, direct });
+            else bodies.set(e, [{ cmd: c, direct }]);
+            break;
+          }
+          if (e.kind !== 'group' && e.kind !== 'subshell' && e.kind !== 'list-right') direct = false;
+        }
+      }
+      const bg = this.script?.background ?? [];
+      for (const [fn, entries] of bodies) {
+        if (fn.name === undefined || !entries.every((x) => x.direct && x.cmd.name?.value === fn.name)) continue;
+        const cmds = entries.map((x) => x.cmd);
+        const spawns = cmds.some((c) => c.pipeline !== undefined || bg.some((s) => s.start <= c.span.start && c.span.end <= s.end && fn.span.start <= s.start));
+        if (spawns) this.bombs.add(cmds[0]!);
+      }
+    }
+    return this.bombs.has(cmd);
+  }
 
   private assigned: Map<string, { values: string[]; other: boolean }> | undefined;
 
@@ -327,6 +368,7 @@ function evaluate(expr: MatchExpr, f: Facts): boolean {
     const words = f.resolved ? [f.resolved.nameWord, ...f.resolved.args] : f.cmd.args;
     return expr.substitutes.some((p) => f.unit.named(p).some((o) => o !== f.cmd && words.some((w) => w.value === undefined && within(o.span, w.span))));
   }
+  if ('forkBomb' in expr) return f.unit.forkBomb(f.cmd);
   if ('tokens' in expr) {
     const seen = new Set<string>();
     for (const w of f.resolved?.args ?? []) {

@@ -25,6 +25,7 @@ import services from '../../rules/packs/services.json' with { type: 'json' };
 import dns from '../../rules/packs/dns.json' with { type: 'json' };
 import cicd from '../../rules/packs/cicd.json' with { type: 'json' };
 import packages from '../../rules/packs/packages.json' with { type: 'json' };
+import forkBomb from '../../rules/packs/fork-bomb.json' with { type: 'json' };
 
 /** The pack files' contents, unvalidated here (test/rules-data.test.ts validates them against the schema). */
-export const BUILTIN_PACK_DATA: readonly unknown[] = [remoteCode, secrets, disk, permissions, git, files, system, containers, kubernetes, cloud, iac, github, databases, remote, backup, messaging, secretStores, httpApi, services, dns, cicd, packages];
+export const BUILTIN_PACK_DATA: readonly unknown[] = [remoteCode, secrets, disk, permissions, git, files, system, containers, kubernetes, cloud, iac, github, databases, remote, backup, messaging, secretStores, httpApi, services, dns, cicd, packages, forkBomb];
