@@ -9,7 +9,7 @@
  * reports (`rm -rf /`) is left to it.
  */
 import { dangerousRemovals } from '../../analyses/dangerous-removal.js';
-import { BUILTIN_PACK_SET, bestHit, hitSeverity, UnitFacts, type PackRule } from '../../analyses/destructive.js';
+import { BUILTIN_PACK_SET, BUILTIN_PACKS, bestHit, hitSeverity, UnitFacts, type PackRule, type PackSet } from '../../analyses/destructive.js';
 import type { Check, RuleMeta } from '../define.js';
 import { INSTALL_DIR_VAR } from '../paths/path-outside-workdir.js';
 
@@ -36,6 +36,16 @@ export function packRuleMeta(r: PackRule, packId: string): RuleMeta {
 }
 
 const RULES: readonly RuleMeta[] = BUILTIN_PACK_SET.rules.map(({ pack, rule }) => packRuleMeta(rule, pack.id));
+
+/**
+ * The rule metadata of the custom packs in `packs` (config `packs.files`), for reports that
+ * describe every rule a finding may carry (SARIF `tool.driver.rules[]`); empty for the
+ * built-in set or `undefined`.
+ */
+export function customPackRuleMetas(packs: PackSet | undefined): RuleMeta[] {
+  if (!packs) return [];
+  return packs.rules.filter(({ pack }) => !BUILTIN_PACKS.includes(pack)).map(({ pack, rule }) => ({ ...packRuleMeta(rule, pack.id), customPack: pack.id }));
+}
 
 const check: Check = {
   name: 'destructive-command',
