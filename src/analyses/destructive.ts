@@ -11,7 +11,7 @@
  * rule of a program family.
  */
 import type { Profile, Severity, Span } from '../core/types.js';
-import type { ParsedScript, SimpleCommand } from '../parse/nodes.js';
+import type { Enclosing, ParsedScript, SimpleCommand } from '../parse/nodes.js';
 import type { Word } from '../parse/words.js';
 import { resolveCommand, type ResolvedCommand } from '../parse/command-name.js';
 import { scanArgs, type ScannedArgs } from './args.js';
@@ -41,6 +41,7 @@ export type MatchExpr =
   | { readonly stdinFromArg: string }
   | { readonly substitutes: readonly string[] }
   | { readonly tokens: readonly (readonly string[])[] }
+  | { readonly forkBomb: true }
   | { readonly all: readonly MatchExpr[] }
   | { readonly any: readonly MatchExpr[] }
   | { readonly not: MatchExpr };
@@ -151,7 +152,82 @@ export class UnitFacts {
   constructor(
     readonly commands: readonly SimpleCommand[],
     readonly acceptable: (w: Word) => boolean = () => false,
+    private readonly script?: Pick<ParsedScript, 'assignmentStatements' | 'declarations' | 'background'>,
   ) {}
+
+  private bombs: Set<SimpleCommand> | undefined;
+
+  /**
+   * True when `cmd` is the first command of a fork bomb: a function body whose every simple
+   * command calls the function itself, at least one of them in a pipeline or in the background
+   * (`:(){ :|:& };:`, `bomb() { bomb | bomb & }`). Each call then starts two processes and
+   * none returns, so the number of processes doubles until the system's limit. A recursive
+   * function with anything else in its body (a test, a base case) is not one. Needs the unit's
+   * script for background jobs; without it, only pipelines count.
+   */
+  forkBomb(cmd: SimpleCommand): boolean {
+    if (!this.bombs) {
+      this.bombs = new Set();
+      // Each command's innermost function, and whether it sits directly in its body (through
+      // `{ … }`, `( … )` and `&&`/`||` only: no loop, test, condition or substitution between).
+      const bodies = new Map<Enclosing, { cmd: SimpleCommand; direct: boolean }[]>();
+      for (const c of this.commands) {
+        let direct = true;
+        for (let ch = c.place?.chain; ch; ch = ch.parent) {
+          const e = ch.enclosing;
+          if (e.kind === 'function') {
+            const list = bodies.get(e);
+            if (list) list.push({ cmd: c, direct });
+            else bodies.set(e, [{ cmd: c, direct }]);
+            break;
+          }
+          if (e.kind !== 'group' && e.kind !== 'subshell' && e.kind !== 'list-right') direct = false;
+        }
+      }
+      const bg = this.script?.background ?? [];
+      for (const [fn, entries] of bodies) {
+        if (fn.name === undefined || !entries.every((x) => x.direct && x.cmd.name?.value === fn.name)) continue;
+        const cmds = entries.map((x) => x.cmd);
+        const spawns = cmds.some((c) => c.pipeline !== undefined || bg.some((s) => s.start <= c.span.start && c.span.end <= s.end && fn.span.start <= s.start));
+        if (spawns) this.bombs.add(cmds[0]!);
+      }
+    }
+    return this.bombs.has(cmd);
+  }
+
+  private assigned: Map<string, { values: string[]; other: boolean }> | undefined;
+
+  /**
+   * What the unit says about the value of variable `name` where `cmd` runs: the static values
+   * its assignment statements and declarations give it (`d=/usr`, `local d=build`), and, inside
+   * `for name in WORDS` with static words, the loop's values. `exact` when the innermost such
+   * loop gives every value and nothing else in the unit sets `name` (no assignment, declaration,
+   * `read`, `mapfile`, `readarray`, `getopts`, `printf -v`). Nothing is known without the unit's
+   * script (values empty, not exact).
+   */
+  knownValues(name: string, cmd: SimpleCommand | undefined): { readonly values: readonly string[]; readonly exact: boolean } {
+    if (!this.script) return { values: [], exact: false };
+    if (!this.assigned) {
+      const map = new Map<string, { values: string[]; other: boolean }>();
+      const note = (n: string, w: Word | undefined): void => {
+        const e = map.get(n) ?? { values: [], other: false };
+        if (w?.value !== undefined) e.values.push(w.value);
+        else e.other = true;
+        map.set(n, e);
+      };
+      for (const a of this.script.assignmentStatements ?? []) note(a.assignment.name, a.assignment.value);
+      for (const d of this.script.declarations ?? []) for (const a of d.assignments) note(a.name, a.value);
+      for (const c of this.commands) {
+        if (!['read', 'mapfile', 'readarray', 'getopts', 'printf'].includes(c.name?.value ?? '')) continue;
+        for (const w of c.args) if (w.value !== undefined) note(w.value, undefined);
+      }
+      this.assigned = map;
+    }
+    const set = this.assigned.get(name);
+    const loop = loopValues(cmd, name);
+    if (loop) return { values: [...loop, ...(set?.values ?? [])], exact: set === undefined };
+    return { values: set?.values ?? [], exact: false };
+  }
 
   /** The resolved program of `cmd` (memoised). */
   resolved(cmd: SimpleCommand): ResolvedCommand | undefined {
@@ -292,6 +368,7 @@ function evaluate(expr: MatchExpr, f: Facts): boolean {
     const words = f.resolved ? [f.resolved.nameWord, ...f.resolved.args] : f.cmd.args;
     return expr.substitutes.some((p) => f.unit.named(p).some((o) => o !== f.cmd && words.some((w) => w.value === undefined && within(o.span, w.span))));
   }
+  if ('forkBomb' in expr) return f.unit.forkBomb(f.cmd);
   if ('tokens' in expr) {
     const seen = new Set<string>();
     for (const w of f.resolved?.args ?? []) {
@@ -331,7 +408,8 @@ const TEMP_VARS = new Set(['TMPDIR', 'TMP', 'TEMP']);
  * variable (`${DIR:?}`), `$TMPDIR/` or a literal relative directory (`build/$x`). Also returns the
  * first unguarded variable a word starts with.
  */
-function projectOperands(resolved: ResolvedCommand, scanned: ScannedArgs, allowDot: boolean, acceptable: (w: Word) => boolean): { inProject: boolean; unguarded?: string } {
+function projectOperands(resolved: ResolvedCommand, scanned: ScannedArgs, allowDot: boolean, unit: UnitFacts, cmd?: SimpleCommand): { inProject: boolean; unguarded?: string } {
+  const acceptable = unit.acceptable;
   const staticOk = (v: string): boolean => {
     // Scratch space: a path below the system temporary directories (not the directory itself).
     if (/^\/(var\/)?tmp\/[^/]/.test(v) && !v.split('/').includes('..')) return true;
@@ -363,7 +441,20 @@ function projectOperands(resolved: ResolvedCommand, scanned: ScannedArgs, allowD
     if (acceptable(w)) continue;
     const first = w.parts[0];
     if (first?.kind === 'parameter') {
-      if (!first.guarded && !(TEMP_VARS.has(first.name) && w.parts.length > 1)) {
+      // Values the unit gives the variable (`d=/usr`, `for d in build dist`) are checked first.
+      const known = unit.knownValues(first.name, cmd);
+      const rest = literalRest(w);
+      if (known.values.length > 0 && (rest === undefined || !known.values.every((v) => staticOk(v + rest)))) {
+        ok = false;
+        continue;
+      }
+      if (known.exact && rest !== undefined && first.plain === true) continue;
+      if (first.guarded) {
+        // `${d:-/}` is never empty, but its default is what gets removed: only a static default
+        // that is itself acceptable (`${d:-build}`) keeps the form; `${d:?}` aborts instead.
+        const dflt = /^"?\$\{[A-Za-z_0-9]+:?[-=]([^}]*)\}/.exec(w.raw)?.[1];
+        if (dflt !== undefined && !(/^[\w./-]+$/.test(dflt.trim()) && staticOk(dflt.trim()))) ok = false;
+      } else if (!(TEMP_VARS.has(first.name) && w.parts.length > 1) && !emptyIsHarmless(w, staticOk)) {
         unguarded ??= first.name;
         ok = false;
       }
@@ -373,6 +464,54 @@ function projectOperands(resolved: ResolvedCommand, scanned: ScannedArgs, allowD
     ok = false;
   }
   return { inProject: any && ok, ...(unguarded !== undefined ? { unguarded } : {}) };
+}
+
+/**
+ * True when `w` starts with a plain unguarded variable (`$d`, `"${d}"`) and what follows it is a
+ * static path that `staticOk` accepts without a leading `/` (nothing, `.orig`, `-old/x`): when
+ * the variable is empty the word is empty (quoted: `rm -rf ""` removes nothing; unquoted: no
+ * operand at all — bash manual §3.5.7 "Word Splitting" removes unquoted null expansions, and a
+ * Makefile's empty `$(VAR)` gives no word either) or a relative path inside the project; when it
+ * is not empty the word means what `"${d:?}…"` means. So it is as safe as the guarded acceptable
+ * form, which aborts instead. `"$d/x"` and `"$d"/*` are not: empty, they name `/x` and `/*`.
+ * Special parameters (`"$@"`, `$1`) and expansions with an operator (`${d:-/}`) are not plain.
+ */
+function emptyIsHarmless(w: Word, staticOk: (v: string) => boolean): boolean {
+  const first = w.parts[0];
+  if (first?.kind !== 'parameter' || first.plain !== true || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(first.name)) return false;
+  const rest = literalRest(w);
+  if (rest === undefined) return false;
+  return rest === '' || (!rest.startsWith('/') && staticOk(rest));
+}
+
+/** The static text after a word's first part (`.orig` of `"$d.orig"`), or `undefined` when some later part is an expansion. */
+function literalRest(w: Word): string | undefined {
+  let rest = '';
+  for (const p of w.parts.slice(1)) {
+    if (p.kind !== 'literal') return undefined;
+    rest += p.value;
+  }
+  return rest;
+}
+
+/**
+ * The static values `name` takes when `cmd` runs inside `for name in WORDS; do …` (innermost
+ * such loop) and every word is static (an unquoted glob is not: its matches are unknown);
+ * otherwise `undefined`. The caller checks that nothing else assigns `name` ({@link UnitFacts.assigns}).
+ */
+function loopValues(cmd: SimpleCommand | undefined, name: string): readonly string[] | undefined {
+  for (let c = cmd?.place?.chain; c; c = c.parent) {
+    const e = c.enclosing;
+    if (e.kind !== 'for' || e.name !== name) continue;
+    if (e.values === undefined || e.values.length === 0) return undefined;
+    const out: string[] = [];
+    for (const v of e.values) {
+      if (v.value === undefined || (/[*?[]/.test(v.value) && v.parts.some((p) => p.kind === 'literal' && !p.quoted))) return undefined;
+      out.push(v.value);
+    }
+    return out;
+  }
+  return undefined;
 }
 
 /** A compiled set of packs: program name → the families (and their packs) that read it. */
@@ -432,7 +571,7 @@ export class PackSet {
         if (rule.family !== familyKey) continue;
         if (rule.subcommand && (facts.subcommand === undefined || !rule.subcommand.includes(facts.subcommand))) continue;
         if (!evaluate(rule.match, facts)) continue;
-        if (rule.inProject) project ??= projectOperands(resolved, facts.scanned, rule.inProject.allowDot ?? false, unit.acceptable);
+        if (rule.inProject) project ??= projectOperands(resolved, facts.scanned, rule.inProject.allowDot ?? false, unit, cmd);
         hits.push({ pack, rule, inProject: project?.inProject ?? false, ...(project?.unguarded !== undefined ? { unguarded: project.unguarded } : {}) });
         // Within one family of one pack the first matching rule wins (`rm -rf` is not also `rm -f`).
         break;

@@ -53,6 +53,8 @@ export interface RuleMeta {
    * of claude-code-reference.md §1.4 (the verdict's deferral rule uses `misparsing` and `order`).
    */
   readonly claudeCode?: { readonly id?: number; readonly name: string; readonly misparsing: boolean; readonly order: number };
+  /** Set for a rule of a custom pack (config `packs.files`): the pack's id. Such a rule has no page under docs/rules. */
+  readonly customPack?: string;
 }
 
 /** What a check sees: the unit, its parse views, and a sink for findings. */

@@ -18,6 +18,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import { splitSubcommands } from '../analyses/exit-code.js';
 import { AuditAccumulator } from '../audit/aggregate.js';
 import { AUDIT_FORMATS, formatAuditJson, formatAuditMarkdown, formatAuditText, type AuditFormat } from '../audit/format.js';
+import { customPackRuleMetas } from '../checks/destructive/destructive-command.js';
 import { RULES, ruleMeta } from '../checks/index.js';
 import { lineHash, numberFingerprints } from '../core/fingerprint.js';
 import type { Diagnostic } from '../core/types.js';
@@ -242,7 +243,7 @@ export async function runAudit(paths: string[], opts: AuditOptions): Promise<num
         return { file, diagnostics: ds.map((d, i) => ({ ...d, fingerprint: fps[i]! })) };
       });
       // Result paths are relative to `base` (the one folder audited, else cwd), so read the files from there.
-      out = formatSarif({ results, rules: RULES, toolVersion: VERSION, filesAnalysed: report.files }, { fileText: sarifFileText(base) });
+      out = formatSarif({ results, rules: [...RULES, ...customPackRuleMetas(resolved.packs)], toolVersion: VERSION, filesAnalysed: report.files }, { fileText: sarifFileText(base) });
       break;
     }
     default:

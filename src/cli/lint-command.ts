@@ -1,6 +1,7 @@
 /** `shellward lint [paths…]`: the main job. */
 import type { Command } from 'commander';
 import { Option } from 'commander';
+import { customPackRuleMetas } from '../checks/destructive/destructive-command.js';
 import { RULES } from '../checks/index.js';
 import type { Profile, Severity } from '../core/types.js';
 import { SEVERITY_RANK } from '../core/types.js';
@@ -272,7 +273,7 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
   if (opts.quiet) results = results.map((r) => (r.diagnostics.every((d) => d.severity === 'error') ? r : { ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') }));
   const color = opts.output ? false : useColor(process.stdout, process.env, opts.color);
   // No format prints a secret found in a command (rule secret-in-command): masked here, once.
-  const input = maskReportInput({ results, rules: RULES, toolVersion: VERSION, filesAnalysed: run.filesAnalysed });
+  const input = maskReportInput({ results, rules: [...RULES, ...customPackRuleMetas(resolved.packs)], toolVersion: VERSION, filesAnalysed: run.filesAnalysed });
   // JSON is streamed (a report with a verdict per statement of a large script can exceed V8's
   // largest string); the other formats are rendered whole.
   const report = opts.format === 'json' ? '' : opts.format === 'sarif' ? formatSarif(input, { category: opts.sarifCategory, fileText: sarifFileText(cwd) }) : formatReport(opts.format, input, { color });

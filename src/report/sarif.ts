@@ -155,20 +155,22 @@ function ruleHelp(rule: RuleMeta): Sarif.MultiformatMessageString {
 export function sarifRule(rule: RuleMeta): Sarif.ReportingDescriptor {
   const loudest = loudestDefault(rule);
   const securitySeverity = SECURITY_CATEGORIES.has(rule.category) && loudest ? SECURITY_SEVERITY[loudest] : undefined;
-  const tags = [...new Set([...(securitySeverity ? ['security'] : []), rule.category, 'shellward'])];
+  const tags = [...new Set([...(securitySeverity ? ['security'] : []), rule.category, ...(rule.customPack !== undefined ? ['custom-pack'] : []), 'shellward'])];
   return {
     id: rule.id,
     name: pascalCase(rule.id),
     shortDescription: { text: rule.title },
     fullDescription: { text: rule.docs.rationale },
     help: ruleHelp(rule),
-    helpUri: ruleHelpUri(rule.id),
+    // A custom pack's rule has no page in shellward's docs; its help text is the pack's own.
+    ...(rule.customPack === undefined ? { helpUri: ruleHelpUri(rule.id) } : {}),
     defaultConfiguration: reportingConfiguration(rule.severity.script),
     properties: {
       tags: tags.slice(0, CODE_SCANNING_LIMITS.tagsPerRule),
       precision: rule.precision ?? CATEGORY_PRECISION[rule.category],
       'problem.severity': PROBLEM_SEVERITY[rule.severity.script === 'off' ? (loudest ?? 'note') : rule.severity.script],
       ...(securitySeverity ? { 'security-severity': securitySeverity } : {}),
+      ...(rule.customPack !== undefined ? { pack: rule.customPack } : {}),
     },
   };
 }

@@ -366,11 +366,19 @@ function ruleFor(text: string, m: ModelCommand, policy: PermissionPolicy, which:
   return undefined;
 }
 
+/** True when model command `m` calls a function from inside that function's own body. */
+function callsItself(m: ModelCommand): boolean {
+  for (let e = m.cmd.place?.chain; e; e = e.parent) if (e.enclosing.kind === 'function' && e.enclosing.name === m.program) return true;
+  return false;
+}
+
 /** Whether `inst` (a form of model command `m`) is read-only (Claude Code's check with the model's relaxations). */
 function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, functions: ReadonlySet<string>): boolean {
   let inst = instance;
-  // A call of a function defined in the unit runs its body, whose commands are decided themselves.
-  if (m.program !== undefined && functions.has(m.program) && m.wrappers.length === 0 && inst.assignments.length === 0 && inst.redirects.length === 0) return true;
+  // A call of a function defined in the unit runs its body, whose commands are decided themselves;
+  // not a call from inside the function's own body: recursion may never end, and in a pipeline or
+  // the background each call starts more processes (the fork bomb `:(){ :|:& };:`).
+  if (m.program !== undefined && functions.has(m.program) && m.wrappers.length === 0 && inst.assignments.length === 0 && inst.redirects.length === 0) return !callsItself(m);
   if (!inst.name) return inst.assignments.every((a) => !codeLoadingVariable(a.name, a.value ? a.value.value : '') && !a.name.startsWith('GIT_')) && inst.redirects.every((r) => r.heredoc || r.operator === '<<<' || r.operator === '<' || /^(>&|<&)$/.test(r.operator) || r.target?.value === '/dev/null');
   // Before a program, only variables known to load no code, with static values (Claude Code's
   // safe list and rules/commands/environment.json; build flags too: no read-only program reads them).

@@ -1,8 +1,12 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, packSetFrom } from '../../src/config/config.js';
 import { validateConfig, validatePack } from '../../src/config/validate.js';
 import { UnitFacts } from '../../src/analyses/destructive.js';
 import { parse } from '../helpers.js';
+import { shellward } from '../cli/cli.js';
 
 const PACK = {
   id: 'deploy',
@@ -48,5 +52,27 @@ describe('custom packs in the config', () => {
   it('accepts severities for custom rule ids only when a pack defines them', () => {
     expect(() => validateConfig({ rules: { 'deployctl-wipe': 'error' } }, 'c.json')).toThrow(/rules\.deployctl-wipe: unknown rule id/);
     expect(validateConfig({ rules: { 'deployctl-wipe': 'error' } }, 'c.json', new Set(['deployctl-wipe'])).rules).toEqual({ 'deployctl-wipe': 'error' });
+  });
+
+  it('gives SARIF a rule descriptor for a custom rule: id, index, help, severity, the pack in properties, no docs link (CLI)', { timeout: 60_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'shellward-custom-pack-'));
+    await writeFile(join(dir, 'deploy-pack.json'), JSON.stringify({ ...PACK, rules: [{ ...PACK.rules[0], rationale: 'Wiping drops the database.', fix: 'Use `deployctl pause`.' }] }));
+    await writeFile(join(dir, 'shellward.config.json'), JSON.stringify({ packs: { files: ['deploy-pack.json'] } }));
+    await writeFile(join(dir, 'x.sh'), 'deployctl wipe prod\n');
+    const r = await shellward(['lint', '--format', 'sarif', '--fail-on', 'none', 'x.sh'], { cwd: dir });
+    const log = JSON.parse(String(r.stdout)) as { runs: { tool: { driver: { rules: { id: string; helpUri?: string; shortDescription: { text: string }; help: { text: string }; defaultConfiguration: { level: string }; properties: Record<string, unknown> }[] } }; results: { ruleId: string; ruleIndex?: number; level: string }[] }[] };
+    const run = log.runs[0]!;
+    const result = run.results.find((x) => x.ruleId === 'deployctl-wipe');
+    expect(result?.level).toBe('warning');
+    const rule = run.tool.driver.rules[result!.ruleIndex!]!;
+    expect(rule.id).toBe('deployctl-wipe');
+    expect(rule.shortDescription.text).toBe('deployctl wipe deletes an environment');
+    expect(rule.help.text).toContain('Wiping drops the database.');
+    expect(rule.help.text).toContain('Use `deployctl pause`.');
+    expect(rule.defaultConfiguration.level).toBe('warning');
+    expect(rule.properties).toMatchObject({ pack: 'deploy', tags: expect.arrayContaining(['destructive', 'custom-pack']) });
+    expect(rule.helpUri).toBeUndefined();
+    // Built-in rules keep their docs link.
+    expect(run.tool.driver.rules.find((x) => x.id === 'git-reset-hard')?.helpUri).toMatch(/docs\/rules\/git-reset-hard\.md$/);
   });
 });

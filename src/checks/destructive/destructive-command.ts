@@ -9,7 +9,7 @@
  * reports (`rm -rf /`) is left to it.
  */
 import { dangerousRemovals } from '../../analyses/dangerous-removal.js';
-import { BUILTIN_PACK_SET, bestHit, hitSeverity, UnitFacts, type PackRule } from '../../analyses/destructive.js';
+import { BUILTIN_PACK_SET, BUILTIN_PACKS, bestHit, hitSeverity, UnitFacts, type PackRule, type PackSet } from '../../analyses/destructive.js';
 import type { Check, RuleMeta } from '../define.js';
 import { INSTALL_DIR_VAR } from '../paths/path-outside-workdir.js';
 
@@ -37,6 +37,16 @@ export function packRuleMeta(r: PackRule, packId: string): RuleMeta {
 
 const RULES: readonly RuleMeta[] = BUILTIN_PACK_SET.rules.map(({ pack, rule }) => packRuleMeta(rule, pack.id));
 
+/**
+ * The rule metadata of the custom packs in `packs` (config `packs.files`), for reports that
+ * describe every rule a finding may carry (SARIF `tool.driver.rules[]`); empty for the
+ * built-in set or `undefined`.
+ */
+export function customPackRuleMetas(packs: PackSet | undefined): RuleMeta[] {
+  if (!packs) return [];
+  return packs.rules.filter(({ pack }) => !BUILTIN_PACKS.includes(pack)).map(({ pack, rule }) => ({ ...packRuleMeta(rule, pack.id), customPack: pack.id }));
+}
+
 const check: Check = {
   name: 'destructive-command',
   rules: RULES,
@@ -45,7 +55,7 @@ const check: Check = {
     const u = ctx.unit;
     // In a Makefile, a removal through an installation-directory variable (`$(DESTDIR)$(BINDIR)/x`)
     // removes what `make install` put where it was asked to: the acceptable form.
-    const unit = new UnitFacts(ctx.parsed.commands, u.origin.kind === 'makefile' ? (w) => INSTALL_DIR_VAR.test(u.hostText.slice(u.sourceMap.toHost(w.span.start), u.sourceMap.toHost(Math.max(w.span.start, w.span.end - 1)) + 1)) : undefined);
+    const unit = new UnitFacts(ctx.parsed.commands, u.origin.kind === 'makefile' ? (w) => INSTALL_DIR_VAR.test(u.hostText.slice(u.sourceMap.toHost(w.span.start), u.sourceMap.toHost(Math.max(w.span.start, w.span.end - 1)) + 1)) : undefined, ctx.parsed);
     const profile = ctx.unit.profile;
     for (const cmd of ctx.parsed.commands) {
       const hits = packs.match(cmd, unit);

@@ -25,10 +25,22 @@ const SAMPLE: readonly Labelled[] = [
   { source: 'dracut-core modules.d/80lvmmerge/lvmmerge.sh:87', text: 'rm -fr /sysroot/restoredev', rule: 'rm-recursive-force' },
   { source: 'dracut-core modules.d/30convertfs/convertfs.sh:143', text: 'rm -fr -- "$ROOT/${dir}.usrmove-old" || :', rule: 'rm-recursive-force' },
   { source: 'live-build lib/live/build/installer_chroot:52', text: 'rm -rf chroot/chroot', rule: null },
+  // Whole-word or relative-suffix variables (the sample of this calibration round, false before it)
+  { source: 'xz-utils /usr/bin/xzdiff:173', text: 'rm -rf "$tmp" || xz_status=$?', rule: null },
+  { source: 'git /usr/lib/git-core/git-mergetool:57', text: 'rm -rf -- "$MERGED.orig"', rule: null },
+  { source: 'perf-core tests/shell/daemon.sh:188', text: 'rm -rf ${base}', rule: null },
+  { source: 'dracut-core modules.d/30convertfs/convertfs.sh:94', text: 'rm -fr -- "${dir}.del~"', rule: null },
+  { source: 'live-build lib/live/build/efi-image:39', text: '[ -z "$workdir" ] || rm -rf "$workdir"', rule: null },
+  // ... and the true ones of the same round, still warnings
+  { source: 'dpkg /usr/bin/dpkg-maintscript-helper:403', text: 'rm -rf "$DPKG_ROOT${PATHNAME}.dpkg-backup"', rule: 'rm-recursive-force' },
+  { source: 'live-build examples/hooks/stripped.hook.chroot:39', text: 'rm -rf /usr/share/doc/*', rule: 'rm-recursive-force' },
+  { source: 'libc-bin /usr/sbin/locale-gen:15', text: '[ "$KEEP" -eq 0 ] && rm -rf /usr/lib/locale/locale-archive || :', rule: 'rm-recursive-force' },
   { source: 'live-build lib/live/build/binary_rootfs:354', text: 'rm -rf chroot', rule: null },
   { source: 'gflags Makefile:28', text: 'rm -rf build-*', rule: null },
   // rm-recursive
-  { source: 'perf-core tests/shell/buildid.sh:155', text: 'rm -r ${wineprefix}', rule: 'rm-recursive' },
+  // Relabelled: empty, `${wineprefix}` gives no operand at all; not empty it is what the guarded
+  // acceptable form `${wineprefix:?}` would remove. The guard the message suggested changes nothing.
+  { source: 'perf-core tests/shell/buildid.sh:155', text: 'rm -r ${wineprefix}', rule: null },
   { source: 'dracut-core modules.d/90overlayfs/mount-overlayfs.sh:22', text: 'rm -r -- "${ovlfsdir:?}"/* "${ovlfsdir:?}"/.* > /dev/null 2>&1', rule: null },
   // rm-force
   { source: 'live-build functions/cache.sh:63', text: 'rm -f chroot/var/cache/apt/archives/*.deb', rule: null },
