@@ -23131,7 +23131,9 @@ var init_git = __esm({
               valueOptions: ["-c", "--create", "-C", "--force-create", "--orphan", "--conflict"],
               longOptions: ["--create", "--force-create", "--detach", "--guess", "--no-guess", "--force", "--discard-changes", "--merge", "--conflict", "--quiet", "--progress", "--no-progress", "--track", "--no-track", "--orphan", "--ignore-other-worktrees", "--recurse-submodules", "--no-recurse-submodules"]
             },
-            "update-ref": { valueOptions: ["-m"], longOptions: ["--no-deref", "--stdin", "--create-reflog", "--message"] }
+            "update-ref": { valueOptions: ["-m"], longOptions: ["--no-deref", "--stdin", "--create-reflog", "--message"] },
+            worktree: {},
+            submodule: { valueOptions: ["--reference", "--depth", "-b", "--branch", "--name"] }
           }
         }
       },
@@ -23404,6 +23406,40 @@ var init_git = __esm({
           rationale: "`git update-ref -d refs/heads/x` removes the ref with no merged check and no confirmation; the commits it pointed to survive only in the reflog.",
           fix: "Use `git branch -d` or `git tag -d`, which check and report what they delete.",
           examples: { invalid: ["git update-ref -d refs/heads/old"], valid: ["git update-ref refs/heads/new HEAD"] }
+        },
+        {
+          id: "git-worktree-remove-force",
+          code: "D396",
+          family: "git",
+          subcommand: ["worktree"],
+          match: {
+            all: [{ firstOperand: "^(?:remove|prune)$" }, { option: ["-f", "--force"] }]
+          },
+          title: "git worktree remove --force discards the worktree's changes",
+          message: "`git worktree remove --force` deletes a worktree even when it has uncommitted or untracked changes.",
+          rationale: "Without `--force`, git refuses to remove a worktree with changes; with it, the modified and untracked files of that worktree are deleted with no copy anywhere.",
+          fix: "Commit or stash in the worktree first (`git -C PATH status`), then `git worktree remove PATH` without `--force`.",
+          examples: {
+            invalid: ["git worktree remove --force ../feature", "git worktree remove -f -f ../locked"],
+            valid: ["git worktree remove ../feature", "git worktree list", "git worktree add ../x"]
+          }
+        },
+        {
+          id: "git-submodule-deinit-force",
+          code: "D397",
+          family: "git",
+          subcommand: ["submodule"],
+          match: {
+            all: [{ firstOperand: "^deinit$" }, { option: ["-f", "--force"] }]
+          },
+          title: "git submodule deinit --force discards the submodule's changes",
+          message: "`git submodule deinit --force` removes a submodule's working tree even when it has local changes.",
+          rationale: "The submodule's uncommitted changes (and with `--all`, those of every submodule) are deleted from the working tree.",
+          fix: "Check `git submodule foreach git status` first and commit or push what matters.",
+          examples: {
+            invalid: ["git submodule deinit -f vendor/lib", "git submodule deinit --force --all"],
+            valid: ["git submodule deinit vendor/lib", "git submodule update --init"]
+          }
         }
       ]
     };
@@ -24440,10 +24476,14 @@ var init_iac = __esm({
       id: "iac",
       title: "Infrastructure as code",
       description: "Terraform, OpenTofu, Terragrunt and Pulumi commands that destroy infrastructure or apply without review.",
-      keywords: ["terraform", "tofu", "terragrunt", "pulumi"],
+      keywords: ["terraform", "tofu", "terragrunt", "pulumi", "ansible"],
       families: {
         terraform: { names: ["terraform", "tofu", "terragrunt"], singleDashLong: true },
-        pulumi: { names: ["pulumi"], valueOptions: ["-s", "--stack", "-C", "--cwd", "--config-file"] }
+        pulumi: { names: ["pulumi"], valueOptions: ["-s", "--stack", "-C", "--cwd", "--config-file"] },
+        ansible: {
+          names: ["ansible"],
+          valueOptions: ["-m", "--module-name", "-a", "--args", "-i", "--inventory", "-l", "--limit", "-u", "--user", "-e", "--extra-vars", "-f", "--forks", "-c", "--connection", "-T", "--timeout", "--become-user", "--become-method", "-M", "--module-path", "--private-key", "--key-file", "-t", "--tree", "-P", "--poll", "-B", "--background", "--vault-id", "--vault-password-file"]
+        }
       },
       rules: [
         {
@@ -24494,6 +24534,52 @@ var init_iac = __esm({
           examples: {
             invalid: ["pulumi destroy --yes", "pulumi down -s prod", "pulumi stack rm prod --force"],
             valid: ["pulumi preview", "pulumi up"]
+          }
+        },
+        {
+          id: "ansible-adhoc-destructive",
+          code: "D398",
+          family: "ansible",
+          match: {
+            all: [
+              { not: { option: ["-C", "--check"] } },
+              {
+                any: [
+                  {
+                    all: [
+                      {
+                        optionValue: { option: ["-m", "--module-name"], value: "^(?:ansible\\.builtin\\.)?(?:shell|command|raw)$" }
+                      },
+                      {
+                        optionValue: {
+                          option: ["-a", "--args"],
+                          value: "(?:^|[;&|(\\s])(?:sudo\\s+)?(?:rm\\s+-[a-zA-Z]*[rR]|rm\\s[^;&|]*\\s-[a-zA-Z]*[rR]|mkfs(?:\\.\\w+)?\\s|dd\\s[^;&|]*\\bof=/dev/|(?:shutdown|reboot|poweroff|halt)\\b)"
+                        }
+                      }
+                    ]
+                  },
+                  {
+                    all: [
+                      {
+                        optionValue: { option: ["-m", "--module-name"], value: "^(?:ansible\\.builtin\\.)?file$" }
+                      },
+                      { optionValue: { option: ["-a", "--args"], value: "\\bstate=absent\\b" } }
+                    ]
+                  },
+                  {
+                    optionValue: { option: ["-m", "--module-name"], value: "^(?:ansible\\.builtin\\.)?reboot$" }
+                  }
+                ]
+              }
+            ]
+          },
+          title: "ansible ad-hoc command that removes files or reboots hosts",
+          message: "The ad-hoc `ansible` call removes files recursively, formats disks or reboots every host of the pattern.",
+          rationale: "An ad-hoc command runs on every host the pattern selects (`all`, a group) at once: `-m shell -a 'rm -rf …'`, `-m file -a 'path=… state=absent'` or `-m reboot` hits the whole fleet with no review. The `-a` text of `shell`/`command` is read as text, not parsed.",
+          fix: "Try it with `--check` and `--limit` one host first; put the change in a reviewed playbook.",
+          examples: {
+            invalid: ['ansible all -m shell -a "rm -rf /var/cache/app"', 'ansible web -b -m file -a "path=/srv/app state=absent"', "ansible all -m reboot"],
+            valid: ["ansible all -m ping", 'ansible all -m shell -a "uptime"', 'ansible all -C -m file -a "path=/x state=absent"']
           }
         }
       ]
@@ -24689,6 +24775,937 @@ var init_databases = __esm({
   }
 });
 
+// rules/packs/remote.json
+var remote_default;
+var init_remote = __esm({
+  "rules/packs/remote.json"() {
+    remote_default = {
+      $schema: "../schema/pack.schema.json",
+      id: "remote",
+      title: "Remote copies and shells",
+      description: "rsync runs that delete at the destination, copies onto system directories of another host, and destructive commands given to ssh.",
+      keywords: ["rsync", "scp", "ssh"],
+      families: {
+        rsync: {
+          names: ["rsync"],
+          valueOptions: ["-e", "--rsh", "--rsync-path", "-f", "--filter", "--exclude", "--include", "--exclude-from", "--include-from", "--files-from", "-T", "--temp-dir", "--backup-dir", "--suffix", "--chmod", "--chown", "--log-file", "--log-file-format", "--password-file", "--port", "--timeout", "--contimeout", "-B", "--block-size", "--compare-dest", "--copy-dest", "--link-dest", "--max-size", "--min-size", "--max-delete", "--partial-dir", "--bwlimit", "--out-format", "--info", "--debug", "--iconv", "--usermap", "--groupmap", "-M", "--remote-option", "--sockopts", "--outbuf", "--skip-compress", "--modify-window", "--checksum-choice", "--compress-choice", "--compress-level", "--stop-after", "--stop-at", "--write-batch", "--only-write-batch", "--read-batch", "--protocol", "--address"]
+        },
+        scp: { names: ["scp"], valueOptions: ["-c", "-D", "-F", "-i", "-J", "-l", "-o", "-P", "-S", "-X"] },
+        ssh: {
+          names: ["ssh"],
+          valueOptions: ["-b", "-B", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w"]
+        }
+      },
+      rules: [
+        {
+          id: "rsync-delete",
+          code: "D367",
+          family: "rsync",
+          match: {
+            all: [
+              {
+                option: ["--delete", "--del", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--delete-missing-args", "--remove-source-files"]
+              },
+              { not: { option: ["-n", "--dry-run", "--list-only"] } }
+            ]
+          },
+          title: "rsync --delete removes destination files the source lacks",
+          message: "`rsync --delete…` removes files at the destination that the source does not have (`--remove-source-files` removes the sources).",
+          rationale: "With `--delete` the destination becomes a mirror: a wrong source (an empty directory, a missing trailing slash, a typo in the host) deletes the destination's data. `--remove-source-files` deletes what was sent.",
+          fix: "Run it with `--dry-run` (`-n`) first and read the `deleting` lines; use `--backup --backup-dir=…` or `--max-delete=N` to bound the damage.",
+          exceptions: "Dry runs (`-n`, `--dry-run`, `--list-only`) are not flagged.",
+          examples: {
+            invalid: ["rsync -a --delete src/ host:/srv/www/", "rsync -av --delete-after ./ /mnt/backup/", "rsync -a --remove-source-files logs/ host:/archive/"],
+            valid: ["rsync -a src/ host:/srv/www/", "rsync -an --delete src/ dst/", "rsync -a --delete --dry-run src/ dst/"]
+          }
+        },
+        {
+          id: "remote-copy-system-dir",
+          code: "D368",
+          family: "scp",
+          match: { lastArg: "^(?:[^@/:\\s]+@)?[^/:\\s]+:/(?:$|(?:etc|usr|bin|sbin|lib|lib32|lib64|boot)(?:/|$))" },
+          title: "scp onto a system directory of another host",
+          message: "The copy writes into `/`, `/etc`, `/usr`, `/boot`, `/bin`, `/sbin` or `/lib` of the remote host.",
+          rationale: "Overwriting files under a remote host's system directories (its configuration, binaries, kernel and boot loader) can break the host or lock everyone out, and a copy has no undo.",
+          fix: "Copy to a staging path (`host:/tmp/x`, the user's home) and install from there with a reviewed step (`install`, the package manager, configuration management).",
+          examples: {
+            invalid: ["scp app.conf root@web:/etc/nginx/", "scp -r build host:/", "scp -P 2222 app root@host:/usr/local/bin/"],
+            valid: ["scp app.conf web:/tmp/app.conf", "scp web:/etc/hosts .", "scp -r build host:~/build"]
+          }
+        },
+        {
+          id: "ssh-remote-destructive",
+          code: "D369",
+          family: "ssh",
+          match: {
+            operand: "(?:^|[;&|(`\\s])(?:sudo\\s+)?(?:rm\\s+-[a-zA-Z]*[rR]|rm\\s[^;&|]*\\s-[a-zA-Z]*[rR]|git\\s+(?:reset\\s+--hard|clean\\s+-[a-zA-Z]*f)|mkfs(?:\\.\\w+)?\\s|dd\\s[^;&|]*\\bof=/dev/|wipefs\\s|(?:shutdown|reboot|poweroff|halt)\\b|kill\\s+-\\S+\\s+-1\\b)"
+          },
+          title: "ssh runs a destructive command on another host",
+          message: "The command given to `ssh` removes files recursively, discards git work, formats a disk or stops the remote machine.",
+          rationale: `ssh joins its arguments into one command line that the remote user's shell runs (ssh(1), "If a command is specified, it is executed on the remote host instead of a login shell"). shellward does not parse that remote line as a command; it looks in it for the removals, git discards, disk writes and shutdowns the other packs report locally.`,
+          fix: "Run the remote step as a reviewed script on the host, or name exactly what is removed; check the host name first.",
+          exceptions: "The remote line is read as text: a removal inside a quoted string there still counts.",
+          examples: {
+            invalid: ["ssh web 'rm -rf /srv/app/releases'", "ssh root@db 'sudo rm -fr /var/lib/pgsql'", 'ssh host "cd repo && git reset --hard origin/main"', "ssh box reboot"],
+            valid: ["ssh web 'ls /srv/app'", "ssh host uptime", "ssh web 'rm /tmp/x.lock'"]
+          }
+        }
+      ]
+    };
+  }
+});
+
+// rules/packs/backup.json
+var backup_default;
+var init_backup = __esm({
+  "rules/packs/backup.json"() {
+    backup_default = {
+      $schema: "../schema/pack.schema.json",
+      id: "backup",
+      title: "Backups and object storage",
+      description: "Backup tools (BorgBackup, restic, Velero) and storage clients (rclone, MinIO mc, azcopy) that delete archives, snapshots or objects.",
+      keywords: ["borg", "restic", "rclone", "velero", "mc", "azcopy"],
+      families: {
+        borg: {
+          names: ["borg"],
+          globalValueOptions: ["--remote-path", "--upload-ratelimit", "--lock-wait", "--umask", "--debug-topic"],
+          subcommands: {
+            delete: {
+              valueOptions: ["-a", "--glob-archives", "--first", "--last", "-P", "--prefix"]
+            },
+            prune: {
+              valueOptions: ["-a", "--glob-archives", "-P", "--prefix", "--keep-within", "--keep-last", "--keep-secondly", "--keep-minutely", "-H", "--keep-hourly", "-d", "--keep-daily", "-w", "--keep-weekly", "-m", "--keep-monthly", "-y", "--keep-yearly"]
+            }
+          }
+        },
+        restic: {
+          names: ["restic"],
+          globalValueOptions: ["-r", "--repo", "--repository-file", "-p", "--password-file", "--password-command", "--cache-dir", "--limit-upload", "--limit-download", "-o", "--option", "--key-hint", "--tls-client-cert", "--cacert"],
+          subcommands: {
+            forget: {
+              valueOptions: ["-l", "--keep-last", "-H", "--keep-hourly", "-d", "--keep-daily", "-w", "--keep-weekly", "-m", "--keep-monthly", "-y", "--keep-yearly", "--keep-within", "--keep-tag", "--host", "--tag", "--path", "-g", "--group-by", "--max-unused", "--max-repack-size"]
+            },
+            prune: { valueOptions: ["--max-unused", "--max-repack-size"] }
+          }
+        },
+        rclone: {
+          names: ["rclone"],
+          globalValueOptions: ["--config", "--log-file", "--log-level", "--bwlimit", "--transfers", "--checkers", "--exclude", "--include", "--filter", "--filter-from", "--exclude-from", "--include-from", "--min-age", "--max-age", "--min-size", "--max-size", "--backup-dir", "--suffix", "--max-delete"]
+        },
+        velero: { names: ["velero"], globalValueOptions: ["-n", "--namespace", "--kubeconfig", "--kubecontext"] },
+        mc: {
+          names: ["mc", "mcli"],
+          valueOptions: ["--older-than", "--newer-than", "--versions", "--rewind", "--version-id", "--config-dir", "-C", "--encrypt-key"]
+        },
+        azcopy: {
+          names: ["azcopy"],
+          valueOptions: ["--include-pattern", "--exclude-pattern", "--include-path", "--exclude-path", "--list-of-files", "--log-level", "--from-to"]
+        }
+      },
+      rules: [
+        {
+          id: "backup-delete",
+          code: "D370",
+          family: "borg",
+          subcommand: ["delete", "prune"],
+          match: { not: { option: ["-n", "--dry-run"] } },
+          title: "borg delete / prune removes backup archives",
+          message: "`borg delete`/`borg prune` removes archives (or the whole repository) from a Borg repository.",
+          rationale: "`borg delete REPO` deletes the repository with every archive; `borg delete REPO::ARCHIVE` and `borg prune` delete archives, and the space is reclaimed for good by `borg compact`.",
+          fix: "Run `borg prune --dry-run --list` (or `borg delete --dry-run`) first; keep an independent copy of the repository.",
+          exceptions: "Dry runs (`-n`, `--dry-run`) are not flagged.",
+          examples: {
+            invalid: ["borg delete /backup/repo", "borg delete ::old-archive", "borg prune --keep-daily 7 /backup/repo"],
+            valid: ["borg list /backup/repo", "borg prune --dry-run --list --keep-daily 7 /backup/repo", "borg delete -n ::x"]
+          }
+        },
+        {
+          id: "restic-forget",
+          code: "D371",
+          family: "restic",
+          subcommand: ["forget", "prune"],
+          match: { not: { option: ["-n", "--dry-run"] } },
+          title: "restic forget / prune removes snapshots or their data",
+          message: "`restic forget`/`restic prune` removes snapshots from a restic repository or the data only they used.",
+          rationale: "`restic forget` removes snapshots, `--prune` (or a later `restic prune`) deletes the data no remaining snapshot refers to; a wrong `--keep-*` policy or snapshot id loses backups.",
+          fix: "Run it with `--dry-run` first and read the list of snapshots to remove.",
+          exceptions: "Dry runs (`-n`, `--dry-run`) are not flagged.",
+          examples: {
+            invalid: ["restic -r /srv/restic forget --keep-last 3 --prune", "restic forget 4bba301e", "restic prune"],
+            valid: ["restic snapshots", "restic forget --dry-run --keep-last 3", "restic backup /home"]
+          }
+        },
+        {
+          id: "rclone-delete",
+          code: "D372",
+          family: "rclone",
+          subcommand: ["purge", "delete", "deletefile", "rmdir", "rmdirs", "cleanup", "sync", "move", "moveto", "bisync", "dedupe"],
+          match: { not: { option: ["-n", "--dry-run", "-i", "--interactive"] } },
+          title: "rclone purge/delete/sync removes remote files",
+          message: "`rclone purge|delete|sync|move …` deletes files at a remote (sync: whatever the source lacks; move: the sources).",
+          rationale: "`rclone purge` removes a path with all its contents, `delete` removes files, `sync` makes the destination identical to the source (deleting the rest) and `move` deletes the sources; on most remotes there is no trash.",
+          fix: "Run it with `--dry-run` (or `--interactive`) first; use `--backup-dir` with `sync`, or `copy`, which deletes nothing.",
+          exceptions: "Dry runs (`-n`, `--dry-run`) and interactive runs (`-i`) are not flagged.",
+          examples: {
+            invalid: ["rclone purge remote:bucket/path", "rclone sync ./site s3:www", "rclone delete --min-age 30d gdrive:logs"],
+            valid: ["rclone copy ./site s3:www", "rclone ls remote:bucket", "rclone sync --dry-run ./site s3:www"]
+          }
+        },
+        {
+          id: "velero-delete",
+          code: "D373",
+          family: "velero",
+          match: {
+            any: [
+              {
+                all: [
+                  {
+                    any: [
+                      { subcommandIs: "backup" },
+                      { subcommandIs: "restore" },
+                      { subcommandIs: "schedule" },
+                      { subcommandIs: "backup-location" },
+                      { subcommandIs: "snapshot-location" }
+                    ]
+                  },
+                  { firstOperand: "^delete$" }
+                ]
+              },
+              { subcommandIs: "uninstall" }
+            ]
+          },
+          title: "velero … delete removes Kubernetes backups",
+          message: "`velero backup|schedule|restore delete` (or `velero uninstall`) removes Velero backups and their stored data.",
+          rationale: "Deleting a Velero backup also deletes its objects in the bucket and its volume snapshots; a deleted schedule stops future backups.",
+          fix: "Name one backup (`velero backup delete NAME`), never `--all`, and check it with `velero backup describe` first.",
+          examples: {
+            invalid: ["velero backup delete nightly-2024 --confirm", "velero schedule delete daily", "velero uninstall --force"],
+            valid: ["velero backup get", "velero backup describe nightly-2024"]
+          }
+        },
+        {
+          id: "object-storage-remove",
+          code: "D374",
+          family: "mc",
+          match: {
+            any: [
+              {
+                all: [{ firstOperand: "^(?:rm|rb)$" }, { option: ["-r", "--recursive", "--force", "--dangerous", "--purge"] }]
+              },
+              {
+                all: [{ firstOperand: "^mirror$" }, { option: ["--remove", "--overwrite"] }]
+              }
+            ]
+          },
+          title: "mc rm --recursive / rb --force deletes MinIO or S3 objects",
+          message: "`mc rm --recursive`/`mc rb --force`/`mc mirror --remove` deletes objects or whole buckets.",
+          rationale: "`mc rm -r --force` removes every object under the prefix, `mc rb --force` removes the bucket with its contents, and `mc mirror --remove` deletes what the source lacks; unless versioning is on, they are gone.",
+          fix: "List what would go (`mc ls -r`, `mc rm --dry-run`), enable bucket versioning, and remove specific objects.",
+          examples: {
+            invalid: ["mc rm --recursive --force local/bucket/logs", "mc rb --force local/bucket", "mc mirror --remove ./site s3/www"],
+            valid: ["mc ls local/bucket", "mc rm local/bucket/one.txt", "mc cp x local/bucket/x"]
+          }
+        },
+        {
+          id: "azcopy-remove",
+          code: "D375",
+          family: "azcopy",
+          match: { firstOperand: "^(?:remove|rm)$" },
+          title: "azcopy remove deletes Azure blobs or files",
+          message: "`azcopy remove` deletes blobs, files or whole containers.",
+          rationale: "`azcopy remove URL --recursive` deletes every blob under the URL; with soft delete off they cannot be restored.",
+          fix: "Run `azcopy list` on the URL first; enable soft delete on the storage account.",
+          examples: {
+            invalid: ['azcopy remove "https://acct.blob.core.windows.net/c/dir" --recursive', 'azcopy rm "https://acct.blob.core.windows.net/c/f.txt"'],
+            valid: ['azcopy list "https://acct.blob.core.windows.net/c"', 'azcopy copy a.txt "https://acct.blob.core.windows.net/c/a.txt"']
+          }
+        }
+      ]
+    };
+  }
+});
+
+// rules/packs/messaging.json
+var messaging_default;
+var init_messaging = __esm({
+  "rules/packs/messaging.json"() {
+    messaging_default = {
+      $schema: "../schema/pack.schema.json",
+      id: "messaging",
+      title: "Message brokers",
+      description: "Kafka, RabbitMQ and NATS commands that delete topics, queues, streams or their messages.",
+      keywords: ["kafka-", "rabbitmqctl", "rabbitmqadmin", "nats"],
+      families: {
+        kafka: {
+          names: ["kafka-topics", "kafka-topics.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "kafka-delete-records", "kafka-delete-records.sh", "kafka-streams-application-reset", "kafka-streams-application-reset.sh"],
+          singleDashLong: false,
+          valueOptions: ["--bootstrap-server", "--zookeeper", "--topic", "--group", "--command-config", "--offset-json-file", "--partitions", "--replication-factor", "--config", "--to-offset", "--to-datetime", "--by-duration", "--shift-by", "--application-id", "--input-topics", "--intermediate-topics"]
+        },
+        rabbitmqctl: {
+          names: ["rabbitmqctl", "rabbitmqadmin"],
+          valueOptions: ["-n", "--node", "-p", "--vhost", "-t", "--timeout", "-H", "--host", "-P", "--port", "-u", "--username", "-V", "-c", "--config", "-N"]
+        },
+        nats: {
+          names: ["nats"],
+          globalValueOptions: ["-s", "--server", "--user", "--password", "--creds", "--nkey", "--tlscert", "--tlskey", "--tlsca", "--context", "--timeout", "--js-domain"]
+        }
+      },
+      rules: [
+        {
+          id: "kafka-delete",
+          code: "D376",
+          family: "kafka",
+          match: {
+            any: [
+              {
+                all: [
+                  {
+                    program: ["kafka-topics", "kafka-topics.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh"]
+                  },
+                  { option: ["--delete", "--delete-offsets"] }
+                ]
+              },
+              {
+                all: [{ program: ["kafka-consumer-groups", "kafka-consumer-groups.sh"] }, { option: ["--reset-offsets"] }, { option: ["--execute"] }]
+              },
+              { program: ["kafka-delete-records", "kafka-delete-records.sh"] },
+              {
+                all: [{ program: ["kafka-streams-application-reset", "kafka-streams-application-reset.sh"] }, { not: { option: ["--dry-run"] } }]
+              }
+            ]
+          },
+          title: "Deleting Kafka topics, records or consumer offsets",
+          message: "The Kafka command deletes a topic, records or consumer-group offsets.",
+          rationale: "`kafka-topics --delete` deletes a topic with all its messages; `kafka-delete-records` truncates partitions; `kafka-consumer-groups --delete` or `--reset-offsets --execute` makes consumers lose or replay their position.",
+          fix: "Check the topic and group names against the right cluster (`--bootstrap-server`); use `--reset-offsets --dry-run` first; keep retention long enough to recover.",
+          examples: {
+            invalid: ["kafka-topics --bootstrap-server k:9092 --delete --topic orders", "kafka-consumer-groups.sh --bootstrap-server k:9092 --group g --reset-offsets --to-earliest --all-topics --execute", "kafka-delete-records --bootstrap-server k:9092 --offset-json-file o.json"],
+            valid: ["kafka-topics --bootstrap-server k:9092 --list", "kafka-consumer-groups --bootstrap-server k:9092 --group g --reset-offsets --to-earliest --topic t --dry-run"]
+          }
+        },
+        {
+          id: "rabbitmq-delete",
+          code: "D377",
+          family: "rabbitmqctl",
+          match: { firstOperand: "^(?:delete_queue|purge_queue|delete_vhost|delete_user|reset|force_reset|delete_policy|clear_policy|delete|purge)$" },
+          title: "rabbitmqctl delete_queue / purge_queue / reset removes queues or messages",
+          message: "The RabbitMQ command deletes or purges queues, a virtual host or users, or resets the node.",
+          rationale: "`purge_queue` drops every message of a queue, `delete_queue` the queue itself, `delete_vhost` every queue and exchange of the virtual host, and `reset`/`force_reset` returns the node to a blank state.",
+          fix: "Name the queue and virtual host (`-p`) after listing them (`rabbitmqctl list_queues -p VHOST`); drain consumers before purging.",
+          examples: {
+            invalid: ["rabbitmqctl purge_queue orders", "rabbitmqctl -p prod delete_vhost prod", "rabbitmqctl force_reset", "rabbitmqadmin delete queue name=orders"],
+            valid: ["rabbitmqctl list_queues", "rabbitmqctl status", "rabbitmqadmin list queues"]
+          }
+        },
+        {
+          id: "nats-delete",
+          code: "D378",
+          family: "nats",
+          match: {
+            any: [
+              {
+                all: [
+                  {
+                    any: [
+                      { subcommandIs: "stream" },
+                      { subcommandIs: "str" },
+                      { subcommandIs: "consumer" },
+                      { subcommandIs: "con" },
+                      { subcommandIs: "kv" },
+                      { subcommandIs: "object" },
+                      { subcommandIs: "obj" }
+                    ]
+                  },
+                  { firstOperand: "^(?:rm|del|delete|purge|rmm)$" }
+                ]
+              }
+            ]
+          },
+          title: "nats stream/kv/object rm or purge deletes JetStream data",
+          message: "`nats stream|consumer|kv|object rm|purge|del` deletes JetStream streams, consumers, buckets or their messages.",
+          rationale: "Removing a stream deletes every message in it; `purge` empties it; `kv del`/`rm` remove keys or whole buckets.",
+          fix: "Check the context (`nats context info`) and the name; back the stream up first (`nats stream backup`).",
+          examples: {
+            invalid: ["nats stream rm ORDERS -f", "nats stream purge ORDERS", "nats kv rm config"],
+            valid: ["nats stream ls", "nats stream info ORDERS", "nats kv get config key"]
+          }
+        }
+      ]
+    };
+  }
+});
+
+// rules/packs/secret-stores.json
+var secret_stores_default;
+var init_secret_stores = __esm({
+  "rules/packs/secret-stores.json"() {
+    secret_stores_default = {
+      $schema: "../schema/pack.schema.json",
+      id: "secret-stores",
+      title: "Secret stores",
+      description: "HashiCorp Vault, 1Password, Doppler and AWS Secrets Manager commands that delete secrets or disable secret engines.",
+      keywords: ["vault", "op", "doppler"],
+      families: {
+        vault: { names: ["vault"], globalValueOptions: ["-address", "-namespace", "-ca-cert", "-format", "-mount"], singleDashLong: true },
+        op: {
+          names: ["op"],
+          globalValueOptions: ["--account", "--config", "--session", "--encoding", "--format", "--cache"]
+        },
+        doppler: {
+          names: ["doppler"],
+          globalValueOptions: ["-p", "--project", "-c", "--config", "--token", "--scope", "--configuration", "--api-host"]
+        }
+      },
+      rules: [
+        {
+          id: "vault-delete",
+          code: "D379",
+          family: "vault",
+          match: {
+            any: [
+              {
+                all: [
+                  { subcommandIs: "kv" },
+                  {
+                    any: [{ firstOperand: "^(?:delete|destroy)$" }, { all: [{ firstOperand: "^metadata$" }, { operand: "^delete$" }] }]
+                  }
+                ]
+              },
+              {
+                all: [{ any: [{ subcommandIs: "secrets" }, { subcommandIs: "auth" }, { subcommandIs: "audit" }] }, { firstOperand: "^disable$" }]
+              },
+              { subcommandIs: "delete" },
+              {
+                all: [{ any: [{ subcommandIs: "lease" }, { subcommandIs: "token" }] }, { firstOperand: "^revoke$" }, { option: ["-prefix", "-self", "-mode"] }]
+              }
+            ]
+          },
+          title: "vault kv delete/destroy, secrets disable: secrets lost",
+          message: "The Vault command deletes or destroys secrets, disables a secrets or auth engine, or revokes leases by prefix.",
+          rationale: "`vault kv destroy` and `vault kv metadata delete` remove secret versions for good; `vault secrets disable` deletes every secret of the mount; revoking by prefix ends the credentials of every application using them.",
+          fix: "Delete a single version (`vault kv delete -versions=N`, which can be undeleted), check the mount path, and keep a snapshot (`vault operator raft snapshot save`).",
+          examples: {
+            invalid: ["vault kv destroy -versions=1,2 secret/app", "vault kv metadata delete secret/app", "vault secrets disable secret/", "vault lease revoke -prefix aws/"],
+            valid: ["vault kv get secret/app", "vault secrets list", "vault kv put secret/app k=v"]
+          }
+        },
+        {
+          id: "op-delete",
+          code: "D380",
+          family: "op",
+          match: {
+            all: [
+              {
+                any: [
+                  { subcommandIs: "item" },
+                  { subcommandIs: "vault" },
+                  { subcommandIs: "document" },
+                  { subcommandIs: "user" },
+                  { subcommandIs: "group" },
+                  { subcommandIs: "connect" },
+                  { subcommandIs: "service-account" }
+                ]
+              },
+              { firstOperand: "^(?:delete|remove|rm)$" },
+              { not: { option: ["--archive"] } }
+            ]
+          },
+          title: "1Password op … delete removes items or vaults",
+          message: "`op item|vault|document|user delete` removes 1Password items, vaults or users.",
+          rationale: "Deleting a vault removes every item in it for every member; deleted items go to the trash only when `--archive` is given.",
+          fix: "Use `op item delete --archive` (recoverable), and name the vault explicitly.",
+          exceptions: "`--archive` (the item stays recoverable) is not flagged.",
+          examples: {
+            invalid: ['op item delete "DB password" --vault prod', "op vault delete Prod", "op document delete cert.pem"],
+            valid: ['op item get "DB password"', "op vault list", "op item delete x --archive"]
+          }
+        },
+        {
+          id: "doppler-delete",
+          code: "D381",
+          family: "doppler",
+          match: {
+            all: [
+              {
+                any: [
+                  { subcommandIs: "secrets" },
+                  { subcommandIs: "projects" },
+                  { subcommandIs: "environments" },
+                  { subcommandIs: "configs" },
+                  { subcommandIs: "configs tokens" }
+                ]
+              },
+              { firstOperand: "^(?:delete|rm|remove)$" }
+            ]
+          },
+          title: "doppler … delete removes secrets, configs or projects",
+          message: "`doppler secrets|configs|environments|projects delete` removes secrets or whole projects.",
+          rationale: "Deleting a Doppler project or config removes every secret in it for every service that reads them.",
+          fix: "Delete single secrets after `doppler secrets get`; keep an export (`doppler secrets download`).",
+          examples: {
+            invalid: ["doppler secrets delete API_KEY -p app -c prd", "doppler projects delete app", "doppler configs delete dev_old"],
+            valid: ["doppler secrets get API_KEY", "doppler secrets set A=1"]
+          }
+        }
+      ]
+    };
+  }
+});
+
+// rules/packs/http-api.json
+var http_api_default;
+var init_http_api = __esm({
+  "rules/packs/http-api.json"() {
+    http_api_default = {
+      $schema: "../schema/pack.schema.json",
+      id: "http-api",
+      title: "HTTP APIs",
+      description: "curl, wget and HTTPie calls that send DELETE to an API (search clusters, SaaS APIs for e-mail, payments, monitoring, feature flags, DNS, CDNs, API gateways) or call a bulk-delete endpoint.",
+      keywords: ["curl", "wget", "http", "https", "xh"],
+      families: {
+        http: {
+          names: ["curl", "wget", "http", "https", "xh", "xhs"],
+          valueOptions: ["-X", "--request", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json", "-F", "--form", "-u", "--user", "-o", "--output", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie", "-c", "--cookie-jar", "-w", "--write-out", "-m", "--max-time", "--connect-timeout", "--retry", "-x", "--proxy", "--cacert", "--cert", "--key", "-T", "--upload-file", "-K", "--config", "--resolve", "--url", "-E", "--oauth2-bearer", "--aws-sigv4", "-Y", "-y", "--limit-rate", "-r", "--range", "--output-document", "--output-file", "--body-data", "--body-file", "--post-data", "--post-file", "--password", "--execute", "-P", "--directory-prefix", "-t", "--tries", "--timeout", "-a", "--auth", "--auth-type", "--session", "--session-read-only", "--verify", "--cert-key", "--print"]
+        }
+      },
+      rules: [
+        {
+          id: "http-delete",
+          code: "D382",
+          family: "http",
+          match: {
+            any: [
+              {
+                optionValue: { option: ["-X", "--request"], value: "^[Dd][Ee][Ll][Ee][Tt][Ee]$" }
+              },
+              {
+                optionValue: { option: ["--method"], value: "^[Dd][Ee][Ll][Ee][Tt][Ee]$" }
+              },
+              { firstOperand: "^DELETE$" }
+            ]
+          },
+          title: "HTTP DELETE request to an API",
+          message: "The request uses the HTTP `DELETE` method: the API removes the resource the URL names.",
+          rationale: "Web APIs delete with `DELETE`: an Elasticsearch/OpenSearch index (`DELETE /logs-*`), a SendGrid or Mailgun domain, a Stripe customer, a Datadog monitor, a Cloudflare DNS record, a Kong route. The URL decides what goes, and wildcards (`/_all`, `*`) can take everything.",
+          fix: "Read the resource first (`GET` the same URL), check the host and credentials are the intended environment, and prefer the API's soft delete or archive where it has one.",
+          examples: {
+            invalid: ["curl -X DELETE http://localhost:9200/logs-2024", 'curl -s --request DELETE -H "Authorization: Bearer $T" https://api.example.com/v1/customers/c1', "wget --method=DELETE https://api.example.com/x", "http DELETE https://api.example.com/items/1"],
+            valid: ["curl -X GET http://localhost:9200/_cat/indices", "curl -fsSL https://example.com/a.tgz -o a.tgz", "http GET https://api.example.com/items"]
+          }
+        },
+        {
+          id: "http-bulk-delete-endpoint",
+          code: "D383",
+          family: "http",
+          match: { arg: "/_delete_by_query\\b|/api/v1/admin/tsdb/delete_series\\b|/_flush_all\\b|[?&]force_delete=|/admin/tsdb/clean_tombstones\\b" },
+          title: "Call of a bulk-delete endpoint",
+          message: "The request calls an endpoint that deletes in bulk (`_delete_by_query`, Prometheus `delete_series`, `_flush_all`).",
+          rationale: "Elasticsearch/OpenSearch `_delete_by_query` deletes every document the query matches (all of them for `match_all`), Prometheus' `admin/tsdb/delete_series` drops time series, and cache flush endpoints empty the cache, whatever HTTP method carries them.",
+          fix: "Run the same query as a count or search first; take a snapshot before deleting.",
+          examples: {
+            invalid: [`curl -XPOST "localhost:9200/logs/_delete_by_query" -d '{"query":{"match_all":{}}}'`, 'curl -X POST -g "http://prom:9090/api/v1/admin/tsdb/delete_series?match[]={job=\\"x\\"}"'],
+            valid: ['curl "localhost:9200/logs/_search"', "curl -X POST localhost:9200/logs/_count"]
+          }
+        }
+      ]
+    };
+  }
+});
+
+// rules/packs/services.json
+var services_default;
+var init_services = __esm({
+  "rules/packs/services.json"() {
+    services_default = {
+      $schema: "../schema/pack.schema.json",
+      id: "services",
+      title: "Hosted services",
+      description: "Command-line clients of hosted services — Cloudflare (wrangler, flarectl), Fastly, DigitalOcean, Stripe, Algolia, LaunchDarkly, Apigee, CircleCI, Splunk, Kong decK, HAProxy's runtime API, nginx — that delete resources, purge caches or stop serving.",
+      keywords: ["wrangler", "flarectl", "fastly", "doctl", "stripe", "algolia", "ldcli", "apigeecli", "circleci", "splunk", "deck", "socat", "nginx", "openresty"],
+      families: {
+        service: {
+          names: ["wrangler", "flarectl", "fastly", "doctl", "stripe", "algolia", "ldcli", "apigeecli", "circleci"],
+          valueOptions: ["-s", "--service-id", "--service-name", "--token", "-t", "--key", "--file", "--url", "--profile", "-p", "--api-key", "--project-name", "--stripe-account", "--stripe-version", "-d", "--data", "-e", "--expand", "--application-id", "--project", "--flag", "--environment", "--access-token", "--base-uri", "-o", "--output", "--org", "--env", "-n", "--name", "-a", "--account", "--zone", "--id", "--type", "--content", "--context", "--config", "--namespace-id", "--object-ids", "--host", "--org-id"]
+        },
+        splunk: { names: ["splunk"], valueOptions: ["-auth", "-index", "-uri", "-app", "-owner"], singleDashLong: true },
+        deck: {
+          names: ["deck"],
+          valueOptions: ["--kong-addr", "--headers", "--select-tag", "-s", "--state", "--workspace", "-w", "--konnect-token", "--konnect-control-plane-name"]
+        },
+        socat: { names: ["socat"] },
+        nginx: { names: ["nginx", "openresty"], valueOptions: ["-c", "-g", "-p", "-e", "-s"] }
+      },
+      rules: [
+        {
+          id: "service-cli-delete",
+          code: "D384",
+          family: "service",
+          match: {
+            any: [
+              { operand: "^(?:delete|rm|remove|undeploy|remove-secret)$" },
+              {
+                all: [{ program: ["fastly"] }, { firstOperand: "^purge$" }, { option: ["--all"] }]
+              },
+              { all: [{ program: ["algolia"] }, { operand: "^clear$" }] },
+              {
+                all: [{ program: ["stripe"] }, { optionValue: { option: ["-X", "--method"], value: "^[Dd][Ee][Ll][Ee][Tt][Ee]$" } }]
+              }
+            ]
+          },
+          title: "A hosted service's CLI deletes resources or purges its cache",
+          message: "The hosted service's command-line client deletes resources (`… delete`, `undeploy`, `remove-secret`) or purges the whole cache.",
+          rationale: "These clients act on live services: `wrangler delete` takes a Cloudflare Worker offline and `wrangler kv namespace|r2 bucket|d1 delete` deletes its data; `flarectl dns|zone delete` and `doctl compute domain records delete` stop names resolving, `doctl compute droplet|databases delete` destroys disks; `fastly service delete` stops serving and `fastly purge --all` sends all traffic to the origin; `stripe customers delete` cancels subscriptions; `algolia indices delete|clear` empties search; `ldcli flags delete` makes code fall back at once; `apigeecli apis delete|undeploy` takes an API offline; `circleci context delete|remove-secret` breaks the pipelines that use it.",
+          fix: "Check the account, environment and resource id first (the client's `list`/`get`), export data before deleting it (`wrangler d1 export`, `algolia objects browse`), purge by key or URL, archive instead of deleting where the service can.",
+          examples: {
+            invalid: ["wrangler delete --name api", "wrangler r2 bucket delete assets", "flarectl dns delete --zone example.com --id 372e6795", "doctl compute droplet delete web-1", "fastly service delete --service-id S --force", "fastly purge --all -s S", "stripe customers delete cus_123", "algolia indices clear products", "ldcli flags delete --project app --flag new-ui", "apigeecli apis undeploy -n orders -e prod -o my-org", "circleci context remove-secret github org prod AWS_KEY"],
+            valid: ["wrangler deploy", "flarectl dns list --zone example.com", "doctl compute droplet list", "fastly purge --key product-1 -s S", "stripe customers list", "algolia indices list", "ldcli flags list --project app", "circleci config validate"]
+          }
+        },
+        {
+          id: "splunk-clean",
+          code: "D385",
+          family: "splunk",
+          match: {
+            any: [
+              {
+                all: [{ firstOperand: "^clean$" }, { operand: "^(?:eventdata|all|userdata|kvstore)$" }]
+              },
+              {
+                all: [{ firstOperand: "^remove$" }, { operand: "^(?:index|app|user)$" }]
+              }
+            ]
+          },
+          title: "splunk clean eventdata / remove index deletes indexed data",
+          message: "`splunk clean eventdata|all` or `splunk remove index` deletes indexed Splunk data.",
+          rationale: "`splunk clean eventdata` erases the events of an index (all indexes when none is named); `clean all` also removes user data and the KV store; `remove index` deletes the index.",
+          fix: "Name the index (`-index NAME`), archive it first (frozen buckets), and stop only the affected inputs.",
+          examples: {
+            invalid: ["splunk clean eventdata -index main -f", "splunk clean all", "splunk remove index old_logs"],
+            valid: ['splunk search "index=main | head 1"', "splunk list index"]
+          }
+        },
+        {
+          id: "api-gateway-reset",
+          code: "D386",
+          family: "deck",
+          match: {
+            any: [{ firstOperand: "^reset$" }, { all: [{ firstOperand: "^gateway$" }, { operand: "^reset$" }] }]
+          },
+          title: "deck reset deletes every Kong entity",
+          message: "`deck reset` / `deck gateway reset` deletes every entity (services, routes, plugins, consumers) of the Kong gateway.",
+          rationale: "A reset leaves the gateway with no routes: all traffic through it fails until the configuration is synced again.",
+          fix: "Use `deck gateway diff` and `deck gateway sync` with a reviewed state file; scope with `--select-tag`.",
+          examples: {
+            invalid: ["deck reset --force", "deck gateway reset --force"],
+            valid: ["deck gateway diff kong.yaml", "deck gateway dump -o kong.yaml"]
+          }
+        },
+        {
+          id: "haproxy-runtime-disable",
+          code: "D387",
+          family: "socat",
+          match: {
+            stdinFromArg: "^(?:disable|shutdown|del|clear)\\s+(?:server|frontend|sessions|session|map|acl|table|ssl)\\b|^set\\s+server\\s+\\S+\\s+state\\s+(?:maint|drain)\\b"
+          },
+          title: "HAProxy runtime API: disabling servers or shutting sessions",
+          message: "The command sent to HAProxy's runtime API disables servers or frontends, kills sessions or clears maps and tables.",
+          rationale: "`disable server`, `set server … state maint`, `shutdown sessions` and `clear table` take effect at once on live traffic: backends stop receiving requests and connected clients are cut off.",
+          fix: "Drain one server at a time (`set server be/s1 state drain`) and check `show servers state` before and after.",
+          examples: {
+            invalid: ['echo "disable server be/web1" | socat stdio /run/haproxy/admin.sock', 'echo "shutdown sessions server be/web1" | socat - UNIX-CONNECT:/run/haproxy.sock'],
+            valid: ['echo "show stat" | socat stdio /run/haproxy/admin.sock', "socat TCP-LISTEN:8080 TCP:localhost:80"]
+          }
+        },
+        {
+          id: "nginx-stop",
+          code: "D388",
+          family: "nginx",
+          match: { optionValue: { option: ["-s"], value: "^(?:stop|quit)$" } },
+          severity: { agent: "warning", script: "off" },
+          title: "nginx -s stop / quit stops the web server",
+          message: "`nginx -s stop|quit` stops the running nginx: every site it serves goes offline.",
+          rationale: "`stop` ends nginx at once (connections dropped), `quit` after the current requests; either way nothing serves until it is started again.",
+          fix: "Reload the configuration instead (`nginx -t && nginx -s reload`).",
+          examples: { invalid: ["nginx -s stop", "sudo nginx -s quit"], valid: ["nginx -t", "nginx -s reload"] }
+        }
+      ]
+    };
+  }
+});
+
+// rules/packs/dns.json
+var dns_default;
+var init_dns = __esm({
+  "rules/packs/dns.json"() {
+    dns_default = {
+      $schema: "../schema/pack.schema.json",
+      id: "dns",
+      title: "DNS",
+      description: "Commands that delete DNS records: AWS Route 53 change batches with DELETE and nsupdate scripts (Cloudflare and DigitalOcean DNS deletes are in the services pack, HTTP API deletes in http-api).",
+      keywords: ["route53", "nsupdate"],
+      families: {
+        aws: {
+          names: ["aws"],
+          globalValueOptions: ["--profile", "--region", "--output", "--endpoint-url", "--query", "--cli-read-timeout", "--cli-connect-timeout", "--ca-bundle", "--color", "--cli-binary-format"],
+          subcommands: { route53: { valueOptions: ["--hosted-zone-id", "--change-batch"] } }
+        },
+        nsupdate: { names: ["nsupdate"], valueOptions: ["-k", "-y", "-p", "-t", "-u", "-r", "-c"], sql: { nsupdate: [] } }
+      },
+      rules: [
+        {
+          id: "dns-record-delete",
+          code: "D389",
+          family: "aws",
+          subcommand: ["route53"],
+          match: {
+            all: [
+              { firstOperand: "^change-resource-record-sets$" },
+              {
+                optionValue: { option: ["--change-batch"], value: '"Action"\\s*:\\s*"DELETE"|Action=DELETE' }
+              }
+            ]
+          },
+          title: "Route 53 change batch that deletes records",
+          message: "The Route 53 change batch deletes DNS records.",
+          rationale: "A deleted record makes the name stop resolving (after the TTL): websites, mail (MX) and verification records (TXT) fail for everyone.",
+          fix: "Change with `UPSERT` where possible, keep the old record set (`list-resource-record-sets`) to restore it, and lower the TTL beforehand.",
+          examples: {
+            invalid: [`aws route53 change-resource-record-sets --hosted-zone-id Z1 --change-batch '{"Changes":[{"Action":"DELETE","ResourceRecordSet":{"Name":"a.example.com"}}]}'`],
+            valid: [`aws route53 change-resource-record-sets --hosted-zone-id Z1 --change-batch '{"Changes":[{"Action":"UPSERT"}]}'`, "aws route53 list-hosted-zones"]
+          }
+        },
+        {
+          id: "nsupdate-delete",
+          code: "D390",
+          family: "nsupdate",
+          match: { sql: "(?:^|\\n)\\s*(?:update\\s+)?(?:delete|del)\\s" },
+          title: "nsupdate script that deletes DNS records",
+          message: "The `nsupdate` input deletes DNS records (`update delete …`).",
+          rationale: "A dynamic update that deletes a name or record set takes effect on the primary at once and spreads to the secondaries.",
+          fix: "Add the new record before deleting the old one, and keep the zone's current records (`dig AXFR`).",
+          examples: {
+            invalid: ["nsupdate -k key <<EOF\nserver ns1\nupdate delete www.example.com A\nsend\nEOF"],
+            valid: ["nsupdate -k key <<EOF\nupdate add www.example.com 300 A 192.0.2.1\nsend\nEOF"]
+          }
+        }
+      ]
+    };
+  }
+});
+
+// rules/packs/cicd.json
+var cicd_default;
+var init_cicd = __esm({
+  "rules/packs/cicd.json"() {
+    cicd_default = {
+      $schema: "../schema/pack.schema.json",
+      id: "cicd",
+      title: "CI/CD and GitLab",
+      description: "GitHub Actions workflows, GitLab (glab) and Jenkins commands that disable pipelines or delete projects, variables, jobs or builds (CircleCI: services pack).",
+      keywords: ["gh", "glab", "jenkins-cli"],
+      families: {
+        gh: { names: ["gh"], globalValueOptions: ["-R", "--repo", "--hostname"] },
+        glab: { names: ["glab"], globalValueOptions: ["-R", "--repo", "-g", "--group"] },
+        jenkins: {
+          names: ["java", "jenkins-cli"],
+          valueOptions: ["-jar", "-s", "-auth", "-i", "-cp", "-classpath", "-webSocket"],
+          singleDashLong: true
+        }
+      },
+      rules: [
+        {
+          id: "gh-workflow-disable",
+          code: "D393",
+          family: "gh",
+          match: {
+            all: [{ subcommandIs: "workflow" }, { firstOperand: "^disable$" }]
+          },
+          title: "gh workflow disable turns a GitHub Actions workflow off",
+          message: "`gh workflow disable` turns a GitHub Actions workflow off: its checks, deployments or scheduled jobs stop running.",
+          rationale: "A disabled workflow silently stops required checks, releases or scheduled backups; nothing fails, it just does not run.",
+          fix: "Change the workflow's triggers in a reviewed commit instead.",
+          examples: {
+            invalid: ["gh workflow disable ci.yml", "gh -R org/repo workflow disable deploy"],
+            valid: ["gh workflow list", "gh workflow enable ci.yml", "gh workflow run ci.yml"]
+          }
+        },
+        {
+          id: "glab-delete",
+          code: "D394",
+          family: "glab",
+          match: { operand: "^(?:delete|del|rm|remove)$" },
+          title: "glab … delete removes GitLab projects, releases, variables or pipelines",
+          message: "`glab repo|release|variable|label|ci … delete` removes GitLab projects, releases, CI variables or pipelines.",
+          rationale: "`glab repo delete` deletes the project with its issues, merge requests and CI history; deleting a CI variable breaks the pipelines that read it.",
+          fix: "Archive instead of deleting; export the project first.",
+          examples: {
+            invalid: ["glab repo delete group/app --yes", "glab variable delete DEPLOY_KEY", "glab release delete v1.0", "glab ci delete 1234"],
+            valid: ["glab repo view", "glab ci status", "glab variable list"]
+          }
+        },
+        {
+          id: "jenkins-delete",
+          code: "D395",
+          family: "jenkins",
+          match: {
+            all: [
+              {
+                any: [{ program: ["jenkins-cli"] }, { optionValue: { option: ["-jar"], value: "jenkins-cli[^/]*\\.jar$" } }]
+              },
+              {
+                operand: "^(?:delete-job|delete-node|delete-view|delete-builds|delete-credentials|clear-queue|safe-shutdown|shutdown|disable-job|disconnect-node)$"
+              }
+            ]
+          },
+          title: "Jenkins CLI deletes jobs, nodes or builds, or stops Jenkins",
+          message: "The Jenkins CLI call deletes jobs, nodes, views, builds or credentials, clears the queue, or shuts Jenkins down.",
+          rationale: "Deleting a job removes its configuration and build history; `shutdown` stops every running build.",
+          fix: "Back up `JENKINS_HOME/jobs/NAME` first; disable a job before deleting it; prefer `safe-restart` to `shutdown`.",
+          examples: {
+            invalid: ["java -jar jenkins-cli.jar -s http://ci:8080/ delete-job app", "jenkins-cli delete-builds app 1-100", "java -jar jenkins-cli.jar -s http://ci/ shutdown"],
+            valid: ["java -jar jenkins-cli.jar -s http://ci/ list-jobs", "java -jar app.jar delete-job"]
+          }
+        }
+      ]
+    };
+  }
+});
+
+// rules/packs/packages.json
+var packages_default;
+var init_packages = __esm({
+  "rules/packs/packages.json"() {
+    packages_default = {
+      $schema: "../schema/pack.schema.json",
+      id: "packages",
+      title: "Package managers and registries",
+      description: "Publishing to package registries (npm, pnpm, yarn, bun, cargo, twine, gem) and removing system or Python packages. Agent profile only: release and maintainer scripts do this on purpose.",
+      keywords: ["publish", "upload", "push", "yank", "remove", "purge", "uninstall", "autoremove", "erase", "del", "pacman"],
+      families: {
+        registry: {
+          names: ["npm", "pnpm", "yarn", "bun", "cargo", "twine", "gem"],
+          globalValueOptions: ["--registry", "--userconfig", "--prefix", "-C", "--dir", "-w", "--workspace", "--filter", "--manifest-path"],
+          subcommands: {
+            publish: {
+              valueOptions: ["--otp", "--tag", "--access", "-p", "--package", "--token", "--index", "--registry"]
+            },
+            upload: {
+              valueOptions: ["-r", "--repository", "--repository-url", "-u", "--username", "-p", "--password", "-c", "--comment", "--config-file"]
+            },
+            push: { valueOptions: ["--host", "-k", "--key", "--otp"] },
+            yank: {
+              valueOptions: ["--vers", "--version", "-v", "--platform", "--registry", "--token", "--index"]
+            }
+          }
+        },
+        packages: {
+          names: ["apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "pacman", "apk", "pip", "pip3", "pipx"],
+          valueOptions: ["-o", "-c", "-t", "--target-release", "--option", "--config-file", "--setopt", "--installroot", "--releasever", "--repo", "--enablerepo", "--disablerepo", "-r", "--requirement", "--python"]
+        }
+      },
+      rules: [
+        {
+          id: "registry-publish",
+          code: "D391",
+          family: "registry",
+          subcommand: ["publish", "upload", "push", "yank"],
+          match: {
+            all: [
+              { not: { option: ["--dry-run", "-n", "--undo"] } },
+              {
+                not: {
+                  all: [{ program: ["npm", "pnpm", "yarn", "bun"] }, { any: [{ subcommandIs: "push" }, { subcommandIs: "upload" }, { subcommandIs: "yank" }] }]
+                }
+              },
+              {
+                not: {
+                  all: [{ program: ["twine"] }, { not: { subcommandIs: "upload" } }]
+                }
+              }
+            ]
+          },
+          severity: { agent: "warning", script: "off" },
+          title: "Publishing or yanking a package release",
+          message: "`npm|pnpm|yarn|bun publish`, `cargo publish|yank`, `twine upload` or `gem push|yank` changes what a package registry serves.",
+          rationale: "A published version is public and permanent for practical purposes: npm allows unpublishing only within 72 hours and never reuses a version number, crates.io and PyPI never delete or reuse one, and consumers may already have installed it; a yank breaks the lockfiles that pin the version.",
+          fix: "Run the dry run first (`npm publish --dry-run`, `cargo publish --dry-run`, `twine check dist/*`) and publish from CI on a tagged release.",
+          examples: {
+            invalid: ["npm publish", "pnpm publish --access public", "cargo publish -p core", "cargo yank --vers 1.2.3 mycrate", "twine upload dist/*", "gem push pkg/app-1.0.gem"],
+            valid: ["npm publish --dry-run", "npm pack", "cargo publish --dry-run", "cargo yank --vers 1.2.3 --undo mycrate", "twine check dist/*", "gem build app.gemspec"]
+          }
+        },
+        {
+          id: "package-remove",
+          code: "D392",
+          family: "packages",
+          match: {
+            all: [
+              {
+                any: [
+                  { firstOperand: "^(?:remove|purge|autoremove|erase|uninstall|del)$" },
+                  { all: [{ program: ["pacman"] }, { option: ["-R", "--remove"] }] }
+                ]
+              },
+              {
+                not: {
+                  option: ["--simulate", "--dry-run", "--assumeno", "--just-print", "--no-act", "--recon", "--print"]
+                }
+              },
+              {
+                not: {
+                  all: [{ program: ["apt", "apt-get", "aptitude"] }, { option: ["-s"] }]
+                }
+              }
+            ]
+          },
+          severity: { agent: "warning", script: "off" },
+          title: "Removing system or Python packages",
+          message: "The package manager removes installed packages (and with `purge`/`autoremove`, their configuration or dependencies).",
+          rationale: "Removal takes out the package and whatever depends on it: `apt-get remove python3` or `dnf remove` of a library can take dozens of packages with it, `pip uninstall` outside a virtual environment breaks the system's own tools, and `-y` answers the question for you.",
+          fix: "Simulate first (`apt-get -s remove …`, `dnf remove --assumeno`) and read the list of packages that go; work in a virtual environment for Python.",
+          exceptions: "Simulations (`-s`, `--simulate`, `--dry-run`, `--assumeno`) are not flagged.",
+          examples: {
+            invalid: ["apt-get remove -y nginx", "sudo apt purge postgresql-15", "dnf remove httpd", "apk del curl", "pacman -Rns vim", "pip uninstall -y requests"],
+            valid: ["apt-get install -y nginx", "apt list --installed", "apt-get -s remove nginx", "pip install requests"]
+          }
+        }
+      ]
+    };
+  }
+});
+
+// rules/packs/fork-bomb.json
+var fork_bomb_default;
+var init_fork_bomb = __esm({
+  "rules/packs/fork-bomb.json"() {
+    fork_bomb_default = {
+      $schema: "../schema/pack.schema.json",
+      id: "fork-bomb",
+      title: "Fork bombs",
+      description: "Functions whose body only starts more copies of itself.",
+      keywords: [],
+      families: {},
+      rules: [
+        {
+          id: "system-fork-bomb",
+          code: "D399",
+          family: "*",
+          match: { forkBomb: true },
+          severity: { agent: "error", script: "error" },
+          title: "Fork bomb: a function that only starts copies of itself",
+          message: "The function only calls itself, in a pipeline or in the background: a fork bomb that starts processes until the system can start no more.",
+          rationale: "Each call starts two more (`:|:`) and none returns, so the number of processes doubles at every step until the user's or the system's process limit: the machine stops responding, sessions (the agent's own included) cannot start anything, and often only a reboot ends it. `:(){ :|:& };:` is the well-known spelling; any function name works the same.",
+          fix: "Remove it. To test process limits, set `ulimit -u` in a throwaway container or VM.",
+          examples: {
+            invalid: [":(){ :|:& };:", "bomb() { bomb | bomb & }; bomb", "function f { f & f; }; f", "sh -c ':(){ :|:& };:'"],
+            valid: ['walk() { for d in "$1"/*; do [ -d "$d" ] && walk "$d"; done; }', "f() { f; }", "g() { ls | wc -l; }"]
+          }
+        }
+      ]
+    };
+  }
+});
+
 // src/analyses/packs-data.ts
 var BUILTIN_PACK_DATA;
 var init_packs_data = __esm({
@@ -24707,7 +25724,17 @@ var init_packs_data = __esm({
     init_iac();
     init_github();
     init_databases();
-    BUILTIN_PACK_DATA = [remote_code_default, secrets_default, disk_default, permissions_default, git_default, files_default, system_default, containers_default, kubernetes_default, cloud_default, iac_default, github_default, databases_default];
+    init_remote();
+    init_backup();
+    init_messaging();
+    init_secret_stores();
+    init_http_api();
+    init_services();
+    init_dns();
+    init_cicd();
+    init_packages();
+    init_fork_bomb();
+    BUILTIN_PACK_DATA = [remote_code_default, secrets_default, disk_default, permissions_default, git_default, files_default, system_default, containers_default, kubernetes_default, cloud_default, iac_default, github_default, databases_default, remote_default, backup_default, messaging_default, secret_stores_default, http_api_default, services_default, dns_default, cicd_default, packages_default, fork_bomb_default];
   }
 });
 
@@ -24802,6 +25829,7 @@ function evaluate(expr, f) {
     const words = f.resolved ? [f.resolved.nameWord, ...f.resolved.args] : f.cmd.args;
     return expr.substitutes.some((p) => f.unit.named(p).some((o2) => o2 !== f.cmd && words.some((w) => w.value === void 0 && within(o2.span, w.span))));
   }
+  if ("forkBomb" in expr) return f.unit.forkBomb(f.cmd);
   if ("tokens" in expr) {
     const seen = /* @__PURE__ */ new Set();
     for (const w of f.resolved?.args ?? []) {
@@ -24827,7 +25855,8 @@ function sqlTexts(name2, fam, scanned, cmd) {
   }
   return out2;
 }
-function projectOperands(resolved2, scanned, allowDot, acceptable) {
+function projectOperands(resolved2, scanned, allowDot, unit, cmd) {
+  const acceptable = unit.acceptable;
   const staticOk = (v) => {
     if (/^\/(var\/)?tmp\/[^/]/.test(v) && !v.split("/").includes("..")) return true;
     if (allowDot && /^\/(var\/)?tmp\/?$/.test(v)) return true;
@@ -24857,7 +25886,17 @@ function projectOperands(resolved2, scanned, allowDot, acceptable) {
     if (acceptable(w)) continue;
     const first = w.parts[0];
     if (first?.kind === "parameter") {
-      if (!first.guarded && !(TEMP_VARS.has(first.name) && w.parts.length > 1)) {
+      const known = unit.knownValues(first.name, cmd);
+      const rest = literalRest(w);
+      if (known.values.length > 0 && (rest === void 0 || !known.values.every((v) => staticOk(v + rest)))) {
+        ok = false;
+        continue;
+      }
+      if (known.exact && rest !== void 0 && first.plain === true) continue;
+      if (first.guarded) {
+        const dflt = /^"?\$\{[A-Za-z_0-9]+:?[-=]([^}]*)\}/.exec(w.raw)?.[1];
+        if (dflt !== void 0 && !(/^[\w./-]+$/.test(dflt.trim()) && staticOk(dflt.trim()))) ok = false;
+      } else if (!(TEMP_VARS.has(first.name) && w.parts.length > 1) && !emptyIsHarmless(w, staticOk)) {
         unguarded ??= first.name;
         ok = false;
       }
@@ -24867,6 +25906,35 @@ function projectOperands(resolved2, scanned, allowDot, acceptable) {
     ok = false;
   }
   return { inProject: any && ok, ...unguarded !== void 0 ? { unguarded } : {} };
+}
+function emptyIsHarmless(w, staticOk) {
+  const first = w.parts[0];
+  if (first?.kind !== "parameter" || first.plain !== true || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(first.name)) return false;
+  const rest = literalRest(w);
+  if (rest === void 0) return false;
+  return rest === "" || !rest.startsWith("/") && staticOk(rest);
+}
+function literalRest(w) {
+  let rest = "";
+  for (const p of w.parts.slice(1)) {
+    if (p.kind !== "literal") return void 0;
+    rest += p.value;
+  }
+  return rest;
+}
+function loopValues(cmd, name2) {
+  for (let c3 = cmd?.place?.chain; c3; c3 = c3.parent) {
+    const e = c3.enclosing;
+    if (e.kind !== "for" || e.name !== name2) continue;
+    if (e.values === void 0 || e.values.length === 0) return void 0;
+    const out2 = [];
+    for (const v of e.values) {
+      if (v.value === void 0 || /[*?[]/.test(v.value) && v.parts.some((p) => p.kind === "literal" && !p.quoted)) return void 0;
+      out2.push(v.value);
+    }
+    return out2;
+  }
+  return void 0;
 }
 function familyFacts(cmd, resolved2, unit, fam) {
   const args2 = resolved2.args;
@@ -24923,16 +25991,86 @@ var init_destructive = __esm({
        * `acceptable`: words the host knows to be acceptable removal targets although they are not
        * static (a Makefile's `$(DESTDIR)$(BINDIR)/x`); default none.
        */
-      constructor(commands, acceptable = () => false) {
+      constructor(commands, acceptable = () => false, script) {
         this.commands = commands;
         this.acceptable = acceptable;
+        this.script = script;
       }
       commands;
       acceptable;
+      script;
       resolvedMap = /* @__PURE__ */ new Map();
       byNameMap;
       haystack;
       mentioned = /* @__PURE__ */ new Map();
+      bombs;
+      /**
+       * True when `cmd` is the first command of a fork bomb: a function body whose every simple
+       * command calls the function itself, at least one of them in a pipeline or in the background
+       * (`:(){ :|:& };:`, `bomb() { bomb | bomb & }`). Each call then starts two processes and
+       * none returns, so the number of processes doubles until the system's limit. A recursive
+       * function with anything else in its body (a test, a base case) is not one. Needs the unit's
+       * script for background jobs; without it, only pipelines count.
+       */
+      forkBomb(cmd) {
+        if (!this.bombs) {
+          this.bombs = /* @__PURE__ */ new Set();
+          const bodies = /* @__PURE__ */ new Map();
+          for (const c3 of this.commands) {
+            let direct = true;
+            for (let ch = c3.place?.chain; ch; ch = ch.parent) {
+              const e = ch.enclosing;
+              if (e.kind === "function") {
+                const list = bodies.get(e);
+                if (list) list.push({ cmd: c3, direct });
+                else bodies.set(e, [{ cmd: c3, direct }]);
+                break;
+              }
+              if (e.kind !== "group" && e.kind !== "subshell" && e.kind !== "list-right") direct = false;
+            }
+          }
+          const bg = this.script?.background ?? [];
+          for (const [fn, entries2] of bodies) {
+            if (fn.name === void 0 || !entries2.every((x) => x.direct && x.cmd.name?.value === fn.name)) continue;
+            const cmds = entries2.map((x) => x.cmd);
+            const spawns = cmds.some((c3) => c3.pipeline !== void 0 || bg.some((s) => s.start <= c3.span.start && c3.span.end <= s.end && fn.span.start <= s.start));
+            if (spawns) this.bombs.add(cmds[0]);
+          }
+        }
+        return this.bombs.has(cmd);
+      }
+      assigned;
+      /**
+       * What the unit says about the value of variable `name` where `cmd` runs: the static values
+       * its assignment statements and declarations give it (`d=/usr`, `local d=build`), and, inside
+       * `for name in WORDS` with static words, the loop's values. `exact` when the innermost such
+       * loop gives every value and nothing else in the unit sets `name` (no assignment, declaration,
+       * `read`, `mapfile`, `readarray`, `getopts`, `printf -v`). Nothing is known without the unit's
+       * script (values empty, not exact).
+       */
+      knownValues(name2, cmd) {
+        if (!this.script) return { values: [], exact: false };
+        if (!this.assigned) {
+          const map = /* @__PURE__ */ new Map();
+          const note = (n2, w) => {
+            const e = map.get(n2) ?? { values: [], other: false };
+            if (w?.value !== void 0) e.values.push(w.value);
+            else e.other = true;
+            map.set(n2, e);
+          };
+          for (const a2 of this.script.assignmentStatements ?? []) note(a2.assignment.name, a2.assignment.value);
+          for (const d of this.script.declarations ?? []) for (const a2 of d.assignments) note(a2.name, a2.value);
+          for (const c3 of this.commands) {
+            if (!["read", "mapfile", "readarray", "getopts", "printf"].includes(c3.name?.value ?? "")) continue;
+            for (const w of c3.args) if (w.value !== void 0) note(w.value, void 0);
+          }
+          this.assigned = map;
+        }
+        const set = this.assigned.get(name2);
+        const loop = loopValues(cmd, name2);
+        if (loop) return { values: [...loop, ...set?.values ?? []], exact: set === void 0 };
+        return { values: set?.values ?? [], exact: false };
+      }
       /** The resolved program of `cmd` (memoised). */
       resolved(cmd) {
         if (this.resolvedMap.has(cmd)) return this.resolvedMap.get(cmd);
@@ -25031,7 +26169,7 @@ var init_destructive = __esm({
             if (rule.family !== familyKey) continue;
             if (rule.subcommand && (facts.subcommand === void 0 || !rule.subcommand.includes(facts.subcommand))) continue;
             if (!evaluate(rule.match, facts)) continue;
-            if (rule.inProject) project ??= projectOperands(resolved2, facts.scanned, rule.inProject.allowDot ?? false, unit.acceptable);
+            if (rule.inProject) project ??= projectOperands(resolved2, facts.scanned, rule.inProject.allowDot ?? false, unit, cmd);
             hits.push({ pack, rule, inProject: project?.inProject ?? false, ...project?.unguarded !== void 0 ? { unguarded: project.unguarded } : {} });
             break;
           }
@@ -27050,7 +28188,7 @@ var init_destructive_command = __esm({
       run(ctx) {
         const packs = ctx.packs ?? BUILTIN_PACK_SET;
         const u2 = ctx.unit;
-        const unit = new UnitFacts(ctx.parsed.commands, u2.origin.kind === "makefile" ? (w) => INSTALL_DIR_VAR.test(u2.hostText.slice(u2.sourceMap.toHost(w.span.start), u2.sourceMap.toHost(Math.max(w.span.start, w.span.end - 1)) + 1)) : void 0);
+        const unit = new UnitFacts(ctx.parsed.commands, u2.origin.kind === "makefile" ? (w) => INSTALL_DIR_VAR.test(u2.hostText.slice(u2.sourceMap.toHost(w.span.start), u2.sourceMap.toHost(Math.max(w.span.start, w.span.end - 1)) + 1)) : void 0, ctx.parsed);
         const profile = ctx.unit.profile;
         for (const cmd of ctx.parsed.commands) {
           const hits = packs.match(cmd, unit);
@@ -33038,9 +34176,13 @@ function ruleFor(text, m, policy, which) {
   }
   return void 0;
 }
+function callsItself(m) {
+  for (let e = m.cmd.place?.chain; e; e = e.parent) if (e.enclosing.kind === "function" && e.enclosing.name === m.program) return true;
+  return false;
+}
 function modelReadOnly(m, instance2, text, functions) {
   let inst = instance2;
-  if (m.program !== void 0 && functions.has(m.program) && m.wrappers.length === 0 && inst.assignments.length === 0 && inst.redirects.length === 0) return true;
+  if (m.program !== void 0 && functions.has(m.program) && m.wrappers.length === 0 && inst.assignments.length === 0 && inst.redirects.length === 0) return !callsItself(m);
   if (!inst.name) return inst.assignments.every((a2) => !codeLoadingVariable(a2.name, a2.value ? a2.value.value : "") && !a2.name.startsWith("GIT_")) && inst.redirects.every((r) => r.heredoc || r.operator === "<<<" || r.operator === "<" || /^(>&|<&)$/.test(r.operator) || r.target?.value === "/dev/null");
   if (inst.assignments.some((a2) => !["harmless", "prefix-only"].includes(classifyAssignment(a2.name, a2.value ? a2.value.value : "")))) return false;
   const program = m.program;
@@ -36329,7 +37471,7 @@ var init_secrets2 = __esm({
         { id: "aws-access-key", label: "AWS access key id", pattern: "\\b(?:AKIA|ASIA)[A-Z0-9]{16}\\b", secret: 0, keep: 4 },
         { id: "google-api-key", label: "Google API key", pattern: "\\bAIza[0-9A-Za-z_-]{35}", secret: 0, keep: 4 },
         { id: "sk-key", label: "API secret key (sk-…)", pattern: "\\bsk-[A-Za-z0-9_-]{20,255}", secret: 0, keep: 3 },
-        { id: "private-key", label: "private key block", pattern: "-----BEGIN (?:[A-Z0-9]+ )?PRIVATE KEY-----", secret: 0, keep: 11 },
+        { id: "private-key", label: "private key block", pattern: "-----BEGIN (?:[A-Z0-9]+ )?PRIVATE KEY-----[A-Za-z0-9+/=\\s\\\\:,.-]{0,16384}", secret: 0, keep: 11 },
         { id: "url-password", label: "password in a URL", pattern: `\\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^/\\s:@'"]{1,128}:([^/\\s@'"]{1,256})@`, secret: 1, keep: 0 }
       ]
     };
@@ -36340,9 +37482,12 @@ var init_secrets2 = __esm({
 function maskOne(secret, keep) {
   return `${secret.slice(0, Math.min(keep, secret.length))}…[masked]`;
 }
+function mayHoldSecret(text) {
+  return /AKIA|ASIA|AIza|gh[pousr]_|github_pat_|sk-|PRIVATE KEY|:\/\//.test(text);
+}
 function findSecrets(text) {
   const scanned = text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text;
-  if (!/AKIA|ASIA|AIza|gh[pousr]_|github_pat_|sk-|PRIVATE KEY|:\/\//.test(scanned)) return [];
+  if (!mayHoldSecret(scanned)) return [];
   const found = [];
   for (const p of PATTERNS2) {
     p.re.lastIndex = 0;
@@ -36357,6 +37502,31 @@ function findSecrets(text) {
   const out2 = [];
   for (const f of found) if (out2.length === 0 || f.span.start >= out2[out2.length - 1].span.end) out2.push(f);
   return out2;
+}
+function maskWithOffsets(text) {
+  const found = findSecrets(text);
+  if (found.length === 0) return { text, map: (o2) => o2 };
+  let out2 = "";
+  let at = 0;
+  const moved = [];
+  for (const f of found) {
+    out2 += text.slice(at, f.span.start);
+    const newStart = out2.length;
+    out2 += f.masked;
+    moved.push({ start: f.span.start, end: f.span.end, newStart, newEnd: out2.length });
+    at = f.span.end;
+  }
+  out2 += text.slice(at);
+  const map = (offset, side) => {
+    let delta = 0;
+    for (const m of moved) {
+      if (offset <= m.start) break;
+      if (offset < m.end) return side === "start" ? m.newStart : m.newEnd;
+      delta = m.newEnd - m.end;
+    }
+    return offset + delta;
+  };
+  return { text: out2, map };
 }
 var PATTERNS2, MAX_SCAN;
 var init_secrets3 = __esm({
@@ -36401,7 +37571,7 @@ var init_secret_in_command = __esm({
         for (const s of findSecrets(ctx.unit.text)) {
           ctx.report({
             ruleId: "secret-in-command",
-            message: `The command line holds a ${s.label} (${s.masked}): command lines are kept in transcripts, shell history and process lists, so it has leaked. Rotate it and pass it through the environment or a credential helper.`,
+            message: `The command line holds ${/^[AEIOU]/.test(s.label) ? "an" : "a"} ${s.label} (${s.masked}): command lines are kept in transcripts, shell history and process lists, so it has leaked. Rotate it and pass it through the environment or a credential helper.`,
             span: s.span,
             data: { kind: s.kind }
           });
@@ -48617,6 +49787,24 @@ var init_shellward_config_schema = __esm({
             pattern: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$"
           },
           properties: {
+            "ansible-adhoc-destructive": {
+              description: "D398: ansible ad-hoc command that removes files or reboots hosts",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "api-gateway-reset": {
+              description: "D386: deck reset deletes every Kong entity",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
             "aws-delete": {
               description: "D349: aws delete-*/terminate-* calls remove cloud resources",
               enum: [
@@ -48644,6 +49832,15 @@ var init_shellward_config_schema = __esm({
                 "error"
               ]
             },
+            "azcopy-remove": {
+              description: "D375: azcopy remove deletes Azure blobs or files",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
             "backslash-escaped-operators": {
               description: "S221: Backslash-escaped shell operator",
               enum: [
@@ -48655,6 +49852,15 @@ var init_shellward_config_schema = __esm({
             },
             "backslash-escaped-whitespace": {
               description: "S215: Backslash-escaped space or tab",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "backup-delete": {
+              description: "D370: borg delete / prune removes backup archives",
               enum: [
                 "off",
                 "note",
@@ -48833,6 +50039,24 @@ var init_shellward_config_schema = __esm({
                 "error"
               ]
             },
+            "dns-record-delete": {
+              description: "D389: Route 53 change batch that deletes records",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "doppler-delete": {
+              description: "D381: doppler … delete removes secrets, configs or projects",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
             "file-skipped": {
               description: "I901: File could not be analysed",
               enum: [
@@ -48871,6 +50095,15 @@ var init_shellward_config_schema = __esm({
             },
             "gh-delete": {
               description: "D355: gh … delete removes repositories, releases and other GitHub objects",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "gh-workflow-disable": {
+              description: "D393: gh workflow disable turns a GitHub Actions workflow off",
               enum: [
                 "off",
                 "note",
@@ -49004,6 +50237,15 @@ var init_shellward_config_schema = __esm({
                 "error"
               ]
             },
+            "git-submodule-deinit-force": {
+              description: "D397: git submodule deinit --force discards the submodule's changes",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
             "git-switch-discard": {
               description: "D319: git switch --discard-changes throws away local changes",
               enum: [
@@ -49022,6 +50264,24 @@ var init_shellward_config_schema = __esm({
                 "error"
               ]
             },
+            "git-worktree-remove-force": {
+              description: "D396: git worktree remove --force discards the worktree's changes",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "glab-delete": {
+              description: "D394: glab … delete removes GitLab projects, releases, variables or pipelines",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
             "gsutil-remove": {
               description: "D351: gsutil rm / rb deletes Cloud Storage objects or buckets",
               enum: [
@@ -49031,8 +50291,35 @@ var init_shellward_config_schema = __esm({
                 "error"
               ]
             },
+            "haproxy-runtime-disable": {
+              description: "D387: HAProxy runtime API: disabling servers or shutting sessions",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
             "helm-uninstall": {
               description: "D347: helm uninstall removes a release and its resources",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "http-bulk-delete-endpoint": {
+              description: "D383: Call of a bulk-delete endpoint",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "http-delete": {
+              description: "D382: HTTP DELETE request to an API",
               enum: [
                 "off",
                 "note",
@@ -49085,6 +50372,15 @@ var init_shellward_config_schema = __esm({
                 "error"
               ]
             },
+            "jenkins-delete": {
+              description: "D395: Jenkins CLI deletes jobs, nodes or builds, or stops Jenkins",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
             "jq-file-arguments": {
               description: "S203: jq flag that loads a program or data from a file",
               enum: [
@@ -49096,6 +50392,15 @@ var init_shellward_config_schema = __esm({
             },
             "jq-system-function": {
               description: "S202: jq program that calls system()",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "kafka-delete": {
+              description: "D376: Deleting Kafka topics, records or consumer offsets",
               enum: [
                 "off",
                 "note",
@@ -49166,8 +50471,35 @@ var init_shellward_config_schema = __esm({
                 "error"
               ]
             },
+            "nats-delete": {
+              description: "D378: nats stream/kv/object rm or purge deletes JetStream data",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
             newlines: {
               description: "S207: Newline that separates commands",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "nginx-stop": {
+              description: "D388: nginx -s stop / quit stops the web server",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "nsupdate-delete": {
+              description: "D390: nsupdate script that deletes DNS records",
               enum: [
                 "off",
                 "note",
@@ -49184,8 +50516,35 @@ var init_shellward_config_schema = __esm({
                 "error"
               ]
             },
+            "object-storage-remove": {
+              description: "D374: mc rm --recursive / rb --force deletes MinIO or S3 objects",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "op-delete": {
+              description: "D380: 1Password op … delete removes items or vaults",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
             "output-redirection": {
               description: "S210: Output redirection",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "package-remove": {
+              description: "D392: Removing system or Python packages",
               enum: [
                 "off",
                 "note",
@@ -49310,8 +50669,35 @@ var init_shellward_config_schema = __esm({
                 "error"
               ]
             },
+            "rabbitmq-delete": {
+              description: "D377: rabbitmqctl delete_queue / purge_queue / reset removes queues or messages",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "rclone-delete": {
+              description: "D372: rclone purge/delete/sync removes remote files",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
             "redis-flush": {
               description: "D359: redis-cli FLUSHALL / FLUSHDB empties Redis",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "registry-publish": {
+              description: "D391: Publishing or yanking a package release",
               enum: [
                 "off",
                 "note",
@@ -49373,6 +50759,24 @@ var init_shellward_config_schema = __esm({
                 "error"
               ]
             },
+            "remote-copy-system-dir": {
+              description: "D368: scp onto a system directory of another host",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "restic-forget": {
+              description: "D371: restic forget / prune removes snapshots or their data",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
             rimraf: {
               description: "D324: rimraf deletes whole trees without asking",
               enum: [
@@ -49402,6 +50806,15 @@ var init_shellward_config_schema = __esm({
             },
             "rm-recursive-force": {
               description: "D311: rm -rf removes files recursively without asking",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "rsync-delete": {
+              description: "D367: rsync --delete removes destination files the source lacks",
               enum: [
                 "off",
                 "note",
@@ -49472,6 +50885,15 @@ var init_shellward_config_schema = __esm({
                 "error"
               ]
             },
+            "service-cli-delete": {
+              description: "D384: A hosted service's CLI deletes resources or purges its cache",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
             "shell-metacharacters": {
               description: "S205: Shell metacharacters in a quoted argument with a stray quote",
               enum: [
@@ -49499,6 +50921,15 @@ var init_shellward_config_schema = __esm({
                 "error"
               ]
             },
+            "splunk-clean": {
+              description: "D385: splunk clean eventdata / remove index deletes indexed data",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
             "sql-delete-all": {
               description: "D316: SQL DELETE without WHERE removes every row",
               enum: [
@@ -49510,6 +50941,15 @@ var init_shellward_config_schema = __esm({
             },
             "sql-drop-truncate": {
               description: "D315: SQL DROP/TRUNCATE removes database objects",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "ssh-remote-destructive": {
+              description: "D369: ssh runs a destructive command on another host",
               enum: [
                 "off",
                 "note",
@@ -49546,6 +50986,15 @@ var init_shellward_config_schema = __esm({
             },
             "system-firewall-flush": {
               description: "D340: Flushing or disabling the firewall",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "system-fork-bomb": {
+              description: "D399: Fork bomb: a function that only starts copies of itself",
               enum: [
                 "off",
                 "note",
@@ -49627,6 +51076,24 @@ var init_shellward_config_schema = __esm({
             },
             "untrusted-input-in-run": {
               description: "W601: Untrusted event data expanded into a run: script",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "vault-delete": {
+              description: "D379: vault kv delete/destroy, secrets disable: secrets lost",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "velero-delete": {
+              description: "D373: velero … delete removes Kubernetes backups",
               enum: [
                 "off",
                 "note",
@@ -49797,6 +51264,7 @@ var init_pack_schema = __esm({
             stdinFrom: { $ref: "#/definitions/names", description: "An earlier stage of the command's pipeline runs one of these programs (`curl … | sh`)." },
             stdinFromArg: { type: "string", format: "regex", description: "An earlier stage of the command's pipeline has a static argument matching this (`cat ~/.ssh/id_rsa | nc …`)." },
             substitutes: { $ref: "#/definitions/names", description: 'An argument holds a command or process substitution that runs one of these programs (`bash <(curl …)`, `eval "$(curl …)"`).' },
+            forkBomb: { const: true, description: "The command is the first of a function body made only of calls of that function itself, at least one in a pipeline or in the background (`:(){ :|:& };:`): each call starts two more and none ends." },
             tokens: {
               type: "array",
               minItems: 1,
@@ -49817,7 +51285,7 @@ var init_pack_schema = __esm({
         keywords: { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true, description: "The pack is tried only when one of these occurs in a static word of the unit (a command name, argument or redirection target). Empty: always tried." },
         families: {
           type: "object",
-          minProperties: 1,
+          description: "Program families; may be empty for a pack of `*` rules only.",
           propertyNames: { pattern: "^[a-z][a-z0-9-]*$" },
           additionalProperties: {
             type: "object",
@@ -68854,20 +70322,22 @@ ${exceptions}`] : []].join("\n\n");
 function sarifRule(rule) {
   const loudest = loudestDefault(rule);
   const securitySeverity = SECURITY_CATEGORIES.has(rule.category) && loudest ? SECURITY_SEVERITY[loudest] : void 0;
-  const tags = [.../* @__PURE__ */ new Set([...securitySeverity ? ["security"] : [], rule.category, "shellward"])];
+  const tags = [.../* @__PURE__ */ new Set([...securitySeverity ? ["security"] : [], rule.category, ...rule.customPack !== void 0 ? ["custom-pack"] : [], "shellward"])];
   return {
     id: rule.id,
     name: pascalCase(rule.id),
     shortDescription: { text: rule.title },
     fullDescription: { text: rule.docs.rationale },
     help: ruleHelp(rule),
-    helpUri: ruleHelpUri(rule.id),
+    // A custom pack's rule has no page in shellward's docs; its help text is the pack's own.
+    ...rule.customPack === void 0 ? { helpUri: ruleHelpUri(rule.id) } : {},
     defaultConfiguration: reportingConfiguration(rule.severity.script),
     properties: {
       tags: tags.slice(0, CODE_SCANNING_LIMITS.tagsPerRule),
       precision: rule.precision ?? CATEGORY_PRECISION[rule.category],
       "problem.severity": PROBLEM_SEVERITY[rule.severity.script === "off" ? loudest ?? "note" : rule.severity.script],
-      ...securitySeverity ? { "security-severity": securitySeverity } : {}
+      ...securitySeverity ? { "security-severity": securitySeverity } : {},
+      ...rule.customPack !== void 0 ? { pack: rule.customPack } : {}
     }
   };
 }
@@ -69527,6 +70997,22 @@ function escapeForTerminal(s) {
     return code <= 255 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
   });
 }
+function excerptLines(x, chalk2) {
+  const lead2 = x.cutBefore ? "…" : "";
+  const before = lead2 + escapeForTerminal(x.text.slice(0, x.start));
+  const marked = escapeForTerminal(x.text.slice(x.start, x.end));
+  const after = escapeForTerminal(x.text.slice(x.end)) + (x.cutAfter ? "…" : "");
+  const where = [
+    x.lines > 1 ? `line ${x.line} of ${x.lines} of the command` : "",
+    x.sessionId !== void 0 ? `session ${escapeForTerminal(x.sessionId)}` : "",
+    x.callId !== void 0 ? `call ${escapeForTerminal(x.callId)}` : ""
+  ].filter((p) => p !== "");
+  return [
+    `    ${before}${marked}${after}`,
+    `    ${" ".repeat([...before].length)}${chalk2.green("^".repeat(Math.max(1, [...marked].length)))}`,
+    ...where.length > 0 ? [chalk2.dim(`    ${where.join(", ")}`)] : []
+  ];
+}
 function plural(n2, word) {
   return `${n2} ${word}${n2 === 1 ? "" : "s"}`;
 }
@@ -69564,6 +71050,7 @@ function formatText(input, options) {
     for (const d of result.diagnostics) {
       const pos = chalk2.dim(`:${d.range.start.line}:${d.range.start.column}:`);
       lines.push(`${file}${pos} ${severityStyle[d.severity](d.severity)}: ${escapeForTerminal(d.message)} ${chalk2.dim(`[${d.ruleId}]`)}`);
+      if (d.excerpt) lines.push(...excerptLines(d.excerpt, chalk2));
     }
   }
   const c3 = countSeverities(input.results);
@@ -70655,6 +72142,46 @@ function spanToRange(span, map, index) {
   return { start: index.position(hostStart), end: index.position(hostEnd) };
 }
 
+// src/analyses/excerpt.ts
+init_secrets3();
+var EXCERPT_WIDTH = 88;
+var CONTEXT_BEFORE = 24;
+function commandExcerpt(command, span, context) {
+  const at = Math.max(0, Math.min(span.start, command.length));
+  const lineStart = command.lastIndexOf("\n", at - 1) + 1;
+  const nl = command.indexOf("\n", at);
+  const lineEnd2 = nl < 0 ? command.length : nl;
+  let lineNo = 1;
+  for (let i3 = command.indexOf("\n"); i3 >= 0 && i3 < lineStart; i3 = command.indexOf("\n", i3 + 1)) lineNo++;
+  let lines = 1;
+  for (let i3 = command.indexOf("\n"); i3 >= 0; i3 = command.indexOf("\n", i3 + 1)) lines++;
+  const line = command.slice(lineStart, lineEnd2);
+  const masked = maskWithOffsets(line);
+  let start2 = masked.map(at - lineStart, "start");
+  let end = Math.max(start2 + 1, masked.map(Math.min(span.end, lineEnd2) - lineStart, "end"));
+  const text0 = masked.text;
+  end = Math.min(end, text0.length);
+  let from = 0;
+  let to = text0.length;
+  if (text0.length > EXCERPT_WIDTH) {
+    from = start2 > CONTEXT_BEFORE ? Math.min(start2 - CONTEXT_BEFORE, text0.length - EXCERPT_WIDTH) : 0;
+    to = from + EXCERPT_WIDTH;
+  }
+  start2 -= from;
+  end = Math.min(end, to) - from;
+  return {
+    text: text0.slice(from, to),
+    start: start2,
+    end: Math.max(end, Math.min(start2 + 1, to - from)),
+    cutBefore: from > 0,
+    cutAfter: to < text0.length,
+    line: lineNo,
+    lines,
+    ...context?.sessionId !== void 0 ? { sessionId: context.sessionId } : {},
+    ...context?.toolUseId !== void 0 ? { callId: context.toolUseId } : {}
+  };
+}
+
 // src/analyses/git-repository.ts
 import { posix as posix8 } from "node:path";
 var HAZARDS = [
@@ -71269,7 +72796,8 @@ var Linter = class _Linter {
       const severity = this.severityFor(f.ruleId, unit, f.severity);
       if (!severity) return;
       const range2 = spanToRange(f.span, unit.sourceMap, index);
-      out2.push({ ruleId: f.ruleId, severity, message: f.message, file: unit.origin.file, range: range2, ...f.data ? { data: f.data } : {} });
+      const excerpt = unit.origin.kind === "transcript" ? { excerpt: commandExcerpt(unit.text, f.span, unit.context) } : {};
+      out2.push({ ruleId: f.ruleId, severity, message: f.message, file: unit.origin.file, range: range2, ...f.data ? { data: f.data } : {}, ...excerpt });
     };
     if (isOversizedCommand(unit)) {
       const judged = judgeOversized(unit.text, policy);
@@ -73560,7 +75088,7 @@ var CodexReader = class {
   sawTurn = false;
   replay = false;
   setMeta(p) {
-    if (this.meta && !this.sawTurn) {
+    if (this.meta && (!this.sawTurn || this.replay)) {
       this.replay = true;
       return;
     }
@@ -73744,7 +75272,7 @@ var CodexReader = class {
         break;
       case "turn_context":
         this.sawTurn = true;
-        this.replay = false;
+        if (!(this.replay && timestamp !== void 0 && this.meta?.timestamp !== void 0 && Date.parse(timestamp) < Date.parse(this.meta.timestamp))) this.replay = false;
         if (typeof payload.cwd === "string") this.turnCwd = payload.cwd;
         break;
       case "response_item":
