@@ -174,6 +174,13 @@ export interface ParsedScript {
    * src/parse/embedded.ts; each entry is one sentence.
    */
   readonly embeddedCaps?: readonly string[];
+  /**
+   * Parts of the tree that the views do not turn into commands, words or redirections (what
+   * tree-sitter-bash attaches to a here-document after its delimiter, beyond the forms
+   * {@link Redirect} covers). What bash does with them is not known, so the command model reports
+   * each as a gap. Absent when there are none.
+   */
+  readonly unmodelled?: readonly Span[];
 }
 
 const WORD_TYPES = new Set([
@@ -214,22 +221,56 @@ function toHeredoc(node: Node): Heredoc | undefined {
  * Views of the redirections of a `file_redirect`, `heredoc_redirect` or `herestring_redirect`
  * node. tree-sitter-bash attaches words that follow a redirection target to the redirection
  * (`cmd >f arg`): those extra destinations are returned in `extraArgs`.
+ *
+ * A `heredoc_redirect` also holds whatever follows its delimiter on the same line
+ * (tree-sitter-bash's grammar: `cat <<X > out a.txt`, `cat <<X a.txt`, `cat <<X | sh`,
+ * `cat <<X && next`): its further redirections come back in `redirects` after the heredoc's own,
+ * in source order (bash applies them left to right), and its argument words in `extraArgs`. The
+ * pipeline and `&&`/`||` statements in it are simple commands of their own, which the walk finds.
+ * Any other named child is not understood and comes back in `unknown`, so that the caller can
+ * report it instead of ignoring it.
  */
-function toRedirect(node: Node): { redirect: Redirect; extraArgs: Word[] } {
+function toRedirect(node: Node): { redirects: Redirect[]; extraArgs: Word[]; unknown: Span[] } {
   let operator = '';
   let fd: string | undefined;
   const targets: Word[] = [];
+  const nested: Redirect[] = [];
+  const extraArgs: Word[] = [];
+  const unknown: Span[] = [];
+  const heredoc = node.type === 'heredoc_redirect' ? toHeredoc(node) : undefined;
   for (const c of node.children) {
     if (!c) continue;
     if (c.type === 'file_descriptor') fd = c.text;
-    else if (!c.isNamed && operator === '') operator = c.text;
-    else if (WORD_TYPES.has(c.type)) targets.push(toWord(c));
+    else if (!c.isNamed) {
+      if (operator === '') operator = c.text;
+    } else if (WORD_TYPES.has(c.type)) targets.push(toWord(c));
+    else if (heredoc) {
+      if (isRedirectNode(c.type)) {
+        const r = toRedirect(c);
+        nested.push(...r.redirects);
+        extraArgs.push(...r.extraArgs);
+        unknown.push(...r.unknown);
+      } else if (!HEREDOC_PARTS.has(c.type)) unknown.push(spanOf(c));
+    }
   }
-  const heredoc = node.type === 'heredoc_redirect' ? toHeredoc(node) : undefined;
   if (heredoc) operator = heredoc.stripTabs ? '<<-' : '<<';
-  const [target, ...extraArgs] = targets;
-  return { redirect: { span: spanOf(node), operator, fd, target: heredoc ? undefined : target, heredoc }, extraArgs };
+  const [target, ...rest] = targets;
+  const own: Redirect = { span: spanOf(node), operator, fd, target: heredoc ? undefined : target, heredoc };
+  return { redirects: [own, ...nested], extraArgs: heredoc ? [...targets, ...extraArgs] : rest, unknown };
 }
+
+/**
+ * Named children of a `heredoc_redirect` besides words and redirections that the views account
+ * for: the delimiter, the body and its end, a pipeline or `&&`/`||` statement after the delimiter
+ * (walked as commands of their own), and ERROR nodes (recorded as syntax problems).
+ */
+const HEREDOC_PARTS: ReadonlySet<string> = new Set([
+  'heredoc_start', 'heredoc_body', 'heredoc_end', 'pipeline', 'ERROR',
+  // `_statement` types that tree-sitter-bash allows as the right side of `&&`/`||`.
+  'redirected_statement', 'command', 'declaration_command', 'unset_command', 'test_command', 'negated_command',
+  'for_statement', 'c_style_for_statement', 'while_statement', 'if_statement', 'case_statement',
+  'subshell', 'compound_statement', 'function_definition', 'variable_assignment', 'variable_assignments', 'list',
+]);
 
 function isRedirectNode(type: string): boolean {
   return type === 'file_redirect' || type === 'heredoc_redirect' || type === 'herestring_redirect';
@@ -239,7 +280,7 @@ function isRedirectNode(type: string): boolean {
  * `redirectedParent` is the enclosing `redirected_statement` when `node` is its body. The walk
  * passes it because `Node.parent` costs O(depth) in tree-sitter (quadratic on nested input).
  */
-function toSimpleCommand(node: Node, statement: number, redirectedParent: Node | undefined, place: CommandPlace | undefined, pipeline: PipelineStage | undefined): SimpleCommand {
+function toSimpleCommand(node: Node, statement: number, redirectedParent: Node | undefined, place: CommandPlace | undefined, pipeline: PipelineStage | undefined, unmodelled: Span[]): SimpleCommand {
   let name: Word | undefined;
   const args: Word[] = [];
   const assignments: Assignment[] = [];
@@ -252,8 +293,9 @@ function toSimpleCommand(node: Node, statement: number, redirectedParent: Node |
     if (c.type === 'variable_assignment') assignments.push(toAssignment(c));
     else if (isRedirectNode(c.type)) {
       const r = toRedirect(c);
-      redirects.push(r.redirect);
+      redirects.push(...r.redirects);
       args.push(...r.extraArgs);
+      unmodelled.push(...r.unknown);
     } else if (c.type === 'command_name') {
       const inner = c.namedChild(0);
       name = toWord(inner ?? c);
@@ -264,8 +306,9 @@ function toSimpleCommand(node: Node, statement: number, redirectedParent: Node |
     for (const c of redirectedParent.namedChildren) {
       if (!c || !isRedirectNode(c.type)) continue;
       const r = toRedirect(c);
-      redirects.push(r.redirect);
+      redirects.push(...r.redirects);
       args.push(...r.extraArgs);
+      unmodelled.push(...r.unknown);
     }
   }
   args.sort((a, b) => a.span.start - b.span.start);
@@ -375,6 +418,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   const background: Span[] = [];
   const declarations: Declaration[] = [];
   const assignmentStatements: { assignment: Assignment; place: CommandPlace }[] = [];
+  const unmodelled: Span[] = [];
   /** The pipeline node at each depth of the current path (else undefined), its next stage index, and the stage in force. */
   const pipeGroup: ({ span: Span } | undefined)[] = [];
   const pipeNext: number[] = [];
@@ -473,7 +517,17 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         // command of redirections only, so that what they read and write is seen.
         const node = cursor.currentNode;
         const redirects: Redirect[] = [];
-        for (const c of node.namedChildren) if (c && isRedirectNode(c.type)) redirects.push(toRedirect(c).redirect);
+        const args: Word[] = [];
+        for (const c of node.namedChildren) {
+          if (!c || !isRedirectNode(c.type)) continue;
+          const r = toRedirect(c);
+          redirects.push(...r.redirects);
+          args.push(...r.extraArgs);
+          unmodelled.push(...r.unknown);
+        }
+        // Words after a heredoc delimiter (`{ …; } <<X a`) are not arguments of anything bash runs here
+        // (tree-sitter-bash attaches them to the heredoc); what they would mean is not modelled.
+        for (const a of args) unmodelled.push(a.span);
         if (redirects.length > 0) {
           const span = { start: redirects[0]!.span.start, end: redirects[redirects.length - 1]!.span.end };
           commands.push({ span, name: undefined, args: [], assignments: [], redirects, statement: Math.max(statement, 0), compound: true, place: { chain: depth > 0 ? chains[depth - 1] : undefined, depth: depth > 0 ? chainDepth[depth - 1]! : 0 } });
@@ -482,14 +536,14 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         const parent = depth > 0 && cursor.currentFieldName === 'body' ? redirected[depth - 1] : undefined;
         const stage = stageAt[depth];
         const place: CommandPlace = { chain: chains[depth], depth: chainDepth[depth]!, ...(stage ? { pipeline: stage } : {}) };
-        commands.push(toSimpleCommand(cursor.currentNode, Math.max(statement, 0), parent, place, pipeStageAt[depth]));
+        commands.push(toSimpleCommand(cursor.currentNode, Math.max(statement, 0), parent, place, pipeStageAt[depth], unmodelled));
       }
       if (cursor.gotoFirstChild()) {
         depth++;
         continue;
       }
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements };
+        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...(unmodelled.length > 0 ? { unmodelled } : {}) };
         depth--;
       }
     }

@@ -1,0 +1,108 @@
+/**
+ * Commands an attack review found auto-allowed although they write, run code or read outside the
+ * working directories. Each is checked with no rules, with a deny rule `Bash(rm:*)`, and (where
+ * the effect is not covered by an allow-all rule) with allow-all `Bash` beside the deny rule.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Linter } from '../../src/lint.js';
+import { verdictFor } from '../../src/verdict.js';
+
+let linter: Linter;
+beforeAll(async () => {
+  linter = await Linter.create({ pathHost: { home: '/home/u' } });
+});
+
+const check = (command: string, allow: string[] = [], deny: string[] = []) =>
+  verdictFor(command, { cwd: '/work/proj', permissions: { allow, deny, ask: [] } }, linter);
+
+/** `command` is never allowed: not with no rules, not with a deny rule, not with allow-all beside it. */
+function neverAllowed(command: string): void {
+  expect(check(command).decision, command).not.toBe('allow');
+  expect(check(command, [], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+  expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+}
+
+/** `command` asks with no rules and with a deny rule (a write inside the project: allow-all covers it). */
+function asksWithoutAllowRule(command: string): void {
+  expect(check(command).decision, command).toBe('ask');
+  expect(check(command, [], ['Bash(rm:*)']).decision, command).toBe('ask');
+}
+
+describe('what follows a heredoc delimiter on its line is checked', () => {
+  // Writes outside the project, into protected files, to the network; reads outside.
+  const OUTSIDE = [
+    "cat <<'X' >> /tmp/sw_out\necho pwned-rc\nX",
+    "cat <<'X' > ~/.bashrc\nhi\nX",
+    "cat <<'X' > .git/hooks/pre-commit\nid\nX",
+    "cat <<'X' >> .git/config\n[core]\n\tfsmonitor = \"touch PWNED; false\"\nX",
+    "cat <<'X' /etc/passwd\nhi\nX",
+    "cat <<'X' ../outside.txt\nhi\nX",
+    "grep x <<'X' /etc/passwd\nhi\nX",
+    "cat <<'X' > /dev/tcp/127.0.0.1/9\nX",
+    "ls <<'X' /\nX",
+    "wc -l <<'X' ../outside.txt\nX",
+    "grep -r <<'X' x /etc\nX",
+    "cat << 'X' > /tmp/o\nhi\nX",
+    'cat <<"X" > /tmp/o\nhi\nX',
+    'cat <<X > /tmp/o\nhi\nX',
+    "cat <<-'X' > /tmp/o\n\thi\nX",
+    "cat <<'X' 2> /tmp/o\nhi\nX",
+    "cat <<'X' >| /tmp/o\nhi\nX",
+    'cat 3<<X > /tmp/o\nX',
+    'cat <<X <<<hi > /tmp/o\nX',
+    'cat <<X >out /etc/passwd\nX',
+    "echo $(cat <<'X' > /tmp/o\nhi\nX\n)",
+    "case x in x) cat <<'X' > /tmp/o\nX\n;; esac",
+    "git status <<'X' > /tmp/o\nX",
+    '{ cat; } <<X > /tmp/o\nhi\nX',
+    'while read l; do echo $l; done <<X > /tmp/o\nhi\nX',
+    'cat <<X > out && ls /etc\nhi\nX',
+    'cat <<X |& cat > /tmp/o\nhi\nX',
+    "sh -c \"cat <<'X' > /tmp/o\nhi\nX\"",
+  ];
+  it.each(OUTSIDE)('%j', (command) => neverAllowed(command));
+
+  // Writes inside the project: they need approval unless an allow rule names the command.
+  const INSIDE = [
+    "cat <<'X' > out\nhi\nX",
+    "echo <<'X' > out\nhi\nX",
+    "git status <<'X' > out\nX",
+    "git diff <<'X' > out\nX",
+    "echo $(cat <<'X' > out2\nhi\nX\n)",
+    "case x in x) cat <<'X' > out\nX\n;; esac",
+    'cat <<X >out a.txt\nhi\nX',
+  ];
+  it.each(INSIDE)('%j', (command) => asksWithoutAllowRule(command));
+
+  it('a heredoc does not change the verdict of the redirections and words after it', () => {
+    const pairs: [string, string][] = [
+      ["cat <<'X' > out\nhi\nX", 'cat > out'],
+      ["cat <<'X' /etc/passwd\nX", 'cat /etc/passwd'],
+      ["cat <<'X' > x\nX", 'cat > x'],
+      ["git diff <<'X' > out\nX", 'git diff > out'],
+    ];
+    const policies: [string[], string[]][] = [[[], []], [[], ['Bash(rm:*)']], [['Bash'], ['Bash(rm:*)']], [['Bash(cat:*)', 'Bash(git diff:*)'], ['Bash(rm:*)']]];
+    for (const [withHeredoc, plain] of pairs) {
+      for (const [allow, deny] of policies) {
+        expect(check(withHeredoc, allow, deny).decision, `${withHeredoc} ${allow}`).toBe(check(plain, allow, deny).decision);
+      }
+    }
+  });
+
+  it('the statements of a pipeline or list after the delimiter are seen by deny rules', () => {
+    for (const c of ['cat <<X | sh\nrm x\nX', 'cat <<X && rm y\nhi\nX', 'cat <<X > o || rm y\nhi\nX']) {
+      expect(check(c, [], ['Bash(rm:*)']).decision, c).toBe('deny');
+      expect(check(c, ['Bash'], ['Bash(rm:*)']).decision, c).toBe('deny');
+    }
+  });
+
+  it('words after the heredoc of a compound command are a gap', () => {
+    const v = check('{ cat; } <<X a\nX', ['Bash'], ['Bash(rm:*)']);
+    expect(v.decision).toBe('ask');
+  });
+
+  it('a plain heredoc with nothing after the delimiter stays read-only', () => {
+    expect(check("cat <<'X'\nhi\nX").decision).toBe('allow');
+    expect(check("cat <<'X' | wc -l\nhi\nX").decision).toBe('allow');
+  });
+});
