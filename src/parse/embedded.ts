@@ -302,7 +302,7 @@ export function withEmbedded(parsed: ParsedScript, source: string, parse: ParseV
         continue;
       }
       if (inner.problems.length > 0) caps.push(`Embedded shell code (${code.via}) does not parse; what it runs is not known.`);
-      if (inner.unmodelled) caps.push(`Embedded shell code (${code.via}) has words after a here-document delimiter that are not modelled; what they do is not known.`);
+      if (inner.unmodelled) caps.push(`Embedded shell code (${code.via}) holds a construct that is not modelled (${inner.unmodelled[0]!.reason.replace(/\.$/, "")}).`);
       // Inner spans → the embedding text's spans → the unit's spans.
       const outer = map(code.span);
       const innerMap = code.exact

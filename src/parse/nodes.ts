@@ -175,12 +175,18 @@ export interface ParsedScript {
    */
   readonly embeddedCaps?: readonly string[];
   /**
-   * Parts of the tree that the views do not turn into commands, words or redirections (what
-   * tree-sitter-bash attaches to a here-document after its delimiter, beyond the forms
-   * {@link Redirect} covers). What bash does with them is not known, so the command model reports
-   * each as a gap. Absent when there are none.
+   * Parts of the tree whose effect the views do not model: what tree-sitter-bash attaches to a
+   * here-document after its delimiter beyond the forms {@link Redirect} covers, and quoted text
+   * that bash may evaluate as an array subscript (see {@link subscriptCode}). What bash does with
+   * them is not known, so the command model reports each as a gap. Absent when there are none.
    */
-  readonly unmodelled?: readonly Span[];
+  readonly unmodelled?: readonly Unmodelled[];
+}
+
+/** A part of the tree whose effect the views do not model, and why (one sentence). */
+export interface Unmodelled {
+  readonly span: Span;
+  readonly reason: string;
 }
 
 const WORD_TYPES = new Set([
@@ -230,13 +236,13 @@ function toHeredoc(node: Node): Heredoc | undefined {
  * Any other named child is not understood and comes back in `unknown`, so that the caller can
  * report it instead of ignoring it.
  */
-function toRedirect(node: Node): { redirects: Redirect[]; extraArgs: Word[]; unknown: Span[] } {
+function toRedirect(node: Node): { redirects: Redirect[]; extraArgs: Word[]; unknown: Unmodelled[] } {
   let operator = '';
   let fd: string | undefined;
   const targets: Word[] = [];
   const nested: Redirect[] = [];
   const extraArgs: Word[] = [];
-  const unknown: Span[] = [];
+  const unknown: Unmodelled[] = [];
   const heredoc = node.type === 'heredoc_redirect' ? toHeredoc(node) : undefined;
   for (const c of node.children) {
     if (!c) continue;
@@ -250,7 +256,7 @@ function toRedirect(node: Node): { redirects: Redirect[]; extraArgs: Word[]; unk
         nested.push(...r.redirects);
         extraArgs.push(...r.extraArgs);
         unknown.push(...r.unknown);
-      } else if (!HEREDOC_PARTS.has(c.type)) unknown.push(spanOf(c));
+      } else if (!HEREDOC_PARTS.has(c.type)) unknown.push({ span: spanOf(c), reason: HEREDOC_TAIL });
     }
   }
   if (heredoc) operator = heredoc.stripTabs ? '<<-' : '<<';
@@ -272,6 +278,24 @@ const HEREDOC_PARTS: ReadonlySet<string> = new Set([
   'subshell', 'compound_statement', 'function_definition', 'variable_assignment', 'variable_assignments', 'list',
 ]);
 
+const HEREDOC_TAIL = 'follows a here-document delimiter in a form that is not modelled: what bash does with it is not known.';
+
+/**
+ * Whether the quoted text of `w` is code that bash may run later although it reads as data here:
+ * bash expands an array subscript (`NAME[…]`) when it evaluates a string as arithmetic — the
+ * operands of `[[ … -eq … ]]` (and `-ne -lt -le -gt -ge`), `(( … ))`, `let`, values assigned to
+ * an integer variable (`declare -i`) — and when it takes a string as a variable name (`[[ -v …]]`,
+ * `test -v`, `unset`, `declare`, `read`, `printf -v`, a nameref), so a `$(…)`, backquote or `${…}`
+ * inside it runs; see "Shell Arithmetic" and "Arrays" in the bash manual
+ * (https://www.gnu.org/software/bash/manual/bash.html#Shell-Arithmetic). In the index of an
+ * expansion (`${a['$(…)']}`) bash expands the quoted text again, so there any `$(`, backquote or
+ * `${` counts. A substitution written unquoted is a command of its own and is not reported here.
+ */
+function subscriptCode(w: Word, inIndex: boolean): boolean {
+  if (w.value === undefined || w.parts.every((p) => p.kind === 'literal' && !p.quoted)) return false;
+  return inIndex ? /\$\(|`|\$\{/.test(w.value) : /\[[^\]]*(?:\$\(|`|\$\{)/.test(w.value);
+}
+
 function isRedirectNode(type: string): boolean {
   return type === 'file_redirect' || type === 'heredoc_redirect' || type === 'herestring_redirect';
 }
@@ -280,7 +304,7 @@ function isRedirectNode(type: string): boolean {
  * `redirectedParent` is the enclosing `redirected_statement` when `node` is its body. The walk
  * passes it because `Node.parent` costs O(depth) in tree-sitter (quadratic on nested input).
  */
-function toSimpleCommand(node: Node, statement: number, redirectedParent: Node | undefined, place: CommandPlace | undefined, pipeline: PipelineStage | undefined, unmodelled: Span[]): SimpleCommand {
+function toSimpleCommand(node: Node, statement: number, redirectedParent: Node | undefined, place: CommandPlace | undefined, pipeline: PipelineStage | undefined, unmodelled: Unmodelled[]): SimpleCommand {
   let name: Word | undefined;
   const args: Word[] = [];
   const assignments: Assignment[] = [];
@@ -418,7 +442,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   const background: Span[] = [];
   const declarations: Declaration[] = [];
   const assignmentStatements: { assignment: Assignment; place: CommandPlace }[] = [];
-  const unmodelled: Span[] = [];
+  const unmodelled: Unmodelled[] = [];
   /** The pipeline node at each depth of the current path (else undefined), its next stage index, and the stage in force. */
   const pipeGroup: ({ span: Span } | undefined)[] = [];
   const pipeNext: number[] = [];
@@ -486,6 +510,15 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         statement++;
         statements.push({ type, span: { start: cursor.startIndex, end: cursor.endIndex } });
       }
+      if (isNamed && WORD_TYPES.has(type) && (depth === 0 || !WORD_TYPES.has(types[depth - 1]!)) && /[[]/.test(text.slice(cursor.startIndex, cursor.endIndex)) || (isNamed && depth > 0 && types[depth - 1] === 'subscript' && cursor.currentFieldName === 'index')) {
+        // Quoted text that bash may expand as an array subscript (see subscriptCode).
+        const inIndex = depth > 0 && types[depth - 1] === 'subscript';
+        const snippet = text.slice(cursor.startIndex, cursor.endIndex);
+        if (/\$|`|\\[x0-7u]/.test(snippet)) {
+          const w = toWord(cursor.currentNode);
+          if (subscriptCode(w, inIndex)) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${snippet.slice(0, 40)}\` holds an array subscript with a substitution, which bash runs when it evaluates the text as arithmetic or as a variable name.` });
+        }
+      }
       if (type === 'comment') {
         comments.push({ start: cursor.startIndex, end: cursor.endIndex });
       } else if (type === 'ERROR') {
@@ -527,7 +560,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         }
         // Words after a heredoc delimiter (`{ …; } <<X a`) are not arguments of anything bash runs here
         // (tree-sitter-bash attaches them to the heredoc); what they would mean is not modelled.
-        for (const a of args) unmodelled.push(a.span);
+        for (const a of args) unmodelled.push({ span: a.span, reason: HEREDOC_TAIL });
         if (redirects.length > 0) {
           const span = { start: redirects[0]!.span.start, end: redirects[redirects.length - 1]!.span.end };
           commands.push({ span, name: undefined, args: [], assignments: [], redirects, statement: Math.max(statement, 0), compound: true, place: { chain: depth > 0 ? chains[depth - 1] : undefined, depth: depth > 0 ? chainDepth[depth - 1]! : 0 } });

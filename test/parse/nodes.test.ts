@@ -48,7 +48,12 @@ describe('parse views', () => {
   it('records words after the heredoc of a compound command as unmodelled', async () => {
     const src = '{ cat; } <<X a\nX\n';
     const p = await parse(src);
-    expect(p.unmodelled?.map((s) => src.slice(s.start, s.end))).toEqual(['a']);
+    expect(p.unmodelled?.map((u) => src.slice(u.span.start, u.span.end))).toEqual(['a']);
+  });
+  it('records quoted text that bash may expand as an array subscript', async () => {
+    const src = "[[ 1 -eq 'a[$(t)]' ]]; echo ${a['`t`']}; declare -i x='1+b[${y:-$(t)}]'; echo 'a[1]' \"$(t)\"";
+    const p = await parse(src);
+    expect(p.unmodelled?.map((u) => src.slice(u.span.start, u.span.end))).toEqual(["'a[$(t)]'", "'`t`'", "'1+b[${y:-$(t)}]'"]);
   });
   it('keeps words written after a redirection as arguments', async () => {
     const p = await parse('cmd >f arg1 arg2');

@@ -106,3 +106,57 @@ describe('what follows a heredoc delimiter on its line is checked', () => {
     expect(check("cat <<'X' | wc -l\nhi\nX").decision).toBe('allow');
   });
 });
+
+describe('quoted array subscripts that bash evaluates run code', () => {
+  // Each was verified with bash 5.2 to run the substitution.
+  const RUNS = [
+    "[[ 1 -eq 'a[$(touch p)]' ]]",
+    "[[ 'a[$(touch p)]' -eq 1 ]]",
+    "[[ 1 -eq 'a[`touch p`]' ]]",
+    "[[ x -lt 'a[$(touch p)]' ]]",
+    "[[ 'a[`touch p`]' -ge 0 ]]",
+    "[[ 1 -ne 'a[$(touch p)]' ]]",
+    "[[ 1 -le 'a[$(touch p)]' ]]",
+    "[[ 1 -gt 'a[$(touch p)]' ]]",
+    "[[ 1 -eq '1+a[$(touch p)]' ]]",
+    "[[ 1 -eq 'a[${x:-$(touch p)}]' ]]",
+    "[[ -v 'a[$(touch p)]' ]]",
+    "[ -v 'a[$(touch p)]' ]",
+    "test -v 'a[$(touch p)]'",
+    "declare -i x='a[$(touch p)]'",
+    "typeset -i x='a[$(touch p)]'",
+    "local -i x='a[$(touch p)]'",
+    "f() { local -i x='a[$(touch p)]'; }; f",
+    "declare 'a[$(touch p)]=1'",
+    "declare -a a; unset 'a[$(touch p)]'",
+    "declare -A A; unset 'A[$(touch p)]'",
+    "declare -n r='a[$(touch p)]'; echo $r",
+    "declare -a a='([$(touch p)]=1)'",
+    "declare -ai a=('a[$(touch p)]')",
+    "declare -i x; read x <<< 'a[$(touch p)]'",
+    "(( 'a[$(touch p)]' ))",
+    "let 'a[$(touch p)]'",
+    "echo ${a['$(touch p)']}",
+    'echo "${a[\'$(touch p)\']}"',
+    "a=(1); b=${a['$(touch p)']}",
+    "[[ 1 -eq $'a[\\x24(touch p)]' ]]",
+    "[[ 1 -eq 'a['\"\\$(touch p)]\" ]]",
+  ];
+  it.each(RUNS)('%s', (command) => neverAllowed(command));
+
+  it('a denied program inside the subscript is denied', () => {
+    for (const c of ["[[ 1 -eq 'a[$(rm -rf x)]' ]]", "declare -i x='a[$(rm -rf x)]'", "[[ -v 'a[$(rm x)]' ]]"]) {
+      expect(check(c, [], ['Bash(rm:*)']).decision, c).not.toBe('allow');
+      expect(check(c, ['Bash'], ['Bash(rm:*)']).decision, c).not.toBe('allow');
+    }
+  });
+
+  it('the test builtin does not evaluate -eq operands as arithmetic, and plain forms stay read-only', () => {
+    // bash's `test`/`[` compare -eq operands as integers without arithmetic evaluation (verified:
+    // `[ 1 -eq 'a[$(touch p)]' ]` only prints "integer expression expected"); the quoted text is
+    // still reported, as any quoted subscript with a substitution is.
+    for (const c of ['[ 1 -eq 2 ]', '[[ 1 -eq 2 ]]', 'declare -i x=5', '[[ $# -gt 1 ]]', '[[ -v HOME ]]', "declare -a a; unset 'a[1]'", "echo 'a[1]'", "grep -e 'a[0-9]' f"]) {
+      expect(check(c).decision, c).toBe('allow');
+    }
+  });
+});
