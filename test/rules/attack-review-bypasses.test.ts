@@ -160,3 +160,37 @@ describe('quoted array subscripts that bash evaluates run code', () => {
     }
   });
 });
+
+describe('file operands and option values that read outside the project', () => {
+  const READS = [
+    // bash -n / sh -n read the script (and print the lines they cannot parse).
+    'bash -n /etc/shadow', 'sh -n /etc/passwd', 'sh -n -- /etc/shadow', 'bash -n ~/.bashrc', 'bash -n ../outside.txt',
+    // git blame reads the ignore-revs file and prints a line it cannot parse; every spelling.
+    'git blame --ignore-revs-file=/etc/passwd a.txt', 'git blame --ignore-revs-file /etc/passwd a.txt', 'git blame --ignore-revs=/etc/passwd a.txt',
+    // git ls-files reads exclude patterns from the file.
+    'git ls-files --exclude-from=/etc/passwd -o -i', 'git ls-files -X /etc/passwd -o -i', 'git ls-files -X/etc/passwd -o -i',
+    'git ls-files --exclude-per-directory=../../etc/passwd -o -i',
+    // find's leading options come before the starting points.
+    'find -O3 /etc -maxdepth 1', 'find -O3 / -maxdepth 1', 'find -D tree /etc -maxdepth 0', 'find -D stat / -maxdepth 0', 'find -O1 -L -D help /etc',
+    // git ls-remote reads a repository at a local path.
+    'git ls-remote ../other', 'git ls-remote /tmp/other',
+  ];
+  it.each(READS)('%s', (command) => neverAllowed(command));
+
+  it('the same forms inside the project stay allowed', () => {
+    for (const c of ['bash -n a.sh', 'sh -n -- a.sh', 'git blame --ignore-revs-file=.git-blame-ignore-revs a.txt', 'git ls-files -X .gitignore -o -i',
+      'git ls-files --exclude-per-directory=.gitignore -o', 'find -O3 . -name x', 'find -D tree . -name x', 'git ls-remote origin', 'git ls-remote']) {
+      expect(check(c).decision, c).toBe('allow');
+    }
+  });
+});
+
+describe('dot-globs that can match .. read the parent directory', () => {
+  // dash (Debian's sh), bash before 5.2 and bash 5.2 with `shopt -u globskipdots` match `..` here.
+  const DOT_GLOBS = ['cat .?/outside.txt', 'cat .*/outside.txt', 'cat .[!a]/outside.txt', 'ls .?', 'ls -d .?', 'ls -d .*', 'cat .*/.*/x', 'grep -r x .*'];
+  it.each(DOT_GLOBS)('%s', (command) => neverAllowed(command));
+
+  it('globs that cannot match .. stay inside', () => {
+    for (const c of ['ls ..?', 'ls .g*', 'cat .[ab]/x', 'cat .[!.]*/x', 'ls *', 'cat */x', 'cat sub/.*/x']) expect(check(c).decision, c).toBe('allow');
+  });
+});
