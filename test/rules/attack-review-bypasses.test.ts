@@ -194,3 +194,11 @@ describe('dot-globs that can match .. read the parent directory', () => {
     for (const c of ['ls ..?', 'ls .g*', 'cat .[ab]/x', 'cat .[!.]*/x', 'ls *', 'cat */x', 'cat sub/.*/x']) expect(check(c).decision, c).toBe('allow');
   });
 });
+
+describe('files read through pid files and check lists', () => {
+  const READS = ['pgrep -F /tmp/outside.txt', 'pgrep --pidfile=/etc/shadow', 'pgrep -L -F ../outside.txt', 'echo d41d8cd98f00b204e9800998ecf8427e  /etc/shadow | md5sum -c', 'md5sum -c -', 'sha256sum -c a.txt'];
+  it.each(READS)('%s', (command) => neverAllowed(command));
+  it('plain forms stay allowed', () => {
+    for (const c of ['pgrep -F x.pid', 'pgrep -c node', 'sha256sum a.txt']) expect(check(c).decision, c).toBe('allow');
+  });
+});
