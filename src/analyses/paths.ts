@@ -447,7 +447,14 @@ function extractFind(e: Extract<Extractor, { kind: 'find' }>, args: readonly Wor
   const out: PathAccess[] = [];
   const pattern = e.pathValuedPattern !== undefined ? new RegExp(e.pathValuedPattern) : undefined;
   let i = 0;
-  while (i < args.length && e.globalOptions.includes(lead(args[i]!))) i++;
+  // GNU find's leading options (https://www.gnu.org/software/findutils/manual/html_mono/find.html#Invoking-find):
+  // -H -L -P, -D DEBUGOPTS (the next word), -OLEVEL (attached); the starting points follow them.
+  for (;;) {
+    const v = i < args.length ? lead(args[i]!) : '';
+    if (e.globalOptions.includes(v) || /^-O\d*$/.test(v)) i++;
+    else if (v === '-D') i += 2;
+    else break;
+  }
   let roots = 0;
   for (; i < args.length; i++) {
     const v = lead(args[i]!);
@@ -926,6 +933,40 @@ function stripQuotes(p: string): string {
  * its symlink-resolved forms are inside some working directory (lexical or resolved), so a
  * symlink inside the project that points out of it is outside.
  */
+/**
+ * Whether the glob pattern of one path component `c` can match `..`. Only a pattern that starts
+ * with a literal `.` matches names starting with a dot; then `.*`, `.?`, `.[!a]`, `..*` match `..`
+ * in dash (Debian's sh), in bash before 5.2 and in bash 5.2 with `shopt -u globskipdots` (bash 5.2
+ * skips `.` and `..` by default; https://www.gnu.org/software/bash/manual/html_node/The-Shopt-Builtin.html).
+ * The shell that runs the command is not known, so such a component is taken as `..`.
+ */
+function mayMatchDotDot(c: string): boolean {
+  if (!c.startsWith('.') || !/[*?[]/.test(c)) return false;
+  let src = '';
+  for (let i = 0; i < c.length; i++) {
+    const ch = c[i]!;
+    if (ch === '*') src += '.*';
+    else if (ch === '?') src += '.';
+    else if (ch === '[') {
+      const close = c.indexOf(']', i + 2);
+      if (close < 0) {
+        src += '\\[';
+        continue;
+      }
+      let body = c.slice(i + 1, close);
+      const negated = body.startsWith('!') || body.startsWith('^');
+      if (negated) body = body.slice(1);
+      // Whether the bracket expression may match `.`: a negated one unless it lists `.`; any other
+      // unless it is a plain list of letters and digits without `.` (ranges and classes: assume it may).
+      const plain = /^[A-Za-z0-9_]*$/.test(body);
+      const dot = negated ? !body.includes('.') : !plain || body.includes('.');
+      src += dot ? '\\.' : '[^\\s\\S]';
+      i = close;
+    } else src += ch.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${src}$`).test('..');
+}
+
 export function validatePath(a: PathAccess, ctx: PathContext): PathCheck {
   const result = (resolved: string | null, allowed: boolean, reason: PathReason): PathCheck => ({ ...a, resolved, allowed, reason });
   if (a.braceOverflow) return result(null, false, 'brace');
@@ -947,6 +988,7 @@ export function validatePath(a: PathAccess, ctx: PathContext): PathCheck {
   const glob = a.glob ?? GLOB_CHARS.test(p);
   if (glob) {
     if (a.operation !== 'read') return result(null, false, 'glob-write');
+    p = p.split('/').map((c) => (mayMatchDotDot(c) ? '..' : c)).join('/');
     if (!p.split('/').includes('..')) {
       const first = p.search(a.glob === undefined ? GLOB_CHARS : /[*?[{]/);
       const before = first === -1 ? p : p.slice(0, first);

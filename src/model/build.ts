@@ -298,6 +298,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     gaps.push({ span: cx.span ?? { start: 0, end: text.length }, reason: `Cap reached: ${describeComplexity(cx)}` });
   }
   for (const c of parsed.embeddedCaps ?? []) gaps.push({ span: { start: 0, end: Math.min(1, text.length) }, reason: `Cap reached: ${c}` });
+  for (const u of parsed.unmodelled ?? []) gaps.push({ span: u.span, reason: u.reason.startsWith('`') ? u.reason : `\`${text.slice(u.span.start, Math.min(u.span.end, u.span.start + 40))}\` ${u.reason}` });
 
   // Variable bindings in the unit.
   const bindings = new Map<string, Binding>();

@@ -349,6 +349,7 @@ function embedAll(
         continue;
       }
       if (inner.problems.length > 0) caps.push(`Embedded shell code (${code.via}) does not parse; what it runs is not known.`);
+      if (inner.unmodelled) caps.push(`Embedded shell code (${code.via}) holds a construct that is not modelled (${inner.unmodelled[0]!.reason.replace(/\.$/, "")}).`);
       // Inner spans → the embedding text's spans → the unit's spans.
       const outer = map(code.span);
       const innerMap = code.exact

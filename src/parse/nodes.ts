@@ -174,6 +174,19 @@ export interface ParsedScript {
    * src/parse/embedded.ts; each entry is one sentence.
    */
   readonly embeddedCaps?: readonly string[];
+  /**
+   * Parts of the tree whose effect the views do not model: what tree-sitter-bash attaches to a
+   * here-document after its delimiter beyond the forms {@link Redirect} covers, and quoted text
+   * that bash may evaluate as an array subscript (see {@link subscriptCode}). What bash does with
+   * them is not known, so the command model reports each as a gap. Absent when there are none.
+   */
+  readonly unmodelled?: readonly Unmodelled[];
+}
+
+/** A part of the tree whose effect the views do not model, and why (one sentence). */
+export interface Unmodelled {
+  readonly span: Span;
+  readonly reason: string;
 }
 
 const WORD_TYPES = new Set([
@@ -216,22 +229,74 @@ function toHeredoc(node: Node, src: string): Heredoc | undefined {
  * Views of the redirections of a `file_redirect`, `heredoc_redirect` or `herestring_redirect`
  * node. tree-sitter-bash attaches words that follow a redirection target to the redirection
  * (`cmd >f arg`): those extra destinations are returned in `extraArgs`.
+ *
+ * A `heredoc_redirect` also holds whatever follows its delimiter on the same line
+ * (tree-sitter-bash's grammar: `cat <<X > out a.txt`, `cat <<X a.txt`, `cat <<X | sh`,
+ * `cat <<X && next`): its further redirections come back in `redirects` after the heredoc's own,
+ * in source order (bash applies them left to right), and its argument words in `extraArgs`. The
+ * pipeline and `&&`/`||` statements in it are simple commands of their own, which the walk finds.
+ * Any other named child is not understood and comes back in `unknown`, so that the caller can
+ * report it instead of ignoring it.
  */
-function toRedirect(node: Node, src: string, nodeType: string = node.type): { redirect: Redirect; extraArgs: Word[] } {
+function toRedirect(node: Node, src: string, nodeType: string = node.type): { redirects: Redirect[]; extraArgs: Word[]; unknown: Unmodelled[] } {
   let operator = '';
   let fd: string | undefined;
   const targets: Word[] = [];
+  const nested: Redirect[] = [];
+  const extraArgs: Word[] = [];
+  const unknown: Unmodelled[] = [];
+  const heredoc = nodeType === 'heredoc_redirect' ? toHeredoc(node, src) : undefined;
   for (const c of node.children) {
     if (!c) continue;
     const t = c.type;
     if (t === 'file_descriptor') fd = src.slice(c.startIndex, c.endIndex);
-    else if (operator === '' && !c.isNamed) operator = src.slice(c.startIndex, c.endIndex);
-    else if (WORD_TYPES.has(t)) targets.push(toWord(c, src));
+    else if (!c.isNamed) {
+      if (operator === '') operator = src.slice(c.startIndex, c.endIndex);
+    } else if (WORD_TYPES.has(t)) targets.push(toWord(c, src));
+    else if (heredoc) {
+      if (isRedirectNode(t)) {
+        const r = toRedirect(c, src, t);
+        nested.push(...r.redirects);
+        extraArgs.push(...r.extraArgs);
+        unknown.push(...r.unknown);
+      } else if (!HEREDOC_PARTS.has(t)) unknown.push({ span: spanOf(c), reason: HEREDOC_TAIL });
+    }
   }
-  const heredoc = nodeType === 'heredoc_redirect' ? toHeredoc(node, src) : undefined;
   if (heredoc) operator = heredoc.stripTabs ? '<<-' : '<<';
-  const [target, ...extraArgs] = targets;
-  return { redirect: { span: spanOf(node), operator, fd, target: heredoc ? undefined : target, heredoc }, extraArgs };
+  const [target, ...rest] = targets;
+  const own: Redirect = { span: spanOf(node), operator, fd, target: heredoc ? undefined : target, heredoc };
+  return { redirects: [own, ...nested], extraArgs: heredoc ? [...targets, ...extraArgs] : rest, unknown };
+}
+
+/**
+ * Named children of a `heredoc_redirect` besides words and redirections that the views account
+ * for: the delimiter, the body and its end, a pipeline or `&&`/`||` statement after the delimiter
+ * (walked as commands of their own), and ERROR nodes (recorded as syntax problems).
+ */
+const HEREDOC_PARTS: ReadonlySet<string> = new Set([
+  'heredoc_start', 'heredoc_body', 'heredoc_end', 'pipeline', 'ERROR',
+  // `_statement` types that tree-sitter-bash allows as the right side of `&&`/`||`.
+  'redirected_statement', 'command', 'declaration_command', 'unset_command', 'test_command', 'negated_command',
+  'for_statement', 'c_style_for_statement', 'while_statement', 'if_statement', 'case_statement',
+  'subshell', 'compound_statement', 'function_definition', 'variable_assignment', 'variable_assignments', 'list',
+]);
+
+const HEREDOC_TAIL = 'follows a here-document delimiter in a form that is not modelled: what bash does with it is not known.';
+
+/**
+ * Whether the quoted text of `w` is code that bash may run later although it reads as data here:
+ * bash expands an array subscript (`NAME[…]`) when it evaluates a string as arithmetic — the
+ * operands of `[[ … -eq … ]]` (and `-ne -lt -le -gt -ge`), `(( … ))`, `let`, values assigned to
+ * an integer variable (`declare -i`) — and when it takes a string as a variable name (`[[ -v …]]`,
+ * `test -v`, `unset`, `declare`, `read`, `printf -v`, a nameref), so a `$(…)`, backquote or `${…}`
+ * inside it runs; see "Shell Arithmetic" and "Arrays" in the bash manual
+ * (https://www.gnu.org/software/bash/manual/bash.html#Shell-Arithmetic). In the index of an
+ * expansion (`${a['$(…)']}`) bash expands the quoted text again, so there any `$(`, backquote or
+ * `${` counts. A substitution written unquoted is a command of its own and is not reported here.
+ */
+function subscriptCode(w: Word, inIndex: boolean): boolean {
+  if (w.value === undefined || w.parts.every((p) => p.kind === 'literal' && !p.quoted)) return false;
+  return inIndex ? /\$\(|`|\$\{/.test(w.value) : /\[[^\]]*(?:\$\(|`|\$\{)/.test(w.value);
 }
 
 function isRedirectNode(type: string): boolean {
@@ -242,7 +307,7 @@ function isRedirectNode(type: string): boolean {
  * `redirectedParent` is the enclosing `redirected_statement` when `node` is its body. The walk
  * passes it because `Node.parent` costs O(depth) in tree-sitter (quadratic on nested input).
  */
-function toSimpleCommand(node: Node, src: string, statement: number, redirectedParent: Node | undefined, place: CommandPlace | undefined, pipeline: PipelineStage | undefined): SimpleCommand {
+function toSimpleCommand(node: Node, src: string, statement: number, redirectedParent: Node | undefined, place: CommandPlace | undefined, pipeline: PipelineStage | undefined, unmodelled: Unmodelled[]): SimpleCommand {
   let name: Word | undefined;
   const args: Word[] = [];
   const assignments: Assignment[] = [];
@@ -255,8 +320,9 @@ function toSimpleCommand(node: Node, src: string, statement: number, redirectedP
     if (type === 'variable_assignment') assignments.push(toAssignment(c, src));
     else if (isRedirectNode(type)) {
       const r = toRedirect(c, src, type);
-      redirects.push(r.redirect);
+      redirects.push(...r.redirects);
       args.push(...r.extraArgs);
+      unmodelled.push(...r.unknown);
     } else if (type === 'command_name') {
       const inner = c.namedChild(0);
       name = toWord(inner ?? c, src);
@@ -269,8 +335,9 @@ function toSimpleCommand(node: Node, src: string, statement: number, redirectedP
       const type = c.type;
       if (!isRedirectNode(type)) continue;
       const r = toRedirect(c, src, type);
-      redirects.push(r.redirect);
+      redirects.push(...r.redirects);
       args.push(...r.extraArgs);
+      unmodelled.push(...r.unknown);
     }
   }
   args.sort((a, b) => a.span.start - b.span.start);
@@ -400,6 +467,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   const background: Span[] = [];
   const declarations: Declaration[] = [];
   const assignmentStatements: { assignment: Assignment; place: CommandPlace }[] = [];
+  const unmodelled: Unmodelled[] = [];
   /** The pipeline node at each depth of the current path (else undefined), its next stage index, and the stage in force. */
   const pipeGroup: ({ span: Span } | undefined)[] = [];
   const pipeNext: number[] = [];
@@ -480,6 +548,15 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         statement++;
         statements.push({ type, span: { start: cursor.startIndex, end: cursor.endIndex } });
       }
+      if (isNamed && WORD_TYPES.has(type) && (depth === 0 || !WORD_TYPES.has(types[depth - 1]!)) && /[[]/.test(text.slice(cursor.startIndex, cursor.endIndex)) || (isNamed && depth > 0 && types[depth - 1] === 'subscript' && cursor.currentFieldName === 'index')) {
+        // Quoted text that bash may expand as an array subscript (see subscriptCode).
+        const inIndex = depth > 0 && types[depth - 1] === 'subscript';
+        const snippet = text.slice(cursor.startIndex, cursor.endIndex);
+        if (/\$|`|\\[x0-7u]/.test(snippet)) {
+          const w = toWord(cursor.currentNode);
+          if (subscriptCode(w, inIndex)) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${snippet.slice(0, 40)}\` holds an array subscript with a substitution, which bash runs when it evaluates the text as arithmetic or as a variable name.` });
+        }
+      }
       if (type === 'comment') {
         comments.push({ start: cursor.startIndex, end: cursor.endIndex });
       } else if (type === 'ERROR') {
@@ -511,7 +588,17 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         // command of redirections only, so that what they read and write is seen.
         const node = cursor.currentNode;
         const redirects: Redirect[] = [];
-        for (const c of node.namedChildren) if (c && isRedirectNode(c.type)) redirects.push(toRedirect(c, src).redirect);
+        const args: Word[] = [];
+        for (const c of node.namedChildren) {
+          if (!c || !isRedirectNode(c.type)) continue;
+          const r = toRedirect(c, src);
+          redirects.push(...r.redirects);
+          args.push(...r.extraArgs);
+          unmodelled.push(...r.unknown);
+        }
+        // Words after a heredoc delimiter (`{ …; } <<X a`) are not arguments of anything bash runs here
+        // (tree-sitter-bash attaches them to the heredoc); what they would mean is not modelled.
+        for (const a of args) unmodelled.push({ span: a.span, reason: HEREDOC_TAIL });
         if (redirects.length > 0) {
           const span = { start: redirects[0]!.span.start, end: redirects[redirects.length - 1]!.span.end };
           commands.push({ span, name: undefined, args: [], assignments: [], redirects, statement: Math.max(statement, 0), compound: true, place: { chain: depth > 0 ? chains[depth - 1] : undefined, depth: depth > 0 ? chainDepth[depth - 1]! : 0 } });
@@ -520,14 +607,14 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         const parent = depth > 0 && cursor.currentFieldName === 'body' ? redirected[depth - 1] : undefined;
         const stage = stageAt[depth];
         const place: CommandPlace = { chain: chains[depth], depth: chainDepth[depth]!, ...(stage ? { pipeline: stage } : {}) };
-        commands.push(toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth]));
+        commands.push(toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth], unmodelled));
       }
       if (cursor.gotoFirstChild()) {
         depth++;
         continue;
       }
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements };
+        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...(unmodelled.length > 0 ? { unmodelled } : {}) };
         depth--;
       }
     }

@@ -25,6 +25,36 @@ describe('parse views', () => {
     expect(h.body).toContain('body $x');
     expect(src.slice(h.bodySpan.start, h.bodySpan.end)).toBe(h.body);
   });
+  it('keeps the redirections and words written after a heredoc delimiter on its line', async () => {
+    // tree-sitter-bash nests them inside the heredoc_redirect node.
+    const p = await parse("cat <<'X' > out 2>>err a.txt\nhi\nX\n");
+    const c = p.commands[0]!;
+    expect(c.redirects.map((r) => [r.fd, r.operator, r.target?.value])).toEqual([
+      [undefined, '<<', undefined],
+      [undefined, '>', 'out'],
+      ['2', '>>', 'err'],
+    ]);
+    expect(c.args.map((a) => a.value)).toEqual(['a.txt']);
+    expect((await parse('grep -r <<-X x /etc\n\tX\n')).commands[0]!.args.map((a) => a.value)).toEqual(['-r', 'x', '/etc']);
+    expect((await parse('cat <<X <<<hi\nX\n')).commands[0]!.redirects.map((r) => r.operator)).toEqual(['<<', '<<<']);
+    expect(p.unmodelled).toBeUndefined();
+  });
+  it('finds the commands of a pipeline or list written after a heredoc delimiter', async () => {
+    const p = await parse('cat <<X | sh > o && rm y\nhi\nX\n');
+    expect(p.commands.map((c) => c.name?.value)).toEqual(['cat', 'sh', 'rm']);
+    expect(p.commands[1]!.redirects.map((r) => r.target?.value)).toEqual(['o']);
+    expect(p.commands[0]!.redirects.map((r) => r.operator)).toEqual(['<<']);
+  });
+  it('records words after the heredoc of a compound command as unmodelled', async () => {
+    const src = '{ cat; } <<X a\nX\n';
+    const p = await parse(src);
+    expect(p.unmodelled?.map((u) => src.slice(u.span.start, u.span.end))).toEqual(['a']);
+  });
+  it('records quoted text that bash may expand as an array subscript', async () => {
+    const src = "[[ 1 -eq 'a[$(t)]' ]]; echo ${a['`t`']}; declare -i x='1+b[${y:-$(t)}]'; echo 'a[1]' \"$(t)\"";
+    const p = await parse(src);
+    expect(p.unmodelled?.map((u) => src.slice(u.span.start, u.span.end))).toEqual(["'a[$(t)]'", "'`t`'", "'1+b[${y:-$(t)}]'"]);
+  });
   it('keeps words written after a redirection as arguments', async () => {
     const p = await parse('cmd >f arg1 arg2');
     expect(p.commands[0]!.args.map((a) => a.value)).toEqual(['arg1', 'arg2']);

@@ -1,0 +1,204 @@
+/**
+ * Commands an attack review found auto-allowed although they write, run code or read outside the
+ * working directories. Each is checked with no rules, with a deny rule `Bash(rm:*)`, and (where
+ * the effect is not covered by an allow-all rule) with allow-all `Bash` beside the deny rule.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Linter } from '../../src/lint.js';
+import { verdictFor } from '../../src/verdict.js';
+
+let linter: Linter;
+beforeAll(async () => {
+  linter = await Linter.create({ pathHost: { home: '/home/u' } });
+});
+
+const check = (command: string, allow: string[] = [], deny: string[] = []) =>
+  verdictFor(command, { cwd: '/work/proj', permissions: { allow, deny, ask: [] } }, linter);
+
+/** `command` is never allowed: not with no rules, not with a deny rule, not with allow-all beside it. */
+function neverAllowed(command: string): void {
+  expect(check(command).decision, command).not.toBe('allow');
+  expect(check(command, [], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+  expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+}
+
+/** `command` asks with no rules and with a deny rule (a write inside the project: allow-all covers it). */
+function asksWithoutAllowRule(command: string): void {
+  expect(check(command).decision, command).toBe('ask');
+  expect(check(command, [], ['Bash(rm:*)']).decision, command).toBe('ask');
+}
+
+describe('what follows a heredoc delimiter on its line is checked', () => {
+  // Writes outside the project, into protected files, to the network; reads outside.
+  const OUTSIDE = [
+    "cat <<'X' >> /tmp/sw_out\necho pwned-rc\nX",
+    "cat <<'X' > ~/.bashrc\nhi\nX",
+    "cat <<'X' > .git/hooks/pre-commit\nid\nX",
+    "cat <<'X' >> .git/config\n[core]\n\tfsmonitor = \"touch PWNED; false\"\nX",
+    "cat <<'X' /etc/passwd\nhi\nX",
+    "cat <<'X' ../outside.txt\nhi\nX",
+    "grep x <<'X' /etc/passwd\nhi\nX",
+    "cat <<'X' > /dev/tcp/127.0.0.1/9\nX",
+    "ls <<'X' /\nX",
+    "wc -l <<'X' ../outside.txt\nX",
+    "grep -r <<'X' x /etc\nX",
+    "cat << 'X' > /tmp/o\nhi\nX",
+    'cat <<"X" > /tmp/o\nhi\nX',
+    'cat <<X > /tmp/o\nhi\nX',
+    "cat <<-'X' > /tmp/o\n\thi\nX",
+    "cat <<'X' 2> /tmp/o\nhi\nX",
+    "cat <<'X' >| /tmp/o\nhi\nX",
+    'cat 3<<X > /tmp/o\nX',
+    'cat <<X <<<hi > /tmp/o\nX',
+    'cat <<X >out /etc/passwd\nX',
+    "echo $(cat <<'X' > /tmp/o\nhi\nX\n)",
+    "case x in x) cat <<'X' > /tmp/o\nX\n;; esac",
+    "git status <<'X' > /tmp/o\nX",
+    '{ cat; } <<X > /tmp/o\nhi\nX',
+    'while read l; do echo $l; done <<X > /tmp/o\nhi\nX',
+    'cat <<X > out && ls /etc\nhi\nX',
+    'cat <<X |& cat > /tmp/o\nhi\nX',
+    "sh -c \"cat <<'X' > /tmp/o\nhi\nX\"",
+  ];
+  it.each(OUTSIDE)('%j', (command) => neverAllowed(command));
+
+  // Writes inside the project: they need approval unless an allow rule names the command.
+  const INSIDE = [
+    "cat <<'X' > out\nhi\nX",
+    "echo <<'X' > out\nhi\nX",
+    "git status <<'X' > out\nX",
+    "git diff <<'X' > out\nX",
+    "echo $(cat <<'X' > out2\nhi\nX\n)",
+    "case x in x) cat <<'X' > out\nX\n;; esac",
+    'cat <<X >out a.txt\nhi\nX',
+  ];
+  it.each(INSIDE)('%j', (command) => asksWithoutAllowRule(command));
+
+  it('a heredoc does not change the verdict of the redirections and words after it', () => {
+    const pairs: [string, string][] = [
+      ["cat <<'X' > out\nhi\nX", 'cat > out'],
+      ["cat <<'X' /etc/passwd\nX", 'cat /etc/passwd'],
+      ["cat <<'X' > x\nX", 'cat > x'],
+      ["git diff <<'X' > out\nX", 'git diff > out'],
+    ];
+    const policies: [string[], string[]][] = [[[], []], [[], ['Bash(rm:*)']], [['Bash'], ['Bash(rm:*)']], [['Bash(cat:*)', 'Bash(git diff:*)'], ['Bash(rm:*)']]];
+    for (const [withHeredoc, plain] of pairs) {
+      for (const [allow, deny] of policies) {
+        expect(check(withHeredoc, allow, deny).decision, `${withHeredoc} ${allow}`).toBe(check(plain, allow, deny).decision);
+      }
+    }
+  });
+
+  it('the statements of a pipeline or list after the delimiter are seen by deny rules', () => {
+    for (const c of ['cat <<X | sh\nrm x\nX', 'cat <<X && rm y\nhi\nX', 'cat <<X > o || rm y\nhi\nX']) {
+      expect(check(c, [], ['Bash(rm:*)']).decision, c).toBe('deny');
+      expect(check(c, ['Bash'], ['Bash(rm:*)']).decision, c).toBe('deny');
+    }
+  });
+
+  it('words after the heredoc of a compound command are a gap', () => {
+    const v = check('{ cat; } <<X a\nX', ['Bash'], ['Bash(rm:*)']);
+    expect(v.decision).toBe('ask');
+  });
+
+  it('a plain heredoc with nothing after the delimiter stays read-only', () => {
+    expect(check("cat <<'X'\nhi\nX").decision).toBe('allow');
+    expect(check("cat <<'X' | wc -l\nhi\nX").decision).toBe('allow');
+  });
+});
+
+describe('quoted array subscripts that bash evaluates run code', () => {
+  // Each was verified with bash 5.2 to run the substitution.
+  const RUNS = [
+    "[[ 1 -eq 'a[$(touch p)]' ]]",
+    "[[ 'a[$(touch p)]' -eq 1 ]]",
+    "[[ 1 -eq 'a[`touch p`]' ]]",
+    "[[ x -lt 'a[$(touch p)]' ]]",
+    "[[ 'a[`touch p`]' -ge 0 ]]",
+    "[[ 1 -ne 'a[$(touch p)]' ]]",
+    "[[ 1 -le 'a[$(touch p)]' ]]",
+    "[[ 1 -gt 'a[$(touch p)]' ]]",
+    "[[ 1 -eq '1+a[$(touch p)]' ]]",
+    "[[ 1 -eq 'a[${x:-$(touch p)}]' ]]",
+    "[[ -v 'a[$(touch p)]' ]]",
+    "[ -v 'a[$(touch p)]' ]",
+    "test -v 'a[$(touch p)]'",
+    "declare -i x='a[$(touch p)]'",
+    "typeset -i x='a[$(touch p)]'",
+    "local -i x='a[$(touch p)]'",
+    "f() { local -i x='a[$(touch p)]'; }; f",
+    "declare 'a[$(touch p)]=1'",
+    "declare -a a; unset 'a[$(touch p)]'",
+    "declare -A A; unset 'A[$(touch p)]'",
+    "declare -n r='a[$(touch p)]'; echo $r",
+    "declare -a a='([$(touch p)]=1)'",
+    "declare -ai a=('a[$(touch p)]')",
+    "declare -i x; read x <<< 'a[$(touch p)]'",
+    "(( 'a[$(touch p)]' ))",
+    "let 'a[$(touch p)]'",
+    "echo ${a['$(touch p)']}",
+    'echo "${a[\'$(touch p)\']}"',
+    "a=(1); b=${a['$(touch p)']}",
+    "[[ 1 -eq $'a[\\x24(touch p)]' ]]",
+    "[[ 1 -eq 'a['\"\\$(touch p)]\" ]]",
+  ];
+  it.each(RUNS)('%s', (command) => neverAllowed(command));
+
+  it('a denied program inside the subscript is denied', () => {
+    for (const c of ["[[ 1 -eq 'a[$(rm -rf x)]' ]]", "declare -i x='a[$(rm -rf x)]'", "[[ -v 'a[$(rm x)]' ]]"]) {
+      expect(check(c, [], ['Bash(rm:*)']).decision, c).not.toBe('allow');
+      expect(check(c, ['Bash'], ['Bash(rm:*)']).decision, c).not.toBe('allow');
+    }
+  });
+
+  it('the test builtin does not evaluate -eq operands as arithmetic, and plain forms stay read-only', () => {
+    // bash's `test`/`[` compare -eq operands as integers without arithmetic evaluation (verified:
+    // `[ 1 -eq 'a[$(touch p)]' ]` only prints "integer expression expected"); the quoted text is
+    // still reported, as any quoted subscript with a substitution is.
+    for (const c of ['[ 1 -eq 2 ]', '[[ 1 -eq 2 ]]', 'declare -i x=5', '[[ $# -gt 1 ]]', '[[ -v HOME ]]', "declare -a a; unset 'a[1]'", "echo 'a[1]'", "grep -e 'a[0-9]' f"]) {
+      expect(check(c).decision, c).toBe('allow');
+    }
+  });
+});
+
+describe('file operands and option values that read outside the project', () => {
+  const READS = [
+    // bash -n / sh -n read the script (and print the lines they cannot parse).
+    'bash -n /etc/shadow', 'sh -n /etc/passwd', 'sh -n -- /etc/shadow', 'bash -n ~/.bashrc', 'bash -n ../outside.txt',
+    // git blame reads the ignore-revs file and prints a line it cannot parse; every spelling.
+    'git blame --ignore-revs-file=/etc/passwd a.txt', 'git blame --ignore-revs-file /etc/passwd a.txt', 'git blame --ignore-revs=/etc/passwd a.txt',
+    // git ls-files reads exclude patterns from the file.
+    'git ls-files --exclude-from=/etc/passwd -o -i', 'git ls-files -X /etc/passwd -o -i', 'git ls-files -X/etc/passwd -o -i',
+    'git ls-files --exclude-per-directory=../../etc/passwd -o -i',
+    // find's leading options come before the starting points.
+    'find -O3 /etc -maxdepth 1', 'find -O3 / -maxdepth 1', 'find -D tree /etc -maxdepth 0', 'find -D stat / -maxdepth 0', 'find -O1 -L -D help /etc',
+    // git ls-remote reads a repository at a local path.
+    'git ls-remote ../other', 'git ls-remote /tmp/other',
+  ];
+  it.each(READS)('%s', (command) => neverAllowed(command));
+
+  it('the same forms inside the project stay allowed', () => {
+    for (const c of ['bash -n a.sh', 'sh -n -- a.sh', 'git blame --ignore-revs-file=.git-blame-ignore-revs a.txt', 'git ls-files -X .gitignore -o -i',
+      'git ls-files --exclude-per-directory=.gitignore -o', 'find -O3 . -name x', 'find -D tree . -name x', 'git ls-remote origin', 'git ls-remote']) {
+      expect(check(c).decision, c).toBe('allow');
+    }
+  });
+});
+
+describe('dot-globs that can match .. read the parent directory', () => {
+  // dash (Debian's sh), bash before 5.2 and bash 5.2 with `shopt -u globskipdots` match `..` here.
+  const DOT_GLOBS = ['cat .?/outside.txt', 'cat .*/outside.txt', 'cat .[!a]/outside.txt', 'ls .?', 'ls -d .?', 'ls -d .*', 'cat .*/.*/x', 'grep -r x .*'];
+  it.each(DOT_GLOBS)('%s', (command) => neverAllowed(command));
+
+  it('globs that cannot match .. stay inside', () => {
+    for (const c of ['ls ..?', 'ls .g*', 'cat .[ab]/x', 'cat .[!.]*/x', 'ls *', 'cat */x', 'cat sub/.*/x']) expect(check(c).decision, c).toBe('allow');
+  });
+});
+
+describe('files read through pid files and check lists', () => {
+  const READS = ['pgrep -F /tmp/outside.txt', 'pgrep --pidfile=/etc/shadow', 'pgrep -L -F ../outside.txt', 'echo d41d8cd98f00b204e9800998ecf8427e  /etc/shadow | md5sum -c', 'md5sum -c -', 'sha256sum -c a.txt'];
+  it.each(READS)('%s', (command) => neverAllowed(command));
+  it('plain forms stay allowed', () => {
+    for (const c of ['pgrep -F x.pid', 'pgrep -c node', 'sha256sum a.txt']) expect(check(c).decision, c).toBe('allow');
+  });
+});
