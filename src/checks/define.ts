@@ -55,10 +55,35 @@ export interface RuleMeta {
   readonly claudeCode?: { readonly id?: number; readonly name: string; readonly misparsing: boolean; readonly order: number };
 }
 
+/**
+ * Facts about the machine a run is on, supplied at the edge (src/lint.ts, from the Linter's
+ * options) so that no check reads them itself (architecture.md §9.4 item 11).
+ */
+export interface CheckHost {
+  /**
+   * What `~` expands to (POSIX form) for a unit whose context records no home of its own;
+   * `undefined` when not known (then `~` paths are unknown).
+   */
+  readonly home: string | undefined;
+  /**
+   * The absolute directory (POSIX form) that relative file names in `unit.origin.file` are
+   * relative to: the directory shellward runs in.
+   */
+  readonly cwd: string;
+}
+
 /** What a check sees: the unit, its parse views, and a sink for findings. */
 export interface CheckContext {
   readonly unit: CommandUnit;
   readonly parsed: ParsedScript;
+  /** The machine's facts (home directory, the run's directory), from the edge. */
+  readonly host: CheckHost;
+  /**
+   * The run's check registry (`CHECKS` of src/checks/index.ts), passed in so that a check can
+   * derive what it needs from it without importing the registry: the security driver takes the
+   * battery it re-runs on the text left after a safe heredoc substitution from it.
+   */
+  readonly registry: readonly Check[];
   /** The merged permission policy of the run (empty when none is configured). */
   readonly policy: PermissionPolicy;
   /** The unit's command model (src/model/), built once per unit; absent in hand-made contexts. */

@@ -5,7 +5,8 @@
  */
 import { malformedTokenAt, shellQuoteParse } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
-import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import type { Hit, SecurityCommand } from './statement.js';
 
 /**
  * Parses the raw command as shell-quote does (a parse failure passes, as in Claude Code); when a
