@@ -72,8 +72,13 @@ export interface CheckHost {
   readonly cwd: string;
 }
 
-/** What a check sees: the unit, its parse views, and a sink for findings. */
-export interface CheckContext {
+/**
+ * What a check sees: the unit, its parse views, and a sink for findings. `Id` is the union of
+ * the rule ids the check declared ({@link defineCheck} infers it from the metadata), so that
+ * reporting an id the check never declared fails type-checking; `string` for checks whose ids
+ * come from data (the destructive packs, custom packs among them).
+ */
+export interface CheckContext<Id extends string = string> {
   readonly unit: CommandUnit;
   readonly parsed: ParsedScript;
   /** The machine's facts (home directory, the run's directory), from the edge. */
@@ -95,8 +100,8 @@ export interface CheckContext {
   decision(): PermissionDecision;
   /** The destructive-command packs in force (the config's choice); absent: the built-in packs. */
   readonly packs?: PackSet;
-  /** Reports a finding; the pipeline places it in the host file and applies severity. */
-  report(finding: Finding): void;
+  /** Reports a finding of one of the check's rule ids; the pipeline places it in the host file and applies severity. */
+  report(finding: Finding & { readonly ruleId: Id }): void;
 }
 
 /** A check: the rule ids it can report and the function that reports them. Pure: no I/O. */
@@ -107,7 +112,10 @@ export interface Check {
   run(ctx: CheckContext): void;
 }
 
-/** Declares a check that reports a single rule id (the common case). */
-export function defineCheck(meta: RuleMeta, run: (ctx: CheckContext) => void): Check {
+/**
+ * Declares a check that reports a single rule id (the common case). The id is inferred as a
+ * literal type from `meta`, and `run`'s context accepts findings of that id only.
+ */
+export function defineCheck<const Id extends string>(meta: RuleMeta & { readonly id: Id }, run: (ctx: CheckContext<Id>) => void): Check {
   return { name: meta.id, rules: [meta], run };
 }
