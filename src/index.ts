@@ -8,7 +8,7 @@ export { RULES, CHECKS, ruleMeta } from './checks/index.js';
 export type { Check, CheckContext, RuleMeta, Category } from './checks/define.js';
 export type * from './core/types.js';
 export { LineIndex, spanToRange } from './core/positions.js';
-export { IdentityMap, SegmentMap, type MapSegment } from './sources/source-map.js';
+export { IdentityMap, SegmentMap, type MapSegment } from './core/source-map.js';
 export { scriptUnit, detectShellScript, decodeText } from './sources/script.js';
 export { discover, displayPath, type Candidate, type Discovery } from './sources/discover.js';
 export { lintFiles, type RunOptions, type RunResult } from './runner.js';

@@ -6,7 +6,7 @@ import { commandExcerpt } from './analyses/excerpt.js';
 import { gitRepositoryHazard } from './analyses/git-repository.js';
 import { RULES, CHECKS, ruleMeta } from './checks/index.js';
 import { INTERNAL_ERROR } from './checks/input/input-rules.js';
-import type { Check, CheckContext } from './checks/define.js';
+import type { Check, CheckContext, CheckHost } from './checks/define.js';
 import { lineHash, numberFingerprints } from './core/fingerprint.js';
 import { LineIndex, spanToRange } from './core/positions.js';
 import type { CommandUnit, Diagnostic, Finding, Range, Severity, SeverityLevel, Span } from './core/types.js';
@@ -115,10 +115,16 @@ export type PendingDiagnostic = Omit<Diagnostic, 'fingerprint'>;
 export class Linter {
   private readonly indexByText = new Map<string, LineIndex>();
 
+  /** The machine's facts every check reads (home, the run's directory), fixed at creation. */
+  private readonly checkHost: CheckHost;
+
   private constructor(
     private readonly parser: Parser,
     private readonly options: LinterOptions,
-  ) {}
+  ) {
+    const cwd = toPosixPath(process.cwd()) ?? '/';
+    this.checkHost = { home: options.pathHost?.home, cwd: cwd.startsWith('/') ? cwd : '/' };
+  }
 
   /** Loads the parser (once per process) and returns a linter. Rejects if the wasm cannot load. */
   static async create(options: LinterOptions = {}): Promise<Linter> {
@@ -290,6 +296,8 @@ export class Linter {
       const ctx: CheckContext = {
         unit,
         parsed,
+        host: this.checkHost,
+        registry: CHECKS,
         policy,
         model,
         decision: decideNow,

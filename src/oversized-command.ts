@@ -2,10 +2,10 @@
  * Agent commands longer than the complexity length cap are judged without being parsed: such a
  * command is too complex to prove safe whatever it contains, so the answer is at best `ask`, and a
  * full parse of a megabyte of pathological text can cost seconds and hundreds of megabytes. A deny
- * rule whose program is visible in the text still denies (src/analyses/oversized.ts). Pure.
+ * rule whose program is visible in the text still denies (src/rules/oversized.ts). Pure.
  */
-import { describeComplexity, LENGTH_CONSTRUCT, MAX_COMPLEXITY_LENGTH } from './analyses/complexity.js';
-import { scanOversized } from './analyses/oversized.js';
+import { describeComplexity, LENGTH_CONSTRUCT, MAX_COMPLEXITY_LENGTH } from './parse/complexity.js';
+import { scanOversized } from './rules/oversized.js';
 import type { CommandUnit, Finding } from './core/types.js';
 import type { PermissionDecision } from './rules/decide.js';
 import type { PermissionPolicy } from './rules/policy.js';

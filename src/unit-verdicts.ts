@@ -10,7 +10,7 @@ import type { Linter } from './lint.js';
 import { buildViews, type Statement } from './parse/nodes.js';
 import { parseBash, parseBudgetMs } from './parse/parser.js';
 import type { UnitVerdict, UnitVerdictKind } from './report/types.js';
-import { IdentityMap } from './sources/source-map.js';
+import { IdentityMap } from './core/source-map.js';
 import { verdictFor, type Verdict } from './verdict.js';
 import type { Parser } from 'web-tree-sitter';
 

@@ -32,7 +32,7 @@ import type { Linter, } from './lint.js';
 import type { PermissionDecision } from './rules/decide.js';
 import { RuleSyntaxError } from './rules/parse.js';
 import { mergePolicies, policyFrom, type PermissionPolicy } from './rules/policy.js';
-import { IdentityMap } from './sources/source-map.js';
+import { IdentityMap } from './core/source-map.js';
 
 /** Claude Code's three permission outcomes; its `passthrough` ("no rule decided") is reported as `ask`. */
 export type Decision = 'allow' | 'ask' | 'deny';

@@ -3,7 +3,7 @@ import { Linter, finishFile } from '../src/lint.js';
 import type { Diagnostic, Profile } from '../src/core/types.js';
 import { buildViews, type ParsedScript } from '../src/parse/nodes.js';
 import { initParser, parseBash } from '../src/parse/parser.js';
-import { IdentityMap } from '../src/sources/source-map.js';
+import { IdentityMap } from '../src/core/source-map.js';
 
 /** Parses `text` and returns its views (the tree is deleted). */
 export async function parse(text: string): Promise<ParsedScript> {

@@ -1,11 +1,11 @@
 /**
  * Commands longer than the complexity length cap are judged from a scan of the text, without a
- * parse (src/oversized-command.ts, src/analyses/oversized.ts): never `allow`, `deny` when a deny
+ * parse (src/oversized-command.ts, src/rules/oversized.ts): never `allow`, `deny` when a deny
  * rule's program is visible, `ask` with the length as the reason otherwise.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_COMPLEXITY_LENGTH } from '../src/analyses/complexity.js';
-import { ruleProgram, scanOversized } from '../src/analyses/oversized.js';
+import { MAX_COMPLEXITY_LENGTH } from '../src/parse/complexity.js';
+import { ruleProgram, scanOversized } from '../src/rules/oversized.js';
 import { Linter } from '../src/lint.js';
 import { policyFrom } from '../src/rules/policy.js';
 import { verdictFor, type PermissionRules } from '../src/verdict.js';

@@ -159,7 +159,11 @@ describe('reason', () => {
     expect(code(v.reason)).toBe('internal-error');
   });
 
-  it.runIf(ruleMeta('newlines') && ruleMeta('command-substitution'))(
+  it('knows the rules the deferral tests below use (a renamed rule fails here, not silently)', () => {
+    for (const id of ['newlines', 'command-substitution', 'output-redirection']) expect(ruleMeta(id)?.claudeCode, id).toBeDefined();
+  });
+
+  it(
     'lets a later misparsing ask win over an earlier deferred newline ask (claude-code-reference.md §1.4 item 6)',
     () => {
       const v = check('ls\necho $(date)');
@@ -170,13 +174,13 @@ describe('reason', () => {
     },
   );
 
-  it.runIf(ruleMeta('newlines'))('returns the deferred newline ask when nothing else asks', () => {
+  it('returns the deferred newline ask when nothing else asks', () => {
     // Several lines are decided by their commands (the newlines finding is printed, not deciding).
     expect(code(check('ls\ncat x').reason)).toBe('read-only');
     expect(check('ls\ncat x').findings.some((f) => f.ruleId === 'newlines')).toBe(true);
   });
 
-  it.runIf(ruleMeta('output-redirection'))('returns the deferred redirection ask when nothing else asks', () => {
+  it('returns the deferred redirection ask when nothing else asks', () => {
     const v = check('echo hello > out.txt');
     // Without a working directory the write cannot be placed; nothing allows it.
     expect(code(v.reason)).toBe('no-matching-rule');
@@ -224,13 +228,12 @@ describe('reasonFor: Claude Code order and deferral rule', () => {
   it('reads ranks defensively and lets a finding carry its own order', () => {
     expect(securityRankOf('git-push-force', { order: 1, misparsing: true })).toBeUndefined();
     expect(securityRankOf('no-such-rule', undefined)).toBeUndefined();
-    const withMeta = ['command-substitution', 'output-redirection', 'git-commit-substitution'].find((id) => ruleMeta(id)?.claudeCode);
-    if (withMeta) {
-      const meta = ruleMeta(withMeta)!.claudeCode!;
-      expect(securityRankOf(withMeta, undefined)).toEqual({ misparsing: meta.misparsing, order: meta.order });
-      expect(securityRankOf(withMeta, { order: 99, misparsing: false })).toEqual({ misparsing: false, order: 99 });
-      expect(securityRankOf(withMeta, { order: 'x' })).toEqual({ misparsing: meta.misparsing, order: meta.order });
-    }
+    const withMeta = 'command-substitution';
+    const meta = ruleMeta(withMeta)?.claudeCode;
+    expect(meta, withMeta).toBeDefined();
+    expect(securityRankOf(withMeta, undefined)).toEqual({ misparsing: meta?.misparsing, order: meta?.order });
+    expect(securityRankOf(withMeta, { order: 99, misparsing: false })).toEqual({ misparsing: false, order: 99 });
+    expect(securityRankOf(withMeta, { order: 'x' })).toEqual({ misparsing: meta?.misparsing, order: meta?.order });
   });
 });
 

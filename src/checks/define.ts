@@ -57,10 +57,40 @@ export interface RuleMeta {
   readonly customPack?: string;
 }
 
-/** What a check sees: the unit, its parse views, and a sink for findings. */
-export interface CheckContext {
+/**
+ * Facts about the machine a run is on, supplied at the edge (src/lint.ts, from the Linter's
+ * options) so that no check reads them itself (architecture.md §9.4 item 11).
+ */
+export interface CheckHost {
+  /**
+   * What `~` expands to (POSIX form) for a unit whose context records no home of its own;
+   * `undefined` when not known (then `~` paths are unknown).
+   */
+  readonly home: string | undefined;
+  /**
+   * The absolute directory (POSIX form) that relative file names in `unit.origin.file` are
+   * relative to: the directory shellward runs in.
+   */
+  readonly cwd: string;
+}
+
+/**
+ * What a check sees: the unit, its parse views, and a sink for findings. `Id` is the union of
+ * the rule ids the check declared ({@link defineCheck} infers it from the metadata), so that
+ * reporting an id the check never declared fails type-checking; `string` for checks whose ids
+ * come from data (the destructive packs, custom packs among them).
+ */
+export interface CheckContext<Id extends string = string> {
   readonly unit: CommandUnit;
   readonly parsed: ParsedScript;
+  /** The machine's facts (home directory, the run's directory), from the edge. */
+  readonly host: CheckHost;
+  /**
+   * The run's check registry (`CHECKS` of src/checks/index.ts), passed in so that a check can
+   * derive what it needs from it without importing the registry: the security driver takes the
+   * battery it re-runs on the text left after a safe heredoc substitution from it.
+   */
+  readonly registry: readonly Check[];
   /** The merged permission policy of the run (empty when none is configured). */
   readonly policy: PermissionPolicy;
   /** The unit's command model (src/model/), built once per unit; absent in hand-made contexts. */
@@ -72,8 +102,8 @@ export interface CheckContext {
   decision(): PermissionDecision;
   /** The destructive-command packs in force (the config's choice); absent: the built-in packs. */
   readonly packs?: PackSet;
-  /** Reports a finding; the pipeline places it in the host file and applies severity. */
-  report(finding: Finding): void;
+  /** Reports a finding of one of the check's rule ids; the pipeline places it in the host file and applies severity. */
+  report(finding: Finding & { readonly ruleId: Id }): void;
 }
 
 /** A check: the rule ids it can report and the function that reports them. Pure: no I/O. */
@@ -84,7 +114,10 @@ export interface Check {
   run(ctx: CheckContext): void;
 }
 
-/** Declares a check that reports a single rule id (the common case). */
-export function defineCheck(meta: RuleMeta, run: (ctx: CheckContext) => void): Check {
+/**
+ * Declares a check that reports a single rule id (the common case). The id is inferred as a
+ * literal type from `meta`, and `run`'s context accepts findings of that id only.
+ */
+export function defineCheck<const Id extends string>(meta: RuleMeta & { readonly id: Id }, run: (ctx: CheckContext<Id>) => void): Check {
   return { name: meta.id, rules: [meta], run };
 }

@@ -3,6 +3,7 @@
  * check that is not listed here does not run, and the meta test fails for it.
  */
 import type { Check, RuleMeta } from './define.js';
+import { securityBattery, type SecurityBattery } from './security/statement.js';
 import destructiveCommand from './destructive/destructive-command.js';
 import crlfLineEndings from './parse/crlf-line-endings.js';
 import { INPUT_RULES } from './input/input-rules.js';
@@ -81,6 +82,12 @@ export const CHECKS: readonly Check[] = [
 ];
 
 /** Every rule shellward can report, sorted by id: the checks', the pipeline's own, the sandbox's and the workflow readers'. */
+/**
+ * The security battery of {@link CHECKS}: every security check's detector with its position in
+ * Claude Code's execution order, sorted by it (src/checks/security/statement.ts).
+ */
+export const SECURITY_BATTERY: SecurityBattery = securityBattery(CHECKS);
+
 export const RULES: readonly RuleMeta[] = [...CHECKS.flatMap((c) => c.rules), ...INPUT_RULES, ...SANDBOX_RULES, ...POLICY_FILE_RULES, ...WORKFLOW_RULES].sort((a, b) =>
   a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
 );

@@ -13,7 +13,7 @@ import type { PermissionRule } from '../rules/parse.js';
 import type { PermissionPolicy } from '../rules/policy.js';
 import { finishFile } from '../lint.js';
 import type { FileResult } from '../report/index.js';
-import { IdentityMap } from '../sources/source-map.js';
+import { IdentityMap } from '../core/source-map.js';
 import type { ResolvedConfig } from './config.js';
 import { locateJsonValue } from './json-locate.js';
 import { codeRunningOptions } from '../analyses/option-effects.js';

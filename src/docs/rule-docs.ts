@@ -11,7 +11,7 @@ import type { CommandUnit, Diagnostic, Profile } from '../core/types.js';
 import { finishFile, type Linter } from '../lint.js';
 import { policyFrom, type PermissionLists } from '../rules/policy.js';
 import { formatText } from '../report/text.js';
-import { IdentityMap } from '../sources/source-map.js';
+import { IdentityMap } from '../core/source-map.js';
 
 /** The profile examples run in: the agent profile, where every rule is at its loudest. */
 export const EXAMPLE_PROFILE: Profile = 'agent';

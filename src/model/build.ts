@@ -19,7 +19,7 @@ import { commandBasename, resolveCommand, wrapperLevels } from '../parse/command
 import { embeddedCode } from '../parse/embedded.js';
 import type { EnclosingChain, ParsedScript, Redirect, SimpleCommand } from '../parse/nodes.js';
 import type { Word, WordPart } from '../parse/words.js';
-import { describeComplexity, LENGTH_CONSTRUCT, NODE_COUNT_CONSTRUCT } from '../analyses/complexity.js';
+import { describeComplexity, LENGTH_CONSTRUCT, NODE_COUNT_CONSTRUCT } from '../parse/complexity.js';
 import {
   MAX_CWD_CANDIDATES,
   MAX_ENCLOSING_DEPTH,

@@ -5,7 +5,7 @@
  * stack). All spans are UTF-16 offsets into the unit's text.
  */
 import type { Node, Tree, TreeCursor } from 'web-tree-sitter';
-import { ComplexityScanner, type ParseComplexity } from '../analyses/complexity.js';
+import { ComplexityScanner, type ParseComplexity } from './complexity.js';
 import type { Span } from '../core/types.js';
 import { toWord, type Word } from './words.js';
 

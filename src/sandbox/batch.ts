@@ -25,9 +25,9 @@ import type { Severity } from '../core/types.js';
 import type { FileResult } from '../report/types.js';
 import type { Verdict } from '../verdict.js';
 import type { UnavailableReason } from './bwrap.js';
-import { transcriptCalls, withSandboxFindings, type RunPlace } from './compare.js';
+import { transcriptCalls, withSandboxFindings, type BatchEntry, type RunPlace } from './compare.js';
 import { clearanceFromVerdict } from './policy.js';
-import type { SandboxHost, SandboxOutcome, SandboxRequest, SandboxRunResult } from './run.js';
+import type { SandboxHost, SandboxOutcome, SandboxRequest } from './run.js';
 import { removeTree } from './tree.js';
 // The runner and the launchers (execa) are imported when a batch runs, not when the CLI starts.
 
@@ -48,23 +48,7 @@ export interface BatchCall {
   readonly verdict: Pick<Verdict, 'decision' | 'reason' | 'readOnly'>;
 }
 
-/** A run shared by every identical call. */
-export interface BatchRun {
-  readonly result: SandboxRunResult;
-  readonly place: RunPlace;
-}
-
-/** What happened to one call. */
-export type BatchEntry =
-  | { readonly status: 'ran'; readonly run: BatchRun }
-  /** The policy asks about or denies the call: never run. */
-  | { readonly status: 'refused'; readonly decision: 'ask' | 'deny' }
-  /** Allowed, but past `limit` distinct commands: not run. */
-  | { readonly status: 'over-limit' }
-  /** Allowed, but the run could not be made (a directory too large to copy, a sandbox set-up failure …). */
-  | { readonly status: 'error'; readonly message: string; readonly place: RunPlace }
-  /** Allowed, but no sandbox was available when its turn came: not run. */
-  | { readonly status: 'not-run' };
+export type { BatchEntry, BatchRun } from './compare.js';
 
 /** Counts over the calls of a batch. */
 export interface BatchCounts {

@@ -16,7 +16,6 @@ import { lineHash, numberFingerprints } from '../core/fingerprint.js';
 import type { Diagnostic, Severity, UnitContext } from '../core/types.js';
 import { compareDiagnostics, type PendingDiagnostic } from '../lint.js';
 import type { FileResult, UnitVerdict } from '../report/types.js';
-import type { BatchEntry } from './batch.js';
 import type { SandboxFinding } from './findings.js';
 import type { SandboxRunResult } from './run.js';
 
@@ -37,6 +36,24 @@ export interface RunPlace {
   /** Why the directory was replaced, as a sentence fragment; set when `substituted`. */
   readonly why?: string;
 }
+
+/** A run shared by every identical call. */
+export interface BatchRun {
+  readonly result: SandboxRunResult;
+  readonly place: RunPlace;
+}
+
+/** What happened to one call of a sandbox batch (src/sandbox/batch.ts). */
+export type BatchEntry =
+  | { readonly status: 'ran'; readonly run: BatchRun }
+  /** The policy asks about or denies the call: never run. */
+  | { readonly status: 'refused'; readonly decision: 'ask' | 'deny' }
+  /** Allowed, but past `limit` distinct commands: not run. */
+  | { readonly status: 'over-limit' }
+  /** Allowed, but the run could not be made (a directory too large to copy, a sandbox set-up failure …). */
+  | { readonly status: 'error'; readonly message: string; readonly place: RunPlace }
+  /** Allowed, but no sandbox was available when its turn came: not run. */
+  | { readonly status: 'not-run' };
 
 /** Why a recorded and a sandboxed outcome differ (the likeliest cause). */
 export type MismatchCause = 'environment-differs' | 'sandbox-restrictions' | 'state-differs';

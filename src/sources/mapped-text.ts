@@ -3,7 +3,7 @@
  * from: the building block the extracting readers (Makefiles, transcripts) use to produce a unit's
  * text together with its {@link SegmentMap}. Offsets are UTF-16 code units, 0-based. Pure.
  */
-import { SegmentMap, type MapSegment } from './source-map.js';
+import { SegmentMap, type MapSegment } from '../core/source-map.js';
 
 /**
  * A string plus, for each of its characters, the host-file offset it maps to. Characters copied

@@ -4,7 +4,7 @@
  * caller reads the bytes.
  */
 import type { CommandUnit, Dialect, Profile } from '../core/types.js';
-import { IdentityMap } from './source-map.js';
+import { IdentityMap } from '../core/source-map.js';
 
 const EXTENSIONS: Readonly<Record<string, Dialect>> = {
   '.sh': 'sh', '.bash': 'bash', '.bats': 'bash', '.ksh': 'ksh', '.zsh': 'zsh',

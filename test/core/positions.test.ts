@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LineIndex, spanToRange } from '../../src/core/positions.js';
-import { IdentityMap, SegmentMap } from '../../src/sources/source-map.js';
+import { IdentityMap, SegmentMap } from '../../src/core/source-map.js';
 
 describe('LineIndex', () => {
   it('maps offsets to 1-based lines and UTF-16 columns', () => {

@@ -7,7 +7,7 @@ import { RULES } from '../../src/checks/index.js';
 import type { CommandUnit } from '../../src/core/types.js';
 import { finishFile, Linter } from '../../src/lint.js';
 import { formatReport, type FileResult, type ReportInput } from '../../src/report/index.js';
-import { IdentityMap } from '../../src/sources/source-map.js';
+import { IdentityMap } from '../../src/core/source-map.js';
 import { validateSarif } from './sarif-schema.js';
 
 let linter: Linter;

@@ -3,9 +3,9 @@
  * (claude-code-reference.md §1.7), or that exceeds shellward's length or node-count cap. Mirrors the
  * `too-complex` outcome of Claude Code's tree-sitter path (`parseForSecurity`), which asks about
  * such commands before any allow rule is considered. The `parse-error` outcome is reported by the
- * `parse-error` rule, not here. Reads `ParsedScript.complexity` (src/analyses/complexity.ts).
+ * `parse-error` rule, not here. Reads `ParsedScript.complexity` (src/parse/complexity.ts).
  */
-import { describeComplexity, MAX_COMPLEXITY_LENGTH, MAX_COMPLEXITY_NODES } from '../../analyses/complexity.js';
+import { describeComplexity, MAX_COMPLEXITY_LENGTH, MAX_COMPLEXITY_NODES } from '../../parse/complexity.js';
 import { defineCheck } from '../define.js';
 
 export default defineCheck(

@@ -8,10 +8,11 @@
  * policy's; a script without a recorded cwd uses its own directory (and the runner adds the
  * directory shellward lints from as an additional one). A command unit without a cwd
  * is skipped: nothing is known to be outside. Resolution is lexical (no file-system access); the
- * home directory for `~` is `os.homedir()`, read once at module load.
+ * home directory for `~` is the unit's recorded home, else the run's (`ctx.host.home`), and a
+ * relative script path is relative to the run's directory (`ctx.host.cwd`): both come from the
+ * edge, never from `os` or `process`.
  */
-import { homedir } from 'node:os';
-import { dirname, posix, resolve } from 'node:path';
+import { posix } from 'node:path';
 import { toPosixPath } from '../../core/session-paths.js';
 import { dangerousRemovals } from '../../analyses/dangerous-removal.js';
 import { unitPaths, type PathCheck, type PathHost } from '../../analyses/paths.js';
@@ -19,30 +20,31 @@ import type { CommandUnit, Span } from '../../core/types.js';
 import { resolveCommand } from '../../parse/command-name.js';
 import type { SimpleCommand } from '../../parse/nodes.js';
 import type { PermissionPolicy } from '../../rules/policy.js';
-import { defineCheck } from '../define.js';
+import { defineCheck, type CheckHost } from '../define.js';
 
-/** The host of the check: lexical only; `~` is the home directory of the user running shellward. */
-const HOST: PathHost = { home: homedir().split('\\').join('/') };
-
-/** The host for a unit: a recorded session's `~` is its user's home (unknown when not recorded), not the local one. */
-function hostOf(unit: CommandUnit): PathHost {
+/**
+ * The (lexical) path host for a unit: a recorded session's `~` is its user's home (unknown when
+ * the record has none), not the home of the user running shellward.
+ */
+function hostOf(unit: CommandUnit, host: CheckHost): PathHost {
   const h = unit.context?.home;
-  if (h === undefined) return HOST;
+  if (h === undefined) return { home: host.home };
   return { home: h === null ? undefined : toPosixPath(h) };
 }
 
 /** The cwd of a unit and its working directories; `undefined` when the cwd is not known. */
-function workingDirectories(unit: CommandUnit, policy: PermissionPolicy): { cwd: string; dirs: string[] } | undefined {
+function workingDirectories(unit: CommandUnit, policy: PermissionPolicy, host: CheckHost): { cwd: string; dirs: string[] } | undefined {
   let cwd = unit.context?.cwd;
   if (cwd === undefined && (unit.origin.kind === 'script' || unit.origin.kind === 'makefile')) {
     // A script (or a Makefile recipe) is taken to run from its own directory.
-    cwd = resolve(dirname(unit.origin.file)).split('\\').join('/');
+    const file = toPosixPath(unit.origin.file.split('\\').join('/'));
+    if (file !== undefined) cwd = posix.dirname(file.startsWith('/') ? posix.normalize(file) : posix.join(host.cwd, file));
   }
   cwd = cwd === undefined ? undefined : toPosixPath(cwd);
   if (cwd === undefined || !cwd.startsWith('/')) return undefined;
   const extra = [...(unit.context?.additionalDirectories ?? []), ...policy.additionalDirectories.map((d) => d.path)];
   const dirs = [cwd];
-  const home = hostOf(unit).home;
+  const home = hostOf(unit, host).home;
   for (const d of extra) {
     if ((d === '~' || d.startsWith('~/')) && home === undefined) continue;
     const p = toPosixPath(d === '~' || d.startsWith('~/') ? home + d.slice(1) : d);
@@ -169,9 +171,9 @@ export default defineCheck(
     },
   },
   (ctx) => {
-    const wd = workingDirectories(ctx.unit, ctx.policy);
+    const wd = workingDirectories(ctx.unit, ctx.policy, ctx.host);
     if (!wd) return;
-    const checks = unitPaths(ctx.parsed, { cwd: wd.cwd, workingDirectories: wd.dirs, host: hostOf(ctx.unit) }, { trackCd: true });
+    const checks = unitPaths(ctx.parsed, { cwd: wd.cwd, workingDirectories: wd.dirs, host: hostOf(ctx.unit, ctx.host) }, { trackCd: true });
     const inPlace = ctx.parsed.commands.filter(sedInPlace).map((c) => c.span);
     // path-dangerous-removal already reports `rm -rf /` and its kin, as an error.
     const removals = new Set(ctx.parsed.commands.flatMap((c) => dangerousRemovals(c).map((d) => d.word.span.start)));

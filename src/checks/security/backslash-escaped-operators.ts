@@ -4,7 +4,8 @@
  * `validateBackslashEscapedOperators` (ID 21 BACKSLASH_ESCAPED_OPERATORS, claude-code-reference.md §1.6).
  */
 import { ORDER } from './order.js';
-import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import type { Hit, SecurityCommand } from './statement.js';
 
 const OPERATORS = ';|&<>';
 

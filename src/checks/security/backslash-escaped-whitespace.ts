@@ -4,7 +4,8 @@
  * BACKSLASH_ESCAPED_WHITESPACE, claude-code-reference.md §1.6).
  */
 import { ORDER } from './order.js';
-import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import type { Hit, SecurityCommand } from './statement.js';
 
 /**
  * Outside all quotes, a backslash followed by a space or a tab; inside double quotes a backslash

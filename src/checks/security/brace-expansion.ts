@@ -4,7 +4,8 @@
  * claude-code-reference.md §1.6), on the `fullyUnquotedPreStrip` view.
  */
 import { ORDER } from './order.js';
-import { defineSecurityCheck, viewHit, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import { viewHit, type Hit, type SecurityCommand } from './statement.js';
 
 /** True when the character at `pos` follows an odd run of backslashes. */
 function escapedAt(s: string, pos: number): boolean {

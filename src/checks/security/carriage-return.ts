@@ -5,7 +5,8 @@
  */
 import { scanQuoted } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
-import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import type { Hit, SecurityCommand } from './statement.js';
 
 /** The first CR that is unquoted or inside single quotes. Mirrors `validateCarriageReturn`. */
 export function detect(cmd: SecurityCommand): Hit | undefined {

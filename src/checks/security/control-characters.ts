@@ -4,7 +4,8 @@
  * §1.4 step 1).
  */
 import { ORDER } from './order.js';
-import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import type { Hit, SecurityCommand } from './statement.js';
 
 /** True for 0x00–0x08, 0x0B, 0x0C, 0x0E–0x1F and 0x7F (tab, LF and CR are excluded). */
 function isControl(c: number): boolean {

@@ -5,7 +5,8 @@
  */
 import { isJsSpace, isWordChar } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
-import { defineSecurityCheck, viewHit, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import { viewHit, type Hit, type SecurityCommand } from './statement.js';
 
 const isIdentStart = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
 const isOp = (c: string | undefined): boolean => c === '<' || c === '>' || c === '|';

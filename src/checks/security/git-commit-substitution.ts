@@ -4,7 +4,8 @@
  * GIT_COMMIT_SUBSTITUTION, claude-code-reference.md §1.5).
  */
 import { ORDER } from './order.js';
-import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import type { Hit, SecurityCommand } from './statement.js';
 
 /** The message of a matching `git commit` when `validateGitCommit` asks about substitution. */
 export function detect(cmd: SecurityCommand): Hit | undefined {

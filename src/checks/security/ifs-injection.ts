@@ -3,7 +3,8 @@
  * Code's `validateIFSInjection` (ID 11 IFS_INJECTION, claude-code-reference.md §1.6).
  */
 import { ORDER } from './order.js';
-import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import type { Hit, SecurityCommand } from './statement.js';
 
 /**
  * The leftmost `$IFS`, or `${` followed by non-`}` characters and then `IFS`, in the raw command

@@ -5,7 +5,8 @@
  */
 import { isJsSpace } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
-import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import type { Hit, SecurityCommand } from './statement.js';
 
 /**
  * subId 1: the leading whitespace holds a tab; subId 2: the first non-whitespace character is

@@ -4,7 +4,8 @@
  * claude-code-reference.md §1.6), a non-misparsing ask, on the `fullyUnquotedContent` view.
  */
 import { ORDER } from './order.js';
-import { defineSecurityCheck, insideAny, viewHit, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import { insideAny, viewHit, type Hit, type SecurityCommand } from './statement.js';
 
 /** The first `<` of the fully unquoted view (after `</dev/null` and friends are stripped). */
 export function detect(cmd: SecurityCommand): Hit | undefined {

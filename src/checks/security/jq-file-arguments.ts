@@ -5,7 +5,8 @@
  */
 import { isJsSpace, isWordChar } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
-import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import type { Hit, SecurityCommand } from './statement.js';
 
 const FLAGS: readonly { readonly flag: string; readonly wordEnd: boolean }[] = [
   { flag: '-f', wordEnd: true },

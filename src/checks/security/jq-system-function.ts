@@ -4,7 +4,8 @@
  */
 import { isJsSpace, isWordChar } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
-import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import type { Hit, SecurityCommand } from './statement.js';
 
 /**
  * When the base command is `jq`: the first `system` that starts a word and is followed by

@@ -5,7 +5,8 @@
  */
 import { malformedTokenAt, shellQuoteParse } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
-import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import type { Hit, SecurityCommand } from './statement.js';
 
 /**
  * Parses the raw command as shell-quote does (a parse failure passes, as in Claude Code); when a
@@ -46,7 +47,7 @@ export default defineSecurityCheck(
       fix: 'Quote arguments that contain braces, brackets or quote characters as a whole: `echo \'{"a":"b;c"}\'`.',
       exceptions:
         'shellward emulates the shell-quote tokenizer (v1.8, no environment) instead of using the package, ' +
-        'so the check runs in linear time. With that tokenizer the Claude Code\'s motivating example ' +
+        'so the check runs in linear time. With that tokenizer Claude Code\'s motivating example ' +
         '`echo {"hi":"hi;evil"}` is one balanced token without a separator and passes; the same shape with ' +
         'an unbalanced part (`echo {a && ls`) is reported. A double-quoted apostrophe in a compound ' +
         '(`echo "it\'s" && ls`) is reported, as in Claude Code. In the `script` profile the rule is off: the ' +

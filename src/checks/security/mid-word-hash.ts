@@ -7,7 +7,8 @@
 import { isJsSpace, joinContinuations, type View } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
 import type { Span } from '../../core/types.js';
-import { defineSecurityCheck, insideAny, viewHit, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import { insideAny, viewHit, type Hit, type SecurityCommand } from './statement.js';
 
 /** Index of the first `#` of `v` with a non-whitespace character before it, not after `${` or an unescaped `$`. */
 function midWordHash(v: View, data: readonly Span[]): number {

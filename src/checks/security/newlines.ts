@@ -5,7 +5,8 @@
  */
 import { isJsSpace } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
-import { defineSecurityCheck, viewHit, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import { viewHit, type Hit, type SecurityCommand } from './statement.js';
 
 /**
  * The first LF or CR of the fully unquoted view (before redirect stripping) that has

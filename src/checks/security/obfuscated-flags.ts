@@ -6,7 +6,8 @@
  */
 import { isJsSpace, scanQuoted } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
-import { defineSecurityCheck, insideAny, viewHit, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import { insideAny, viewHit, type Hit, type SecurityCommand } from './statement.js';
 
 const QUOTES = '\'"`';
 const isQuote = (c: string | undefined): boolean => c !== undefined && c !== '' && QUOTES.includes(c);

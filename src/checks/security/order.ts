@@ -1,7 +1,8 @@
 /**
- * Execution order of the security rules (claude-code-reference.md §1.4), in a module of its own with no
- * imports so that check metadata can use it while `statement.ts` and the checks import each
- * other (see the module comment there).
+ * Execution order of the security rules (claude-code-reference.md §1.4), in a module of its own
+ * with no imports, so that the checks' metadata and the driver (`statement.ts`, for the early
+ * allows) read the same table. The battery is sorted by the metadata's `claudeCode.order`, which
+ * every security check takes from here (test/checks/security/driver.test.ts holds them equal).
  */
 
 /**

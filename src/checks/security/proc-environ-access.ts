@@ -4,7 +4,8 @@
  */
 import { isLineTerminator } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
-import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import type { Hit, SecurityCommand } from './statement.js';
 
 /**
  * `/proc/`, then anything on the same line, then `/environ` (Claude Code's

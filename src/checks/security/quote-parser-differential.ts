@@ -4,7 +4,8 @@
  * `hasShellQuoteSingleQuoteBug` (no numeric ID, claude-code-reference.md §1.4 step 2).
  */
 import { ORDER } from './order.js';
-import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import type { Hit, SecurityCommand } from './statement.js';
 
 /**
  * Walks the raw command with bash quote rules; when a single-quoted string closes, counts the

@@ -5,7 +5,8 @@
  */
 import { isJsSpace, scanQuoted } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
-import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import type { Hit, SecurityCommand } from './statement.js';
 
 /**
  * Tracks quotes on the raw command; at a LF inside quotes whose next line, trimmed, starts with

@@ -16,11 +16,11 @@
  * what it sees, and the verdict picks the ask Claude Code would return from the rules' `order`
  * and `misparsing` metadata.
  *
- * Import cycle, on purpose: the safe-substitution allow re-checks the text that remains after
- * the heredoc is cut out with the whole battery (as Claude Code recurses into
- * `bashCommandIsSafe`), so this module imports every check's detector, and every check imports
- * {@link defineSecurityCheck} from here. Only function declarations cross the cycle and the
- * battery is assembled at call time, so module evaluation order does not matter.
+ * The safe-substitution allow re-checks the text that remains after the heredoc is cut out with
+ * the whole battery (as Claude Code recurses into `bashCommandIsSafe`). The battery is not
+ * imported here: it is derived from the check registry the run passes in (`ctx.registry`, see
+ * {@link securityBattery}), so the detectors and this driver do not import each other. The
+ * detectors declare themselves with `defineSecurityCheck` (define-security-check.ts).
  */
 import {
   buildSecurityViews,
@@ -34,33 +34,8 @@ import {
 import type { Dialect, Profile, Span } from '../../core/types.js';
 import { resolveCommand } from '../../parse/command-name.js';
 import type { ParsedScript, Redirect } from '../../parse/nodes.js';
-import { defineCheck, type Check, type CheckContext, type RuleMeta } from '../define.js';
+import type { Check, CheckContext, RuleMeta } from '../define.js';
 import { ORDER } from './order.js';
-import { detect as backslashEscapedOperators } from './backslash-escaped-operators.js';
-import { detect as backslashEscapedWhitespace } from './backslash-escaped-whitespace.js';
-import { detect as braceExpansion } from './brace-expansion.js';
-import { detect as carriageReturn } from './carriage-return.js';
-import { detect as commandSubstitution } from './command-substitution.js';
-import { detect as commentQuoteDesync } from './comment-quote-desync.js';
-import { detect as controlCharacters } from './control-characters.js';
-import { detect as dangerousVariables } from './dangerous-variables.js';
-import { detect as gitCommitSubstitution } from './git-commit-substitution.js';
-import { detect as ifsInjection } from './ifs-injection.js';
-import { detect as incompleteCommands } from './incomplete-commands.js';
-import { detect as inputRedirection } from './input-redirection.js';
-import { detect as jqFileArguments } from './jq-file-arguments.js';
-import { detect as jqSystemFunction } from './jq-system-function.js';
-import { detect as malformedTokenInjection } from './malformed-token-injection.js';
-import { detect as midWordHash } from './mid-word-hash.js';
-import { detect as newlines } from './newlines.js';
-import { detect as obfuscatedFlags } from './obfuscated-flags.js';
-import { detect as outputRedirection } from './output-redirection.js';
-import { detect as procEnvironAccess } from './proc-environ-access.js';
-import { detect as quoteParserDifferential } from './quote-parser-differential.js';
-import { detect as quotedNewline } from './quoted-newline.js';
-import { detect as shellMetacharacters } from './shell-metacharacters.js';
-import { detect as unicodeWhitespace } from './unicode-whitespace.js';
-import { detect as zshDangerousCommand } from './zsh-dangerous-command.js';
 
 export { ORDER };
 
@@ -168,10 +143,12 @@ export function viewHit(view: View, start: number, end: number, message: string,
 /**
  * A command string analysed without a parse tree, as Claude Code's regex path sees it (used for
  * the safe-substitution remainder, and by tests to show the regex behaviour next to the
- * tree-informed one). `profile` defaults to `agent`.
+ * tree-informed one). `battery` is the one the safe-substitution allow re-runs on the remainder
+ * (`SECURITY_BATTERY` of src/checks/index.ts for the built-in registry); `profile` defaults to
+ * `agent`.
  */
-export function commandForText(text: string, profile: Profile = 'agent', dialect: Dialect = 'bash'): SecurityCommand {
-  return makeCommand(text, 0, undefined, profile, 0, dialect);
+export function commandForText(text: string, battery: SecurityBattery, profile: Profile = 'agent', dialect: Dialect = 'bash'): SecurityCommand {
+  return makeCommand(text, 0, undefined, profile, 0, battery, dialect);
 }
 
 /** A check's pure detection function over one command string. */
@@ -181,33 +158,42 @@ export type Detector = (cmd: SecurityCommand) => Hit | undefined;
 export type SecurityRuleMeta = RuleMeta & { readonly claudeCode: NonNullable<RuleMeta['claudeCode']> };
 
 /**
- * Declares a security check: runs `detect` on every command string of the unit that no early
- * allow suppresses for this rule, and reports at most one finding per command string (as Claude
- * Code's validator returns at most one ask). Finding data carries Claude Code's `checkId`, the
- * `subId` when there is one, `misparsing`, and `order` (the hit's own order when it differs
- * from the rule's, as for the git-commit dash case).
+ * A check declared with `defineSecurityCheck`: a {@link Check} that also exposes its detector and
+ * its position in Claude Code's execution order, so that the battery can be derived from the
+ * registry.
  */
-export function defineSecurityCheck(meta: SecurityRuleMeta, detect: Detector): Check {
-  const order = meta.claudeCode.order;
-  return defineCheck(meta, (ctx) => {
-    for (const cmd of securityCommands(ctx)) {
-      if (cmd.allowOrder !== undefined && order >= cmd.allowOrder) continue;
-      const hit = detect(cmd);
-      if (!hit) continue;
-      ctx.report({
-        ruleId: meta.id,
-        message: hit.message,
-        span: { start: cmd.start + hit.start, end: cmd.start + Math.max(hit.end, hit.start + 1) },
-        data: {
-          ...(meta.claudeCode.id !== undefined ? { checkId: meta.claudeCode.id } : {}),
-          ...(hit.subId !== undefined ? { subId: hit.subId } : {}),
-          misparsing: meta.claudeCode.misparsing,
-          order: hit.order ?? order,
-          ...hit.data,
-        },
-      });
-    }
-  });
+export interface SecurityCheck extends Check {
+  readonly security: { readonly order: number; readonly detect: Detector };
+}
+
+/** True when `check` was declared with `defineSecurityCheck`. */
+export function isSecurityCheck(check: Check): check is SecurityCheck {
+  const s = (check as Partial<SecurityCheck>).security;
+  return typeof s === 'object' && s !== null && typeof s.detect === 'function' && typeof s.order === 'number';
+}
+
+/**
+ * Every detector with its execution-order position, sorted by that position (Claude Code's
+ * order): the battery Claude Code's `bashCommandIsSafe` runs on one command string.
+ */
+export type SecurityBattery = readonly (readonly [order: number, detect: Detector])[];
+
+const BATTERIES = new WeakMap<readonly Check[], SecurityBattery>();
+
+/**
+ * The security battery of a check registry: the detector of every {@link SecurityCheck} in
+ * `checks`, sorted by `claudeCode.order`. Memoised per registry array.
+ */
+export function securityBattery(checks: readonly Check[]): SecurityBattery {
+  let battery = BATTERIES.get(checks);
+  if (!battery) {
+    battery = checks
+      .filter(isSecurityCheck)
+      .map((c) => [c.security.order, c.security.detect] as const)
+      .sort((x, y) => x[0] - y[0]);
+    BATTERIES.set(checks, battery);
+  }
+  return battery;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -226,6 +212,7 @@ export function securityCommands(ctx: CheckContext): readonly SecurityCommand[] 
   if (cached) return cached;
   const parsed = ctx.parsed;
   const ranges = commandRanges(parsed, ctx.unit.granularity);
+  const battery = securityBattery(ctx.registry);
   const bucket = <T>(items: readonly T[], startOf: (x: T) => number): T[][] => {
     // Items and ranges are both in document order: one merge pass.
     const out: T[][] = ranges.map(() => []);
@@ -250,7 +237,7 @@ export function securityCommands(ctx: CheckContext): readonly SecurityCommand[] 
       commands: commands[i]!,
       statements: statements[i]!,
     });
-    return makeCommand(text, r.start, facts, ctx.unit.profile, 0, ctx.unit.dialect);
+    return makeCommand(text, r.start, facts, ctx.unit.profile, 0, battery, ctx.unit.dialect);
   });
   CACHE.set(ctx.parsed, out);
   return out;
@@ -268,7 +255,15 @@ function commandRanges(parsed: ParsedScript, granularity: 'script' | 'command'):
 }
 
 /** Builds a {@link SecurityCommand}; `start` is its offset in the unit text. */
-function makeCommand(text: string, start: number, tree: TreeFacts | undefined, profile: Profile, depth: number, dialect: Dialect = 'bash'): SecurityCommand {
+function makeCommand(
+  text: string,
+  start: number,
+  tree: TreeFacts | undefined,
+  profile: Profile,
+  depth: number,
+  battery: SecurityBattery,
+  dialect: Dialect = 'bash',
+): SecurityCommand {
   const views = buildSecurityViews(text, tree?.heredocs ?? []);
   const gitCommit = analyseGitCommit(text, views.baseCommand);
   let allowOrder: number | undefined;
@@ -276,7 +271,7 @@ function makeCommand(text: string, start: number, tree: TreeFacts | undefined, p
   if (text.trim() === '') {
     allowOrder = ALLOW_EMPTY;
     allowedBy = 'empty';
-  } else if (depth === 0 && isSafeHeredocSubstitution(text, depth)) {
+  } else if (depth === 0 && isSafeHeredocSubstitution(text, depth, battery)) {
     allowOrder = ALLOW_SAFE_SUBSTITUTION;
     allowedBy = 'safe-command-substitution';
   } else if (gitCommit.kind === 'allow') {
@@ -590,7 +585,7 @@ const SAFE_REMAINDER = /^[a-zA-Z0-9 \t"'.\-/_@=,:+~]*$/;
  * text remains; the remainder may hold only plain word characters and must itself pass the
  * whole battery. Line-based and linear.
  */
-function isSafeHeredocSubstitution(command: string, depth: number): boolean {
+function isSafeHeredocSubstitution(command: string, depth: number, battery: SecurityBattery): boolean {
   if (depth > 0 || !heredocInSubstitution(command)) return false;
   const verified: Span[] = [];
   let maxEnd = -1;
@@ -641,52 +636,18 @@ function isSafeHeredocSubstitution(command: string, depth: number): boolean {
   remaining += command.slice(pos);
   if (remaining.trim().length > 0 && command.slice(0, verified[0]!.start).trim().length === 0) return false;
   if (!SAFE_REMAINDER.test(remaining)) return false;
-  return isPassthrough(remaining, depth + 1);
-}
-
-/**
- * Every detector with its execution-order position, in Claude Code's order (assembled at call
- * time; see the module comment). Lets a caller run the whole battery on one command string.
- */
-export function securityBattery(): readonly (readonly [number, Detector])[] {
-  return [
-    [ORDER['control-characters'], controlCharacters],
-    [ORDER['quote-parser-differential'], quoteParserDifferential],
-    [ORDER['incomplete-commands'], incompleteCommands],
-    [ORDER['git-commit-substitution'], gitCommitSubstitution],
-    [ORDER['jq-system-function'], jqSystemFunction],
-    [ORDER['jq-file-arguments'], jqFileArguments],
-    [ORDER['obfuscated-flags'], obfuscatedFlags],
-    [ORDER['shell-metacharacters'], shellMetacharacters],
-    [ORDER['dangerous-variables'], dangerousVariables],
-    [ORDER['comment-quote-desync'], commentQuoteDesync],
-    [ORDER['quoted-newline'], quotedNewline],
-    [ORDER['carriage-return'], carriageReturn],
-    [ORDER.newlines, newlines],
-    [ORDER['ifs-injection'], ifsInjection],
-    [ORDER['proc-environ-access'], procEnvironAccess],
-    [ORDER['command-substitution'], commandSubstitution],
-    [ORDER['input-redirection'], inputRedirection],
-    [ORDER['output-redirection'], outputRedirection],
-    [ORDER['backslash-escaped-whitespace'], backslashEscapedWhitespace],
-    [ORDER['backslash-escaped-operators'], backslashEscapedOperators],
-    [ORDER['unicode-whitespace'], unicodeWhitespace],
-    [ORDER['mid-word-hash'], midWordHash],
-    [ORDER['brace-expansion'], braceExpansion],
-    [ORDER['zsh-dangerous-command'], zshDangerousCommand],
-    [ORDER['malformed-token-injection'], malformedTokenInjection],
-  ];
+  return isPassthrough(remaining, battery, depth + 1);
 }
 
 /**
  * True when Claude Code's `bashCommandIsSafe_DEPRECATED(command)` would return passthrough:
- * no detector fires before an early allow. Used for the text left after cutting out safe
+ * no detector of `battery` fires before an early allow. Used for the text left after cutting out safe
  * heredoc substitutions; that text is checked without a parse (the regex behaviour, the
  * stricter one) and in the `agent` profile.
  */
-export function isPassthrough(command: string, depth = 1): boolean {
-  const cmd = makeCommand(command, 0, undefined, 'agent', depth);
-  for (const [order, detect] of securityBattery()) {
+export function isPassthrough(command: string, battery: SecurityBattery, depth = 1): boolean {
+  const cmd = makeCommand(command, 0, undefined, 'agent', depth, battery);
+  for (const [order, detect] of battery) {
     if (cmd.allowOrder !== undefined && order >= cmd.allowOrder) return true;
     if (detect(cmd)) return false;
   }

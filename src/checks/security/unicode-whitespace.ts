@@ -4,7 +4,8 @@
  * UNICODE_WHITESPACE, claude-code-reference.md §1.6).
  */
 import { ORDER } from './order.js';
-import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import type { Hit, SecurityCommand } from './statement.js';
 
 /** U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF. */
 function isUnicodeSpace(c: number): boolean {

@@ -5,7 +5,8 @@
  */
 import { isJsSpace } from '../../analyses/security-views.js';
 import { ORDER } from './order.js';
-import { defineSecurityCheck, type Hit, type SecurityCommand } from './statement.js';
+import { defineSecurityCheck } from './define-security-check.js';
+import type { Hit, SecurityCommand } from './statement.js';
 
 /** The zsh builtins of claude-code-reference.md §1.6 ID 20 subId 1. */
 export const ZSH_DANGEROUS_COMMANDS: ReadonlySet<string> = new Set([

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CommandUnit, Diagnostic, SourceKind, UnitContext } from '../../../src/core/types.js';
 import { finishFile, Linter } from '../../../src/lint.js';
 import { policyFrom, type PermissionLists } from '../../../src/rules/policy.js';
-import { IdentityMap } from '../../../src/sources/source-map.js';
+import { IdentityMap } from '../../../src/core/source-map.js';
 
 const ID = 'path-outside-workdir';
 let linter: Linter;
@@ -58,6 +58,25 @@ describe(ID, () => {
   it('expands `~` to the home directory of the user running shellward', () => {
     const home = homedir();
     expect(lint('echo x >> ~/.bashrc', IN_PROJ).map((d) => d.data?.resolved)).toEqual([`${home}/.bashrc`]);
+  });
+
+  it('takes `~` from the home the run was given, as the decision does', async () => {
+    const inHome = await Linter.create({ pathHost: { home: '/work/proj' } });
+    const text = 'touch ~/notes.txt';
+    const unit: CommandUnit = {
+      text,
+      hostText: text,
+      dialect: 'bash',
+      granularity: 'command',
+      profile: 'agent',
+      origin: { file: 'session.jsonl', kind: 'transcript' },
+      sourceMap: new IdentityMap(),
+      context: { cwd: '/work/proj' },
+    };
+    const analysis = inHome.analyse(unit);
+    expect(analysis.decision()?.paths.map((c) => [c.resolved, c.reason])).toEqual([['/work/proj/notes.txt', 'inside']]);
+    expect(analysis.diagnostics.filter((d) => d.ruleId === ID)).toEqual([]);
+    expect(lint(text, IN_PROJ).map((d) => d.data?.resolved)).toEqual([`${homedir()}/notes.txt`]);
   });
 
   it('is silent for writes inside, reads outside, devices, variables, globs, ~user and unknown cwds', () => {

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../../../src/core/types.js';
 import { finishFile, Linter } from '../../../src/lint.js';
 import { policyFrom, type PermissionLists } from '../../../src/rules/policy.js';
-import { IdentityMap } from '../../../src/sources/source-map.js';
+import { IdentityMap } from '../../../src/core/source-map.js';
 
 let linter: Linter;
 beforeAll(async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detect } from '../../../src/checks/security/backslash-escaped-operators.js';
 import { commandForText } from '../../../src/checks/security/statement.js';
+import { SECURITY_BATTERY } from '../../../src/checks/index.js';
 import { expectNone, expectOne } from './lint.js';
 
 const ID = 'backslash-escaped-operators';
@@ -38,7 +39,7 @@ describe(ID, () => {
       ['find . -exec rm {} \\; | wc -l'], // a pipe is not an operator node
     ])('passes %j, which the regex path reports', async (cmd) => {
       await expectNone(ID, cmd);
-      expect(detect(commandForText(cmd))).toBeDefined();
+      expect(detect(commandForText(cmd, SECURITY_BATTERY))).toBeDefined();
     });
 
     it('applies the regex check when the parse has a syntax error', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detect } from '../../../src/checks/security/comment-quote-desync.js';
 import { commandForText } from '../../../src/checks/security/statement.js';
+import { SECURITY_BATTERY } from '../../../src/checks/index.js';
 import { expectNone, expectOne } from './lint.js';
 
 const ID = 'comment-quote-desync';
@@ -28,13 +29,13 @@ describe(ID, () => {
   describe('with the parse tree (deviation, both sides tested)', () => {
     it('a mid-word # is not a comment for bash or tree-sitter', async () => {
       await expectNone(ID, "echo a#'b'");
-      expect(detect(commandForText("echo a#'b'"))).toMatchObject({ start: 6 }); // regex path
+      expect(detect(commandForText("echo a#'b'", SECURITY_BATTERY))).toMatchObject({ start: 6 }); // regex path
     });
 
     it('a # line inside a quoted heredoc body is stdin text', async () => {
       const cmd = "cat <<'EOF'\n# it's\nEOF";
       await expectNone(ID, cmd);
-      expect(detect(commandForText(cmd))).toMatchObject({ start: 12 }); // regex path
+      expect(detect(commandForText(cmd, SECURITY_BATTERY))).toMatchObject({ start: 12 }); // regex path
     });
 
     it('falls back to the regex behaviour when the parse has a syntax error', async () => {

@@ -3,9 +3,9 @@
  * string, early allows and what they suppress, finding metadata, profiles.
  */
 import { describe, expect, it } from 'vitest';
-import { RULES } from '../../../src/checks/index.js';
+import { CHECKS, RULES, SECURITY_BATTERY } from '../../../src/checks/index.js';
 import { ORDER } from '../../../src/checks/security/order.js';
-import { commandForText, isPassthrough, securityBattery } from '../../../src/checks/security/statement.js';
+import { commandForText, isPassthrough, isSecurityCheck } from '../../../src/checks/security/statement.js';
 import { lint, positions } from './lint.js';
 
 // The security rules that reproduce Claude Code's checks (secret-in-command is shellward's own).
@@ -24,6 +24,15 @@ describe('rule metadata', () => {
     ]);
     const ids = new Set(security.map((r) => r.claudeCode?.id).filter((x) => x !== undefined));
     for (let i = 1; i <= 23; i++) expect(ids.has(i), `Claude Code check ${i}`).toBe(true);
+  });
+
+  it('derives the battery from the registry: one detector per Claude Code rule, in the order of ORDER', () => {
+    const byOrder = Object.entries(ORDER).sort((a, b) => a[1] - b[1]);
+    const checks = CHECKS.filter(isSecurityCheck).sort((a, b) => a.security.order - b.security.order);
+    expect(checks.map((c) => c.name)).toEqual(byOrder.map(([id]) => id));
+    expect(checks.map((c) => c.rules[0]?.claudeCode?.order)).toEqual(byOrder.map(([, at]) => at));
+    expect(SECURITY_BATTERY.map(([at]) => at)).toEqual(byOrder.map(([, at]) => at));
+    expect(SECURITY_BATTERY.map(([, detect]) => detect)).toEqual(checks.map((c) => c.security.detect));
   });
 
   it('numbers codes after the Claude Code ids (S2NN = ID NN)', () => {
@@ -141,7 +150,7 @@ describe('quoted heredoc bodies (claude-code-reference.md §1.3)', () => {
 });
 
 describe('validateSafeCommandSubstitution (claude-code-reference.md §1.5)', () => {
-  const allowed = (c: string): boolean => commandForText(c).allowedBy === 'safe-command-substitution';
+  const allowed = (c: string): boolean => commandForText(c, SECURITY_BATTERY).allowedBy === 'safe-command-substitution';
 
   it.each([
     ["git commit -m \"$(cat <<'EOF'\nmsg $(x) `y` ${z}\nEOF\n)\""], // form (a)
@@ -184,12 +193,12 @@ describe('validateSafeCommandSubstitution (claude-code-reference.md §1.5)', () 
   });
 
   it('re-checks the remainder with the whole battery', () => {
-    expect(isPassthrough('echo hello')).toBe(true);
-    expect(isPassthrough('zmodload x')).toBe(false);
-    expect(isPassthrough('cat /proc/self/environ')).toBe(false);
-    expect(isPassthrough('=curl x')).toBe(false);
-    expect(isPassthrough("git commit -m 'x'")).toBe(true);
-    expect(isPassthrough('')).toBe(true);
+    expect(isPassthrough('echo hello', SECURITY_BATTERY)).toBe(true);
+    expect(isPassthrough('zmodload x', SECURITY_BATTERY)).toBe(false);
+    expect(isPassthrough('cat /proc/self/environ', SECURITY_BATTERY)).toBe(false);
+    expect(isPassthrough('=curl x', SECURITY_BATTERY)).toBe(false);
+    expect(isPassthrough("git commit -m 'x'", SECURITY_BATTERY)).toBe(true);
+    expect(isPassthrough('', SECURITY_BATTERY)).toBe(true);
   });
 });
 
@@ -218,14 +227,15 @@ describe('bounded work', () => {
     ['flags and quotes', ' -"a'.repeat(100_000), ['incomplete-commands', 'obfuscated-flags']],
     ['git commit', 'git commit ' + '-m '.repeat(100_000) + '"x', []],
   ])('runs the whole battery on %s', (_name, text, expected) => {
-    const cmd = commandForText(text);
-    const fired = securityBattery()
+    const cmd = commandForText(text, SECURITY_BATTERY);
+    const fired = SECURITY_BATTERY
       .filter(([, detect]) => detect(cmd) !== undefined)
       .map(([at]) => idAt.get(at));
     expect(fired).toEqual(expected);
   });
 
   it('lints a long agent command end to end', async () => {
-    await lint('echo "x" && ls -la | grep y; '.repeat(5_000));
+    // Plain commands and operators: none of the security checks fires.
+    expect(securityIds(await lint('echo "x" && ls -la | grep y; '.repeat(5_000)))).toEqual([]);
   });
 });

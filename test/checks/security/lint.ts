@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import type { Dialect, Diagnostic, Profile } from '../../../src/core/types.js';
 import { Linter, finishFile } from '../../../src/lint.js';
-import { IdentityMap } from '../../../src/sources/source-map.js';
+import { IdentityMap } from '../../../src/core/source-map.js';
 
 let linter: Linter | undefined;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detect } from '../../../src/checks/security/obfuscated-flags.js';
 import { commandForText } from '../../../src/checks/security/statement.js';
+import { SECURITY_BATTERY } from '../../../src/checks/index.js';
 import { expectNone, expectOne } from './lint.js';
 
 const ID = 'obfuscated-flags';
@@ -90,7 +91,7 @@ describe(ID, () => {
     ['a long flag', ' -' + 'a'.repeat(200_000) + '"', { start: 1, end: 200_003, subId: 1 }],
     ['many empty pairs', " ''".repeat(100_000) + 'x', undefined],
   ])('on %s finds %j', (_name, t, expected) => {
-    const hit = detect(commandForText(t));
+    const hit = detect(commandForText(t, SECURITY_BATTERY));
     expect(hit === undefined ? undefined : { start: hit.start, end: hit.end, subId: hit.subId }).toEqual(expected);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detect } from '../../../src/checks/security/quoted-newline.js';
 import { commandForText } from '../../../src/checks/security/statement.js';
+import { SECURITY_BATTERY } from '../../../src/checks/index.js';
 import { expectNone, expectOne } from './lint.js';
 
 const ID = 'quoted-newline';
@@ -27,7 +28,7 @@ describe(ID, () => {
   it('skips quoted heredoc bodies with the parse tree (deviation, both sides tested)', async () => {
     const cmd = "cat <<'EOF'\nit's\n# note\nEOF";
     await expectNone(ID, cmd);
-    expect(detect(commandForText(cmd))).toMatchObject({ start: 17 });
+    expect(detect(commandForText(cmd, SECURITY_BATTERY))).toMatchObject({ start: 17 });
   });
 
   it('is off in the script profile', async () => {

@@ -18,6 +18,7 @@ import { detect as newlines } from '../../../src/checks/security/newlines.js';
 import { detect as procEnvironAccess } from '../../../src/checks/security/proc-environ-access.js';
 import { detect as shellMetacharacters } from '../../../src/checks/security/shell-metacharacters.js';
 import { analyseGitCommit, commandForText } from '../../../src/checks/security/statement.js';
+import { SECURITY_BATTERY } from '../../../src/checks/index.js';
 
 const RUNS = { numRuns: 3000 };
 const text = (tokens: readonly string[], maxLength = 14): fc.Arbitrary<string> =>
@@ -61,7 +62,7 @@ function agrees(
 ): void {
   fc.assert(
     fc.property(text(tokens), (s) => {
-      const cmd = commandForText(prefix + s);
+      const cmd = commandForText(prefix + s, SECURITY_BATTERY);
       expect(detect(cmd) !== undefined, JSON.stringify(prefix + s)).toBe(reference(cmd));
     }),
     RUNS,
@@ -89,7 +90,7 @@ describe('checks', () => {
     fc.assert(
       fc.property(text(['$', '{', '}', 'IFS', 'I', 'FS', 'x', ' ']), (s) => {
         const m = /\$IFS|\$\{[^}]*IFS/.exec(s);
-        const hit = ifsInjection(commandForText(s));
+        const hit = ifsInjection(commandForText(s, SECURITY_BATTERY));
         expect(hit?.start, JSON.stringify(s)).toBe(m?.index);
       }),
       RUNS,
@@ -100,7 +101,7 @@ describe('checks', () => {
     fc.assert(
       fc.property(text(['/proc/', '/environ', '/', 'x', '\n', '\r', '\u2028']), (s) => {
         const m = /\/proc\/.*\/environ/.exec(s);
-        expect(procEnvironAccess(commandForText(s))?.start, JSON.stringify(s)).toBe(m?.index);
+        expect(procEnvironAccess(commandForText(s, SECURITY_BATTERY))?.start, JSON.stringify(s)).toBe(m?.index);
       }),
       RUNS,
     );

@@ -14,7 +14,7 @@ import {
   TOO_COMPLEX_NODE_TYPES,
   type ComplexityLimits,
   type ParseComplexity,
-} from '../../src/analyses/complexity.js';
+} from '../../src/parse/complexity.js';
 import { initParser, parseBash } from '../../src/parse/parser.js';
 import { lintText, parse } from '../helpers.js';
 

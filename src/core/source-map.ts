@@ -2,7 +2,7 @@
  * Source maps from a unit's text to its host file (architecture.md §3, architecture.md §9.4 item 7).
  * All offsets are UTF-16 code units, 0-based.
  */
-import type { SourceMap } from '../core/types.js';
+import type { SourceMap } from './types.js';
 
 /** The map of a unit that is its whole host file, possibly at a fixed offset. */
 export class IdentityMap implements SourceMap {

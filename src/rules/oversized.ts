@@ -13,8 +13,8 @@
  * covered by the `ask` every oversized command gets anyway. All work is linear in the text length
  * times the number of deny and ask rules' distinct program names.
  */
-import type { PermissionPolicy } from '../rules/policy.js';
-import type { BashMatcher, PermissionRule } from '../rules/parse.js';
+import type { PermissionPolicy } from './policy.js';
+import type { BashMatcher, PermissionRule } from './parse.js';
 
 /** Whether UTF-16 code `c` may belong to a command name: `A-Z a-z 0-9 _ . + -` (anything else separates words). */
 function isNameChar(c: number): boolean {
