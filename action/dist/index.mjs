@@ -2458,9 +2458,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback2) {
         if (callback2 === void 0) {
-          return new Promise((resolve8, reject) => {
+          return new Promise((resolve7, reject) => {
             this.close((err2, data) => {
-              return err2 ? reject(err2) : resolve8(data);
+              return err2 ? reject(err2) : resolve7(data);
             });
           });
         }
@@ -2498,12 +2498,12 @@ var require_dispatcher_base = __commonJS({
           err2 = null;
         }
         if (callback2 === void 0) {
-          return new Promise((resolve8, reject) => {
+          return new Promise((resolve7, reject) => {
             this.destroy(err2, (err3, data) => {
               return err3 ? (
                 /* istanbul ignore next: should never error */
                 reject(err3)
-              ) : resolve8(data);
+              ) : resolve7(data);
             });
           });
         }
@@ -4770,8 +4770,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise2 = new Promise((resolve8, reject) => {
-        res = resolve8;
+      const promise2 = new Promise((resolve7, reject) => {
+        res = resolve7;
         rej = reject;
       });
       return { promise: promise2, resolve: res, reject: rej };
@@ -7022,12 +7022,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve8, reject) => {
+      const waitForDrain = () => new Promise((resolve7, reject) => {
         assert2(callback2 === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback2 = resolve8;
+          callback2 = resolve7;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7697,12 +7697,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve8, reject) => {
+      const waitForDrain = () => new Promise((resolve7, reject) => {
         assert2(callback2 === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback2 = resolve8;
+          callback2 = resolve7;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -8181,16 +8181,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve8) => {
+        return new Promise((resolve7) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve8;
+            this[kClosedResolve] = resolve7;
           } else {
-            resolve8(null);
+            resolve7(null);
           }
         });
       }
       async [kDestroy](err2) {
-        return new Promise((resolve8) => {
+        return new Promise((resolve7) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i3 = 0; i3 < requests.length; i3++) {
             const request = requests[i3];
@@ -8201,7 +8201,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve8(null);
+            resolve7(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err2, callback2);
@@ -8252,7 +8252,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve8, reject) => {
+        const socket = await new Promise((resolve7, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -8264,7 +8264,7 @@ var require_client = __commonJS({
             if (err2) {
               reject(err2);
             } else {
-              resolve8(socket2);
+              resolve7(socket2);
             }
           });
         });
@@ -8600,8 +8600,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c3) => c3.close()));
         } else {
-          await new Promise((resolve8) => {
-            this[kClosedResolve] = resolve8;
+          await new Promise((resolve7) => {
+            this[kClosedResolve] = resolve7;
           });
         }
       }
@@ -9870,7 +9870,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve8, reject) => {
+        return await new Promise((resolve7, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9883,7 +9883,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve8(null);
+              resolve7(null);
             }
           }).on("error", noop3).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9902,7 +9902,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert2(!stream[kConsume]);
-      return new Promise((resolve8, reject) => {
+      return new Promise((resolve7, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9919,7 +9919,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve8,
+              resolve: resolve7,
               reject,
               length: 0,
               body: []
@@ -9989,18 +9989,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body: body2, resolve: resolve8, stream, length } = consume2;
+      const { type, body: body2, resolve: resolve7, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve8(chunksDecode(body2, length));
+          resolve7(chunksDecode(body2, length));
         } else if (type === "json") {
-          resolve8(JSON.parse(chunksDecode(body2, length)));
+          resolve7(JSON.parse(chunksDecode(body2, length)));
         } else if (type === "arrayBuffer") {
-          resolve8(chunksConcat(body2, length).buffer);
+          resolve7(chunksConcat(body2, length).buffer);
         } else if (type === "blob") {
-          resolve8(new Blob(body2, { type: stream[kContentType] }));
+          resolve7(new Blob(body2, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve8(chunksConcat(body2, length));
+          resolve7(chunksConcat(body2, length));
         }
         consumeFinish(consume2);
       } catch (err2) {
@@ -10257,9 +10257,9 @@ var require_api_request = __commonJS({
     };
     function request(opts, callback2) {
       if (callback2 === void 0) {
-        return new Promise((resolve8, reject) => {
+        return new Promise((resolve7, reject) => {
           request.call(this, opts, (err2, data) => {
-            return err2 ? reject(err2) : resolve8(data);
+            return err2 ? reject(err2) : resolve7(data);
           });
         });
       }
@@ -10482,9 +10482,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback2) {
       if (callback2 === void 0) {
-        return new Promise((resolve8, reject) => {
+        return new Promise((resolve7, reject) => {
           stream.call(this, opts, factory, (err2, data) => {
-            return err2 ? reject(err2) : resolve8(data);
+            return err2 ? reject(err2) : resolve7(data);
           });
         });
       }
@@ -10769,9 +10769,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback2) {
       if (callback2 === void 0) {
-        return new Promise((resolve8, reject) => {
+        return new Promise((resolve7, reject) => {
           upgrade.call(this, opts, (err2, data) => {
-            return err2 ? reject(err2) : resolve8(data);
+            return err2 ? reject(err2) : resolve7(data);
           });
         });
       }
@@ -10863,9 +10863,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback2) {
       if (callback2 === void 0) {
-        return new Promise((resolve8, reject) => {
+        return new Promise((resolve7, reject) => {
           connect.call(this, opts, (err2, data) => {
-            return err2 ? reject(err2) : resolve8(data);
+            return err2 ? reject(err2) : resolve7(data);
           });
         });
       }
@@ -14728,7 +14728,7 @@ var require_fetch = __commonJS({
       function dispatch({ body: body2 }) {
         const url = requestCurrentURL(request);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve8, reject) => agent.dispatch(
+        return new Promise((resolve7, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14804,7 +14804,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable4({ read: resume });
               const onError = this.onError.bind(this);
-              resolve8({
+              resolve7({
                 status,
                 statusText,
                 headersList,
@@ -14847,7 +14847,7 @@ var require_fetch = __commonJS({
               for (let i3 = 0; i3 < rawHeaders.length; i3 += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i3]), rawHeaders[i3 + 1].toString("latin1"), true);
               }
-              resolve8({
+              resolve7({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18588,8 +18588,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve8) => {
-        setTimeout(resolve8, ms).unref();
+      return new Promise((resolve7) => {
+        setTimeout(resolve7, ms).unref();
       });
     }
     module2.exports = {
@@ -19490,11 +19490,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve8) {
-          resolve8(value);
+        return value instanceof P ? value : new P(function(resolve7) {
+          resolve7(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve8, reject) {
+      return new (P || (P = Promise))(function(resolve7, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19510,7 +19510,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve8(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19597,26 +19597,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter(this, void 0, void 0, function* () {
-          return new Promise((resolve8) => __awaiter(this, void 0, void 0, function* () {
+          return new Promise((resolve7) => __awaiter(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve8(output.toString());
+              resolve7(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter(this, void 0, void 0, function* () {
-          return new Promise((resolve8) => __awaiter(this, void 0, void 0, function* () {
+          return new Promise((resolve7) => __awaiter(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve8(Buffer.concat(chunks));
+              resolve7(Buffer.concat(chunks));
             });
           }));
         });
@@ -19824,14 +19824,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info3, data) {
         return __awaiter(this, void 0, void 0, function* () {
-          return new Promise((resolve8, reject) => {
+          return new Promise((resolve7, reject) => {
             function callbackForResult(err2, res) {
               if (err2) {
                 reject(err2);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve8(res);
+                resolve7(res);
               }
             }
             this.requestRawWithCallback(info3, data, callbackForResult);
@@ -20075,12 +20075,12 @@ var require_lib = __commonJS({
         return __awaiter(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve8) => setTimeout(() => resolve8(), ms));
+          return new Promise((resolve7) => setTimeout(() => resolve7(), ms));
         });
       }
       _processResponse(res, options) {
         return __awaiter(this, void 0, void 0, function* () {
-          return new Promise((resolve8, reject) => __awaiter(this, void 0, void 0, function* () {
+          return new Promise((resolve7, reject) => __awaiter(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -20088,7 +20088,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes.NotFound) {
-              resolve8(response);
+              resolve7(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -20127,7 +20127,7 @@ var require_lib = __commonJS({
               err2.result = response.result;
               reject(err2);
             } else {
-              resolve8(response);
+              resolve7(response);
             }
           }));
         });
@@ -20144,11 +20144,11 @@ var require_auth = __commonJS({
     "use strict";
     var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve8) {
-          resolve8(value);
+        return value instanceof P ? value : new P(function(resolve7) {
+          resolve7(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve8, reject) {
+      return new (P || (P = Promise))(function(resolve7, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -20164,7 +20164,7 @@ var require_auth = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve8(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -20248,11 +20248,11 @@ var require_oidc_utils = __commonJS({
     "use strict";
     var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve8) {
-          resolve8(value);
+        return value instanceof P ? value : new P(function(resolve7) {
+          resolve7(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve8, reject) {
+      return new (P || (P = Promise))(function(resolve7, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -20268,7 +20268,7 @@ var require_oidc_utils = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve8(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -20346,11 +20346,11 @@ var require_summary = __commonJS({
     "use strict";
     var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve8) {
-          resolve8(value);
+        return value instanceof P ? value : new P(function(resolve7) {
+          resolve7(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve8, reject) {
+      return new (P || (P = Promise))(function(resolve7, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -20366,7 +20366,7 @@ var require_summary = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve8(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -20735,11 +20735,11 @@ var require_io_util = __commonJS({
     })();
     var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve8) {
-          resolve8(value);
+        return value instanceof P ? value : new P(function(resolve7) {
+          resolve7(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve8, reject) {
+      return new (P || (P = Promise))(function(resolve7, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -20755,7 +20755,7 @@ var require_io_util = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve8(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -20932,11 +20932,11 @@ var require_io = __commonJS({
     })();
     var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve8) {
-          resolve8(value);
+        return value instanceof P ? value : new P(function(resolve7) {
+          resolve7(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve8, reject) {
+      return new (P || (P = Promise))(function(resolve7, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -20952,7 +20952,7 @@ var require_io = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve8(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -21193,11 +21193,11 @@ var require_toolrunner = __commonJS({
     })();
     var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve8) {
-          resolve8(value);
+        return value instanceof P ? value : new P(function(resolve7) {
+          resolve7(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve8, reject) {
+      return new (P || (P = Promise))(function(resolve7, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -21213,7 +21213,7 @@ var require_toolrunner = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve8(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -21442,7 +21442,7 @@ var require_toolrunner = __commonJS({
             this.toolPath = path6.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
           }
           this.toolPath = yield io.which(this.toolPath, true);
-          return new Promise((resolve8, reject) => __awaiter(this, void 0, void 0, function* () {
+          return new Promise((resolve7, reject) => __awaiter(this, void 0, void 0, function* () {
             this._debug(`exec tool: ${this.toolPath}`);
             this._debug("arguments:");
             for (const arg of this.args) {
@@ -21525,7 +21525,7 @@ var require_toolrunner = __commonJS({
               if (error2) {
                 reject(error2);
               } else {
-                resolve8(exitCode);
+                resolve7(exitCode);
               }
             });
             if (this.options.input) {
@@ -21691,11 +21691,11 @@ var require_exec = __commonJS({
     })();
     var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve8) {
-          resolve8(value);
+        return value instanceof P ? value : new P(function(resolve7) {
+          resolve7(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve8, reject) {
+      return new (P || (P = Promise))(function(resolve7, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -21711,7 +21711,7 @@ var require_exec = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve8(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -21811,11 +21811,11 @@ var require_platform = __commonJS({
     })();
     var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve8) {
-          resolve8(value);
+        return value instanceof P ? value : new P(function(resolve7) {
+          resolve7(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve8, reject) {
+      return new (P || (P = Promise))(function(resolve7, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -21831,7 +21831,7 @@ var require_platform = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve8(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -21940,11 +21940,11 @@ var require_core = __commonJS({
     })();
     var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve8) {
-          resolve8(value);
+        return value instanceof P ? value : new P(function(resolve7) {
+          resolve7(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve8, reject) {
+      return new (P || (P = Promise))(function(resolve7, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -21960,7 +21960,7 @@ var require_core = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve8(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -22230,12 +22230,12 @@ var require_isexe = __commonJS({
         if (typeof Promise !== "function") {
           throw new TypeError("callback not provided");
         }
-        return new Promise(function(resolve8, reject) {
+        return new Promise(function(resolve7, reject) {
           isexe(path6, options || {}, function(er, is) {
             if (er) {
               reject(er);
             } else {
-              resolve8(is);
+              resolve7(is);
             }
           });
         });
@@ -22301,27 +22301,27 @@ var require_which = __commonJS({
         opt = {};
       const { pathEnv, pathExt, pathExtExe } = getPathInfo(cmd, opt);
       const found = [];
-      const step = (i3) => new Promise((resolve8, reject) => {
+      const step = (i3) => new Promise((resolve7, reject) => {
         if (i3 === pathEnv.length)
-          return opt.all && found.length ? resolve8(found) : reject(getNotFoundError(cmd));
+          return opt.all && found.length ? resolve7(found) : reject(getNotFoundError(cmd));
         const ppRaw = pathEnv[i3];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
         const pCmd = path6.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
-        resolve8(subStep(p, i3, 0));
+        resolve7(subStep(p, i3, 0));
       });
-      const subStep = (p, i3, ii) => new Promise((resolve8, reject) => {
+      const subStep = (p, i3, ii) => new Promise((resolve7, reject) => {
         if (ii === pathExt.length)
-          return resolve8(step(i3 + 1));
+          return resolve7(step(i3 + 1));
         const ext = pathExt[ii];
         isexe(p + ext, { pathExt: pathExtExe }, (er, is) => {
           if (!er && is) {
             if (opt.all)
               found.push(p + ext);
             else
-              return resolve8(p + ext);
+              return resolve7(p + ext);
           }
-          return resolve8(subStep(p, i3, ii + 1));
+          return resolve7(subStep(p, i3, ii + 1));
         });
       });
       return cb ? step(0).then((res) => cb(null, res), cb) : step(0);
@@ -22633,6 +22633,485 @@ var require_cross_spawn = __commonJS({
   }
 });
 
+// src/analyses/security-views.ts
+function isJsSpace(c3) {
+  if (c3 <= 32) return c3 === 32 || c3 >= 9 && c3 <= 13;
+  if (c3 < 160) return false;
+  return c3 === 160 || c3 === 5760 || c3 >= 8192 && c3 <= 8202 || c3 === 8232 || c3 === 8233 || c3 === 8239 || c3 === 8287 || c3 === 12288 || c3 === 65279;
+}
+function isLineTerminator(c3) {
+  return c3 === 10 || c3 === 13 || c3 === 8232 || c3 === 8233;
+}
+function isWordChar(c3) {
+  return c3 >= 48 && c3 <= 57 || c3 >= 65 && c3 <= 90 || c3 >= 97 && c3 <= 122 || c3 === 95;
+}
+function replaceInertHeredocs(command, heredocs) {
+  const source = new View(command, void 0);
+  if (heredocs.length === 0) return source;
+  const b = new ViewBuilder(command.length);
+  let pos = 0;
+  heredocs.forEach((h2, n2) => {
+    b.copy(source, pos, h2.opStart);
+    b.text(`__HEREDOC_${n2}__`, h2.opStart);
+    b.copy(source, h2.opEnd, h2.contentStart);
+    pos = h2.contentEnd;
+  });
+  b.copy(source, pos, command.length);
+  return b.build(command.length);
+}
+function extractQuotedViews(processed, isJq) {
+  const t = processed.text;
+  if (!/['"\\]/.test(t)) return { unquotedContent: processed, fullyUnquoted: processed, unquotedKeepQuoteChars: processed };
+  const o2 = (i3) => processed.origin(i3);
+  const wdq = new ViewBuilder(t.length);
+  const fu = new ViewBuilder(t.length);
+  const kq = new ViewBuilder(t.length);
+  let inSingle = false;
+  let inDouble = false;
+  let escaped = false;
+  for (let i3 = 0; i3 < t.length; i3++) {
+    const code = t.charCodeAt(i3);
+    const at = o2(i3);
+    if (escaped) {
+      escaped = false;
+      if (!inSingle) wdq.push(code, at);
+      if (!inSingle && !inDouble) {
+        fu.push(code, at);
+        kq.push(code, at);
+      }
+      continue;
+    }
+    if (code === 92 && !inSingle) {
+      escaped = true;
+      wdq.push(code, at);
+      if (!inDouble) {
+        fu.push(code, at);
+        kq.push(code, at);
+      }
+      continue;
+    }
+    if (code === 39 && !inDouble) {
+      inSingle = !inSingle;
+      kq.push(code, at);
+      continue;
+    }
+    if (code === 34 && !inSingle) {
+      inDouble = !inDouble;
+      kq.push(code, at);
+      if (!isJq) continue;
+    }
+    if (!inSingle) wdq.push(code, at);
+    if (!inSingle && !inDouble) {
+      fu.push(code, at);
+      kq.push(code, at);
+    }
+  }
+  const end = o2(t.length);
+  return { unquotedContent: wdq.build(end), fullyUnquoted: fu.build(end), unquotedKeepQuoteChars: kq.build(end) };
+}
+function skipSpaces(t, i3) {
+  while (i3 < t.length && isJsSpace(t.charCodeAt(i3))) i3++;
+  return i3;
+}
+function atBoundary(t, i3) {
+  return i3 >= t.length || isJsSpace(t.charCodeAt(i3));
+}
+function devNullTail(t, i3) {
+  const k = skipSpaces(t, i3);
+  if (!t.startsWith("/dev/null", k)) return -1;
+  return atBoundary(t, k + 9) ? k + 9 : -1;
+}
+function removeMatches(v, leadingSpace, tail, atChar) {
+  const t = v.text;
+  const b = new ViewBuilder(t.length);
+  let i3 = 0;
+  while (i3 < t.length) {
+    if (leadingSpace !== "none" && isJsSpace(t.charCodeAt(i3))) {
+      const r = skipSpaces(t, i3);
+      const m2 = tail(r);
+      if (m2 >= 0) {
+        i3 = m2;
+        continue;
+      }
+      b.copy(v, i3, r);
+      i3 = r;
+      continue;
+    }
+    const m = atChar(i3);
+    if (m >= 0) {
+      i3 = m;
+      continue;
+    }
+    b.push(t.charCodeAt(i3), v.origin(i3));
+    i3++;
+  }
+  return b.build(v.origin(t.length));
+}
+function stripSafeRedirections(v) {
+  const hasGt = v.text.includes(">");
+  if (!hasGt && !v.text.includes("<")) return v;
+  if (!hasGt) return stripInputNull(v);
+  const pass1 = removeMatches(
+    v,
+    "one-or-more",
+    (r) => {
+      const t = v.text;
+      if (t[r] !== "2") return -1;
+      let k = skipSpaces(t, r + 1);
+      if (t[k] !== ">" || t[k + 1] !== "&") return -1;
+      k = skipSpaces(t, k + 2);
+      if (t[k] !== "1") return -1;
+      return atBoundary(t, k + 1) ? k + 1 : -1;
+    },
+    () => -1
+  );
+  const t2 = pass1.text;
+  const gtTail = (k) => t2[k] === ">" ? devNullTail(t2, k + 1) : -1;
+  const pass2 = removeMatches(pass1, "any", gtTail, (i3) => {
+    const c3 = t2[i3];
+    if (c3 === "0" || c3 === "1" || c3 === "2") return gtTail(skipSpaces(t2, i3 + 1));
+    return gtTail(i3);
+  });
+  return pass2.text.includes("<") ? stripInputNull(pass2) : pass2;
+}
+function stripInputNull(v) {
+  const t = v.text;
+  const ltTail = (k) => t[k] === "<" ? devNullTail(t, k + 1) : -1;
+  return removeMatches(v, "any", ltTail, ltTail);
+}
+function joinContinuations(v) {
+  const t = v.text;
+  if (!t.includes("\\\n")) return v;
+  const b = new ViewBuilder(t.length);
+  let i3 = 0;
+  while (i3 < t.length) {
+    if (t[i3] !== "\\") {
+      b.push(t.charCodeAt(i3), v.origin(i3));
+      i3++;
+      continue;
+    }
+    let r = i3;
+    while (r < t.length && t[r] === "\\") r++;
+    if (t[r] === "\n" && (r - i3) % 2 === 1) {
+      b.copy(v, i3, r - 1);
+      i3 = r + 1;
+    } else {
+      b.copy(v, i3, r);
+      i3 = r;
+    }
+  }
+  return b.build(v.origin(t.length));
+}
+function buildSecurityViews(command, inert) {
+  const space2 = command.indexOf(" ");
+  const baseCommand = space2 === -1 ? command : command.slice(0, space2);
+  const processed = replaceInertHeredocs(command, inert);
+  const q = extractQuotedViews(processed, baseCommand === "jq");
+  return {
+    originalCommand: command,
+    baseCommand,
+    processed,
+    unquotedContent: q.unquotedContent,
+    fullyUnquotedPreStrip: q.fullyUnquoted,
+    fullyUnquotedContent: stripSafeRedirections(q.fullyUnquoted),
+    unquotedKeepQuoteChars: q.unquotedKeepQuoteChars
+  };
+}
+function controlAt(s, i3) {
+  for (const op of CONTROL_OPS) if (s.startsWith(op, i3)) return op;
+  const c3 = s[i3];
+  return c3 !== void 0 && CONTROL_SINGLE.includes(c3) ? c3 : void 0;
+}
+function quotedEnd(s, k, q) {
+  let lastEscapedQuote = -1;
+  for (let j = k + 1; j < s.length; j++) {
+    const c3 = s[j];
+    if (c3 === q) return j + 1;
+    if (c3 === "\\" && s[j + 1] === q) {
+      lastEscapedQuote = j;
+      j++;
+    }
+  }
+  return lastEscapedQuote >= 0 ? lastEscapedQuote + 2 : -1;
+}
+function chunkEnd(s, p) {
+  let k = p;
+  while (k < s.length) {
+    const c3 = s[k];
+    if (c3 === "'" || c3 === '"') {
+      const e = quotedEnd(s, k, c3);
+      if (e < 0) break;
+      k = e;
+      continue;
+    }
+    if (c3 === "\\" && k + 1 < s.length && BAREWORD_ESCAPABLE.includes(s[k + 1])) {
+      k += 2;
+      continue;
+    }
+    if (!isJsSpace(s.charCodeAt(k)) && !BAREWORD_STOP.includes(c3)) {
+      k++;
+      continue;
+    }
+    break;
+  }
+  return k;
+}
+function shellQuoteParse(command) {
+  const out2 = [];
+  let pos = 0;
+  try {
+    while (pos < command.length) {
+      const op = controlAt(command, pos);
+      if (op !== void 0) {
+        out2.push({ kind: "op", op, span: { start: pos, end: pos + op.length } });
+        pos += op.length;
+        continue;
+      }
+      const end = chunkEnd(command, pos);
+      if (end === pos) {
+        pos++;
+        continue;
+      }
+      const commented = scanChunk(command, pos, end, out2);
+      if (commented) return out2;
+      pos = end;
+    }
+  } catch (err2) {
+    if (err2 instanceof BadSubstitution) return void 0;
+    throw err2;
+  }
+  return out2;
+}
+function parseEnvVar(s, i3, e) {
+  i3 += 1;
+  const c3 = i3 < e ? s[i3] : "";
+  let name2;
+  if (c3 === "{") {
+    i3 += 1;
+    if (i3 < e && s[i3] === "}") throw new BadSubstitution();
+    const close = s.indexOf("}", i3);
+    if (close < 0 || close >= e) throw new BadSubstitution();
+    name2 = s.slice(i3, close);
+    i3 = close;
+  } else if (c3 !== "" && "*@#?$!_-".includes(c3)) {
+    name2 = c3;
+    i3 += 1;
+  } else {
+    let k = i3;
+    while (k < e && isWordChar(s.charCodeAt(k))) k++;
+    name2 = s.slice(i3, k);
+    i3 = k === e ? e : k - 1;
+  }
+  return [name2 === "" ? "$" : "", i3];
+}
+function scanChunk(s, p, e, out2) {
+  let quote = "";
+  let esc = false;
+  let value = "";
+  let isGlob2 = false;
+  for (let i3 = p; i3 < e; i3++) {
+    let c3 = s[i3];
+    isGlob2 = isGlob2 || quote === "" && (c3 === "*" || c3 === "?");
+    if (esc) {
+      value += c3;
+      esc = false;
+    } else if (quote !== "") {
+      if (c3 === quote) quote = "";
+      else if (quote === "'") value += c3;
+      else if (c3 === "\\") {
+        i3 += 1;
+        c3 = i3 < e ? s[i3] : "";
+        value += c3 === '"' || c3 === "\\" || c3 === "$" ? c3 : "\\" + c3;
+      } else if (c3 === "$") {
+        const [v, j] = parseEnvVar(s, i3, e);
+        value += v;
+        i3 = j;
+      } else value += c3;
+    } else if (c3 === '"' || c3 === "'") quote = c3;
+    else if (CONTROL_SINGLE.includes(c3)) {
+      out2.push({ kind: "op", op: s.slice(p, e), span: { start: p, end: e } });
+      return false;
+    } else if (c3 === "#") {
+      if (value.length > 0) out2.push({ kind: "string", value, span: { start: p, end: i3 } });
+      out2.push({ kind: "comment", span: { start: i3, end: s.length } });
+      return true;
+    } else if (c3 === "\\") esc = true;
+    else if (c3 === "$") {
+      const [v, j] = parseEnvVar(s, i3, e);
+      value += v;
+      i3 = j;
+    } else value += c3;
+  }
+  const span = { start: p, end: e };
+  out2.push(isGlob2 ? { kind: "glob", pattern: value, span } : { kind: "string", value, span });
+  return false;
+}
+function malformedTokenAt(command, entries2) {
+  let inSingle = false;
+  let inDouble = false;
+  let doubles = 0;
+  let singles = 0;
+  let lastOpen = -1;
+  for (let i3 = 0; i3 < command.length; i3++) {
+    const c3 = command[i3];
+    if (c3 === "\\" && !inSingle) {
+      i3++;
+      continue;
+    }
+    if (c3 === '"' && !inSingle) {
+      doubles++;
+      inDouble = !inDouble;
+      if (inDouble) lastOpen = i3;
+    } else if (c3 === "'" && !inDouble) {
+      singles++;
+      inSingle = !inSingle;
+      if (inSingle) lastOpen = i3;
+    }
+  }
+  if (doubles % 2 !== 0 || singles % 2 !== 0) {
+    const at = Math.max(lastOpen, 0);
+    return { start: at, end: at + 1 };
+  }
+  for (const entry of entries2) {
+    if (entry.kind !== "string") continue;
+    const v = entry.value;
+    let braces = 0;
+    let parens = 0;
+    let brackets = 0;
+    let dq = 0;
+    let sq = 0;
+    for (let i3 = 0; i3 < v.length; i3++) {
+      const c3 = v[i3];
+      if (c3 === "{") braces++;
+      else if (c3 === "}") braces--;
+      else if (c3 === "(") parens++;
+      else if (c3 === ")") parens--;
+      else if (c3 === "[") brackets++;
+      else if (c3 === "]") brackets--;
+      else if (c3 === '"' && v[i3 - 1] !== "\\") dq++;
+      else if (c3 === "'" && v[i3 - 1] !== "\\") sq++;
+    }
+    if (braces !== 0 || parens !== 0 || brackets !== 0 || dq % 2 !== 0 || sq % 2 !== 0) return entry.span;
+  }
+  return void 0;
+}
+function scanQuoted(text, skip, visit) {
+  let b = 0;
+  let inSingle = false;
+  let inDouble = false;
+  let escaped = false;
+  for (let i3 = 0; i3 < text.length; i3++) {
+    while (b < skip.length && skip[b].contentEnd <= i3) b++;
+    const body2 = skip[b];
+    if (body2 && i3 >= body2.contentStart && !inSingle && !inDouble && !escaped) {
+      i3 = body2.contentEnd - 1;
+      continue;
+    }
+    const c3 = text[i3];
+    if (escaped) {
+      escaped = false;
+      continue;
+    }
+    if (c3 === "\\" && !inSingle) {
+      escaped = true;
+      continue;
+    }
+    if (c3 === "'" && !inDouble) {
+      inSingle = !inSingle;
+      continue;
+    }
+    if (c3 === '"' && !inSingle) {
+      inDouble = !inDouble;
+      continue;
+    }
+    const next = visit(i3, inSingle, inDouble);
+    if (next === false) return;
+    if (next !== void 0) i3 = next - 1;
+  }
+}
+var View, ViewBuilder, CONTROL_OPS, CONTROL_SINGLE, BAREWORD_STOP, BAREWORD_ESCAPABLE, BadSubstitution;
+var init_security_views = __esm({
+  "src/analyses/security-views.ts"() {
+    "use strict";
+    View = class {
+      /**
+       * @param text the view's text
+       * @param map command-string offset of every view index, plus one end sentinel (length
+       *   `text.length + 1`); `undefined` when the view is the command string itself
+       */
+      constructor(text, map) {
+        this.text = text;
+        this.map = map;
+      }
+      text;
+      map;
+      /** Command-string offset of view index `i` (clamped to `[0, text.length]`). */
+      origin(i3) {
+        const j = Math.min(Math.max(i3, 0), this.text.length);
+        if (!this.map) return j;
+        return this.map[j] ?? 0;
+      }
+      /** The command-string span covering view indices `[start, end)` (at least one character). */
+      span(start2, end) {
+        const s = this.origin(start2);
+        const e = end > start2 ? this.origin(end - 1) + 1 : s + 1;
+        return { start: s, end: Math.max(e, s + 1) };
+      }
+    };
+    ViewBuilder = class {
+      codes;
+      map;
+      n = 0;
+      /** @param capacity expected length (the arrays grow when needed) */
+      constructor(capacity) {
+        this.codes = new Uint16Array(Math.max(capacity, 16));
+        this.map = new Int32Array(Math.max(capacity, 16) + 1);
+      }
+      grow() {
+        const codes = new Uint16Array(this.codes.length * 2);
+        codes.set(this.codes);
+        const map = new Int32Array(this.codes.length * 2 + 1);
+        map.set(this.map);
+        this.codes = codes;
+        this.map = map;
+      }
+      /** Appends the UTF-16 code unit `code`, which maps to command offset `at`. */
+      push(code, at) {
+        if (this.n === this.codes.length) this.grow();
+        this.codes[this.n] = code;
+        this.map[this.n] = at;
+        this.n++;
+      }
+      /** Appends `text[from, to)` of a view whose offsets map through `v`. */
+      copy(v, from, to) {
+        for (let i3 = from; i3 < to; i3++) this.push(v.text.charCodeAt(i3), v.origin(i3));
+      }
+      /** Appends a string whose every character maps to `at`. */
+      text(s, at) {
+        for (let i3 = 0; i3 < s.length; i3++) this.push(s.charCodeAt(i3), at);
+      }
+      /** Finishes the view; `end` is the origin of the end sentinel. */
+      build(end) {
+        if (this.n === this.codes.length) this.grow();
+        this.map[this.n] = end;
+        let text = "";
+        const CHUNK = 8192;
+        for (let i3 = 0; i3 < this.n; i3 += CHUNK) {
+          const part = this.codes.subarray(i3, Math.min(i3 + CHUNK, this.n));
+          text += String.fromCharCode.apply(null, part);
+        }
+        return new View(text, this.map.subarray(0, this.n + 1));
+      }
+    };
+    CONTROL_OPS = ["||", "&&", ";;", "|&", "<(", "<<<", ">>", ">&", "<&"];
+    CONTROL_SINGLE = "&;()|<>";
+    BAREWORD_STOP = `|&;()<>'"`;
+    BAREWORD_ESCAPABLE = `'"|&;()<> 	`;
+    BadSubstitution = class extends Error {
+    };
+  }
+});
+
 // rules/commands/wrappers.json
 var wrappers_default;
 var init_wrappers = __esm({
@@ -22856,6 +23335,447 @@ var init_command_name = __esm({
     WRAPPERS = new Map(Object.entries(wrappers_default.wrappers));
     ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
     MAX_WRAPPERS = 16;
+  }
+});
+
+// src/checks/security/order.ts
+var ORDER;
+var init_order = __esm({
+  "src/checks/security/order.ts"() {
+    "use strict";
+    ORDER = {
+      "control-characters": 1,
+      "quote-parser-differential": 2,
+      "incomplete-commands": 3,
+      "git-commit-substitution": 4,
+      "jq-system-function": 5,
+      "jq-file-arguments": 6,
+      "obfuscated-flags": 7,
+      "shell-metacharacters": 8,
+      "dangerous-variables": 9,
+      "comment-quote-desync": 10,
+      "quoted-newline": 11,
+      "carriage-return": 12,
+      newlines: 13,
+      "ifs-injection": 14,
+      "proc-environ-access": 15,
+      "command-substitution": 16,
+      "input-redirection": 17,
+      "output-redirection": 18,
+      "backslash-escaped-whitespace": 19,
+      "backslash-escaped-operators": 20,
+      "unicode-whitespace": 21,
+      "mid-word-hash": 22,
+      "brace-expansion": 23,
+      "zsh-dangerous-command": 24,
+      "malformed-token-injection": 25
+    };
+  }
+});
+
+// src/checks/security/statement.ts
+function insideAny(spans, start2, end = start2 + 1) {
+  return spans.some((s) => start2 >= s.start && end <= s.end);
+}
+function standsAlone(text, from, to, start2, end) {
+  let b = from - 1;
+  while (b >= start2 && (text[b] === " " || text[b] === "	")) b--;
+  const before = b < start2 ? "" : text[b];
+  const okBefore = before === "" || before === "\n" || before === ";" || before === "&" && text[b - 1] === "&" || before === "|" && text[b - 1] === "|";
+  let a2 = to;
+  while (a2 < end && (text[a2] === " " || text[a2] === "	")) a2++;
+  const after = a2 >= end ? "" : text[a2];
+  const okAfter = after === "" || after === "\n" || after === ";" || after === "#" || after === "&" && text[a2 + 1] === "&" || after === "|" && text[a2 + 1] === "|";
+  return okBefore && okAfter;
+}
+function viewHit(view, start2, end, message4, extra = {}) {
+  const span = view.span(start2, end);
+  return { ...extra, start: span.start, end: span.end, message: message4 };
+}
+function isSecurityCheck(check3) {
+  const s = check3.security;
+  return typeof s === "object" && s !== null && typeof s.detect === "function" && typeof s.order === "number";
+}
+function securityBattery(checks) {
+  let battery = BATTERIES.get(checks);
+  if (!battery) {
+    battery = checks.filter(isSecurityCheck).map((c3) => [c3.security.order, c3.security.detect]).sort((x, y) => x[0] - y[0]);
+    BATTERIES.set(checks, battery);
+  }
+  return battery;
+}
+function securityCommands(ctx) {
+  const cached = CACHE.get(ctx.parsed);
+  if (cached) return cached;
+  const parsed = ctx.parsed;
+  const ranges = commandRanges(parsed, ctx.unit.granularity);
+  const battery = securityBattery(ctx.registry);
+  const bucket = (items, startOf) => {
+    const out3 = ranges.map(() => []);
+    let r = 0;
+    for (const item of items) {
+      const at = startOf(item);
+      while (r < ranges.length && ranges[r].end <= at) r++;
+      if (r === ranges.length) break;
+      if (at >= ranges[r].start) out3[r].push(item);
+    }
+    return out3;
+  };
+  const comments = bucket(parsed.comments, (c3) => c3.start);
+  const problems = bucket(parsed.problems, (p) => p.span.start);
+  const commands = bucket(parsed.commands, (c3) => c3.span.start);
+  const statements = bucket(parsed.statements, (st) => st.span.start);
+  const out2 = ranges.map((r, i3) => {
+    const text = parsed.text.slice(r.start, r.end);
+    const facts = treeFacts(parsed.text, r, {
+      comments: comments[i3],
+      problems: problems[i3],
+      commands: commands[i3],
+      statements: statements[i3]
+    });
+    return makeCommand(text, r.start, facts, ctx.unit.profile, 0, battery, ctx.unit.dialect);
+  });
+  CACHE.set(ctx.parsed, out2);
+  return out2;
+}
+function commandRanges(parsed, granularity) {
+  if (granularity === "command") return [{ start: 0, end: parsed.text.length }];
+  const out2 = [];
+  for (const st of parsed.statements) {
+    const last = out2[out2.length - 1];
+    if (last && st.span.start < last.end) out2[out2.length - 1] = { start: last.start, end: Math.max(last.end, st.span.end) };
+    else out2.push({ start: st.span.start, end: st.span.end });
+  }
+  return out2;
+}
+function makeCommand(text, start2, tree, profile, depth, battery, dialect = "bash") {
+  const views = buildSecurityViews(text, tree?.heredocs ?? []);
+  const gitCommit = analyseGitCommit(text, views.baseCommand);
+  let allowOrder;
+  let allowedBy;
+  if (text.trim() === "") {
+    allowOrder = ALLOW_EMPTY;
+    allowedBy = "empty";
+  } else if (depth === 0 && isSafeHeredocSubstitution(text, depth, battery)) {
+    allowOrder = ALLOW_SAFE_SUBSTITUTION;
+    allowedBy = "safe-command-substitution";
+  } else if (gitCommit.kind === "allow") {
+    allowOrder = ALLOW_GIT_COMMIT;
+    allowedBy = "git-commit";
+  }
+  return { start: start2, text, views, tree, profile, dialect, gitCommit, allowOrder, allowedBy };
+}
+function locateHeredoc(text, r) {
+  const h2 = r.heredoc;
+  if (!h2) return void 0;
+  const opStart = text.indexOf("<<", r.span.start);
+  if (opStart < 0 || opStart >= r.span.end) return void 0;
+  let k = opStart + 2;
+  if (text[k] === "-") k++;
+  while (text[k] === " " || text[k] === "	") k++;
+  while (k < r.span.end) {
+    const c3 = text[k];
+    if (c3 === "\\") {
+      k += 2;
+      continue;
+    }
+    if (c3 === "'") {
+      const close = text.indexOf("'", k + 1);
+      if (close < 0) return void 0;
+      k = close + 1;
+      continue;
+    }
+    if (c3 === '"') {
+      let j = k + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      if (j >= text.length) return void 0;
+      k = j + 1;
+      continue;
+    }
+    if (WORD_END.includes(c3)) break;
+    k++;
+  }
+  const opEnd = k;
+  const contentEnd = r.span.end;
+  const contentStart = text.lastIndexOf("\n", Math.max(h2.bodySpan.start - 1, 0));
+  if (contentStart < opEnd || contentStart >= contentEnd) return void 0;
+  const closeLineStart = text.lastIndexOf("\n", contentEnd - 1) + 1;
+  if (closeLineStart <= contentStart) return void 0;
+  let closing = text.slice(closeLineStart, contentEnd);
+  if (h2.stripTabs) closing = closing.replace(/^\t+/, "");
+  if (closing !== h2.delimiter) return void 0;
+  return { opStart, opEnd, contentStart, contentEnd, quoted: h2.quoted };
+}
+function treeFacts(text, range2, parse) {
+  const { start: start2, end } = range2;
+  const comments = parse.comments.filter((c3) => c3.end <= end).map((c3) => ({ start: c3.start - start2, end: c3.end - start2 }));
+  const hasProblems = parse.problems.length > 0;
+  const heredocs = [];
+  if (!hasProblems) {
+    const all = [];
+    for (const cmd of parse.commands) {
+      for (const r of cmd.redirects) {
+        const loc = locateHeredoc(text, r);
+        if (loc && loc.opStart >= start2 && loc.contentEnd <= end) all.push(loc);
+      }
+    }
+    all.sort((a2, b) => a2.opStart - b.opStart);
+    let maxEnd = start2;
+    for (const h2 of all) {
+      const nested = h2.opStart < maxEnd;
+      maxEnd = Math.max(maxEnd, h2.contentEnd);
+      if (!h2.quoted || nested) continue;
+      heredocs.push({
+        opStart: h2.opStart - start2,
+        opEnd: h2.opEnd - start2,
+        contentStart: h2.contentStart - start2,
+        contentEnd: h2.contentEnd - start2
+      });
+    }
+  }
+  const dataHeredocs = [];
+  const printedArgs = [];
+  if (!hasProblems) {
+    for (const cmd of parse.commands) {
+      if (cmd.embedded) continue;
+      const name2 = resolveCommand(cmd)?.name ?? cmd.name?.value;
+      for (const r of cmd.redirects) {
+        if (!r.heredoc || r.heredoc.quoted || name2 === void 0 || BODY_RUNNERS.has(name2)) continue;
+        const loc = locateHeredoc(text, r);
+        if (!loc || loc.opStart < start2 || loc.contentEnd > end) continue;
+        if (/[$`]|\\\r?\n/.test(text.slice(loc.contentStart, loc.contentEnd))) continue;
+        dataHeredocs.push({ start: loc.opStart - start2, end: loc.opStart + 3 - start2 }, { start: loc.contentStart - start2, end: loc.contentEnd - start2 });
+      }
+      const raw = cmd.name?.value;
+      if ((raw === "echo" || raw === "printf") && cmd.args.length > 0 && cmd.span.start >= start2 && cmd.span.end <= end && standsAlone(text, cmd.span.start, cmd.span.end, start2, end)) {
+        printedArgs.push({ start: cmd.args[0].span.start - start2, end: cmd.args[cmd.args.length - 1].span.end - start2 });
+      }
+    }
+  }
+  const listStatement = parse.statements.some((s) => s.type === "list");
+  const hasOperatorNodes = hasProblems || listStatement || hasOperatorText(text.slice(start2, end), comments, heredocs);
+  return { comments, heredocs, hasOperatorNodes, hasProblems, dataHeredocs, printedArgs };
+}
+function hasOperatorText(command, comments, heredocs) {
+  const skips = [...comments.map((c3) => ({ from: c3.start, to: c3.end })), ...heredocs.map((h2) => ({ from: h2.contentStart, to: h2.contentEnd }))].sort(
+    (a2, b) => a2.from - b.from
+  );
+  let s = 0;
+  let inSingle = false;
+  let inDouble = false;
+  for (let i3 = 0; i3 < command.length; i3++) {
+    while (s < skips.length && skips[s].to <= i3) s++;
+    const skip = skips[s];
+    if (skip && i3 >= skip.from && !inSingle && !inDouble) {
+      i3 = skip.to - 1;
+      continue;
+    }
+    const c3 = command[i3];
+    if (inSingle) {
+      if (c3 === "'") inSingle = false;
+      continue;
+    }
+    if (c3 === "\\") {
+      i3++;
+      continue;
+    }
+    if (inDouble) {
+      if (c3 === '"') inDouble = false;
+      continue;
+    }
+    if (c3 === "'") inSingle = true;
+    else if (c3 === '"') inDouble = true;
+    else if (c3 === ";") return true;
+    else if ((c3 === "&" || c3 === "|") && command[i3 + 1] === c3) return true;
+  }
+  return false;
+}
+function horizontalSpaces(t, i3) {
+  let k = i3;
+  while (t[k] === " " || t[k] === "	") k++;
+  return k > i3 ? k : -1;
+}
+function jsSpaces(t, i3) {
+  let k = i3;
+  while (k < t.length && isJsSpace(t.charCodeAt(k))) k++;
+  return k > i3 ? k : -1;
+}
+function analyseGitCommit(command, baseCommand) {
+  if (baseCommand !== "git" || !command.startsWith("git")) return { kind: "not-applicable" };
+  let k = jsSpaces(command, 3);
+  if (k < 0 || !command.startsWith("commit", k) || jsSpaces(command, k + 6) < 0) return { kind: "not-applicable" };
+  if (command.includes("\\")) return { kind: "passthrough" };
+  k = horizontalSpaces(command, 3);
+  if (k < 0 || !command.startsWith("commit", k)) return { kind: "passthrough" };
+  const prefixStart = horizontalSpaces(command, k + 6);
+  if (prefixStart < 0) return { kind: "passthrough" };
+  let forbidden = command.length;
+  for (let i3 = prefixStart; i3 < command.length; i3++) {
+    if (GIT_PREFIX_FORBIDDEN.includes(command[i3])) {
+      forbidden = i3;
+      break;
+    }
+  }
+  let lastTerminator = -1;
+  for (let i3 = command.length - 1; i3 >= 0; i3--) {
+    if (isLineTerminator(command.charCodeAt(i3))) {
+      lastTerminator = i3;
+      break;
+    }
+  }
+  const lastQuote = { "'": command.lastIndexOf("'"), '"': command.lastIndexOf('"') };
+  for (let m = prefixStart; m + 1 < forbidden; m++) {
+    if (command[m] !== "-" || command[m + 1] !== "m") continue;
+    const j = horizontalSpaces(command, m + 2);
+    if (j < 0) continue;
+    const q = command[j];
+    if (q !== "'" && q !== '"') continue;
+    const lo = Math.max(j, lastTerminator) + 1;
+    if (lastQuote[q] < lo) continue;
+    const close = command.indexOf(q, lo);
+    const message4 = command.slice(j + 1, close);
+    const remainder = command.slice(close + 1);
+    const messageSpan = { start: j, end: close + 1 };
+    if (q === '"' && (message4.includes("$(") || message4.includes("`") || message4.includes("${"))) {
+      return { kind: "ask-substitution", message: messageSpan };
+    }
+    if (remainder) {
+      if (/[;|&()`]/.test(remainder) || remainder.includes("$(") || remainder.includes("${")) return { kind: "passthrough" };
+      let inSingle = false;
+      let inDouble = false;
+      for (const c3 of remainder) {
+        if (c3 === "'" && !inDouble) inSingle = !inSingle;
+        else if (c3 === '"' && !inSingle) inDouble = !inDouble;
+        else if (!inSingle && !inDouble && (c3 === "<" || c3 === ">")) return { kind: "passthrough" };
+      }
+    }
+    if (message4.startsWith("-")) return { kind: "ask-dash-message", message: messageSpan };
+    return { kind: "allow" };
+  }
+  return { kind: "passthrough" };
+}
+function heredocInSubstitution(command) {
+  let seen = false;
+  for (let i3 = 0; i3 < command.length; i3++) {
+    const c3 = command.charCodeAt(i3);
+    if (isLineTerminator(c3)) seen = false;
+    else if (command[i3] === "$" && command[i3 + 1] === "(") {
+      seen = true;
+      i3++;
+    } else if (seen && command[i3] === "<" && command[i3 + 1] === "<") return true;
+  }
+  return false;
+}
+function identifierEnd(t, i3) {
+  const c3 = t.charCodeAt(i3);
+  if (!(c3 >= 65 && c3 <= 90 || c3 >= 97 && c3 <= 122 || c3 === 95)) return -1;
+  let k = i3 + 1;
+  while (k < t.length && isWordChar(t.charCodeAt(k))) k++;
+  return k;
+}
+function nextCatHeredoc(t, from) {
+  for (let p = t.indexOf("$(cat", from); p >= 0; p = t.indexOf("$(cat", p + 1)) {
+    let k = p + 5;
+    while (t[k] === " " || t[k] === "	") k++;
+    if (t[k] !== "<" || t[k + 1] !== "<") continue;
+    k += 2;
+    const dash = t[k] === "-";
+    if (dash) k++;
+    while (t[k] === " " || t[k] === "	") k++;
+    if (t[k] === "'") {
+      let q = k;
+      while (t[q] === "'") q++;
+      const e = identifierEnd(t, q);
+      if (e < 0 || t[e] !== "'") continue;
+      let r = e;
+      while (t[r] === "'") r++;
+      return { start: p, opEnd: r, delimiter: t.slice(q, e), dash };
+    }
+    if (t[k] === "\\") {
+      const e = identifierEnd(t, k + 1);
+      if (e < 0) continue;
+      return { start: p, opEnd: e, delimiter: t.slice(k + 1, e), dash };
+    }
+  }
+  return void 0;
+}
+function isSafeHeredocSubstitution(command, depth, battery) {
+  if (depth > 0 || !heredocInSubstitution(command)) return false;
+  const verified = [];
+  let maxEnd = -1;
+  for (let m = nextCatHeredoc(command, 0); m; m = nextCatHeredoc(command, m.opEnd)) {
+    if (m.start < maxEnd) return false;
+    const nl = command.indexOf("\n", m.opEnd);
+    if (nl < 0) return false;
+    for (let i3 = m.opEnd; i3 < nl; i3++) if (command[i3] !== " " && command[i3] !== "	") return false;
+    let end = -1;
+    let lineStart = nl + 1;
+    for (; ; ) {
+      const nextNl = command.indexOf("\n", lineStart);
+      const lineEnd2 = nextNl < 0 ? command.length : nextNl;
+      let tabs = 0;
+      if (m.dash) while (command[lineStart + tabs] === "	") tabs++;
+      const line = command.slice(lineStart + tabs, lineEnd2);
+      if (line === m.delimiter) {
+        if (nextNl < 0) return false;
+        let p = lineEnd2 + 1;
+        while (command[p] === " " || command[p] === "	") p++;
+        if (command[p] !== ")") return false;
+        end = p + 1;
+        break;
+      }
+      if (line.startsWith(m.delimiter)) {
+        const after = line.slice(m.delimiter.length);
+        let p = 0;
+        while (after[p] === " " || after[p] === "	") p++;
+        if (after[p] === ")") {
+          end = lineStart + tabs + m.delimiter.length + p + 1;
+          break;
+        }
+        if (after.length > 0 && ")}`|&;(<>".includes(after[0])) return false;
+      }
+      if (nextNl < 0) return false;
+      lineStart = nextNl + 1;
+    }
+    verified.push({ start: m.start, end });
+    maxEnd = Math.max(maxEnd, end);
+  }
+  if (verified.length === 0) return false;
+  let remaining = "";
+  let pos = 0;
+  for (const v of verified) {
+    remaining += command.slice(pos, v.start);
+    pos = v.end;
+  }
+  remaining += command.slice(pos);
+  if (remaining.trim().length > 0 && command.slice(0, verified[0].start).trim().length === 0) return false;
+  if (!SAFE_REMAINDER.test(remaining)) return false;
+  return isPassthrough(remaining, battery, depth + 1);
+}
+function isPassthrough(command, battery, depth = 1) {
+  const cmd = makeCommand(command, 0, void 0, "agent", depth, battery);
+  for (const [order, detect26] of battery) {
+    if (cmd.allowOrder !== void 0 && order >= cmd.allowOrder) return true;
+    if (detect26(cmd)) return false;
+  }
+  return true;
+}
+var ALLOW_EMPTY, ALLOW_SAFE_SUBSTITUTION, ALLOW_GIT_COMMIT, BODY_RUNNERS, BATTERIES, CACHE, WORD_END, GIT_PREFIX_FORBIDDEN, SAFE_REMAINDER;
+var init_statement = __esm({
+  "src/checks/security/statement.ts"() {
+    "use strict";
+    init_security_views();
+    init_command_name();
+    init_order();
+    ALLOW_EMPTY = ORDER["incomplete-commands"];
+    ALLOW_SAFE_SUBSTITUTION = ORDER["git-commit-substitution"];
+    ALLOW_GIT_COMMIT = ORDER["jq-system-function"];
+    BODY_RUNNERS = /* @__PURE__ */ new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "busybox", "fish", "source", ".", "eval", "ssh", "sudo", "su", "doas", "env", "xargs", "exec", "command", "nohup", "time", "timeout", "nice", "script", "docker", "kubectl", "podman"]);
+    BATTERIES = /* @__PURE__ */ new WeakMap();
+    CACHE = /* @__PURE__ */ new WeakMap();
+    WORD_END = " 	\n|&;()<>";
+    GIT_PREFIX_FORBIDDEN = ";&|`$<>()\n\r";
+    SAFE_REMAINDER = /^[a-zA-Z0-9 \t"'.\-/_@=,:+~]*$/;
   }
 });
 
@@ -26358,6 +27278,8 @@ var init_path_extractors = __esm({
         git: { operation: "read", kind: "gitDiffNoIndex" },
         tac: { operation: "read", kind: "operands", extension: true, valueOptions: ["-s", "--separator"] },
         rev: { operation: "read", kind: "operands", extension: true },
+        bash: { operation: "read", kind: "operands", extension: true, operandsWhen: ["-n"], operandOperations: ["read"], valueOptions: ["-o", "-O", "--rcfile", "--init-file"], note: "Only with -n (syntax check, https://www.gnu.org/software/bash/manual/html_node/The-Set-Builtin.html): bash reads the script named by the first operand, runs nothing, and prints the lines it cannot parse. Without -n the script runs, which the command model reports on its own." },
+        sh: { operation: "read", kind: "operands", extension: true, operandsWhen: ["-n"], operandOperations: ["read"], valueOptions: ["-o"], note: "As bash: with -n (POSIX noexec, https://pubs.opengroup.org/onlinepubs/9799919799/utilities/sh.html) the first operand is the script read." },
         cmp: {
           operation: "read",
           kind: "operands",
@@ -27438,7 +28360,12 @@ function extractFind(e, args2, name2, nameWord) {
   const out2 = [];
   const pattern = e.pathValuedPattern !== void 0 ? new RegExp(e.pathValuedPattern) : void 0;
   let i3 = 0;
-  while (i3 < args2.length && e.globalOptions.includes(lead(args2[i3]))) i3++;
+  for (; ; ) {
+    const v = i3 < args2.length ? lead(args2[i3]) : "";
+    if (e.globalOptions.includes(v) || /^-O\d*$/.test(v)) i3++;
+    else if (v === "-D") i3 += 2;
+    else break;
+  }
   let roots = 0;
   for (; i3 < args2.length; i3++) {
     const v = lead(args2[i3]);
@@ -27796,6 +28723,30 @@ function stripQuotes(p) {
   if (s.length > 0 && (s.endsWith('"') || s.endsWith("'"))) s = s.slice(0, -1);
   return s;
 }
+function mayMatchDotDot(c3) {
+  if (!c3.startsWith(".") || !/[*?[]/.test(c3)) return false;
+  let src = "";
+  for (let i3 = 0; i3 < c3.length; i3++) {
+    const ch = c3[i3];
+    if (ch === "*") src += ".*";
+    else if (ch === "?") src += ".";
+    else if (ch === "[") {
+      const close = c3.indexOf("]", i3 + 2);
+      if (close < 0) {
+        src += "\\[";
+        continue;
+      }
+      let body2 = c3.slice(i3 + 1, close);
+      const negated = body2.startsWith("!") || body2.startsWith("^");
+      if (negated) body2 = body2.slice(1);
+      const plain = /^[A-Za-z0-9_]*$/.test(body2);
+      const dot = negated ? !body2.includes(".") : !plain || body2.includes(".");
+      src += dot ? "\\." : "[^\\s\\S]";
+      i3 = close;
+    } else src += ch.replace(/[.+^${}()|\\]/g, "\\$&");
+  }
+  return new RegExp(`^${src}$`).test("..");
+}
 function validatePath(a2, ctx) {
   const result = (resolved2, allowed, reason) => ({ ...a2, resolved: resolved2, allowed, reason });
   if (a2.braceOverflow) return result(null, false, "brace");
@@ -27815,6 +28766,7 @@ function validatePath(a2, ctx) {
   const glob2 = a2.glob ?? GLOB_CHARS.test(p);
   if (glob2) {
     if (a2.operation !== "read") return result(null, false, "glob-write");
+    p = p.split("/").map((c3) => mayMatchDotDot(c3) ? ".." : c3).join("/");
     if (!p.split("/").includes("..")) {
       const first = p.search(a2.glob === void 0 ? GLOB_CHARS : /[*?[{]/);
       const before = first === -1 ? p : p.slice(0, first);
@@ -28038,23 +28990,23 @@ var init_define = __esm({
 });
 
 // src/checks/paths/path-outside-workdir.ts
-import { homedir } from "node:os";
-import { dirname, posix as posix4, resolve } from "node:path";
-function hostOf(unit) {
+import { posix as posix4 } from "node:path";
+function hostOf(unit, host) {
   const h2 = unit.context?.home;
-  if (h2 === void 0) return HOST;
+  if (h2 === void 0) return { home: host.home };
   return { home: h2 === null ? void 0 : toPosixPath(h2) };
 }
-function workingDirectories(unit, policy) {
+function workingDirectories(unit, policy, host) {
   let cwd = unit.context?.cwd;
   if (cwd === void 0 && (unit.origin.kind === "script" || unit.origin.kind === "makefile")) {
-    cwd = resolve(dirname(unit.origin.file)).split("\\").join("/");
+    const file = toPosixPath(unit.origin.file.split("\\").join("/"));
+    if (file !== void 0) cwd = posix4.dirname(file.startsWith("/") ? posix4.normalize(file) : posix4.join(host.cwd, file));
   }
   cwd = cwd === void 0 ? void 0 : toPosixPath(cwd);
   if (cwd === void 0 || !cwd.startsWith("/")) return void 0;
   const extra = [...unit.context?.additionalDirectories ?? [], ...policy.additionalDirectories.map((d) => d.path)];
   const dirs = [cwd];
-  const home = hostOf(unit).home;
+  const home = hostOf(unit, host).home;
   for (const d of extra) {
     if ((d === "~" || d.startsWith("~/")) && home === void 0) continue;
     const p = toPosixPath(d === "~" || d.startsWith("~/") ? home + d.slice(1) : d);
@@ -28100,7 +29052,7 @@ function message(c3, dirs, recorded, kind) {
   const list = dirs.map((d) => `\`${d}\``).join(", ");
   return `${verb(c3)} \`${c3.path}\`${where}, outside the working ${dirs.length === 1 ? "directory" : "directories"} ${list}.`;
 }
-var HOST, TEMP_DIRS, INSTALL_DIR_VAR, path_outside_workdir_default;
+var TEMP_DIRS, INSTALL_DIR_VAR, path_outside_workdir_default;
 var init_path_outside_workdir = __esm({
   "src/checks/paths/path-outside-workdir.ts"() {
     "use strict";
@@ -28109,7 +29061,6 @@ var init_path_outside_workdir = __esm({
     init_paths();
     init_command_name();
     init_define();
-    HOST = { home: homedir().split("\\").join("/") };
     TEMP_DIRS = ["/tmp", "/var/tmp", "/private/tmp", "/dev/shm"];
     INSTALL_DIR_VAR = /\$[({](?:DESTDIR|[A-Za-z_]*(?:PREFIX|prefix)|[A-Za-z_]*(?:DIR|dir)|[A-Za-z_]*ROOT)[)}]/;
     path_outside_workdir_default = defineCheck(
@@ -28131,9 +29082,9 @@ var init_path_outside_workdir = __esm({
         }
       },
       (ctx) => {
-        const wd = workingDirectories(ctx.unit, ctx.policy);
+        const wd = workingDirectories(ctx.unit, ctx.policy, ctx.host);
         if (!wd) return;
-        const checks = unitPaths(ctx.parsed, { cwd: wd.cwd, workingDirectories: wd.dirs, host: hostOf(ctx.unit) }, { trackCd: true });
+        const checks = unitPaths(ctx.parsed, { cwd: wd.cwd, workingDirectories: wd.dirs, host: hostOf(ctx.unit, ctx.host) }, { trackCd: true });
         const inPlace = ctx.parsed.commands.filter(sedInPlace).map((c3) => c3.span);
         const removals = new Set(ctx.parsed.commands.flatMap((c3) => dangerousRemovals(c3).map((d) => d.word.span.start)));
         const recorded = ctx.unit.context?.cwd !== void 0;
@@ -28409,7 +29360,7 @@ var init_parse_error = __esm({
   }
 });
 
-// src/analyses/complexity.ts
+// src/parse/complexity.ts
 function constructLabel(construct) {
   return CONSTRUCT_LABELS[construct] ?? `\`${construct}\``;
 }
@@ -28426,7 +29377,7 @@ function describeComplexity(c3) {
 }
 var LENGTH_CONSTRUCT, NODE_COUNT_CONSTRUCT, MAX_COMPLEXITY_LENGTH, MAX_COMPLEXITY_NODES, DEFAULT_COMPLEXITY_LIMITS, HANDLED_NODE_TYPES, AST_SAFE_VARIABLES, AST_STRING_ONLY_VARIABLES, DOLLAR_PARENTS, ComplexityScanner, CONSTRUCT_LABELS;
 var init_complexity = __esm({
-  "src/analyses/complexity.ts"() {
+  "src/parse/complexity.ts"() {
     "use strict";
     LENGTH_CONSTRUCT = "command-length";
     NODE_COUNT_CONSTRUCT = "node-count";
@@ -31075,7 +32026,7 @@ function spanText(text, cmd, stripOutput) {
   out2 += text.slice(pos, cmd.span.end);
   return out2.replace(/[ \t]+/g, " ").trim();
 }
-function joinContinuations(s) {
+function joinContinuations2(s) {
   if (!s.includes("\\\n")) return s;
   let out2 = "";
   let run3 = 0;
@@ -31101,7 +32052,7 @@ function candidatesFor(text, cmd, behavior) {
   const isAllow = behavior === "allow";
   if (!isAllow) {
     for (const t of [original, stripped]) {
-      const joined = joinContinuations(t);
+      const joined = joinContinuations2(t);
       if (joined !== t) {
         exact.add(joined);
         prefix.add(joined);
@@ -31484,6 +32435,7 @@ function embedAll(parsed, source, parse, extraCode, skipAliases, defined) {
         continue;
       }
       if (inner.problems.length > 0) caps.push(`Embedded shell code (${code.via}) does not parse; what it runs is not known.`);
+      if (inner.unmodelled) caps.push(`Embedded shell code (${code.via}) holds a construct that is not modelled (${inner.unmodelled[0].reason.replace(/\.$/, "")}).`);
       const outer = map(code.span);
       const innerMap = code.exact ? (s) => map({ start: code.base + s.start, end: code.base + s.end }) : () => outer;
       const offset = parsed.commands.length + extra.length;
@@ -31728,6 +32680,7 @@ function buildModel(parsed, options = {}) {
     gaps.push({ span: cx.span ?? { start: 0, end: text.length }, reason: `Cap reached: ${describeComplexity(cx)}` });
   }
   for (const c3 of parsed.embeddedCaps ?? []) gaps.push({ span: { start: 0, end: Math.min(1, text.length) }, reason: `Cap reached: ${c3}` });
+  for (const u2 of parsed.unmodelled ?? []) gaps.push({ span: u2.span, reason: u2.reason.startsWith("`") ? u2.reason : `\`${text.slice(u2.span.start, Math.min(u2.span.end, u2.span.start + 40))}\` ${u2.reason}` });
   const bindings = /* @__PURE__ */ new Map();
   const bind = (name2, value, standaloneTop, end) => {
     const b = bindings.get(name2) ?? { values: [], dynamic: false, count: 0, firstEnd: -1 };
@@ -33166,6 +34119,13 @@ var init_option_effects = __esm({
         SHELL: "exec"
       },
       aliases: {
+        sha1sum: "md5sum",
+        sha224sum: "md5sum",
+        sha256sum: "md5sum",
+        sha384sum: "md5sum",
+        sha512sum: "md5sum",
+        b2sum: "md5sum",
+        pidwait: "pgrep",
         nvim: "vim",
         vi: "vim",
         ex: "vim",
@@ -33255,7 +34215,8 @@ var init_option_effects = __esm({
                 { names: ["-e", "--max-depth", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "-m", "--max-count", "--threads"], arity: "required" }
               ]
             },
-            blame: { source: "https://git-scm.com/docs/git-blame", options: [{ names: ["--contents"], arity: "required", effect: "read" }, { names: ["-S"], arity: "required", effect: "read" }, { names: ["--textconv"], arity: "none", effect: "exec", target: "none" }, { names: ["-L"], arity: "required" }] },
+            blame: { source: "https://git-scm.com/docs/git-blame", options: [{ names: ["--contents"], arity: "required", effect: "read" }, { names: ["-S"], arity: "required", effect: "read" }, { names: ["--ignore-revs-file"], arity: "required", effect: "read", note: "git reads the revisions to skip from the file and prints a line it cannot parse" }, { names: ["--textconv"], arity: "none", effect: "exec", target: "none" }, { names: ["-L", "--ignore-rev", "--abbrev", "-C", "-M"], arity: "required" }] },
+            "ls-files": { source: "https://git-scm.com/docs/git-ls-files", options: [{ names: ["-X", "--exclude-from"], arity: "required", effect: "read", note: "exclude patterns are read from the file" }, { names: ["--exclude-per-directory"], arity: "required", effect: "read", note: "the file of that name is read in every directory visited; a name that climbs out with ../ reads outside" }, { names: ["-x", "--exclude", "--format", "--with-tree", "--abbrev"], arity: "required" }] },
             "cat-file": { source: "https://git-scm.com/docs/git-cat-file", options: [{ names: ["--textconv", "--filters"], arity: "none", effect: "exec", target: "none", note: "runs the textconv or clean/smudge filters named in the config" }] },
             config: {
               source: "https://git-scm.com/docs/git-config",
@@ -33270,7 +34231,7 @@ var init_option_effects = __esm({
             },
             fetch: { source: "https://git-scm.com/docs/git-fetch", options: [{ names: ["--upload-pack"], arity: "required", effect: "exec", target: "none" }] },
             pull: { source: "https://git-scm.com/docs/git-pull", options: [{ names: ["--upload-pack"], arity: "required", effect: "exec", target: "none" }] },
-            "ls-remote": { source: "https://git-scm.com/docs/git-ls-remote", options: [{ names: ["--upload-pack"], arity: "required", effect: "exec", target: "none" }] },
+            "ls-remote": { source: "https://git-scm.com/docs/git-ls-remote", options: [{ names: ["--upload-pack"], arity: "required", effect: "exec", target: "none" }, { names: ["--sort", "-o", "--server-option"], arity: "required" }], operands: "read", note: "The first operand is a repository, which may be a local path (another repository, a bundle file) that git reads; the rest are ref patterns, judged as paths too (a pattern names no file outside)." },
             clone: { source: "https://git-scm.com/docs/git-clone", options: [{ names: ["-u", "--upload-pack"], arity: "required", effect: "exec", target: "none" }, { names: ["-c", "--config"], arity: "required", effect: "exec", target: "none" }, { names: ["--template"], arity: "required", effect: "exec", target: "none", note: "a template directory installs hooks" }, { names: ["--separate-git-dir"], arity: "required", effect: "write" }, { names: ["-b", "--branch", "-o", "--origin", "--depth", "--reference", "--filter"], arity: "required" }] },
             init: { source: "https://git-scm.com/docs/git-init", options: [{ names: ["--template"], arity: "required", effect: "exec", target: "none" }, { names: ["--separate-git-dir"], arity: "required", effect: "write" }] },
             push: { source: "https://git-scm.com/docs/git-push", options: [{ names: ["--receive-pack", "--exec"], arity: "required", effect: "exec", target: "none" }] },
@@ -33658,6 +34619,19 @@ var init_option_effects = __esm({
             { names: ["-S"], arity: "required", effect: "write" },
             { names: ["-L", "-R", "-D"], arity: "required", effect: "network", target: "none" },
             { names: ["-p", "-l", "-c", "-J", "-b", "-B", "-e", "-I", "-m", "-O", "-Q", "-W", "-w"], arity: "required" }
+          ]
+        },
+        pgrep: {
+          source: "https://man7.org/linux/man-pages/man1/pgrep.1.html",
+          options: [
+            { names: ["-F", "--pidfile"], arity: "required", effect: "read", note: "the pid is read from the file" },
+            { names: ["-d", "--delimiter", "-g", "--pgroup", "-G", "--group", "-P", "--parent", "-s", "--session", "-t", "--terminal", "-u", "--euid", "-U", "--uid", "--ns", "--nslist", "-r", "--runstates", "--signal", "--env", "--cgroup"], arity: "required" }
+          ]
+        },
+        md5sum: {
+          source: "https://www.gnu.org/software/coreutils/manual/html_node/md5sum-invocation.html",
+          options: [
+            { names: ["-c", "--check"], arity: "none", effect: "read", target: "none", note: "reads and hashes every file the check list names, which the command line does not show" }
           ]
         },
         sqlite3: {
@@ -34143,7 +35117,7 @@ function visibleRule(text, rules) {
   if (rules.length === 0) return void 0;
   if (rules.some((r) => r.bash?.kind === "any")) return rules.find((r) => r.bash?.kind === "any");
   const firsts = rulesFirstWords(rules);
-  const clean = joinContinuations(text);
+  const clean = joinContinuations2(text);
   for (const piece of clean.split(/[;&|\n\r()`'"{},<>$\\]+/)) {
     const tokens = piece.trim().split(/[ \t]+/).filter((t) => t !== "");
     for (let i3 = 0; i3 < tokens.length; i3++) {
@@ -34834,522 +35808,96 @@ var init_workflow_rules = __esm({
   }
 });
 
-// src/checks/security/order.ts
-var ORDER;
-var init_order = __esm({
-  "src/checks/security/order.ts"() {
+// src/checks/security/define-security-check.ts
+function defineSecurityCheck(meta, detect26) {
+  const order = meta.claudeCode.order;
+  const check3 = defineCheck(meta, (ctx) => {
+    for (const cmd of securityCommands(ctx)) {
+      if (cmd.allowOrder !== void 0 && order >= cmd.allowOrder) continue;
+      const hit = detect26(cmd);
+      if (!hit) continue;
+      ctx.report({
+        ruleId: meta.id,
+        message: hit.message,
+        span: { start: cmd.start + hit.start, end: cmd.start + Math.max(hit.end, hit.start + 1) },
+        data: {
+          ...meta.claudeCode.id !== void 0 ? { checkId: meta.claudeCode.id } : {},
+          ...hit.subId !== void 0 ? { subId: hit.subId } : {},
+          misparsing: meta.claudeCode.misparsing,
+          order: hit.order ?? order,
+          ...hit.data
+        }
+      });
+    }
+  });
+  return { ...check3, security: { order, detect: detect26 } };
+}
+var init_define_security_check = __esm({
+  "src/checks/security/define-security-check.ts"() {
     "use strict";
-    ORDER = {
-      "control-characters": 1,
-      "quote-parser-differential": 2,
-      "incomplete-commands": 3,
-      "git-commit-substitution": 4,
-      "jq-system-function": 5,
-      "jq-file-arguments": 6,
-      "obfuscated-flags": 7,
-      "shell-metacharacters": 8,
-      "dangerous-variables": 9,
-      "comment-quote-desync": 10,
-      "quoted-newline": 11,
-      "carriage-return": 12,
-      newlines: 13,
-      "ifs-injection": 14,
-      "proc-environ-access": 15,
-      "command-substitution": 16,
-      "input-redirection": 17,
-      "output-redirection": 18,
-      "backslash-escaped-whitespace": 19,
-      "backslash-escaped-operators": 20,
-      "unicode-whitespace": 21,
-      "mid-word-hash": 22,
-      "brace-expansion": 23,
-      "zsh-dangerous-command": 24,
-      "malformed-token-injection": 25
-    };
+    init_define();
+    init_statement();
   }
 });
 
-// src/analyses/security-views.ts
-function isJsSpace(c3) {
-  if (c3 <= 32) return c3 === 32 || c3 >= 9 && c3 <= 13;
-  if (c3 < 160) return false;
-  return c3 === 160 || c3 === 5760 || c3 >= 8192 && c3 <= 8202 || c3 === 8232 || c3 === 8233 || c3 === 8239 || c3 === 8287 || c3 === 12288 || c3 === 65279;
-}
-function isLineTerminator(c3) {
-  return c3 === 10 || c3 === 13 || c3 === 8232 || c3 === 8233;
-}
-function isWordChar(c3) {
-  return c3 >= 48 && c3 <= 57 || c3 >= 65 && c3 <= 90 || c3 >= 97 && c3 <= 122 || c3 === 95;
-}
-function replaceInertHeredocs(command, heredocs) {
-  const source = new View(command, void 0);
-  if (heredocs.length === 0) return source;
-  const b = new ViewBuilder(command.length);
-  let pos = 0;
-  heredocs.forEach((h2, n2) => {
-    b.copy(source, pos, h2.opStart);
-    b.text(`__HEREDOC_${n2}__`, h2.opStart);
-    b.copy(source, h2.opEnd, h2.contentStart);
-    pos = h2.contentEnd;
-  });
-  b.copy(source, pos, command.length);
-  return b.build(command.length);
-}
-function extractQuotedViews(processed, isJq) {
-  const t = processed.text;
-  if (!/['"\\]/.test(t)) return { unquotedContent: processed, fullyUnquoted: processed, unquotedKeepQuoteChars: processed };
-  const o2 = (i3) => processed.origin(i3);
-  const wdq = new ViewBuilder(t.length);
-  const fu = new ViewBuilder(t.length);
-  const kq = new ViewBuilder(t.length);
+// src/checks/security/backslash-escaped-operators.ts
+function detect(cmd) {
+  if (cmd.tree && !cmd.tree.hasOperatorNodes) return void 0;
+  const t = cmd.text;
   let inSingle = false;
   let inDouble = false;
-  let escaped = false;
   for (let i3 = 0; i3 < t.length; i3++) {
-    const code = t.charCodeAt(i3);
-    const at = o2(i3);
-    if (escaped) {
-      escaped = false;
-      if (!inSingle) wdq.push(code, at);
-      if (!inSingle && !inDouble) {
-        fu.push(code, at);
-        kq.push(code, at);
-      }
-      continue;
-    }
-    if (code === 92 && !inSingle) {
-      escaped = true;
-      wdq.push(code, at);
-      if (!inDouble) {
-        fu.push(code, at);
-        kq.push(code, at);
-      }
-      continue;
-    }
-    if (code === 39 && !inDouble) {
-      inSingle = !inSingle;
-      kq.push(code, at);
-      continue;
-    }
-    if (code === 34 && !inSingle) {
-      inDouble = !inDouble;
-      kq.push(code, at);
-      if (!isJq) continue;
-    }
-    if (!inSingle) wdq.push(code, at);
-    if (!inSingle && !inDouble) {
-      fu.push(code, at);
-      kq.push(code, at);
-    }
-  }
-  const end = o2(t.length);
-  return { unquotedContent: wdq.build(end), fullyUnquoted: fu.build(end), unquotedKeepQuoteChars: kq.build(end) };
-}
-function skipSpaces(t, i3) {
-  while (i3 < t.length && isJsSpace(t.charCodeAt(i3))) i3++;
-  return i3;
-}
-function atBoundary(t, i3) {
-  return i3 >= t.length || isJsSpace(t.charCodeAt(i3));
-}
-function devNullTail(t, i3) {
-  const k = skipSpaces(t, i3);
-  if (!t.startsWith("/dev/null", k)) return -1;
-  return atBoundary(t, k + 9) ? k + 9 : -1;
-}
-function removeMatches(v, leadingSpace, tail, atChar) {
-  const t = v.text;
-  const b = new ViewBuilder(t.length);
-  let i3 = 0;
-  while (i3 < t.length) {
-    if (leadingSpace !== "none" && isJsSpace(t.charCodeAt(i3))) {
-      const r = skipSpaces(t, i3);
-      const m2 = tail(r);
-      if (m2 >= 0) {
-        i3 = m2;
-        continue;
-      }
-      b.copy(v, i3, r);
-      i3 = r;
-      continue;
-    }
-    const m = atChar(i3);
-    if (m >= 0) {
-      i3 = m;
-      continue;
-    }
-    b.push(t.charCodeAt(i3), v.origin(i3));
-    i3++;
-  }
-  return b.build(v.origin(t.length));
-}
-function stripSafeRedirections(v) {
-  const hasGt = v.text.includes(">");
-  if (!hasGt && !v.text.includes("<")) return v;
-  if (!hasGt) return stripInputNull(v);
-  const pass1 = removeMatches(
-    v,
-    "one-or-more",
-    (r) => {
-      const t = v.text;
-      if (t[r] !== "2") return -1;
-      let k = skipSpaces(t, r + 1);
-      if (t[k] !== ">" || t[k + 1] !== "&") return -1;
-      k = skipSpaces(t, k + 2);
-      if (t[k] !== "1") return -1;
-      return atBoundary(t, k + 1) ? k + 1 : -1;
-    },
-    () => -1
-  );
-  const t2 = pass1.text;
-  const gtTail = (k) => t2[k] === ">" ? devNullTail(t2, k + 1) : -1;
-  const pass2 = removeMatches(pass1, "any", gtTail, (i3) => {
-    const c3 = t2[i3];
-    if (c3 === "0" || c3 === "1" || c3 === "2") return gtTail(skipSpaces(t2, i3 + 1));
-    return gtTail(i3);
-  });
-  return pass2.text.includes("<") ? stripInputNull(pass2) : pass2;
-}
-function stripInputNull(v) {
-  const t = v.text;
-  const ltTail = (k) => t[k] === "<" ? devNullTail(t, k + 1) : -1;
-  return removeMatches(v, "any", ltTail, ltTail);
-}
-function joinContinuations2(v) {
-  const t = v.text;
-  if (!t.includes("\\\n")) return v;
-  const b = new ViewBuilder(t.length);
-  let i3 = 0;
-  while (i3 < t.length) {
-    if (t[i3] !== "\\") {
-      b.push(t.charCodeAt(i3), v.origin(i3));
-      i3++;
-      continue;
-    }
-    let r = i3;
-    while (r < t.length && t[r] === "\\") r++;
-    if (t[r] === "\n" && (r - i3) % 2 === 1) {
-      b.copy(v, i3, r - 1);
-      i3 = r + 1;
-    } else {
-      b.copy(v, i3, r);
-      i3 = r;
-    }
-  }
-  return b.build(v.origin(t.length));
-}
-function buildSecurityViews(command, inert) {
-  const space2 = command.indexOf(" ");
-  const baseCommand = space2 === -1 ? command : command.slice(0, space2);
-  const processed = replaceInertHeredocs(command, inert);
-  const q = extractQuotedViews(processed, baseCommand === "jq");
-  return {
-    originalCommand: command,
-    baseCommand,
-    processed,
-    unquotedContent: q.unquotedContent,
-    fullyUnquotedPreStrip: q.fullyUnquoted,
-    fullyUnquotedContent: stripSafeRedirections(q.fullyUnquoted),
-    unquotedKeepQuoteChars: q.unquotedKeepQuoteChars
-  };
-}
-function controlAt(s, i3) {
-  for (const op of CONTROL_OPS) if (s.startsWith(op, i3)) return op;
-  const c3 = s[i3];
-  return c3 !== void 0 && CONTROL_SINGLE.includes(c3) ? c3 : void 0;
-}
-function quotedEnd(s, k, q) {
-  let lastEscapedQuote = -1;
-  for (let j = k + 1; j < s.length; j++) {
-    const c3 = s[j];
-    if (c3 === q) return j + 1;
-    if (c3 === "\\" && s[j + 1] === q) {
-      lastEscapedQuote = j;
-      j++;
-    }
-  }
-  return lastEscapedQuote >= 0 ? lastEscapedQuote + 2 : -1;
-}
-function chunkEnd(s, p) {
-  let k = p;
-  while (k < s.length) {
-    const c3 = s[k];
-    if (c3 === "'" || c3 === '"') {
-      const e = quotedEnd(s, k, c3);
-      if (e < 0) break;
-      k = e;
-      continue;
-    }
-    if (c3 === "\\" && k + 1 < s.length && BAREWORD_ESCAPABLE.includes(s[k + 1])) {
-      k += 2;
-      continue;
-    }
-    if (!isJsSpace(s.charCodeAt(k)) && !BAREWORD_STOP.includes(c3)) {
-      k++;
-      continue;
-    }
-    break;
-  }
-  return k;
-}
-function shellQuoteParse(command) {
-  const out2 = [];
-  let pos = 0;
-  try {
-    while (pos < command.length) {
-      const op = controlAt(command, pos);
-      if (op !== void 0) {
-        out2.push({ kind: "op", op, span: { start: pos, end: pos + op.length } });
-        pos += op.length;
-        continue;
-      }
-      const end = chunkEnd(command, pos);
-      if (end === pos) {
-        pos++;
-        continue;
-      }
-      const commented = scanChunk(command, pos, end, out2);
-      if (commented) return out2;
-      pos = end;
-    }
-  } catch (err2) {
-    if (err2 instanceof BadSubstitution) return void 0;
-    throw err2;
-  }
-  return out2;
-}
-function parseEnvVar(s, i3, e) {
-  i3 += 1;
-  const c3 = i3 < e ? s[i3] : "";
-  let name2;
-  if (c3 === "{") {
-    i3 += 1;
-    if (i3 < e && s[i3] === "}") throw new BadSubstitution();
-    const close = s.indexOf("}", i3);
-    if (close < 0 || close >= e) throw new BadSubstitution();
-    name2 = s.slice(i3, close);
-    i3 = close;
-  } else if (c3 !== "" && "*@#?$!_-".includes(c3)) {
-    name2 = c3;
-    i3 += 1;
-  } else {
-    let k = i3;
-    while (k < e && isWordChar(s.charCodeAt(k))) k++;
-    name2 = s.slice(i3, k);
-    i3 = k === e ? e : k - 1;
-  }
-  return [name2 === "" ? "$" : "", i3];
-}
-function scanChunk(s, p, e, out2) {
-  let quote = "";
-  let esc = false;
-  let value = "";
-  let isGlob2 = false;
-  for (let i3 = p; i3 < e; i3++) {
-    let c3 = s[i3];
-    isGlob2 = isGlob2 || quote === "" && (c3 === "*" || c3 === "?");
-    if (esc) {
-      value += c3;
-      esc = false;
-    } else if (quote !== "") {
-      if (c3 === quote) quote = "";
-      else if (quote === "'") value += c3;
-      else if (c3 === "\\") {
-        i3 += 1;
-        c3 = i3 < e ? s[i3] : "";
-        value += c3 === '"' || c3 === "\\" || c3 === "$" ? c3 : "\\" + c3;
-      } else if (c3 === "$") {
-        const [v, j] = parseEnvVar(s, i3, e);
-        value += v;
-        i3 = j;
-      } else value += c3;
-    } else if (c3 === '"' || c3 === "'") quote = c3;
-    else if (CONTROL_SINGLE.includes(c3)) {
-      out2.push({ kind: "op", op: s.slice(p, e), span: { start: p, end: e } });
-      return false;
-    } else if (c3 === "#") {
-      if (value.length > 0) out2.push({ kind: "string", value, span: { start: p, end: i3 } });
-      out2.push({ kind: "comment", span: { start: i3, end: s.length } });
-      return true;
-    } else if (c3 === "\\") esc = true;
-    else if (c3 === "$") {
-      const [v, j] = parseEnvVar(s, i3, e);
-      value += v;
-      i3 = j;
-    } else value += c3;
-  }
-  const span = { start: p, end: e };
-  out2.push(isGlob2 ? { kind: "glob", pattern: value, span } : { kind: "string", value, span });
-  return false;
-}
-function malformedTokenAt(command, entries2) {
-  let inSingle = false;
-  let inDouble = false;
-  let doubles = 0;
-  let singles = 0;
-  let lastOpen = -1;
-  for (let i3 = 0; i3 < command.length; i3++) {
-    const c3 = command[i3];
+    const c3 = t[i3];
     if (c3 === "\\" && !inSingle) {
+      const next = t[i3 + 1];
+      if (!inDouble && next !== void 0 && OPERATORS.includes(next)) {
+        return {
+          start: i3,
+          end: i3 + 2,
+          message: `Backslash before the shell operator \`${next}\`: bash treats it as a literal character, but Claude Code's command splitter turns it into a real operator on re-parse, so checks see different commands than bash runs. Quote it: \`';'\`.`
+        };
+      }
       i3++;
       continue;
     }
-    if (c3 === '"' && !inSingle) {
-      doubles++;
-      inDouble = !inDouble;
-      if (inDouble) lastOpen = i3;
-    } else if (c3 === "'" && !inDouble) {
-      singles++;
-      inSingle = !inSingle;
-      if (inSingle) lastOpen = i3;
-    }
-  }
-  if (doubles % 2 !== 0 || singles % 2 !== 0) {
-    const at = Math.max(lastOpen, 0);
-    return { start: at, end: at + 1 };
-  }
-  for (const entry of entries2) {
-    if (entry.kind !== "string") continue;
-    const v = entry.value;
-    let braces = 0;
-    let parens = 0;
-    let brackets = 0;
-    let dq = 0;
-    let sq = 0;
-    for (let i3 = 0; i3 < v.length; i3++) {
-      const c3 = v[i3];
-      if (c3 === "{") braces++;
-      else if (c3 === "}") braces--;
-      else if (c3 === "(") parens++;
-      else if (c3 === ")") parens--;
-      else if (c3 === "[") brackets++;
-      else if (c3 === "]") brackets--;
-      else if (c3 === '"' && v[i3 - 1] !== "\\") dq++;
-      else if (c3 === "'" && v[i3 - 1] !== "\\") sq++;
-    }
-    if (braces !== 0 || parens !== 0 || brackets !== 0 || dq % 2 !== 0 || sq % 2 !== 0) return entry.span;
+    if (c3 === "'" && !inDouble) inSingle = !inSingle;
+    else if (c3 === '"' && !inSingle) inDouble = !inDouble;
   }
   return void 0;
 }
-function scanQuoted(text, skip, visit) {
-  let b = 0;
-  let inSingle = false;
-  let inDouble = false;
-  let escaped = false;
-  for (let i3 = 0; i3 < text.length; i3++) {
-    while (b < skip.length && skip[b].contentEnd <= i3) b++;
-    const body2 = skip[b];
-    if (body2 && i3 >= body2.contentStart && !inSingle && !inDouble && !escaped) {
-      i3 = body2.contentEnd - 1;
-      continue;
-    }
-    const c3 = text[i3];
-    if (escaped) {
-      escaped = false;
-      continue;
-    }
-    if (c3 === "\\" && !inSingle) {
-      escaped = true;
-      continue;
-    }
-    if (c3 === "'" && !inDouble) {
-      inSingle = !inSingle;
-      continue;
-    }
-    if (c3 === '"' && !inSingle) {
-      inDouble = !inDouble;
-      continue;
-    }
-    const next = visit(i3, inSingle, inDouble);
-    if (next === false) return;
-    if (next !== void 0) i3 = next - 1;
-  }
-}
-var View, ViewBuilder, CONTROL_OPS, CONTROL_SINGLE, BAREWORD_STOP, BAREWORD_ESCAPABLE, BadSubstitution;
-var init_security_views = __esm({
-  "src/analyses/security-views.ts"() {
+var OPERATORS, backslash_escaped_operators_default;
+var init_backslash_escaped_operators = __esm({
+  "src/checks/security/backslash-escaped-operators.ts"() {
     "use strict";
-    View = class {
-      /**
-       * @param text the view's text
-       * @param map command-string offset of every view index, plus one end sentinel (length
-       *   `text.length + 1`); `undefined` when the view is the command string itself
-       */
-      constructor(text, map) {
-        this.text = text;
-        this.map = map;
-      }
-      text;
-      map;
-      /** Command-string offset of view index `i` (clamped to `[0, text.length]`). */
-      origin(i3) {
-        const j = Math.min(Math.max(i3, 0), this.text.length);
-        if (!this.map) return j;
-        return this.map[j] ?? 0;
-      }
-      /** The command-string span covering view indices `[start, end)` (at least one character). */
-      span(start2, end) {
-        const s = this.origin(start2);
-        const e = end > start2 ? this.origin(end - 1) + 1 : s + 1;
-        return { start: s, end: Math.max(e, s + 1) };
-      }
-    };
-    ViewBuilder = class {
-      codes;
-      map;
-      n = 0;
-      /** @param capacity expected length (the arrays grow when needed) */
-      constructor(capacity) {
-        this.codes = new Uint16Array(Math.max(capacity, 16));
-        this.map = new Int32Array(Math.max(capacity, 16) + 1);
-      }
-      grow() {
-        const codes = new Uint16Array(this.codes.length * 2);
-        codes.set(this.codes);
-        const map = new Int32Array(this.codes.length * 2 + 1);
-        map.set(this.map);
-        this.codes = codes;
-        this.map = map;
-      }
-      /** Appends the UTF-16 code unit `code`, which maps to command offset `at`. */
-      push(code, at) {
-        if (this.n === this.codes.length) this.grow();
-        this.codes[this.n] = code;
-        this.map[this.n] = at;
-        this.n++;
-      }
-      /** Appends `text[from, to)` of a view whose offsets map through `v`. */
-      copy(v, from, to) {
-        for (let i3 = from; i3 < to; i3++) this.push(v.text.charCodeAt(i3), v.origin(i3));
-      }
-      /** Appends a string whose every character maps to `at`. */
-      text(s, at) {
-        for (let i3 = 0; i3 < s.length; i3++) this.push(s.charCodeAt(i3), at);
-      }
-      /** Finishes the view; `end` is the origin of the end sentinel. */
-      build(end) {
-        if (this.n === this.codes.length) this.grow();
-        this.map[this.n] = end;
-        let text = "";
-        const CHUNK = 8192;
-        for (let i3 = 0; i3 < this.n; i3 += CHUNK) {
-          const part = this.codes.subarray(i3, Math.min(i3 + CHUNK, this.n));
-          text += String.fromCharCode.apply(null, part);
-        }
-        return new View(text, this.map.subarray(0, this.n + 1));
-      }
-    };
-    CONTROL_OPS = ["||", "&&", ";;", "|&", "<(", "<<<", ">>", ">&", "<&"];
-    CONTROL_SINGLE = "&;()|<>";
-    BAREWORD_STOP = `|&;()<>'"`;
-    BAREWORD_ESCAPABLE = `'"|&;()<> 	`;
-    BadSubstitution = class extends Error {
-    };
+    init_order();
+    init_define_security_check();
+    OPERATORS = ";|&<>";
+    backslash_escaped_operators_default = defineSecurityCheck(
+      {
+        id: "backslash-escaped-operators",
+        code: "S221",
+        title: "Backslash-escaped shell operator",
+        category: "security",
+        severity: { agent: "warning", script: "off" },
+        docs: {
+          rationale: "In `cat safe.txt \\; echo ~/.ssh/id_rsa` bash runs one `cat` that reads four files, one of them the private key. Claude Code's legacy splitter normalises `\\;` to `;` and, on re-parse, sees two harmless commands, so path checks never look at `~/.ssh/id_rsa`. Claude Code asks (ID 21, misparsing).",
+          fix: "Quote literal operator characters (`';'`), and keep real operators unescaped.",
+          exceptions: '`\\(` and `\\)` are not reported, so `find . \\( -name x -o -name y \\)` passes, as in Claude Code. Deviation (taken from Claude Code\'s tree-sitter path): when the parse has no real `;`, `&&`, `||` or list node, nothing is reported, so `find . -exec rm {} \\;` and `cat safe.txt \\; echo x` (one command for bash and for tree-sitter) pass; add a real operator (`find … \\; && echo done`) and the regex check applies again. shellward approximates "operator nodes" from the text outside quotes, comments and quoted heredocs and from top-level list statements, erring towards applying the check; a syntax error also keeps it on.'
+        },
+        sources: ["claude-code:validateBackslashEscapedOperators"],
+        examples: {
+          valid: ["find . -name '*.pyc' -exec rm {} \\;", "find . \\( -name x -o -name y \\)", 'echo "a\\;b" && ls', "echo \\\\; ls"],
+          invalid: ["cat safe.txt \\; echo ~/.ssh/id_rsa && true", "find . -exec rm {} \\; && echo done", 'tac "x\\"y" \\; echo ~/.ssh/id_rsa; ls', 'cat "x\\\\" \\; echo /etc/passwd; ls']
+        },
+        claudeCode: { id: 21, name: "validateBackslashEscapedOperators", misparsing: true, order: ORDER["backslash-escaped-operators"] }
+      },
+      detect
+    );
   }
 });
 
 // src/checks/security/backslash-escaped-whitespace.ts
-function detect(cmd) {
+function detect2(cmd) {
   const t = cmd.text;
   let inSingle = false;
   let inDouble = false;
@@ -35383,7 +35931,7 @@ var init_backslash_escaped_whitespace = __esm({
   "src/checks/security/backslash-escaped-whitespace.ts"() {
     "use strict";
     init_order();
-    init_statement();
+    init_define_security_check();
     backslash_escaped_whitespace_default = defineSecurityCheck(
       {
         id: "backslash-escaped-whitespace",
@@ -35403,7 +35951,7 @@ var init_backslash_escaped_whitespace = __esm({
         },
         claudeCode: { id: 15, name: "validateBackslashEscapedWhitespace", misparsing: true, order: ORDER["backslash-escaped-whitespace"] }
       },
-      detect
+      detect2
     );
   }
 });
@@ -35414,7 +35962,7 @@ function escapedAt(s, pos) {
   for (let i3 = pos - 1; i3 >= 0 && s[i3] === "\\"; i3--) n2++;
   return n2 % 2 === 1;
 }
-function detect2(cmd) {
+function detect3(cmd) {
   const v = cmd.views.fullyUnquotedPreStrip;
   const u2 = v.text;
   const opens = [];
@@ -35466,6 +36014,7 @@ var init_brace_expansion = __esm({
   "src/checks/security/brace-expansion.ts"() {
     "use strict";
     init_order();
+    init_define_security_check();
     init_statement();
     brace_expansion_default = defineSecurityCheck(
       {
@@ -35486,13 +36035,13 @@ var init_brace_expansion = __esm({
         },
         claudeCode: { id: 16, name: "validateBraceExpansion", misparsing: true, order: ORDER["brace-expansion"] }
       },
-      detect2
+      detect3
     );
   }
 });
 
 // src/checks/security/carriage-return.ts
-function detect3(cmd) {
+function detect4(cmd) {
   const t = cmd.text;
   if (!t.includes("\r")) return void 0;
   let hit;
@@ -35514,7 +36063,7 @@ var init_carriage_return = __esm({
     "use strict";
     init_security_views();
     init_order();
-    init_statement();
+    init_define_security_check();
     carriage_return_default = defineSecurityCheck(
       {
         id: "carriage-return",
@@ -35534,7 +36083,7 @@ var init_carriage_return = __esm({
         },
         claudeCode: { id: 7, name: "validateCarriageReturn", misparsing: true, order: ORDER["carriage-return"] }
       },
-      detect3
+      detect4
     );
   }
 });
@@ -35562,7 +36111,7 @@ function literal(u2, s) {
   const i3 = u2.indexOf(s);
   return i3 < 0 ? void 0 : [i3, i3 + s.length];
 }
-function detect4(cmd) {
+function detect5(cmd) {
   const v = cmd.views.unquotedContent;
   const u2 = v.text;
   for (let i3 = 0; i3 < u2.length; i3++) {
@@ -35592,6 +36141,7 @@ var init_command_substitution = __esm({
     "use strict";
     init_security_views();
     init_order();
+    init_define_security_check();
     init_statement();
     isLetterOrUnderscore = (c3) => c3 !== void 0 && /^[a-zA-Z_]$/.test(c3);
     PATTERNS = [
@@ -35666,13 +36216,13 @@ var init_command_substitution = __esm({
         },
         claudeCode: { id: 8, name: "validateDangerousPatterns", misparsing: true, order: ORDER["command-substitution"] }
       },
-      detect4
+      detect5
     );
   }
 });
 
 // src/checks/security/comment-quote-desync.ts
-function detect5(cmd) {
+function detect6(cmd) {
   const t = cmd.text;
   const tree = cmd.tree && !cmd.tree.hasProblems ? cmd.tree : void 0;
   const commentStarts = tree ? new Set(tree.comments.map((c3) => c3.start)) : void 0;
@@ -35702,7 +36252,7 @@ var init_comment_quote_desync = __esm({
     "use strict";
     init_security_views();
     init_order();
-    init_statement();
+    init_define_security_check();
     comment_quote_desync_default = defineSecurityCheck(
       {
         id: "comment-quote-desync",
@@ -35722,7 +36272,7 @@ var init_comment_quote_desync = __esm({
         },
         claudeCode: { id: 22, name: "validateCommentQuoteDesync", misparsing: true, order: ORDER["comment-quote-desync"] }
       },
-      detect5
+      detect6
     );
   }
 });
@@ -35731,7 +36281,7 @@ var init_comment_quote_desync = __esm({
 function isControl(c3) {
   return c3 <= 8 || c3 === 11 || c3 === 12 || c3 >= 14 && c3 <= 31 || c3 === 127;
 }
-function detect6(cmd) {
+function detect7(cmd) {
   const t = cmd.text;
   for (let i3 = 0; i3 < t.length; i3++) {
     const c3 = t.charCodeAt(i3);
@@ -35751,7 +36301,7 @@ var init_control_characters = __esm({
   "src/checks/security/control-characters.ts"() {
     "use strict";
     init_order();
-    init_statement();
+    init_define_security_check();
     control_characters_default = defineSecurityCheck(
       {
         id: "control-characters",
@@ -35771,13 +36321,13 @@ var init_control_characters = __esm({
         },
         claudeCode: { id: 17, name: "CONTROL_CHARACTERS", misparsing: true, order: ORDER["control-characters"] }
       },
-      detect6
+      detect7
     );
   }
 });
 
 // src/checks/security/dangerous-variables.ts
-function detect7(cmd) {
+function detect8(cmd) {
   const v = cmd.views.fullyUnquotedContent;
   const u2 = v.text;
   const message4 = "Unquoted variable in a redirection or pipe: its value decides which file is written or which command runs. Use a literal path or command.";
@@ -35803,6 +36353,7 @@ var init_dangerous_variables = __esm({
     "use strict";
     init_security_views();
     init_order();
+    init_define_security_check();
     init_statement();
     isIdentStart = (c3) => c3 >= 65 && c3 <= 90 || c3 >= 97 && c3 <= 122 || c3 === 95;
     isOp = (c3) => c3 === "<" || c3 === ">" || c3 === "|";
@@ -35825,13 +36376,13 @@ var init_dangerous_variables = __esm({
         },
         claudeCode: { id: 6, name: "validateDangerousVariables", misparsing: true, order: ORDER["dangerous-variables"] }
       },
-      detect7
+      detect8
     );
   }
 });
 
 // src/checks/security/git-commit-substitution.ts
-function detect8(cmd) {
+function detect9(cmd) {
   const g = cmd.gitCommit;
   if (g.kind !== "ask-substitution") return void 0;
   return {
@@ -35845,7 +36396,7 @@ var init_git_commit_substitution = __esm({
   "src/checks/security/git-commit-substitution.ts"() {
     "use strict";
     init_order();
-    init_statement();
+    init_define_security_check();
     git_commit_substitution_default = defineSecurityCheck(
       {
         id: "git-commit-substitution",
@@ -35865,13 +36416,13 @@ var init_git_commit_substitution = __esm({
         },
         claudeCode: { id: 12, name: "validateGitCommit", misparsing: true, order: ORDER["git-commit-substitution"] }
       },
-      detect8
+      detect9
     );
   }
 });
 
 // src/checks/security/ifs-injection.ts
-function detect9(cmd) {
+function detect10(cmd) {
   const t = cmd.text;
   let open3 = -1;
   let close = -1;
@@ -35891,7 +36442,7 @@ var init_ifs_injection = __esm({
   "src/checks/security/ifs-injection.ts"() {
     "use strict";
     init_order();
-    init_statement();
+    init_define_security_check();
     ifs_injection_default = defineSecurityCheck(
       {
         id: "ifs-injection",
@@ -35911,13 +36462,13 @@ var init_ifs_injection = __esm({
         },
         claudeCode: { id: 11, name: "validateIFSInjection", misparsing: true, order: ORDER["ifs-injection"] }
       },
-      detect9
+      detect10
     );
   }
 });
 
 // src/checks/security/incomplete-commands.ts
-function detect10(cmd) {
+function detect11(cmd) {
   const t = cmd.text;
   let i3 = 0;
   while (i3 < t.length && isJsSpace(t.charCodeAt(i3))) {
@@ -35947,7 +36498,7 @@ var init_incomplete_commands = __esm({
     "use strict";
     init_security_views();
     init_order();
-    init_statement();
+    init_define_security_check();
     incomplete_commands_default = defineSecurityCheck(
       {
         id: "incomplete-commands",
@@ -35967,13 +36518,13 @@ var init_incomplete_commands = __esm({
         },
         claudeCode: { id: 1, name: "validateIncompleteCommands", misparsing: true, order: ORDER["incomplete-commands"] }
       },
-      detect10
+      detect11
     );
   }
 });
 
 // src/checks/security/input-redirection.ts
-function detect11(cmd) {
+function detect12(cmd) {
   const v = cmd.views.fullyUnquotedContent;
   const data = cmd.tree?.dataHeredocs ?? [];
   for (let i3 = v.text.indexOf("<"); i3 >= 0; i3 = v.text.indexOf("<", i3 + 1)) {
@@ -35987,6 +36538,7 @@ var init_input_redirection = __esm({
   "src/checks/security/input-redirection.ts"() {
     "use strict";
     init_order();
+    init_define_security_check();
     init_statement();
     input_redirection_default = defineSecurityCheck(
       {
@@ -36007,13 +36559,13 @@ var init_input_redirection = __esm({
         },
         claudeCode: { id: 9, name: "validateRedirections", misparsing: false, order: ORDER["input-redirection"] }
       },
-      detect11
+      detect12
     );
   }
 });
 
 // src/checks/security/jq-file-arguments.ts
-function detect12(cmd) {
+function detect13(cmd) {
   if (cmd.views.baseCommand !== "jq") return void 0;
   const t = cmd.text;
   let from = 3;
@@ -36041,7 +36593,7 @@ var init_jq_file_arguments = __esm({
     "use strict";
     init_security_views();
     init_order();
-    init_statement();
+    init_define_security_check();
     FLAGS = [
       { flag: "-f", wordEnd: true },
       { flag: "--from-file", wordEnd: false },
@@ -36076,13 +36628,13 @@ var init_jq_file_arguments = __esm({
         },
         claudeCode: { id: 3, name: "validateJqCommand", misparsing: true, order: ORDER["jq-file-arguments"] }
       },
-      detect12
+      detect13
     );
   }
 });
 
 // src/checks/security/jq-system-function.ts
-function detect13(cmd) {
+function detect14(cmd) {
   if (cmd.views.baseCommand !== "jq") return void 0;
   const t = cmd.text;
   for (let p = t.indexOf("system"); p >= 0; p = t.indexOf("system", p + 1)) {
@@ -36104,7 +36656,7 @@ var init_jq_system_function = __esm({
     "use strict";
     init_security_views();
     init_order();
-    init_statement();
+    init_define_security_check();
     jq_system_function_default = defineSecurityCheck(
       {
         id: "jq-system-function",
@@ -36124,13 +36676,13 @@ var init_jq_system_function = __esm({
         },
         claudeCode: { id: 2, name: "validateJqCommand", misparsing: true, order: ORDER["jq-system-function"] }
       },
-      detect13
+      detect14
     );
   }
 });
 
 // src/checks/security/malformed-token-injection.ts
-function detect14(cmd) {
+function detect15(cmd) {
   const t = cmd.text;
   const entries2 = shellQuoteParse(t);
   if (!entries2) return void 0;
@@ -36149,7 +36701,7 @@ var init_malformed_token_injection = __esm({
     "use strict";
     init_security_views();
     init_order();
-    init_statement();
+    init_define_security_check();
     malformed_token_injection_default = defineSecurityCheck(
       {
         id: "malformed-token-injection",
@@ -36160,7 +36712,7 @@ var init_malformed_token_injection = __esm({
         docs: {
           rationale: 'Claude Code splits compound commands with the shell-quote parser. When a token comes out with unbalanced braces, brackets or quotes, the parser and bash disagree about where arguments end, and with a `;`, `&&` or `||` in the command that disagreement decides which commands are checked. An unterminated quote counts too: bash rejects `echo "hi;evil | cat`, but shell-quote drops the quote and sees two commands. Claude Code asks (ID 14, misparsing), last of all its checks.',
           fix: 'Quote arguments that contain braces, brackets or quote characters as a whole: `echo \'{"a":"b;c"}\'`.',
-          exceptions: 'shellward emulates the shell-quote tokenizer (v1.8, no environment) instead of using the package, so the check runs in linear time. With that tokenizer the Claude Code\'s motivating example `echo {"hi":"hi;evil"}` is one balanced token without a separator and passes; the same shape with an unbalanced part (`echo {a && ls`) is reported. A double-quoted apostrophe in a compound (`echo "it\'s" && ls`) is reported, as in Claude Code. In the `script` profile the rule is off: the differential is in Claude Code\'s parser, which does not run on scripts.'
+          exceptions: 'shellward emulates the shell-quote tokenizer (v1.8, no environment) instead of using the package, so the check runs in linear time. With that tokenizer Claude Code\'s motivating example `echo {"hi":"hi;evil"}` is one balanced token without a separator and passes; the same shape with an unbalanced part (`echo {a && ls`) is reported. A double-quoted apostrophe in a compound (`echo "it\'s" && ls`) is reported, as in Claude Code. In the `script` profile the rule is off: the differential is in Claude Code\'s parser, which does not run on scripts.'
         },
         sources: ["claude-code:validateMalformedTokenInjection", "claude-code:hasMalformedTokens"],
         examples: {
@@ -36169,7 +36721,7 @@ var init_malformed_token_injection = __esm({
         },
         claudeCode: { id: 14, name: "validateMalformedTokenInjection", misparsing: true, order: ORDER["malformed-token-injection"] }
       },
-      detect14
+      detect15
     );
   }
 });
@@ -36190,13 +36742,13 @@ function midWordHash(v, data) {
   }
   return -1;
 }
-function detect15(cmd) {
+function detect16(cmd) {
   const v = cmd.views.unquotedKeepQuoteChars;
   const message4 = "Mid-word `#`: bash keeps it as part of the word, but the shell-quote parser starts a comment there and drops the rest of the command from its view. Quote the `#`: `'a#b'`.";
   const data = cmd.tree?.dataHeredocs ?? [];
   const i3 = midWordHash(v, data);
   if (i3 >= 0) return viewHit(v, i3, i3 + 1, message4);
-  const joined = joinContinuations2(v);
+  const joined = joinContinuations(v);
   if (joined === v) return void 0;
   const j = midWordHash(joined, data);
   return j >= 0 ? viewHit(joined, j, j + 1, message4) : void 0;
@@ -36207,6 +36759,7 @@ var init_mid_word_hash = __esm({
     "use strict";
     init_security_views();
     init_order();
+    init_define_security_check();
     init_statement();
     mid_word_hash_default = defineSecurityCheck(
       {
@@ -36227,13 +36780,13 @@ var init_mid_word_hash = __esm({
         },
         claudeCode: { id: 19, name: "validateMidWordHash", misparsing: true, order: ORDER["mid-word-hash"] }
       },
-      detect15
+      detect16
     );
   }
 });
 
 // src/checks/security/newlines.ts
-function detect16(cmd) {
+function detect17(cmd) {
   const v = cmd.views.fullyUnquotedPreStrip;
   const u2 = v.text;
   let last = u2.length - 1;
@@ -36252,6 +36805,7 @@ var init_newlines = __esm({
     "use strict";
     init_security_views();
     init_order();
+    init_define_security_check();
     init_statement();
     newlines_default = defineSecurityCheck(
       {
@@ -36272,7 +36826,7 @@ var init_newlines = __esm({
         },
         claudeCode: { id: 7, name: "validateNewlines", misparsing: false, order: ORDER.newlines }
       },
-      detect16
+      detect17
     );
   }
 });
@@ -36357,7 +36911,7 @@ function characterScan(cmd) {
   });
   return hit;
 }
-function detect17(cmd) {
+function detect18(cmd) {
   if (cmd.gitCommit.kind === "ask-dash-message") {
     const m = cmd.gitCommit.message;
     return {
@@ -36433,6 +36987,7 @@ var init_obfuscated_flags = __esm({
     "use strict";
     init_security_views();
     init_order();
+    init_define_security_check();
     init_statement();
     QUOTES = "'\"`";
     isQuote = (c3) => c3 !== void 0 && c3 !== "" && QUOTES.includes(c3);
@@ -36506,13 +37061,13 @@ var init_obfuscated_flags = __esm({
         },
         claudeCode: { id: 4, name: "validateObfuscatedFlags", misparsing: true, order: ORDER["obfuscated-flags"] }
       },
-      detect17
+      detect18
     );
   }
 });
 
 // src/checks/security/output-redirection.ts
-function detect18(cmd) {
+function detect19(cmd) {
   const v = cmd.views.fullyUnquotedContent;
   const i3 = v.text.indexOf(">");
   if (i3 < 0) return void 0;
@@ -36523,6 +37078,7 @@ var init_output_redirection = __esm({
   "src/checks/security/output-redirection.ts"() {
     "use strict";
     init_order();
+    init_define_security_check();
     init_statement();
     output_redirection_default = defineSecurityCheck(
       {
@@ -36543,13 +37099,13 @@ var init_output_redirection = __esm({
         },
         claudeCode: { id: 10, name: "validateRedirections", misparsing: false, order: ORDER["output-redirection"] }
       },
-      detect18
+      detect19
     );
   }
 });
 
 // src/checks/security/proc-environ-access.ts
-function detect19(cmd) {
+function detect20(cmd) {
   const t = cmd.text;
   let lineStart = 0;
   for (let i3 = 0; i3 <= t.length; i3++) {
@@ -36576,7 +37132,7 @@ var init_proc_environ_access = __esm({
     "use strict";
     init_security_views();
     init_order();
-    init_statement();
+    init_define_security_check();
     proc_environ_access_default = defineSecurityCheck(
       {
         id: "proc-environ-access",
@@ -36596,864 +37152,7 @@ var init_proc_environ_access = __esm({
         },
         claudeCode: { id: 13, name: "validateProcEnvironAccess", misparsing: true, order: ORDER["proc-environ-access"] }
       },
-      detect19
-    );
-  }
-});
-
-// src/checks/security/quote-parser-differential.ts
-function detect20(cmd) {
-  const t = cmd.text;
-  const lastQuote = t.lastIndexOf("'");
-  let inSingle = false;
-  let inDouble = false;
-  for (let i3 = 0; i3 < t.length; i3++) {
-    const c3 = t[i3];
-    if (c3 === "\\" && !inSingle) {
-      i3++;
-      continue;
-    }
-    if (c3 === '"' && !inSingle) {
-      inDouble = !inDouble;
-      continue;
-    }
-    if (c3 !== "'" || inDouble) continue;
-    inSingle = !inSingle;
-    if (inSingle) continue;
-    let n2 = 0;
-    while (i3 - n2 - 1 >= 0 && t[i3 - n2 - 1] === "\\") n2++;
-    if (n2 > 0 && (n2 % 2 === 1 || lastQuote > i3)) {
-      return {
-        start: i3 - n2,
-        end: i3 + 1,
-        message: `Single-quoted string ends in ${n2} backslash${n2 === 1 ? "" : "es"}: bash closes the string here, but the shell-quote parser Claude Code uses reads \`\\'\` as an escaped quote and merges the following words into it, so checks see different arguments than bash runs.`,
-        data: { backslashes: n2 }
-      };
-    }
-  }
-  return void 0;
-}
-var quote_parser_differential_default;
-var init_quote_parser_differential = __esm({
-  "src/checks/security/quote-parser-differential.ts"() {
-    "use strict";
-    init_order();
-    init_statement();
-    quote_parser_differential_default = defineSecurityCheck(
-      {
-        id: "quote-parser-differential",
-        code: "S225",
-        title: "Single-quoted string ending in a backslash",
-        category: "security",
-        severity: { agent: "warning", script: "off" },
-        docs: {
-          rationale: "Inside single quotes a backslash is an ordinary character in bash: `'safe\\\\'` is the string `safe\\\\` and the quote closes. The `shell-quote` library Claude Code uses to split commands treats `\\'` as an escaped quote instead, so in `git ls-remote 'safe\\\\' '--upload-pack=evil' 'repo'` it sees one argument where bash passes `--upload-pack=evil` on its own. Claude Code asks (misparsing) before building any other view.",
-          fix: "End the single-quoted string before the backslashes and add them outside: `'safe'\\\\\\\\`, or use double quotes: `\"safe\\\\\\\\\"`.",
-          exceptions: "An even number of trailing backslashes is only reported when another single quote follows later in the command, as in Claude Code (without one, shell-quote backtracks and agrees with bash)."
-        },
-        sources: ["claude-code:hasShellQuoteSingleQuoteBug"],
-        examples: {
-          valid: ["echo 'a\\\\'", "echo 'plain' 'x'", `echo "a\\\\" 'b'`],
-          invalid: ["git ls-remote 'safe\\\\' '--upload-pack=evil' 'repo'", "echo 'abc\\' x"]
-        },
-        claudeCode: { name: "hasShellQuoteSingleQuoteBug", misparsing: true, order: ORDER["quote-parser-differential"] }
-      },
       detect20
-    );
-  }
-});
-
-// src/checks/security/quoted-newline.ts
-function detect21(cmd) {
-  const t = cmd.text;
-  if (!t.includes("\n") || !t.includes("#")) return void 0;
-  let hit;
-  scanQuoted(t, cmd.tree?.heredocs ?? [], (i3, inSingle, inDouble) => {
-    if (t[i3] !== "\n" || !inSingle && !inDouble) return void 0;
-    let k = i3 + 1;
-    while (k < t.length && t[k] !== "\n" && isJsSpace(t.charCodeAt(k))) k++;
-    if (t[k] !== "#") return void 0;
-    const nl = t.indexOf("\n", k);
-    hit = {
-      start: i3 + 1,
-      end: nl < 0 ? t.length : nl,
-      message: "Quoted newline followed by a line starting with `#`: line-based comment stripping (as in Claude Code's permission matching) drops that line although bash passes it as part of an argument. Avoid newlines in arguments here."
-    };
-    return false;
-  });
-  return hit;
-}
-var quoted_newline_default;
-var init_quoted_newline = __esm({
-  "src/checks/security/quoted-newline.ts"() {
-    "use strict";
-    init_security_views();
-    init_order();
-    init_statement();
-    quoted_newline_default = defineSecurityCheck(
-      {
-        id: "quoted-newline",
-        code: "S223",
-        title: "Quoted newline followed by a #-line",
-        category: "security",
-        severity: { agent: "warning", script: "off" },
-        docs: {
-          rationale: "Claude Code strips comment lines before matching permission rules and checking paths, line by line and without tracking quotes. In `mv ./decoy '<newline>#' ~/.ssh/id_rsa ./exfil_dir` the second line starts with `#` and is dropped, so only `mv ./decoy '` is checked while bash moves the SSH key. Claude Code asks (ID 23, misparsing).",
-          fix: "Keep each argument on one line, or put multi-line text in a file or a quoted heredoc.",
-          exceptions: "Other multi-line quoted arguments pass, as in Claude Code. Deviation: with the parse tree, lines inside a quoted heredoc body are skipped (they are stdin text, not arguments). In the `script` profile the rule is off: the differential is in Claude Code's comment stripper, which does not run on scripts."
-        },
-        sources: ["claude-code:validateQuotedNewline"],
-        examples: {
-          valid: ["echo 'line1\nline2'", "printf 'a\n  b #x'", "cat <<'EOF'\nit's\n# note\nEOF"],
-          invalid: ["mv ./decoy '\n#' ~/.ssh/id_rsa ./exfil_dir", 'echo "a\n   # b"']
-        },
-        claudeCode: { id: 23, name: "validateQuotedNewline", misparsing: true, order: ORDER["quoted-newline"] }
-      },
-      detect21
-    );
-  }
-});
-
-// src/checks/security/shell-metacharacters.ts
-function nextQuote(s, from) {
-  for (let i3 = from; i3 < s.length; i3++) if (isQ(s[i3])) return i3;
-  return -1;
-}
-function holds(s, from, to, chars) {
-  for (let i3 = from; i3 < to; i3++) if (chars.includes(s[i3])) return true;
-  return false;
-}
-function detect22(cmd) {
-  const v = cmd.views.unquotedContent;
-  const u2 = v.text;
-  const message4 = "Quoted argument contains shell metacharacters (`;`, `|` or `&`) next to a literal quote character, which a re-parse of the command could split into separate commands. Avoid the stray quote.";
-  for (let p = nextQuote(u2, 0); p >= 0; ) {
-    const q = nextQuote(u2, p + 1);
-    if (q < 0) break;
-    if ((p === 0 || isJsSpace(u2.charCodeAt(p - 1))) && holds(u2, p + 1, q, ";&") && (q + 1 >= u2.length || isJsSpace(u2.charCodeAt(q + 1)))) {
-      return viewHit(v, p, q + 1, message4, { subId: 1 });
-    }
-    p = q;
-  }
-  for (const [flag, chars, subId] of [["-name", ";|&", 2], ["-path", ";|&", 2], ["-iname", ";|&", 2], ["-regex", ";&", 3]]) {
-    for (let f = u2.indexOf(flag); f >= 0; f = u2.indexOf(flag, f + 1)) {
-      let k = f + flag.length;
-      if (!(k < u2.length && isJsSpace(u2.charCodeAt(k)))) continue;
-      while (k < u2.length && isJsSpace(u2.charCodeAt(k))) k++;
-      if (!isQ(u2[k])) continue;
-      const q = nextQuote(u2, k + 1);
-      if (q < 0) continue;
-      if (holds(u2, k + 1, q, chars)) return viewHit(v, f, q + 1, message4, { subId });
-    }
-  }
-  return void 0;
-}
-var isQ, shell_metacharacters_default;
-var init_shell_metacharacters = __esm({
-  "src/checks/security/shell-metacharacters.ts"() {
-    "use strict";
-    init_security_views();
-    init_order();
-    init_statement();
-    isQ = (c3) => c3 === '"' || c3 === "'";
-    shell_metacharacters_default = defineSecurityCheck(
-      {
-        id: "shell-metacharacters",
-        code: "S205",
-        title: "Shell metacharacters in a quoted argument with a stray quote",
-        category: "security",
-        severity: { agent: "warning", script: "off" },
-        docs: {
-          rationale: "Claude Code re-parses commands when it splits and re-joins them. A `;`, `&` or `|` inside a quoted argument is harmless to bash, but when a literal quote character survives quote removal (a `'` inside double quotes, an escaped quote, or `jq`'s double quotes) the re-joined text can put the metacharacter outside quotes. Claude Code asks (ID 5, misparsing); the `find` forms (`-name`, `-path`, `-iname`, `-regex`) are checked separately because they are common.",
-          fix: "Avoid literal quote characters next to metacharacters: `find . -name '*;*'` instead of `find . -name \"'*;*'\"`.",
-          exceptions: 'The check runs on the view with single-quoted text removed and double-quote delimiters dropped, so ordinary quoting (`echo "a;b"`, `find . -name "*;*"`) passes. In the `script` profile the rule is off.'
-        },
-        sources: ["claude-code:validateShellMetacharacters"],
-        examples: {
-          valid: ['echo "a;b"', "find . -name '*.ts'", 'find . -name "*;*"'],
-          invalid: [`echo "'x;y'"`, 'jq "a;b" data.json', `find . -name "'a|b'"`, `find . -regex "'a&b'x"`]
-        },
-        claudeCode: { id: 5, name: "validateShellMetacharacters", misparsing: true, order: ORDER["shell-metacharacters"] }
-      },
-      detect22
-    );
-  }
-});
-
-// src/checks/security/unicode-whitespace.ts
-function isUnicodeSpace(c3) {
-  return c3 === 160 || c3 === 5760 || c3 >= 8192 && c3 <= 8202 || c3 === 8232 || c3 === 8233 || c3 === 8239 || c3 === 8287 || c3 === 12288 || c3 === 65279;
-}
-function detect23(cmd) {
-  const t = cmd.text;
-  for (let i3 = 0; i3 < t.length; i3++) {
-    const c3 = t.charCodeAt(i3);
-    if (!isUnicodeSpace(c3)) continue;
-    const hex = c3.toString(16).toUpperCase().padStart(4, "0");
-    return {
-      start: i3,
-      end: i3 + 1,
-      message: `Unicode whitespace U+${hex}: it looks like a space, but bash treats it as part of a word while other parsers split there. Replace it with an ASCII space.`,
-      data: { codePoint: c3 }
-    };
-  }
-  return void 0;
-}
-var unicode_whitespace_default;
-var init_unicode_whitespace = __esm({
-  "src/checks/security/unicode-whitespace.ts"() {
-    "use strict";
-    init_order();
-    init_statement();
-    unicode_whitespace_default = defineSecurityCheck(
-      {
-        id: "unicode-whitespace",
-        code: "S218",
-        title: "Unicode whitespace in a command",
-        category: "security",
-        severity: { agent: "warning", script: "error" },
-        docs: {
-          rationale: "A no-break space or another Unicode space is invisible in a review, is not a word separator for bash, and is one for parsers that use JavaScript's `\\s` (such as shell-quote). `rm\\u00a0-rf` is the command name `rm -rf` to bash. Claude Code asks wherever one appears, quotes included (ID 18, misparsing).",
-          fix: "Replace it with an ASCII space, or delete it (a zero-width no-break space U+FEFF often comes from copy and paste).",
-          exceptions: "Reported inside quotes as well, as in Claude Code."
-        },
-        sources: ["claude-code:validateUnicodeWhitespace"],
-        examples: {
-          valid: ['echo "héllo wörld"', "ls -la"],
-          invalid: ["echo hi", "ls -la", 'echo "a　b"', "\uFEFFls"]
-        },
-        claudeCode: { id: 18, name: "validateUnicodeWhitespace", misparsing: true, order: ORDER["unicode-whitespace"] }
-      },
-      detect23
-    );
-  }
-});
-
-// src/checks/security/zsh-dangerous-command.ts
-function detect24(cmd) {
-  if (cmd.profile === "script" && cmd.dialect !== "zsh") return void 0;
-  const t = cmd.text;
-  let i3 = 0;
-  let end = t.length;
-  while (i3 < end && isJsSpace(t.charCodeAt(i3))) i3++;
-  while (end > i3 && isJsSpace(t.charCodeAt(end - 1))) end--;
-  let base = "";
-  let baseStart = i3;
-  while (i3 < end) {
-    let j = i3;
-    while (j < end && !isJsSpace(t.charCodeAt(j))) j++;
-    const token = t.slice(i3, j);
-    if (!ASSIGNMENT3.test(token) && !PRECOMMAND_MODIFIERS.has(token)) {
-      base = token;
-      baseStart = i3;
-      break;
-    }
-    i3 = j;
-    while (i3 < end && isJsSpace(t.charCodeAt(i3))) i3++;
-  }
-  if (ZSH_DANGEROUS_COMMANDS.has(base)) {
-    return {
-      start: baseStart,
-      end: baseStart + base.length,
-      subId: 1,
-      message: `Command uses the zsh builtin \`${base}\`, which can load modules, do raw file or network I/O, or evaluate code past command checks. Use an ordinary command.`,
-      data: { command: base }
-    };
-  }
-  if (base === "fc") {
-    for (let k = baseStart + 2; k + 1 < end; k++) {
-      if (!isJsSpace(t.charCodeAt(k)) || t[k + 1] !== "-") continue;
-      for (let m = k + 2; m < end && !isJsSpace(t.charCodeAt(m)); m++) {
-        if (t[m] === "e") {
-          let stop2 = m;
-          while (stop2 < end && !isJsSpace(t.charCodeAt(stop2))) stop2++;
-          return {
-            start: k + 1,
-            end: stop2,
-            subId: 2,
-            message: "`fc -e` runs an editor command on shell history, which amounts to eval. List history with `fc -l` instead.",
-            data: { command: "fc" }
-          };
-        }
-      }
-    }
-  }
-  return void 0;
-}
-var ZSH_DANGEROUS_COMMANDS, PRECOMMAND_MODIFIERS, ASSIGNMENT3, zsh_dangerous_command_default;
-var init_zsh_dangerous_command = __esm({
-  "src/checks/security/zsh-dangerous-command.ts"() {
-    "use strict";
-    init_security_views();
-    init_order();
-    init_statement();
-    ZSH_DANGEROUS_COMMANDS = /* @__PURE__ */ new Set([
-      "zmodload",
-      "emulate",
-      "sysopen",
-      "sysread",
-      "syswrite",
-      "sysseek",
-      "zpty",
-      "ztcp",
-      "zsocket",
-      "mapfile",
-      "zf_rm",
-      "zf_mv",
-      "zf_ln",
-      "zf_chmod",
-      "zf_chown",
-      "zf_mkdir",
-      "zf_rmdir",
-      "zf_chgrp"
-    ]);
-    PRECOMMAND_MODIFIERS = /* @__PURE__ */ new Set(["command", "builtin", "noglob", "nocorrect"]);
-    ASSIGNMENT3 = /^[A-Za-z_]\w*=/;
-    zsh_dangerous_command_default = defineSecurityCheck(
-      {
-        id: "zsh-dangerous-command",
-        code: "S220",
-        title: "zsh builtin that bypasses command checks",
-        category: "security",
-        severity: { agent: "warning", script: "warning" },
-        docs: {
-          rationale: "zsh modules add builtins that do what permission rules check for other commands, without running those commands: `zmodload zsh/system` then `sysopen`/`syswrite` write files, `ztcp`/`zsocket` open network connections, `zpty` runs commands on a pseudo-terminal, `zf_rm` and friends are built-in `rm`, `mv`, `chmod`. `emulate -c` and `fc -e` evaluate code. Claude Code asks when the first word (after assignments and `command`/`builtin`/`noglob`/`nocorrect`) is one of them (ID 20, misparsing).",
-          fix: "Use the ordinary external command (`rm`, `curl`, `cat`), which permission rules and path checks understand.",
-          exceptions: "Only the first command of the string is examined, as in Claude Code (`ls; zmodload x` is not reported by this rule; in the `script` profile each statement is examined). `fc` without an `e` flag (`fc -l`) passes. In the `script` profile only zsh scripts (by shebang or `.zsh`) are checked: bash has a `mapfile` builtin of its own, and a bash or sh script cannot load zsh modules."
-        },
-        sources: ["claude-code:validateZshDangerousCommands"],
-        examples: {
-          valid: ["fc -l", "echo zmodload", "ls -la"],
-          invalid: ["zmodload zsh/system", "FOO=bar command builtin zmodload zsh/net/tcp", "emulate -c 'ls'", "ztcp example.com 80", "zf_rm -rf /tmp/x", "fc -e vi", "fc -le 10"]
-        },
-        claudeCode: { id: 20, name: "validateZshDangerousCommands", misparsing: true, order: ORDER["zsh-dangerous-command"] }
-      },
-      detect24
-    );
-  }
-});
-
-// src/checks/security/statement.ts
-function insideAny(spans, start2, end = start2 + 1) {
-  return spans.some((s) => start2 >= s.start && end <= s.end);
-}
-function standsAlone(text, from, to, start2, end) {
-  let b = from - 1;
-  while (b >= start2 && (text[b] === " " || text[b] === "	")) b--;
-  const before = b < start2 ? "" : text[b];
-  const okBefore = before === "" || before === "\n" || before === ";" || before === "&" && text[b - 1] === "&" || before === "|" && text[b - 1] === "|";
-  let a2 = to;
-  while (a2 < end && (text[a2] === " " || text[a2] === "	")) a2++;
-  const after = a2 >= end ? "" : text[a2];
-  const okAfter = after === "" || after === "\n" || after === ";" || after === "#" || after === "&" && text[a2 + 1] === "&" || after === "|" && text[a2 + 1] === "|";
-  return okBefore && okAfter;
-}
-function viewHit(view, start2, end, message4, extra = {}) {
-  const span = view.span(start2, end);
-  return { ...extra, start: span.start, end: span.end, message: message4 };
-}
-function defineSecurityCheck(meta, detect26) {
-  const order = meta.claudeCode.order;
-  return defineCheck(meta, (ctx) => {
-    for (const cmd of securityCommands(ctx)) {
-      if (cmd.allowOrder !== void 0 && order >= cmd.allowOrder) continue;
-      const hit = detect26(cmd);
-      if (!hit) continue;
-      ctx.report({
-        ruleId: meta.id,
-        message: hit.message,
-        span: { start: cmd.start + hit.start, end: cmd.start + Math.max(hit.end, hit.start + 1) },
-        data: {
-          ...meta.claudeCode.id !== void 0 ? { checkId: meta.claudeCode.id } : {},
-          ...hit.subId !== void 0 ? { subId: hit.subId } : {},
-          misparsing: meta.claudeCode.misparsing,
-          order: hit.order ?? order,
-          ...hit.data
-        }
-      });
-    }
-  });
-}
-function securityCommands(ctx) {
-  const cached = CACHE.get(ctx.parsed);
-  if (cached) return cached;
-  const parsed = ctx.parsed;
-  const ranges = commandRanges(parsed, ctx.unit.granularity);
-  const bucket = (items, startOf) => {
-    const out3 = ranges.map(() => []);
-    let r = 0;
-    for (const item of items) {
-      const at = startOf(item);
-      while (r < ranges.length && ranges[r].end <= at) r++;
-      if (r === ranges.length) break;
-      if (at >= ranges[r].start) out3[r].push(item);
-    }
-    return out3;
-  };
-  const comments = bucket(parsed.comments, (c3) => c3.start);
-  const problems = bucket(parsed.problems, (p) => p.span.start);
-  const commands = bucket(parsed.commands, (c3) => c3.span.start);
-  const statements = bucket(parsed.statements, (st) => st.span.start);
-  const out2 = ranges.map((r, i3) => {
-    const text = parsed.text.slice(r.start, r.end);
-    const facts = treeFacts(parsed.text, r, {
-      comments: comments[i3],
-      problems: problems[i3],
-      commands: commands[i3],
-      statements: statements[i3]
-    });
-    return makeCommand(text, r.start, facts, ctx.unit.profile, 0, ctx.unit.dialect);
-  });
-  CACHE.set(ctx.parsed, out2);
-  return out2;
-}
-function commandRanges(parsed, granularity) {
-  if (granularity === "command") return [{ start: 0, end: parsed.text.length }];
-  const out2 = [];
-  for (const st of parsed.statements) {
-    const last = out2[out2.length - 1];
-    if (last && st.span.start < last.end) out2[out2.length - 1] = { start: last.start, end: Math.max(last.end, st.span.end) };
-    else out2.push({ start: st.span.start, end: st.span.end });
-  }
-  return out2;
-}
-function makeCommand(text, start2, tree, profile, depth, dialect = "bash") {
-  const views = buildSecurityViews(text, tree?.heredocs ?? []);
-  const gitCommit = analyseGitCommit(text, views.baseCommand);
-  let allowOrder;
-  let allowedBy;
-  if (text.trim() === "") {
-    allowOrder = ALLOW_EMPTY;
-    allowedBy = "empty";
-  } else if (depth === 0 && isSafeHeredocSubstitution(text, depth)) {
-    allowOrder = ALLOW_SAFE_SUBSTITUTION;
-    allowedBy = "safe-command-substitution";
-  } else if (gitCommit.kind === "allow") {
-    allowOrder = ALLOW_GIT_COMMIT;
-    allowedBy = "git-commit";
-  }
-  return { start: start2, text, views, tree, profile, dialect, gitCommit, allowOrder, allowedBy };
-}
-function locateHeredoc(text, r) {
-  const h2 = r.heredoc;
-  if (!h2) return void 0;
-  const opStart = text.indexOf("<<", r.span.start);
-  if (opStart < 0 || opStart >= r.span.end) return void 0;
-  let k = opStart + 2;
-  if (text[k] === "-") k++;
-  while (text[k] === " " || text[k] === "	") k++;
-  while (k < r.span.end) {
-    const c3 = text[k];
-    if (c3 === "\\") {
-      k += 2;
-      continue;
-    }
-    if (c3 === "'") {
-      const close = text.indexOf("'", k + 1);
-      if (close < 0) return void 0;
-      k = close + 1;
-      continue;
-    }
-    if (c3 === '"') {
-      let j = k + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
-      if (j >= text.length) return void 0;
-      k = j + 1;
-      continue;
-    }
-    if (WORD_END.includes(c3)) break;
-    k++;
-  }
-  const opEnd = k;
-  const contentEnd = r.span.end;
-  const contentStart = text.lastIndexOf("\n", Math.max(h2.bodySpan.start - 1, 0));
-  if (contentStart < opEnd || contentStart >= contentEnd) return void 0;
-  const closeLineStart = text.lastIndexOf("\n", contentEnd - 1) + 1;
-  if (closeLineStart <= contentStart) return void 0;
-  let closing = text.slice(closeLineStart, contentEnd);
-  if (h2.stripTabs) closing = closing.replace(/^\t+/, "");
-  if (closing !== h2.delimiter) return void 0;
-  return { opStart, opEnd, contentStart, contentEnd, quoted: h2.quoted };
-}
-function treeFacts(text, range2, parse) {
-  const { start: start2, end } = range2;
-  const comments = parse.comments.filter((c3) => c3.end <= end).map((c3) => ({ start: c3.start - start2, end: c3.end - start2 }));
-  const hasProblems = parse.problems.length > 0;
-  const heredocs = [];
-  if (!hasProblems) {
-    const all = [];
-    for (const cmd of parse.commands) {
-      for (const r of cmd.redirects) {
-        const loc = locateHeredoc(text, r);
-        if (loc && loc.opStart >= start2 && loc.contentEnd <= end) all.push(loc);
-      }
-    }
-    all.sort((a2, b) => a2.opStart - b.opStart);
-    let maxEnd = start2;
-    for (const h2 of all) {
-      const nested = h2.opStart < maxEnd;
-      maxEnd = Math.max(maxEnd, h2.contentEnd);
-      if (!h2.quoted || nested) continue;
-      heredocs.push({
-        opStart: h2.opStart - start2,
-        opEnd: h2.opEnd - start2,
-        contentStart: h2.contentStart - start2,
-        contentEnd: h2.contentEnd - start2
-      });
-    }
-  }
-  const dataHeredocs = [];
-  const printedArgs = [];
-  if (!hasProblems) {
-    for (const cmd of parse.commands) {
-      if (cmd.embedded) continue;
-      const name2 = resolveCommand(cmd)?.name ?? cmd.name?.value;
-      for (const r of cmd.redirects) {
-        if (!r.heredoc || r.heredoc.quoted || name2 === void 0 || BODY_RUNNERS.has(name2)) continue;
-        const loc = locateHeredoc(text, r);
-        if (!loc || loc.opStart < start2 || loc.contentEnd > end) continue;
-        if (/[$`]|\\\r?\n/.test(text.slice(loc.contentStart, loc.contentEnd))) continue;
-        dataHeredocs.push({ start: loc.opStart - start2, end: loc.opStart + 3 - start2 }, { start: loc.contentStart - start2, end: loc.contentEnd - start2 });
-      }
-      const raw = cmd.name?.value;
-      if ((raw === "echo" || raw === "printf") && cmd.args.length > 0 && cmd.span.start >= start2 && cmd.span.end <= end && standsAlone(text, cmd.span.start, cmd.span.end, start2, end)) {
-        printedArgs.push({ start: cmd.args[0].span.start - start2, end: cmd.args[cmd.args.length - 1].span.end - start2 });
-      }
-    }
-  }
-  const listStatement = parse.statements.some((s) => s.type === "list");
-  const hasOperatorNodes = hasProblems || listStatement || hasOperatorText(text.slice(start2, end), comments, heredocs);
-  return { comments, heredocs, hasOperatorNodes, hasProblems, dataHeredocs, printedArgs };
-}
-function hasOperatorText(command, comments, heredocs) {
-  const skips = [...comments.map((c3) => ({ from: c3.start, to: c3.end })), ...heredocs.map((h2) => ({ from: h2.contentStart, to: h2.contentEnd }))].sort(
-    (a2, b) => a2.from - b.from
-  );
-  let s = 0;
-  let inSingle = false;
-  let inDouble = false;
-  for (let i3 = 0; i3 < command.length; i3++) {
-    while (s < skips.length && skips[s].to <= i3) s++;
-    const skip = skips[s];
-    if (skip && i3 >= skip.from && !inSingle && !inDouble) {
-      i3 = skip.to - 1;
-      continue;
-    }
-    const c3 = command[i3];
-    if (inSingle) {
-      if (c3 === "'") inSingle = false;
-      continue;
-    }
-    if (c3 === "\\") {
-      i3++;
-      continue;
-    }
-    if (inDouble) {
-      if (c3 === '"') inDouble = false;
-      continue;
-    }
-    if (c3 === "'") inSingle = true;
-    else if (c3 === '"') inDouble = true;
-    else if (c3 === ";") return true;
-    else if ((c3 === "&" || c3 === "|") && command[i3 + 1] === c3) return true;
-  }
-  return false;
-}
-function horizontalSpaces(t, i3) {
-  let k = i3;
-  while (t[k] === " " || t[k] === "	") k++;
-  return k > i3 ? k : -1;
-}
-function jsSpaces(t, i3) {
-  let k = i3;
-  while (k < t.length && isJsSpace(t.charCodeAt(k))) k++;
-  return k > i3 ? k : -1;
-}
-function analyseGitCommit(command, baseCommand) {
-  if (baseCommand !== "git" || !command.startsWith("git")) return { kind: "not-applicable" };
-  let k = jsSpaces(command, 3);
-  if (k < 0 || !command.startsWith("commit", k) || jsSpaces(command, k + 6) < 0) return { kind: "not-applicable" };
-  if (command.includes("\\")) return { kind: "passthrough" };
-  k = horizontalSpaces(command, 3);
-  if (k < 0 || !command.startsWith("commit", k)) return { kind: "passthrough" };
-  const prefixStart = horizontalSpaces(command, k + 6);
-  if (prefixStart < 0) return { kind: "passthrough" };
-  let forbidden = command.length;
-  for (let i3 = prefixStart; i3 < command.length; i3++) {
-    if (GIT_PREFIX_FORBIDDEN.includes(command[i3])) {
-      forbidden = i3;
-      break;
-    }
-  }
-  let lastTerminator = -1;
-  for (let i3 = command.length - 1; i3 >= 0; i3--) {
-    if (isLineTerminator(command.charCodeAt(i3))) {
-      lastTerminator = i3;
-      break;
-    }
-  }
-  const lastQuote = { "'": command.lastIndexOf("'"), '"': command.lastIndexOf('"') };
-  for (let m = prefixStart; m + 1 < forbidden; m++) {
-    if (command[m] !== "-" || command[m + 1] !== "m") continue;
-    const j = horizontalSpaces(command, m + 2);
-    if (j < 0) continue;
-    const q = command[j];
-    if (q !== "'" && q !== '"') continue;
-    const lo = Math.max(j, lastTerminator) + 1;
-    if (lastQuote[q] < lo) continue;
-    const close = command.indexOf(q, lo);
-    const message4 = command.slice(j + 1, close);
-    const remainder = command.slice(close + 1);
-    const messageSpan = { start: j, end: close + 1 };
-    if (q === '"' && (message4.includes("$(") || message4.includes("`") || message4.includes("${"))) {
-      return { kind: "ask-substitution", message: messageSpan };
-    }
-    if (remainder) {
-      if (/[;|&()`]/.test(remainder) || remainder.includes("$(") || remainder.includes("${")) return { kind: "passthrough" };
-      let inSingle = false;
-      let inDouble = false;
-      for (const c3 of remainder) {
-        if (c3 === "'" && !inDouble) inSingle = !inSingle;
-        else if (c3 === '"' && !inSingle) inDouble = !inDouble;
-        else if (!inSingle && !inDouble && (c3 === "<" || c3 === ">")) return { kind: "passthrough" };
-      }
-    }
-    if (message4.startsWith("-")) return { kind: "ask-dash-message", message: messageSpan };
-    return { kind: "allow" };
-  }
-  return { kind: "passthrough" };
-}
-function heredocInSubstitution(command) {
-  let seen = false;
-  for (let i3 = 0; i3 < command.length; i3++) {
-    const c3 = command.charCodeAt(i3);
-    if (isLineTerminator(c3)) seen = false;
-    else if (command[i3] === "$" && command[i3 + 1] === "(") {
-      seen = true;
-      i3++;
-    } else if (seen && command[i3] === "<" && command[i3 + 1] === "<") return true;
-  }
-  return false;
-}
-function identifierEnd(t, i3) {
-  const c3 = t.charCodeAt(i3);
-  if (!(c3 >= 65 && c3 <= 90 || c3 >= 97 && c3 <= 122 || c3 === 95)) return -1;
-  let k = i3 + 1;
-  while (k < t.length && isWordChar(t.charCodeAt(k))) k++;
-  return k;
-}
-function nextCatHeredoc(t, from) {
-  for (let p = t.indexOf("$(cat", from); p >= 0; p = t.indexOf("$(cat", p + 1)) {
-    let k = p + 5;
-    while (t[k] === " " || t[k] === "	") k++;
-    if (t[k] !== "<" || t[k + 1] !== "<") continue;
-    k += 2;
-    const dash = t[k] === "-";
-    if (dash) k++;
-    while (t[k] === " " || t[k] === "	") k++;
-    if (t[k] === "'") {
-      let q = k;
-      while (t[q] === "'") q++;
-      const e = identifierEnd(t, q);
-      if (e < 0 || t[e] !== "'") continue;
-      let r = e;
-      while (t[r] === "'") r++;
-      return { start: p, opEnd: r, delimiter: t.slice(q, e), dash };
-    }
-    if (t[k] === "\\") {
-      const e = identifierEnd(t, k + 1);
-      if (e < 0) continue;
-      return { start: p, opEnd: e, delimiter: t.slice(k + 1, e), dash };
-    }
-  }
-  return void 0;
-}
-function isSafeHeredocSubstitution(command, depth) {
-  if (depth > 0 || !heredocInSubstitution(command)) return false;
-  const verified = [];
-  let maxEnd = -1;
-  for (let m = nextCatHeredoc(command, 0); m; m = nextCatHeredoc(command, m.opEnd)) {
-    if (m.start < maxEnd) return false;
-    const nl = command.indexOf("\n", m.opEnd);
-    if (nl < 0) return false;
-    for (let i3 = m.opEnd; i3 < nl; i3++) if (command[i3] !== " " && command[i3] !== "	") return false;
-    let end = -1;
-    let lineStart = nl + 1;
-    for (; ; ) {
-      const nextNl = command.indexOf("\n", lineStart);
-      const lineEnd2 = nextNl < 0 ? command.length : nextNl;
-      let tabs = 0;
-      if (m.dash) while (command[lineStart + tabs] === "	") tabs++;
-      const line = command.slice(lineStart + tabs, lineEnd2);
-      if (line === m.delimiter) {
-        if (nextNl < 0) return false;
-        let p = lineEnd2 + 1;
-        while (command[p] === " " || command[p] === "	") p++;
-        if (command[p] !== ")") return false;
-        end = p + 1;
-        break;
-      }
-      if (line.startsWith(m.delimiter)) {
-        const after = line.slice(m.delimiter.length);
-        let p = 0;
-        while (after[p] === " " || after[p] === "	") p++;
-        if (after[p] === ")") {
-          end = lineStart + tabs + m.delimiter.length + p + 1;
-          break;
-        }
-        if (after.length > 0 && ")}`|&;(<>".includes(after[0])) return false;
-      }
-      if (nextNl < 0) return false;
-      lineStart = nextNl + 1;
-    }
-    verified.push({ start: m.start, end });
-    maxEnd = Math.max(maxEnd, end);
-  }
-  if (verified.length === 0) return false;
-  let remaining = "";
-  let pos = 0;
-  for (const v of verified) {
-    remaining += command.slice(pos, v.start);
-    pos = v.end;
-  }
-  remaining += command.slice(pos);
-  if (remaining.trim().length > 0 && command.slice(0, verified[0].start).trim().length === 0) return false;
-  if (!SAFE_REMAINDER.test(remaining)) return false;
-  return isPassthrough(remaining, depth + 1);
-}
-function securityBattery() {
-  return [
-    [ORDER["control-characters"], detect6],
-    [ORDER["quote-parser-differential"], detect20],
-    [ORDER["incomplete-commands"], detect10],
-    [ORDER["git-commit-substitution"], detect8],
-    [ORDER["jq-system-function"], detect13],
-    [ORDER["jq-file-arguments"], detect12],
-    [ORDER["obfuscated-flags"], detect17],
-    [ORDER["shell-metacharacters"], detect22],
-    [ORDER["dangerous-variables"], detect7],
-    [ORDER["comment-quote-desync"], detect5],
-    [ORDER["quoted-newline"], detect21],
-    [ORDER["carriage-return"], detect3],
-    [ORDER.newlines, detect16],
-    [ORDER["ifs-injection"], detect9],
-    [ORDER["proc-environ-access"], detect19],
-    [ORDER["command-substitution"], detect4],
-    [ORDER["input-redirection"], detect11],
-    [ORDER["output-redirection"], detect18],
-    [ORDER["backslash-escaped-whitespace"], detect],
-    [ORDER["backslash-escaped-operators"], detect25],
-    [ORDER["unicode-whitespace"], detect23],
-    [ORDER["mid-word-hash"], detect15],
-    [ORDER["brace-expansion"], detect2],
-    [ORDER["zsh-dangerous-command"], detect24],
-    [ORDER["malformed-token-injection"], detect14]
-  ];
-}
-function isPassthrough(command, depth = 1) {
-  const cmd = makeCommand(command, 0, void 0, "agent", depth);
-  for (const [order, detect26] of securityBattery()) {
-    if (cmd.allowOrder !== void 0 && order >= cmd.allowOrder) return true;
-    if (detect26(cmd)) return false;
-  }
-  return true;
-}
-var ALLOW_EMPTY, ALLOW_SAFE_SUBSTITUTION, ALLOW_GIT_COMMIT, BODY_RUNNERS, CACHE, WORD_END, GIT_PREFIX_FORBIDDEN, SAFE_REMAINDER;
-var init_statement = __esm({
-  "src/checks/security/statement.ts"() {
-    "use strict";
-    init_security_views();
-    init_command_name();
-    init_define();
-    init_order();
-    init_backslash_escaped_operators();
-    init_backslash_escaped_whitespace();
-    init_brace_expansion();
-    init_carriage_return();
-    init_command_substitution();
-    init_comment_quote_desync();
-    init_control_characters();
-    init_dangerous_variables();
-    init_git_commit_substitution();
-    init_ifs_injection();
-    init_incomplete_commands();
-    init_input_redirection();
-    init_jq_file_arguments();
-    init_jq_system_function();
-    init_malformed_token_injection();
-    init_mid_word_hash();
-    init_newlines();
-    init_obfuscated_flags();
-    init_output_redirection();
-    init_proc_environ_access();
-    init_quote_parser_differential();
-    init_quoted_newline();
-    init_shell_metacharacters();
-    init_unicode_whitespace();
-    init_zsh_dangerous_command();
-    ALLOW_EMPTY = ORDER["incomplete-commands"];
-    ALLOW_SAFE_SUBSTITUTION = ORDER["git-commit-substitution"];
-    ALLOW_GIT_COMMIT = ORDER["jq-system-function"];
-    BODY_RUNNERS = /* @__PURE__ */ new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "busybox", "fish", "source", ".", "eval", "ssh", "sudo", "su", "doas", "env", "xargs", "exec", "command", "nohup", "time", "timeout", "nice", "script", "docker", "kubectl", "podman"]);
-    CACHE = /* @__PURE__ */ new WeakMap();
-    WORD_END = " 	\n|&;()<>";
-    GIT_PREFIX_FORBIDDEN = ";&|`$<>()\n\r";
-    SAFE_REMAINDER = /^[a-zA-Z0-9 \t"'.\-/_@=,:+~]*$/;
-  }
-});
-
-// src/checks/security/backslash-escaped-operators.ts
-function detect25(cmd) {
-  if (cmd.tree && !cmd.tree.hasOperatorNodes) return void 0;
-  const t = cmd.text;
-  let inSingle = false;
-  let inDouble = false;
-  for (let i3 = 0; i3 < t.length; i3++) {
-    const c3 = t[i3];
-    if (c3 === "\\" && !inSingle) {
-      const next = t[i3 + 1];
-      if (!inDouble && next !== void 0 && OPERATORS.includes(next)) {
-        return {
-          start: i3,
-          end: i3 + 2,
-          message: `Backslash before the shell operator \`${next}\`: bash treats it as a literal character, but Claude Code's command splitter turns it into a real operator on re-parse, so checks see different commands than bash runs. Quote it: \`';'\`.`
-        };
-      }
-      i3++;
-      continue;
-    }
-    if (c3 === "'" && !inDouble) inSingle = !inSingle;
-    else if (c3 === '"' && !inSingle) inDouble = !inDouble;
-  }
-  return void 0;
-}
-var OPERATORS, backslash_escaped_operators_default;
-var init_backslash_escaped_operators = __esm({
-  "src/checks/security/backslash-escaped-operators.ts"() {
-    "use strict";
-    init_order();
-    init_statement();
-    OPERATORS = ";|&<>";
-    backslash_escaped_operators_default = defineSecurityCheck(
-      {
-        id: "backslash-escaped-operators",
-        code: "S221",
-        title: "Backslash-escaped shell operator",
-        category: "security",
-        severity: { agent: "warning", script: "off" },
-        docs: {
-          rationale: "In `cat safe.txt \\; echo ~/.ssh/id_rsa` bash runs one `cat` that reads four files, one of them the private key. Claude Code's legacy splitter normalises `\\;` to `;` and, on re-parse, sees two harmless commands, so path checks never look at `~/.ssh/id_rsa`. Claude Code asks (ID 21, misparsing).",
-          fix: "Quote literal operator characters (`';'`), and keep real operators unescaped.",
-          exceptions: '`\\(` and `\\)` are not reported, so `find . \\( -name x -o -name y \\)` passes, as in Claude Code. Deviation (taken from Claude Code\'s tree-sitter path): when the parse has no real `;`, `&&`, `||` or list node, nothing is reported, so `find . -exec rm {} \\;` and `cat safe.txt \\; echo x` (one command for bash and for tree-sitter) pass; add a real operator (`find … \\; && echo done`) and the regex check applies again. shellward approximates "operator nodes" from the text outside quotes, comments and quoted heredocs and from top-level list statements, erring towards applying the check; a syntax error also keeps it on.'
-        },
-        sources: ["claude-code:validateBackslashEscapedOperators"],
-        examples: {
-          valid: ["find . -name '*.pyc' -exec rm {} \\;", "find . \\( -name x -o -name y \\)", 'echo "a\\;b" && ls', "echo \\\\; ls"],
-          invalid: ["cat safe.txt \\; echo ~/.ssh/id_rsa && true", "find . -exec rm {} \\; && echo done", 'tac "x\\"y" \\; echo ~/.ssh/id_rsa; ls', 'cat "x\\\\" \\; echo /etc/passwd; ls']
-        },
-        claudeCode: { id: 21, name: "validateBackslashEscapedOperators", misparsing: true, order: ORDER["backslash-escaped-operators"] }
-      },
-      detect25
     );
   }
 });
@@ -37581,6 +37280,339 @@ var init_secret_in_command = __esm({
   }
 });
 
+// src/checks/security/quote-parser-differential.ts
+function detect21(cmd) {
+  const t = cmd.text;
+  const lastQuote = t.lastIndexOf("'");
+  let inSingle = false;
+  let inDouble = false;
+  for (let i3 = 0; i3 < t.length; i3++) {
+    const c3 = t[i3];
+    if (c3 === "\\" && !inSingle) {
+      i3++;
+      continue;
+    }
+    if (c3 === '"' && !inSingle) {
+      inDouble = !inDouble;
+      continue;
+    }
+    if (c3 !== "'" || inDouble) continue;
+    inSingle = !inSingle;
+    if (inSingle) continue;
+    let n2 = 0;
+    while (i3 - n2 - 1 >= 0 && t[i3 - n2 - 1] === "\\") n2++;
+    if (n2 > 0 && (n2 % 2 === 1 || lastQuote > i3)) {
+      return {
+        start: i3 - n2,
+        end: i3 + 1,
+        message: `Single-quoted string ends in ${n2} backslash${n2 === 1 ? "" : "es"}: bash closes the string here, but the shell-quote parser Claude Code uses reads \`\\'\` as an escaped quote and merges the following words into it, so checks see different arguments than bash runs.`,
+        data: { backslashes: n2 }
+      };
+    }
+  }
+  return void 0;
+}
+var quote_parser_differential_default;
+var init_quote_parser_differential = __esm({
+  "src/checks/security/quote-parser-differential.ts"() {
+    "use strict";
+    init_order();
+    init_define_security_check();
+    quote_parser_differential_default = defineSecurityCheck(
+      {
+        id: "quote-parser-differential",
+        code: "S225",
+        title: "Single-quoted string ending in a backslash",
+        category: "security",
+        severity: { agent: "warning", script: "off" },
+        docs: {
+          rationale: "Inside single quotes a backslash is an ordinary character in bash: `'safe\\\\'` is the string `safe\\\\` and the quote closes. The `shell-quote` library Claude Code uses to split commands treats `\\'` as an escaped quote instead, so in `git ls-remote 'safe\\\\' '--upload-pack=evil' 'repo'` it sees one argument where bash passes `--upload-pack=evil` on its own. Claude Code asks (misparsing) before building any other view.",
+          fix: "End the single-quoted string before the backslashes and add them outside: `'safe'\\\\\\\\`, or use double quotes: `\"safe\\\\\\\\\"`.",
+          exceptions: "An even number of trailing backslashes is only reported when another single quote follows later in the command, as in Claude Code (without one, shell-quote backtracks and agrees with bash)."
+        },
+        sources: ["claude-code:hasShellQuoteSingleQuoteBug"],
+        examples: {
+          valid: ["echo 'a\\\\'", "echo 'plain' 'x'", `echo "a\\\\" 'b'`],
+          invalid: ["git ls-remote 'safe\\\\' '--upload-pack=evil' 'repo'", "echo 'abc\\' x"]
+        },
+        claudeCode: { name: "hasShellQuoteSingleQuoteBug", misparsing: true, order: ORDER["quote-parser-differential"] }
+      },
+      detect21
+    );
+  }
+});
+
+// src/checks/security/quoted-newline.ts
+function detect22(cmd) {
+  const t = cmd.text;
+  if (!t.includes("\n") || !t.includes("#")) return void 0;
+  let hit;
+  scanQuoted(t, cmd.tree?.heredocs ?? [], (i3, inSingle, inDouble) => {
+    if (t[i3] !== "\n" || !inSingle && !inDouble) return void 0;
+    let k = i3 + 1;
+    while (k < t.length && t[k] !== "\n" && isJsSpace(t.charCodeAt(k))) k++;
+    if (t[k] !== "#") return void 0;
+    const nl = t.indexOf("\n", k);
+    hit = {
+      start: i3 + 1,
+      end: nl < 0 ? t.length : nl,
+      message: "Quoted newline followed by a line starting with `#`: line-based comment stripping (as in Claude Code's permission matching) drops that line although bash passes it as part of an argument. Avoid newlines in arguments here."
+    };
+    return false;
+  });
+  return hit;
+}
+var quoted_newline_default;
+var init_quoted_newline = __esm({
+  "src/checks/security/quoted-newline.ts"() {
+    "use strict";
+    init_security_views();
+    init_order();
+    init_define_security_check();
+    quoted_newline_default = defineSecurityCheck(
+      {
+        id: "quoted-newline",
+        code: "S223",
+        title: "Quoted newline followed by a #-line",
+        category: "security",
+        severity: { agent: "warning", script: "off" },
+        docs: {
+          rationale: "Claude Code strips comment lines before matching permission rules and checking paths, line by line and without tracking quotes. In `mv ./decoy '<newline>#' ~/.ssh/id_rsa ./exfil_dir` the second line starts with `#` and is dropped, so only `mv ./decoy '` is checked while bash moves the SSH key. Claude Code asks (ID 23, misparsing).",
+          fix: "Keep each argument on one line, or put multi-line text in a file or a quoted heredoc.",
+          exceptions: "Other multi-line quoted arguments pass, as in Claude Code. Deviation: with the parse tree, lines inside a quoted heredoc body are skipped (they are stdin text, not arguments). In the `script` profile the rule is off: the differential is in Claude Code's comment stripper, which does not run on scripts."
+        },
+        sources: ["claude-code:validateQuotedNewline"],
+        examples: {
+          valid: ["echo 'line1\nline2'", "printf 'a\n  b #x'", "cat <<'EOF'\nit's\n# note\nEOF"],
+          invalid: ["mv ./decoy '\n#' ~/.ssh/id_rsa ./exfil_dir", 'echo "a\n   # b"']
+        },
+        claudeCode: { id: 23, name: "validateQuotedNewline", misparsing: true, order: ORDER["quoted-newline"] }
+      },
+      detect22
+    );
+  }
+});
+
+// src/checks/security/shell-metacharacters.ts
+function nextQuote(s, from) {
+  for (let i3 = from; i3 < s.length; i3++) if (isQ(s[i3])) return i3;
+  return -1;
+}
+function holds(s, from, to, chars) {
+  for (let i3 = from; i3 < to; i3++) if (chars.includes(s[i3])) return true;
+  return false;
+}
+function detect23(cmd) {
+  const v = cmd.views.unquotedContent;
+  const u2 = v.text;
+  const message4 = "Quoted argument contains shell metacharacters (`;`, `|` or `&`) next to a literal quote character, which a re-parse of the command could split into separate commands. Avoid the stray quote.";
+  for (let p = nextQuote(u2, 0); p >= 0; ) {
+    const q = nextQuote(u2, p + 1);
+    if (q < 0) break;
+    if ((p === 0 || isJsSpace(u2.charCodeAt(p - 1))) && holds(u2, p + 1, q, ";&") && (q + 1 >= u2.length || isJsSpace(u2.charCodeAt(q + 1)))) {
+      return viewHit(v, p, q + 1, message4, { subId: 1 });
+    }
+    p = q;
+  }
+  for (const [flag, chars, subId] of [["-name", ";|&", 2], ["-path", ";|&", 2], ["-iname", ";|&", 2], ["-regex", ";&", 3]]) {
+    for (let f = u2.indexOf(flag); f >= 0; f = u2.indexOf(flag, f + 1)) {
+      let k = f + flag.length;
+      if (!(k < u2.length && isJsSpace(u2.charCodeAt(k)))) continue;
+      while (k < u2.length && isJsSpace(u2.charCodeAt(k))) k++;
+      if (!isQ(u2[k])) continue;
+      const q = nextQuote(u2, k + 1);
+      if (q < 0) continue;
+      if (holds(u2, k + 1, q, chars)) return viewHit(v, f, q + 1, message4, { subId });
+    }
+  }
+  return void 0;
+}
+var isQ, shell_metacharacters_default;
+var init_shell_metacharacters = __esm({
+  "src/checks/security/shell-metacharacters.ts"() {
+    "use strict";
+    init_security_views();
+    init_order();
+    init_define_security_check();
+    init_statement();
+    isQ = (c3) => c3 === '"' || c3 === "'";
+    shell_metacharacters_default = defineSecurityCheck(
+      {
+        id: "shell-metacharacters",
+        code: "S205",
+        title: "Shell metacharacters in a quoted argument with a stray quote",
+        category: "security",
+        severity: { agent: "warning", script: "off" },
+        docs: {
+          rationale: "Claude Code re-parses commands when it splits and re-joins them. A `;`, `&` or `|` inside a quoted argument is harmless to bash, but when a literal quote character survives quote removal (a `'` inside double quotes, an escaped quote, or `jq`'s double quotes) the re-joined text can put the metacharacter outside quotes. Claude Code asks (ID 5, misparsing); the `find` forms (`-name`, `-path`, `-iname`, `-regex`) are checked separately because they are common.",
+          fix: "Avoid literal quote characters next to metacharacters: `find . -name '*;*'` instead of `find . -name \"'*;*'\"`.",
+          exceptions: 'The check runs on the view with single-quoted text removed and double-quote delimiters dropped, so ordinary quoting (`echo "a;b"`, `find . -name "*;*"`) passes. In the `script` profile the rule is off.'
+        },
+        sources: ["claude-code:validateShellMetacharacters"],
+        examples: {
+          valid: ['echo "a;b"', "find . -name '*.ts'", 'find . -name "*;*"'],
+          invalid: [`echo "'x;y'"`, 'jq "a;b" data.json', `find . -name "'a|b'"`, `find . -regex "'a&b'x"`]
+        },
+        claudeCode: { id: 5, name: "validateShellMetacharacters", misparsing: true, order: ORDER["shell-metacharacters"] }
+      },
+      detect23
+    );
+  }
+});
+
+// src/checks/security/unicode-whitespace.ts
+function isUnicodeSpace(c3) {
+  return c3 === 160 || c3 === 5760 || c3 >= 8192 && c3 <= 8202 || c3 === 8232 || c3 === 8233 || c3 === 8239 || c3 === 8287 || c3 === 12288 || c3 === 65279;
+}
+function detect24(cmd) {
+  const t = cmd.text;
+  for (let i3 = 0; i3 < t.length; i3++) {
+    const c3 = t.charCodeAt(i3);
+    if (!isUnicodeSpace(c3)) continue;
+    const hex = c3.toString(16).toUpperCase().padStart(4, "0");
+    return {
+      start: i3,
+      end: i3 + 1,
+      message: `Unicode whitespace U+${hex}: it looks like a space, but bash treats it as part of a word while other parsers split there. Replace it with an ASCII space.`,
+      data: { codePoint: c3 }
+    };
+  }
+  return void 0;
+}
+var unicode_whitespace_default;
+var init_unicode_whitespace = __esm({
+  "src/checks/security/unicode-whitespace.ts"() {
+    "use strict";
+    init_order();
+    init_define_security_check();
+    unicode_whitespace_default = defineSecurityCheck(
+      {
+        id: "unicode-whitespace",
+        code: "S218",
+        title: "Unicode whitespace in a command",
+        category: "security",
+        severity: { agent: "warning", script: "error" },
+        docs: {
+          rationale: "A no-break space or another Unicode space is invisible in a review, is not a word separator for bash, and is one for parsers that use JavaScript's `\\s` (such as shell-quote). `rm\\u00a0-rf` is the command name `rm -rf` to bash. Claude Code asks wherever one appears, quotes included (ID 18, misparsing).",
+          fix: "Replace it with an ASCII space, or delete it (a zero-width no-break space U+FEFF often comes from copy and paste).",
+          exceptions: "Reported inside quotes as well, as in Claude Code."
+        },
+        sources: ["claude-code:validateUnicodeWhitespace"],
+        examples: {
+          valid: ['echo "héllo wörld"', "ls -la"],
+          invalid: ["echo hi", "ls -la", 'echo "a　b"', "\uFEFFls"]
+        },
+        claudeCode: { id: 18, name: "validateUnicodeWhitespace", misparsing: true, order: ORDER["unicode-whitespace"] }
+      },
+      detect24
+    );
+  }
+});
+
+// src/checks/security/zsh-dangerous-command.ts
+function detect25(cmd) {
+  if (cmd.profile === "script" && cmd.dialect !== "zsh") return void 0;
+  const t = cmd.text;
+  let i3 = 0;
+  let end = t.length;
+  while (i3 < end && isJsSpace(t.charCodeAt(i3))) i3++;
+  while (end > i3 && isJsSpace(t.charCodeAt(end - 1))) end--;
+  let base = "";
+  let baseStart = i3;
+  while (i3 < end) {
+    let j = i3;
+    while (j < end && !isJsSpace(t.charCodeAt(j))) j++;
+    const token = t.slice(i3, j);
+    if (!ASSIGNMENT3.test(token) && !PRECOMMAND_MODIFIERS.has(token)) {
+      base = token;
+      baseStart = i3;
+      break;
+    }
+    i3 = j;
+    while (i3 < end && isJsSpace(t.charCodeAt(i3))) i3++;
+  }
+  if (ZSH_DANGEROUS_COMMANDS.has(base)) {
+    return {
+      start: baseStart,
+      end: baseStart + base.length,
+      subId: 1,
+      message: `Command uses the zsh builtin \`${base}\`, which can load modules, do raw file or network I/O, or evaluate code past command checks. Use an ordinary command.`,
+      data: { command: base }
+    };
+  }
+  if (base === "fc") {
+    for (let k = baseStart + 2; k + 1 < end; k++) {
+      if (!isJsSpace(t.charCodeAt(k)) || t[k + 1] !== "-") continue;
+      for (let m = k + 2; m < end && !isJsSpace(t.charCodeAt(m)); m++) {
+        if (t[m] === "e") {
+          let stop2 = m;
+          while (stop2 < end && !isJsSpace(t.charCodeAt(stop2))) stop2++;
+          return {
+            start: k + 1,
+            end: stop2,
+            subId: 2,
+            message: "`fc -e` runs an editor command on shell history, which amounts to eval. List history with `fc -l` instead.",
+            data: { command: "fc" }
+          };
+        }
+      }
+    }
+  }
+  return void 0;
+}
+var ZSH_DANGEROUS_COMMANDS, PRECOMMAND_MODIFIERS, ASSIGNMENT3, zsh_dangerous_command_default;
+var init_zsh_dangerous_command = __esm({
+  "src/checks/security/zsh-dangerous-command.ts"() {
+    "use strict";
+    init_security_views();
+    init_order();
+    init_define_security_check();
+    ZSH_DANGEROUS_COMMANDS = /* @__PURE__ */ new Set([
+      "zmodload",
+      "emulate",
+      "sysopen",
+      "sysread",
+      "syswrite",
+      "sysseek",
+      "zpty",
+      "ztcp",
+      "zsocket",
+      "mapfile",
+      "zf_rm",
+      "zf_mv",
+      "zf_ln",
+      "zf_chmod",
+      "zf_chown",
+      "zf_mkdir",
+      "zf_rmdir",
+      "zf_chgrp"
+    ]);
+    PRECOMMAND_MODIFIERS = /* @__PURE__ */ new Set(["command", "builtin", "noglob", "nocorrect"]);
+    ASSIGNMENT3 = /^[A-Za-z_]\w*=/;
+    zsh_dangerous_command_default = defineSecurityCheck(
+      {
+        id: "zsh-dangerous-command",
+        code: "S220",
+        title: "zsh builtin that bypasses command checks",
+        category: "security",
+        severity: { agent: "warning", script: "warning" },
+        docs: {
+          rationale: "zsh modules add builtins that do what permission rules check for other commands, without running those commands: `zmodload zsh/system` then `sysopen`/`syswrite` write files, `ztcp`/`zsocket` open network connections, `zpty` runs commands on a pseudo-terminal, `zf_rm` and friends are built-in `rm`, `mv`, `chmod`. `emulate -c` and `fc -e` evaluate code. Claude Code asks when the first word (after assignments and `command`/`builtin`/`noglob`/`nocorrect`) is one of them (ID 20, misparsing).",
+          fix: "Use the ordinary external command (`rm`, `curl`, `cat`), which permission rules and path checks understand.",
+          exceptions: "Only the first command of the string is examined, as in Claude Code (`ls; zmodload x` is not reported by this rule; in the `script` profile each statement is examined). `fc` without an `e` flag (`fc -l`) passes. In the `script` profile only zsh scripts (by shebang or `.zsh`) are checked: bash has a `mapfile` builtin of its own, and a bash or sh script cannot load zsh modules."
+        },
+        sources: ["claude-code:validateZshDangerousCommands"],
+        examples: {
+          valid: ["fc -l", "echo zmodload", "ls -la"],
+          invalid: ["zmodload zsh/system", "FOO=bar command builtin zmodload zsh/net/tcp", "emulate -c 'ls'", "ztcp example.com 80", "zf_rm -rf /tmp/x", "fc -e vi", "fc -le 10"]
+        },
+        claudeCode: { id: 20, name: "validateZshDangerousCommands", misparsing: true, order: ORDER["zsh-dangerous-command"] }
+      },
+      detect25
+    );
+  }
+});
+
 // src/checks/index.ts
 function ruleMeta(id) {
   return BY_ID.get(id);
@@ -37592,10 +37624,11 @@ function rulesCitingShellcheck(code) {
   const source = `shellcheck:${code.toUpperCase()}`;
   return RULES2.filter((r) => r.sources.includes(source)).map((r) => r.id);
 }
-var CHECKS, RULES2, BY_ID, BY_CODE;
+var CHECKS, SECURITY_BATTERY, RULES2, BY_ID, BY_CODE;
 var init_checks = __esm({
   "src/checks/index.ts"() {
     "use strict";
+    init_statement();
     init_destructive_command();
     init_crlf_line_endings();
     init_input_rules();
@@ -37670,6 +37703,7 @@ var init_checks = __esm({
       unicode_whitespace_default,
       zsh_dangerous_command_default
     ];
+    SECURITY_BATTERY = securityBattery(CHECKS);
     RULES2 = [...CHECKS.flatMap((c3) => c3.rules), ...INPUT_RULES, ...SANDBOX_RULES, ...POLICY_FILE_RULES, ...WORKFLOW_RULES].sort(
       (a2, b) => a2.id < b.id ? -1 : a2.id > b.id ? 1 : 0
     );
@@ -42026,11 +42060,11 @@ var require_env_paths = __commonJS({
     "use strict";
     var path6 = __require("path");
     var os2 = __require("os");
-    var homedir4 = os2.homedir();
+    var homedir3 = os2.homedir();
     var tmpdir = os2.tmpdir();
     var { env: env2 } = process;
     var macos = (name2) => {
-      const library = path6.join(homedir4, "Library");
+      const library = path6.join(homedir3, "Library");
       return {
         data: path6.join(library, "Application Support", name2),
         config: path6.join(library, "Preferences", name2),
@@ -42040,8 +42074,8 @@ var require_env_paths = __commonJS({
       };
     };
     var windows = (name2) => {
-      const appData = env2.APPDATA || path6.join(homedir4, "AppData", "Roaming");
-      const localAppData = env2.LOCALAPPDATA || path6.join(homedir4, "AppData", "Local");
+      const appData = env2.APPDATA || path6.join(homedir3, "AppData", "Roaming");
+      const localAppData = env2.LOCALAPPDATA || path6.join(homedir3, "AppData", "Local");
       return {
         // Data/config/cache/log are invented by me as Windows isn't opinionated about this
         data: path6.join(localAppData, name2, "Data"),
@@ -42052,13 +42086,13 @@ var require_env_paths = __commonJS({
       };
     };
     var linux = (name2) => {
-      const username = path6.basename(homedir4);
+      const username = path6.basename(homedir3);
       return {
-        data: path6.join(env2.XDG_DATA_HOME || path6.join(homedir4, ".local", "share"), name2),
-        config: path6.join(env2.XDG_CONFIG_HOME || path6.join(homedir4, ".config"), name2),
-        cache: path6.join(env2.XDG_CACHE_HOME || path6.join(homedir4, ".cache"), name2),
+        data: path6.join(env2.XDG_DATA_HOME || path6.join(homedir3, ".local", "share"), name2),
+        config: path6.join(env2.XDG_CONFIG_HOME || path6.join(homedir3, ".config"), name2),
+        cache: path6.join(env2.XDG_CACHE_HOME || path6.join(homedir3, ".cache"), name2),
         // https://wiki.debian.org/XDGBaseDirectorySpecification#state
-        log: path6.join(env2.XDG_STATE_HOME || path6.join(homedir4, ".local", "state"), name2),
+        log: path6.join(env2.XDG_STATE_HOME || path6.join(homedir3, ".local", "state"), name2),
         temp: path6.join(tmpdir, username, name2)
       };
     };
@@ -45789,7 +45823,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve8.call(this, root, ref);
+      let _sch = resolve7.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -45816,7 +45850,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve8(root, ref) {
+    function resolve7(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -46680,7 +46714,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve8(baseURI, relativeURI, options) {
+    function resolve7(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -47071,7 +47105,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve8,
+      resolve: resolve7,
       resolveComponent,
       equal,
       serialize: serialize2,
@@ -58784,7 +58818,7 @@ var core = __toESM(require_core(), 1);
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile as readFile3, writeFile } from "node:fs/promises";
-import { dirname as dirname5, join as join4, resolve as resolve7 } from "node:path";
+import { dirname as dirname4, join as join4, resolve as resolve6 } from "node:path";
 import { fileURLToPath as fileURLToPath4 } from "node:url";
 
 // node_modules/is-plain-obj/index.js
@@ -60355,8 +60389,8 @@ var disconnect = (anyProcess) => {
 // node_modules/execa/lib/utils/deferred.js
 var createDeferred = () => {
   const methods = {};
-  const promise2 = new Promise((resolve8, reject) => {
-    Object.assign(methods, { resolve: resolve8, reject });
+  const promise2 = new Promise((resolve7, reject) => {
+    Object.assign(methods, { resolve: resolve7, reject });
   });
   return Object.assign(promise2, methods);
 };
@@ -64999,11 +65033,11 @@ var addConcurrentStream = (concurrentStreams, stream, waitName) => {
   const promises = weakMap.get(stream);
   const promise2 = createDeferred();
   promises.push(promise2);
-  const resolve8 = promise2.resolve.bind(promise2);
-  return { resolve: resolve8, promises };
+  const resolve7 = promise2.resolve.bind(promise2);
+  return { resolve: resolve7, promises };
 };
-var waitForConcurrentStreams = async ({ resolve: resolve8, promises }, subprocess) => {
-  resolve8();
+var waitForConcurrentStreams = async ({ resolve: resolve7, promises }, subprocess) => {
+  resolve7();
   const [isSubprocessExit] = await Promise.race([
     Promise.allSettled([true, subprocess]),
     Promise.all([false, ...promises])
@@ -65596,8 +65630,8 @@ init_config();
 init_config();
 import { constants as constants4 } from "node:fs";
 import { lstat, open, stat } from "node:fs/promises";
-import { basename, dirname as dirname2, extname, join, relative, resolve as resolve2, sep } from "node:path";
-import { homedir as homedir2 } from "node:os";
+import { basename, dirname, extname, join, relative, resolve, sep } from "node:path";
+import { homedir } from "node:os";
 
 // src/config/json-locate.ts
 var MAX_DEPTH = 64;
@@ -65874,17 +65908,17 @@ async function entryExists(path6) {
 async function projectAnchor(cwd) {
   for (let dir = cwd; ; ) {
     if (await exists(join(dir, ".git")) || await exists(join(dir, "package.json"))) return dir;
-    const up = dirname2(dir);
+    const up = dirname(dir);
     if (up === dir) return void 0;
     dir = up;
   }
 }
 async function projectRoot(cwd) {
-  const home = homedir2();
+  const home = homedir();
   const stop2 = await projectAnchor(cwd) ?? cwd;
   for (let dir = cwd; ; ) {
     if (dir !== home && await exists(join(dir, ".claude"))) return dir;
-    const up = dirname2(dir);
+    const up = dirname(dir);
     if (dir === stop2 || up === dir) break;
     dir = up;
   }
@@ -65908,7 +65942,7 @@ async function searchConfig(cwd) {
       throw new ConfigError(display(found[1], cwd), `and ${display(found[0], cwd)} both configure shellward in one directory; keep one of them (neither is used over the other silently)`);
     }
     if (found.length === 1) return found[0];
-    const up = dirname2(dir);
+    const up = dirname(dir);
     if (dir === stop2 || up === dir) return void 0;
     dir = up;
   }
@@ -65940,8 +65974,8 @@ async function readConfig(path6, shown, explicit) {
   }
 }
 async function loadConfig(options) {
-  const cwd = resolve2(options.cwd);
-  const path6 = options.configFile !== void 0 ? resolve2(cwd, options.configFile) : await searchConfig(cwd);
+  const cwd = resolve(options.cwd);
+  const path6 = options.configFile !== void 0 ? resolve(cwd, options.configFile) : await searchConfig(cwd);
   const found = path6 === void 0 ? null : { filepath: path6, config: await readConfig(path6, display(path6, cwd), options.configFile !== void 0) };
   const sources = [];
   let config = {};
@@ -65950,10 +65984,10 @@ async function loadConfig(options) {
   if (found) {
     const file = display(found.filepath, cwd);
     const { validateConfig: validateConfig2 } = await Promise.resolve().then(() => (init_validate(), validate_exports));
-    const custom = await readPacks(found.config, dirname2(found.filepath), cwd);
+    const custom = await readPacks(found.config, dirname(found.filepath), cwd);
     config = validateConfig2(found.config ?? {}, file, new Set(custom.flatMap((p) => p.rules.map((r) => r.id))));
     if (config.packs) packs = packSetFrom(config, file, custom);
-    root = dirname2(found.filepath);
+    root = dirname(found.filepath);
     const json = /\.json$|rc$/.test(found.filepath) && !/\.(ya?ml|js|cjs|mjs|ts)$/.test(found.filepath);
     const isPackage = basename(found.filepath) === "package.json";
     sources.push({
@@ -65989,7 +66023,7 @@ async function readPacks(raw, dir, cwd) {
   const taken = /* @__PURE__ */ new Set();
   for (const f of files) {
     if (typeof f !== "string" || f === "") continue;
-    const path6 = resolve2(dir, f);
+    const path6 = resolve(dir, f);
     const file = display(path6, cwd);
     const text = await readOptional(path6);
     if (text === void 0) throw new ConfigError(file, "pack file not found (config packs.files)");
@@ -68231,8 +68265,8 @@ var Module2 = (() => {
     var moduleRtn;
     var Module = moduleArg;
     var readyPromiseResolve, readyPromiseReject;
-    var readyPromise = new Promise((resolve8, reject) => {
-      readyPromiseResolve = resolve8;
+    var readyPromise = new Promise((resolve7, reject) => {
+      readyPromiseResolve = resolve7;
       readyPromiseReject = reject;
     });
     var ENVIRONMENT_IS_WEB = typeof window == "object";
@@ -68315,13 +68349,13 @@ var Module2 = (() => {
         }
         readAsync = /* @__PURE__ */ __name(async (url) => {
           if (isFileURI(url)) {
-            return new Promise((resolve8, reject) => {
+            return new Promise((resolve7, reject) => {
               var xhr = new XMLHttpRequest();
               xhr.open("GET", url, true);
               xhr.responseType = "arraybuffer";
               xhr.onload = () => {
                 if (xhr.status == 200 || xhr.status == 0 && xhr.response) {
-                  resolve8(xhr.response);
+                  resolve7(xhr.response);
                   return;
                 }
                 reject(xhr.status);
@@ -68545,10 +68579,10 @@ var Module2 = (() => {
       __name(receiveInstantiationResult, "receiveInstantiationResult");
       var info22 = getWasmImports();
       if (Module["instantiateWasm"]) {
-        return new Promise((resolve8, reject) => {
+        return new Promise((resolve7, reject) => {
           Module["instantiateWasm"](info22, (mod, inst) => {
             receiveInstance(mod, inst);
-            resolve8(mod.exports);
+            resolve7(mod.exports);
           });
         });
       }
@@ -71165,16 +71199,16 @@ function sortFileResults(results) {
 
 // src/sources/discover.ts
 import { stat as stat3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute3, join as join3, relative as relative3, resolve as resolve5 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join3, relative as relative3, resolve as resolve4 } from "node:path";
 
 // node_modules/tinyglobby/dist/index.mjs
 import { readdir, readdirSync, realpath, realpathSync, stat as stat2, statSync as statSync3 } from "fs";
-import { isAbsolute as isAbsolute2, posix as posix7, resolve as resolve4 } from "path";
+import { isAbsolute as isAbsolute2, posix as posix7, resolve as resolve3 } from "path";
 import { fileURLToPath as fileURLToPath3 } from "url";
 
 // node_modules/fdir/dist/index.mjs
 import { createRequire as createRequire2 } from "module";
-import { basename as basename2, dirname as dirname3, normalize, relative as relative2, resolve as resolve3, sep as sep2 } from "path";
+import { basename as basename2, dirname as dirname2, normalize, relative as relative2, resolve as resolve2, sep as sep2 } from "path";
 import * as nativeFs from "fs";
 var __require2 = /* @__PURE__ */ createRequire2(import.meta.url);
 function cleanPath(path6) {
@@ -71193,7 +71227,7 @@ function isRootDirectory(path6) {
 function normalizePath(path6, options) {
   const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
   const pathNeedsCleaning = process.platform === "win32" && path6.includes("/") || path6.startsWith(".");
-  if (resolvePaths) path6 = resolve3(path6);
+  if (resolvePaths) path6 = resolve2(path6);
   if (normalizePath$1 || pathNeedsCleaning) path6 = cleanPath(path6);
   if (path6 === ".") return "";
   const needsSeperator = path6[path6.length - 1] !== pathSeparator;
@@ -71318,13 +71352,13 @@ function build$2(options, isSynchronous) {
 }
 function isRecursive(path6, resolved2, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved2, state);
-  let parent = dirname3(path6);
+  let parent = dirname2(path6);
   let depth = 1;
   while (parent !== state.root && depth < 2) {
     const resolvedPath = state.symlinks.get(parent);
     const isSameRoot = !!resolvedPath && (resolvedPath === resolved2 || resolvedPath.startsWith(resolved2) || resolved2.startsWith(resolvedPath));
     if (isSameRoot) depth++;
-    else parent = dirname3(parent);
+    else parent = dirname2(parent);
   }
   state.symlinks.set(path6, resolved2);
   return depth > 1;
@@ -71512,7 +71546,7 @@ var Walker = class {
           } else {
             resolvedPath = useRealPaths ? resolvedPath : path6;
             const filename = basename2(resolvedPath);
-            const directoryPath$1 = normalizePath(dirname3(resolvedPath), this.state.options);
+            const directoryPath$1 = normalizePath(dirname2(resolvedPath), this.state.options);
             resolvedPath = this.joinPath(filename, directoryPath$1);
             this.pushFile(resolvedPath, files, this.state.counts, filters);
           }
@@ -71915,7 +71949,7 @@ var defaultOptions = {
 function getOptions(options) {
   const opts = Object.assign({}, options);
   for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
-  opts.cwd = (opts.cwd instanceof URL ? fileURLToPath3(opts.cwd) : resolve4(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+  opts.cwd = (opts.cwd instanceof URL ? fileURLToPath3(opts.cwd) : resolve3(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
   opts.ignore = ensureStringArray(opts.ignore);
   opts.fs && (opts.fs = {
     readdir: opts.fs.readdir || readdir,
@@ -71965,7 +71999,7 @@ async function discover(args2, cwd) {
     if (!prev || explicit && !prev.explicit) seen.set(path6, { path: path6, explicit });
   };
   for (const arg of args2) {
-    const abs = isAbsolute3(arg) ? arg : resolve5(cwd, arg);
+    const abs = isAbsolute3(arg) ? arg : resolve4(cwd, arg);
     let info3;
     let statError;
     try {
@@ -72270,7 +72304,7 @@ init_embedded();
 // src/oversized-command.ts
 init_complexity();
 
-// src/analyses/oversized.ts
+// src/rules/oversized.ts
 function isNameChar(c3) {
   return c3 >= 97 && c3 <= 122 || c3 >= 65 && c3 <= 90 || c3 >= 48 && c3 <= 57 || c3 === 95 || c3 === 46 || c3 === 43 || c3 === 45 || c3 >= 128;
 }
@@ -72403,22 +72437,65 @@ function toRedirect(node, src, nodeType = node.type) {
   let operator = "";
   let fd;
   const targets = [];
+  const nested = [];
+  const extraArgs = [];
+  const unknown = [];
+  const heredoc = nodeType === "heredoc_redirect" ? toHeredoc(node, src) : void 0;
   for (const c3 of node.children) {
     if (!c3) continue;
     const t = c3.type;
     if (t === "file_descriptor") fd = src.slice(c3.startIndex, c3.endIndex);
-    else if (operator === "" && !c3.isNamed) operator = src.slice(c3.startIndex, c3.endIndex);
-    else if (WORD_TYPES.has(t)) targets.push(toWord(c3, src));
+    else if (!c3.isNamed) {
+      if (operator === "") operator = src.slice(c3.startIndex, c3.endIndex);
+    } else if (WORD_TYPES.has(t)) targets.push(toWord(c3, src));
+    else if (heredoc) {
+      if (isRedirectNode(t)) {
+        const r = toRedirect(c3, src, t);
+        nested.push(...r.redirects);
+        extraArgs.push(...r.extraArgs);
+        unknown.push(...r.unknown);
+      } else if (!HEREDOC_PARTS.has(t)) unknown.push({ span: spanOf(c3), reason: HEREDOC_TAIL });
+    }
   }
-  const heredoc = nodeType === "heredoc_redirect" ? toHeredoc(node, src) : void 0;
   if (heredoc) operator = heredoc.stripTabs ? "<<-" : "<<";
-  const [target, ...extraArgs] = targets;
-  return { redirect: { span: spanOf(node), operator, fd, target: heredoc ? void 0 : target, heredoc }, extraArgs };
+  const [target, ...rest] = targets;
+  const own = { span: spanOf(node), operator, fd, target: heredoc ? void 0 : target, heredoc };
+  return { redirects: [own, ...nested], extraArgs: heredoc ? [...targets, ...extraArgs] : rest, unknown };
+}
+var HEREDOC_PARTS = /* @__PURE__ */ new Set([
+  "heredoc_start",
+  "heredoc_body",
+  "heredoc_end",
+  "pipeline",
+  "ERROR",
+  // `_statement` types that tree-sitter-bash allows as the right side of `&&`/`||`.
+  "redirected_statement",
+  "command",
+  "declaration_command",
+  "unset_command",
+  "test_command",
+  "negated_command",
+  "for_statement",
+  "c_style_for_statement",
+  "while_statement",
+  "if_statement",
+  "case_statement",
+  "subshell",
+  "compound_statement",
+  "function_definition",
+  "variable_assignment",
+  "variable_assignments",
+  "list"
+]);
+var HEREDOC_TAIL = "follows a here-document delimiter in a form that is not modelled: what bash does with it is not known.";
+function subscriptCode(w, inIndex) {
+  if (w.value === void 0 || w.parts.every((p) => p.kind === "literal" && !p.quoted)) return false;
+  return inIndex ? /\$\(|`|\$\{/.test(w.value) : /\[[^\]]*(?:\$\(|`|\$\{)/.test(w.value);
 }
 function isRedirectNode(type) {
   return type === "file_redirect" || type === "heredoc_redirect" || type === "herestring_redirect";
 }
-function toSimpleCommand(node, src, statement, redirectedParent, place, pipeline) {
+function toSimpleCommand(node, src, statement, redirectedParent, place, pipeline, unmodelled) {
   let name2;
   const args2 = [];
   const assignments = [];
@@ -72431,8 +72508,9 @@ function toSimpleCommand(node, src, statement, redirectedParent, place, pipeline
     if (type === "variable_assignment") assignments.push(toAssignment(c3, src));
     else if (isRedirectNode(type)) {
       const r = toRedirect(c3, src, type);
-      redirects.push(r.redirect);
+      redirects.push(...r.redirects);
       args2.push(...r.extraArgs);
+      unmodelled.push(...r.unknown);
     } else if (type === "command_name") {
       const inner = c3.namedChild(0);
       name2 = toWord(inner ?? c3, src);
@@ -72444,8 +72522,9 @@ function toSimpleCommand(node, src, statement, redirectedParent, place, pipeline
       const type = c3.type;
       if (!isRedirectNode(type)) continue;
       const r = toRedirect(c3, src, type);
-      redirects.push(r.redirect);
+      redirects.push(...r.redirects);
       args2.push(...r.extraArgs);
+      unmodelled.push(...r.unknown);
     }
   }
   args2.sort((a2, b) => a2.span.start - b.span.start);
@@ -72546,6 +72625,7 @@ function buildViews(tree, text) {
   const background = [];
   const declarations = [];
   const assignmentStatements = [];
+  const unmodelled = [];
   const pipeGroup = [];
   const pipeNext = [];
   const pipeStageAt = [];
@@ -72617,6 +72697,14 @@ function buildViews(tree, text) {
         statement++;
         statements.push({ type, span: { start: cursor.startIndex, end: cursor.endIndex } });
       }
+      if (isNamed && WORD_TYPES.has(type) && (depth === 0 || !WORD_TYPES.has(types[depth - 1])) && /[[]/.test(text.slice(cursor.startIndex, cursor.endIndex)) || isNamed && depth > 0 && types[depth - 1] === "subscript" && cursor.currentFieldName === "index") {
+        const inIndex = depth > 0 && types[depth - 1] === "subscript";
+        const snippet = text.slice(cursor.startIndex, cursor.endIndex);
+        if (/\$|`|\\[x0-7u]/.test(snippet)) {
+          const w = toWord(cursor.currentNode);
+          if (subscriptCode(w, inIndex)) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${snippet.slice(0, 40)}\` holds an array subscript with a substitution, which bash runs when it evaluates the text as arithmetic or as a variable name.` });
+        }
+      }
       if (type === "comment") {
         comments.push({ start: cursor.startIndex, end: cursor.endIndex });
       } else if (type === "ERROR") {
@@ -72645,7 +72733,15 @@ function buildViews(tree, text) {
       } else if (type === "redirected_statement" && cursor.currentNode.childForFieldName("body")?.type !== "command") {
         const node = cursor.currentNode;
         const redirects = [];
-        for (const c3 of node.namedChildren) if (c3 && isRedirectNode(c3.type)) redirects.push(toRedirect(c3, src).redirect);
+        const args2 = [];
+        for (const c3 of node.namedChildren) {
+          if (!c3 || !isRedirectNode(c3.type)) continue;
+          const r = toRedirect(c3, src);
+          redirects.push(...r.redirects);
+          args2.push(...r.extraArgs);
+          unmodelled.push(...r.unknown);
+        }
+        for (const a2 of args2) unmodelled.push({ span: a2.span, reason: HEREDOC_TAIL });
         if (redirects.length > 0) {
           const span = { start: redirects[0].span.start, end: redirects[redirects.length - 1].span.end };
           commands.push({ span, name: void 0, args: [], assignments: [], redirects, statement: Math.max(statement, 0), compound: true, place: { chain: depth > 0 ? chains[depth - 1] : void 0, depth: depth > 0 ? chainDepth[depth - 1] : 0 } });
@@ -72654,14 +72750,14 @@ function buildViews(tree, text) {
         const parent = depth > 0 && cursor.currentFieldName === "body" ? redirected[depth - 1] : void 0;
         const stage = stageAt[depth];
         const place = { chain: chains[depth], depth: chainDepth[depth], ...stage ? { pipeline: stage } : {} };
-        commands.push(toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth]));
+        commands.push(toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth], unmodelled));
       }
       if (cursor.gotoFirstChild()) {
         depth++;
         continue;
       }
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements };
+        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...unmodelled.length > 0 ? { unmodelled } : {} };
         depth--;
       }
     }
@@ -72675,7 +72771,7 @@ init_decide();
 init_build();
 init_session_paths();
 init_policy();
-import { homedir as homedir3 } from "node:os";
+import { homedir as homedir2 } from "node:os";
 import { posix as posix9 } from "node:path";
 function recordedMode(unit) {
   const m = unit.context?.permissionMode;
@@ -72705,13 +72801,17 @@ var Linter = class _Linter {
   constructor(parser, options) {
     this.parser = parser;
     this.options = options;
+    const cwd = toPosixPath(process.cwd()) ?? "/";
+    this.checkHost = { home: options.pathHost?.home, cwd: cwd.startsWith("/") ? cwd : "/" };
   }
   parser;
   options;
   indexByText = /* @__PURE__ */ new Map();
+  /** The machine's facts every check reads (home, the run's directory), fixed at creation. */
+  checkHost;
   /** Loads the parser (once per process) and returns a linter. Rejects if the wasm cannot load. */
   static async create(options = {}) {
-    return new _Linter(await initParser(options.parser), { ...options, pathHost: options.pathHost ?? { home: homedir3() } });
+    return new _Linter(await initParser(options.parser), { ...options, pathHost: options.pathHost ?? { home: homedir2() } });
   }
   /** Effective severity of `ruleId` for `unit`, or `undefined` when the rule is off. */
   severityFor(ruleId, unit, requested) {
@@ -72834,7 +72934,7 @@ var Linter = class _Linter {
         });
       }
       const cwd = unit.context?.cwd;
-      const paths = pathContextFor(unit, policy, this.options.pathHost ?? { home: homedir3() });
+      const paths = pathContextFor(unit, policy, this.options.pathHost ?? { home: homedir2() });
       const bare = paths?.cwd !== void 0 && gitRepositoryHazard(paths.cwd, paths.host) !== void 0;
       const base = {
         ...cwd !== void 0 ? { cwd } : {},
@@ -72843,7 +72943,7 @@ var Linter = class _Linter {
         // A mode the transcript recorded for this call wins over the configured one.
         ...recordedMode(unit) ?? this.options.mode ? { mode: recordedMode(unit) ?? this.options.mode } : {}
       };
-      const model = buildModel(parsed, { ...paths?.cwd !== void 0 ? { cwd: paths.cwd } : {}, home: (this.options.pathHost ?? { home: homedir3() }).home });
+      const model = buildModel(parsed, { ...paths?.cwd !== void 0 ? { cwd: paths.cwd } : {}, home: (this.options.pathHost ?? { home: homedir2() }).home });
       let current;
       let currentGates = -1;
       const decideNow = () => {
@@ -72856,6 +72956,8 @@ var Linter = class _Linter {
       const ctx = {
         unit,
         parsed,
+        host: this.checkHost,
+        registry: CHECKS,
         policy,
         model,
         decision: decideNow,
@@ -72902,7 +73004,7 @@ function finishFile(hostText, pending) {
   return sorted.map((d, i3) => ({ ...d, fingerprint: fps[i3] }));
 }
 
-// src/sources/source-map.ts
+// src/core/source-map.ts
 var IdentityMap = class {
   /** @param base host offset of unit offset 0 */
   constructor(base = 0) {
@@ -75971,7 +76073,7 @@ function statementUnits(parser, unit, statements) {
 
 // src/runner.ts
 init_checks();
-import { dirname as dirname4, resolve as resolve6 } from "node:path";
+import { dirname as dirname3, resolve as resolve5 } from "node:path";
 async function readHead(path6, size = 512) {
   let fh;
   try {
@@ -76087,7 +76189,7 @@ async function lintFiles(linter, candidates, options) {
     const whole = units.length === 1 && units[0].unit.text === text && units[0].unit.sourceMap.toHost(0) === 0 ? analysed[0]?.comments : void 0;
     let result = { file, diagnostics: finishFile(text, withSuppressions(linter, file, text, found, kindProfile, kind, parser, whole)) };
     if (options.verdicts) {
-      const defaultCwd = resolve6(dirname4(c3.path));
+      const defaultCwd = resolve5(dirname3(c3.path));
       const verdicts = units.flatMap(
         (u2, i4) => (u2.unit.granularity === "script" ? statementUnits(parser, u2.unit, analysed[i4]?.statements) : [u2.unit]).map((s) => unitVerdict(linter, s, u2.kind, { index, defaultCwd }))
       );
@@ -76125,7 +76227,7 @@ function encodingNote(linter, file, text, invalidAt, profile) {
   return [{ ruleId: INVALID_UTF8.id, severity, message: message4, file, range: { start: index.position(at), end: index.position(Math.min(at + 1, text.length)) } }];
 }
 function withProjectRoot(unit, root) {
-  const dirs = [...unit.context?.additionalDirectories ?? [], resolve6(root)];
+  const dirs = [...unit.context?.additionalDirectories ?? [], resolve5(root)];
   return { ...unit, context: { ...unit.context, additionalDirectories: dirs } };
 }
 function withSuppressions(linter, file, text, pending, profile, kind, parser, parsedComments) {
@@ -76480,8 +76582,8 @@ function blobUrl() {
   return server && repo && sha ? `${server}/${repo}/blob/${sha}/` : void 0;
 }
 async function writeSarif(cwd, file, log2) {
-  await mkdir(dirname5(resolve7(cwd, file)), { recursive: true });
-  await writeFile(resolve7(cwd, file), JSON.stringify(log2, null, 2) + "\n");
+  await mkdir(dirname4(resolve6(cwd, file)), { recursive: true });
+  await writeFile(resolve6(cwd, file), JSON.stringify(log2, null, 2) + "\n");
 }
 async function run2() {
   await initBundledParser();
