@@ -32,7 +32,7 @@ describe('shellward lint on Makefiles', () => {
     const out = String(r.stdout);
     expect(out).toContain('Makefile:3:2: warning: `git clean -f` may permanently delete untracked files. [git-clean-force]');
     expect(out).toContain('Makefile:4:7: warning: `git reset --hard` may discard uncommitted changes. [git-reset-hard]');
-    expect(out).toContain('sub/rules.mk:2:2: warning: ');
+    expect(out).toContain('sub/rules.mk:2:2: note: `rm -rf` may recursively force-remove files. [rm-recursive-force]');
     expect(out).not.toContain('notes.txt');
     const sarif = await shellward(['lint', '--format', 'sarif', 'Makefile'], { cwd: dir });
     expect(validateSarif(JSON.parse(String(sarif.stdout)))).toEqual([]);

@@ -38,7 +38,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/report/'],
   ['src/suppress.ts', 'src/baseline.ts', 'src/git/'],
   ['src/sources/', 'src/config/', 'src/docs/'],
-  ['src/unit-verdicts.ts', 'src/transcript-runner.ts'],
+  ['src/unit-verdicts.ts', 'src/transcript-runner.ts', 'src/linter-options.ts'],
   ['src/runner.ts'],
   ['src/project.ts'],
   ['src/hook/', 'src/sandbox/'],
@@ -57,6 +57,7 @@ const PURE_EXTERNALS: Readonly<Record<string, string>> = {
   'node:path': 'string operations on paths (every `resolve` in the core starts from an absolute path)',
   'node:crypto': 'hashing for fingerprints (src/core/fingerprint.ts)',
   'web-tree-sitter': 'the parser, run in wasm on a string',
+  picomatch: 'glob patterns compiled to regular expressions, matched on strings (Read/Edit rule patterns)',
 };
 
 /** Host state the pure core must not read: free identifiers, and `object.member` accesses. */
