@@ -72492,6 +72492,17 @@ function subscriptCode(w, inIndex) {
   if (w.value === void 0 || w.parts.every((p) => p.kind === "literal" && !p.quoted)) return false;
   return inIndex ? /\$\(|`|\$\{/.test(w.value) : /\[[^\]]*(?:\$\(|`|\$\{)/.test(w.value);
 }
+function hiddenSubstitution(node, text) {
+  let s = text.slice(node.startIndex, node.endIndex);
+  if (!/`|\$\(|\$'[^']*\\/.test(s)) return void 0;
+  const cuts = node.descendantsOfType(["command_substitution", "process_substitution"]).filter((d) => d !== null);
+  for (const d of cuts.sort((a2, b) => b.startIndex - a2.startIndex)) {
+    s = s.slice(0, d.startIndex - node.startIndex) + " ".repeat(d.endIndex - d.startIndex) + s.slice(d.endIndex - node.startIndex);
+  }
+  if (!/`|\$\(|\$'[^']*\\/.test(s)) return void 0;
+  return `\`${text.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 40))}\` holds a command substitution (or an escape that becomes one) that the parser reads as text: bash runs it.`;
+}
+var REDIRECT_OWNERS = /* @__PURE__ */ new Set(["command", "redirected_statement", "file_redirect", "heredoc_redirect", "herestring_redirect"]);
 function isRedirectNode(type) {
   return type === "file_redirect" || type === "heredoc_redirect" || type === "herestring_redirect";
 }
@@ -72705,6 +72716,10 @@ function buildViews(tree, text) {
           if (subscriptCode(w, inIndex)) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${snippet.slice(0, 40)}\` holds an array subscript with a substitution, which bash runs when it evaluates the text as arithmetic or as a variable name.` });
         }
       }
+      if (isNamed && (type === "expansion" || type === "regex")) {
+        const hidden2 = hiddenSubstitution(cursor.currentNode, text);
+        if (hidden2) unmodelled.push({ span: spanOf(cursor.currentNode), reason: hidden2 });
+      }
       if (type === "comment") {
         comments.push({ start: cursor.startIndex, end: cursor.endIndex });
       } else if (type === "ERROR") {
@@ -72746,6 +72761,12 @@ function buildViews(tree, text) {
           const span = { start: redirects[0].span.start, end: redirects[redirects.length - 1].span.end };
           commands.push({ span, name: void 0, args: [], assignments: [], redirects, statement: Math.max(statement, 0), compound: true, place: { chain: depth > 0 ? chains[depth - 1] : void 0, depth: depth > 0 ? chainDepth[depth - 1] : 0 } });
         }
+      } else if (isRedirectNode(type) && depth > 0 && !REDIRECT_OWNERS.has(types[depth - 1])) {
+        const r = toRedirect(cursor.currentNode, src, type);
+        unmodelled.push(...r.unknown);
+        for (const a2 of r.extraArgs) unmodelled.push({ span: a2.span, reason: HEREDOC_TAIL });
+        const span = { start: r.redirects[0].span.start, end: r.redirects[r.redirects.length - 1].span.end };
+        commands.push({ span, name: void 0, args: [], assignments: [], redirects: r.redirects, statement: Math.max(statement, 0), compound: true, place: { chain: chains[depth], depth: chainDepth[depth] } });
       } else if (type === "command") {
         const parent = depth > 0 && cursor.currentFieldName === "body" ? redirected[depth - 1] : void 0;
         const stage = stageAt[depth];

@@ -299,6 +299,28 @@ function subscriptCode(w: Word, inIndex: boolean): boolean {
   return inIndex ? /\$\(|`|\$\{/.test(w.value) : /\[[^\]]*(?:\$\(|`|\$\{)/.test(w.value);
 }
 
+/**
+ * Why a `${…}` expansion or a `[[ … =~ … ]]` regex holds code the parser reads as text, or
+ * `undefined`: tree-sitter-bash does not parse a backquote substitution inside `${x:-…}` or a
+ * regex, nor a `$(…)` inside single quotes within `${…}` (which bash runs when the expansion is
+ * double-quoted), nor a `$'…'` escape inside `${…}` that bash decodes into `$(`. Any `` ` ``, `$(`
+ * or `$'…\` left once the substitutions the parser did see are cut out counts; over-approximates
+ * (an unquoted `${x:-'$(a)'}` runs nothing), in the safe direction.
+ */
+function hiddenSubstitution(node: Node, text: string): string | undefined {
+  let s = text.slice(node.startIndex, node.endIndex);
+  if (!/`|\$\(|\$'[^']*\\/.test(s)) return undefined;
+  const cuts = node.descendantsOfType(['command_substitution', 'process_substitution']).filter((d): d is Node => d !== null);
+  for (const d of cuts.sort((a, b) => b.startIndex - a.startIndex)) {
+    s = s.slice(0, d.startIndex - node.startIndex) + ' '.repeat(d.endIndex - d.startIndex) + s.slice(d.endIndex - node.startIndex);
+  }
+  if (!/`|\$\(|\$'[^']*\\/.test(s)) return undefined;
+  return `\`${text.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 40))}\` holds a command substitution (or an escape that becomes one) that the parser reads as text: bash runs it.`;
+}
+
+/** Parents whose redirection children the walk already reads through their own command (or, for a heredoc, through the heredoc). */
+const REDIRECT_OWNERS: ReadonlySet<string> = new Set(['command', 'redirected_statement', 'file_redirect', 'heredoc_redirect', 'herestring_redirect']);
+
 function isRedirectNode(type: string): boolean {
   return type === 'file_redirect' || type === 'heredoc_redirect' || type === 'herestring_redirect';
 }
@@ -557,6 +579,10 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
           if (subscriptCode(w, inIndex)) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${snippet.slice(0, 40)}\` holds an array subscript with a substitution, which bash runs when it evaluates the text as arithmetic or as a variable name.` });
         }
       }
+      if (isNamed && (type === 'expansion' || type === 'regex')) {
+        const hidden = hiddenSubstitution(cursor.currentNode, text);
+        if (hidden) unmodelled.push({ span: spanOf(cursor.currentNode), reason: hidden });
+      }
       if (type === 'comment') {
         comments.push({ start: cursor.startIndex, end: cursor.endIndex });
       } else if (type === 'ERROR') {
@@ -603,6 +629,15 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
           const span = { start: redirects[0]!.span.start, end: redirects[redirects.length - 1]!.span.end };
           commands.push({ span, name: undefined, args: [], assignments: [], redirects, statement: Math.max(statement, 0), compound: true, place: { chain: depth > 0 ? chains[depth - 1] : undefined, depth: depth > 0 ? chainDepth[depth - 1]! : 0 } });
         }
+      } else if (isRedirectNode(type) && depth > 0 && !REDIRECT_OWNERS.has(types[depth - 1]!)) {
+        // A redirection no simple command owns: `$(<f)` and `$(>f)` (a command substitution of
+        // redirections only: bash reads or truncates f), `f() { …; } > f` (applied at every call of
+        // the function). It becomes a command of redirections only, so what it reads and writes is seen.
+        const r = toRedirect(cursor.currentNode, src, type);
+        unmodelled.push(...r.unknown);
+        for (const a of r.extraArgs) unmodelled.push({ span: a.span, reason: HEREDOC_TAIL });
+        const span = { start: r.redirects[0]!.span.start, end: r.redirects[r.redirects.length - 1]!.span.end };
+        commands.push({ span, name: undefined, args: [], assignments: [], redirects: r.redirects, statement: Math.max(statement, 0), compound: true, place: { chain: chains[depth], depth: chainDepth[depth]! } });
       } else if (type === 'command') {
         const parent = depth > 0 && cursor.currentFieldName === 'body' ? redirected[depth - 1] : undefined;
         const stage = stageAt[depth];

@@ -202,3 +202,30 @@ describe('files read through pid files and check lists', () => {
     for (const c of ['pgrep -F x.pid', 'pgrep -c node', 'sha256sum a.txt']) expect(check(c).decision, c).toBe('allow');
   });
 });
+
+describe('redirections no simple command owns are checked (second review)', () => {
+  // `$(<f)` reads f, `$(>f)` truncates it; a function definition's redirections apply at every call.
+  const OUTSIDE = ['echo "$(</etc/shadow)"', 'echo $(<~/.ssh/id_rsa)', 'echo $(>~/.bashrc)', 'f() { cat; } < /etc/shadow; f', 'f() { echo hi; } > /tmp/x; f', 'f() ( echo hi ) > ~/.profile; f'];
+  it.each(OUTSIDE)('%s', (command) => neverAllowed(command));
+  const WRITES = ['echo $(>victim.txt)', 'x=$(>>out)', 'f() { echo x; } >> .git/config; f'];
+  it.each(WRITES)('%s', (command) => asksWithoutAllowRule(command));
+  it('a Read deny rule sees $(<f)', () => {
+    expect(check('echo $(<.env)', [], ['Read(./.env)']).decision).toBe('deny');
+  });
+  it('reads inside and plain functions stay allowed', () => {
+    for (const c of ['echo "$(<README.md)"', 'f() { echo hi; }; f']) expect(check(c).decision, c).toBe('allow');
+  });
+});
+
+describe('substitutions the parser reads as text are not data (second review)', () => {
+  // tree-sitter-bash leaves a backquote inside `${x:-…}` or a `=~` regex, a `$(…)` in single quotes
+  // inside a double-quoted `${…}`, and `$'\x24(…)'` inside `${…}` as text; bash runs them.
+  const HIDDEN = ['echo ${x:-`touch p`}', 'x=1; echo ${x%`touch p`}', `echo "\${x:-'$(touch p)'}"`, '[[ x =~ (`touch p`) ]]', `echo "\${x:-$'\\x24(\\x74ouch p)'}"`];
+  it.each(HIDDEN)('%s', (command) => neverAllowed(command));
+  it('a denied program inside is denied', () => {
+    expect(check('echo ${x:-`rm -rf v2`}', [], ['Bash(rm:*)']).decision).toBe('deny');
+  });
+  it('expansions the parser does see stay allowed', () => {
+    for (const c of ['echo ${x:-$(date)}', 'echo "${HOME:-/tmp}"', '[[ $x =~ ^[a-z]+$ ]]', 'echo $(date) ${x:-y}']) expect(check(c).decision, c).toBe('allow');
+  });
+});
