@@ -32681,6 +32681,12 @@ function buildModel(parsed, options = {}) {
   }
   for (const c3 of parsed.embeddedCaps ?? []) gaps.push({ span: { start: 0, end: Math.min(1, text.length) }, reason: `Cap reached: ${c3}` });
   for (const u2 of parsed.unmodelled ?? []) gaps.push({ span: u2.span, reason: u2.reason.startsWith("`") ? u2.reason : `\`${text.slice(u2.span.start, Math.min(u2.span.end, u2.span.start + 40))}\` ${u2.reason}` });
+  const loaderSpans = /* @__PURE__ */ new Set();
+  const setsLoader = (span, how, name2) => {
+    if (loaderSpans.has(span.start)) return;
+    loaderSpans.add(span.start);
+    gaps.push({ span, reason: `${how} sets \`${name2}\`, which changes how later programs are found or what code they load.` });
+  };
   const bindings = /* @__PURE__ */ new Map();
   const bind = (name2, value, standaloneTop, end) => {
     const b = bindings.get(name2) ?? { values: [], dynamic: false, count: 0, firstEnd: -1 };
@@ -32698,8 +32704,18 @@ function buildModel(parsed, options = {}) {
     if (c3.name === void 0) for (const a2 of c3.assignments) bind(a2.name, a2.value, (c3.place?.depth ?? 0) === 0 && !c3.embedded, a2.span.end);
     const prog = c3.name?.value !== void 0 ? commandBasename(c3.name.value) : void 0;
     if (prog === "read" || prog === "mapfile" || prog === "readarray" || prog === "getopts" || prog === "printf" || prog === "let") {
-      for (const a2 of c3.args) if (a2.value !== void 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(a2.value)) bind(a2.value, { ...a2, value: void 0 }, false, a2.span.end);
+      for (const a2 of c3.args) {
+        if (a2.value === void 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(a2.value)) continue;
+        bind(a2.value, { ...a2, value: void 0 }, false, a2.span.end);
+        if (prog !== "let" && codeLoadingVariable(a2.value)) setsLoader(a2.span, `\`${prog} ${a2.value}\``, a2.value);
+      }
     }
+    for (let e = c3.place?.chain; e; e = e.parent) {
+      if (e.enclosing.kind === "for" && e.enclosing.name !== void 0 && codeLoadingVariable(e.enclosing.name)) setsLoader(e.enclosing.span, `\`for ${e.enclosing.name}\``, e.enclosing.name);
+    }
+  }
+  for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g)) {
+    if (codeLoadingVariable(m[1])) setsLoader({ start: m.index, end: m.index + m[0].length }, `\`\${${m[1]}:=…}\``, m[1]);
   }
   for (const { assignment: a2, place } of parsed.assignmentStatements ?? []) {
     bind(a2.name, a2.value, place.depth === 0, a2.span.end);
@@ -32708,6 +32724,9 @@ function buildModel(parsed, options = {}) {
   }
   for (const d of parsed.declarations ?? []) {
     for (const a2 of d.assignments) bind(a2.name, a2.value, false, a2.span.end);
+    if (d.words.some((w) => w.value !== void 0 && /^-[A-Za-z]*n/.test(w.value))) {
+      for (const a2 of d.assignments) if (a2.value?.value === void 0 || codeLoadingVariable(a2.value.value)) setsLoader(a2.span, `\`${d.keyword} -n ${a2.name}\``, a2.value?.value ?? a2.name);
+    }
     if (d.assignments.some((a2) => codeLoadingVariable(a2.name, staticValue2(a2)))) {
       const a2 = d.assignments.find((x) => codeLoadingVariable(x.name, staticValue2(x)));
       gaps.push({ span: a2.span, reason: `\`${d.keyword} ${a2.name}=…\` changes how later programs are found or what code they load.` });
@@ -72429,7 +72448,7 @@ function toHeredoc(node, src) {
   const startEnd = start2.endIndex;
   const raw = src.slice(start2.startIndex, startEnd);
   const quoted = /['"\\]/.test(raw);
-  const delimiter = raw.replace(/['"\\]/g, "");
+  const delimiter = raw.replace(/\$(?=['"])/g, "").replace(/['"\\]/g, "");
   const bodySpan = body2 ? spanOf(body2) : { start: startEnd, end: startEnd };
   return { delimiter, quoted, stripTabs, body: body2 ? src.slice(bodySpan.start, bodySpan.end) : "", bodySpan };
 }
@@ -72457,7 +72476,11 @@ function toRedirect(node, src, nodeType = node.type) {
       } else if (!HEREDOC_PARTS.has(t)) unknown.push({ span: spanOf(c3), reason: HEREDOC_TAIL });
     }
   }
-  if (heredoc) operator = heredoc.stripTabs ? "<<-" : "<<";
+  if (heredoc) {
+    operator = heredoc.stripTabs ? "<<-" : "<<";
+    const early = heredoc.body.split("\n").findIndex((l) => (heredoc.stripTabs ? l.replace(/^\t+/, "") : l).replace(/\r$/, "") === heredoc.delimiter);
+    if (early !== -1) unknown.push({ span: heredoc.bodySpan, reason: `is a here-document body that bash ends at its line ${early + 1} (\`${heredoc.delimiter.slice(0, 40)}\`), earlier than the parser does: what follows that line runs as commands that are not modelled.` });
+  }
   const [target, ...rest] = targets;
   const own = { span: spanOf(node), operator, fd, target: heredoc ? void 0 : target, heredoc };
   return { redirects: [own, ...nested], extraArgs: heredoc ? [...targets, ...extraArgs] : rest, unknown };

@@ -14,6 +14,7 @@
  * Pure; never throws for any parse.
  */
 import { posix } from 'node:path';
+import type { Span } from '../core/types.js';
 import { codeLoadingVariable } from './environment.js';
 import { commandBasename, resolveCommand, wrapperLevels } from '../parse/command-name.js';
 import { embeddedCode } from '../parse/embedded.js';
@@ -300,6 +301,13 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
   for (const c of parsed.embeddedCaps ?? []) gaps.push({ span: { start: 0, end: Math.min(1, text.length) }, reason: `Cap reached: ${c}` });
   for (const u of parsed.unmodelled ?? []) gaps.push({ span: u.span, reason: u.reason.startsWith('`') ? u.reason : `\`${text.slice(u.span.start, Math.min(u.span.end, u.span.start + 40))}\` ${u.reason}` });
 
+  const loaderSpans = new Set<number>();
+  /** A gap for a variable that makes programs load code, set other than by a plain assignment. */
+  const setsLoader = (span: Span, how: string, name: string): void => {
+    if (loaderSpans.has(span.start)) return;
+    loaderSpans.add(span.start);
+    gaps.push({ span, reason: `${how} sets \`${name}\`, which changes how later programs are found or what code they load.` });
+  };
   // Variable bindings in the unit.
   const bindings = new Map<string, Binding>();
   const bind = (name: string, value: Word | undefined, standaloneTop: boolean, end: number): void => {
@@ -318,8 +326,21 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     if (c.name === undefined) for (const a of c.assignments) bind(a.name, a.value, (c.place?.depth ?? 0) === 0 && !c.embedded, a.span.end);
     const prog = c.name?.value !== undefined ? commandBasename(c.name.value) : undefined;
     if (prog === 'read' || prog === 'mapfile' || prog === 'readarray' || prog === 'getopts' || prog === 'printf' || prog === 'let') {
-      for (const a of c.args) if (a.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(a.value)) bind(a.value, { ...a, value: undefined }, false, a.span.end);
+      for (const a of c.args) {
+        if (a.value === undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.value)) continue;
+        bind(a.value, { ...a, value: undefined }, false, a.span.end);
+        // `read PATH <<< …`: the variable is set without an assignment; what it loads is not known.
+        if (prog !== 'let' && codeLoadingVariable(a.value)) setsLoader(a.span, `\`${prog} ${a.value}\``, a.value);
+      }
     }
+    // A loop variable is assigned each pass (`for GIT_DIR in …`).
+    for (let e = c.place?.chain; e; e = e.parent) {
+      if (e.enclosing.kind === 'for' && e.enclosing.name !== undefined && codeLoadingVariable(e.enclosing.name)) setsLoader(e.enclosing.span, `\`for ${e.enclosing.name}\``, e.enclosing.name);
+    }
+  }
+  // `${NAME:=value}` and `${NAME=value}` assign NAME (text scan: over-approximates inside quotes).
+  for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g)) {
+    if (codeLoadingVariable(m[1]!)) setsLoader({ start: m.index, end: m.index + m[0].length }, `\`\${${m[1]}:=…}\``, m[1]!);
   }
   for (const { assignment: a, place } of parsed.assignmentStatements ?? []) {
     bind(a.name, a.value, place.depth === 0, a.span.end);
@@ -328,6 +349,10 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
   }
   for (const d of parsed.declarations ?? []) {
     for (const a of d.assignments) bind(a.name, a.value, false, a.span.end);
+    // `declare -n ref=GIT_DIR`: assigning the reference sets the variable it names.
+    if (d.words.some((w) => w.value !== undefined && /^-[A-Za-z]*n/.test(w.value))) {
+      for (const a of d.assignments) if (a.value?.value === undefined || codeLoadingVariable(a.value.value)) setsLoader(a.span, `\`${d.keyword} -n ${a.name}\``, a.value?.value ?? a.name);
+    }
     if (d.assignments.some((a) => codeLoadingVariable(a.name, staticValue(a)))) {
       const a = d.assignments.find((x) => codeLoadingVariable(x.name, staticValue(x)))!;
       gaps.push({ span: a.span, reason: `\`${d.keyword} ${a.name}=…\` changes how later programs are found or what code they load.` });

@@ -220,7 +220,8 @@ function toHeredoc(node: Node, src: string): Heredoc | undefined {
   const startEnd = start.endIndex;
   const raw = src.slice(start.startIndex, startEnd);
   const quoted = /['"\\]/.test(raw);
-  const delimiter = raw.replace(/['"\\]/g, '');
+  // Quote removal, as bash does to the delimiter word (`$'X'` and `$"X"` quote too).
+  const delimiter = raw.replace(/\$(?=['"])/g, '').replace(/['"\\]/g, '');
   const bodySpan = body ? spanOf(body) : { start: startEnd, end: startEnd };
   return { delimiter, quoted, stripTabs, body: body ? src.slice(bodySpan.start, bodySpan.end) : '', bodySpan };
 }
@@ -262,7 +263,14 @@ function toRedirect(node: Node, src: string, nodeType: string = node.type): { re
       } else if (!HEREDOC_PARTS.has(t)) unknown.push({ span: spanOf(c), reason: HEREDOC_TAIL });
     }
   }
-  if (heredoc) operator = heredoc.stripTabs ? '<<-' : '<<';
+  if (heredoc) {
+    operator = heredoc.stripTabs ? '<<-' : '<<';
+    // bash ends the here-document at the first line that is the delimiter after quote removal;
+    // a body that holds such a line was read further by the parser (`<<X''` up to `X''`, or an
+    // unquoted `${x:-` spanning lines), so what follows that line is commands bash runs.
+    const early = heredoc.body.split('\n').findIndex((l) => (heredoc.stripTabs ? l.replace(/^\t+/, '') : l).replace(/\r$/, '') === heredoc.delimiter);
+    if (early !== -1) unknown.push({ span: heredoc.bodySpan, reason: `is a here-document body that bash ends at its line ${early + 1} (\`${heredoc.delimiter.slice(0, 40)}\`), earlier than the parser does: what follows that line runs as commands that are not modelled.` });
+  }
   const [target, ...rest] = targets;
   const own: Redirect = { span: spanOf(node), operator, fd, target: heredoc ? undefined : target, heredoc };
   return { redirects: [own, ...nested], extraArgs: heredoc ? [...targets, ...extraArgs] : rest, unknown };

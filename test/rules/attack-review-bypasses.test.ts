@@ -229,3 +229,32 @@ describe('substitutions the parser reads as text are not data (second review)', 
     for (const c of ['echo ${x:-$(date)}', 'echo "${HOME:-/tmp}"', '[[ $x =~ ^[a-z]+$ ]]', 'echo $(date) ${x:-y}']) expect(check(c).decision, c).toBe('allow');
   });
 });
+
+describe('a here-document bash ends earlier than the parser is not data (second review)', () => {
+  // bash ends the body at the first line equal to the delimiter after quote removal.
+  const EARLY = ["cat <<X''\nX\ntouch p\nX''", 'cat <<X""\nX\ntouch p\nX""', "cat << X''\nX\ntouch p\nX''", "cat <<X'Y'\nXY\ntouch p\nX'Y'", 'cat <<X\n${x:-\nX\ntouch p\n}\nX'];
+  it.each(EARLY)('%s', (command) => neverAllowed(command));
+  it('a denied program after the early end is denied', () => {
+    expect(check("cat <<X''\nX\nrm -rf victim\nX''", [], ['Bash(rm:*)']).decision).toBe('deny');
+  });
+  it('ordinary here-documents stay allowed', () => {
+    for (const c of ["cat <<'EOF'\nhello\nEOF", 'cat <<EOF\na $x\nEOF', "cat <<-'EOF'\n\thello\n\tEOF"]) expect(check(c).decision, c).toBe('allow');
+  });
+});
+
+describe('variables that load code, set without an assignment (second review)', () => {
+  const SETS = [
+    "read -r GIT_CONFIG_PARAMETERS <<< \"'core.fsmonitor=touch p'\"; export GIT_CONFIG_PARAMETERS; git status",
+    'read GIT_DIR <<< /other/.git; export GIT_DIR; git log -p',
+    'read PATH <<< .; ls',
+    'mapfile -t PATH < a.txt; ls',
+    'printf -v GIT_DIR %s /other/.git; export GIT_DIR; git log',
+    'for GIT_DIR in /other/.git; do git log; done',
+    ': ${GIT_DIR:=/other/.git}; export GIT_DIR; git log',
+    'declare -n r=GIT_DIR; r=/x; export GIT_DIR; git log',
+  ];
+  it.each(SETS)('%s', (command) => neverAllowed(command));
+  it('ordinary variables stay allowed', () => {
+    for (const c of ['read -r line < a.txt; echo "$line"', 'for f in *.txt; do wc -l "$f"; done', 'echo ${x:=1}']) expect(check(c).decision, c).toBe('allow');
+  });
+});
