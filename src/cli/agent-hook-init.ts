@@ -78,7 +78,8 @@ export function mergeAgentHook(settings: unknown, agent: HookAgent, command: str
   return { value: root, changed: true };
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether `path` exists (any type; a dangling symlink does not). Never throws. */
+export async function exists(path: string): Promise<boolean> {
   try {
     await access(path);
     return true;

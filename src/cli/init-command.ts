@@ -5,12 +5,12 @@
  * the exit code is 2.
  */
 import type { Command } from 'commander';
-import { access, chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SEARCH_PLACES } from '../config/load.js';
 import { readBuildInfo, type BuildInfo } from './build-info.js';
 import { EXIT } from './exit-codes.js';
-import { initAgentHooks } from './agent-hook-init.js';
+import { exists, initAgentHooks } from './agent-hook-init.js';
 import { VERSION } from './version.js';
 
 /** The repository of the action and the pre-commit hooks (`.pre-commit-hooks.yaml`). */
@@ -162,15 +162,6 @@ export interface InitResult {
   /** Files left alone, each with the reason. */
   readonly skipped: ReadonlyArray<{ readonly file: string; readonly reason: string }>;
   readonly warnings: readonly string[];
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The first other shellward config in `dir` (in search order), e.g. `.shellwardrc.yaml` or `package.json` with a `shellward` key. */
