@@ -13,16 +13,12 @@
  */
 import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { build } from 'esbuild';
+import { commonOptions, outdirArg, root } from './esbuild-common.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'package.json'));
-
-const args = process.argv.slice(2);
-const at = args.indexOf('--outdir');
-const outdir = resolve(root, at >= 0 && args[at + 1] ? args[at + 1] : 'action/dist');
+const outdir = outdirArg(process.argv.slice(2), 'action/dist');
 
 /** The `.wasm` files copied next to the bundle (action/run.ts loads them from there). */
 const WASM = {
@@ -33,57 +29,11 @@ const WASM = {
 /** Packages whose files are in the output without being bundled code (the `.wasm` files). */
 const WASM_PACKAGES = ['web-tree-sitter', 'tree-sitter-bash'];
 
-// The bundle is ESM, but some bundled dependencies are CommonJS and use `require` (for Node's
-// own modules), `__filename` or `__dirname`: give them the ones of the bundle.
-const banner = [
-  "import { createRequire as __shellwardCreateRequire } from 'node:module';",
-  "import { fileURLToPath as __shellwardFileURLToPath } from 'node:url';",
-  "import { dirname as __shellwardDirname } from 'node:path';",
-  'const require = __shellwardCreateRequire(import.meta.url);',
-  'const __filename = __shellwardFileURLToPath(import.meta.url);',
-  'const __dirname = __shellwardDirname(__filename);',
-].join('\n');
-
-/**
- * Only `name` and `version` of shellward's own package.json go into the bundle (src/cli/version.ts
- * imports it), so editing scripts or devDependencies does not make the bundle stale.
- */
-const packageJsonPlugin = {
-  name: 'shellward-package-json',
-  setup(b) {
-    const own = join(root, 'package.json');
-    b.onLoad({ filter: /[\\/]package\.json$/ }, async (a) => {
-      if (resolve(a.path) !== own) return undefined;
-      const { name, version } = JSON.parse(await readFile(own, 'utf8'));
-      return { contents: JSON.stringify({ name, version }), loader: 'json' };
-    });
-  },
-};
-
 await rm(outdir, { recursive: true, force: true });
 await mkdir(outdir, { recursive: true });
 
-const result = await build({
-  absWorkingDir: root,
-  entryPoints: ['action/main.ts'],
-  outfile: join(outdir, 'index.mjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  // cosmiconfig loads `typescript` lazily, only for a TypeScript config file, which shellward
-  // does not look for: leave it out (10 MB).
-  external: ['typescript'],
-  banner: { js: banner },
-  // Licences are collected into THIRD_PARTY_LICENSES.txt instead (below).
-  legalComments: 'none',
-  charset: 'utf8',
-  sourcemap: false,
-  minify: false,
-  metafile: true,
-  logLevel: 'warning',
-  plugins: [packageJsonPlugin],
-});
+// Licences are collected into THIRD_PARTY_LICENSES.txt instead (below).
+const result = await build(commonOptions({ entryPoints: ['action/main.ts'], outfile: join(outdir, 'index.mjs') }));
 
 for (const [name, from] of Object.entries(WASM)) await copyFile(from, join(outdir, name));
 
