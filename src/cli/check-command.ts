@@ -20,7 +20,6 @@ import { resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { Option } from 'commander';
 import { BoundedLineSplitter, type BoundedLine } from '../core/bounded-lines.js';
 import { Linter } from '../lint.js';
 import { escapeForTerminal } from '../report/index.js';
@@ -259,7 +258,9 @@ export function registerCheckCommand(program: Command, setExit: (code: number) =
     .description('print the verdict (allow/ask/deny, reason, findings) for one command, or for JSON Lines requests')
     .argument('[command...]', 'the command to check: one quoted argument, or its words, joined with single spaces as `sh -c "$*"` would see them (put -- before it when a word starts with -; quote it to keep quotes, pipes and $)')
     .option('--cwd <dir>', 'working directory the command would run in (default: the current directory)')
-    .addOption(new Option('-f, --format <format>', 'output format of a single check').choices(['text', 'json']).default('text'))
+    // commander's `new Option`, made through the command: hook-command.js imports this module
+    // (requestCwd) and must not load commander itself.
+    .addOption(program.createOption('-f, --format <format>', 'output format of a single check').choices(['text', 'json']).default('text'))
     .option('--jsonl', 'read JSON Lines requests on stdin and write one JSON verdict per line')
     .addHelpText('after', HELP_AFTER)
     // A usage error prints one line and this hint, not the ~40 lines of help the program shows.

@@ -1,5 +1,5 @@
 /** The `--config` / `--no-claude-settings` options shared by `lint`, `check` and `print-config`. */
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { PermissionMode } from '../rules/decide.js';
 import type { PathHost } from '../analyses/paths.js';
 import type { LinterOptions } from '../lint.js';
@@ -19,14 +19,21 @@ export interface ConfigCliOptions {
   permissionMode?: PermissionMode;
 }
 
-/** Adds `--config FILE` and `--no-claude-settings` to `cmd`. */
+/** The values of `--permission-mode`. */
+export const PERMISSION_MODE_CHOICES: readonly PermissionMode[] = ['default', 'acceptEdits'];
+
+/**
+ * Adds `--config FILE`, `--no-claude-settings` and `--permission-mode` to `cmd`. Options are made
+ * with `cmd.createOption` (commander's `new Option`), so that this module, which the hook loads,
+ * does not load commander itself.
+ */
 export function addConfigOptions(cmd: Command): Command {
   return cmd
     .option('--config <file>', 'shellward config file (default: search for shellward.config.*, .shellwardrc*, package.json#shellward)')
     .option('--no-claude-settings', 'do not read .claude/settings.json and .claude/settings.local.json')
     .addOption(
-      new Option('--permission-mode <mode>', "Claude Code permission mode the decisions assume (default: permissions.defaultMode of .claude/settings*.json, else 'default'); in 'acceptEdits' writes inside the working directories are allowed")
-        .choices(['default', 'acceptEdits']),
+      cmd.createOption('--permission-mode <mode>', "Claude Code permission mode the decisions assume (default: permissions.defaultMode of .claude/settings*.json, else 'default'); in 'acceptEdits' writes inside the working directories are allowed")
+        .choices([...PERMISSION_MODE_CHOICES]),
     );
 }
 

@@ -14,7 +14,6 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { Option } from 'commander';
 import { decisionRecord } from '../hook/decision-log.js';
 import { answerHookInput, HOOK_AGENTS, shellwardMode, type AskFallback, type DenyOn, type HookAgent, type HookMode, type HookOutcome, type HookReply, type ShellCall } from '../hook/index.js';
 import { Linter } from '../lint.js';
@@ -38,6 +37,15 @@ export interface HookCliOptions extends ConfigCliOptions {
 
 /** Default `--timeout`: milliseconds before an unanswered event is answered `ask`. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 5000;
+
+/** The values of `--mode`; the first is the default. */
+export const HOOK_MODES: readonly HookMode[] = ['enforce', 'warn', 'log'];
+
+/** The values of `--deny-on`. */
+export const DENY_ON_LEVELS: readonly DenyOn[] = ['error'];
+
+/** The values of `--ask-as`; the first is the default. */
+export const ASK_AS_CHOICES: readonly AskFallback[] = ['deny', 'pass'];
 
 /**
  * The default decision log of `--mode log`: `$XDG_STATE_HOME/shellward/decisions.jsonl`, else
@@ -144,14 +152,19 @@ answered ask. When "shellward serve" runs, the answer comes from it (set SHELLWA
 to always answer in this process).
 `;
 
-/** Adds `hook`'s options and help to `cmd` (shared by the subcommand and `shellward serve`, which parses a client's arguments). */
+/**
+ * Adds `hook`'s options and help to `cmd` (shared by the subcommand and `shellward serve`, which
+ * parses a client's arguments). hook-args.ts reads the same options without commander for a
+ * hook run; test/cli/hook-args.test.ts keeps the two alike. Options are made with
+ * `cmd.createOption` (commander's `new Option`), so that this module does not load commander.
+ */
 export function defineHookOptions(cmd: Command): Command {
   cmd
     .description("answer one pre-tool-use hook event (Claude Code, Codex CLI, Gemini CLI) on stdin in the agent's protocol")
-    .addOption(new Option('--agent <agent>', 'the agent that sends the event (default: recognised from the event)').choices([...HOOK_AGENTS]))
-    .addOption(new Option('--mode <mode>', 'enforce: send the decision; warn: never block, only show why; log: only write the decision log').choices(['enforce', 'warn', 'log']).default('enforce'))
-    .addOption(new Option('--deny-on <level>', 'deny dangerous removals and destructive commands of this severity, whatever the policy says').choices(['error']))
-    .addOption(new Option('--ask-as <answer>', 'what an ask becomes for agents whose hook cannot ask (Codex CLI, Gemini CLI)').choices(['deny', 'pass']).default('deny'))
+    .addOption(cmd.createOption('--agent <agent>', 'the agent that sends the event (default: recognised from the event)').choices([...HOOK_AGENTS]))
+    .addOption(cmd.createOption('--mode <mode>', 'enforce: send the decision; warn: never block, only show why; log: only write the decision log').choices([...HOOK_MODES]).default(HOOK_MODES[0]))
+    .addOption(cmd.createOption('--deny-on <level>', 'deny dangerous removals and destructive commands of this severity, whatever the policy says').choices([...DENY_ON_LEVELS]))
+    .addOption(cmd.createOption('--ask-as <answer>', 'what an ask becomes for agents whose hook cannot ask (Codex CLI, Gemini CLI)').choices([...ASK_AS_CHOICES]).default(ASK_AS_CHOICES[0]))
     .option('--log <file>', 'append every verdict to this JSONL decision log (read it with shellward audit); --mode log default: $XDG_STATE_HOME/shellward/decisions.jsonl')
     .option('--timeout <ms>', 'answer ask when no verdict is ready after this many milliseconds', String(DEFAULT_HOOK_TIMEOUT_MS))
     .addHelpText('after', HELP_AFTER);

@@ -5,11 +5,25 @@
  * dist/src/cli/hook-bundle.js that `npm run build` makes of it (scripts/bundle-hook.mjs): one
  * file to load instead of the hundreds of modules of the analysis, the start-up cost of a
  * process per agent tool call.
+ *
+ * Arguments that are plainly `hook`'s options (hook-args.ts) are answered without loading
+ * commander; anything else (help, a usage error) goes through the commander program, loaded
+ * only then.
  */
-import { registerHookCommand } from './hook-command.js';
-import { runProgram } from './program.js';
+import { reportActionError } from './action-error.js';
+import { quickHookArgs } from './hook-args.js';
+import { registerHookCommand, runHookCommand } from './hook-command.js';
 
 /** Runs `shellward hook` with `argv` (as process.argv, `argv[2]` is `hook`) and returns the exit code; never throws. */
-export function main(argv: readonly string[]): Promise<number> {
+export async function main(argv: readonly string[]): Promise<number> {
+  const opts = argv[2] === 'hook' ? quickHookArgs(argv.slice(3)) : undefined;
+  if (opts !== undefined) {
+    try {
+      return await runHookCommand(opts);
+    } catch (err) {
+      return reportActionError(err);
+    }
+  }
+  const { runProgram } = await import('./program.js');
   return runProgram([['hook', async () => registerHookCommand]], argv);
 }

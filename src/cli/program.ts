@@ -4,6 +4,7 @@
  * passes the subcommands with a loader each.
  */
 import { Command, CommanderError } from 'commander';
+import { reportActionError } from './action-error.js';
 import { EXIT } from './exit-codes.js';
 import { VERSION } from './version.js';
 
@@ -55,27 +56,7 @@ export async function runProgram(subcommands: Subcommands, argv: readonly string
       // --help and --version exit with 0; usage errors with 2.
       return err.exitCode === 0 ? EXIT.OK : EXIT.ERROR;
     }
-    const io = err as NodeJS.ErrnoException;
-    if (io?.code && typeof io.path === 'string') {
-      // A file the user named could not be read or written (-o, --files-from …): say which.
-      process.stderr.write(`shellward: ${io.path}: ${ioReason(io)}\n`);
-      return EXIT.ERROR;
-    }
-    process.stderr.write(`shellward: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    return EXIT.ERROR;
+    return reportActionError(err);
   }
   return code;
-}
-
-/** A short reason for a file-system error, e.g. `no such file or directory (ENOENT)`. */
-function ioReason(err: NodeJS.ErrnoException): string {
-  const text: Readonly<Record<string, string>> = {
-    ENOENT: 'no such file or directory',
-    EACCES: 'permission denied',
-    EISDIR: 'is a directory',
-    ENOTDIR: 'a path component is not a directory',
-    ENOSPC: 'no space left on device',
-    EROFS: 'read-only file system',
-  };
-  return `${text[err.code ?? ''] ?? err.message} (${err.code})`;
 }
