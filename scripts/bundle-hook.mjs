@@ -1,61 +1,59 @@
 #!/usr/bin/env node
 /**
  * Bundles `shellward hook` (part of `npm run build`, after tsc): src/cli/hook-main.ts and
- * everything it imports, the dependencies included, become one ESM file,
- * dist/src/cli/hook-bundle.js, which bin.ts runs for `shellward hook`. Node then reads and
- * compiles one file instead of resolving and loading the hundreds of modules of the analysis
- * and its libraries: that module loading was most of the start-up of a hook process, and an
- * agent starts one per tool call.
+ * everything it imports, the dependencies included, become one CommonJS file,
+ * dist/src/cli/hook-bundle.cjs, which bin.ts runs for `shellward hook` through V8's code cache
+ * (src/cli/code-cache.ts). An agent starts one hook process per tool call; reading one file
+ * instead of resolving and loading the hundreds of modules of the analysis, and taking the
+ * compiled code from the cache instead of compiling it again, is most of what such a process
+ * would otherwise spend.
  *
- * The bundle sits beside bin.js, so the paths its code finds from `import.meta.url` (the
- * installed packages' `.wasm` files, ../../build-info.json) are the same as for the unbundled
- * modules. hook-input.js stays a separate module: bin.ts hands the event it already read to the
- * in-process answer through it, so both must load the same instance.
- *
- * What the hook needs only in some runs (the loaders of YAML and JavaScript config files, the
- * JSON schema validator for a config file) is imported dynamically and goes into chunks beside
- * it, hook-chunk-<hash>.js, loaded only when a run needs them.
+ * The bundle is run as the body of a function (code-cache.ts), not as a module: its code has no
+ * `import()` of its own, which code compiled that way cannot run on Node 20. What it needs from
+ * its host comes in as free variables that bin.ts provides:
+ *   - `__shellwardImportMetaUrl`: the bundle's URL, for `import.meta.url` (so `.wasm` files and
+ *     ../../build-info.json are found from beside bin.js, as for the unbundled modules);
+ *   - `__shellwardImport`: a real `import()`, for the JavaScript config files cosmiconfig loads;
+ *   - `__shellwardHookInput`: the hook-input.js module bin.ts already loaded (the socket client
+ *     hands the event it read to the in-process answer through it, so both must share it).
+ * Imports of bundled modules that the sources make with `import()` (the config loaders, the
+ * schema validator, commander) become deferred `require`s within the file: their code is in it,
+ * but runs only when a run needs it.
  *
  *   node scripts/bundle-hook.mjs [--outdir DIR]   (default: dist/src/cli)
  */
 import { readdir, readFile, rm } from 'node:fs/promises';
-import { builtinModules } from 'node:module';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { commonOptions, outdirArg } from './esbuild-common.mjs';
+import { commonOptions, outdirArg, root } from './esbuild-common.mjs';
 
+const require = createRequire(join(root, 'package.json'));
 const outdir = outdirArg(process.argv.slice(2), 'dist/src/cli');
 
-/** Keeps `./hook-input.js` an import of the module beside the bundle (see above). */
-const sharedModulesPlugin = {
-  name: 'shellward-shared-modules',
+/** The host's modules and values the bundle reads as free variables (see above), and the CommonJS build of web-tree-sitter. */
+const hostPlugin = {
+  name: 'shellward-hook-host',
   setup(b) {
-    b.onResolve({ filter: /^\.\/hook-input\.js$/ }, () => ({ path: './hook-input.js', external: true }));
+    b.onResolve({ filter: /^\.\/hook-input\.js$/ }, () => ({ path: 'hook-input', namespace: 'shellward-host' }));
+    b.onLoad({ filter: /.*/, namespace: 'shellward-host' }, () => ({ contents: 'module.exports = __shellwardHookInput;', loader: 'js' }));
+    // web-tree-sitter's ES build finds Node's modules with `import()` and `import.meta`; its
+    // CommonJS build (the same code) uses `require`.
+    const treeSitterCjs = require.resolve('web-tree-sitter').replace(/\.js$/, '.cjs');
+    b.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: treeSitterCjs }));
+    // cosmiconfig loads JavaScript config files with `import()`: the host's.
+    b.onLoad({ filter: /[\\/]cosmiconfig[\\/]dist[\\/]loaders\.js$/ }, async (a) => ({
+      contents: (await readFile(a.path, 'utf8')).replace(/\bimport\(/g, '__shellwardImport('),
+      loader: 'js',
+    }));
   },
 };
 
 /**
- * Node's own modules, imported by name (`node:fs`, `fs/promises` …), are read with `require`
- * instead of as ES modules. Node gives an ES import of a built-in module a module namespace
- * filled with a copy of every export, which for `fs` also runs the getters (loading
- * `fs/promises` and what it needs): measurable in a process that lives for one hook event.
- * `require` returns the module object itself, from which the bundle reads the names it uses
- * when it uses them. Same modules, same values.
- */
-const builtinsByRequirePlugin = {
-  name: 'shellward-builtins-by-require',
-  setup(b) {
-    const names = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
-    b.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (a) => (names.has(a.path) && a.kind === 'import-statement' ? { path: a.path, namespace: 'node-builtin' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (a) => ({ contents: `module.exports = require(${JSON.stringify(a.path)});`, loader: 'js' }));
-  },
-};
-
-/**
- * The data tables under rules/ (about 250 KiB of JSON, all read on every hook run) go in as
- * `JSON.parse('…')` of their text rather than as object literals: V8 skims a string literal
- * and parses JSON faster than it compiles the same data as JavaScript
- * (https://v8.dev/blog/cost-of-javascript-2019#json). Same values.
+ * The data tables under rules/ (about 250 KiB of JSON) go in as `JSON.parse('…')` of their text
+ * rather than as object literals: V8 skims a string literal and parses JSON faster than it
+ * compiles the same data as JavaScript (https://v8.dev/blog/cost-of-javascript-2019#json).
+ * Same values.
  */
 const jsonParsePlugin = {
   name: 'shellward-json-parse',
@@ -67,18 +65,26 @@ const jsonParsePlugin = {
   },
 };
 
-// Chunks of an earlier build (their names carry a content hash).
-for (const f of await readdir(outdir).catch(() => [])) if (/^hook-chunk-.*\.js$/.test(f)) await rm(join(outdir, f));
+// The ES bundle and chunks of earlier builds.
+for (const f of await readdir(outdir).catch(() => [])) if (/^hook-(chunk-.*|bundle)\.js$/.test(f)) await rm(join(outdir, f));
 
 const result = await build(
   commonOptions({
-    entryPoints: { 'hook-bundle': 'src/cli/hook-main.ts' },
-    outdir,
-    // What is imported only dynamically (the config file loaders and the schema validator, needed
-    // only when a config file exists) goes into chunks of its own, loaded when it is needed.
-    splitting: true,
-    chunkNames: 'hook-chunk-[hash]',
-    plugins: [sharedModulesPlugin, builtinsByRequirePlugin, jsonParsePlugin],
+    entryPoints: ['src/cli/hook-main.ts'],
+    outfile: join(outdir, 'hook-bundle.cjs'),
+    format: 'cjs',
+    // CommonJS has its own `require`, `__filename` and `__dirname`.
+    banner: {},
+    // Without comments and whitespace, and every character ASCII (others escaped), the source is
+    // a third smaller and V8 holds it as a one-byte string: less to read and hash on every run.
+    // Names are kept, so stack traces still name the functions.
+    charset: 'ascii',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    define: { 'import.meta.url': '__shellwardImportMetaUrl' },
+    // `import()` of a bundled module becomes a deferred `require`, of one of Node's modules a `require`.
+    supported: { 'dynamic-import': false },
+    plugins: [hostPlugin, jsonParsePlugin],
   }),
 );
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** Executable entry of the `shellward` command (package.json `bin`). */
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import module from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 
@@ -26,10 +27,28 @@ if (process.argv[2] === 'hook') {
 
 // `shellward hook` runs from its single-file bundle (hook-main.ts bundled by `npm run build`,
 // scripts/bundle-hook.mjs) when it is there: the same program with only `hook` registered, as
-// main.js registers for a hook run, loaded from one file instead of hundreds of modules. A
-// build without the bundle (tsc alone) runs main.js.
-const hookBundle = new URL('./hook-bundle.js', import.meta.url);
-const { main } = (await import(process.argv[2] === 'hook' && existsSync(hookBundle) ? hookBundle.href : './main.js')) as typeof import('./main.js');
+// main.js registers for a hook run, read from one file instead of hundreds of modules and
+// compiled from V8's code cache after the first run (code-cache.ts; SHELLWARD_CODE_CACHE=0
+// turns the cache off). A build without the bundle (tsc alone) runs main.js.
+const hookBundle = new URL('./hook-bundle.cjs', import.meta.url);
+let main: (argv: readonly string[]) => Promise<number>;
+let afterRun = (): void => {};
+if (process.argv[2] === 'hook' && existsSync(hookBundle)) {
+  const [{ codeCacheDir, loadBundle }, hookInput] = await Promise.all([import('./code-cache.js'), import('./hook-input.js')]);
+  const bundle = loadBundle(
+    fileURLToPath(hookBundle),
+    {
+      __shellwardImportMetaUrl: hookBundle.href,
+      __shellwardImport: (specifier: string) => import(specifier),
+      __shellwardHookInput: hookInput,
+    },
+    process.env.SHELLWARD_CODE_CACHE === '0' ? undefined : codeCacheDir(),
+  );
+  main = bundle.exports.main as typeof main;
+  afterRun = bundle.saveCache;
+} else {
+  ({ main } = await import('./main.js'));
+}
 
 // A closed pipe (`shellward lint | head`) is not an error: stop writing quietly. Any other
 // failure to write the output (a full disk: ENOSPC) loses the report: exit 2, not 1, which
@@ -48,6 +67,7 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 const code = await main(process.argv);
+afterRun();
 // Exit explicitly once output is flushed, so no background work (wasm compilation, handles a
 // library left open) delays the exit or changes its code.
 const flush = (stream: NodeJS.WriteStream): Promise<void> => new Promise((done) => stream.write('', () => done()));

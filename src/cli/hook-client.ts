@@ -4,12 +4,12 @@
  * loads no analysis (no tree-sitter, no rules, no configuration library), so a hook call costs
  * little more than Node's own start. Whenever the server is absent, refuses (another version),
  * does not answer in time or answers garbage, the caller falls back to answering in-process,
- * with the event already read (hook-input.ts).
+ * with the event already read (hook-input.ts). Node's `net` and the version are loaded only when
+ * there is a socket to ask: without a server, which is the usual case, the client costs a few
+ * `lstat` calls.
  */
-import { connect } from 'node:net';
 import { setPrereadInput } from './hook-input.js';
 import { socketPath, socketUnsafeBecause, type ServeRequest, type ServeResponse } from './hook-socket.js';
-import { VERSION } from './version.js';
 
 /** How long the client waits for the server's answer beyond the hook's own `--timeout`, in ms. */
 const MARGIN_MS = 1000;
@@ -32,7 +32,8 @@ async function readStdin(): Promise<string> {
 }
 
 /** Sends `request` to the socket at `path`; the server's response, or `undefined` on any failure. */
-export function ask(path: string, request: ServeRequest, waitMs: number): Promise<ServeResponse | undefined> {
+export async function ask(path: string, request: ServeRequest, waitMs: number): Promise<ServeResponse | undefined> {
+  const { connect } = await import('node:net');
   return new Promise((done) => {
     let settled = false;
     let data = '';
@@ -79,7 +80,7 @@ export async function hookViaServer(args: readonly string[]): Promise<number | u
   // Only a socket this user owns is asked; any other case is answered in-process (the common
   // one: no server running, so no directory or no socket).
   if (socketUnsafeBecause(path) !== undefined) return undefined;
-  const input = await readStdin();
+  const [input, { VERSION }] = await Promise.all([readStdin(), import('./version.js')]);
   setPrereadInput(input);
   const response = await ask(path, { version: VERSION, args, cwd: process.cwd(), input }, timeoutFrom(args) + MARGIN_MS);
   if (!response || 'refused' in response) return undefined;
