@@ -109,27 +109,47 @@ interface CommandSpec {
   readonly row: CommandRow;
 }
 
-function compileCommands(): Map<string, CommandSpec[]> {
-  const byFirst = new Map<string, CommandSpec[]>();
-  for (const [key, row] of Object.entries(TABLE.commands)) {
-    const flags = new Map<string, FlagType>();
-    for (const g of row.groups ?? []) {
-      const group = TABLE.flagGroups[g];
-      if (!group) throw new Error(`rules/read-only.json: ${key} names unknown flag group ${g}`);
-      for (const [f, t] of Object.entries(group)) flags.set(f, t);
-    }
-    for (const [f, t] of Object.entries(row.flags)) flags.set(f, t);
-    const words = key.split(' ');
-    const list = byFirst.get(words[0]!) ?? [];
-    list.push({ key, words, flags, row });
-    byFirst.set(words[0]!, list);
+/** {@link CommandSpec} of the allowlist row `key`, its flag groups merged in (the row's own flags last). */
+function compileCommand(key: string): CommandSpec {
+  const row = TABLE.commands[key]!;
+  const flags = new Map<string, FlagType>();
+  for (const g of row.groups ?? []) {
+    const group = TABLE.flagGroups[g];
+    if (!group) throw new Error(`rules/read-only.json: ${key} names unknown flag group ${g}`);
+    for (const [f, t] of Object.entries(group)) flags.set(f, t);
   }
-  // The longest key wins (`git remote show` before `git remote`).
-  for (const list of byFirst.values()) list.sort((a, b) => b.words.length - a.words.length);
-  return byFirst;
+  for (const [f, t] of Object.entries(row.flags)) flags.set(f, t);
+  return { key, words: key.split(' '), flags, row };
 }
 
-const COMMANDS = compileCommands();
+/** The allowlist's keys by their first word, in table order (built on the first lookup). */
+let keysByFirst: Map<string, string[]> | undefined;
+/** The compiled specs of each first word looked up so far. */
+const SPECS = new Map<string, readonly CommandSpec[]>();
+
+/**
+ * The allowlist rows whose key starts with the word `first`, longest key first (`git remote
+ * show` before `git remote`), compiled on the first lookup of that word: a hook process checks
+ * one or two programs, not the whole table.
+ */
+function commandSpecs(first: string): readonly CommandSpec[] | undefined {
+  const known = SPECS.get(first);
+  if (known) return known;
+  if (!keysByFirst) {
+    keysByFirst = new Map();
+    for (const key of Object.keys(TABLE.commands)) {
+      const word = key.split(' ', 1)[0]!;
+      const list = keysByFirst.get(word);
+      if (list) list.push(key);
+      else keysByFirst.set(word, [key]);
+    }
+  }
+  const keys = keysByFirst.get(first);
+  if (!keys) return undefined;
+  const specs = keys.map(compileCommand).sort((a, b) => b.words.length - a.words.length);
+  SPECS.set(first, specs);
+  return specs;
+}
 
 const regexCache = new Map<string, RegExp>();
 function re(source: string): RegExp {
@@ -429,7 +449,7 @@ function dangerReason(d: Dangerous, items: readonly Item[], key: string, args: r
  * verdict. `values` are the static values of the name and arguments.
  */
 function flagParsing(cmd: SimpleCommand, values: readonly string[]): ReadOnlyResult | undefined {
-  const spec = COMMANDS.get(values[0]!)?.find((s) => s.words.every((w, k) => values[k] === w));
+  const spec = commandSpecs(values[0]!)?.find((s) => s.words.every((w, k) => values[k] === w));
   if (!spec) return undefined;
   const { row, key } = spec;
   const tokens = values.slice(spec.words.length);
