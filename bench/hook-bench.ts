@@ -1,15 +1,16 @@
 /**
  * Benchmark of `shellward hook` as an agent runs it: one whole process per tool call. A
- * benchmark, not a test; run it after `npx tsc -p tsconfig.json` as
+ * benchmark, not a test; run it after `npm run build` (which makes the hook's bundle) as
  * `node dist/bench/hook-bench.js [--runs N]` (default 50).
  *
  * For four Claude Code PreToolUse events — a quick read-only command, `git status`, a
  * destructive command and a 2 KB heredoc — it starts `node dist/src/cli/bin.js hook` with the
  * event on stdin and measures the wall time until the process has exited (min / median / max
  * over N runs, in ms), once answered in-process (`SHELLWARD_NO_SERVER=1`) and once through a
- * `shellward serve` started for the run on a private socket. `node -e 0` runs in the same rounds
- * (interleaved, so a load change hits every row alike); the ratio column is each median over
- * that of `node -e 0`.
+ * `shellward serve` started for the run on a private socket; `git status` also in-process
+ * without the code cache (`SHELLWARD_CODE_CACHE=0`: what a first run after an install or a
+ * build costs). `node -e 0` runs in the same rounds (interleaved, so a load change hits every
+ * row alike); the ratio column is each median over that of `node -e 0`.
  *
  * `--before FILE` adds, for each event, a row answered in-process by another build's bin.js
  * (e.g. one of an earlier commit, built with `npx tsc --outDir`), in the same rounds: a
@@ -75,7 +76,8 @@ function timed(row: Row): void {
 function hookRun(input: string, env: NodeJS.ProcessEnv, bin = BIN): () => void {
   return () => {
     const r = spawnSync(process.execPath, [bin, 'hook'], { input, env, encoding: 'utf8' });
-    if (r.status !== 0 || !r.stdout.includes('permissionDecision')) throw new Error(`hook failed (${r.status}): ${r.stdout}${r.stderr}`);
+    // An internal error is answered `ask` too: a run that did not judge the command is no measurement.
+    if (r.status !== 0 || !r.stdout.includes('permissionDecision') || r.stdout.includes('internal-error')) throw new Error(`hook failed (${r.status}): ${r.stdout}${r.stderr}`);
   };
 }
 
@@ -93,6 +95,7 @@ async function main(): Promise<void> {
   const base = { ...process.env };
   delete base.SHELLWARD_SOCKET;
   const inProcess = { ...base, SHELLWARD_NO_SERVER: '1' };
+  const noCache = { ...inProcess, SHELLWARD_CODE_CACHE: '0' };
   const served = { ...base, SHELLWARD_SOCKET: socket };
   delete (served as Record<string, string | undefined>).SHELLWARD_NO_SERVER;
 
@@ -112,9 +115,10 @@ async function main(): Promise<void> {
   for (const [name, command] of CASES) {
     if (before !== undefined) rows.push({ name: `${name}, in-process, before`, times: [], run: hookRun(event(command), inProcess, before) });
     rows.push({ name: `${name}, in-process`, times: [], run: hookRun(event(command), inProcess) });
+    if (command === 'git status') rows.push({ name: `${name}, in-process, no code cache`, times: [], run: hookRun(event(command), noCache) });
     rows.push({ name: `${name}, served`, times: [], run: hookRun(event(command), served) });
   }
-  // One warm-up round (the OS file cache, and Node's compile cache where there is one).
+  // One warm-up round (the OS file cache, and the hook's code cache).
   for (const row of rows) row.run();
   for (let i = 0; i < runs; i++) for (const row of rows) timed(row);
   server.kill('SIGTERM');
