@@ -2,9 +2,9 @@
  * The entry of `shellward hook` alone: the same program as main.ts, with only the `hook`
  * subcommand registered (which is all main.ts registers for a `hook` run too), so its help,
  * usage errors and exit codes are the same. bin.ts runs it from the single-file bundle
- * dist/src/cli/hook-bundle.js that `npm run build` makes of it (scripts/bundle-hook.mjs): one
- * file to load instead of the hundreds of modules of the analysis, the start-up cost of a
- * process per agent tool call.
+ * dist/src/cli/hook-bundle.cjs that `npm run build` makes of it (scripts/bundle-hook.mjs), with
+ * V8's code cache (code-cache.ts): one file to load instead of the hundreds of modules of the
+ * analysis, compiled once, the start-up cost of a process per agent tool call.
  *
  * Arguments that are plainly `hook`'s options (hook-args.ts) are answered without loading
  * commander; anything else (help, a usage error) goes through the commander program, loaded
