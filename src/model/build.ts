@@ -365,10 +365,14 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
   // Arithmetic assigns (`(( PATH=1 ))`, `$(( GLOBIGNORE++ ))`, `[[ IFS=1 -eq 1 ]]`, a subscript
   // `a[PATH=1]`, `${a[GLOBIGNORE=1]}`): text scan of the regions that bash may evaluate as
   // arithmetic (over-approximates: `[[ … ]]` string operands and brackets in quotes count too).
-  for (const region of text.matchAll(/\(\(([^]*?)\)\)|\[\[([^]*?)\]\]|\$\[([^\]]*)\]|\[([^\]\n]*)\]/g)) {
+  for (const region of text.matchAll(/\(\(([\s\S]*?)\)\)|\[\[([\s\S]*?)\]\]|\$\[([^\]]*)\]|\[([^\]\n]*)\]/g)) {
     const inner = region[1] ?? region[2] ?? region[3] ?? region[4] ?? '';
-    const at = region.index + region[0].indexOf(inner);
-    for (const m of inner.matchAll(/(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)\s*(?:\+\+|--|(?:[-+*\/%&^|]|<<|>>)?=(?!=))/g)) {
+    arithmeticAssigns(inner, region.index + region[0].indexOf(inner));
+  }
+  // `let PATH=1`: each argument is an arithmetic expression.
+  for (const c of all) if (c.name?.value === 'let') for (const a of c.args) arithmeticAssigns(a.raw, a.span.start);
+  function arithmeticAssigns(inner: string, at: number): void {
+    for (const m of inner.matchAll(/(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)|(?<![$\w])([A-Za-z_][A-Za-z0-9_]*)\s*(?:\+\+|--|(?:[-+*/%&^|]|<<|>>)?=(?!=))/g)) {
       const name = m[1] ?? m[2]!;
       if (codeLoadingVariable(name)) setsLoader({ start: at + m.index, end: at + m.index + m[0].length }, `The arithmetic \`${m[0].trim()}\``, name);
     }

@@ -25,7 +25,7 @@ const CODE_ENV: readonly string[] = (permissions as { codeLoadingEnvVars?: strin
 
 /** `name` may be an array element (`BASH_CMDS[ls]`): the array's name counts. */
 function codeLoadingName(name: string): boolean {
-  const base = name.replace(/\[[^]*$/, '');
+  const base = name.replace(/\[[\s\S]*$/, '');
   return CODE_ENV.some((p) => (p.endsWith('*') ? base.startsWith(p.slice(0, -1)) : base === p));
 }
 

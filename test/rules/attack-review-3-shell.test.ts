@@ -137,12 +137,17 @@ describe('assignments made by {name} redirections and arithmetic', () => {
     'x=${a[PATH=1]}; ls',
     '(( PATH++ )); ls',
     '(( x=1, PATH|=1 )); ls',
+    'let PATH=1; ls',
+    "let 'GLOBIGNORE+=1'; cat ?env",
   ];
   it.each(HIDDEN)('%j', (command) => neverAllowed(command));
   it('ordinary arithmetic and descriptors stay allowed', () => {
     stillAllowed('(( i = 1 + 2 )); echo $i');
     stillAllowed('echo $(( 3 * 4 ))');
     stillAllowed('[[ 3 -eq 3 ]] && echo ok');
+    stillAllowed('[ $HOME = /root ] && echo root');
+    stillAllowed('[[ $PATH == */bin* ]] && echo yes');
+    stillAllowed('ls 2>/dev/null; echo {}');
   });
 });
 
