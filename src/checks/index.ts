@@ -7,6 +7,7 @@ import { securityBattery, type SecurityBattery } from './security/statement.js';
 import destructiveCommand from './destructive/destructive-command.js';
 import crlfLineEndings from './parse/crlf-line-endings.js';
 import { INPUT_RULES } from './input/input-rules.js';
+import hiddenCommands from './parse/hidden-commands.js';
 import parseError from './parse/parse-error.js';
 import parseTooComplex from './parse/parse-too-complex.js';
 import pathDangerousRemoval from './paths/path-dangerous-removal.js';
@@ -56,6 +57,7 @@ export const CHECKS: readonly Check[] = [
   dangerousVariables,
   destructiveCommand,
   gitCommitSubstitution,
+  hiddenCommands,
   ifsInjection,
   incompleteCommands,
   inputRedirection,

@@ -15,10 +15,10 @@
  */
 import { posix } from 'node:path';
 import type { Span } from '../core/types.js';
-import { codeLoadingVariable } from './environment.js';
+import { changesInputCharset, classifyAssignment, codeLoadingVariable } from './environment.js';
 import { commandBasename, resolveCommand, wrapperLevels } from '../parse/command-name.js';
 import { embeddedCode } from '../parse/embedded.js';
-import type { EnclosingChain, ParsedScript, Redirect, SimpleCommand } from '../parse/nodes.js';
+import type { Declaration, EnclosingChain, ParsedScript, Redirect, SimpleCommand } from '../parse/nodes.js';
 import type { Word, WordPart } from '../parse/words.js';
 import { describeComplexity, LENGTH_CONSTRUCT, NODE_COUNT_CONSTRUCT } from '../parse/complexity.js';
 import {
@@ -281,6 +281,14 @@ function resolveDir(target: string, cur: string | undefined, home: string | unde
   return posix.join(cur, p).replace(/(.)\/+$/, '$1');
 }
 
+/** POSIX special builtins: prefix assignments to them may stay in the shell (bash in POSIX mode). */
+const SPECIAL_BUILTINS: ReadonlySet<string> = new Set([':', '.', 'source', 'break', 'continue', 'eval', 'exec', 'exit', 'export', 'readonly', 'return', 'set', 'shift', 'times', 'trap', 'unset']);
+
+/** Whether a declaration exports what it names (`export`, or `declare`/`typeset`/`local`/`readonly` with `-x`). */
+function exports(d: Declaration): boolean {
+  return d.keyword === 'export' || d.words.some((w) => /^-[A-Za-z]*x/.test(w.value ?? w.raw) || (w.value === undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.raw)));
+}
+
 /**
  * The command model of `parsed` (see the module comment). `parsed` should carry its embedded
  * code (src/parse/embedded.ts `withEmbedded`), so that the commands inside `sh -c` strings are
@@ -325,8 +333,16 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
   for (const c of all) {
     if (c.name === undefined) for (const a of c.assignments) bind(a.name, a.value, (c.place?.depth ?? 0) === 0 && !c.embedded, a.span.end);
     const prog = c.name?.value !== undefined ? commandBasename(c.name.value) : undefined;
+    // `shopt -s compat51`, `shopt -s expand_aliases`, `shopt -u assoc_expand_once`, `shopt -s dotglob`:
+    // setting a shell option changes how bash expands and runs the rest of the unit (Bash manual,
+    // The Shopt Builtin); what it then runs is not modelled. Printing options (`-p`, `-q`) is not.
+    if (prog === 'shopt' && c.args.some((a) => a.value === undefined || /^-[A-Za-z]*[su]/.test(a.value))) {
+      gaps.push({ span: c.span, reason: '`shopt` changes shell options (compatibility level, aliases, globbing, subscript expansion), which change what the rest of the command runs.' });
+    }
     if (prog === 'read' || prog === 'mapfile' || prog === 'readarray' || prog === 'getopts' || prog === 'printf' || prog === 'let') {
       for (const a of c.args) {
+        // `read 'BASH_CMDS[ls]'`: an array element is set too.
+        if (a.value !== undefined && prog !== 'let' && /^[A-Za-z_][A-Za-z0-9_]*\[/.test(a.value) && codeLoadingVariable(a.value)) setsLoader(a.span, `\`${prog} ${a.value}\``, a.value);
         if (a.value === undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.value)) continue;
         bind(a.value, { ...a, value: undefined }, false, a.span.end);
         // `read PATH <<< …`: the variable is set without an assignment; what it loads is not known.
@@ -342,11 +358,42 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
   for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g)) {
     if (codeLoadingVariable(m[1]!)) setsLoader({ start: m.index, end: m.index + m[0].length }, `\`\${${m[1]}:=…}\``, m[1]!);
   }
+  // `{NAME}>file`: bash opens a descriptor and stores its number in NAME (Bash manual, Redirections).
+  for (const m of text.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}(?=[<>])/g)) {
+    if (codeLoadingVariable(m[1]!)) setsLoader({ start: m.index, end: m.index + m[0].length }, `\`{${m[1]}}\` before a redirection`, m[1]!);
+  }
+  // Arithmetic assigns (`(( PATH=1 ))`, `$(( GLOBIGNORE++ ))`, `[[ IFS=1 -eq 1 ]]`, a subscript
+  // `a[PATH=1]`, `${a[GLOBIGNORE=1]}`): text scan of the regions that bash may evaluate as
+  // arithmetic (over-approximates: `[[ … ]]` string operands and brackets in quotes count too).
+  for (const region of text.matchAll(/\(\(([\s\S]*?)\)\)|\[\[([\s\S]*?)\]\]|\$\[([^\]]*)\]|\[([^\]\n]*)\]/g)) {
+    const inner = region[1] ?? region[2] ?? region[3] ?? region[4] ?? '';
+    arithmeticAssigns(inner, region.index + region[0].indexOf(inner));
+  }
+  // `let PATH=1`: each argument is an arithmetic expression.
+  for (const c of all) if (c.name?.value === 'let') for (const a of c.args) arithmeticAssigns(a.raw, a.span.start);
+  function arithmeticAssigns(inner: string, at: number): void {
+    for (const m of inner.matchAll(/(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)|(?<![$\w])([A-Za-z_][A-Za-z0-9_]*)\s*(?:\+\+|--|(?:[-+*/%&^|]|<<|>>)?=(?!=))/g)) {
+      const name = m[1] ?? m[2]!;
+      if (codeLoadingVariable(name)) setsLoader({ start: at + m.index, end: at + m.index + m[0].length }, `The arithmetic \`${m[0].trim()}\``, name);
+    }
+  }
+  // `LC_ALL=zh_CN.GBK` and the rest of the input: bash reads it in the new character set.
+  const charset = (a: { name: string; span: Span }, value: string | undefined): void => {
+    if (changesInputCharset(a.name, value)) gaps.push({ span: a.span, reason: `\`${a.name}=${(value ?? '…').slice(0, 30)}\` selects a locale whose character set is not proven to keep a backslash a backslash (GBK, BIG5, GB18030, Shift_JIS have characters ending in that byte): bash reads the rest of the command by those characters, the parser by UTF-8.` });
+  };
+  for (const { assignment: a } of parsed.assignmentStatements ?? []) charset(a, staticValue(a));
+  for (const d of parsed.declarations ?? []) for (const a of d.assignments) charset(a, staticValue(a));
+  for (const c of all) {
+    const prog = c.name?.value;
+    if (c.assignments.length > 0 && (prog === undefined || SPECIAL_BUILTINS.has(prog))) for (const a of c.assignments) charset(a, staticValue(a));
+  }
   for (const { assignment: a, place } of parsed.assignmentStatements ?? []) {
     bind(a.name, a.value, place.depth === 0, a.span.end);
     if (codeLoadingVariable(a.name, staticValue(a))) gaps.push({ span: a.span, reason: `\`${a.name}=…\` changes how later programs are found or what code they load.` });
     if (a.value?.value !== undefined && SUBSCRIPT_CODE.test(a.value.value)) gaps.push({ span: a.span, reason: `The value of \`${a.name}\` holds an array subscript with a substitution, which bash may evaluate later.` });
   }
+  // Whether the unit runs any program or builtin besides declarations (an exported variable then reaches it).
+  const runsPrograms = all.some((c) => c.name !== undefined);
   for (const d of parsed.declarations ?? []) {
     for (const a of d.assignments) bind(a.name, a.value, false, a.span.end);
     // `declare -n ref=GIT_DIR`: assigning the reference sets the variable it names.
@@ -356,6 +403,17 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     if (d.assignments.some((a) => codeLoadingVariable(a.name, staticValue(a)))) {
       const a = d.assignments.find((x) => codeLoadingVariable(x.name, staticValue(x)))!;
       gaps.push({ span: a.span, reason: `\`${d.keyword} ${a.name}=…\` changes how later programs are found or what code they load.` });
+    } else if (runsPrograms && exports(d)) {
+      // An exported variable reaches every later program: only the names proven harmless
+      // (rules/commands/environment.json, Claude Code's safe list) are; any other name may be
+      // one a program reads to find a program, a config file or a repository (`GIT_TEST_FSMONITOR`,
+      // `MANOPT`, `GIT_COMMON_DIR`).
+      const named = [...d.assignments.map((a) => ({ name: a.name, value: staticValue(a), span: a.span })), ...d.words.flatMap((w) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.value ?? w.raw) ? [{ name: w.value ?? w.raw, value: undefined, span: w.span }] : []))];
+      const bad = named.find((n) => {
+        const k = classifyAssignment(n.name, n.value);
+        return k !== 'harmless' && k !== 'prefix-only';
+      });
+      if (bad) gaps.push({ span: bad.span, reason: `\`${d.keyword} ${bad.name}\` exports a variable that no table proves harmless: a later program may read it to find another program, a config file or code to load.` });
     }
     // `declare -p`, `export -p`, `typeset -p`, a bare `export`/`declare -x`: prints variables (the
     // environment, secrets included): a read of secrets, not a gap (what runs is known). A word of

@@ -23,8 +23,36 @@ const GROUPS: readonly HarmlessGroup[] = (table as { harmless: HarmlessGroup[] }
 const SAFE: ReadonlySet<string> = new Set((permissions as { safeEnvVars: string[] }).safeEnvVars);
 const CODE_ENV: readonly string[] = (permissions as { codeLoadingEnvVars?: string[] }).codeLoadingEnvVars ?? [];
 
+/** `name` may be an array element (`BASH_CMDS[ls]`): the array's name counts. */
 function codeLoadingName(name: string): boolean {
-  return CODE_ENV.some((p) => (p.endsWith('*') ? name.startsWith(p.slice(0, -1)) : name === p));
+  const base = name.replace(/\[[\s\S]*$/, '');
+  return CODE_ENV.some((p) => (p.endsWith('*') ? base.startsWith(p.slice(0, -1)) : base === p));
+}
+
+/** The variables that choose the character set bash reads its input in (Bash manual, Bash Variables: `LC_CTYPE`). */
+const CTYPE_VARS: ReadonlySet<string> = new Set(['LC_ALL', 'LC_CTYPE', 'LANG']);
+
+/**
+ * Whether a locale name certainly selects a character set in which a backslash byte is always a
+ * backslash: the C/POSIX locale or UTF-8 (and empty, the default). A multibyte set such as GBK,
+ * BIG5, GB18030 or Shift_JIS has characters whose second byte is 0x5C, so bash (which reads
+ * its input by the locale's characters) sees no line continuation where a UTF-8 parser does;
+ * a name without a charset (`zh_CN`, `zh_TW`) may mean one of them.
+ */
+function asciiSafeLocale(value: string): boolean {
+  return /^(|C|POSIX|[A-Za-z0-9_]+\.(?:UTF-?8|utf-?8)(?:@[A-Za-z0-9]+)?)$/.test(value);
+}
+
+/**
+ * Whether assigning `name=value` in the shell itself (an assignment statement, `export`, a prefix
+ * of a special builtin) may change how bash splits the rest of its input into characters:
+ * `LC_ALL`, `LC_CTYPE` or `LANG` set to anything but C, POSIX or a UTF-8 locale (`value`
+ * `undefined`: not static). bash switches locale as soon as the variable is assigned, and reads
+ * the following lines in it. A prefix of an external command does not count: bash restores the
+ * locale before it reads on.
+ */
+export function changesInputCharset(name: string, value: string | undefined): boolean {
+  return CTYPE_VARS.has(name) && (value === undefined || !asciiSafeLocale(value));
 }
 
 /**

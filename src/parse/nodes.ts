@@ -206,9 +206,10 @@ function toAssignment(node: Node, src: string): Assignment {
   return { name, value: value ? toWord(value, src) : undefined, span: spanOf(node) };
 }
 
-function toHeredoc(node: Node, src: string): Heredoc | undefined {
+function toHeredoc(node: Node, src: string): { heredoc: Heredoc; differs: string | undefined } | undefined {
   let start: Node | undefined;
   let body: Node | undefined;
+  let end: Node | undefined;
   let stripTabs = false;
   for (const c of node.children) {
     if (!c) continue;
@@ -218,12 +219,72 @@ function toHeredoc(node: Node, src: string): Heredoc | undefined {
   }
   if (!start) return undefined;
   const startEnd = start.endIndex;
+  for (const c of node.children) if (c?.type === 'heredoc_end') end = c;
   const raw = src.slice(start.startIndex, startEnd);
   const quoted = /['"\\]/.test(raw);
   // Quote removal, as bash does to the delimiter word (`$'X'` and `$"X"` quote too).
   const delimiter = raw.replace(/\$(?=['"])/g, '').replace(/['"\\]/g, '');
   const bodySpan = body ? spanOf(body) : { start: startEnd, end: startEnd };
-  return { delimiter, quoted, stripTabs, body: body ? src.slice(bodySpan.start, bodySpan.end) : '', bodySpan };
+  const heredoc: Heredoc = { delimiter, quoted, stripTabs, body: body ? src.slice(bodySpan.start, bodySpan.end) : '', bodySpan };
+  return { heredoc, differs: bashDiffers(raw, quoted, stripTabs, src, startEnd, end?.startIndex) };
+}
+
+/** Unquoted characters that end a word for bash (its metacharacters; Bash manual, Definitions). */
+const METACHARACTERS = new Set([' ', '\t', '\n', ';', '|', '&', '<', '>', '(', ')']);
+
+/**
+ * Where bash ends a here-document differently from tree-sitter-bash, as a reason, or `undefined`.
+ * `raw` is the parser's delimiter token; `regionStart`..`regionEnd` (UTF-16 offsets into `src`)
+ * run from the end of that token to the start of the parser's terminator line (`undefined`: no
+ * terminator). Two differences: bash ends the delimiter word at its first unquoted
+ * metacharacter (`<<X;` has the delimiter `X`, the parser's token is `X;`), and in a document
+ * with an unquoted delimiter bash removes each backslash-newline pair before it compares a line
+ * with the delimiter (bash's parse.y `read_secondary_line`), so `\` + newline + `X` is a
+ * terminator line for bash, and `foo\` + newline + `X` is not.
+ */
+function bashDiffers(raw: string, quoted: boolean, stripTabs: boolean, src: string, regionStart: number, regionEnd: number | undefined): string | undefined {
+  let word = '';
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (METACHARACTERS.has(c)) return `is a here-document whose delimiter bash ends at \`${c}\` (\`${raw.slice(0, i).slice(0, 40)}\`), earlier than the parser does: the body ends at another line, and what follows it runs as commands that are not modelled.`;
+    if (c === '\\') {
+      word += raw[++i] ?? '';
+    } else if (c === "'") {
+      const j = raw.indexOf("'", i + 1);
+      word += raw.slice(i + 1, j < 0 ? raw.length : j);
+      i = j < 0 ? raw.length : j;
+    } else if (c === '"') {
+      let j = i + 1;
+      for (; j < raw.length && raw[j] !== '"'; j++) word += raw[j] === '\\' ? (raw[++j] ?? '') : raw[j];
+      i = j;
+    } else if (c === '$' && (raw[i + 1] === "'" || raw[i + 1] === '"')) continue;
+    else word += c;
+  }
+  if (quoted || regionEnd === undefined) return undefined;
+  const nl = src.indexOf('\n', regionStart);
+  if (nl < 0 || nl >= regionEnd) return undefined;
+  // The parser's body with bash's backslash-newline removal, up to the parser's terminator.
+  let joined = '';
+  let consumedLast = false;
+  for (let i = nl + 1; i < regionEnd; i++) {
+    const c = src[i]!;
+    if (c === '\\') {
+      if (src[i + 1] === '\n') {
+        consumedLast = i + 1 === regionEnd - 1;
+        i++;
+        continue;
+      }
+      joined += c + (src[i + 1] ?? '');
+      i++;
+      continue;
+    }
+    joined += c;
+  }
+  if (consumedLast) return 'is a here-document body whose last line ends in a backslash: bash joins it with the terminator line, so the document goes on past the parser\'s end, and what bash runs after it is not modelled.';
+  const lines = joined.split('\n');
+  const early = lines.findIndex((l) => (stripTabs ? l.replace(/^\t+/, '') : l).replace(/\r$/, '') === word);
+  if (early !== -1 && early < lines.length - 1) return `is a here-document body that bash, which joins backslash-newline pairs, ends at its line ${early + 1} (\`${word.slice(0, 40)}\`), earlier than the parser does: what follows runs as commands that are not modelled.`;
+  return undefined;
 }
 
 /**
@@ -246,7 +307,9 @@ function toRedirect(node: Node, src: string, nodeType: string = node.type): { re
   const nested: Redirect[] = [];
   const extraArgs: Word[] = [];
   const unknown: Unmodelled[] = [];
-  const heredoc = nodeType === 'heredoc_redirect' ? toHeredoc(node, src) : undefined;
+  const read = nodeType === 'heredoc_redirect' ? toHeredoc(node, src) : undefined;
+  const heredoc = read?.heredoc;
+  if (read?.differs) unknown.push({ span: { start: node.startIndex, end: Math.max(node.endIndex, read.heredoc.bodySpan.end) }, reason: read.differs });
   for (const c of node.children) {
     if (!c) continue;
     const t = c.type;
