@@ -1,0 +1,135 @@
+/**
+ * Third attack review, variable values: a known value is split on IFS and globbed like bash does
+ * when it is expanded unquoted, and a variable changed by any other form (a `for` loop, an array
+ * element, a name reference, arithmetic, `unset`) no longer has its old value. Each command is
+ * checked with no rules, with a deny rule `Bash(rm:*)`, and with allow-all `Bash` beside it, plus
+ * `Read(./.env)` deny and acceptEdits where the bypass is of that kind.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Linter } from '../../src/lint.js';
+import { verdictFor } from '../../src/verdict.js';
+
+let linter: Linter;
+beforeAll(async () => {
+  linter = await Linter.create({ pathHost: { home: '/home/u' } });
+});
+
+type Mode = 'default' | 'acceptEdits';
+const check = (command: string, allow: string[] = [], deny: string[] = [], mode: Mode = 'default') =>
+  verdictFor(command, { cwd: '/work/proj', mode, permissions: { allow, deny, ask: [] } }, linter);
+
+/** `command` is never allowed: not with no rules, not with a deny rule, not with allow-all beside it. */
+function neverAllowed(command: string): void {
+  expect(check(command).decision, command).not.toBe('allow');
+  expect(check(command, [], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+  expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+}
+
+/** `command` is not allowed under no rules or a deny rule (allow-all legitimately covers it). */
+function notAutoAllowed(command: string): void {
+  expect(check(command).decision, command).not.toBe('allow');
+  expect(check(command, [], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+}
+
+/** `command` is not allowed while `Read(./.env)` is denied, in default and acceptEdits mode. */
+function envNotRead(command: string): void {
+  expect(check(command, [], ['Read(./.env)']).decision, command).not.toBe('allow');
+  expect(check(command, [], ['Read(./.env)', 'Bash(rm:*)'], 'acceptEdits').decision, command).not.toBe('allow');
+}
+
+describe('an unquoted known value is split into fields and globbed', () => {
+  const OUTSIDE = [
+    "x='a.txt /etc/passwd'; cat $x",
+    "x='a.txt ../outside.txt'; cat $x",
+    "x='a.txt /etc/shadow'; head $x",
+    "x='a.txt /etc/passwd'; grep root $x",
+    "x=$'a.txt\\t../outside.txt'; cat $x",
+    "x='-O3 /etc'; find $x",
+    "x='-R /'; ls $x",
+    "x='HEAD --output=../gdo'; git diff $x",
+    "x='-fprintf .git/config [core]\\nfsmonitor=rm\\040victim\\n -quit'; find . $x; git status",
+    "x='a.txt /etc/passwd'; cat a$x",
+  ];
+  it.each(OUTSIDE)('%j', (command) => neverAllowed(command));
+
+  it.each(["x='.[e]nv'; cat $x", "x='.e*'; cat $x", "x='a.txt --files0-from=.env'; wc $x"])('%j does not read .env', (command) => envNotRead(command));
+
+  it.each(['x=*; sort $x', "x='-r .'; rm $x"])('%j', (command) => notAutoAllowed(command));
+
+  it('in acceptEdits a value cannot add a protected or outside target', () => {
+    for (const command of ["x='notes.txt .git/config'; cp $x", "x='.g*'; rm -rf $x", "x='a.txt ../cpout'; cp $x"]) {
+      expect(check(command, [], [], 'acceptEdits').decision, command).not.toBe('allow');
+      expect(check(command, [], ['Bash(rm:*)'], 'acceptEdits').decision, command).not.toBe('allow');
+    }
+  });
+
+  it('a value that names a program glob is a glob command word', () => {
+    for (const command of ["x='rm victim'; $x", "x=rm; $x victim"]) expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).toBe('deny');
+    expect(check("x='/bin/r?'; $x victim", [], ['Bash(rm:*)']).decision).not.toBe('allow');
+  });
+
+  it('an assigned IFS makes the fields unknown', () => {
+    expect(check("IFS=.; x='a.txt'; cat $x").decision).not.toBe('allow');
+    expect(check("IFS=/; x='a1etc1passwd'; cat $x").decision).not.toBe('allow');
+  });
+
+  it('near misses stay allowed: values without IFS characters, quoted expansions, splits into inside files', () => {
+    for (const command of ["x='a.txt'; cat $x", "x='a.txt sub/b.txt'; cat $x", 'x=a.txt; cat "$x"', "x='a b.txt'; cat \"$x\"", "x='-l'; wc $x a.txt", "x=' a.txt '; cat $x"]) {
+      expect(check(command).decision, command).toBe('allow');
+    }
+    // A quoted value is one word, however many spaces it holds: `cat 'a.txt /etc/passwd'` reads an inside file.
+    expect(check("x='a.txt /etc/passwd'; cat \"$x\"").decision).toBe('allow');
+  });
+});
+
+describe('a variable changed by any assignment form has no stale value', () => {
+  const STALE = [
+    'x=ls; for x in rm; do :; done; $x victim',
+    'x=cat; for x in bash; do :; done; $x -c "rm victim"',
+    'x=ls; for x in sh; do :; done; $x -c "touch PWN"',
+    'x=ls; for x in /bin/rm; do :; done; "$x" victim',
+    'x=cat; for x in touch; do :; done; $x PWN',
+    'x=ls; f() { for x in rm; do :; done; }; f; $x victim',
+    'x=ls; { for x in rm; do :; done; }; $x victim',
+    'x=ls; for x in rm\ndo :; done; $x victim',
+    'x=ls; x[0]=rm; $x victim',
+    "x=ls; read 'x[0]' <<< rm; $x victim",
+    'x=ls; declare -n r=x; r=rm; $x victim',
+    'x=ls; declare -n r; r=x; r=rm; $x victim',
+    'x=ls; declare -n r=x; read r <<< rm; $x victim',
+    'x=ls; declare -n r=x; export r=rm; $x victim',
+    'x=ls; declare -n r=x; declare r=rm; $x victim',
+    'x=ls; typeset -n r=x; r=rm; $x victim',
+    'x=ls; declare -gn r=x; r=rm; $x victim',
+    'x=ls; unset x; $x rm victim',
+    'x=ls; select x in rm; do break; done; $x victim',
+  ];
+  it.each(STALE)('%j', (command) => neverAllowed(command));
+
+  const STALE_PATHS = [
+    'x=a.txt; for x in /etc/passwd; do :; done; cat $x',
+    'x=a.txt; declare -n r=x; r=/etc/passwd; cat $x',
+    'x=a.txt; for x in ../outside.txt; do :; done; cat $x',
+    'x=a.txt; for x in ~/.ssh/id_rsa; do :; done; cat $x',
+    'x=a.txt; (( x=1 )); cat $x',
+    'x=a.txt; let x++; cat $x',
+    'x=a.txt; : ${x:=b}; cat $x',
+  ];
+  it.each(STALE_PATHS)('%j', (command) => notAutoAllowed(command));
+
+  it.each(['x=a.txt; for x in .env; do :; done; cat $x', 'x=a.txt; declare -n r=x; r=.env; cat $x'])('%j does not read .env', (command) => envNotRead(command));
+
+  it('a name reference bound later is a gap: it may set any variable', () => {
+    const c1 = 'declare -n p; p=GIT_CONFIG_PARAMETERS; p="\'core.fsmonitor=rm victim; false\'"; export p; git status';
+    expect(check(c1, [], ['Bash(rm:*)']).decision).not.toBe('allow');
+    expect(check(c1, ['Bash'], ['Bash(rm:*)']).decision).not.toBe('allow');
+    expect(check('typeset -n p; p=GLOBIGNORE; p=x; cat ?env', [], ['Read(./.env)']).decision).not.toBe('allow');
+    expect(check('declare -n p; p=PATH; p=.; ls', [], ['Bash(rm:*)']).decision).not.toBe('allow');
+  });
+
+  it('near misses stay allowed: attributes keep the value, other names are not touched', () => {
+    for (const command of ['x=a.txt; export x; cat $x', 'x=a.txt; declare -r x; cat $x', 'x=a.txt; for y in 1 2; do :; done; cat $x', 'x=a.txt; y=2; cat $x', 'x=ls; $x a.txt']) {
+      expect(check(command).decision, command).toBe('allow');
+    }
+  });
+});
