@@ -133,3 +133,66 @@ describe('a variable changed by any assignment form has no stale value', () => {
     }
   });
 });
+
+describe('globs that can expand to an option word', () => {
+  it('a wildcard-led glob is not read-only for programs with file-reading options', () => {
+    for (const command of ['file *', 'wc *', 'wc -l *', 'wc ??*', 'printf *']) {
+      expect(check(command).decision, command).not.toBe('allow');
+      expect(check(command, [], ['Read(./.env)']).decision, command).not.toBe('allow');
+    }
+  });
+
+  it('near misses stay allowed: `--` or `./` before the glob, a literal first character, output-only programs', () => {
+    for (const command of ['file ./*', 'file -- *', 'wc -l ./*', 'wc -l -- *.txt', 'wc -l a*', 'cat *', 'ls *', 'head *', 'stat *']) {
+      expect(check(command).decision, command).toBe('allow');
+    }
+  });
+});
+
+describe('paths that copying, diffing and grepping programs read meet Read() rules and the working directories', () => {
+  it('cp and mv sources are reads for Read() deny rules', () => {
+    for (const command of ['cp .env /dev/stdout', 'cp .env /dev/stderr', 'cp .env notes.txt', 'cp ./.env sub/', 'mv .env notes.txt', 'mv .env .env2 && cat .env2']) {
+      expect(check(command, [], ['Read(./.env)', 'Bash(rm:*)'], 'acceptEdits').decision, command).not.toBe('allow');
+      expect(check(command, ['Bash'], ['Read(./.env)'], 'acceptEdits').decision, command).not.toBe('allow');
+    }
+    expect(check('cp a.txt b.txt', [], ['Read(./.env)'], 'acceptEdits').decision).toBe('allow');
+  });
+
+  it('git diff operands are reads: outside a work tree git compares them as files', () => {
+    for (const command of ['git diff /etc/passwd a.txt', 'git diff ../outside.txt a.txt', 'git diff -- /etc/shadow a.txt']) neverAllowed(command);
+    envNotRead('git diff .env a.txt');
+    for (const command of ['git diff', 'git diff HEAD~1 HEAD', 'git diff a.txt', 'git diff --stat main']) expect(check(command).decision, command).toBe('allow');
+  });
+
+  it('git grep pathspecs after the pattern meet Read() rules', () => {
+    for (const command of ['git grep --untracked KEY .env', 'git grep --no-index KEY .env', 'git grep -e KEY -- .env']) envNotRead(command);
+    expect(check('git grep KEY -- a.txt', [], ['Read(./.env)']).decision).toBe('allow');
+    expect(check('git grep -n KEY', [], []).decision).toBe('allow');
+  });
+});
+
+describe('acceptEdits never removes or moves the working directory itself', () => {
+  it.each(['rm -rf ../proj', 'rm -rf /work/proj', 'rm -r /work/proj', 'rm -rf ../proj/', 'rm -rf -- ../proj', 'rm -rf sub/../../proj', 'rmdir ../proj', 'mv ../proj ../old', 'rm -rf /work'])('%j', (command) => {
+    expect(check(command, [], [], 'acceptEdits').decision, command).not.toBe('allow');
+    expect(check(command, [], ['Read(./.env)'], 'acceptEdits').decision, command).not.toBe('allow');
+  });
+
+  it('near misses stay allowed: a subdirectory, moving into the working directory', () => {
+    for (const command of ['rm -rf sub', 'mv sub/b.txt .', 'cp sub/b.txt .', 'rm -rf ./build']) expect(check(command, [], [], 'acceptEdits').decision, command).toBe('allow');
+  });
+});
+
+describe('optional option arguments are only attached with `=`', () => {
+  it('date --iso-8601 does not consume the next word, which would set the clock', () => {
+    for (const command of ['date --iso-8601 0101000025', 'date --iso-8601 1231235999', 'date 0101000025']) expect(check(command).decision, command).not.toBe('allow');
+    for (const command of ['date --iso-8601', 'date --iso-8601=seconds', 'date +%s', 'date --iso-8601 +%s']) expect(check(command).decision, command).not.toBe('deny');
+    for (const command of ['date --iso-8601', 'date --iso-8601=seconds', 'date +%s']) expect(check(command).decision, command).toBe('allow');
+  });
+
+  it('other optional-argument options keep harmless forms allowed', () => {
+    for (const command of ['git log --pretty --oneline', 'grep --color x a.txt', 'grep --color=auto x a.txt', 'git rev-parse --short HEAD', 'git status --untracked-files', 'git status --untracked-files=no']) {
+      expect(check(command).decision, command).toBe('allow');
+    }
+    expect(check('grep --color x /etc/passwd').decision).not.toBe('allow');
+  });
+});
