@@ -426,9 +426,13 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
   for (const c of all) {
     if (c.name === undefined) for (const a of c.assignments) bind(a.name, a.value, (c.place?.depth ?? 0) === 0 && !c.embedded, a.span.end);
     const prog = c.name?.value !== undefined ? commandBasename(c.name.value) : undefined;
-    if (prog === 'read' || prog === 'mapfile' || prog === 'readarray' || prog === 'getopts' || prog === 'printf' || prog === 'let') {
+    if (prog === 'read' || prog === 'mapfile' || prog === 'readarray' || prog === 'getopts' || prog === 'printf' || prog === 'let' || prog === 'wait') {
       for (const a of c.args) {
         if (a.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*\[/.test(a.value)) bind(a.value, { ...a, value: undefined }, false, a.span.end);
+        // An attached option value (`printf -vx …`, `read -ax`): every name the cluster may end in is assigned.
+        if (a.value !== undefined && /^-[A-Za-z]/.test(a.value)) {
+          for (let i = 2; i < a.value.length; i++) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.value.slice(i))) bind(a.value.slice(i), { ...a, value: undefined }, false, a.span.end);
+        }
         if (a.value === undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.value)) continue;
         bind(a.value, { ...a, value: undefined }, false, a.span.end);
         // `read PATH <<< …`: the variable is set without an assignment; what it loads is not known.
@@ -480,7 +484,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
       if (e.enclosing.kind === 'for' && e.enclosing.name !== undefined) staleValue(bindings, e.enclosing.name);
     }
   }
-  for (const m of text.matchAll(/\b(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)/g)) staleValue(bindings, m[1]!);
+  for (const m of text.matchAll(/\b(?:for|select|coproc)\s+([A-Za-z_][A-Za-z0-9_]*)/g)) staleValue(bindings, m[1]!);
   for (const [name, b] of bindings) {
     if (b.dynamic) continue;
     if (changedElsewhere(text, name, b.count)) b.dynamic = true;

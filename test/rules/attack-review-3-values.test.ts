@@ -103,6 +103,9 @@ describe('a variable changed by any assignment form has no stale value', () => {
     'x=ls; declare -gn r=x; r=rm; $x victim',
     'x=ls; unset x; $x rm victim',
     'x=ls; select x in rm; do break; done; $x victim',
+    'x=ls; printf -vx rm; $x victim',
+    'x=ls; read -ax <<< rm; $x victim',
+    'x=ls; coproc x { :; }; $x victim',
   ];
   it.each(STALE)('%j', (command) => neverAllowed(command));
 
