@@ -704,13 +704,38 @@ function extractSed(e: Extract<Extractor, { kind: 'sed' }>, args: readonly Word[
   return out;
 }
 
+/** `git grep` options whose value is the next word (git-grep(1)). */
+const GIT_GREP_VALUED: ReadonlySet<string> = new Set(['-e', '-f', '-A', '-B', '-C', '-m', '--max-count', '--max-depth', '--threads', '--context', '--after-context', '--before-context']);
+
+/**
+ * The files `git diff` and `git grep` may read, as reads. `git diff A B` run outside a work tree
+ * compares the two paths as files, like `--no-index` ("when the command is run outside a working
+ * tree controlled by Git", git-diff(1)), and inside one the operands are revisions or pathspecs
+ * whose content it prints; which applies is not known here, so every operand is a read. `git grep`
+ * operands after the pattern are revisions or pathspecs (with `--untracked`/`--no-index`, files).
+ * https://git-scm.com/docs/git-diff https://git-scm.com/docs/git-grep
+ */
 function extractGitDiff(args: readonly Word[], name: string): PathAccess[] {
-  if (args[0]?.value !== 'diff') return [];
-  const after = args.slice(1);
-  if (!after.some((w) => w.value === '--no-index')) return [];
-  return filterOutFlags(after)
-    .slice(0, 2)
-    .flatMap((w) => argAccesses(w, 'read', name));
+  const sub = args[0]?.value;
+  if (sub === 'diff') return filterOutFlags(args.slice(1)).flatMap((w) => argAccesses(w, 'read', name));
+  if (sub !== 'grep') return [];
+  const operands: Word[] = [];
+  let patternGiven = false;
+  let rest = false;
+  for (let i = 1; i < args.length; i++) {
+    const w = args[i]!;
+    const v = lead(w);
+    if (rest || !v.startsWith('-')) operands.push(w);
+    else if (v === '--') rest = true;
+    else {
+      if (v === '-e' || v === '-f' || /^-(?:e|f).|^--regexp?=|^--file=/.test(v) || v === '--and' || v === '--or' || v === '--not') patternGiven = true;
+      if (GIT_GREP_VALUED.has(v)) {
+        if (v === '-e' || v === '-f') patternGiven = true;
+        i++;
+      }
+    }
+  }
+  return (patternGiven ? operands : operands.slice(1)).flatMap((w) => argAccesses(w, 'read', name));
 }
 
 const OUTPUT_OPERATORS = new Set(['>', '>|', '>>', '&>', '&>>', '>&', '<>']);

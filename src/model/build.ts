@@ -227,14 +227,87 @@ function substituteWord(word: Word, subst: ReadonlyMap<string, { text: string; g
   return { ...word, parts, value: isStatic ? parts.map((p) => (p.kind === 'literal' ? p.value : '')).join('') : undefined };
 }
 
-function substituteCommand(c: SimpleCommand, subst: ReadonlyMap<string, { text: string; glob: boolean }>): SimpleCommand {
+/** Whitespace characters of the default IFS (space, tab, newline). */
+const IFS_WHITESPACE = /[ \t\n]+/;
+
+/**
+ * The fields of `word` after substituting the known values in `subst`, as bash's word expansion
+ * gives them: an unquoted expansion is split on the (default) IFS, each piece that holds `*`, `?`
+ * or `[` is a pattern (pathname expansion), and an unquoted expansion of an empty value gives no
+ * field. A quoted expansion (`"$x"`) stays part of one field. `ifsUnknown`: IFS may not be the
+ * default here, so unquoted known values are not substituted (the word stays unknown). A value
+ * from a loop glob (a file name) used unquoted may hold spaces, so such a word stays unknown too.
+ * https://www.gnu.org/software/bash/manual/bash.html#Word-Splitting
+ */
+function expandFields(word: Word, subst: ReadonlyMap<string, { text: string; glob: boolean }>, ifsUnknown: boolean): Word[] {
+  if (!word.parts.some((p) => p.kind === 'parameter' && subst.has(p.name) && p.plain === true) && !word.parts.some((p) => p.kind === 'dynamic' && p.node === 'process_substitution' && word.parts.length === 1)) return [word];
+  const fields: WordPart[][] = [];
+  let cur: WordPart[] = [];
+  let live = false;
+  const finish = (): void => {
+    if (live) fields.push(cur);
+    cur = [];
+    live = false;
+  };
+  for (const p of word.parts) {
+    if (p.kind === 'parameter' && p.plain === true && subst.has(p.name)) {
+      const v = subst.get(p.name)!;
+      if (p.quoted) {
+        // `"$f"` of a loop glob is one matching name: a pattern word, not split.
+        cur.push({ kind: 'literal', value: v.text, quoted: !v.glob });
+        live = true;
+        continue;
+      }
+      if (ifsUnknown || v.glob) {
+        cur.push(p);
+        live = true;
+        continue;
+      }
+      const pieces = v.text.split(IFS_WHITESPACE);
+      pieces.forEach((piece, i) => {
+        if (i > 0) finish();
+        if (piece !== '') {
+          cur.push({ kind: 'literal', value: piece, quoted: false });
+          live = true;
+        }
+      });
+      continue;
+    }
+    if (p.kind === 'dynamic' && p.node === 'process_substitution' && word.parts.length === 1) {
+      cur.push({ kind: 'literal', value: '/dev/fd/63', quoted: true });
+      live = true;
+      continue;
+    }
+    cur.push(p);
+    live = true;
+  }
+  finish();
+  return fields.map((parts) => {
+    const isStatic = parts.every((q) => q.kind === 'literal');
+    const merged: WordPart[] = [];
+    for (const q of parts) {
+      const last = merged[merged.length - 1];
+      if (q.kind === 'literal' && last?.kind === 'literal' && last.quoted === q.quoted) merged[merged.length - 1] = { kind: 'literal', value: last.value + q.value, quoted: q.quoted };
+      else merged.push(q);
+    }
+    return { ...word, parts: merged, value: isStatic ? merged.map((q) => (q.kind === 'literal' ? q.value : '')).join('') : undefined };
+  });
+}
+
+function substituteCommand(c: SimpleCommand, subst: ReadonlyMap<string, { text: string; glob: boolean }>, ifsUnknown: boolean): SimpleCommand {
   const sw = (w: Word): Word => substituteWord(w, subst);
+  const argv = (c.name ? [c.name, ...c.args] : []).flatMap((w) => expandFields(w, subst, ifsUnknown));
+  const redirectTarget = (w: Word): Word => {
+    // A redirection target is not split; more or fewer than one field is an "ambiguous redirect".
+    const f = expandFields(w, subst, ifsUnknown);
+    return f.length === 1 ? f[0]! : w;
+  };
   return {
     ...c,
-    name: c.name ? sw(c.name) : undefined,
-    args: c.args.map(sw),
+    name: c.name ? argv[0] : undefined,
+    args: c.name ? argv.slice(1) : c.args,
     assignments: c.assignments.map((a) => ({ ...a, value: a.value ? sw(a.value) : undefined })),
-    redirects: c.redirects.map((r) => ({ ...r, target: r.target ? sw(r.target) : undefined })),
+    redirects: c.redirects.map((r) => ({ ...r, target: r.target ? redirectTarget(r.target) : undefined })),
   };
 }
 
@@ -289,6 +362,31 @@ function exports(d: Declaration): boolean {
   return d.keyword === 'export' || d.words.some((w) => /^-[A-Za-z]*x/.test(w.value ?? w.raw) || (w.value === undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.raw)));
 }
 
+/** Marks the tracked value of `name` (an array element `name[…]` counts as `name`) as not known. */
+function staleValue(bindings: Map<string, Binding>, name: string): void {
+  const base = name.replace(/\[.*$/s, '');
+  const b = bindings.get(base);
+  if (b) b.dynamic = true;
+}
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * True when `text` changes variable `name` other than by its `count` plain assignments: more
+ * `name=`/`name op=`/`name[…]=` forms than those (arithmetic assignment, `let`), `++name`/`name--`,
+ * `${name:=…}`/`${name=…}`, a `{name}>file` redirection, or `unset … name`. A text scan: words in
+ * strings and comments count too (over-approximation: the value is then unknown).
+ */
+function changedElsewhere(text: string, name: string, count: number): boolean {
+  if (!text.includes(name)) return false;
+  const n = escapeRe(name);
+  const assigns = text.match(new RegExp(`(?<![\\w$-])${n}\\s*(?:\\[[^\\]]*\\])?\\s*(?:[-+*/%&|^]|<<|>>|\\*\\*)?=(?!=)`, 'g'))?.length ?? 0;
+  if (assigns > count) return true;
+  if (new RegExp(`(?:\\+\\+|--)\\s*${n}\\b|(?<![\\w$])${n}\\s*(?:\\+\\+|--)`).test(text)) return true;
+  if (new RegExp(`\\$\\{${n}:?=|\\{${n}\\}\\s*[<>]`).test(text)) return true;
+  return new RegExp(`\\bunset\\b[^;&|\\n]*(?<![\\w$])${n}\\b`).test(text);
+}
+
 /**
  * The command model of `parsed` (see the module comment). `parsed` should carry its embedded
  * code (src/parse/embedded.ts `withEmbedded`), so that the commands inside `sh -c` strings are
@@ -318,9 +416,12 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
   };
   // Variable bindings in the unit.
   const bindings = new Map<string, Binding>();
-  const bind = (name: string, value: Word | undefined, standaloneTop: boolean, end: number): void => {
+  const bind = (full: string, value: Word | undefined, standaloneTop: boolean, end: number): void => {
+    // `x[0]=…` assigns element 0, which is what `$x` expands to: the scalar's value is no longer known.
+    const name = full.replace(/\[.*$/s, '');
     const b = bindings.get(name) ?? { values: [], dynamic: false, count: 0, firstEnd: -1 };
     b.count++;
+    if (name !== full) b.dynamic = true;
     if (value === undefined || value.value === undefined) b.dynamic = value !== undefined || b.dynamic;
     else {
       if (!b.values.includes(value.value)) b.values.push(value.value);
@@ -339,10 +440,15 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     if (prog === 'shopt' && c.args.some((a) => a.value === undefined || /^-[A-Za-z]*[su]/.test(a.value))) {
       gaps.push({ span: c.span, reason: '`shopt` changes shell options (compatibility level, aliases, globbing, subscript expansion), which change what the rest of the command runs.' });
     }
-    if (prog === 'read' || prog === 'mapfile' || prog === 'readarray' || prog === 'getopts' || prog === 'printf' || prog === 'let') {
+    if (prog === 'read' || prog === 'mapfile' || prog === 'readarray' || prog === 'getopts' || prog === 'printf' || prog === 'let' || prog === 'wait') {
       for (const a of c.args) {
         // `read 'BASH_CMDS[ls]'`: an array element is set too.
         if (a.value !== undefined && prog !== 'let' && /^[A-Za-z_][A-Za-z0-9_]*\[/.test(a.value) && codeLoadingVariable(a.value)) setsLoader(a.span, `\`${prog} ${a.value}\``, a.value);
+        if (a.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*\[/.test(a.value)) bind(a.value, { ...a, value: undefined }, false, a.span.end);
+        // An attached option value (`printf -vx …`, `read -ax`): every name the cluster may end in is assigned.
+        if (a.value !== undefined && /^-[A-Za-z]/.test(a.value)) {
+          for (let i = 2; i < a.value.length; i++) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.value.slice(i))) bind(a.value.slice(i), { ...a, value: undefined }, false, a.span.end);
+        }
         if (a.value === undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.value)) continue;
         bind(a.value, { ...a, value: undefined }, false, a.span.end);
         // `read PATH <<< …`: the variable is set without an assignment; what it loads is not known.
@@ -426,6 +532,36 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     }
   }
 
+  // Other ways a variable changes (its tracked value is then stale): a `for`/`select` loop leaves
+  // the last item in it, arithmetic assigns (`(( x=1 ))`, `let x++`, `a[x=1]`), `${x:=…}`,
+  // `{x}>file` stores a descriptor number, `unset x` empties it, and a nameref (`declare -n r=x`,
+  // or one bound later by `r=x`) assigns whatever variable it names.
+  // https://www.gnu.org/software/bash/manual/bash.html#Shell-Parameters
+  for (const c of all) {
+    for (let e = c.place?.chain, n = 0; e && n < MAX_ENCLOSING_DEPTH; e = e.parent, n++) {
+      if (e.enclosing.kind === 'for' && e.enclosing.name !== undefined) staleValue(bindings, e.enclosing.name);
+    }
+  }
+  for (const m of text.matchAll(/\b(?:for|select|coproc)\s+([A-Za-z_][A-Za-z0-9_]*)/g)) staleValue(bindings, m[1]!);
+  for (const [name, b] of bindings) {
+    if (b.dynamic) continue;
+    if (changedElsewhere(text, name, b.count)) b.dynamic = true;
+  }
+  for (const d of parsed.declarations ?? []) {
+    // A bare name is a `variable_name` word (no static value in the parse): its text is the name.
+    const wordText = (w: Word): string | undefined => w.value ?? (/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.raw) ? w.raw : undefined);
+    const nameref = (d.keyword === 'declare' || d.keyword === 'typeset' || d.keyword === 'local') && d.words.some((w) => wordText(w) === undefined || /^-[A-Za-z]*n/.test(wordText(w)!));
+    if (!nameref) continue;
+    // A name reference makes any assignment through it an assignment to another variable: no value is known.
+    for (const b of bindings.values()) b.dynamic = true;
+    const late = d.words.find((w) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(wordText(w) ?? ''));
+    if (late !== undefined) {
+      gaps.push({ span: late.span, reason: `\`${d.keyword} -n ${late.raw}\` makes \`${late.raw}\` a name reference bound later: an assignment through it may set any variable, including ones that change what later programs run.` });
+    }
+  }
+
+  // IFS assigned anywhere (or read, or in a loop) → the fields of an unquoted expansion are not known.
+  const ifsUnknown = /\bIFS\b/.test(text);
   const inBackground = (c: SimpleCommand): boolean => (parsed.background ?? []).some((s) => s.start <= c.span.start && c.span.end <= s.end);
 
   const commands: ModelCommand[] = [];
@@ -462,7 +598,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     if (combos.length > MAX_INSTANCES) {
       instances = [cmd];
       unknown ??= `Cap reached: the loop and variable values give more than ${MAX_INSTANCES} forms of this command.`;
-    } else instances = combos.length === 1 && combos[0]!.size === 0 ? [cmd] : combos.map((m) => substituteCommand(cmd, m));
+    } else instances = combos.length === 1 && combos[0]!.size === 0 ? [cmd] : combos.map((m) => substituteCommand(cmd, m, ifsUnknown));
     // Brace expansion (before the program is looked up): `{rm,x}` is `rm x`, `sudo {rm,-f} x` is `sudo rm -f x`.
     instances = instances.map((inst) => {
       const ws = inst.name ? [inst.name, ...inst.args] : [];

@@ -223,6 +223,41 @@ function quoteCode(s: string): string {
 
 const VERB: Readonly<Record<PathCheck['operation'], string>> = { read: 'reads', write: 'writes to', create: 'creates' };
 
+/**
+ * Copying and moving programs whose operands the path table lists as writes, though the sources
+ * are read (`cp .env /dev/stdout` prints it; `mv .env x` hands it to a later `cat x`): the
+ * extractor does not tell sources from the target, so each operand is a read too.
+ */
+const COPIES_CONTENT: ReadonlySet<string> = new Set(['cp', 'mv', 'install', 'rsync']);
+
+/** `paths` as `Read(…)`/`Edit(…)` rules see them: each write by a copying program is also a read (see {@link COPIES_CONTENT}). */
+function filePathViews(paths: readonly PathCheck[]): PathCheck[] {
+  const out: PathCheck[] = [];
+  for (const p of paths) {
+    out.push(p);
+    if (p.operation !== 'read' && COPIES_CONTENT.has(commandBasename(p.command.split(' ')[0] ?? ''))) out.push({ ...p, operation: 'read' });
+  }
+  return out;
+}
+
+/** Programs that remove or rename their operands. */
+const REMOVERS: ReadonlySet<string> = new Set(['rm', 'rmdir', 'mv', 'unlink']);
+
+/**
+ * Whether `p`, an operand of `rm`/`rmdir`/`mv`/`unlink`, resolves to a working directory or one of
+ * its ancestors (`rm -rf ../proj` from inside `proj`). A last component `.` or `..` is exempt:
+ * GNU rm refuses to remove those, and rename(2) of `.`/`..` fails (`mv x .` moves into it).
+ * https://www.gnu.org/software/coreutils/manual/html_node/rm-invocation.html
+ */
+function removesWorkingDirectory(p: PathCheck, ctx: PathContext): boolean {
+  if (p.resolved === null || !REMOVERS.has(commandBasename(p.command.split(' ')[0] ?? ''))) return false;
+  const last = p.path.replace(/\/+$/, '').split('/').pop() ?? '';
+  if (last === '.' || last === '..' || last === '') return false;
+  const dir = p.resolved.replace(/(.)\/+$/, '$1');
+  const within = (wd: string): boolean => wd === dir || dir === '/' || wd.startsWith(`${dir}/`);
+  return [...(ctx.cwd !== undefined ? [ctx.cwd] : []), ...ctx.workingDirectories].some(within);
+}
+
 /** Why `check` stops the command, as one sentence; `undefined` when the path passes (§3.4.3). */
 function pathProblem(p: PathCheck, ctx: PathContext, mode: PermissionMode, allowRule = false, permitted: (p: PathCheck) => boolean = () => false): string | undefined {
   // Built only for a path that fails (most pass: a message per path would be wasted work).
@@ -246,6 +281,9 @@ function pathProblem(p: PathCheck, ctx: PathContext, mode: PermissionMode, allow
     }
   }
   if (p.operation === 'read' || p.reason !== 'inside') return undefined;
+  if (p.resolved !== null && removesWorkingDirectory(p, ctx)) {
+    return `${what()}: that is the working directory itself or a directory holding it, with its \`.git\` and \`.claude\`, so removing or moving it needs approval even in acceptEdits mode.`;
+  }
   if (p.resolved !== null && protectedPath(p.resolved)) {
     return `${what()}: it configures git, Claude Code, shellward's policy, an editor or a shell, or runs code later (hooks, CI, Makefile), so a write there needs approval even in acceptEdits mode.`;
   }
@@ -302,8 +340,16 @@ const OPTION_SAFE: ReadonlySet<string> = new Set(['echo', 'true', 'false', ':', 
 /** Wrappers a read-only command stays read-only under. */
 const READ_ONLY_WRAPPERS: ReadonlySet<string> = new Set(['nice', 'time', 'timeout', 'stdbuf', 'nohup', 'command', 'builtin', 'noglob']);
 
-/** Programs whose glob arguments may be option-looking names without harm (their options only change the output). */
-const GLOB_OPTION_SAFE: ReadonlySet<string> = new Set(['ls', 'cat', 'head', 'tail', 'echo', 'printf', 'wc', 'file', 'stat']);
+/**
+ * Programs whose glob arguments may be option-looking names without harm: a glob that starts with
+ * a wildcard can match a planted name such as `-f.env`, which the program takes as an option
+ * (GNU getopt permutes, so also after operands). None of these programs' options writes, runs
+ * code or reads a file: `ls`, `cat`, `head`, `tail`, `echo` and `stat` options only change the
+ * output. Not here: `file` (`-f NAMEFILE` reads a list of names, which may name any file),
+ * `wc` (`--files0-from=F` likewise), `printf` (`-vNAME` assigns a shell variable, e.g. `PATH`).
+ * https://www.gnu.org/software/coreutils/manual/html_node/index.html
+ */
+const GLOB_OPTION_SAFE: ReadonlySet<string> = new Set(['ls', 'cat', 'head', 'tail', 'echo', 'stat']);
 
 function rulesFirstWords(rules: readonly PermissionRule[]): Set<string> {
   const out = new Set<string>();
@@ -517,7 +563,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   // `Read(…)`/`Edit(…)` deny rules on the paths the command reads and writes (src/rules/file-rules.ts).
   const fileBases = { cwd: pathCtx?.cwd, home: pathCtx?.host.home };
   let fileAsk: { rule: PermissionRule; p: PathCheck; deny: boolean } | undefined;
-  for (const p of paths) {
+  for (const p of filePathViews(paths)) {
     const hit = restrictingFileRule(policy.deny, p, fileBases);
     if (hit?.certain) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(hit.rule)}: ${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}.`, rule: hit.rule, span: p.span, ...base };
     if (hit) fileAsk ??= { rule: hit.rule, p, deny: true };
@@ -534,7 +580,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     const hit = ruleFor(text, m, policy, 'ask');
     if (hit) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(hit.rule)} asks for approval.`, rule: hit.rule, span: hit.span, ...base };
   }
-  for (const p of paths) {
+  for (const p of filePathViews(paths)) {
     if (fileAsk) break;
     const hit = restrictingFileRule(policy.ask, p, fileBases);
     if (hit) fileAsk = { rule: hit.rule, p, deny: false };

@@ -81,10 +81,12 @@ describe('extractPaths', () => {
     ),
     // no default for the read commands
     ['cat', []],
-    // git: only diff --no-index
-    ['git diff --no-index a /etc/b c', ['a:read', '/etc/b:read']],
+    // git diff: every operand (outside a work tree `git diff a b` compares files); git grep: operands after the pattern
+    ['git diff --no-index a /etc/b c', ['a:read', '/etc/b:read', 'c:read']],
     ['git diff --no-index -- -a b', ['-a:read', 'b:read']],
-    ['git diff a b', []],
+    ['git diff a b', ['a:read', 'b:read']],
+    ['git grep KEY .env', ['.env:read']],
+    ['git grep -e KEY -- a b', ['a:read', 'b:read']],
     ['git log -- /etc', []],
   ] as [string, string[]][])('%s', async (src, expected) => {
     expect(await paths(src)).toEqual(expected);
