@@ -5,10 +5,14 @@
  * nothing and prints a table.
  *
  * Each run is a fresh `node dist/src/cli/bin.js …` process with `--import bench/rss-hook.mjs`,
- * which prints the process's own peak RSS at exit. A run is stopped after `--limit` seconds
- * (default 20) and shown as `>20 s`.
+ * which prints the process's own peak RSS and CPU time at exit. A cell shows the CPU time (user +
+ * system: on a machine shared with other work it is the figure that means something), the wall
+ * time in parentheses, and the peak RSS; growth is the ratio of the last two sizes' CPU times. A
+ * run is stopped after `--limit` seconds of wall time (default 20) and shown as `>20 s`. `lint`
+ * runs use `--format json` unless `--format` says otherwise (json adds the verdict of every
+ * top-level statement, the most work per input).
  *
- * Usage: node dist/bench/pathological-bench.js [--limit SECONDS] [--sizes 10,100,1000] [--only NAME]
+ * Usage: node dist/bench/pathological-bench.js [--limit SECONDS] [--sizes 10,100,1000] [--only NAME] [--format text|json|sarif]
  */
 import { execa } from 'execa';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -48,9 +52,10 @@ export const SHAPES: readonly Shape[] = [
   },
 ];
 
-/** What one run measured; `wallMs` is undefined when the run hit the limit. */
+/** What one run measured; `wallMs` and `cpuMs` are undefined when the run hit the limit. */
 interface Run {
   readonly wallMs: number | undefined;
+  readonly cpuMs: number | undefined;
   readonly rssMb: number | undefined;
   readonly exitCode: number | undefined;
 }
@@ -65,15 +70,17 @@ async function run(args: readonly string[], input: string | undefined, limitS: n
   });
   const wallMs = performance.now() - t0;
   const m = /SHELLWARD_BENCH_MAXRSS_KB=(\d+)/.exec(String(r.stderr));
+  const cpu = /SHELLWARD_BENCH_CPU_US=(\d+)/.exec(String(r.stderr));
   return {
     wallMs: r.timedOut ? undefined : wallMs,
+    cpuMs: r.timedOut || !cpu ? undefined : Number(cpu[1]) / 1000,
     rssMb: m ? Math.round(Number(m[1]) / 1024) : undefined,
     exitCode: r.exitCode ?? undefined,
   };
 }
 
 const cell = (r: Run, limitS: number): string =>
-  `${r.wallMs === undefined ? `>${limitS} s` : `${(r.wallMs / 1000).toFixed(2)} s`} ${r.rssMb === undefined ? '' : `${r.rssMb} MB`}`.padStart(17);
+  `${r.wallMs === undefined ? `>${limitS} s` : `${r.cpuMs === undefined ? '?' : (r.cpuMs / 1000).toFixed(2)} s (${(r.wallMs / 1000).toFixed(1)})`} ${r.rssMb === undefined ? '' : `${r.rssMb} MB`}`.padStart(24);
 
 async function main(argv: string[]): Promise<void> {
   const arg = (name: string): string | undefined => {
@@ -83,10 +90,11 @@ async function main(argv: string[]): Promise<void> {
   const limitS = Number(arg('--limit') ?? 20);
   const sizesKb = (arg('--sizes') ?? '10,100,1000').split(',').map(Number);
   const only = arg('--only');
+  const format = arg('--format') ?? 'json';
   const dir = await mkdtemp(join(tmpdir(), 'shellward-patho-'));
   const base = await run(['--version'], undefined, limitS);
-  process.stdout.write(`pathological inputs, whole process (node + shellward --version: ${cell(base, limitS).trim()})\n`);
-  process.stdout.write(`${'shape'.padEnd(22)} ${'mode'.padEnd(6)} ${sizesKb.map((k) => `${k} KB`.padStart(17)).join(' ')}   growth\n`);
+  process.stdout.write(`pathological inputs, whole process, CPU s (wall s) peak RSS; lint --format ${format} (node + shellward --version: ${cell(base, limitS).trim()})\n`);
+  process.stdout.write(`${'shape'.padEnd(22)} ${'mode'.padEnd(6)} ${sizesKb.map((k) => `${k} KB`.padStart(24)).join(' ')}   growth\n`);
   for (const shape of SHAPES) {
     if (only !== undefined && shape.name !== only) continue;
     for (const mode of ['lint', 'check'] as const) {
@@ -96,13 +104,13 @@ async function main(argv: string[]): Promise<void> {
         if (mode === 'lint') {
           const file = join(dir, `input-${kb}.sh`);
           await writeFile(file, text);
-          cells.push(await run(['lint', '--format', 'json', '--output', join(dir, 'out.json'), file], undefined, limitS));
+          cells.push(await run(['lint', '--format', format, '--output', join(dir, 'out.json'), file], undefined, limitS));
         } else {
           cells.push(await run(['check', '--jsonl'], JSON.stringify({ command: text, cwd: dir }) + '\n', limitS));
         }
       }
-      const first = cells[cells.length - 2]?.wallMs;
-      const last = cells[cells.length - 1]?.wallMs;
+      const first = cells[cells.length - 2]?.cpuMs;
+      const last = cells[cells.length - 1]?.cpuMs;
       const growth = first !== undefined && last !== undefined && cells.length >= 2 ? `${(last / first).toFixed(1)}×` : 'n/a';
       process.stdout.write(`${shape.name.padEnd(22)} ${mode.padEnd(6)} ${cells.map((c) => cell(c, limitS)).join(' ')}   ${growth}\n`);
     }

@@ -12,7 +12,8 @@ import { LineIndex, spanToRange } from './core/positions.js';
 import type { CommandUnit, Diagnostic, Finding, Range, Severity, SeverityLevel, Span } from './core/types.js';
 import { SEVERITY_RANK } from './core/types.js';
 import { withEmbedded } from './parse/embedded.js';
-import { isOversizedCommand, judgeOversized } from './oversized-command.js';
+import { isOversizedCommand, judgeCrowdedHeredocs, judgeOversized } from './oversized-command.js';
+import { crowdedHeredocLine } from './parse/heredoc-pressure.js';
 import { buildViews, type ParsedScript, type Statement } from './parse/nodes.js';
 import { decide, isGatingFinding, type DecisionContext, type GateFinding, type PermissionDecision, type PermissionMode } from './rules/decide.js';
 import { buildModel } from './model/build.js';
@@ -237,6 +238,16 @@ export class Linter {
     if (isOversizedCommand(unit)) {
       const judged = judgeOversized(unit.text, policy);
       for (const f of judged.findings) place(f);
+      return { diagnostics: out, decision: () => judged.decision };
+    }
+    // Text the parser could not be stopped in is judged unparsed, like an oversized command.
+    const crowded = crowdedHeredocLine(unit.text);
+    if (crowded) {
+      const judged = judgeCrowdedHeredocs(unit.text, crowded, policy);
+      // Where `parse-too-complex` is off (scripts), the unanalysed text is an `internal-error`, as
+      // a parse time-out is: never silent.
+      const visible = this.severityFor('parse-too-complex', unit) !== undefined;
+      for (const f of judged.findings) place(visible ? f : { ruleId: INTERNAL_ERROR.id, message: `${f.message.replace(/ It was not parsed\.$/, '')} This code was not analysed.`, span: f.span });
       return { diagnostics: out, decision: () => judged.decision };
     }
     // One time budget, proportional to the unit's size, covers the unit and all code embedded in it.

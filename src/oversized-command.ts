@@ -6,7 +6,8 @@
  */
 import { describeComplexity, LENGTH_CONSTRUCT, MAX_COMPLEXITY_LENGTH } from './parse/complexity.js';
 import { scanOversized } from './rules/oversized.js';
-import type { CommandUnit, Finding } from './core/types.js';
+import type { CommandUnit, Finding, Span } from './core/types.js';
+import { MAX_HEREDOCS_PER_LINE } from './parse/heredoc-pressure.js';
 import type { PermissionDecision } from './rules/decide.js';
 import type { PermissionPolicy } from './rules/policy.js';
 
@@ -30,30 +31,49 @@ export function judgeOversized(text: string, policy: PermissionPolicy): { findin
   const span = { start: MAX_COMPLEXITY_LENGTH, end: text.length };
   const lower = describeComplexity({ status: 'too-complex', construct: LENGTH_CONSTRUCT, span, nodeCount: 0 }) ?? '';
   // Messages (the finding's and the decision's, which becomes the verdict's reason) start as sentences.
-  const why = `${lower.charAt(0).toUpperCase()}${lower.slice(1)}`;
+  return judgeUnparsed(text, policy, span, `${lower.charAt(0).toUpperCase()}${lower.slice(1)}`, LENGTH_CONSTRUCT);
+}
+
+/** Construct name of text refused for its crowded here-document operators (`data.construct`). */
+export const CROWDED_HEREDOCS_CONSTRUCT = 'crowded-heredocs';
+
+/**
+ * The findings and decision of a unit whose line `span` holds more than
+ * {@link MAX_HEREDOCS_PER_LINE} here-document operators (see src/parse/heredoc-pressure.ts): not
+ * parsed, one `parse-too-complex` finding on that line, and the decision of
+ * {@link judgeOversized} (deny when a deny rule's program occurs in the text, else ask; never allow).
+ */
+export function judgeCrowdedHeredocs(text: string, span: Span, policy: PermissionPolicy): { findings: Finding[]; decision: PermissionDecision } {
+  const why = `A line holds more than ${MAX_HEREDOCS_PER_LINE} here-document operators (\`<<\`), more than the parser can be stopped in; the command is too complex to analyse.`;
+  return judgeUnparsed(text, policy, span, why, CROWDED_HEREDOCS_CONSTRUCT);
+}
+
+/** {@link judgeOversized} for any text refused unparsed: `why` is the finding's and the decision's message. */
+function judgeUnparsed(text: string, policy: PermissionPolicy, span: Span, why: string, construct: string): { findings: Finding[]; decision: PermissionDecision } {
   const findings: Finding[] = [
     {
       ruleId: 'parse-too-complex',
       message: `${why} It was not parsed.`,
       span,
-      data: { construct: LENGTH_CONSTRUCT, offset: span.start },
+      data: { construct, offset: span.start },
     },
   ];
   const scan = scanOversized(text, policy);
   const seen = scan.program !== undefined ? `\`${scan.program}\` occurs in it` : 'the rule names no program';
   // Nothing was parsed: the model holds no command, only the gap that says why.
-  const model = { text, commands: [], gaps: [{ span, reason: 'the command is too long to parse' }], environmentReads: [] };
+  const unparsed = construct === LENGTH_CONSTRUCT ? 'the command is too long to parse' : 'the command is too complex to parse';
+  const model = { text, commands: [], gaps: [{ span, reason: unparsed }], environmentReads: [] };
   const facts = { suggestions: [], readOnly: false, paths: [], model } as const;
   if (scan.deny) {
     return {
       findings,
-      decision: { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${scan.deny.raw}: the command is too long to parse and ${seen}.`, rule: scan.deny, ...facts },
+      decision: { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${scan.deny.raw}: ${unparsed} and ${seen}.`, rule: scan.deny, ...facts },
     };
   }
   if (scan.ask) {
     return {
       findings,
-      decision: { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${scan.ask.raw} asks for approval: the command is too long to parse and ${seen}.`, rule: scan.ask, ...facts },
+      decision: { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${scan.ask.raw} asks for approval: ${unparsed} and ${seen}.`, rule: scan.ask, ...facts },
     };
   }
   return { findings, decision: { behavior: 'ask', reason: 'not-simple', code: 'parse-too-complex', message: why, ...facts } };

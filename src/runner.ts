@@ -18,7 +18,7 @@ import { identifyKind, kindByName, kindTitles, needsSniffing, SNIFF_CHARS } from
 import { decodeText } from './sources/script.js';
 import { detectTranscript, mayBeTranscript, type SeenIds, type TranscriptCall } from './sources/transcript/index.js';
 import { lintTranscriptFile } from './transcript-runner.js';
-import { statementUnits, unitVerdict } from './unit-verdicts.js';
+import { statementUnits, unitVerdict, VerdictMemo } from './unit-verdicts.js';
 import { LineIndex } from './core/positions.js';
 import { initParser } from './parse/parser.js';
 import { ruleByName, ruleMeta, rulesCitingShellcheck } from './checks/index.js';
@@ -127,6 +127,8 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
   };
   // Tool-call ids seen in this run's transcripts: re-logged and replayed calls are linted once.
   const seen: SeenIds = new Set();
+  // A command repeated across the run's files (`set -e`, the same tool call) is judged once.
+  const memo = options.verdicts ? new VerdictMemo(linter) : undefined;
   const parser = await initParser();
   const names = options.makefileNames ?? [];
   const extraNames = names.length > 0 ? picomatch([...names], { dot: true }) : undefined;
@@ -163,7 +165,7 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
     const kind = loaded.input;
     const kindProfile = profiles[kind.profileKey];
     if (kind.read === 'stream') {
-      push(...(await lintStream(linter, c, file, seen, kindProfile, options.verdicts === true)));
+      push(...(await lintStream(linter, c, file, seen, kindProfile, memo)));
       continue;
     }
     if (loaded.data === undefined) {
@@ -202,7 +204,7 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
     if (options.verdicts) {
       const defaultCwd = resolve(dirname(c.path));
       const verdicts = units.flatMap((u, i) =>
-        (u.unit.granularity === 'script' ? statementUnits(parser, u.unit, analysed[i]?.statements) : [u.unit]).map((s) => unitVerdict(linter, s, u.kind, { index, defaultCwd })),
+        (u.unit.granularity === 'script' ? statementUnits(parser, u.unit, analysed[i]?.statements) : [u.unit]).map((s) => unitVerdict(linter, s, u.kind, { index, defaultCwd, ...(memo ? { memo } : {}) })),
       );
       result = { ...result, verdicts };
     }
@@ -212,15 +214,16 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
   return { results, filesAnalysed, bytes };
 }
 
-/** Lints one transcript (a stream kind): its result and its size in bytes. */
-async function lintStream(linter: Linter, c: Candidate, file: string, seen: SeenIds, profile: Profile, withVerdicts: boolean): Promise<[FileResult, number]> {
+/** Lints one transcript (a stream kind): its result and its size in bytes; with `memo`, its tool calls' verdicts too. */
+async function lintStream(linter: Linter, c: Candidate, file: string, seen: SeenIds, profile: Profile, memo: VerdictMemo | undefined): Promise<[FileResult, number]> {
+  const withVerdicts = memo !== undefined;
   if (c.content !== undefined) return [{ file, diagnostics: [skipped(file, 'an agent transcript; transcripts are read from files, not from staged content or standard input')] }, 0];
   const format = detectTranscript(new TextDecoder().decode(await readHead(c.path, SNIFF_CHARS) ?? new Uint8Array()));
   if (!format) return [{ file, diagnostics: [skipped(file, 'cannot be read (EIO)')] }, 0];
   const verdicts: UnitVerdict[] = [];
   const onCall = withVerdicts
     ? (call: TranscriptCall): void => {
-        verdicts.push(unitVerdict(linter, call.unit, 'tool-call', { lineShift: call.lineShift }));
+        verdicts.push(unitVerdict(linter, call.unit, 'tool-call', { lineShift: call.lineShift, ...(memo ? { memo } : {}) }));
       }
     : undefined;
   try {

@@ -28,23 +28,59 @@ export function unitRange(unit: CommandUnit, index: LineIndex, lineShift = 0): R
 }
 
 /**
+ * Verdicts already computed in one run, keyed by command text, working directory and home, so
+ * that a statement repeated across a run (`set -e`, `exit 0`, the same line 40,000 times in a
+ * generated script) is analysed once. `verdictFor` is a function of exactly those three and the
+ * linter (its policy and settings, fixed for a run; the file system it reads for symlinks and git
+ * repositories is taken as unchanged during the run), so a remembered verdict is the one the
+ * analysis would give again. Holds at most {@link VerdictMemo.maxChars} UTF-16 code units of
+ * command text; when full it is emptied and starts again.
+ */
+export class VerdictMemo {
+  /** Upper bound of the command text kept, in UTF-16 code units. */
+  static readonly maxChars = 8 * 1024 * 1024;
+  private readonly byKey = new Map<string, Verdict>();
+  private chars = 0;
+
+  constructor(private readonly linter: Linter) {}
+
+  /** `verdictFor(command, request, linter)`, computed once per distinct command, cwd and home. */
+  verdict(command: string, request: { readonly cwd?: string; readonly home?: string | null }): Verdict {
+    const key = `${request.cwd === undefined ? '-' : `+${request.cwd}`}\0${request.home === undefined ? '-' : request.home === null ? '0' : `+${request.home}`}\0${command}`;
+    const known = this.byKey.get(key);
+    if (known) return known;
+    const verdict = verdictFor(command, request, this.linter);
+    if (this.chars + key.length > VerdictMemo.maxChars) {
+      this.byKey.clear();
+      this.chars = 0;
+    }
+    this.byKey.set(key, verdict);
+    this.chars += key.length;
+    return verdict;
+  }
+}
+
+/**
  * The verdict of `unit` as one command: `verdictFor(unit.text, {cwd, home}, linter)` where `cwd`
  * is the recorded working directory (transcripts) or `defaultCwd` and `home` the session's home;
- * a command recorded in a shell shellward does not parse gets {@link notAnalysedVerdict}.
+ * a command recorded in a shell shellward does not parse gets {@link notAnalysedVerdict}. With
+ * `memo` (which must be of the same `linter`), a command already judged in the run is not
+ * analysed again.
  */
-export function unitVerdict(linter: Linter, unit: CommandUnit, kind: UnitVerdictKind, options: { lineShift?: number; defaultCwd?: string; index?: LineIndex } = {}): UnitVerdict {
+export function unitVerdict(linter: Linter, unit: CommandUnit, kind: UnitVerdictKind, options: { lineShift?: number; defaultCwd?: string; index?: LineIndex; memo?: VerdictMemo } = {}): UnitVerdict {
   const index = options.index ?? new LineIndex(unit.hostText);
   const cwd = unit.context?.cwd ?? options.defaultCwd;
   // The project root the runner adds for path checks is not a recorded fact: keep it out of reports.
   const { additionalDirectories: _dirs, ...context } = unit.context ?? {};
   const home = unit.context?.home;
+  const request = { ...(cwd !== undefined ? { cwd } : {}), ...(home !== undefined ? { home } : {}) };
   return {
     kind,
     command: unit.text,
     range: unitRange(unit, index, options.lineShift ?? 0),
     ...(Object.keys(context).length > 0 ? { context } : {}),
     verdict: isAnalysedShell(unit.context)
-      ? verdictFor(unit.text, { ...(cwd !== undefined ? { cwd } : {}), ...(home !== undefined ? { home } : {}) }, linter)
+      ? (options.memo?.verdict(unit.text, request) ?? verdictFor(unit.text, request, linter))
       : notAnalysedVerdict(unit.context?.shell ?? 'unknown'),
   };
 }

@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
+import { crowdedHeredocLine } from './heredoc-pressure.js';
 
 let ready: Promise<Parser> | undefined;
 
@@ -74,9 +75,14 @@ export function parseBash(parser: Parser, text: string, timeoutMs = DEFAULT_PARS
 /**
  * {@link parseBash} with an absolute deadline (`Date.now()` milliseconds) instead of a time-out,
  * so that several parses (a unit and the code embedded in it) share one budget. Returns
- * `undefined` when the deadline passed before the parse finished (or had already passed).
+ * `undefined` when the deadline passed before the parse finished (or had already passed), and
+ * without parsing when a line of `text` holds more here-document operators than the parser can
+ * be stopped in ({@link crowdedHeredocLine}).
  */
 export function parseBashBefore(parser: Parser, text: string, deadline: number): Tree | undefined {
+  // Here-document operators crowded on one line cost the parser time its progress callback cannot
+  // interrupt (src/parse/heredoc-pressure.ts): such text is refused as if its budget had run out.
+  if (crowdedHeredocLine(text) !== undefined) return undefined;
   const start = Date.now();
   // The same text is parsed by several passes (suppression comments, statement verdicts, the
   // checks); one that already ran out of a budget at least this large is not parsed again.
