@@ -309,13 +309,13 @@ export function completeLongOption(prefix: string, options: readonly OptionSpec[
 }
 
 /** One flag {@link OptionSpec} per long name, made once per list of names (the packs' lists live as long as the process). */
-const LONG_SPECS = new WeakMap<readonly string[], readonly OptionSpec[]>();
+const FLAG_TABLES = new WeakMap<readonly string[], readonly OptionSpec[]>();
 
 function longSpecs(known: readonly string[]): readonly OptionSpec[] {
-  let specs = LONG_SPECS.get(known);
+  let specs = FLAG_TABLES.get(known);
   if (!specs) {
     specs = [...new Set(known)].map((name) => ({ names: [name], arity: 'none' as const }));
-    LONG_SPECS.set(known, specs);
+    FLAG_TABLES.set(known, specs);
   }
   return specs;
 }
