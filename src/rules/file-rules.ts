@@ -195,6 +195,16 @@ export function fileToolFor(p: PathCheck): 'Read' | 'Edit' {
   return p.operation === 'read' ? 'Read' : 'Edit';
 }
 
+/** The file rules of `rules` whose tool governs `p`, in order, each with its compiled pattern (a rule that compiles to nothing is left out). */
+function* governing(rules: readonly PermissionRule[], p: PathCheck, bases: FileRuleBases): Generator<readonly [PermissionRule, Compiled]> {
+  const tool = fileToolFor(p);
+  for (const rule of rules) {
+    if (rule.toolName !== tool || rule.bash !== undefined) continue;
+    const c = compile(rule, bases);
+    if (c) yield [rule, c];
+  }
+}
+
 /**
  * The first rule of `rules` (a deny or ask list) whose tool governs `p` and that names it:
  * `certain` when a known path matches, `certain: false` when `p` is a glob whose expansion may
@@ -202,12 +212,8 @@ export function fileToolFor(p: PathCheck): 'Read' | 'Edit' {
  * `undefined` when no rule applies.
  */
 export function restrictingFileRule(rules: readonly PermissionRule[], p: PathCheck, bases: FileRuleBases): FileRuleMatch | undefined {
-  const tool = fileToolFor(p);
   let fs: string[] | undefined;
-  for (const rule of rules) {
-    if (rule.toolName !== tool || rule.bash !== undefined) continue;
-    const c = compile(rule, bases);
-    if (!c) continue;
+  for (const [rule, c] of governing(rules, p, bases)) {
     fs ??= forms(p, bases);
     if (fs.some((f) => names(c, f))) return { rule, certain: !isGlob(p) };
     if (isGlob(p) && globMayReach(c, p, bases)) return { rule, certain: false };
@@ -221,12 +227,8 @@ export function restrictingFileRule(rules: readonly PermissionRule[], p: PathChe
  */
 export function permittingFileRule(rules: readonly PermissionRule[], p: PathCheck, bases: FileRuleBases): PermissionRule | undefined {
   if (p.resolved === null || isGlob(p) || !p.static) return undefined;
-  const tool = fileToolFor(p);
   let fs: string[] | undefined;
-  for (const rule of rules) {
-    if (rule.toolName !== tool || rule.bash !== undefined) continue;
-    const c = compile(rule, bases);
-    if (!c) continue;
+  for (const [rule, c] of governing(rules, p, bases)) {
     fs ??= forms(p, bases);
     if (fs.every((f) => names(c, f))) return rule;
   }
