@@ -123,17 +123,6 @@ const PATHOLOGICAL: readonly (readonly [string, () => string, boolean?])[] = [
   ['<< repeated, 100 KB', () => fill('<<', 100_000), true],
   ['NUL bytes, 16 KB', () => fill('ls \0', 16_000)],
   ['NUL bytes, 64 KB', () => fill('ls \0', 64_000), true],
-  // Brace expansion (unit tests: test/analyses/paths.test.ts, at the caps).
-  ['1 MB of brace words {a,b}', () => fill('{a,b} ', MB, 'cat ')],
-  ['brace lists nested 260 000 deep (1 MB)', () => 'cat ' + '{a,'.repeat(260_000) + '}'.repeat(260_000)],
-  ['1 MB brace alternative', () => fill('x', MB, 'cat {a,b}')],
-  // The security checks' other adversarial shapes (unit tests: test/checks/security/driver.test.ts, at 20–90 KB).
-  ["1 MB of echo $(cat <<'A'", () => fill("echo $(cat <<'A'\n", MB)],
-  ['1 MB of -"a', () => fill(' -"a', MB)],
-  ['1 MB git commit -m -m …', () => fill('-m ', MB, 'git commit ', '"x')],
-  ['1 MB of {', () => fill('{', MB, '', ',')],
-  // sed expressions (unit tests: test/analyses/sed.test.ts, at 64 KB).
-  ['1 MB sed flags', () => fill('g', MB, "sed 's/a/b/", "x' f")],
 ];
 
 /** 2. One verdict per pathological command. */
