@@ -15,6 +15,7 @@
  *   base is found. Each step is logged; when none works, {@link BaseUnavailable} says why.
  */
 import { execa } from 'execa';
+import type { EventBase } from './scope.js';
 
 /** Raised when the base commit cannot be found or fetched; the message says why (no trailing period). */
 export class BaseUnavailable extends Error {
@@ -43,12 +44,11 @@ export interface ResolvedBase {
 export interface ResolveBaseOptions {
   /** A directory in the work tree. */
   readonly cwd: string;
-  /** The event's name (`pull_request`, `push` …). */
-  readonly eventName: string;
-  /** The event payload (`pull_request.head.sha` identifies a merge checkout). */
-  readonly payload: unknown;
-  /** The base commit the event names and where it came from (`pull_request.base.sha`). */
-  readonly eventBase: { readonly base: string; readonly source: string };
+  /**
+   * The base commit the event names, where it came from (`pull_request.base.sha`), and on a pull
+   * request the head commit that identifies a merge checkout: {@link eventBase}'s answer.
+   */
+  readonly eventBase: EventBase;
   /** The remote to fetch missing commits from (default `origin`; none when it does not exist). */
   readonly remote?: string;
   /** Commits to deepen a shallow history by, one fetch per element (default 50, 200, 1000). */
@@ -69,15 +69,6 @@ async function git(cwd: string, args: readonly string[], timeout?: number): Prom
 }
 
 const short = (sha: string): string => sha.slice(0, 7);
-
-function field(value: unknown, ...keys: string[]): unknown {
-  let v = value;
-  for (const k of keys) {
-    if (typeof v !== 'object' || v === null) return undefined;
-    v = (v as Record<string, unknown>)[k];
-  }
-  return v;
-}
 
 /**
  * The parents of commit `sha` as its object records them (`git cat-file commit`), which a
@@ -124,10 +115,9 @@ export async function resolveBase(options: ResolveBaseOptions): Promise<Resolved
     return hasCommit(cwd, sha);
   };
 
-  const isPullRequest = options.eventName === 'pull_request' || options.eventName === 'pull_request_target';
   const parents = await rawParents(cwd, head);
-  const prHead = field(options.payload, 'pull_request', 'head', 'sha');
-  if (isPullRequest && parents.length === 2 && (typeof prHead !== 'string' || prHead === parents[1])) {
+  const pullRequest = eventBase.pullRequest;
+  if (pullRequest && parents.length === 2 && (pullRequest.head === undefined || pullRequest.head === parents[1])) {
     const first = parents[0]!;
     if (!(await present(first, "the merge commit's first parent"))) {
       throw new BaseUnavailable(

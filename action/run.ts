@@ -206,7 +206,7 @@ export async function run(): Promise<void> {
       core.warning(`changed-only: ${unscoped}; linting every file.`);
     } else {
       try {
-        const found = await resolveBase({ cwd, eventName: event.name, payload: event.payload, eventBase: base, log: (l) => core.info(l) });
+        const found = await resolveBase({ cwd, eventBase: base, log: (l) => core.info(l) });
         changes = await changeSet(cwd, found.base, inputs.allLines, true);
         compared = found.description;
         core.info(`changed-only: ${plural(changes.files.size, 'file')} changed; compared ${compared}.`);

@@ -15,8 +15,15 @@ export interface EventBase {
   readonly base: string;
   /** Where the base came from, for messages (`pull_request.base.sha`). */
   readonly source: string;
+  /**
+   * On a `pull_request` or `pull_request_target` event: the pull request's head commit as the
+   * payload names it (`pull_request.head.sha`, `undefined` when it names none). A checked-out
+   * merge commit whose second parent is this head is GitHub's test merge.
+   */
+  readonly pullRequest?: { readonly head: string | undefined };
 }
 
+/** The value at `keys` inside the JSON `value`, `undefined` when a step is missing or not an object. */
 function field(value: unknown, ...keys: string[]): unknown {
   let v = value;
   for (const k of keys) {
@@ -29,17 +36,22 @@ function field(value: unknown, ...keys: string[]): unknown {
 const SHA = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i;
 
 /**
- * The base commit of the event: `pull_request.base.sha` for `pull_request` and
- * `pull_request_target`, `merge_group.base_sha` for `merge_group`, `before` for `push` (not for
- * the all-zero `before` of a new branch). `undefined` for other events or a payload without it.
+ * What the event payload (the parsed JSON of `GITHUB_EVENT_PATH`) says the change is based on:
+ * `pull_request.base.sha` for `pull_request` and `pull_request_target` (with the head commit,
+ * {@link EventBase.pullRequest}), `merge_group.base_sha` for `merge_group`, `before` for `push`
+ * (not for the all-zero `before` of a new branch). `undefined` for other events or a payload
+ * without it. The only reader of the payload's commits.
  */
 export function eventBase(eventName: string, payload: unknown): EventBase | undefined {
   const pick = (value: unknown, source: string): EventBase | undefined =>
     typeof value === 'string' && SHA.test(value) && !/^0+$/.test(value) ? { base: value, source } : undefined;
   switch (eventName) {
     case 'pull_request':
-    case 'pull_request_target':
-      return pick(field(payload, 'pull_request', 'base', 'sha'), 'pull_request.base.sha');
+    case 'pull_request_target': {
+      const base = pick(field(payload, 'pull_request', 'base', 'sha'), 'pull_request.base.sha');
+      const head = field(payload, 'pull_request', 'head', 'sha');
+      return base && { ...base, pullRequest: { head: typeof head === 'string' ? head : undefined } };
+    }
     case 'merge_group':
       return pick(field(payload, 'merge_group', 'base_sha'), 'merge_group.base_sha');
     case 'push':

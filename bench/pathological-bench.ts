@@ -33,6 +33,12 @@ interface Shape {
 const repeatTo = (unit: string, bytes: number, head = '', tail = ''): string =>
   head + unit.repeat(Math.max(1, Math.floor((bytes - head.length - tail.length) / unit.length))) + tail;
 
+/** `open` repeated, `middle`, then as many `close`: nested to fill about `bytes`, after `head`. */
+const nest = (open: string, close: string, bytes: number, head = '', middle = ''): string => {
+  const depth = Math.max(1, Math.floor((bytes - head.length - middle.length) / (open.length + close.length)));
+  return head + open.repeat(depth) + middle + close.repeat(depth);
+};
+
 /** The shapes that cost seconds in earlier releases, and ordinary shapes at scale. */
 export const SHAPES: readonly Shape[] = [
   { name: 'nested [[', build: (n) => repeatTo('[[ ', n) },
@@ -43,6 +49,17 @@ export const SHAPES: readonly Shape[] = [
   { name: 'pipelines', build: (n) => repeatTo('grep -r x src | sort | uniq -c | head\n', n) },
   { name: 'background jobs', build: (n) => repeatTo('sleep 1 &\n', n) },
   { name: 'cd', build: (n) => repeatTo('cd dir && ls\n', n) },
+  // Brace expansion at 1 MB (unit tests: test/analyses/paths.test.ts, just past the caps).
+  { name: 'brace words', build: (n) => repeatTo('{a,b} ', n, 'cat ') },
+  { name: 'nested brace lists', build: (n) => nest('{a,', '}', n, 'cat ') },
+  { name: 'long brace word', build: (n) => repeatTo('x', n, 'cat {a,b}') },
+  // The security checks' adversarial inputs (unit tests: test/checks/security/driver.test.ts, at 20–90 KB).
+  { name: 'nested $(', build: (n) => nest('$(', ')', n) },
+  { name: 'heredoc openers', build: (n) => repeatTo("echo $(cat <<'A'\n", n) },
+  { name: 'flags and quotes', build: (n) => repeatTo(' -"a', n) },
+  { name: 'git commit -m', build: (n) => repeatTo('-m ', n, 'git commit ', '"x') },
+  // sed expressions (unit tests: test/analyses/sed.test.ts, at 64 KB).
+  { name: 'sed flags', build: (n) => repeatTo('g', n, "sed 's/a/b/", "x' f") },
   {
     name: '28 embedded sh -c',
     build: (n) => {

@@ -15,7 +15,7 @@ import type { Enclosing, ParsedScript, SimpleCommand } from '../parse/nodes.js';
 import type { Word } from '../parse/words.js';
 import { resolveCommand, type ResolvedCommand } from '../parse/command-name.js';
 import { scanArgs, type ScannedArgs } from './args.js';
-import { expandLongOptions, resolveLongOption } from './destructive-options.js';
+import { expandLongOptions, resolveLongOption } from './option-spelling.js';
 import { BUILTIN_PACK_DATA } from './packs-data.js';
 
 /** A predicate over a command (see rules/schema/pack.schema.json for each form). */

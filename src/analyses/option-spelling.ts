@@ -307,3 +307,46 @@ export function completeLongOption(prefix: string, options: readonly OptionSpec[
   if (m.kind === 'ambiguous') return m.specs.map((s) => s.names[0]!);
   return [];
 }
+
+/** One flag {@link OptionSpec} per long name, made once per list of names (the packs' lists live as long as the process). */
+const FLAG_TABLES = new WeakMap<readonly string[], readonly OptionSpec[]>();
+
+function longSpecs(known: readonly string[]): readonly OptionSpec[] {
+  let specs = FLAG_TABLES.get(known);
+  if (!specs) {
+    specs = [...new Set(known)].map((name) => ({ names: [name], arity: 'none' as const }));
+    FLAG_TABLES.set(known, specs);
+  }
+  return specs;
+}
+
+/**
+ * The long option `written` (`--rec`, without any `=value`) resolved against `known` (a program's
+ * long options, each starting with `--`) as getopt_long and git's parse-options resolve it
+ * ({@link matchLongOption}): itself when it is one of them, the single option it is a prefix of
+ * (`rm --rec` is `--recursive`, `git push --force-w` is `--force-with-lease`), else `undefined`
+ * (unknown, or a prefix of several: both programs then refuse to run). Linear in `known`.
+ */
+export function resolveLongOption(written: string, known: readonly string[]): string | undefined {
+  if (!written.startsWith('--')) return undefined;
+  const m = matchLongOption(written, longSpecs(known));
+  return m.kind === 'exact' || m.kind === 'prefix' ? m.name : undefined;
+}
+
+/**
+ * `options` (a set of options as scanned: `--rec`, `-r` …) with every abbreviated long option
+ * replaced by the name it abbreviates among `known` ({@link resolveLongOption}). Options that
+ * resolve to nothing stay as written. Returns `options` itself when nothing is added.
+ */
+export function expandLongOptions(options: ReadonlySet<string>, known: readonly string[]): ReadonlySet<string> {
+  if (known.length === 0) return options;
+  let out: Set<string> | undefined;
+  for (const o of options) {
+    if (!o.startsWith('--')) continue;
+    const full = resolveLongOption(o, known);
+    if (full === undefined || full === o) continue;
+    out ??= new Set(options);
+    out.add(full);
+  }
+  return out ?? options;
+}

@@ -122,11 +122,6 @@ export function isJsSpace(c: number): boolean {
   );
 }
 
-/** `isJsSpace` of the character at `i` of `s` (false outside the string). */
-export function spaceAt(s: string, i: number): boolean {
-  return i >= 0 && i < s.length && isJsSpace(s.charCodeAt(i));
-}
-
 /** True for JavaScript's line terminators (what `.` does not match): LF, CR, LS, PS. */
 export function isLineTerminator(c: number): boolean {
   return c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;

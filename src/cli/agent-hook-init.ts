@@ -11,10 +11,10 @@
  * - Codex CLI: `.codex/hooks.json`, `hooks.PreToolUse`, matcher `Bash`
  *   (https://developers.openai.com/codex/hooks; loaded for trusted projects).
  */
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { HookAgent } from '../hook/index.js';
 import { EXIT } from './exit-codes.js';
+import { exists, readJsonFile, writeProjectFile } from './project-files.js';
 
 /** Where each agent's hook goes. */
 interface AgentHookTarget {
@@ -78,16 +78,6 @@ export function mergeAgentHook(settings: unknown, agent: HookAgent, command: str
   return { value: root, changed: true };
 }
 
-/** Whether `path` exists (any type; a dangling symlink does not). Never throws. */
-export async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Adds the hook of each agent in `agents` to its settings file in `dir`. Prints what it did;
  * returns 0, or 2 when a file could not be merged (not JSON, or a key of the wrong type: the
@@ -99,21 +89,13 @@ export async function initAgentHooks(dir: string, agents: readonly HookAgent[]):
   for (const agent of agents) {
     const t = AGENT_HOOK_TARGETS[agent];
     const path = join(dir, ...t.file.split('/'));
-    let settings: unknown;
-    let indent = '  ';
-    if (await exists(path)) {
-      const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
-      try {
-        settings = text.trim() === '' ? undefined : JSON.parse(text);
-        // Keep the file's own indentation (its first indented key), two spaces by default.
-        indent = /^([ \t]+)"/m.exec(text)?.[1] ?? indent;
-      } catch (err) {
-        process.stderr.write(`shellward: init: ${t.file}: not valid JSON (${err instanceof Error ? err.message : String(err)}); the hook was not added\n`);
-        failed = true;
-        continue;
-      }
+    const file = await readJsonFile(path);
+    if (file && 'error' in file) {
+      process.stderr.write(`shellward: init: ${t.file}: not valid JSON (${file.error}); the hook was not added\n`);
+      failed = true;
+      continue;
     }
-    const merged = mergeAgentHook(settings, agent, hookCommand(agent, local));
+    const merged = mergeAgentHook(file?.value, agent, hookCommand(agent, local));
     if ('error' in merged) {
       process.stderr.write(`shellward: init: ${t.file}: ${merged.error}; the hook was not added\n`);
       failed = true;
@@ -123,8 +105,7 @@ export async function initAgentHooks(dir: string, agents: readonly HookAgent[]):
       process.stdout.write(`${t.file} already runs shellward hook\n`);
       continue;
     }
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, JSON.stringify(merged.value, null, indent) + '\n');
+    await writeProjectFile(path, JSON.stringify(merged.value, null, file?.indent ?? '  ') + '\n');
     process.stdout.write(`added the ${t.event} hook to ${t.file}\n`);
   }
   return failed ? EXIT.ERROR : EXIT.OK;

@@ -5,12 +5,13 @@
  * the exit code is 2.
  */
 import type { Command } from 'commander';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { SEARCH_PLACES } from '../config/load.js';
 import { readBuildInfo, type BuildInfo } from './build-info.js';
 import { EXIT } from './exit-codes.js';
-import { exists, initAgentHooks } from './agent-hook-init.js';
+import { initAgentHooks } from './agent-hook-init.js';
+import { exists, readJsonFile, writeProjectFile } from './project-files.js';
 import { VERSION } from './version.js';
 
 /** The repository of the action and the pre-commit hooks (`.pre-commit-hooks.yaml`). */
@@ -169,14 +170,13 @@ async function otherConfig(dir: string): Promise<string | undefined> {
   for (const place of SEARCH_PLACES) {
     if (place === CONFIG_FILE) continue;
     const path = join(dir, place);
-    if (!(await exists(path))) continue;
-    if (place !== 'package.json') return place;
-    try {
-      const pkg = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
-      if (pkg && typeof pkg === 'object' && 'shellward' in pkg) return 'package.json (key "shellward")';
-    } catch {
-      // A package.json that does not parse configures nothing.
+    if (place !== 'package.json') {
+      if (await exists(path)) return place;
+      continue;
     }
+    // A package.json that does not parse configures nothing.
+    const pkg = await readJsonFile(path);
+    if (pkg && 'value' in pkg && typeof pkg.value === 'object' && pkg.value !== null && 'shellward' in pkg.value) return 'package.json (key "shellward")';
   }
   return undefined;
 }
@@ -213,8 +213,7 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
         skipped.push({ file, reason: 'already exists; not changed (--force adds the shellward line to it, keeping what it runs)' });
         continue;
       }
-      await writeFile(path, mergeHuskyHook(current));
-      if (mode !== undefined) await chmod(path, mode);
+      await writeProjectFile(path, mergeHuskyHook(current), mode);
       written.push(file);
       continue;
     }
@@ -232,9 +231,7 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
         warnings.push(`${other} is found before ${CONFIG_FILE} and stays in effect`);
       }
     }
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, content);
-    if (mode !== undefined) await chmod(path, mode);
+    await writeProjectFile(path, content, mode);
     written.push(file);
   }
   const pin = options.pin ?? PIN;

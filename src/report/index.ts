@@ -19,14 +19,6 @@ export { artifactLocation, buildSarif, formatSarif, pascalCase, ruleHelpUri, sar
 /** Every output format, the default (`text`) first. */
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'sarif', 'github'];
 
-/** One-line description of each format, for `--help` and the docs. */
-export const OUTPUT_FORMAT_DESCRIPTIONS: Readonly<Record<OutputFormat, string>> = {
-  text: 'One line per finding, `path:line:col: severity: message [rule-id]`, then a summary (default)',
-  json: 'Versioned JSON document: tool, summary counts and per-file diagnostics (schemas/shellward-report.schema.json)',
-  sarif: 'SARIF 2.1.0 log for GitHub code scanning and other SARIF viewers',
-  github: 'GitHub Actions workflow commands (`::error file=…,line=…::…`), most severe first, for PR annotations',
-};
-
 /** Whether `s` names an output format (for validating `--format`). */
 export function isOutputFormat(s: string): s is OutputFormat {
   return (OUTPUT_FORMATS as readonly string[]).includes(s);

@@ -69,7 +69,19 @@ function projectOf(rule: PermissionRule): string | undefined {
   return posix.basename(dir) === '.claude' ? posix.dirname(dir) : dir;
 }
 
+/** The last compilation of each rule, with the bases it was made for (rules live as long as their policy). */
+const COMPILED = new WeakMap<PermissionRule, { readonly cwd: string | undefined; readonly home: string | undefined; readonly compiled: Compiled | undefined }>();
+
+/** {@link compileRule}, once per rule and bases. */
 function compile(rule: PermissionRule, bases: FileRuleBases): Compiled | undefined {
+  const known = COMPILED.get(rule);
+  if (known && known.cwd === bases.cwd && known.home === bases.home) return known.compiled;
+  const compiled = compileRule(rule, bases);
+  COMPILED.set(rule, { cwd: bases.cwd, home: bases.home, compiled });
+  return compiled;
+}
+
+function compileRule(rule: PermissionRule, bases: FileRuleBases): Compiled | undefined {
   const content = rule.content;
   if (content === undefined || content === '') return undefined;
   let base: string | undefined;
@@ -183,6 +195,16 @@ export function fileToolFor(p: PathCheck): 'Read' | 'Edit' {
   return p.operation === 'read' ? 'Read' : 'Edit';
 }
 
+/** The file rules of `rules` whose tool governs `p`, in order, each with its compiled pattern (a rule that compiles to nothing is left out). */
+function* governing(rules: readonly PermissionRule[], p: PathCheck, bases: FileRuleBases): Generator<readonly [PermissionRule, Compiled]> {
+  const tool = fileToolFor(p);
+  for (const rule of rules) {
+    if (rule.toolName !== tool || rule.bash !== undefined) continue;
+    const c = compile(rule, bases);
+    if (c) yield [rule, c];
+  }
+}
+
 /**
  * The first rule of `rules` (a deny or ask list) whose tool governs `p` and that names it:
  * `certain` when a known path matches, `certain: false` when `p` is a glob whose expansion may
@@ -190,12 +212,9 @@ export function fileToolFor(p: PathCheck): 'Read' | 'Edit' {
  * `undefined` when no rule applies.
  */
 export function restrictingFileRule(rules: readonly PermissionRule[], p: PathCheck, bases: FileRuleBases): FileRuleMatch | undefined {
-  const tool = fileToolFor(p);
-  for (const rule of rules) {
-    if (rule.toolName !== tool || rule.bash !== undefined) continue;
-    const c = compile(rule, bases);
-    if (!c) continue;
-    const fs = forms(p, bases);
+  let fs: string[] | undefined;
+  for (const [rule, c] of governing(rules, p, bases)) {
+    fs ??= forms(p, bases);
     if (fs.some((f) => names(c, f))) return { rule, certain: !isGlob(p) };
     if (isGlob(p) && globMayReach(c, p, bases)) return { rule, certain: false };
   }
@@ -208,11 +227,10 @@ export function restrictingFileRule(rules: readonly PermissionRule[], p: PathChe
  */
 export function permittingFileRule(rules: readonly PermissionRule[], p: PathCheck, bases: FileRuleBases): PermissionRule | undefined {
   if (p.resolved === null || isGlob(p) || !p.static) return undefined;
-  const tool = fileToolFor(p);
-  for (const rule of rules) {
-    if (rule.toolName !== tool || rule.bash !== undefined) continue;
-    const c = compile(rule, bases);
-    if (c && forms(p, bases).every((f) => names(c, f))) return rule;
+  let fs: string[] | undefined;
+  for (const [rule, c] of governing(rules, p, bases)) {
+    fs ??= forms(p, bases);
+    if (fs.every((f) => names(c, f))) return rule;
   }
   return undefined;
 }

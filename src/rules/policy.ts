@@ -70,7 +70,3 @@ export function ruleCount(p: PermissionPolicy): number {
   return p.allow.length + p.ask.length + p.deny.length;
 }
 
-/** `rule` as shown to users: `Bash(curl:*)` (deny, from .claude/settings.json permissions.deny[0]). */
-export function describeRule(rule: PermissionRule): string {
-  return `${rule.raw} (${rule.behavior}, from ${rule.origin.file}${rule.origin.path ? ` ${rule.origin.path}` : ''})`;
-}

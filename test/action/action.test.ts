@@ -5,13 +5,13 @@
  * GITHUB_STEP_SUMMARY and GITHUB_OUTPUT files, INPUT_* variables). Checks the annotations, the
  * changed-only scope, the outputs, the job summary, the SARIF file and the exit code.
  */
-import { execFileSync, spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateSarif } from '../report/sarif-schema.js';
+import { git, runActionBundle, type RunnerResult } from './runner.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TRANSCRIPT = join(ROOT, 'test/fixtures/transcripts/claude-code/legacy-v1.0-inline-sidechain.jsonl');
@@ -24,22 +24,8 @@ let repo: string;
 let baseSha: string;
 let headSha: string;
 
-/** git with a fixed identity and no user or system configuration. */
-function git(args: string[]): string {
-  return execFileSync('git', ['-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], {
-    cwd: repo,
-    encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH ?? '',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@example.com',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@example.com',
-    },
-  }).trim();
-}
+/** git in the simulated workspace. */
+const gitRepo = (args: string[]): string => git(repo, args);
 
 /** Twelve lines, each with a path-dangerous-removal error and an rm-recursive-force warning. */
 const MANY = ['#!/bin/bash', ...Array.from({ length: 12 }, (_, i) => `rm -rf /tmp/$V${i}; git push --force origin b${i}`)].join('\n') + '\n';
@@ -51,19 +37,19 @@ beforeAll(async () => {
   entry = join(copy, 'index.mjs');
   repo = join(tmp, 'work');
   await mkdir(repo);
-  git(['init', '-q']);
+  gitRepo(['init', '-q']);
   await writeFile(join(repo, 'old.sh'), '#!/bin/bash\necho start\nrm -rf /\n');
   await writeFile(join(repo, 'untouched.sh'), '#!/bin/bash\nrm -rf "$HOME"\n');
   await writeFile(join(repo, 'README.md'), '# demo\n');
-  git(['add', '.']);
-  git(['commit', '-qm', 'base']);
-  baseSha = git(['rev-parse', 'HEAD']);
-  git(['checkout', '-qb', 'feature']);
+  gitRepo(['add', '.']);
+  gitRepo(['commit', '-qm', 'base']);
+  baseSha = gitRepo(['rev-parse', 'HEAD']);
+  gitRepo(['checkout', '-qb', 'feature']);
   await writeFile(join(repo, 'old.sh'), '#!/bin/bash\necho start\nrm -rf /\nrm -rf "$HOME"\n');
   await writeFile(join(repo, 'many.sh'), MANY);
-  git(['add', '.']);
-  git(['commit', '-qm', 'head']);
-  headSha = git(['rev-parse', 'HEAD']);
+  gitRepo(['add', '.']);
+  gitRepo(['commit', '-qm', 'head']);
+  headSha = gitRepo(['rev-parse', 'HEAD']);
   // An agent transcript downloaded into the workspace, not part of the change.
   await mkdir(join(repo, 'agent-logs'));
   await cp(TRANSCRIPT, join(repo, 'agent-logs', 'session.jsonl'));
@@ -73,63 +59,9 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-interface ActionRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly outputs: Record<string, string>;
-  readonly summary: string;
-  readonly dir: string;
-}
-
-/** Parses GITHUB_OUTPUT (`name<<delimiter`, value lines, `delimiter`). */
-function parseOutputs(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const m = /^([^<=]+)<<(.+)$/.exec(lines[i]!);
-    if (!m) continue;
-    const end = lines.indexOf(m[2]!, i + 1);
-    expect(end, `unterminated output ${m[1]}`).toBeGreaterThan(i);
-    out[m[1]!] = lines.slice(i + 1, end).join('\n');
-    i = end;
-  }
-  return out;
-}
-
 /** Runs the bundle in `repo` as GitHub would for `event` with `inputs` (names as in action.yml). */
-async function runAction(event: { name: string; payload: unknown }, inputs: Record<string, string>): Promise<ActionRun> {
-  const dir = await mkdtemp(join(tmp, 'run-'));
-  const files = { event: join(dir, 'event.json'), summary: join(dir, 'summary.md'), output: join(dir, 'output.txt') };
-  await writeFile(files.event, JSON.stringify(event.payload));
-  await writeFile(files.summary, '');
-  await writeFile(files.output, '');
-  // Nothing of the environment the test itself may run in (a GitHub runner) leaks in.
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(GITHUB_|INPUT_|RUNNER_|ACTIONS_)/.test(k)));
-  Object.assign(env, {
-    GITHUB_ACTIONS: 'true',
-    CI: 'true',
-    GITHUB_WORKSPACE: repo,
-    GITHUB_EVENT_NAME: event.name,
-    GITHUB_EVENT_PATH: files.event,
-    GITHUB_STEP_SUMMARY: files.summary,
-    GITHUB_OUTPUT: files.output,
-    GITHUB_SERVER_URL: 'https://github.com',
-    GITHUB_REPOSITORY: 'example-org/demo',
-    GITHUB_SHA: headSha,
-  });
-  // @actions/core reads INPUT_<name uppercased, spaces as _>; dashes stay.
-  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
-  const child = spawn(process.execPath, [entry], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-  child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', resolve);
-  });
-  return { code, stdout, stderr, outputs: parseOutputs(await readFile(files.output, 'utf8')), summary: await readFile(files.summary, 'utf8'), dir };
+function runAction(event: { name: string; payload: unknown }, inputs: Record<string, string>): Promise<RunnerResult> {
+  return runActionBundle({ entry, workspace: repo, tmp, event, inputs, sha: headSha });
 }
 
 interface Annotation {
@@ -192,7 +124,7 @@ function sarifCounts(log: SarifLog): { all: Record<string, number>; scripts: Rec
 }
 
 describe('the bundled Action on a pull_request', () => {
-  let r: ActionRun;
+  let r: RunnerResult;
   let log: SarifLog;
   /** Findings per level (the transcript's depend on the agent rules; the scripts' are fixed). */
   let n: Record<string, number>;

@@ -17,7 +17,7 @@
  * its SARIF to RUNNER_TEMP, and that SARIF must pass the 2.1.0 schema and code scanning's
  * requirements with fingerprints (code scanning's own line hash included).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { githubLineHashes } from '../../src/report/line-hash.js';
 import { codeScanningViolations } from '../report/code-scanning.js';
 import { validateSarif } from '../report/sarif-schema.js';
+import { git, GIT_ENV, runActionBundle, type RunnerResult } from './runner.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -36,20 +37,6 @@ let entry: string;
 let origin: string;
 /** Commits: the base the PR branched from (the event's stale base.sha), the PR head, the moved base branch, GitHub's merge commit. */
 const sha = { base: '', head: '', moved: '', merge: '' };
-
-const GIT_ENV = {
-  PATH: process.env.PATH ?? '',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@example.com',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@example.com',
-};
-
-function git(cwd: string, args: string[]): string {
-  return execFileSync('git', ['-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', env: GIT_ENV }).trim();
-}
 
 async function commit(repo: string, files: Record<string, string>, message: string): Promise<string> {
   for (const [f, text] of Object.entries(files)) await writeFile(join(repo, f), text);
@@ -112,56 +99,33 @@ async function checkout(name: string, commitId: string, ref: string, remote = tr
   return ws;
 }
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly summary: string;
-  readonly outputs: string;
-  readonly runnerTemp: string;
-}
-
-function pullRequestEvent(): unknown {
+function pullRequestEvent(): { name: string; payload: unknown } {
   return {
-    action: 'synchronize',
-    number: 7,
-    pull_request: { number: 7, base: { ref: 'main', sha: sha.base }, head: { ref: 'feature', sha: sha.head } },
-    repository: { full_name: 'example-org/demo' },
+    name: 'pull_request',
+    payload: {
+      action: 'synchronize',
+      number: 7,
+      pull_request: { number: 7, base: { ref: 'main', sha: sha.base }, head: { ref: 'feature', sha: sha.head } },
+      repository: { full_name: 'example-org/demo' },
+    },
   };
 }
 
+type Run = RunnerResult & { readonly runnerTemp: string };
+
+/** Runs the bundle in workspace `ws` for the pull request event, checked out at `githubSha`, with RUNNER_TEMP. */
 async function runAction(ws: string, inputs: Record<string, string>, githubSha: string): Promise<Run> {
-  const dir = await mkdtemp(join(tmp, 'runner-'));
-  const runnerTemp = join(dir, 'temp');
-  await mkdir(runnerTemp);
-  const files = { event: join(dir, 'event.json'), summary: join(dir, 'summary.md'), output: join(dir, 'output.txt') };
-  await writeFile(files.event, JSON.stringify(pullRequestEvent()));
-  await writeFile(files.summary, '');
-  await writeFile(files.output, '');
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(GITHUB_|INPUT_|RUNNER_|ACTIONS_|GIT_)/.test(k)));
-  Object.assign(env, GIT_ENV, {
-    GITHUB_ACTIONS: 'true',
-    CI: 'true',
-    GITHUB_WORKSPACE: ws,
-    GITHUB_EVENT_NAME: 'pull_request',
-    GITHUB_EVENT_PATH: files.event,
-    GITHUB_STEP_SUMMARY: files.summary,
-    GITHUB_OUTPUT: files.output,
-    GITHUB_SERVER_URL: 'https://github.com',
-    GITHUB_REPOSITORY: 'example-org/demo',
-    GITHUB_REF: 'refs/pull/7/merge',
-    GITHUB_SHA: githubSha,
-    RUNNER_TEMP: runnerTemp,
+  const r = await runActionBundle({
+    entry,
+    workspace: ws,
+    tmp,
+    event: pullRequestEvent(),
+    inputs,
+    sha: githubSha,
+    runnerTemp: true,
+    env: { ...GIT_ENV, GITHUB_REF: 'refs/pull/7/merge' },
   });
-  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
-  const child = spawn(process.execPath, [entry], { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-  child.stderr.resume();
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', resolve);
-  });
-  return { code, stdout, summary: await readFile(files.summary, 'utf8'), outputs: await readFile(files.output, 'utf8'), runnerTemp };
+  return { ...r, runnerTemp: r.runnerTemp! };
 }
 
 /** `uri:line ruleId` of each result, sorted. */
@@ -218,7 +182,7 @@ describe('a pull_request run on GitHub’s shallow merge checkout with a stale b
 
   it('writes its SARIF to RUNNER_TEMP, not the workspace, and says where', async () => {
     expect(existsSync(join(ws, 'shellward.sarif'))).toBe(false);
-    expect(r.outputs).toContain(join(r.runnerTemp, 'shellward.sarif'));
+    expect(r.outputs['sarif-file']).toBe(join(r.runnerTemp, 'shellward.sarif'));
     expect(git(ws, ['status', '--porcelain'])).toBe('');
   });
 
@@ -269,6 +233,6 @@ describe('a run with a bad config', () => {
     expect(n.message.text).toContain('rm-recursive-force');
     expect(n.locations![0]!.physicalLocation!.artifactLocation).toEqual({ uri: 'shellward.config.json', uriBaseId: '%SRCROOT%' });
     expect(log.runs[0]!.results).toEqual([]);
-    expect(r.outputs).toContain(join(r.runnerTemp, 'shellward.sarif'));
+    expect(r.outputs['sarif-file']).toBe(join(r.runnerTemp, 'shellward.sarif'));
   }, 60_000);
 });

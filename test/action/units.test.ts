@@ -13,7 +13,8 @@ function diag(line: number, severity: Severity = 'error', ruleId = 'rm-recursive
 
 describe('eventBase', () => {
   it('reads the base of pull_request, pull_request_target, merge_group and push', () => {
-    expect(eventBase('pull_request', { pull_request: { base: { sha: SHA } } })).toEqual({ base: SHA, source: 'pull_request.base.sha' });
+    expect(eventBase('pull_request', { pull_request: { base: { sha: SHA } } })).toEqual({ base: SHA, source: 'pull_request.base.sha', pullRequest: { head: undefined } });
+    expect(eventBase('pull_request', { pull_request: { base: { sha: SHA }, head: { sha: 'f'.repeat(40) } } })?.pullRequest).toEqual({ head: 'f'.repeat(40) });
     expect(eventBase('pull_request_target', { pull_request: { base: { sha: SHA } } })?.base).toBe(SHA);
     expect(eventBase('merge_group', { merge_group: { base_sha: SHA } })?.base).toBe(SHA);
     expect(eventBase('push', { before: SHA })?.base).toBe(SHA);

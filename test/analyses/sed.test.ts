@@ -1,9 +1,9 @@
 /**
  * sed validation (src/analyses/sed.ts): Claude Code's `sedCommandIsAllowedByAllowlist`
- * (claude-code-reference.md §4.2, §4.3) on parsed words, the deny-list against the original regexes
- * (differential, on short random strings), and the GNU-level write/execute hazards.
+ * (claude-code-reference.md §4.2, §4.3) on parsed words, the deny-list, and the GNU-level
+ * write/execute hazards. The deny-list against the original regexes on random strings:
+ * sed.property.test.ts.
  */
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyseSed, sedAllowed, sedDenyReason, sedHazards, type SedAnalysis } from '../../src/analyses/sed.js';
 import { resolveCommand } from '../../src/parse/command-name.js';
@@ -320,97 +320,28 @@ describe('§4.2 item 6: deny-list', () => {
     expect(await allowed("sed -i 's/\\#/x/' f", true)).toBe(false);
   });
 
-  /** Claude Code's `containsDangerousOperations`, regex for regex (fine on short strings). */
-  function reference(expression: string): boolean {
-    const cmd = expression.trim();
-    if (!cmd) return false;
-    // eslint-disable-next-line no-control-regex
-    if (/[^\x01-\x7F]/.test(cmd)) return true;
-    if (cmd.includes('{') || cmd.includes('}')) return true;
-    if (cmd.includes('\n')) return true;
-    const hashIndex = cmd.indexOf('#');
-    if (hashIndex !== -1 && !(hashIndex > 0 && cmd[hashIndex - 1] === 's')) return true;
-    if (/^!/.test(cmd) || /[/\d$]!/.test(cmd)) return true;
-    if (/\d\s*~\s*\d|,\s*~\s*\d|\$\s*~\s*\d/.test(cmd)) return true;
-    if (/^,/.test(cmd)) return true;
-    if (/,\s*[+-]/.test(cmd)) return true;
-    if (/s\\/.test(cmd) || /\\[|#%@]/.test(cmd)) return true;
-    if (/\\\/.*[wW]/.test(cmd)) return true;
-    if (/\/[^/]*\s+[wWeE]/.test(cmd)) return true;
-    if (/^s\//.test(cmd) && !/^s\/[^/]*\/[^/]*\/[^/]*$/.test(cmd)) return true;
-    if (/^s./.test(cmd) && /[wWeE]$/.test(cmd)) {
-      if (!/^s([^\\\n]).*?\1.*?\1[^wWeE]*$/.test(cmd)) return true;
-    }
-    if (
-      /^[wW]\s*\S+/.test(cmd) ||
-      /^\d+\s*[wW]\s*\S+/.test(cmd) ||
-      /^\$\s*[wW]\s*\S+/.test(cmd) ||
-      /^\/[^/]*\/[IMim]*\s*[wW]\s*\S+/.test(cmd) ||
-      /^\d+,\d+\s*[wW]\s*\S+/.test(cmd) ||
-      /^\d+,\$\s*[wW]\s*\S+/.test(cmd) ||
-      /^\/[^/]*\/[IMim]*,\/[^/]*\/[IMim]*\s*[wW]\s*\S+/.test(cmd)
-    ) return true;
-    if (
-      /^e/.test(cmd) ||
-      /^\d+\s*e/.test(cmd) ||
-      /^\$\s*e/.test(cmd) ||
-      /^\/[^/]*\/[IMim]*\s*e/.test(cmd) ||
-      /^\d+,\d+\s*e/.test(cmd) ||
-      /^\d+,\$\s*e/.test(cmd) ||
-      /^\/[^/]*\/[IMim]*,\/[^/]*\/[IMim]*\s*e/.test(cmd)
-    ) return true;
-    const m = cmd.match(/s([^\\\n]).*?\1.*?\1(.*?)$/);
-    if (m) {
-      const flags = m[2] ?? '';
-      if (/[wWeE]/.test(flags)) return true;
-    }
-    if (/y([^\\\n])/.test(cmd) && /[wWeE]/.test(cmd)) return true;
-    return false;
-  }
-
-  it('agrees with the original regexes on random expressions', () => {
-    const tokens = ['s', '/', '\\', 'w', 'W', 'e', 'E', 'y', 'p', 'g', 'I', 'M', '1', '2', '$', ',', '~', '!', '+', '-', '#', '|', ' ', '\t', '\r', '\n', ';', 'a', 'x', '{', 'é'];
-    fc.assert(
-      fc.property(fc.array(fc.constantFrom(...tokens), { maxLength: 12 }), (a) => {
-        const s = a.join('');
-        expect(sedDenyReason(s) !== undefined, JSON.stringify(s)).toBe(reference(s));
-      }),
-      { numRuns: 20000 },
-    );
-  });
-
-  it('agrees on substitution-shaped expressions', () => {
-    const part = fc.array(fc.constantFrom('a', '/', '|', '\\', 'w', 'e', 's', ' ', '\r', 'g', '2'), { maxLength: 5 }).map((x) => x.join(''));
-    fc.assert(
-      fc.property(fc.constantFrom('', '1', '/x/', '$'), fc.constantFrom('s', 'y'), fc.constantFrom('/', '|', 'w', 'e', '\r', 's'), part, part, part, (addr, c, d, x, y, z) => {
-        const s = `${addr}${c}${d}${x}${d}${y}${d}${z}`;
-        expect(sedDenyReason(s) !== undefined, JSON.stringify(s)).toBe(reference(s));
-      }),
-      { numRuns: 20000 },
-    );
-  });
-
-  it('judges 1 MB expressions (their time is measured by `npm run bench`)', () => {
-    const mb = 1 << 20;
+  it('judges 64 KB expressions (1 MB ones are timed by `npm run bench`)', () => {
+    // No cap on the expression's length: the same answers hold at any size.
+    const size = 1 << 16;
     const cases: [string, string | undefined][] = [
-      ['/' + ' '.repeat(mb), undefined],
-      ['s/' + 'g'.repeat(mb) + 'x', 'it is a substitution without exactly three `/`'],
-      ['s' + 'sa'.repeat(mb / 2), undefined],
-      ['\\/' + 'a'.repeat(mb), undefined],
-      ['1' + ' '.repeat(mb) + 'x', undefined],
-      [','.repeat(mb) + ' ', 'it starts with `,`'],
-      ['s/a/b/' + 'g'.repeat(mb) + 'w', 'it is an `s` command ending in `w`, `W`, `e` or `E` that is not a well-formed substitution'],
-      ['sw' + 'a'.repeat(mb) + 'w', 'it is an `s` command ending in `w`, `W`, `e` or `E` that is not a well-formed substitution'],
-      ['/'.repeat(mb), undefined],
-      ['y' + 'x'.repeat(mb), undefined],
+      ['/' + ' '.repeat(size), undefined],
+      ['s/' + 'g'.repeat(size) + 'x', 'it is a substitution without exactly three `/`'],
+      ['s' + 'sa'.repeat(size / 2), undefined],
+      ['\\/' + 'a'.repeat(size), undefined],
+      ['1' + ' '.repeat(size) + 'x', undefined],
+      [','.repeat(size) + ' ', 'it starts with `,`'],
+      ['s/a/b/' + 'g'.repeat(size) + 'w', 'it is an `s` command ending in `w`, `W`, `e` or `E` that is not a well-formed substitution'],
+      ['sw' + 'a'.repeat(size) + 'w', 'it is an `s` command ending in `w`, `W`, `e` or `E` that is not a well-formed substitution'],
+      ['/'.repeat(size), undefined],
+      ['y' + 'x'.repeat(size), undefined],
     ];
     for (const [s, reason] of cases) expect(sedDenyReason(s), s.slice(0, 12)).toBe(reason);
   });
 });
 
 describe('analyseSed on large inputs', () => {
-  it('rejects a 1 MB flag suffix and finds no hazard in it', async () => {
-    const big = 'g'.repeat(1 << 20);
+  it('rejects a 64 KB flag suffix and finds no hazard in it', async () => {
+    const big = 'g'.repeat(1 << 16);
     const args = await sedArgs(`sed 's/a/b/${big}x' f`);
     expect(analyseSed(args, { allowFileWrites: true }).allowed).toBe(false);
     expect(sedHazards(args)).toEqual([]);

@@ -136,8 +136,13 @@ function importsOf(m: Module): readonly Import[] {
 
 const IMPORTS = new Map<string, readonly Import[]>();
 
+const HOST_READS = new Map<string, readonly { use: string; line: number }[]>();
+
 /** Reads of host state in a module: `use` is the name (`process`, `Date.now` …), with its line. */
-function hostReadsOf(m: Module): { use: string; line: number }[] {
+function hostReadsOf(m: Module): readonly { use: string; line: number }[] {
+  const key = `${m.path}\0${m.text}`;
+  const known = HOST_READS.get(key);
+  if (known) return known;
   const sf = sourceFile(m);
   const out: { use: string; line: number }[] = [];
   const visit = (node: ts.Node): void => {
@@ -154,6 +159,7 @@ function hostReadsOf(m: Module): { use: string; line: number }[] {
     ts.forEachChild(node, visit);
   };
   visit(sf);
+  HOST_READS.set(key, out);
   return out;
 }
 

@@ -15,7 +15,7 @@ import { POLICY_FILE_RULES } from '../../src/checks/policy/policy-file-rules.js'
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHECKS_DIR = join(ROOT, 'src/checks');
 const GOLDEN_DIR = join(ROOT, 'test/fixtures/golden');
-/** Golden outputs of whole project trees (test/sources/kinds-golden.test.ts). */
+/** Golden outputs of whole project trees (test/golden/kinds.test.ts). */
 const KINDS_GOLDEN_DIR = join(ROOT, 'test/fixtures/kinds');
 
 /** Modules of src/checks/ that are the framework, not checks. */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_PACK_SET, UnitFacts, matchDestructive } from '../../../src/analyses/destructive.js';
-import { resolveLongOption } from '../../../src/analyses/destructive-options.js';
+import { resolveLongOption } from '../../../src/analyses/option-spelling.js';
 import { Linter } from '../../../src/lint.js';
 import { verdictFor } from '../../../src/verdict.js';
 import { lintText, parse } from '../../helpers.js';
