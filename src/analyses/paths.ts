@@ -653,6 +653,8 @@ function extractSed(e: Extract<Extractor, { kind: 'sed' }>, args: readonly Word[
   const operands: Word[] = [];
   let scriptGiven = false;
   let rest = false;
+  // The backup suffix of `-iSUF` / `--in-place=SUF`: `null` when it is not static.
+  let suffix: { text: string | null; word: Word } | undefined;
   for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
     const v = lead(w);
@@ -666,6 +668,8 @@ function extractSed(e: Extract<Extractor, { kind: 'sed' }>, args: readonly Word[
     }
     if (v.startsWith('--')) {
       const { name: opt, inline } = optionName(v);
+      // `--in-place` and its unambiguous abbreviations (`--i`, `--in-pl`): sed has no other long option starting with `i`.
+      if (inline && opt.length >= 3 && '--in-place'.startsWith(opt)) suffix = { text: w.value === undefined ? null : w.value.slice(w.value.indexOf('=') + 1), word: w };
       if (e.scriptOptions.includes(opt)) scriptGiven = true;
       if (e.scriptFileOptions.includes(opt)) {
         scriptGiven = true;
@@ -681,7 +685,10 @@ function extractSed(e: Extract<Extractor, { kind: 'sed' }>, args: readonly Word[
     // take the rest of the cluster or the next argument.
     for (let k = 1; k < v.length; k++) {
       const c = v[k]!;
-      if (c === 'i') break;
+      if (c === 'i') {
+        if (k + 1 < v.length) suffix = { text: w.value === undefined ? null : w.value.slice(k + 1), word: w };
+        break;
+      }
       const letter = `-${c}`;
       const isScript = e.scriptOptions.includes(letter);
       const isFile = e.scriptFileOptions.includes(letter);
@@ -701,6 +708,16 @@ function extractSed(e: Extract<Extractor, { kind: 'sed' }>, args: readonly Word[
   }
   const files = scriptGiven ? operands : operands.slice(1);
   for (const w of files) append(out, argAccesses(w, operation, name));
+  // GNU sed renames each input to its backup name: the suffix appended to the name, or, when the
+  // suffix holds `*`, the suffix with every `*` replaced by the name as given (so `--in-place=/tmp/*`
+  // and `-i'.git/*'` put the original elsewhere). GNU sed manual, "Command-Line Options", --in-place
+  // (https://www.gnu.org/software/sed/manual/sed.html#Command_002dLine-Options); verified with sed 4.9.
+  if (suffix !== undefined) {
+    for (const w of files) {
+      const text = suffix.text !== null && w.value !== undefined ? (suffix.text.includes('*') ? suffix.text.replaceAll('*', w.value) : w.value + suffix.text) : undefined;
+      out.push(text !== undefined ? { path: text, static: true, operation: 'write', source: 'argument', command: name, span: suffix.word.span } : { path: suffix.word.raw, static: false, operation: 'write', source: 'argument', command: name, span: suffix.word.span });
+    }
+  }
   return out;
 }
 

@@ -57,7 +57,7 @@ import { optionSetMatches } from './option-match.js';
 import { cdStaysPut, gitGuard, simpleCommandReadOnly } from '../analyses/read-only.js';
 import { extractPaths, protectedPath, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
 import { sedAllowed } from '../analyses/sed.js';
-import { optionEffectConstraint } from './effect-constraint.js';
+import { commandEffects, optionEffectConstraint } from './effect-constraint.js';
 
 /** Claude Code's MAX_SUBCOMMANDS_FOR_SECURITY_CHECK. */
 export const MAX_SUBCOMMANDS = 50;
@@ -438,6 +438,24 @@ function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, f
   return simpleCommandReadOnly(view, synthetic, { embedded: true, globs: true }).readOnly;
 }
 
+/**
+ * The paths named by the values of options that read or write a file (`diff --from-file=.env`,
+ * `hexdump -f.env`, `sort -o out`; rules/option-effects.json), as accesses: the attached and
+ * abbreviated spellings the extractors do not see. For `Read(…)`/`Edit(…)` rules only.
+ */
+function effectPaths(inst: SimpleCommand): PathAccess[] {
+  const found = commandEffects(inst);
+  if (!found) return [];
+  const resolved = resolveCommand(inst);
+  const out: PathAccess[] = [];
+  for (const e of found.effects) {
+    if ((e.kind !== 'read' && e.kind !== 'write') || e.value === undefined) continue;
+    const word = e.argIndex >= 0 ? resolved?.args[e.argIndex] : undefined;
+    out.push({ path: e.value, static: true, operation: e.kind, source: 'argument', command: found.program, span: word?.span ?? inst.span });
+  }
+  return out;
+}
+
 /** The read paths of input redirections (`< file`), which Claude Code's extractors do not list. */
 function inputPaths(inst: SimpleCommand): PathAccess[] {
   const out: PathAccess[] = [];
@@ -473,6 +491,8 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   // working directory), read-only — whatever the decision.
   const paths: PathCheck[] = [];
   const pathsOf = new Map<ModelCommand, PathCheck[]>();
+  // Option values that name a file (`diff --from-file=.env`): matched against Read()/Edit() rules too.
+  const effectChecks: PathCheck[] = [];
   if (pathCtx) {
     for (const m of cmds) {
       const list: PathCheck[] = [];
@@ -486,6 +506,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
       }
       pathsOf.set(m, list);
       for (const p of list) if (!paths.some((q) => q.span.start === p.span.start && q.path === p.path && q.reason === p.reason && q.operation === p.operation)) paths.push(p);
+      for (const inst of m.instances) for (const a of effectPaths(inst)) for (const d of dirs) effectChecks.push(validatePath(a, { ...pathCtx, cwd: d }));
     }
   }
   const functions = new Set<string>();
@@ -517,7 +538,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   // `Read(…)`/`Edit(…)` deny rules on the paths the command reads and writes (src/rules/file-rules.ts).
   const fileBases = { cwd: pathCtx?.cwd, home: pathCtx?.host.home };
   let fileAsk: { rule: PermissionRule; p: PathCheck; deny: boolean } | undefined;
-  for (const p of paths) {
+  for (const p of [...paths, ...effectChecks]) {
     const hit = restrictingFileRule(policy.deny, p, fileBases);
     if (hit?.certain) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(hit.rule)}: ${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}.`, rule: hit.rule, span: p.span, ...base };
     if (hit) fileAsk ??= { rule: hit.rule, p, deny: true };
@@ -534,7 +555,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     const hit = ruleFor(text, m, policy, 'ask');
     if (hit) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(hit.rule)} asks for approval.`, rule: hit.rule, span: hit.span, ...base };
   }
-  for (const p of paths) {
+  for (const p of [...paths, ...effectChecks]) {
     if (fileAsk) break;
     const hit = restrictingFileRule(policy.ask, p, fileBases);
     if (hit) fileAsk = { rule: hit.rule, p, deny: false };

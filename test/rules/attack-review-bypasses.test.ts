@@ -258,3 +258,58 @@ describe('variables that load code, set without an assignment (second review)', 
     for (const c of ['read -r line < a.txt; echo "$line"', 'for f in *.txt; do wc -l "$f"; done', 'echo ${x:=1}']) expect(check(c).decision, c).toBe('allow');
   });
 });
+
+describe('files named inside other files, and option values read as files (second review)', () => {
+  // binutils read arguments from an `@file` response file; man-db reads a page file's roff `.so`
+  // requests; find takes its starting points from `-files0-from`; hexdump reads `-fFILE`.
+  const READS = [
+    'strings @/etc/shadow', 'strings @args.rsp', 'strings a.txt @../outside.txt', 'nm @args.rsp',
+    "printf '.so /etc/shadow\\n' | man -l /dev/stdin", "echo .so /etc/shadow | man /dev/stdin", 'man -l x.1', 'man ./y.1',
+    "printf '/etc\\0' | find -files0-from - -maxdepth 1 -name passwd", 'find -files0-from list', 'find -files0-from /dev/stdin <<< x',
+    'wc --files0-from=list', 'du --files0-from=list',
+    'hexdump -f/etc/shadow a.txt', 'hexdump --format-file=/etc/passwd a.txt', 'hexdump --format-f=/etc/passwd a.txt', 'hexdump -Cf/etc/passwd a.txt',
+    'info ../outside.txt', 'info /tmp/outside.txt',
+  ];
+  it.each(READS)('%s', (command) => neverAllowed(command));
+  it('a Read deny rule sees attached option values', () => {
+    for (const c of ['hexdump -f.env a.txt', 'hexdump --format-file=.env a.txt', 'diff --from-file=.env a.txt', 'diff --to-file=.env a.txt']) {
+      expect(check(c, [], ['Read(./.env)']).decision, c).toBe('deny');
+    }
+    for (const c of ['strings @.env']) expect(check(c, [], ['Read(./.env)']).decision, c).not.toBe('allow');
+  });
+  it('the plain forms stay allowed', () => {
+    for (const c of ['strings a.txt', 'strings -n 8 a.txt', 'hexdump -C a.txt', 'man ls', 'man 5 crontab', 'info coreutils', 'find . -name x', 'diff a b']) {
+      expect(check(c).decision, c).toBe('allow');
+    }
+  });
+});
+
+describe('programs that run code under an allow-all rule (second review)', () => {
+  // GNU sed's `e` command and `s///e` flag, a makefile from standard input, tmux and expect commands.
+  const RUNS = ["sed 'e rm x' a.txt", "sed '1e rm x' a.txt", "sed -n '$e rm -rf x' a.txt", "sed 's/.*/rm x/e' a.txt", "make -f /dev/stdin <<< $'all:\\n\\trm x'",
+    'make -f - <<< x', "tmux new -d 'rm x'", "tmux -c 'rm x'", "expect -c 'spawn rm x'", 'expect script.exp'];
+  it.each(RUNS)('%s', (command) => {
+    expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+    expect(check(command, [], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+  });
+  it('a sed write is a path under allow rules', () => {
+    expect(check("sed 's/a/b/w /tmp/x' a.txt", ['Bash'], []).decision).toBe('ask');
+    expect(check("sed 's/a/b/w /tmp/x' a.txt", ['Bash(sed:*)'], []).decision).toBe('ask');
+  });
+  it('without deny or ask rules an allow-all rule still covers them, and plain sed and make stay allowed', () => {
+    expect(check("sed 'e rm x' a.txt", ['Bash'], []).decision).toBe('allow');
+    for (const c of ["sed 's/a/b/' a.txt", 'make', 'make -f Makefile test']) expect(check(c, ['Bash'], ['Bash(rm:*)']).decision, c).toBe('allow');
+  });
+});
+
+describe('acceptEdits: the sed backup copy is a write (second review)', () => {
+  const edit = (command: string) => verdictFor(command, { cwd: '/work/proj', mode: 'acceptEdits', permissions: { allow: [], deny: [], ask: [] } }, linter).decision;
+  // GNU sed names the backup by the suffix, each `*` replaced by the file name as given.
+  it.each(["sed --in-place=/tmp/* s/a/b/ a.txt", "sed --in-place=../* s/a/b/ a.txt", "sed --in-place=../x* s/a/b/ a.txt", "sed --in-pl=/tmp/* s/a/b/ a.txt",
+    "sed --in-place=.git/* s/x/x/ config", "sed -i'/root/.ssh/*' s/a/b/ a.txt", "sed -i'.git/hooks/*' s/a/b/ pre-commit", 'sed -i"$S" s/a/b/ a.txt'])('%s', (command) => {
+    expect(edit(command)).not.toBe('allow');
+  });
+  it('backups inside the project stay allowed', () => {
+    for (const c of ['sed -i s/a/b/ a.txt', 'sed --in-place s/a/b/ a.txt', 'sed -i.* s/a/b/ a.txt', 'sed --in-place=bak_* s/a/b/ a.txt']) expect(edit(c), c).toBe('allow');
+  });
+});
