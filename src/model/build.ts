@@ -19,7 +19,7 @@ import { codeLoadingVariable } from './environment.js';
 import { commandBasename, resolveCommand, wrapperLevels } from '../parse/command-name.js';
 import { embeddedCode } from '../parse/embedded.js';
 import type { EnclosingChain, ParsedScript, Redirect, SimpleCommand } from '../parse/nodes.js';
-import type { Word, WordPart } from '../parse/words.js';
+import { hasUnquotedGlob, type Word, type WordPart } from '../parse/words.js';
 import { describeComplexity, LENGTH_CONSTRUCT, NODE_COUNT_CONSTRUCT } from '../parse/complexity.js';
 import {
   MAX_CWD_CANDIDATES,
@@ -433,7 +433,26 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     }));
     const resolved = resolveCommand(first);
     const candidates: string[] = [];
+    // A glob as the program word (`/bin/[r]m x`, `/usr/bin/r? x`): bash expands it to a path
+    // before it looks the program up, so which program runs depends on the file system.
+    const nameWord = resolved?.nameWord ?? first.name;
+    let nameGlob: string | undefined;
+    if (nameWord && nameWord.value !== undefined && hasUnquotedGlob(nameWord)) {
+      nameGlob = nameWord.value.slice(nameWord.value.lastIndexOf('/') + 1);
+      unknown ??= `The command word \`${nameWord.value.slice(0, 60)}\` is a glob: which program runs depends on the files it matches.`;
+    }
+    // Two words the parser sees where bash sees one (`r\`true\`m x`: tree-sitter-bash ends the
+    // command name before the backquotes): what runs is not what the parser read.
+    const ws = first.name ? [first.name, ...first.args] : [];
+    for (let i = 0; i + 1 < ws.length; i++) {
+      if (ws[i]!.span.end === ws[i + 1]!.span.start) {
+        unknown ??= `\`${text.slice(ws[i]!.span.start, Math.min(ws[i + 1]!.span.end, ws[i]!.span.start + 40))}\` is one word to bash but two to the parser.`;
+        break;
+      }
+    }
     const rest = first.args.map((a) => a.value ?? a.raw).join(' ');
+    // `r``m x` runs `rm x` (the empty substitution expands to nothing).
+    if (first.name?.value?.includes('``')) candidates.push(`${first.name.value.replaceAll('``', '')} ${rest}`.trim());
     if (first.name && first.name.value === undefined) {
       unknown ??= `The command word \`${first.name.raw.slice(0, 60)}\` is not known before the command runs.`;
       candidates.push(...visibleNames(first.name, bindings, rest));
@@ -520,6 +539,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
       places,
       ...(unknown !== undefined ? { unknown } : {}),
       candidates,
+      ...(nameGlob !== undefined ? { nameGlob } : {}),
     });
   }
   const cwds = trackCwd(parsed, commands, options);

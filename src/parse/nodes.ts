@@ -587,6 +587,24 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
           if (subscriptCode(w, inIndex)) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${snippet.slice(0, 40)}\` holds an array subscript with a substitution, which bash runs when it evaluates the text as arithmetic or as a variable name.` });
         }
       }
+      if (isNamed && type === 'concatenation') {
+        // `r``m`: tree-sitter-bash drops an empty backquote pair between the parts of a word;
+        // bash runs it as a command substitution (empty output).
+        let at = cursor.startIndex;
+        let between = '';
+        for (const c of cursor.currentNode.namedChildren) {
+          if (!c) continue;
+          between += text.slice(at, c.startIndex);
+          at = c.endIndex;
+        }
+        between += text.slice(at, cursor.endIndex);
+        if (between.includes('`')) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${text.slice(cursor.startIndex, Math.min(cursor.endIndex, cursor.startIndex + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
+      }
+      if (isNamed && type === 'word' && text.slice(cursor.startIndex, cursor.endIndex).includes('`') && /(?:^|[^\\])(?:\\\\)*`/.test(text.slice(cursor.startIndex, cursor.endIndex))) {
+        // `r``m`: tree-sitter-bash keeps an empty (or unterminated) backquote pair inside a plain
+        // word as text; bash runs it as a command substitution.
+        unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${text.slice(cursor.startIndex, Math.min(cursor.endIndex, cursor.startIndex + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
+      }
       if (isNamed && (type === 'expansion' || type === 'regex')) {
         const hidden = hiddenSubstitution(cursor.currentNode, text);
         if (hidden) unmodelled.push({ span: spanOf(cursor.currentNode), reason: hidden });

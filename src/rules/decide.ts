@@ -43,6 +43,7 @@ import type { Span } from '../core/types.js';
 import type { ParsedScript, SimpleCommand } from '../parse/nodes.js';
 import type { Word } from '../parse/words.js';
 import { commandBasename, resolveCommand, wrapperSpec } from '../parse/command-name.js';
+import picomatch from 'picomatch';
 import { permittingFileRule, restrictingFileRule } from './file-rules.js';
 import { candidatesFor, firstExactMatch, firstMatch, joinContinuations, prefixAllowCovers, renderWord } from './match.js';
 import type { CommandModel, ModelCommand } from '../model/command-model.js';
@@ -343,6 +344,29 @@ export function visibleRule(text: string, rules: readonly PermissionRule[]): Per
   return undefined;
 }
 
+/**
+ * The first rule of `rules` whose program a glob command word (`/bin/[r]m`, `r?`; the model's
+ * `nameGlob`) may expand to: its first word's base name matches the glob as bash would match a
+ * file name. `undefined` when none may.
+ */
+function globRule(cmds: readonly ModelCommand[], rules: readonly PermissionRule[]): PermissionRule | undefined {
+  for (const m of cmds) {
+    if (m.nameGlob === undefined) continue;
+    let test: (s: string) => boolean;
+    try {
+      test = picomatch(m.nameGlob, { dot: false, nobrace: true, noextglob: true });
+    } catch {
+      test = () => true;
+    }
+    for (const r of rules) {
+      if (r.bash?.kind === 'any') return r;
+      const first = rulesFirstWords([r]);
+      for (const w of first) if (test(w)) return r;
+    }
+  }
+  return undefined;
+}
+
 /** A stand-in simple command for a candidate argv string (for rule matching only). */
 function candidateCommand(s: string, statement: number): SimpleCommand {
   const span = { start: 0, end: s.length };
@@ -545,6 +569,8 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   }
   const blind = model.gaps.length > 0;
   if (blind) {
+    const g = globRule(cmds, policy.deny);
+    if (g) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(g)}: a glob command word may name the denied program.`, rule: g, ...base };
     const r = visibleRule(text, policy.deny);
     if (r) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(r)}: the denied program is visible in a command whose effect is not fully known (${model.gaps[0]!.reason})`, rule: r, ...base };
   }
@@ -568,6 +594,8 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message, rule, span: p.span, ...base };
   }
   if (blind) {
+    const g = globRule(cmds, policy.ask);
+    if (g) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(g)} asks for approval: a glob command word may name its program.`, rule: g, ...base };
     const r = visibleRule(text, policy.ask);
     if (r) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(r)} asks for approval: its program is visible in a command whose effect is not fully known.`, rule: r, ...base };
   }

@@ -313,3 +313,18 @@ describe('acceptEdits: the sed backup copy is a write (second review)', () => {
     for (const c of ['sed -i s/a/b/ a.txt', 'sed --in-place s/a/b/ a.txt', 'sed -i.* s/a/b/ a.txt', 'sed --in-place=bak_* s/a/b/ a.txt']) expect(edit(c), c).toBe('allow');
   });
 });
+
+describe('globs and empty substitutions in the command word (second review)', () => {
+  // bash expands a glob command word to a path before looking the program up, and runs an empty
+  // backquote pair the parser keeps as text; `r`true`m` is one word to bash.
+  const DENIED = ['r``m -rf x', '/bin/[r]m v3', '/usr/bin/r? x', '/???/r? x', 'r* x'];
+  it.each(DENIED)('%s', (command) => {
+    neverAllowed(command);
+    expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).toBe('deny');
+  });
+  it.each(['r`true`m x', 'r$(true)m x', 'l``s', './scripts/*.sh'])('%s', (command) => neverAllowed(command));
+  it('a glob that cannot name the denied program asks, and globs in arguments stay allowed', () => {
+    expect(check('/usr/bin/l? x', ['Bash'], ['Bash(rm:*)']).decision).toBe('ask');
+    for (const c of ['ls *.txt', 'cat src/*.ts', "echo 'a``b'", 'echo a\\`\\`b', 'echo a"b"c']) expect(check(c, ['Bash'], ['Bash(rm:*)']).decision, c).toBe('allow');
+  });
+});
