@@ -18,6 +18,7 @@ import type { Span } from '../core/types.js';
 import { codeLoadingVariable } from './environment.js';
 import { commandBasename, resolveCommand, wrapperLevels } from '../parse/command-name.js';
 import { embeddedCode } from '../parse/embedded.js';
+import { arithmeticGaps } from '../parse/arithmetic.js';
 import type { EnclosingChain, ParsedScript, Redirect, SimpleCommand } from '../parse/nodes.js';
 import { hasUnquotedGlob, type Word, type WordPart } from '../parse/words.js';
 import { describeComplexity, LENGTH_CONSTRUCT, NODE_COUNT_CONSTRUCT } from '../parse/complexity.js';
@@ -299,6 +300,8 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     gaps.push({ span: cx.span ?? { start: 0, end: text.length }, reason: `Cap reached: ${describeComplexity(cx)}` });
   }
   for (const c of parsed.embeddedCaps ?? []) gaps.push({ span: { start: 0, end: Math.min(1, text.length) }, reason: `Cap reached: ${c}` });
+  // Arithmetic on values not known to be numbers (src/parse/arithmetic.ts).
+  for (const g of arithmeticGaps({ ...parsed, commands: parsed.commands.filter((c) => !c.embedded) })) gaps.push(g);
   for (const u of parsed.unmodelled ?? []) gaps.push({ span: u.span, reason: u.reason.startsWith('`') ? u.reason : `\`${text.slice(u.span.start, Math.min(u.span.end, u.span.start + 40))}\` ${u.reason}` });
 
   const loaderSpans = new Set<number>();
@@ -440,15 +443,6 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     if (nameWord && nameWord.value !== undefined && hasUnquotedGlob(nameWord)) {
       nameGlob = nameWord.value.slice(nameWord.value.lastIndexOf('/') + 1);
       unknown ??= `The command word \`${nameWord.value.slice(0, 60)}\` is a glob: which program runs depends on the files it matches.`;
-    }
-    // Two words the parser sees where bash sees one (`r\`true\`m x`: tree-sitter-bash ends the
-    // command name before the backquotes): what runs is not what the parser read.
-    const ws = first.name ? [first.name, ...first.args] : [];
-    for (let i = 0; i + 1 < ws.length; i++) {
-      if (ws[i]!.span.end === ws[i + 1]!.span.start) {
-        unknown ??= `\`${text.slice(ws[i]!.span.start, Math.min(ws[i + 1]!.span.end, ws[i]!.span.start + 40))}\` is one word to bash but two to the parser.`;
-        break;
-      }
     }
     const rest = first.args.map((a) => a.value ?? a.raw).join(' ');
     // `r``m x` runs `rm x` (the empty substitution expands to nothing).

@@ -328,3 +328,34 @@ describe('globs and empty substitutions in the command word (second review)', ()
     for (const c of ['ls *.txt', 'cat src/*.ts', "echo 'a``b'", 'echo a\\`\\`b', 'echo a"b"c']) expect(check(c, ['Bash'], ['Bash(rm:*)']).decision, c).toBe('allow');
   });
 });
+
+describe('arithmetic on run-time data (second review)', () => {
+  // bash evaluates the value of a variable, and the output of a substitution, in an arithmetic
+  // context as an expression; `a[$(cmd)]` built at run time runs cmd. Each was verified to run.
+  const RUNS = [
+    "x=a[; x+='$(touch p)]'; [[ x -eq 1 ]]",
+    "d='$'; x=\"a[${d}(touch p)]\"; [[ x -eq 1 ]]",
+    "x=$(printf 'a[%s(touch p)]' '$'); [[ x -eq 1 ]]",
+    "[[ $(printf 'a[%s(touch p)]' '$') -eq 1 ]]",
+    "echo $(( $(printf 'a[%s(touch p)]' '$') ))",
+    "(( $(printf 'a[%s(touch p)]' '$') ))",
+    '[[ $(cat a.txt) -eq 1 ]]', 'read x < a.txt; [[ x -eq 1 ]]', 'read -r x < a.txt; [[ $x -gt 0 ]]', 'x=$(head -1 a.txt); [[ $x -eq 0 ]]',
+    '[[ $(<a.txt) -eq 0 ]]', 'while read n; do [[ $n -gt 3 ]] && echo big; done < a.txt', 'for n in $(cat a.txt); do [[ $n -gt 3 ]]; done',
+    'x=$(cat a.txt); echo ${y:x}', 'x=$(cat a.txt); echo ${y[x]}', 'let x=$(cat a.txt)', '[[ $(wc -l a.txt) -gt 3 ]]', '[[ $HOME -eq 1 ]]',
+    "sh -c '[[ $(cat a.txt) -eq 1 ]]'", 'echo $(( $(date +%Ys) ))',
+  ];
+  it.each(RUNS)('%s', (command) => neverAllowed(command));
+  it('a denied program visible in the text is denied', () => {
+    for (const c of ["[[ $(printf 'a[%s(rm -rf victim)]' '$') -eq 1 ]]", "(( $(printf 'a[%s(rm -rf victim)]' '$') ))"]) {
+      expect(check(c, [], ['Bash(rm:*)']).decision, c).toBe('deny');
+      expect(check(c, ['Bash'], ['Bash(rm:*)']).decision, c).toBe('deny');
+    }
+  });
+  it('numbers the analysis can prove stay allowed', () => {
+    for (const c of ['echo $(( $(date +%s) - 1700000000 ))', 'start=$(date +%s); sleep 1; echo $(( $(date +%s) - start ))', '[[ $(wc -l < a.txt) -gt 3 ]]',
+      'n=$(ls | wc -l); [[ $n -gt 3 ]]', 'for i in 1 2 3; do echo $((i*2)); done', 'for ((i=0;i<3;i++)); do echo $i; done', 'i=0; while (( i < 3 )); do (( i++ )); done',
+      '[[ $# -gt 1 ]]', 'x=5; [[ $x -gt 1 ]]', 'echo ${#x}', 'echo $(( $(nproc) * 2 ))', 'x=$(git rev-list --count HEAD); echo $((x+1))', 'for i in $(seq 1 3); do echo $((i+1)); done']) {
+      expect(check(c).decision, c).toBe('allow');
+    }
+  });
+});
