@@ -47,6 +47,11 @@ export interface PathAccess {
   readonly extension?: true;
   /** On an extension access standing for a brace expansion too large to list (over {@link MAX_BRACE_ALTERNATIVES}): unknown, reason `brace`. */
   readonly braceOverflow?: true;
+  /**
+   * The command reads everything below the path when it is a directory (`grep -r`, `rg`,
+   * `diff -r`, `git grep`, `git diff --no-index`): a `Read(…)` rule naming anything there applies.
+   */
+  readonly recursive?: true;
 }
 
 /** Host facts for resolution. `realpath` returns the resolved path or undefined when it does not exist; absent → lexical only. */
@@ -564,6 +569,8 @@ function extractPattern(e: Extract<Extractor, { kind: 'patternThenPaths' }>, arg
     const d = e.default ?? (recursive ? e.recursiveDefault : undefined);
     if (d !== undefined) out.push(defaultAccess(d, e.operation, name, nameWord));
   }
+  // ripgrep searches directories recursively without an option.
+  if (recursive || name === 'rg') for (let k = 0; k < out.length; k++) out[k] = { ...out[k]!, recursive: true };
   append(reads, out);
   return reads;
 }
@@ -727,7 +734,8 @@ function extractGitDiff(args: readonly Word[], name: string): PathAccess[] {
   if (!after.some((w) => w.value === '--no-index')) return [];
   return filterOutFlags(after)
     .slice(0, 2)
-    .flatMap((w) => argAccesses(w, 'read', name));
+    .flatMap((w) => argAccesses(w, 'read', name))
+    .map((a) => ({ ...a, recursive: true as const }));
 }
 
 const OUTPUT_OPERATORS = new Set(['>', '>|', '>>', '&>', '&>>', '>&', '<>']);
@@ -814,6 +822,15 @@ export function extractPaths(cmd: SimpleCommand): PathAccess[] {
         break;
     }
     if (e.extension) for (let k = start; k < out.length; k++) out[k] = { ...out[k]!, extension: true };
+    // `diff -r` compares directories recursively.
+    if (name === 'diff' && args.some((w) => w.value !== undefined && (w.value === '--recursive' || /^-[A-Za-z]*[rR]/.test(w.value) && !w.value.startsWith('--')))) {
+      for (let k = start; k < out.length; k++) out[k] = { ...out[k]!, recursive: true };
+    }
+  }
+  // `git grep` searches the files of the working tree below the current directory (with
+  // --untracked or --no-index untracked ones too): a recursive read of `.`, for Read() rules.
+  if (resolved && resolved.name === 'git' && resolved.args.some((w) => w.value === 'grep')) {
+    out.push({ ...defaultAccess('.', 'read', 'git', resolved.nameWord), recursive: true, extension: true });
   }
   for (const r of cmd.redirects) {
     const a = redirectAccess(r);

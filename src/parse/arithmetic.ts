@@ -93,7 +93,7 @@ function operandsOf(node: Node, src: string): Node[] | undefined {
     case 'compound_statement':
       return src.startsWith('((', node.startIndex) ? [node] : undefined;
     case 'c_style_for_statement':
-      return ['initializer', 'condition', 'update'].flatMap((f) => node.childrenForFieldName(f).filter((c): c is Node => c !== null && c.isNamed));
+      return ['initializer', 'condition', 'update'].flatMap((f) => node.childrenForFieldName(f).filter((c): c is Node => c?.isNamed === true));
     case 'test_command': {
       if (!src.startsWith('[[', node.startIndex)) return undefined;
       const out: Node[] = [];
@@ -254,7 +254,7 @@ export function arithmeticGaps(parsed: ArithmeticFacts): { span: Span; reason: s
     // `declare -n r=x`: r reads x, whatever x holds.
     if (d.words.some((w) => w.value !== undefined && /^-[A-Za-z]*n/.test(w.value))) for (const a of d.assignments) bind(a.name, false);
   }
-  for (const l of parsed.loopBindings ?? []) bind(l.name, l.values !== undefined && l.values.every((w) => numericValue(w, numericStarts)));
+  for (const l of parsed.loopBindings ?? []) bind(l.name, l.values?.every((w) => numericValue(w, numericStarts)) === true);
   // `${x:=word}`, `${x=word}` assign x (text scan: over-approximates).
   for (const m of parsed.text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g)) bind(m[1]!, false);
   const out: { span: Span; reason: string }[] = [];

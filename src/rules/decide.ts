@@ -589,7 +589,9 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   if (fileAsk) {
     const { rule, p } = fileAsk;
     const message = fileAsk.deny
-      ? `${quoteCode(p.command)} ${VERB[p.operation]} \`${p.path}\`, a glob that may expand to a path rule ${ruleText(rule)} denies.`
+      ? p.recursive && !/[*?[\]{}]/.test(p.path)
+        ? `${quoteCode(p.command)} reads everything below \`${p.path}\`, which may hold a path rule ${ruleText(rule)} denies.`
+        : `${quoteCode(p.command)} ${VERB[p.operation]} \`${p.path}\`, a glob that may expand to a path rule ${ruleText(rule)} denies.`
       : `Rule ${ruleText(rule)} asks for approval: ${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}.`;
     return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message, rule, span: p.span, ...base };
   }

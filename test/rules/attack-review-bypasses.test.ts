@@ -359,3 +359,31 @@ describe('arithmetic on run-time data (second review)', () => {
     }
   });
 });
+
+describe('recursive reads and Read() deny rules (second review)', () => {
+  // The files below a directory cannot be listed in the pure analysis: a recursive read of a
+  // directory a denied pattern may match below asks, naming the rule.
+  const env = (command: string) => check(command, [], ['Read(./.env)']);
+  it.each(['grep -r KEY .', 'grep -r KEY', 'grep -rh . .', 'git grep --no-index KEY', 'git grep --untracked KEY', 'git grep KEY', 'diff -rN . empty', 'git diff --no-index . empty', 'rg KEY', 'rg --hidden KEY'])(
+    '%s',
+    (command) => {
+      const v = env(command);
+      expect(v.decision).toBe('ask');
+      expect(v.reason).toContain('Read(./.env)');
+    },
+  );
+  it('`.env` matches at any depth, so a recursive read of any directory of the project may reach one', () => {
+    expect(env('grep -r x src/').decision).toBe('ask');
+  });
+  it('an anchored rule leaves disjoint directories alone', () => {
+    const secrets = (c: string) => check(c, [], ['Read(./secrets/**)']).decision;
+    expect(secrets('grep -r x src/')).toBe('allow');
+    expect(secrets('diff -r src lib')).toBe('allow');
+    expect(secrets('grep -r x .')).toBe('ask');
+    expect(secrets('grep -r x secrets')).toBe('deny');
+  });
+  it('non-recursive reads and recursive reads without Read() rules are unchanged', () => {
+    for (const c of ['grep x a.txt', 'diff a b', 'cat a.txt']) expect(env(c).decision, c).toBe('allow');
+    for (const c of ['grep -r KEY .', 'git grep KEY', 'rg KEY']) expect(check(c).decision, c).toBe('allow');
+  });
+});
