@@ -709,6 +709,9 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
         };
       }
       if (mode === 'acceptEdits' && first !== undefined && inst.assignments.length === 0 && ACCEPT_EDITS_COMMANDS.has(first)) {
+        // An option value read outside the working directories (`touch --reference=/etc/shadow x`) is not an edit.
+        const outside = pathCtx ? effectPaths(inst).map((a) => validatePath(a, { ...pathCtx, cwd: m.cwd?.[0] ?? pathCtx.cwd })).find((c) => c.operation === 'read' && !c.allowed) : undefined;
+        if (outside) return { behavior: 'ask', reason: 'path-constraint', code: 'path-constraint', message: `${quoteCode(outside.command)} reads \`${outside.path}\`, outside the allowed working directories.`, span: m.cmd.span, ...base };
         how ??= 'mode';
         continue;
       }

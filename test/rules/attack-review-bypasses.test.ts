@@ -387,3 +387,14 @@ describe('recursive reads and Read() deny rules (second review)', () => {
     for (const c of ['grep -r KEY .', 'git grep KEY', 'rg KEY']) expect(check(c).decision, c).toBe('allow');
   });
 });
+
+describe('questionable items of the second review', () => {
+  const edit = (command: string) => verdictFor(command, { cwd: '/work/proj', mode: 'acceptEdits', permissions: { allow: [], deny: [], ask: [] } }, linter).decision;
+  it('acceptEdits: touch --reference reads the outside file', () => {
+    for (const c of ['touch --reference=/etc/shadow x', 'touch --ref=/etc/shadow x', 'touch -r /etc/shadow x']) expect(edit(c), c).toBe('ask');
+    for (const c of ['touch x', 'touch -r a.txt x']) expect(edit(c), c).toBe('allow');
+  });
+  it('jq $ENV split across a line is not read-only', () => {
+    expect(check("jq -n '$\nENV'").decision).not.toBe('allow');
+  });
+});
