@@ -47,6 +47,11 @@ export interface PathAccess {
   readonly extension?: true;
   /** On an extension access standing for a brace expansion too large to list (over {@link MAX_BRACE_ALTERNATIVES}): unknown, reason `brace`. */
   readonly braceOverflow?: true;
+  /**
+   * The command reads everything below the path when it is a directory (`grep -r`, `rg`,
+   * `diff -r`, `git grep`, `git diff --no-index`): a `Read(…)` rule naming anything there applies.
+   */
+  readonly recursive?: true;
 }
 
 /** Host facts for resolution. `realpath` returns the resolved path or undefined when it does not exist; absent → lexical only. */
@@ -564,6 +569,8 @@ function extractPattern(e: Extract<Extractor, { kind: 'patternThenPaths' }>, arg
     const d = e.default ?? (recursive ? e.recursiveDefault : undefined);
     if (d !== undefined) out.push(defaultAccess(d, e.operation, name, nameWord));
   }
+  // ripgrep searches directories recursively without an option.
+  if (recursive || name === 'rg') for (let k = 0; k < out.length; k++) out[k] = { ...out[k]!, recursive: true };
   append(reads, out);
   return reads;
 }
@@ -653,6 +660,8 @@ function extractSed(e: Extract<Extractor, { kind: 'sed' }>, args: readonly Word[
   const operands: Word[] = [];
   let scriptGiven = false;
   let rest = false;
+  // The backup suffix of `-iSUF` / `--in-place=SUF`: `null` when it is not static.
+  let suffix: { text: string | null; word: Word } | undefined;
   for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
     const v = lead(w);
@@ -666,6 +675,8 @@ function extractSed(e: Extract<Extractor, { kind: 'sed' }>, args: readonly Word[
     }
     if (v.startsWith('--')) {
       const { name: opt, inline } = optionName(v);
+      // `--in-place` and its unambiguous abbreviations (`--i`, `--in-pl`): sed has no other long option starting with `i`.
+      if (inline && opt.length >= 3 && '--in-place'.startsWith(opt)) suffix = { text: w.value === undefined ? null : w.value.slice(w.value.indexOf('=') + 1), word: w };
       if (e.scriptOptions.includes(opt)) scriptGiven = true;
       if (e.scriptFileOptions.includes(opt)) {
         scriptGiven = true;
@@ -681,7 +692,10 @@ function extractSed(e: Extract<Extractor, { kind: 'sed' }>, args: readonly Word[
     // take the rest of the cluster or the next argument.
     for (let k = 1; k < v.length; k++) {
       const c = v[k]!;
-      if (c === 'i') break;
+      if (c === 'i') {
+        if (k + 1 < v.length) suffix = { text: w.value === undefined ? null : w.value.slice(k + 1), word: w };
+        break;
+      }
       const letter = `-${c}`;
       const isScript = e.scriptOptions.includes(letter);
       const isFile = e.scriptFileOptions.includes(letter);
@@ -701,6 +715,16 @@ function extractSed(e: Extract<Extractor, { kind: 'sed' }>, args: readonly Word[
   }
   const files = scriptGiven ? operands : operands.slice(1);
   for (const w of files) append(out, argAccesses(w, operation, name));
+  // GNU sed renames each input to its backup name: the suffix appended to the name, or, when the
+  // suffix holds `*`, the suffix with every `*` replaced by the name as given (so `--in-place=/tmp/*`
+  // and `-i'.git/*'` put the original elsewhere). GNU sed manual, "Command-Line Options", --in-place
+  // (https://www.gnu.org/software/sed/manual/sed.html#Command_002dLine-Options); verified with sed 4.9.
+  if (suffix !== undefined) {
+    for (const w of files) {
+      const text = suffix.text !== null && w.value !== undefined ? (suffix.text.includes('*') ? suffix.text.replaceAll('*', w.value) : w.value + suffix.text) : undefined;
+      out.push(text !== undefined ? { path: text, static: true, operation: 'write', source: 'argument', command: name, span: suffix.word.span } : { path: suffix.word.raw, static: false, operation: 'write', source: 'argument', command: name, span: suffix.word.span });
+    }
+  }
   return out;
 }
 
@@ -717,7 +741,14 @@ const GIT_GREP_VALUED: ReadonlySet<string> = new Set(['-e', '-f', '-A', '-B', '-
  */
 function extractGitDiff(args: readonly Word[], name: string): PathAccess[] {
   const sub = args[0]?.value;
-  if (sub === 'diff') return filterOutFlags(args.slice(1)).flatMap((w) => argAccesses(w, 'read', name));
+  if (sub === 'diff') {
+    // With `--no-index` the operands are compared as files or whole directories.
+    const after = args.slice(1);
+    const recursive = after.some((w) => w.value === '--no-index');
+    return filterOutFlags(after)
+      .flatMap((w) => argAccesses(w, 'read', name))
+      .map((x) => (recursive ? { ...x, recursive: true as const } : x));
+  }
   if (sub !== 'grep') return [];
   const operands: Word[] = [];
   let patternGiven = false;
@@ -822,6 +853,15 @@ export function extractPaths(cmd: SimpleCommand): PathAccess[] {
         break;
     }
     if (e.extension) for (let k = start; k < out.length; k++) out[k] = { ...out[k]!, extension: true };
+    // `diff -r` compares directories recursively.
+    if (name === 'diff' && args.some((w) => w.value !== undefined && (w.value === '--recursive' || /^-[A-Za-z]*[rR]/.test(w.value) && !w.value.startsWith('--')))) {
+      for (let k = start; k < out.length; k++) out[k] = { ...out[k]!, recursive: true };
+    }
+  }
+  // `git grep` searches the files of the working tree below the current directory (with
+  // --untracked or --no-index untracked ones too): a recursive read of `.`, for Read() rules.
+  if (resolved && resolved.name === 'git' && resolved.args.some((w) => w.value === 'grep')) {
+    out.push({ ...defaultAccess('.', 'read', 'git', resolved.nameWord), recursive: true, extension: true });
   }
   for (const r of cmd.redirects) {
     const a = redirectAccess(r);

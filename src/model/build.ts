@@ -18,8 +18,9 @@ import type { Span } from '../core/types.js';
 import { changesInputCharset, classifyAssignment, codeLoadingVariable } from './environment.js';
 import { commandBasename, resolveCommand, wrapperLevels } from '../parse/command-name.js';
 import { embeddedCode } from '../parse/embedded.js';
+import { arithmeticGaps } from '../parse/arithmetic.js';
 import type { Declaration, EnclosingChain, ParsedScript, Redirect, SimpleCommand } from '../parse/nodes.js';
-import type { Word, WordPart } from '../parse/words.js';
+import { hasUnquotedGlob, type Word, type WordPart } from '../parse/words.js';
 import { describeComplexity, LENGTH_CONSTRUCT, NODE_COUNT_CONSTRUCT } from '../parse/complexity.js';
 import {
   MAX_CWD_CANDIDATES,
@@ -405,6 +406,8 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     gaps.push({ span: cx.span ?? { start: 0, end: text.length }, reason: `Cap reached: ${describeComplexity(cx)}` });
   }
   for (const c of parsed.embeddedCaps ?? []) gaps.push({ span: { start: 0, end: Math.min(1, text.length) }, reason: `Cap reached: ${c}` });
+  // Arithmetic on values not known to be numbers (src/parse/arithmetic.ts).
+  for (const g of arithmeticGaps({ ...parsed, commands: parsed.commands.filter((c) => !c.embedded) })) gaps.push(g);
   for (const u of parsed.unmodelled ?? []) gaps.push({ span: u.span, reason: u.reason.startsWith('`') ? u.reason : `\`${text.slice(u.span.start, Math.min(u.span.end, u.span.start + 40))}\` ${u.reason}` });
 
   const loaderSpans = new Set<number>();
@@ -627,7 +630,17 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     }));
     const resolved = resolveCommand(first);
     const candidates: string[] = [];
+    // A glob as the program word (`/bin/[r]m x`, `/usr/bin/r? x`): bash expands it to a path
+    // before it looks the program up, so which program runs depends on the file system.
+    const nameWord = resolved?.nameWord ?? first.name;
+    let nameGlob: string | undefined;
+    if (nameWord && nameWord.value !== undefined && hasUnquotedGlob(nameWord)) {
+      nameGlob = nameWord.value.slice(nameWord.value.lastIndexOf('/') + 1);
+      unknown ??= `The command word \`${nameWord.value.slice(0, 60)}\` is a glob: which program runs depends on the files it matches.`;
+    }
     const rest = first.args.map((a) => a.value ?? a.raw).join(' ');
+    // `r``m x` runs `rm x` (the empty substitution expands to nothing).
+    if (first.name?.value?.includes('``')) candidates.push(`${first.name.value.replaceAll('``', '')} ${rest}`.trim());
     if (first.name && first.name.value === undefined) {
       unknown ??= `The command word \`${first.name.raw.slice(0, 60)}\` is not known before the command runs.`;
       candidates.push(...visibleNames(first.name, bindings, rest));
@@ -714,6 +727,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
       places,
       ...(unknown !== undefined ? { unknown } : {}),
       candidates,
+      ...(nameGlob !== undefined ? { nameGlob } : {}),
     });
   }
   const cwds = trackCwd(parsed, commands, options);

@@ -127,6 +127,11 @@ export interface ModelCommand {
    * `find -delete` → `rm`.
    */
   readonly candidates: readonly string[];
+  /**
+   * When the program word is a glob (`/bin/[r]m`, `/usr/bin/r?`): its last path component as
+   * written (`[r]m`, `r?`), a bash pattern the program's name is matched against when it runs.
+   */
+  readonly nameGlob?: string;
 }
 
 /** A reason, for the whole unit or one place in it, why not everything that runs is known. */

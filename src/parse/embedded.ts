@@ -5,6 +5,7 @@
  * `bash` where `rm -rf /` runs. Pure: returns the embedded texts with where they sit in the
  * unit's text; the linter parses them.
  */
+import { arithmeticGaps } from './arithmetic.js';
 import type { Span } from '../core/types.js';
 import { commandBasename, resolveCommand, wrapperLevels, type WrapperLevel } from './command-name.js';
 import type { ParsedScript, SimpleCommand } from './nodes.js';
@@ -349,6 +350,8 @@ function embedAll(
         continue;
       }
       if (inner.problems.length > 0) caps.push(`Embedded shell code (${code.via}) does not parse; what it runs is not known.`);
+      const arith = arithmeticGaps(inner);
+      if (arith.length > 0) caps.push(`Embedded shell code (${code.via}) evaluates a value that is not known to be a number as arithmetic (${arith[0]!.reason.replace(/\.$/, '')}).`);
       if (inner.unmodelled) caps.push(`Embedded shell code (${code.via}) holds a construct that is not modelled (${inner.unmodelled[0]!.reason.replace(/\.$/, "")}).`);
       // Inner spans → the embedding text's spans → the unit's spans.
       const outer = map(code.span);

@@ -8,6 +8,7 @@ import type { Node, Tree, TreeCursor } from 'web-tree-sitter';
 import { ComplexityScanner, type ParseComplexity } from './complexity.js';
 import type { Span } from '../core/types.js';
 import { toWord, type Word } from './words.js';
+import { arithmeticUse, numericSubstitution, type ArithmeticUse } from './arithmetic.js';
 
 /** `NAME=value` before a command (or alone, as a statement). */
 export interface Assignment {
@@ -181,6 +182,12 @@ export interface ParsedScript {
    * them is not known, so the command model reports each as a gap. Absent when there are none.
    */
   readonly unmodelled?: readonly Unmodelled[];
+  /** Arithmetic contexts and what their operands read (src/parse/arithmetic.ts). Absent when there are none. */
+  readonly arithmetic?: readonly ArithmeticUse[];
+  /** Start offsets of the command substitutions whose output is proven to be a number (src/parse/arithmetic.ts). */
+  readonly numericSubstitutions?: readonly number[];
+  /** `for NAME in WORDS` and `select NAME in WORDS` loops: the name, its words (`undefined` for `select` and for a loop over `"$@"`), in document order. */
+  readonly loopBindings?: readonly { readonly name: string; readonly values: readonly Word[] | undefined }[];
 }
 
 /** A part of the tree whose effect the views do not model, and why (one sentence). */
@@ -351,6 +358,9 @@ const HEREDOC_PARTS: ReadonlySet<string> = new Set([
   'for_statement', 'c_style_for_statement', 'while_statement', 'if_statement', 'case_statement',
   'subshell', 'compound_statement', 'function_definition', 'variable_assignment', 'variable_assignments', 'list',
 ]);
+
+/** Node types that may be arithmetic contexts (src/parse/arithmetic.ts decides). */
+const ARITHMETIC_TYPES: ReadonlySet<string> = new Set(['arithmetic_expansion', 'compound_statement', 'c_style_for_statement', 'test_command', 'command', 'subscript', 'expansion']);
 
 const HEREDOC_TAIL = 'follows a here-document delimiter in a form that is not modelled: what bash does with it is not known.';
 
@@ -561,6 +571,9 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   const declarations: Declaration[] = [];
   const assignmentStatements: { assignment: Assignment; place: CommandPlace }[] = [];
   const unmodelled: Unmodelled[] = [];
+  const arithmetic: ArithmeticUse[] = [];
+  const numericSubstitutions: number[] = [];
+  const loopBindings: { name: string; values: Word[] | undefined }[] = [];
   /** The pipeline node at each depth of the current path (else undefined), its next stage index, and the stage in force. */
   const pipeGroup: ({ span: Span } | undefined)[] = [];
   const pipeNext: number[] = [];
@@ -650,6 +663,34 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
           if (subscriptCode(w, inIndex)) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${snippet.slice(0, 40)}\` holds an array subscript with a substitution, which bash runs when it evaluates the text as arithmetic or as a variable name.` });
         }
       }
+      if (isNamed && ARITHMETIC_TYPES.has(type)) {
+        const use = arithmeticUse(cursor.currentNode, src);
+        if (use) arithmetic.push(use);
+      }
+      if (isNamed && type === 'command_substitution' && numericSubstitution(cursor.currentNode, src)) numericSubstitutions.push(cursor.startIndex);
+      if (isNamed && type === 'for_statement') {
+        const node = cursor.currentNode;
+        const v = node.childForFieldName('variable');
+        if (v) loopBindings.push({ name: v.text, values: src.startsWith('select', node.startIndex) || node.childrenForFieldName('value').length === 0 ? undefined : node.childrenForFieldName('value').filter((c): c is Node => c !== null).map((c) => toWord(c, src)) });
+      }
+      if (isNamed && type === 'concatenation') {
+        // `r``m`: tree-sitter-bash drops an empty backquote pair between the parts of a word;
+        // bash runs it as a command substitution (empty output).
+        let at = cursor.startIndex;
+        let between = '';
+        for (const c of cursor.currentNode.namedChildren) {
+          if (!c) continue;
+          between += text.slice(at, c.startIndex);
+          at = c.endIndex;
+        }
+        between += text.slice(at, cursor.endIndex);
+        if (between.includes('`')) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${text.slice(cursor.startIndex, Math.min(cursor.endIndex, cursor.startIndex + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
+      }
+      if (isNamed && type === 'word' && text.slice(cursor.startIndex, cursor.endIndex).includes('`') && /(?:^|[^\\])(?:\\\\)*`/.test(text.slice(cursor.startIndex, cursor.endIndex))) {
+        // `r``m`: tree-sitter-bash keeps an empty (or unterminated) backquote pair inside a plain
+        // word as text; bash runs it as a command substitution.
+        unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${text.slice(cursor.startIndex, Math.min(cursor.endIndex, cursor.startIndex + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
+      }
       if (isNamed && (type === 'expansion' || type === 'regex')) {
         const hidden = hiddenSubstitution(cursor.currentNode, text);
         if (hidden) unmodelled.push({ span: spanOf(cursor.currentNode), reason: hidden });
@@ -713,14 +754,24 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         const parent = depth > 0 && cursor.currentFieldName === 'body' ? redirected[depth - 1] : undefined;
         const stage = stageAt[depth];
         const place: CommandPlace = { chain: chains[depth], depth: chainDepth[depth]!, ...(stage ? { pipeline: stage } : {}) };
-        commands.push(toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth], unmodelled));
+        const simple = toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth], unmodelled);
+        commands.push(simple);
+        // Two words the parser sees where bash sees one (`r\`true\`m x`: tree-sitter-bash ends the
+        // command name before the backquotes): what runs is not what the parser read.
+        const ws = simple.name ? [simple.name, ...simple.args] : simple.args;
+        for (let i = 0; i + 1 < ws.length; i++) {
+          if (ws[i]!.span.end === ws[i + 1]!.span.start) {
+            unmodelled.push({ span: { start: ws[i]!.span.start, end: ws[i + 1]!.span.end }, reason: `\`${src.slice(ws[i]!.span.start, Math.min(ws[i + 1]!.span.end, ws[i]!.span.start + 40))}\` is one word to bash but two to the parser.` });
+            break;
+          }
+        }
       }
       if (cursor.gotoFirstChild()) {
         depth++;
         continue;
       }
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...(unmodelled.length > 0 ? { unmodelled } : {}) };
+        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...(unmodelled.length > 0 ? { unmodelled } : {}), ...(arithmetic.length > 0 ? { arithmetic, numericSubstitutions, loopBindings } : {}) };
         depth--;
       }
     }

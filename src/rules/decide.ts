@@ -43,6 +43,7 @@ import type { Span } from '../core/types.js';
 import type { ParsedScript, SimpleCommand } from '../parse/nodes.js';
 import type { Word } from '../parse/words.js';
 import { commandBasename, resolveCommand, wrapperSpec } from '../parse/command-name.js';
+import picomatch from 'picomatch';
 import { permittingFileRule, restrictingFileRule } from './file-rules.js';
 import { candidatesFor, firstExactMatch, firstMatch, joinContinuations, prefixAllowCovers, renderWord } from './match.js';
 import type { CommandModel, ModelCommand } from '../model/command-model.js';
@@ -57,7 +58,7 @@ import { optionSetMatches } from './option-match.js';
 import { cdStaysPut, gitGuard, simpleCommandReadOnly } from '../analyses/read-only.js';
 import { extractPaths, protectedPath, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
 import { sedAllowed } from '../analyses/sed.js';
-import { optionEffectConstraint } from './effect-constraint.js';
+import { commandEffects, optionEffectConstraint } from './effect-constraint.js';
 
 /** Claude Code's MAX_SUBCOMMANDS_FOR_SECURITY_CHECK. */
 export const MAX_SUBCOMMANDS = 50;
@@ -389,6 +390,29 @@ export function visibleRule(text: string, rules: readonly PermissionRule[]): Per
   return undefined;
 }
 
+/**
+ * The first rule of `rules` whose program a glob command word (`/bin/[r]m`, `r?`; the model's
+ * `nameGlob`) may expand to: its first word's base name matches the glob as bash would match a
+ * file name. `undefined` when none may.
+ */
+function globRule(cmds: readonly ModelCommand[], rules: readonly PermissionRule[]): PermissionRule | undefined {
+  for (const m of cmds) {
+    if (m.nameGlob === undefined) continue;
+    let test: (s: string) => boolean;
+    try {
+      test = picomatch(m.nameGlob, { dot: false, nobrace: true, noextglob: true });
+    } catch {
+      test = () => true;
+    }
+    for (const r of rules) {
+      if (r.bash?.kind === 'any') return r;
+      const first = rulesFirstWords([r]);
+      for (const w of first) if (test(w)) return r;
+    }
+  }
+  return undefined;
+}
+
 /** A stand-in simple command for a candidate argv string (for rule matching only). */
 function candidateCommand(s: string, statement: number): SimpleCommand {
   const span = { start: 0, end: s.length };
@@ -484,6 +508,24 @@ function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, f
   return simpleCommandReadOnly(view, synthetic, { embedded: true, globs: true }).readOnly;
 }
 
+/**
+ * The paths named by the values of options that read or write a file (`diff --from-file=.env`,
+ * `hexdump -f.env`, `sort -o out`; rules/option-effects.json), as accesses: the attached and
+ * abbreviated spellings the extractors do not see. For `Read(…)`/`Edit(…)` rules only.
+ */
+function effectPaths(inst: SimpleCommand): PathAccess[] {
+  const found = commandEffects(inst);
+  if (!found) return [];
+  const resolved = resolveCommand(inst);
+  const out: PathAccess[] = [];
+  for (const e of found.effects) {
+    if ((e.kind !== 'read' && e.kind !== 'write') || e.value === undefined) continue;
+    const word = e.argIndex >= 0 ? resolved?.args[e.argIndex] : undefined;
+    out.push({ path: e.value, static: true, operation: e.kind, source: 'argument', command: found.program, span: word?.span ?? inst.span });
+  }
+  return out;
+}
+
 /** The read paths of input redirections (`< file`), which Claude Code's extractors do not list. */
 function inputPaths(inst: SimpleCommand): PathAccess[] {
   const out: PathAccess[] = [];
@@ -519,6 +561,8 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   // working directory), read-only — whatever the decision.
   const paths: PathCheck[] = [];
   const pathsOf = new Map<ModelCommand, PathCheck[]>();
+  // Option values that name a file (`diff --from-file=.env`): matched against Read()/Edit() rules too.
+  const effectChecks: PathCheck[] = [];
   if (pathCtx) {
     for (const m of cmds) {
       const list: PathCheck[] = [];
@@ -532,6 +576,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
       }
       pathsOf.set(m, list);
       for (const p of list) if (!paths.some((q) => q.span.start === p.span.start && q.path === p.path && q.reason === p.reason && q.operation === p.operation)) paths.push(p);
+      for (const inst of m.instances) for (const a of effectPaths(inst)) for (const d of dirs) effectChecks.push(validatePath(a, { ...pathCtx, cwd: d }));
     }
   }
   const functions = new Set<string>();
@@ -563,13 +608,15 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   // `Read(…)`/`Edit(…)` deny rules on the paths the command reads and writes (src/rules/file-rules.ts).
   const fileBases = { cwd: pathCtx?.cwd, home: pathCtx?.host.home };
   let fileAsk: { rule: PermissionRule; p: PathCheck; deny: boolean } | undefined;
-  for (const p of filePathViews(paths)) {
+  for (const p of filePathViews([...paths, ...effectChecks])) {
     const hit = restrictingFileRule(policy.deny, p, fileBases);
     if (hit?.certain) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(hit.rule)}: ${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}.`, rule: hit.rule, span: p.span, ...base };
     if (hit) fileAsk ??= { rule: hit.rule, p, deny: true };
   }
   const blind = model.gaps.length > 0;
   if (blind) {
+    const g = globRule(cmds, policy.deny);
+    if (g) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(g)}: a glob command word may name the denied program.`, rule: g, ...base };
     const r = visibleRule(text, policy.deny);
     if (r) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(r)}: the denied program is visible in a command whose effect is not fully known (${model.gaps[0]!.reason})`, rule: r, ...base };
   }
@@ -580,7 +627,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     const hit = ruleFor(text, m, policy, 'ask');
     if (hit) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(hit.rule)} asks for approval.`, rule: hit.rule, span: hit.span, ...base };
   }
-  for (const p of filePathViews(paths)) {
+  for (const p of filePathViews([...paths, ...effectChecks])) {
     if (fileAsk) break;
     const hit = restrictingFileRule(policy.ask, p, fileBases);
     if (hit) fileAsk = { rule: hit.rule, p, deny: false };
@@ -588,11 +635,15 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   if (fileAsk) {
     const { rule, p } = fileAsk;
     const message = fileAsk.deny
-      ? `${quoteCode(p.command)} ${VERB[p.operation]} \`${p.path}\`, a glob that may expand to a path rule ${ruleText(rule)} denies.`
+      ? p.recursive && !/[*?[\]{}]/.test(p.path)
+        ? `${quoteCode(p.command)} reads everything below \`${p.path}\`, which may hold a path rule ${ruleText(rule)} denies.`
+        : `${quoteCode(p.command)} ${VERB[p.operation]} \`${p.path}\`, a glob that may expand to a path rule ${ruleText(rule)} denies.`
       : `Rule ${ruleText(rule)} asks for approval: ${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}.`;
     return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message, rule, span: p.span, ...base };
   }
   if (blind) {
+    const g = globRule(cmds, policy.ask);
+    if (g) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(g)} asks for approval: a glob command word may name its program.`, rule: g, ...base };
     const r = visibleRule(text, policy.ask);
     if (r) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(r)} asks for approval: its program is visible in a command whose effect is not fully known.`, rule: r, ...base };
   }
@@ -704,6 +755,9 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
         };
       }
       if (mode === 'acceptEdits' && first !== undefined && inst.assignments.length === 0 && ACCEPT_EDITS_COMMANDS.has(first)) {
+        // An option value read outside the working directories (`touch --reference=/etc/shadow x`) is not an edit.
+        const outside = pathCtx ? effectPaths(inst).map((a) => validatePath(a, { ...pathCtx, cwd: m.cwd?.[0] ?? pathCtx.cwd })).find((c) => c.operation === 'read' && !c.allowed) : undefined;
+        if (outside) return { behavior: 'ask', reason: 'path-constraint', code: 'path-constraint', message: `${quoteCode(outside.command)} reads \`${outside.path}\`, outside the allowed working directories.`, span: m.cmd.span, ...base };
         how ??= 'mode';
         continue;
       }

@@ -20,6 +20,7 @@
  */
 import { environmentEffects, optionEffects, type OptionEffect } from '../analyses/option-effects.js';
 import { protectedPath, validatePath, type PathContext } from '../analyses/paths.js';
+import { sedHazards } from '../analyses/sed.js';
 import { resolveCommand } from '../parse/command-name.js';
 import { classifyAssignment } from '../model/environment.js';
 import type { SimpleCommand } from '../parse/nodes.js';
@@ -47,6 +48,16 @@ export function commandEffects(cmd: SimpleCommand, stdinArguments = false): { re
   const resolved = resolveCommand(cmd);
   if (!resolved) return undefined;
   const effects = optionEffects(resolved.name, resolved.args.map((w) => w.value ?? null));
+  // GNU sed's `e` command and `s///e` flag run shell code; `w`/`W` and `s///w` write a file
+  // (https://www.gnu.org/software/sed/manual/sed.html#Extended-Commands). Effects of the script,
+  // so that allow rules (`Bash(sed:*)`, `Bash`) do not pass them unseen.
+  if (resolved.name === 'sed' || resolved.name === 'gsed') {
+    for (const h of sedHazards(resolved.args)) {
+      const argIndex = resolved.args.indexOf(h.word);
+      if (h.kind === 'execute') effects.push({ kind: 'exec', option: 'e', argIndex: argIndex < 0 ? resolved.args.length : argIndex, note: h.detail === '' ? 'the sed script runs the pattern space as a shell command' : `the sed script runs \`${h.detail.slice(0, 40)}\`` });
+      else effects.push({ kind: 'write', option: 'w', argIndex: argIndex < 0 ? resolved.args.length : argIndex, ...(h.detail.includes('$…') ? {} : { value: h.detail }), note: 'the sed script writes the file' });
+    }
+  }
   if (stdinArguments && resolved.wrappers.includes('xargs') && !NO_FILE_OPERANDS.has(resolved.name)) {
     effects.push({ kind: 'read', option: 'xargs', argIndex: -1, note: 'the arguments come from standard input, so the files read are not known' });
   }

@@ -170,6 +170,21 @@ function globMayReach(c: Compiled, p: PathCheck, bases: FileRuleBases): boolean 
 }
 
 /**
+ * Whether a recursive read of `p` (`grep -r`, `diff -r`) may read a path `c` names: the files
+ * below a directory cannot be listed here, so the test is whether the rule's pattern can name
+ * anything below it. A pattern that matches a name at any depth (`.env`) can, for any directory
+ * that overlaps the rule's base; an anchored one (`secrets/**`) only when its literal directory
+ * and the read directory overlap (one contains the other). An unknown path may hold anything.
+ */
+function subtreeMayHold(c: Compiled, p: PathCheck, bases: FileRuleBases): boolean {
+  const dirs = forms(p, bases);
+  if (dirs.length === 0) return true;
+  const overlap = (a: string, b: string): boolean => a === b || a.startsWith(`${b === '/' ? '' : b}/`) || b.startsWith(`${a === '/' ? '' : a}/`);
+  const anywhere = !c.pattern.replace(/\/+$/, '').includes('/');
+  return dirs.some((d) => (anywhere ? overlap(d, c.base) : overlap(d, c.literal)));
+}
+
+/**
  * Whether two glob names may match one string: false only when their literal prefixes (before
  * the first glob character) or literal suffixes (after the last) cannot both hold. Sound: every
  * match of a glob starts with its prefix and ends with its suffix.
@@ -217,6 +232,7 @@ export function restrictingFileRule(rules: readonly PermissionRule[], p: PathChe
     fs ??= forms(p, bases);
     if (fs.some((f) => names(c, f))) return { rule, certain: !isGlob(p) };
     if (isGlob(p) && globMayReach(c, p, bases)) return { rule, certain: false };
+    if (p.recursive && p.operation === 'read' && subtreeMayHold(c, p, bases)) return { rule, certain: false };
   }
   return undefined;
 }

@@ -106,11 +106,31 @@ describe('optionEffects: every spelling of an effect', () => {
     expect(fx('diff --from-file=/etc/shadow a')).toEqual([['read', '--from-file', '/etc/shadow']]);
     expect(fx('file --magic-file=/m x')).toEqual([['read', '-m', '/m']]);
     expect(fx('file --magic=/m x')).toEqual([['read', '-m', '/m']]);
-    expect(fx('wc --files0-from=/f')).toEqual([['read', '--files0-from', '/f']]);
-    expect(fx('du --files0=/f')).toEqual([['read', '--files0-from', '/f']]);
+    // A list of file names: the files read are not known, whatever the list file is.
+    expect(fx('wc --files0-from=/f')).toEqual([['read', '--files0-from', undefined]]);
+    expect(fx('du --files0=/f')).toEqual([['read', '--files0-from', undefined]]);
+    expect(fx('find -files0-from - -maxdepth 1')).toEqual([['read', '-files0-from', undefined]]);
     expect(fx('grep -f /h/p.txt x')).toEqual([['read', '-f', '/h/p.txt']]);
     expect(fx('grep --exclude-from=/e x')).toEqual([['read', '--exclude-from', '/e']]);
     expect(fx('grep -rf /p x')).toEqual([['read', '-f', '/p']]);
+  });
+  it('response files, format files, page files and code-running subcommands (second attack review)', () => {
+    expect(fx('strings @/etc/shadow')).toEqual([['read', '@/etc/shadow', undefined]]);
+    expect(fx('strings -n 8 a.txt')).toEqual([]);
+    expect(fx('nm @args')).toEqual([['read', '@args', undefined]]);
+    expect(fx('hexdump -f/etc/shadow a')).toEqual([['read', '-f', '/etc/shadow']]);
+    expect(fx('hexdump -Cf/etc/shadow a')).toEqual([['read', '-f', '/etc/shadow']]);
+    expect(fx('hexdump --format-f=/etc/passwd a')).toEqual([['read', '-f', '/etc/passwd']]);
+    expect(fx('hexdump -C a')).toEqual([]);
+    expect(fx('man -l /dev/stdin')).toEqual([['read', '-l', undefined], ['read', '/dev/stdin', undefined]]);
+    expect(fx('man ./y.1')).toEqual([['read', './y.1', undefined]]);
+    expect(fx('man ls')).toEqual([]);
+    expect(fx('info ../outside.txt')).toEqual([['read', '../outside.txt', undefined]]);
+    expect(fx('info coreutils')).toEqual([]);
+    expect(kinds('make -f /dev/stdin')).toEqual(['read', 'exec']);
+    expect(kinds('make -f Makefile')).toEqual(['read']);
+    expect(kinds('tmux new -d x')).toEqual(['exec']);
+    expect(kinds('expect -c spawn')).toEqual(['exec']);
   });
   it('jq, xargs, awk, interpreters', () => {
     expect(fx('jq --rawfile a /etc/shadow .')).toEqual([['read', '--rawfile', '/etc/shadow']]);

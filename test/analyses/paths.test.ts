@@ -168,7 +168,11 @@ describe('extractPaths', () => {
     expect(await paths('sed -n --file=s.sed f')).toEqual(['s.sed:read', 'f:write']);
     expect(await paths('sed -nfs.sed f')).toEqual(['s.sed:read', 'f:write']);
     expect((await paths("sed --expression 's/a/b/' -- -f")).map((p) => p.split(':')[0])).toEqual(['-f']);
-    expect(await paths('sed -i.bak s/a/b/ f')).toEqual(['f:write']);
+    // The backup copy is a write too: the suffix appended, or each `*` replaced by the name.
+    expect(await paths('sed -i.bak s/a/b/ f')).toEqual(['f:write', 'f.bak:write']);
+    expect(await paths("sed --in-place='/tmp/*' s/a/b/ f")).toEqual(['f:write', '/tmp/f:write']);
+    expect(await paths("sed --in-pl='.git/*' s/a/b/ sub/config")).toEqual(['sub/config:write', '.git/sub/config:write']);
+    expect(await paths('sed -i s/a/b/ f')).toEqual(['f:write']);
   });
 
   it('output redirections are writes; /dev/null, /dev/stdout, /dev/stderr, /dev/fd/N and descriptor duplications are exempt', async () => {

@@ -48,7 +48,9 @@ const LAYERS: readonly ((c: string) => string)[] = [
 ];
 
 /** Spellings of the program itself. */
-const PROGRAM = fc.constantFrom('rm', '/bin/rm', '/usr/bin/rm', '\\rm', "'rm'", '"rm"', 'r""m', "r''m", '{rm,-f}', '${RM:-rm}', '`echo rm`', '$(echo rm)');
+const PROGRAM = fc.constantFrom('rm', '/bin/rm', '/usr/bin/rm', '\\rm', "'rm'", '"rm"', 'r""m', "r''m", '{rm,-f}', '${RM:-rm}', '`echo rm`', '$(echo rm)',
+  // Globs and empty substitutions inside the command word (second attack review).
+  'r``m', '/bin/[r]m', '/usr/bin/r?', '/???/r?', 'r*', '/usr/*/rm', 'r`true`m', 'r$(true)m');
 const OPTIONS = fc.constantFrom('', '-rf', '-r -f', '--recursive --force', '-f --', '--rec --for');
 
 const COMMAND = fc

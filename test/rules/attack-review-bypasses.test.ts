@@ -255,6 +255,146 @@ describe('variables that load code, set without an assignment (second review)', 
   ];
   it.each(SETS)('%s', (command) => neverAllowed(command));
   it('ordinary variables stay allowed', () => {
-    for (const c of ['read -r line < a.txt; echo "$line"', 'for f in *.txt; do wc -l "$f"; done', 'echo ${x:=1}']) expect(check(c).decision, c).toBe('allow');
+    for (const c of ['read -r line < a.txt; echo "$line"', 'for f in *.txt; do head -n 5 "$f"; done', 'echo ${x:=1}']) expect(check(c).decision, c).toBe('allow');
+  });
+});
+
+describe('files named inside other files, and option values read as files (second review)', () => {
+  // binutils read arguments from an `@file` response file; man-db reads a page file's roff `.so`
+  // requests; find takes its starting points from `-files0-from`; hexdump reads `-fFILE`.
+  const READS = [
+    'strings @/etc/shadow', 'strings @args.rsp', 'strings a.txt @../outside.txt', 'nm @args.rsp',
+    "printf '.so /etc/shadow\\n' | man -l /dev/stdin", "echo .so /etc/shadow | man /dev/stdin", 'man -l x.1', 'man ./y.1',
+    "printf '/etc\\0' | find -files0-from - -maxdepth 1 -name passwd", 'find -files0-from list', 'find -files0-from /dev/stdin <<< x',
+    'wc --files0-from=list', 'du --files0-from=list',
+    'hexdump -f/etc/shadow a.txt', 'hexdump --format-file=/etc/passwd a.txt', 'hexdump --format-f=/etc/passwd a.txt', 'hexdump -Cf/etc/passwd a.txt',
+    'info ../outside.txt', 'info /tmp/outside.txt',
+  ];
+  it.each(READS)('%s', (command) => neverAllowed(command));
+  it('a Read deny rule sees attached option values', () => {
+    for (const c of ['hexdump -f.env a.txt', 'hexdump --format-file=.env a.txt', 'diff --from-file=.env a.txt', 'diff --to-file=.env a.txt']) {
+      expect(check(c, [], ['Read(./.env)']).decision, c).toBe('deny');
+    }
+    for (const c of ['strings @.env']) expect(check(c, [], ['Read(./.env)']).decision, c).not.toBe('allow');
+  });
+  it('the plain forms stay allowed', () => {
+    for (const c of ['strings a.txt', 'strings -n 8 a.txt', 'hexdump -C a.txt', 'man ls', 'man 5 crontab', 'info coreutils', 'find . -name x', 'diff a b']) {
+      expect(check(c).decision, c).toBe('allow');
+    }
+  });
+});
+
+describe('programs that run code under an allow-all rule (second review)', () => {
+  // GNU sed's `e` command and `s///e` flag, a makefile from standard input, tmux and expect commands.
+  const RUNS = ["sed 'e rm x' a.txt", "sed '1e rm x' a.txt", "sed -n '$e rm -rf x' a.txt", "sed 's/.*/rm x/e' a.txt", "make -f /dev/stdin <<< $'all:\\n\\trm x'",
+    'make -f - <<< x', "tmux new -d 'rm x'", "tmux -c 'rm x'", "expect -c 'spawn rm x'", 'expect script.exp'];
+  it.each(RUNS)('%s', (command) => {
+    expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+    expect(check(command, [], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+  });
+  it('a sed write is a path under allow rules', () => {
+    expect(check("sed 's/a/b/w /tmp/x' a.txt", ['Bash'], []).decision).toBe('ask');
+    expect(check("sed 's/a/b/w /tmp/x' a.txt", ['Bash(sed:*)'], []).decision).toBe('ask');
+  });
+  it('without deny or ask rules an allow-all rule still covers them, and plain sed and make stay allowed', () => {
+    expect(check("sed 'e rm x' a.txt", ['Bash'], []).decision).toBe('allow');
+    for (const c of ["sed 's/a/b/' a.txt", 'make', 'make -f Makefile test']) expect(check(c, ['Bash'], ['Bash(rm:*)']).decision, c).toBe('allow');
+  });
+});
+
+describe('acceptEdits: the sed backup copy is a write (second review)', () => {
+  const edit = (command: string) => verdictFor(command, { cwd: '/work/proj', mode: 'acceptEdits', permissions: { allow: [], deny: [], ask: [] } }, linter).decision;
+  // GNU sed names the backup by the suffix, each `*` replaced by the file name as given.
+  it.each(["sed --in-place=/tmp/* s/a/b/ a.txt", "sed --in-place=../* s/a/b/ a.txt", "sed --in-place=../x* s/a/b/ a.txt", "sed --in-pl=/tmp/* s/a/b/ a.txt",
+    "sed --in-place=.git/* s/x/x/ config", "sed -i'/root/.ssh/*' s/a/b/ a.txt", "sed -i'.git/hooks/*' s/a/b/ pre-commit", 'sed -i"$S" s/a/b/ a.txt'])('%s', (command) => {
+    expect(edit(command)).not.toBe('allow');
+  });
+  it('backups inside the project stay allowed', () => {
+    for (const c of ['sed -i s/a/b/ a.txt', 'sed --in-place s/a/b/ a.txt', 'sed -i.* s/a/b/ a.txt', 'sed --in-place=bak_* s/a/b/ a.txt']) expect(edit(c), c).toBe('allow');
+  });
+});
+
+describe('globs and empty substitutions in the command word (second review)', () => {
+  // bash expands a glob command word to a path before looking the program up, and runs an empty
+  // backquote pair the parser keeps as text; `r`true`m` is one word to bash.
+  const DENIED = ['r``m -rf x', '/bin/[r]m v3', '/usr/bin/r? x', '/???/r? x', 'r* x'];
+  it.each(DENIED)('%s', (command) => {
+    neverAllowed(command);
+    expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).toBe('deny');
+  });
+  it.each(['r`true`m x', 'r$(true)m x', 'l``s', './scripts/*.sh'])('%s', (command) => neverAllowed(command));
+  it('a glob that cannot name the denied program asks, and globs in arguments stay allowed', () => {
+    expect(check('/usr/bin/l? x', ['Bash'], ['Bash(rm:*)']).decision).toBe('ask');
+    for (const c of ['ls *.txt', 'cat src/*.ts', "echo 'a``b'", 'echo a\\`\\`b', 'echo a"b"c']) expect(check(c, ['Bash'], ['Bash(rm:*)']).decision, c).toBe('allow');
+  });
+});
+
+describe('arithmetic on run-time data (second review)', () => {
+  // bash evaluates the value of a variable, and the output of a substitution, in an arithmetic
+  // context as an expression; `a[$(cmd)]` built at run time runs cmd. Each was verified to run.
+  const RUNS = [
+    "x=a[; x+='$(touch p)]'; [[ x -eq 1 ]]",
+    "d='$'; x=\"a[${d}(touch p)]\"; [[ x -eq 1 ]]",
+    "x=$(printf 'a[%s(touch p)]' '$'); [[ x -eq 1 ]]",
+    "[[ $(printf 'a[%s(touch p)]' '$') -eq 1 ]]",
+    "echo $(( $(printf 'a[%s(touch p)]' '$') ))",
+    "(( $(printf 'a[%s(touch p)]' '$') ))",
+    '[[ $(cat a.txt) -eq 1 ]]', 'read x < a.txt; [[ x -eq 1 ]]', 'read -r x < a.txt; [[ $x -gt 0 ]]', 'x=$(head -1 a.txt); [[ $x -eq 0 ]]',
+    '[[ $(<a.txt) -eq 0 ]]', 'while read n; do [[ $n -gt 3 ]] && echo big; done < a.txt', 'for n in $(cat a.txt); do [[ $n -gt 3 ]]; done',
+    'x=$(cat a.txt); echo ${y:x}', 'x=$(cat a.txt); echo ${y[x]}', 'let x=$(cat a.txt)', '[[ $(wc -l a.txt) -gt 3 ]]', '[[ $HOME -eq 1 ]]',
+    "sh -c '[[ $(cat a.txt) -eq 1 ]]'", 'echo $(( $(date +%Ys) ))',
+  ];
+  it.each(RUNS)('%s', (command) => neverAllowed(command));
+  it('a denied program visible in the text is denied', () => {
+    for (const c of ["[[ $(printf 'a[%s(rm -rf victim)]' '$') -eq 1 ]]", "(( $(printf 'a[%s(rm -rf victim)]' '$') ))"]) {
+      expect(check(c, [], ['Bash(rm:*)']).decision, c).toBe('deny');
+      expect(check(c, ['Bash'], ['Bash(rm:*)']).decision, c).toBe('deny');
+    }
+  });
+  it('numbers the analysis can prove stay allowed', () => {
+    for (const c of ['echo $(( $(date +%s) - 1700000000 ))', 'start=$(date +%s); sleep 1; echo $(( $(date +%s) - start ))', '[[ $(wc -l < a.txt) -gt 3 ]]',
+      'n=$(ls | wc -l); [[ $n -gt 3 ]]', 'for i in 1 2 3; do echo $((i*2)); done', 'for ((i=0;i<3;i++)); do echo $i; done', 'i=0; while (( i < 3 )); do (( i++ )); done',
+      '[[ $# -gt 1 ]]', 'x=5; [[ $x -gt 1 ]]', 'echo ${#x}', 'echo $(( $(nproc) * 2 ))', 'x=$(git rev-list --count HEAD); echo $((x+1))', 'for i in $(seq 1 3); do echo $((i+1)); done']) {
+      expect(check(c).decision, c).toBe('allow');
+    }
+  });
+});
+
+describe('recursive reads and Read() deny rules (second review)', () => {
+  // The files below a directory cannot be listed in the pure analysis: a recursive read of a
+  // directory a denied pattern may match below asks, naming the rule.
+  const env = (command: string) => check(command, [], ['Read(./.env)']);
+  it.each(['grep -r KEY .', 'grep -r KEY', 'grep -rh . .', 'git grep --no-index KEY', 'git grep --untracked KEY', 'git grep KEY', 'diff -rN . empty', 'git diff --no-index . empty', 'rg KEY', 'rg --hidden KEY'])(
+    '%s',
+    (command) => {
+      const v = env(command);
+      expect(v.decision).toBe('ask');
+      expect(v.reason).toContain('Read(./.env)');
+    },
+  );
+  it('`.env` matches at any depth, so a recursive read of any directory of the project may reach one', () => {
+    expect(env('grep -r x src/').decision).toBe('ask');
+  });
+  it('an anchored rule leaves disjoint directories alone', () => {
+    const secrets = (c: string) => check(c, [], ['Read(./secrets/**)']).decision;
+    expect(secrets('grep -r x src/')).toBe('allow');
+    expect(secrets('diff -r src lib')).toBe('allow');
+    expect(secrets('grep -r x .')).toBe('ask');
+    expect(secrets('grep -r x secrets')).toBe('deny');
+  });
+  it('non-recursive reads and recursive reads without Read() rules are unchanged', () => {
+    for (const c of ['grep x a.txt', 'diff a b', 'cat a.txt']) expect(env(c).decision, c).toBe('allow');
+    for (const c of ['grep -r KEY .', 'git grep KEY', 'rg KEY']) expect(check(c).decision, c).toBe('allow');
+  });
+});
+
+describe('questionable items of the second review', () => {
+  const edit = (command: string) => verdictFor(command, { cwd: '/work/proj', mode: 'acceptEdits', permissions: { allow: [], deny: [], ask: [] } }, linter).decision;
+  it('acceptEdits: touch --reference reads the outside file', () => {
+    for (const c of ['touch --reference=/etc/shadow x', 'touch --ref=/etc/shadow x', 'touch -r /etc/shadow x']) expect(edit(c), c).toBe('ask');
+    for (const c of ['touch x', 'touch -r a.txt x']) expect(edit(c), c).toBe('allow');
+  });
+  it('jq $ENV split across a line is not read-only', () => {
+    expect(check("jq -n '$\nENV'").decision).not.toBe('allow');
   });
 });

@@ -18,6 +18,10 @@ const check = (command: string, allow: string[] = [], deny: string[] = []) =>
 const OUTSIDE_READS = [
   'tac /etc/passwd', 'rev /etc/passwd', 'fold /etc/passwd', 'expand /etc/passwd', 'pr /etc/passwd', 'comm /etc/passwd x', 'cmp -l /etc/passwd x',
   'tsort /etc/passwd', 'tree /etc', 'tree /', 'du -a /root', 'fd . /root', 'find /', 'ls -R /', 'grep -f ~/p.txt x',
+  // Second attack review: response files, format files, page files, start points from a file.
+  'strings @/etc/shadow', 'strings a.txt @../outside.txt', 'hexdump -f/etc/shadow a.txt', 'hexdump --format-file=/etc/passwd a.txt',
+  'hexdump -Cf/etc/passwd a.txt', "printf '.so /etc/shadow\\n' | man -l /dev/stdin", "printf '/etc\\0' | find -files0-from - -maxdepth 1",
+  'info ../outside.txt',
 ];
 const ENV_DUMPS = ['cat /proc/self/environ', 'env', 'printenv', 'printenv AWS_SECRET_ACCESS_KEY', 'set', 'declare -p', 'export -p', 'typeset -p'];
 
