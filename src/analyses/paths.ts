@@ -15,6 +15,8 @@ import table from '../../rules/path-extractors.json' with { type: 'json' };
 import type { Span } from '../core/types.js';
 import { hasDriveLetter, toPosixPath } from '../core/session-paths.js';
 import { resolveCommand } from '../parse/command-name.js';
+import type { CommandModel } from '../model/command-model.js';
+import { buildModel } from '../model/build.js';
 import type { ParsedScript, Redirect, SimpleCommand } from '../parse/nodes.js';
 import { decodeAnsiC, type Word } from '../parse/words.js';
 import { sedAllowed } from './sed.js';
@@ -89,7 +91,8 @@ export interface PathContext {
 /**
  * Why a path is (not) allowed: `inside`/`outside` the working directories (established),
  * `variable` (an expansion, `%` or a leading `=`: unknown), `tilde-user` (`~user`, `~+` …),
- * `glob-write` (a glob written to), `unknown-cwd` (a relative path after a dynamic `cd`),
+ * `glob-write` (a glob written to), `unknown-cwd` (a relative path where the working directory is
+ * not known, or where it depends on whether a `cd` before it succeeded or ran at all),
  * `device` (a pseudo-device such as `/dev/null`: allowed), `brace` (a brace expansion with more
  * than {@link MAX_BRACE_ALTERNATIVES} alternatives or one longer than PATH_MAX: unknown; only on
  * extension accesses), `unresolved` (the kernel's resolution of the path is not certain: a `..`
@@ -231,6 +234,9 @@ function argAccesses(w: Word, operation: PathOperation, command: string, prefix 
 
 // ---------------------------------------------------------------------------------------------
 // Brace expansion (bash manual, "Brace Expansion")
+
+/** Linux's PATH_MAX: no file system resolves a longer path. */
+const PATH_MAX = 4096;
 
 /** At most this many alternatives per word are listed; more (or one longer than PATH_MAX) gives one access with reason `brace`. */
 export const MAX_BRACE_ALTERNATIVES = 64;
@@ -1076,206 +1082,50 @@ export function validatePath(a: PathAccess, ctx: PathContext): PathCheck {
 // ---------------------------------------------------------------------------------------------
 // Walking a unit
 
-/** Extent of a command in the text: its span and its redirections (those of a redirected_statement lie outside it). */
-function extent(c: SimpleCommand): Span {
-  let { start, end } = c.span;
-  for (const r of c.redirects) {
-    start = Math.min(start, r.span.start);
-    end = Math.max(end, r.span.end, r.heredoc ? r.heredoc.bodySpan.end : 0);
-  }
-  return { start, end };
-}
-
-/** Text of `text[from, to)` with comments blanked out (`comments` sorted, as the views give them). */
-function gapText(text: string, from: number, to: number, comments: readonly Span[]): string {
-  let s = text.slice(from, to);
-  // Binary search for the first comment that ends after `from`.
-  let lo = 0;
-  let hi = comments.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (comments[mid]!.end <= from) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo; i < comments.length && comments[i]!.start < to; i++) {
-    const c = comments[i]!;
-    const a = Math.max(c.start, from) - from;
-    const b = Math.min(c.end, to) - from;
-    s = s.slice(0, a) + ' '.repeat(b - a) + s.slice(b);
-  }
-  return s;
-}
-
-type GapToken = '(' | ')' | '|' | '&' | 'seq' | 'other';
-
 /**
- * The shell syntax between two top-level commands, as tokens. Only `;`, `&&`, `||`, newlines,
- * `(`, `)`, `|`, `|&` and `&` are understood; anything else (`{`, keywords, `!`, assignments,
- * test brackets …) is `other`, after which the nesting is not known.
+ * One check of access `a` for a command that may run in any of `dirs` (`undefined`: not known):
+ * the check itself when every directory gives the same answer (its `resolved` kept only when that
+ * is the same too), else not allowed with reason `unknown-cwd` (where the path lands depends on
+ * whether a `cd` before it succeeded or ran at all).
  */
-function gapTokens(s: string): GapToken[] {
-  const out: GapToken[] = [];
-  let i = 0;
-  while (i < s.length) {
-    const c = s[i]!;
-    const two = s.slice(i, i + 2);
-    if (/\s/.test(c) || c === ';') i++;
-    else if (two === '\\\n') i += 2;
-    else if (two === '&&' || two === '||') {
-      out.push('seq');
-      i += 2;
-    } else if (two === '|&') {
-      out.push('|');
-      i += 2;
-    } else if (c === '(' || c === ')' || c === '|' || c === '&') {
-      out.push(c);
-      i++;
-    } else {
-      out.push('other');
-      i++;
-      while (i < s.length && !/[\s;&|()]/.test(s[i]!)) i++;
-    }
+function judgeIn(a: PathAccess, dirs: readonly string[] | undefined, contextOf: (cwd: string | undefined) => PathContext): PathCheck {
+  if (dirs === undefined || dirs.length === 0) return validatePath(a, contextOf(undefined));
+  const checks = dirs.map((d) => validatePath(a, contextOf(d)));
+  const first = checks[0]!;
+  if (checks.every((c) => c.reason === first.reason && c.allowed === first.allowed)) {
+    return checks.every((c) => c.resolved === first.resolved) ? first : { ...first, resolved: null };
   }
-  return out;
-}
-
-const PATH_MAX = 4096;
-
-/** The cwd a `cd` access leads to: a path, `null` for unknown. */
-function cdTarget(a: PathAccess, cwd: string | undefined, home: string | undefined): string | null {
-  if (!a.static || a.path === '-' || a.glob) return null;
-  let p = a.path;
-  if (p === '~' || p.startsWith('~/')) {
-    if (home === undefined) return null;
-    p = home + p.slice(1);
-  }
-  if (p.startsWith('~') || p.includes('$') || p.includes('%') || p.startsWith('=')) return null;
-  if (hasDriveLetter(p)) {
-    const posixForm = toPosixPath(p);
-    if (posixForm === undefined) return null;
-    p = posixForm;
-  }
-  if (p === '') return cwd ?? null;
-  if (!p.startsWith('/') && cwd === undefined) return null;
-  // A relative cd may also go through CDPATH; scripts rarely set it, so it is ignored.
-  const out = trimSlash(p.startsWith('/') ? posix.normalize(p) : posix.join(cwd!, p));
-  // Longer than PATH_MAX: the cd fails on Linux; unknown (also bounds the work per path).
-  return out.length > PATH_MAX ? null : out;
+  return { ...first, resolved: null, allowed: false, reason: 'unknown-cwd' };
 }
 
 /**
- * Walks a parsed unit in order: every simple command's accesses validated. With `trackCd`, a
- * `cd` with a static target changes the cwd for the later commands; a dynamic cd (or `cd -`)
- * makes it unknown (reason `unknown-cwd` for later relative paths); `cd` with no arguments goes
- * home. Nesting is read from the syntax between top-level commands: a cd inside `( … )` ends with
- * it, a cd in a pipeline or run with `&` changes nothing, a cd inside `$( … )` or `sh -c '…'`
- * makes the cwd unknown for the rest of that command only, and a cd inside anything else (a
- * brace group, `if`, a loop, a function body, `eval` …) makes it unknown from there on — never
- * guessed. Without `trackCd` every path is resolved against `ctx.cwd` (Claude Code's view).
+ * Every simple command's accesses of a parsed unit, validated, in document order. With
+ * `trackCd`, each command's paths are resolved against the working directories the command model
+ * gives it (src/model/working-directory.ts: `cd`/`pushd`/`popd` followed through lists,
+ * branches, loops, subshells and function calls, a `cd` that may fail leaving the old directory
+ * possible): a path is `inside` or `outside` only when it is so from every directory the command
+ * may run in, else `unknown-cwd`; a relative path where the directory is not known is
+ * `unknown-cwd` too. `options.model` is the unit's model when the caller built it with the same
+ * start directory (`ctx.cwd`) and home; otherwise it is built here. Without `trackCd` every path
+ * is resolved against `ctx.cwd` (Claude Code's view).
  */
-export function unitPaths(parsed: ParsedScript, ctx: PathContext, options?: { readonly trackCd?: boolean }): PathCheck[] {
+export function unitPaths(parsed: ParsedScript, ctx: PathContext, options?: { readonly trackCd?: boolean; readonly model?: CommandModel }): PathCheck[] {
   const commands = parsed.commands;
   if (!options?.trackCd) return commands.flatMap((c) => extractPaths(c).map((a) => validatePath(a, ctx)));
-  const home = ctx.host.home;
-  const accesses = commands.map(extractPaths);
-  const isCd = (k: number): boolean => accesses[k]!.some((a) => a.source === 'cd');
-  const extents = commands.map(extent);
-  const top: number[] = [];
-  const embedded: number[] = [];
-  commands.forEach((c, k) => {
-    (c.embedded ? embedded : top).push(k);
-  });
-  /** The innermost top-level command whose extent holds span `s`. */
-  const hostOf = (s: Span): number | undefined => {
-    let best: number | undefined;
-    for (const j of top) {
-      const e = extents[j]!;
-      if (e.start <= s.start && e.end >= s.end && (best === undefined || e.start >= extents[best]!.start)) best = j;
+  const model = options.model ?? buildModel(parsed, { ...(ctx.cwd !== undefined ? { cwd: ctx.cwd } : {}), home: ctx.host.home });
+  const contexts = new Map<string | undefined, PathContext>();
+  const contextOf = (cwd: string | undefined): PathContext => {
+    let c = contexts.get(cwd);
+    if (!c) {
+      c = cwd === ctx.cwd ? ctx : { ...ctx, cwd };
+      contexts.set(cwd, c);
     }
-    return best;
+    return c;
   };
-  const embeddedHost = new Map<number, number | undefined>(embedded.map((k) => [k, hostOf(commands[k]!.span)]));
-  /** Top-level commands that run a cd of embedded code in the current shell (`eval 'cd x'`). */
-  const evalCd = new Set<number>();
-  for (const k of embedded) {
-    const h = embeddedHost.get(k);
-    if (h !== undefined && isCd(k) && resolveCommand(commands[h]!)?.name === 'eval') evalCd.add(h);
-  }
-
-  const cwdAt = new Map<number, string | undefined>();
-  /** The cwd at each `(` depth of the current statement; [0] is the unit level. */
-  let stack: (string | undefined)[] = [ctx.cwd];
-  let sticky = false; // the cwd is unknown for good
-  let complex = false; // the statement so far has syntax not understood, so the nesting is unknown
-  let statement = -1;
-  let prevEnd = 0;
-  /** While inside a top-level command that contains nested ones (`$( … )`): its end and the cwd after it. */
-  let nested: { end: number; cwd: string | undefined } | undefined;
-  const cwd = (): string | undefined => (sticky ? undefined : stack[stack.length - 1]);
-  const setCwd = (v: string | undefined): void => {
-    stack[stack.length - 1] = v;
-  };
-  for (let ti = 0; ti < top.length; ti++) {
-    const k = top[ti]!;
-    const nextTop = top[ti + 1];
-    const c = commands[k]!;
-    const ext = extents[k]!;
-    const isNested = nested !== undefined && ext.start < nested.end;
-    let gap: GapToken[] = [];
-    if (!isNested) {
-      if (nested) {
-        setCwd(nested.cwd);
-        nested = undefined;
-      }
-      if (c.statement !== statement) {
-        statement = c.statement;
-        complex = false;
-        stack = [stack[0]];
-        const st = parsed.statements[statement];
-        if (st) prevEnd = Math.max(prevEnd, st.span.start);
-      }
-      gap = gapTokens(gapText(parsed.text, Math.min(prevEnd, ext.start), ext.start, parsed.comments));
-      for (const t of gap) {
-        if (t === 'other') complex = true;
-        else if (t === '(') stack.push(cwd());
-        else if (t === ')' && stack.length > 1) stack.pop();
-      }
-      prevEnd = Math.max(prevEnd, ext.end);
-      if (nextTop !== undefined && extents[nextTop]!.start < ext.end) nested = { end: ext.end, cwd: undefined };
-      else nested = undefined;
-    }
-    cwdAt.set(k, cwd());
-    if (evalCd.has(k)) sticky = true;
-    const cd = accesses[k]!.find((a) => a.source === 'cd');
-    if (cd) {
-      if (isNested) {
-        // A cd in `$( … )` (a subshell): unknown for the rest of the enclosing command only.
-        setCwd(undefined);
-      } else {
-        // A cd next to `|` or followed by `&` runs in a subshell of its own.
-        const afterEnd = nextTop !== undefined ? Math.min(extents[nextTop]!.start, parsed.text.length) : (parsed.statements[statement]?.span.end ?? parsed.text.length);
-        const after = gapTokens(gapText(parsed.text, ext.end, Math.max(ext.end, afterEnd), parsed.comments));
-        if (gap[gap.length - 1] === '|' || after[0] === '|' || after[0] === '&') {
-          // no effect
-        } else if (complex) sticky = true;
-        else setCwd(cdTarget(cd, cwd(), home) ?? undefined);
-      }
-    }
-    // The cwd after a command holding nested ones is its own effect, whatever the nested did.
-    if (nested && !isNested) nested.cwd = cwd();
-  }
-
-  // Embedded code (`sh -c '…'`) runs where its host runs, until a cd of its own.
-  const cdSeen = new Set<number>();
-  for (const k of embedded) {
-    const h = embeddedHost.get(k);
-    cwdAt.set(k, h === undefined || cdSeen.has(h) ? undefined : cwdAt.get(h));
-    if (h !== undefined && isCd(k)) cdSeen.add(h);
-  }
   const out: PathCheck[] = [];
-  commands.forEach((_c, k) => {
-    const here: PathContext = { ...ctx, cwd: cwdAt.get(k) };
-    for (const a of accesses[k]!) out.push(validatePath(a, here));
+  commands.forEach((c, k) => {
+    const dirs = model.commands[k]?.cwd;
+    for (const a of extractPaths(c)) out.push(judgeIn(a, dirs, contextOf));
   });
   return out;
 }

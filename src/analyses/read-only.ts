@@ -65,6 +65,7 @@ type Dangerous =
       readonly dashDashDangerous: boolean;
     }
   | { readonly kind: 'flagPresent'; readonly values: readonly string[] }
+  | { readonly kind: 'flagRequired'; readonly values: readonly string[]; readonly letter: string }
   | { readonly kind: 'sedAllowlist' };
 
 interface CommandRow {
@@ -326,7 +327,7 @@ function validateFlags(tokens: readonly string[], spec: CommandSpec): Validation
       // grep/rg -A20: a short flag taking a number or string with the number attached.
       if (row.attachedNumber && short && inline === undefined) {
         const baseType = flags.get(flag.slice(0, 2));
-        if ((baseType === 'number' || baseType === 'string') && /^[0-9]+$/.test(flag.slice(2))) {
+        if ((baseType === 'number' || baseType === 'string' || baseType === 'optional') && /^[0-9]+$/.test(flag.slice(2))) {
           items.push({ value: token, role: 'flag', flag: flag.slice(0, 2) });
           i++;
           continue;
@@ -425,7 +426,7 @@ function dangerReason(d: Dangerous, items: readonly Item[], key: string, args: r
       for (const it of items) {
         if (it.role === 'flag') {
           const v = it.value;
-          if (d.listFlags.includes(v)) listMode = true;
+          if (d.listFlags.includes(v) || (it.flag !== undefined && d.listFlags.includes(it.flag))) listMode = true;
           else if (!v.startsWith('--') && v.length > 2 && !v.includes('=') && v.slice(1).includes(d.listLetter)) listMode = true;
           lastFlag = it.flag ?? v;
         } else if (it.role === 'positional') {
@@ -434,6 +435,10 @@ function dangerReason(d: Dangerous, items: readonly Item[], key: string, args: r
         }
       }
       return undefined;
+    }
+    case 'flagRequired': {
+      const present = items.some((it) => it.role === 'flag' && ((it.flag !== undefined && d.values.includes(it.flag)) || (/^-[A-Za-z]{2,}$/.test(it.value) && it.value.includes(d.letter))));
+      return present ? undefined : `\`${key}\` without ${d.values.map((v) => `\`${v}\``).join(' or ')} is not read-only.`;
     }
     case 'flagPresent': {
       const bad = items.find((it) => it.role === 'flag' && it.flag !== undefined && d.values.includes(it.flag));
@@ -521,6 +526,23 @@ export interface ReadOnlyOptions {
   readonly globs?: boolean;
 }
 
+const SYSTEM_DIRECTORIES: readonly string[] = (table as { systemProgramDirectories?: { directories: readonly string[] } }).systemProgramDirectories?.directories ?? [];
+
+/**
+ * The program name `word` names when it is `DIR/NAME` with DIR one of the system program
+ * directories of rules/read-only.json (`/bin/ls` → `ls`, `/usr/bin//git` → `git`); else undefined.
+ * A deliberate extension: Claude Code compares the command word as written, so `/bin/ls` is
+ * not read-only there.
+ */
+export function systemProgram(word: string): string | undefined {
+  const slash = word.lastIndexOf('/');
+  if (slash <= 0 || !word.startsWith('/')) return undefined;
+  const name = word.slice(slash + 1);
+  const dir = word.slice(0, slash).replace(/\/{2,}/g, '/');
+  if (name === '' || name === '.' || name === '..' || !SYSTEM_DIRECTORIES.includes(dir)) return undefined;
+  return name;
+}
+
 /** claude-code-reference.md §3.3.2 isCommandReadOnly for one simple command (cmd from src/parse/nodes.ts; text = the unit text its spans index). */
 export function simpleCommandReadOnly(cmd: SimpleCommand, text: string, options: ReadOnlyOptions = {}): ReadOnlyResult {
   if (cmd.embedded && !options.embedded) return no('The command is shell code embedded in another command.');
@@ -538,9 +560,16 @@ export function simpleCommandReadOnly(cmd: SimpleCommand, text: string, options:
   }
   for (const w of words) if (hasUncPath(wordText(w))) return no(`\`${show(w.raw)}\` is a UNC network path.`);
   const values = words.map((w) => w.value!);
+  let source = commandText(cmd, text);
+  // `/bin/ls` is the system's `ls` (rules/read-only.json systemProgramDirectories).
+  const system = systemProgram(values[0]!);
+  if (system !== undefined) {
+    values[0] = system;
+    source = cmd.name.raw === cmd.name.value && source.startsWith(cmd.name.raw) ? system + source.slice(cmd.name.raw.length) : '';
+  }
   const byFlags = flagParsing(cmd, values);
   if (byFlags?.readOnly) return OK;
-  if (fallbackMatches(cmd, commandText(cmd, text))) return OK;
+  if (fallbackMatches(system !== undefined ? { ...cmd, name: { ...cmd.name, raw: system, value: system } } : cmd, source)) return OK;
   return byFlags ?? no(`\`${show(values[0]!)}\` is not a recognised read-only command in this form.`);
 }
 

@@ -6,16 +6,14 @@
  *
  * What bash does that the model follows (https://www.gnu.org/software/bash/manual/bash.html):
  * a `for` variable takes each listed word in turn (glob words expand to existing paths); a
- * variable assigned a literal once, unconditionally, before its use, has that value; a `cd`
- * changes the directory of the shell it runs in only (a subshell, pipeline stage, background job
- * or command substitution has its own), and may fail, so later commands may run in either
- * directory; brace expansion of the command word happens before the program is looked up.
+ * variable assigned a literal once, unconditionally, before its use, has that value; the working
+ * directories follow the unit's control structure (src/model/working-directory.ts); brace expansion of the command word happens before the program is looked up.
  *
  * Pure; never throws for any parse.
  */
-import { posix } from 'node:path';
 import type { Span } from '../core/types.js';
 import { changesInputCharset, classifyAssignment, codeLoadingVariable } from './environment.js';
+import { workingDirectories } from './working-directory.js';
 import { commandBasename, resolveCommand, wrapperLevels } from '../parse/command-name.js';
 import { embeddedCode } from '../parse/embedded.js';
 import { arithmeticGaps } from '../parse/arithmetic.js';
@@ -23,7 +21,6 @@ import type { Declaration, EnclosingChain, ParsedScript, Redirect, SimpleCommand
 import { hasUnquotedGlob, type Word, type WordPart } from '../parse/words.js';
 import { describeComplexity, LENGTH_CONSTRUCT, NODE_COUNT_CONSTRUCT } from '../parse/complexity.js';
 import {
-  MAX_CWD_CANDIDATES,
   MAX_ENCLOSING_DEPTH,
   MAX_INSTANCES,
   type AbstractWord,
@@ -344,15 +341,6 @@ function visibleNames(name: Word, bindings: ReadonlyMap<string, Binding>, rest: 
     if (t !== '') list.push(rest === '' ? t : `${t} ${rest}`);
   }
   return list;
-}
-
-function resolveDir(target: string, cur: string | undefined, home: string | undefined): string | undefined {
-  let p = target;
-  if ((p === '~' || p.startsWith('~/')) && home !== undefined) p = home + p.slice(1);
-  if (p.startsWith('~') || p.includes('$')) return undefined;
-  if (p.startsWith('/')) return posix.normalize(p).replace(/(.)\/+$/, '$1');
-  if (cur === undefined) return undefined;
-  return posix.join(cur, p).replace(/(.)\/+$/, '$1');
 }
 
 /** POSIX special builtins: prefix assignments to them may stay in the shell (bash in POSIX mode). */
@@ -730,96 +718,8 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
       ...(nameGlob !== undefined ? { nameGlob } : {}),
     });
   }
-  const cwds = trackCwd(parsed, commands, options);
+  const cwds = workingDirectories(parsed, commands, options);
   const out = commands.map((c, k) => ({ ...c, cwd: cwds[k] }));
   gaps.sort((a, b) => a.span.start - b.span.start);
   return { text, commands: out, gaps, environmentReads };
-}
-
-/**
- * The working-directory candidates of each command, in document order (see the module comment).
- * A `cd` in a child shell (subshell, pipeline stage, background job, substitution, `sh -c`) counts
- * only inside it; a relative `cd` in a loop or function body, `cd -`, `popd`, a dynamic target or
- * more than {@link MAX_CWD_CANDIDATES} candidates make the directory unknown from there on.
- */
-function trackCwd(parsed: ParsedScript, commands: readonly ModelCommand[], options: ModelOptions): (readonly string[] | undefined)[] {
-  const out: (readonly string[] | undefined)[] = new Array(commands.length).fill(undefined);
-  const base = options.cwd?.startsWith('/') ? [posix.normalize(options.cwd).replace(/(.)\/+$/, '$1')] : undefined;
-  type Scope = { start: number; end: number; cwd: string[] | undefined };
-  let sticky = false;
-  const hostCwdAfter = new Map<number, string[] | undefined>();
-  const apply = (scope: Scope, c: ModelCommand): void => {
-    if (c.program !== 'cd' && c.program !== 'pushd' && c.program !== 'popd') return;
-    const inst = c.instances[0]!;
-    const resolved = resolveCommand(inst);
-    const args = (resolved?.args ?? []).filter((a) => !(a.value !== undefined && /^-[LPe@]+$/.test(a.value)));
-    if (c.program === 'popd' || (c.program === 'pushd' && args.length === 0)) {
-      scope.cwd = undefined;
-      return;
-    }
-    const t = args[0];
-    let target: string | undefined;
-    if (t === undefined) target = options.home;
-    else if (t.value !== undefined && t.value !== '-' && !c.argv.some((a) => a.kind === 'glob')) target = t.value;
-    if (target === undefined || scope.cwd === undefined) {
-      const abs = target?.startsWith('/') ? resolveDir(target, undefined, options.home) : undefined;
-      scope.cwd = abs !== undefined && scope.cwd !== undefined ? [...scope.cwd, abs] : undefined;
-      return;
-    }
-    const repeated = c.places.includes('loop-body') || c.places.includes('function-body');
-    if (repeated && !target.startsWith('/')) {
-      scope.cwd = undefined;
-      if (c.places.includes('function-body')) sticky = true;
-      return;
-    }
-    const next = new Set(scope.cwd);
-    for (const cur of scope.cwd) {
-      const d = resolveDir(target, cur, options.home);
-      if (d === undefined) {
-        scope.cwd = undefined;
-        return;
-      }
-      next.add(d);
-    }
-    scope.cwd = next.size > MAX_CWD_CANDIDATES ? undefined : [...next];
-  };
-  // Top-level commands first, in document order.
-  const stack: Scope[] = [{ start: 0, end: Infinity, cwd: base }];
-  for (let k = 0; k < commands.length; k++) {
-    const c = commands[k]!;
-    if (c.cmd.embedded) continue;
-    const s = c.cmd.span;
-    while (stack.length > 1 && !(stack[stack.length - 1]!.start <= s.start && s.end <= stack[stack.length - 1]!.end)) stack.pop();
-    // Child-shell constructs around the command, outermost first.
-    const scopes: { start: number; end: number }[] = [];
-    for (let e = c.cmd.place?.chain, n = 0; e && n < MAX_ENCLOSING_DEPTH; e = e.parent, n++) {
-      const kind = e.enclosing.kind;
-      if (kind === 'subshell' || kind === 'command-substitution' || kind === 'process-substitution') scopes.unshift(e.enclosing.span);
-    }
-    for (const sc of scopes) {
-      if (!stack.some((x) => x.start === sc.start && x.end === sc.end)) stack.push({ start: sc.start, end: sc.end, cwd: stack[stack.length - 1]!.cwd });
-    }
-    const top = stack[stack.length - 1]!;
-    out[k] = sticky ? undefined : top.cwd;
-    const own = c.places.includes('pipeline-stage') || c.places.includes('background');
-    if (own) {
-      apply({ start: s.start, end: s.end, cwd: top.cwd }, c);
-    } else apply(top, c);
-  }
-  // Embedded code runs where its host runs, with cds of its own (an `eval`'s count for the host's shell, so after it nothing is known).
-  for (let k = 0; k < commands.length; k++) {
-    const c = commands[k]!;
-    if (!c.cmd.embedded || c.cmd.host === undefined) continue;
-    const h = c.cmd.host;
-    if (!hostCwdAfter.has(h)) hostCwdAfter.set(h, out[h] ? [...out[h]!] : undefined);
-    const scope: Scope = { start: 0, end: Infinity, cwd: hostCwdAfter.get(h) };
-    out[k] = scope.cwd;
-    apply(scope, c);
-    hostCwdAfter.set(h, scope.cwd);
-    if ((c.program === 'cd' || c.program === 'pushd' || c.program === 'popd') && c.cmd.via === 'eval') {
-      for (let j = 0; j < commands.length; j++) if (!commands[j]!.cmd.embedded && commands[j]!.cmd.span.start > commands[h]!.cmd.span.end) out[j] = undefined;
-    }
-  }
-  void parsed;
-  return out;
 }

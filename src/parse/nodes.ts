@@ -140,6 +140,35 @@ export interface Statement {
   readonly span: Span;
 }
 
+/**
+ * The control structure of a unit, recorded in the same tree walk as the other views: one node
+ * per statement-level construct, so that an analysis can follow what runs after what (`&&`,
+ * `||`, `;`, branches, loops, subshells, function bodies) without re-reading the text.
+ *
+ * `type` is the tree-sitter-bash node type (`program`, `list`, `pipeline`, `subshell`,
+ * `compound_statement`, `if_statement`, `elif_clause`, `else_clause`, `while_statement` (also
+ * `until`), `for_statement` (also `select`), `c_style_for_statement`, `do_group`,
+ * `case_statement`, `case_item`, `function_definition`, `negated_command`,
+ * `redirected_statement`, `heredoc_redirect`, `command_substitution`, `process_substitution`,
+ * `ERROR`), or any other node type for a leaf that sits directly in one of those (a `command`, a
+ * `test_command`, a `variable_assignment`, a loop's word list …). Inside a leaf, only command
+ * and process substitutions (and the constructs above nested in them) are recorded.
+ */
+export interface FlowNode {
+  readonly type: string;
+  /** The tree-sitter field the node fills in its parent (`condition`, `body`, `right` …), when any. */
+  readonly field?: string;
+  readonly span: Span;
+  /**
+   * Children in document order: nested flow nodes, and the parent's anonymous tokens that steer
+   * control (`&&`, `||`, `|`, `|&`, `&`, `!`, `then`, `elif`, `else`, `do`, `while`, `until`,
+   * `select`, `;;`, `;&`, `;;&`) as strings.
+   */
+  readonly items: (FlowNode | string)[];
+  /** The index (into {@link ParsedScript.commands}) of the simple command (or command of redirections only) this node is. */
+  command?: number;
+}
+
 /** An ERROR node (text the grammar could not place) or a MISSING node (a token it inserted). */
 export interface SyntaxProblem {
   readonly kind: 'error' | 'missing';
@@ -188,6 +217,8 @@ export interface ParsedScript {
   readonly numericSubstitutions?: readonly number[];
   /** `for NAME in WORDS` and `select NAME in WORDS` loops: the name, its words (`undefined` for `select` and for a loop over `"$@"`), in document order. */
   readonly loopBindings?: readonly { readonly name: string; readonly values: readonly Word[] | undefined }[];
+  /** The control structure of the unit's own text (root: the `program` node); embedded code has none. Absent on hand-built views. */
+  readonly flow?: FlowNode;
 }
 
 /** A part of the tree whose effect the views do not model, and why (one sentence). */
@@ -538,6 +569,20 @@ function previousNamedSpan(cursor: TreeCursor): Span {
   return span;
 }
 
+/** Flow nodes whose named children are all flow nodes (statements, clauses, leaves). */
+const FLOW_CONTAINERS: ReadonlySet<string> = new Set([
+  'program', 'list', 'pipeline', 'subshell', 'compound_statement', 'if_statement', 'elif_clause', 'else_clause',
+  'while_statement', 'for_statement', 'c_style_for_statement', 'do_group', 'case_statement', 'case_item',
+  'function_definition', 'negated_command', 'redirected_statement', 'heredoc_redirect', 'command_substitution',
+  'process_substitution', 'ERROR',
+]);
+
+/** Flow nodes wherever they appear (a substitution inside a word runs commands of its own). */
+const FLOW_SCOPES: ReadonlySet<string> = new Set(['command_substitution', 'process_substitution']);
+
+/** Anonymous tokens a flow container keeps among its items. */
+const FLOW_TOKENS: ReadonlySet<string> = new Set(['&&', '||', '|', '|&', '&', '!', 'then', 'elif', 'else', 'do', 'while', 'until', 'select', ';;', ';&', ';;&']);
+
 /**
  * Walks `tree` once and returns its views. Iterative over a tree cursor, so it is linear in the
  * number of nodes and safe on arbitrarily deep trees. Does not delete the tree.
@@ -578,6 +623,10 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   const pipeGroup: ({ span: Span } | undefined)[] = [];
   const pipeNext: number[] = [];
   const pipeStageAt: (PipelineStage | undefined)[] = [];
+  /** The flow node opened at each depth of the current path (else undefined), and the innermost one in force below it. */
+  const flowAt: (FlowNode | undefined)[] = [];
+  const flowIn: (FlowNode | undefined)[] = [];
+  let flowRoot: FlowNode | undefined;
   // Every cursor property is a call into the parser's wasm memory, so the walk reads as few as it
   // can: named-ness is a property of the node's symbol (cached per type id), MISSING nodes exist
   // only in a tree with an error, and a field name is read only under a parent that has the field.
@@ -650,6 +699,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         if (isNamed && type !== 'comment') hasNamedBefore[depth] = true;
         if (depth + 1 < hasNamedBefore.length) hasNamedBefore[depth + 1] = false;
       }
+      const commandsBefore = commands.length;
       if (depth === 1 && isNamed && type !== 'comment') {
         statement++;
         statements.push({ type, span: { start: cursor.startIndex, end: cursor.endIndex } });
@@ -766,12 +816,27 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
           }
         }
       }
+      {
+        // The flow node of this node, if it is one, attached to the innermost one above it.
+        const parentFlow = depth > 0 ? flowIn[depth - 1] : undefined;
+        const parentIsContainer = parentFlow !== undefined && depth > 0 && flowAt[depth - 1] === parentFlow && FLOW_CONTAINERS.has(parentFlow.type);
+        let node: FlowNode | undefined;
+        if (depth === 0 || (isNamed && type !== 'comment' && (FLOW_SCOPES.has(type) || parentIsContainer || (parentFlow === undefined && FLOW_CONTAINERS.has(type))))) {
+          const field = depth > 0 && parentIsContainer ? cursor.currentFieldName : null;
+          node = { type, ...(field ? { field } : {}), span: { start: cursor.startIndex, end: cursor.endIndex }, items: [] };
+          if (commands.length > commandsBefore) node.command = commands.length - 1;
+          if (parentFlow) parentFlow.items.push(node);
+          else flowRoot ??= node;
+        } else if (!isNamed && parentIsContainer && FLOW_TOKENS.has(type)) parentFlow!.items.push(type);
+        flowAt[depth] = node;
+        flowIn[depth] = node ?? parentFlow;
+      }
       if (cursor.gotoFirstChild()) {
         depth++;
         continue;
       }
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...(unmodelled.length > 0 ? { unmodelled } : {}), ...(arithmetic.length > 0 ? { arithmetic, numericSubstitutions, loopBindings } : {}) };
+        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...(unmodelled.length > 0 ? { unmodelled } : {}), ...(arithmetic.length > 0 ? { arithmetic, numericSubstitutions, loopBindings } : {}), ...(flowRoot ? { flow: flowRoot } : {}) };
         depth--;
       }
     }

@@ -731,6 +731,10 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
         for (const p of pathsOf.get(m) ?? []) {
           // Every path fact decides, shellward's extension extractors too (stricter than Claude Code).
           if (p.span.start < inst.span.start && p.source !== 'redirect') continue;
+          // Entering a directory outside reads no file in it (a deliberate difference from Claude
+          // Code, which checks `cd`'s target as a read); what runs after the cd is judged from the
+          // directories the model gives it, so `cd /x && cat f` still asks about `/x/f`.
+          if (p.source === 'cd' && p.reason === 'outside' && m.program !== undefined && CD_LIKE.has(m.program)) continue;
           const problem = pathProblem(p, pathCtx, mode, rule !== undefined, (q) => permittingFileRule(policy.allow, q, fileBases) !== undefined);
           if (problem) return { behavior: 'ask', reason: 'path-constraint', code: 'path-constraint', message: problem, span: m.cmd.span, ...base };
         }

@@ -296,44 +296,85 @@ describe('unitPaths', () => {
     expect(await walk('cd /tmp && touch x', CTX, false)).toEqual(['/tmp→/tmp:outside', 'x→/work/proj/x:inside']);
   });
 
-  it('a static cd moves the cwd for later commands of a script', async () => {
-    expect(await walk('cd /tmp\ntouch x\ncd sub && touch y')).toEqual([
+  it('a static cd moves the cwd for what runs only after it succeeded', async () => {
+    // `&&`, `|| exit` and `set -e` leave no way to go on after a failed cd.
+    expect(await walk('cd /tmp && touch x')).toEqual(['/tmp→/tmp:outside', 'x→/tmp/x:outside']);
+    expect(await walk('cd /tmp || exit 1\ntouch x\ncd sub && touch y')).toEqual([
       '/tmp→/tmp:outside',
       'x→/tmp/x:outside',
       'sub→/tmp/sub:outside',
       'y→/tmp/sub/y:outside',
     ]);
-    expect(await walk('cd src; touch ../x')).toEqual(['src→/work/proj/src:inside', '../x→/work/proj/x:inside']);
-    expect(await walk('cd\ntouch x')).toEqual(['~→/home/u:outside', 'x→/home/u/x:outside']);
+    expect(await walk('set -e\ncd /tmp\ntouch x')).toEqual(['/tmp→/tmp:outside', 'x→/tmp/x:outside']);
+    expect(await walk('set -euo pipefail\ncd /tmp\ntouch x')).toEqual(['/tmp→/tmp:outside', 'x→/tmp/x:outside']);
+    expect(await walk('cd src && touch ../x')).toEqual(['src→/work/proj/src:inside', '../x→/work/proj/x:inside']);
+    expect(await walk('cd || exit\ntouch x')).toEqual(['~→/home/u:outside', 'x→/home/u/x:outside']);
+    // Inside either way.
+    // `y` is inside from both directories (resolved differs, so it is not given); `../x` is `/work/x` after the cd.
+    expect(await walk('cd src; touch ../x y')).toEqual(['src→/work/proj/src:inside', '../x→?:unknown-cwd', 'y→?:inside']);
+  });
+
+  it('a cd that may have failed leaves both directories possible: not inside, not established outside', async () => {
+    expect(await walk('cd /tmp\ntouch x')).toEqual(['/tmp→/tmp:outside', 'x→?:unknown-cwd']);
+    expect(await walk('cd /tmp; touch /etc/y')).toEqual(['/tmp→/tmp:outside', '/etc/y→/etc/y:outside']);
+    // `set -e` does not end the shell for a cd whose status is tested, nor after `set +e`.
+    expect(await walk('set -e\ncd /tmp || true\ntouch x')).toEqual(['/tmp→/tmp:outside', 'x→?:unknown-cwd']);
+    expect(await walk('set -e\nif cd /tmp; then :; fi\ntouch x')).toEqual(['/tmp→/tmp:outside', 'x→?:unknown-cwd']);
+    expect(await walk('set -e\ncd /tmp\nset +e\ntouch x')).toEqual(['/tmp→/tmp:outside', 'x→?:unknown-cwd']);
+    // `a || b`: b runs only when a failed.
+    expect(await walk('cd /tmp || touch x')).toEqual(['/tmp→/tmp:outside', 'x→/work/proj/x:inside']);
   });
 
   it('a dynamic cd or `cd -` makes the cwd unknown for later relative paths', async () => {
     expect(await walk('cd "$dir" || exit 1\ntouch x /etc/y')).toEqual(['"$dir"→?:variable', 'x→?:unknown-cwd', '/etc/y→/etc/y:outside']);
     expect(await walk('cd -\ntouch x')).toEqual(['-→?:unknown-cwd', 'x→?:unknown-cwd']);
-    expect(await walk(`cd /${'a'.repeat(5000)}; touch x`)).toEqual([`/${'a'.repeat(5000)}→/${'a'.repeat(5000)}:outside`, 'x→?:unknown-cwd']);
-    expect(await walk('cd "$d"; cd /work/proj; touch x')).toEqual(['"$d"→?:variable', '/work/proj→/work/proj:inside', 'x→/work/proj/x:inside']);
+    expect(await walk(`cd /${'a'.repeat(5000)} && touch x`)).toEqual([`/${'a'.repeat(5000)}→/${'a'.repeat(5000)}:outside`, 'x→?:unknown-cwd']);
+    // An absolute cd is known again once it succeeded.
+    expect(await walk('cd "$d"; cd /work/proj && touch x')).toEqual(['"$d"→?:variable', '/work/proj→/work/proj:inside', 'x→/work/proj/x:inside']);
+    expect(await walk('cd "$d"; cd /work/proj; touch x')).toEqual(['"$d"→?:variable', '/work/proj→/work/proj:inside', 'x→?:unknown-cwd']);
   });
 
   it('a cd in a subshell ends with it; in a pipeline or in the background it changes nothing', async () => {
-    expect(await walk('(cd /tmp; touch a); touch b')).toEqual(['/tmp→/tmp:outside', 'a→/tmp/a:outside', 'b→/work/proj/b:inside']);
-    expect(await walk('(cd /tmp && touch a) && touch b')).toEqual(['/tmp→/tmp:outside', 'a→/tmp/a:outside', 'b→/work/proj/b:inside']);
+    expect(await walk('(cd /tmp && touch a); touch b')).toEqual(['/tmp→/tmp:outside', 'a→/tmp/a:outside', 'b→/work/proj/b:inside']);
+    expect(await walk('(cd /tmp; touch a) && touch b')).toEqual(['/tmp→/tmp:outside', 'a→?:unknown-cwd', 'b→/work/proj/b:inside']);
     expect(await walk('cd /tmp | cat; touch b')).toEqual(['/tmp→/tmp:outside', 'b→/work/proj/b:inside']);
     expect(await walk('cd /tmp & touch b')).toEqual(['/tmp→/tmp:outside', 'b→/work/proj/b:inside']);
+    expect(await walk('cat x | (cd /tmp && touch a) && touch b')).toEqual(['x→/work/proj/x:inside', '/tmp→/tmp:outside', 'a→/tmp/a:outside', 'b→/work/proj/b:inside']);
   });
 
-  it('a cd inside a command substitution is unknown for the rest of that command only', async () => {
-    const out = await walk('cat $(cd /tmp; cat x) y; touch z');
+  it('a cd inside a command substitution counts inside it only', async () => {
+    const out = await walk('cat $(cd /tmp && cat x) y; touch z');
     expect(out.filter((s) => s.startsWith('z'))).toEqual(['z→/work/proj/z:inside']);
-    expect(out.filter((s) => s.startsWith('x'))).toEqual(['x→?:unknown-cwd']);
+    expect(out.filter((s) => s.startsWith('y'))).toEqual(['y→/work/proj/y:inside']);
+    expect(out.filter((s) => s.startsWith('x'))).toEqual(['x→/tmp/x:outside']);
   });
 
-  it('a cd inside a brace group, if, loop or function body makes the cwd unknown from there on (never guessed)', async () => {
-    expect(await walk('f() { cd /tmp; }\ntouch x')).toEqual(['/tmp→/tmp:outside', 'x→?:unknown-cwd']);
+  it('branches and loops: every directory a command may run in counts', async () => {
     expect(await walk('if true; then cd /tmp; fi\ntouch x')).toEqual(['/tmp→/tmp:outside', 'x→?:unknown-cwd']);
+    expect(await walk('if [ -d /tmp ]; then cd /tmp || exit; else exit 1; fi\ntouch x')).toEqual(['/tmp→/tmp:outside', 'x→/tmp/x:outside']);
+    expect(await walk('{ cd /tmp && touch a; } && touch b')).toEqual(['/tmp→/tmp:outside', 'a→/tmp/a:outside', 'b→/tmp/b:outside']);
     expect(await walk('{ cd /tmp; }; touch x')).toEqual(['/tmp→/tmp:outside', 'x→?:unknown-cwd']);
+    expect(await walk('case $1 in a) cd /tmp || exit;; *) exit 1;; esac\ntouch x')).toEqual(['/tmp→/tmp:outside', 'x→/tmp/x:outside']);
+    expect(await walk('case $1 in a) cd /tmp || exit;; esac\ntouch x')).toEqual(['/tmp→/tmp:outside', 'x→?:unknown-cwd']);
+    // A loop body runs any number of times: a relative cd in it leads anywhere below.
     expect(await walk('for d in a b; do cd "$d"; done; touch x')).toEqual(['"$d"→?:variable', 'x→?:unknown-cwd']);
+    expect(await walk('for d in a b; do touch x; cd sub || exit; done')).toEqual(['x→?:unknown-cwd', 'sub→?:unknown-cwd']);
+    expect(await walk('while true; do cd /tmp && break; done; touch x')).toEqual(['/tmp→/tmp:outside', 'x→/tmp/x:outside']);
     // Compound commands without a cd leave the cwd alone.
-    expect(await walk('cd src\nif true; then touch a; fi\ntouch b')).toEqual(['src→/work/proj/src:inside', 'a→/work/proj/src/a:inside', 'b→/work/proj/src/b:inside']);
+    expect(await walk('cd src || exit\nif true; then touch a; fi\ntouch b')).toEqual(['src→/work/proj/src:inside', 'a→/work/proj/src/a:inside', 'b→/work/proj/src/b:inside']);
+  });
+
+  it('a cd inside a function body applies where the function is called', async () => {
+    expect(await walk('f() { cd /tmp; }\ntouch x')).toEqual(['/tmp→/tmp:outside', 'x→/work/proj/x:inside']);
+    expect(await walk('f() { cd /tmp || exit; }\nf\ntouch x')).toEqual(['/tmp→/tmp:outside', 'x→/tmp/x:outside']);
+    expect(await walk('f() { cd /tmp; }\nf\ntouch x')).toEqual(['/tmp→/tmp:outside', 'x→?:unknown-cwd']);
+    // The body runs in the directory of each call.
+    expect(await walk('f() { touch y; }\ncd /tmp && f')).toEqual(['y→/tmp/y:outside', '/tmp→/tmp:outside']);
+    expect(await walk('f() { touch y; }\nf\ncd /tmp && f')).toEqual(['y→?:unknown-cwd', '/tmp→/tmp:outside']);
+    // Called before its definition, the name may run a program of that name (or the function, defined on an earlier pass of a loop).
+    expect(await walk('f\nf() { cd /tmp || exit; }\ntouch x')).toEqual(['/tmp→/tmp:outside', 'x→?:unknown-cwd']);
+    // A name used where the call is not seen (`trap f EXIT`): the body starts anywhere.
+    expect(await walk('f() { touch y; }\ntrap f EXIT')).toEqual(['y→?:unknown-cwd']);
   });
 });
 

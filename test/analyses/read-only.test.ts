@@ -149,6 +149,10 @@ const ALLOWLIST_READ_ONLY: readonly string[] = [
   'git worktree list',
   'git worktree list --porcelain',
   'git tag',
+  'git clean -n',
+  'git clean -f -n -d -x',
+  'git tag -n "v1*"',
+  'git tag -n5 v1',
   'git tag -l "v1*"',
   'git tag -li "v1*"',
   'git tag --list --sort=-v:refname',
@@ -301,6 +305,9 @@ const ALLOWLIST_NOT_READ_ONLY: readonly string[] = [
   'git worktree add x',
   'git worktree list --bogus',
   'git tag v1',
+  'git clean -f',
+  'git clean -f -n --no-dry-run',
+  'git tag -n -- v1',
   'git tag -- v1',
   'git tag -l -- v1',
   'git tag -a v1 -m x',
@@ -584,7 +591,12 @@ describe('words (claude-code-reference.md §3.3.2 items 2-3)', () => {
     ['ls "a?"', true],
     ['$CMD x', false],
     ["'cat' f", false],
-    ['/bin/ls', false],
+    // A program in the system's own directories is that program; any other path is not.
+    ['/bin/ls', true],
+    ['./ls', false],
+    ['/tmp/ls', false],
+    ['/usr/local/bin/ls', false],
+    ['/bin/../tmp/ls', false],
   ])('%s → %s', async (src, expected) => {
     expect((await check(src)).readOnly).toBe(expected);
   });

@@ -195,3 +195,46 @@ describe('the verdict schema documents every field', () => {
     }
   });
 });
+
+describe('harmless forms proven from what the command does (and their unsafe neighbours)', () => {
+  it.each([
+    // git clean with -n / --dry-run removes nothing, whatever else is given (https://git-scm.com/docs/git-clean).
+    ['git clean -f -n', 'allow'],
+    ['pwd && git clean -f -n', 'allow'],
+    ['git clean -f -n -x', 'allow'],
+    ['git clean -nfdx', 'allow'],
+    ['git clean --dry-run -d', 'allow'],
+    ['git clean -f', 'ask'],
+    ['git clean -fdx', 'ask'],
+    ['git clean -f -n --no-dry-run', 'ask'],
+    ['git clean -n -i', 'ask'],
+    // git tag -n[<num>] implies --list: its words are patterns (https://git-scm.com/docs/git-tag).
+    ["git tag -n 'v1.*'", 'allow'],
+    ['git tag -n5 v1', 'allow'],
+    ['git tag -n v1 HEAD', 'allow'],
+    ['git tag v1 HEAD', 'ask'],
+    ['git tag -n -- v1', 'ask'],
+    ['git tag -n -d v1', 'ask'],
+    // A program in the system's own directories is that program.
+    ['/bin/ls -la .', 'allow'],
+    ['/usr/bin/ls', 'allow'],
+    ['/bin/ls /etc', 'ask'],
+    ['./ls', 'ask'],
+    ['/tmp/ls', 'ask'],
+    ['/usr/local/bin/ls', 'ask'],
+    ['/bin/rm -f x', 'ask'],
+    // A cd outside reads nothing; what runs after it is judged from there.
+    ['cd /elsewhere && echo hi', 'allow'],
+    ['cd /etc && cat passwd', 'ask'],
+    ['cd /etc && ls', 'ask'],
+    ['cd /etc; touch x', 'ask'],
+    ['cd /etc && git status', 'ask'],
+    // A comment whose quotes pair up leaves every quote tracker in step.
+    ['# which skill is "finishing-a-branch" here\nls', 'allow'],
+    ["# don't\nls", 'ask'],
+    ['# a "it\'s"\nls', 'ask'],
+    ["# 'a' <<'M'\nls", 'ask'],
+  ])('%j → %s', (command, expected) => {
+    expect(decision(command)).toBe(expected);
+  });
+});

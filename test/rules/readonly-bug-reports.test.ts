@@ -238,7 +238,8 @@ describe('adversarial inputs (review of claude-code-reference.md §3.3/§3.4/§4
     ['ls /r?po/../etc', RO_OUTSIDE],
     ['ls /repo*', RO_OUTSIDE], // the glob may match /repo2, outside
     ['ls /ｅｔｃ', RO_OUTSIDE],
-    ['cd', RO_OUTSIDE],
+    // Entering the home directory reads nothing there, and nothing runs after it.
+    ['cd', { readOnly: true, outsideCwd: true, decision: 'allow' }],
     ['cd ../x && touch y', ASK_OUTSIDE],
     ['cd sub && git log', ASK],
     ['cd sub && echo x > f', ASK],

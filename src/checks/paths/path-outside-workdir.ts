@@ -151,8 +151,12 @@ export default defineCheck(
       exceptions:
         'Only paths established to be outside are reported: a path with a variable, a glob, `~user`, or ' +
         'a relative path after a `cd` whose target is unknown is not. A `cd` with a static target ' +
-        'moves the cwd for the later commands (Claude Code resolves every path against the original ' +
-        'cwd and asks about any `cd` with a write instead). A script or Makefile is taken to run from ' +
+        'moves the cwd for what runs after it as bash runs it: after `cd d && …`, `cd d || exit` or ' +
+        'under `set -e` the command runs in `d`; after `cd d; …` it may run in either directory (the ' +
+        'cd may fail), so a relative path is reported only when it is outside from both; a cd in a ' +
+        'subshell, pipeline or background job does not leak, and one in a function body counts where ' +
+        'the function is called (Claude Code resolves every path against the original cwd and asks ' +
+        'about any `cd` with a write instead). A script or Makefile is taken to run from ' +
         'its own directory, and the directory shellward lints from counts as a working directory too; ' +
         'an agent command without a recorded cwd is not checked. Removals of `/`, `~` and top-level ' +
         'directories are left to `path-dangerous-removal`. Writes under the system temporary directories ' +

@@ -79,7 +79,7 @@ export const POLICY_ASK: RuleMeta = {
   },
   sources: SOURCES,
   examples: {
-    invalid: ['git push origin main', 'cd src && cd ..', 'cd sub && git status', 'npm run build'],
+    invalid: ['git push origin main', 'cd ../other && ls', 'cd sub && git status', 'npm run build'],
     valid: ['git status', 'echo git push'],
   },
   examplePolicy: { allow: ['Bash(git status)', 'Bash(cd:*)', 'Bash(echo:*)'], ask: ['Bash(git push:*)'] },

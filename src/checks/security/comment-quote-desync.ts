@@ -9,10 +9,30 @@ import { defineSecurityCheck } from './define-security-check.js';
 import type { Hit, SecurityCommand } from './statement.js';
 
 /**
+ * True when a quote tracker that reads comment text `s` as code ends it where it started, outside
+ * quotes, whichever way it treats quotes: no backslash (escapes are read differently by different
+ * trackers), no `$`, backtick, redirection, parenthesis, brace or operator (`$'…'`, `$(`, `<<'M'`
+ * would be read as code by a tracker that does not know comments), and the quotes pair up (`"a"
+ * 'b'`, not `"it's"`, which a tracker ignoring the nesting reads as an open `'`).
+ */
+export function quotesBalanced(s: string): boolean {
+  if (/[\\$`<>(){};&|]/.test(s)) return false;
+  let open: string | undefined;
+  for (const c of s) {
+    if (c !== "'" && c !== '"') continue;
+    if (open === undefined) open = c;
+    else if (open === c) open = undefined;
+    else return false;
+  }
+  return open === undefined;
+}
+
+/**
  * Tracks quotes like `extractQuotedContent`; at an unquoted `#` whose rest of line contains `'`
  * or `"`, a hit; after an unquoted `#` the scan jumps to the end of the line. With a parse tree
- * (and no syntax error), a `#` counts only where tree-sitter starts a comment, and the bodies of
- * quoted heredocs are skipped. Without a tree this is exactly Claude Code's regex behaviour.
+ * (and no syntax error), a `#` counts only where tree-sitter starts a comment, the bodies of
+ * quoted heredocs are skipped, and a comment whose quotes pair up ({@link quotesBalanced}) is not
+ * a hit: every tracker leaves it outside quotes, in step with bash. Without a tree this is exactly Claude Code's regex behaviour.
  */
 export function detect(cmd: SecurityCommand): Hit | undefined {
   const t = cmd.text;
@@ -24,7 +44,8 @@ export function detect(cmd: SecurityCommand): Hit | undefined {
     if (commentStarts && !commentStarts.has(i)) return undefined;
     const nl = t.indexOf('\n', i);
     const lineEnd = nl < 0 ? t.length : nl;
-    for (let k = i + 1; k < lineEnd; k++) {
+    const balanced = tree !== undefined && quotesBalanced(t.slice(i + 1, lineEnd));
+    for (let k = i + 1; k < lineEnd && !balanced; k++) {
       if (t[k] === "'" || t[k] === '"') {
         hit = {
           start: i,
@@ -60,13 +81,16 @@ export default defineSecurityCheck(
         'Deviation from Claude Code: with the parse tree a `#` counts only where tree-sitter-bash starts a ' +
         'comment, so a mid-word `a#\'b\'` (which bash does not treat as a comment) is left to `mid-word-hash`, ' +
         'and `#` lines inside a quoted heredoc body (`cat <<\'EOF\'` … `# it\'s` … `EOF`) are not comments. ' +
+        'A comment whose quotes pair up (`# say "hi"`, `# the \'x\' flag`; no backslash, `$`, backtick, `<`, `>`, parenthesis, ' +
+        'brace or operator, no quote inside the other kind) ' +
+        'leaves every quote tracker outside quotes at its end, so it is not reported. ' +
         'Claude Code\'s own tree-sitter path skips this check entirely; its regex path (used when the parse ' +
         'has a syntax error) reports both cases.',
     },
     sources: ['claude-code:validateCommentQuoteDesync'],
     examples: {
-      valid: ['ls # plain comment', 'echo "a # b\'s"', "echo a#'b'", "cat <<'EOF'\n# it's\nEOF"],
-      invalid: ["ls # don't", 'echo ok # say "hi"'],
+      valid: ['ls # plain comment', 'echo "a # b\'s"', "echo a#'b'", "cat <<'EOF'\n# it's\nEOF", 'echo ok # say "hi"'],
+      invalid: ["ls # don't", 'echo ok # say "hi', 'ls # "it\'s"'],
     },
     claudeCode: { id: 22, name: 'validateCommentQuoteDesync', misparsing: true, order: ORDER['comment-quote-desync'] },
   },

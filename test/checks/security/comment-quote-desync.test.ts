@@ -9,7 +9,9 @@ const ID = 'comment-quote-desync';
 describe(ID, () => {
   it.each([
     ["ls # don't", '1:4'],
-    ['echo ok # say "hi"', '1:9'],
+    ['echo ok # say "hi', '1:9'],
+    ['ls # "it\'s"', '1:4'],
+    ["ls # 'a' <<'M'\necho x\nM", '1:4'],
     // the attack of the Claude Code source: the comment's quotes would swallow the next line
     ["echo \"it's\" # ' \" <<'MARKER'\nrm -rf /tmp/x\nMARKER", '1:13'],
     ["ls\n  # it's here\necho x", '2:3'],
@@ -27,6 +29,12 @@ describe(ID, () => {
   });
 
   describe('with the parse tree (deviation, both sides tested)', () => {
+    it('a comment whose quotes pair up leaves every quote tracker in step', async () => {
+      await expectNone(ID, 'echo ok # say "hi"');
+      await expectNone(ID, "# the 'x' flag\nls");
+      expect(detect(commandForText('echo ok # say "hi"', SECURITY_BATTERY))).toMatchObject({ start: 8 }); // regex path
+    });
+
     it('a mid-word # is not a comment for bash or tree-sitter', async () => {
       await expectNone(ID, "echo a#'b'");
       expect(detect(commandForText("echo a#'b'", SECURITY_BATTERY))).toMatchObject({ start: 6 }); // regex path
