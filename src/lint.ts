@@ -7,6 +7,7 @@ import { gitRepositoryHazard } from './analyses/git-repository.js';
 import { RULES, CHECKS, ruleMeta } from './checks/index.js';
 import { INTERNAL_ERROR } from './checks/input/input-rules.js';
 import type { Check, CheckContext, CheckHost } from './checks/define.js';
+import { isSecurityCheck } from './checks/security/statement.js';
 import { lineHash, numberFingerprints } from './core/fingerprint.js';
 import { LineIndex, spanToRange } from './core/positions.js';
 import type { CommandUnit, Diagnostic, Finding, Range, Severity, SeverityLevel, Span } from './core/types.js';
@@ -93,7 +94,9 @@ export interface UnitAnalysis {
   /**
    * The permission decision for the unit (src/rules/decide.ts) with the misparsing gate applied:
    * `misparsing` is set when a reported finding is a Claude Code misparsing security ask.
-   * Computed on first call (the parse views outlive the tree); `undefined` when the unit could not
+   * Computed on first call (the parse views outlive the tree), after the security checks whose
+   * rules are all `off` for the unit's profile, which run only then (their findings gate the
+   * decision but are never printed); `undefined` when the unit could not
    * be parsed (time-out) or the decision failed (an `internal-error` diagnostic says why).
    */
   decision(): PermissionDecision | undefined;
@@ -104,6 +107,12 @@ export interface UnitAnalysis {
    * when the unit was not parsed (an oversized command, a parse time-out, a failed analysis).
    */
   readonly views?: Pick<ParsedScript, 'comments' | 'statements'>;
+}
+
+/** The checks a {@link Linter} runs for one profile, in run order, and those of them run only for a decision. */
+interface ActiveChecks {
+  readonly all: readonly Check[];
+  readonly deferred: ReadonlySet<Check>;
 }
 
 /** A diagnostic before its fingerprint is known (fingerprints need the whole file). */
@@ -164,20 +173,30 @@ export class Linter {
     return this.options.policy ?? EMPTY_POLICY;
   }
 
-  private readonly active = new Map<string, readonly Check[]>();
+  private readonly active = new Map<string, ActiveChecks>();
 
   /**
-   * The checks with at least one rule that is not `off` for `profile` (after the configured
-   * severities): a check whose every finding would be dropped is not run at all.
+   * The checks to run for `profile`: `now`, those with at least one rule that is not `off` (after
+   * the configured severities), the policy check last; and `deferred`, the security checks whose
+   * every rule is off but whose findings gate the permission decision. A deferred check cannot
+   * print anything (its findings are all dropped by severity), so it runs only when the unit's
+   * decision is asked for (`lint` of a script never asks); a check that gates nothing and prints
+   * nothing is not run at all.
    */
-  private activeChecks(profile: CommandUnit['profile']): readonly Check[] {
+  private activeChecks(profile: CommandUnit['profile']): ActiveChecks {
     let list = this.active.get(profile);
     if (!list) {
+      const shown = (c: Check): boolean => c.rules.some((r) => this.severityFor(r.id, { profile }) !== undefined);
       // Checks whose findings gate the permission decision run whatever their severity: settings
       // change what is printed, never the decision. The policy check runs last, so the decision it
       // reads has every gate.
-      list = CHECKS.filter((c) => c.rules.some((r) => this.severityFor(r.id, { profile }) !== undefined || r.claudeCode !== undefined));
-      list = [...list.filter((c) => c.name !== 'permission-rules'), ...list.filter((c) => c.name === 'permission-rules')];
+      const gating = (c: Check): boolean => c.rules.some((r) => r.claudeCode !== undefined);
+      // Only security checks are deferred: they report through defineSecurityCheck, which never
+      // asks for a severity of its own, so an `off` rule of theirs prints nothing.
+      const deferrable = (c: Check): boolean => !shown(c) && gating(c) && isSecurityCheck(c);
+      const all = CHECKS.filter((c) => shown(c) || gating(c));
+      const ordered = [...all.filter((c) => c.name !== 'permission-rules'), ...all.filter((c) => c.name === 'permission-rules')];
+      list = { all: ordered, deferred: new Set(ordered.filter(deferrable)) };
       this.active.set(profile, list);
     }
     return list;
@@ -218,7 +237,11 @@ export class Linter {
 
   private analyseOrThrow(unit: CommandUnit, policy: PermissionPolicy): UnitAnalysis {
     const out: PendingDiagnostic[] = [];
-    const gates: GateFinding[] = [];
+    // Gates in check order: slot 0 before the checks, slot i + 1 for the i-th check, so that a
+    // deferred check's gates sit where they would be had it run in its turn.
+    const gateSlots: GateFinding[][] = [];
+    let slot = 0;
+    let gateCount = 0;
     const index = this.lineIndex(unit.hostText);
     const place = (f: Finding): void => {
       const claudeCode = ruleMeta(f.ruleId)?.claudeCode;
@@ -226,7 +249,10 @@ export class Linter {
       // does not change the decision.
       if (claudeCode !== undefined && isGatingFinding(f.ruleId, f.data)) {
         const order = typeof f.data?.order === 'number' ? f.data.order : claudeCode.order;
-        gates.push({ ruleId: f.ruleId, message: f.message, span: f.span, order });
+        const into = gateSlots[slot] ?? [];
+        gateSlots[slot] = into;
+        into.push({ ruleId: f.ruleId, message: f.message, span: f.span, order });
+        gateCount++;
       }
       const severity = this.severityFor(f.ruleId, unit, f.severity);
       if (!severity) return;
@@ -296,11 +322,34 @@ export class Linter {
       const model = buildModel(parsed, { ...(paths?.cwd !== undefined ? { cwd: paths.cwd } : {}), home: (this.options.pathHost ?? { home: homedir() }).home });
       let current: PermissionDecision | undefined;
       let currentGates = -1;
-      // The decision with the gates found so far (the policy check runs after the security checks).
+      const active = this.activeChecks(unit.profile);
+      let deferred: [Check, number][] = [];
+      const runCheck = (check: Check, at: number): void => {
+        const outer = slot;
+        slot = at + 1;
+        try {
+          check.run(ctx);
+        } catch (err) {
+          place({
+            ruleId: INTERNAL_ERROR.id,
+            message: `Check \`${check.name}\` failed: ${err instanceof Error ? err.message : String(err)}`,
+            span: { start: 0, end: Math.min(unit.text.length, 1) },
+          });
+        } finally {
+          slot = outer;
+        }
+      };
+      // The decision with the gates found so far (the policy check runs after the security checks);
+      // the deferred checks run first, once.
       const decideNow = (): PermissionDecision => {
-        if (!current || currentGates !== gates.length) {
-          current = decide(unit.text, parsed, policy, { ...base, model, gates: [...gates] });
-          currentGates = gates.length;
+        if (deferred.length > 0) {
+          const waiting = deferred;
+          deferred = [];
+          for (const [check, at] of waiting) runCheck(check, at);
+        }
+        if (!current || currentGates !== gateCount) {
+          current = decide(unit.text, parsed, policy, { ...base, model, gates: gateSlots.flat() });
+          currentGates = gateCount;
         }
         return current;
       };
@@ -315,17 +364,10 @@ export class Linter {
         report: place,
         ...(this.options.packs ? { packs: this.options.packs } : {}),
       };
-      for (const check of this.activeChecks(unit.profile)) {
-        try {
-          check.run(ctx);
-        } catch (err) {
-          place({
-            ruleId: INTERNAL_ERROR.id,
-            message: `Check \`${check.name}\` failed: ${err instanceof Error ? err.message : String(err)}`,
-            span: { start: 0, end: Math.min(unit.text.length, 1) },
-          });
-        }
-      }
+      active.all.forEach((check, at) => {
+        if (active.deferred.has(check)) deferred.push([check, at]);
+        else runCheck(check, at);
+      });
       decision = () => {
         try {
           return decideNow();

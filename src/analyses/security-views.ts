@@ -364,22 +364,59 @@ export function joinContinuations(v: View): View {
 /**
  * Builds every view of claude-code-reference.md §1.3 for `command`, treating the bodies of `inert` heredocs as
  * inert text. Linear in the command's length. Mirrors the view construction at the start of
- * Claude Code's `bashCommandIsSafe_DEPRECATED`.
+ * Claude Code's `bashCommandIsSafe_DEPRECATED`. `inert` may be a function, called at most once,
+ * when the heredocs are costly to find: the views other than `originalCommand` and `baseCommand`
+ * are built on first use (most command strings meet no check that reads them), and each only once.
  */
-export function buildSecurityViews(command: string, inert: readonly InertHeredoc[]): SecurityViews {
-  const space = command.indexOf(' ');
-  const baseCommand = space === -1 ? command : command.slice(0, space);
-  const processed = replaceInertHeredocs(command, inert);
-  const q = extractQuotedViews(processed, baseCommand === 'jq');
-  return {
-    originalCommand: command,
-    baseCommand,
-    processed,
-    unquotedContent: q.unquotedContent,
-    fullyUnquotedPreStrip: q.fullyUnquoted,
-    fullyUnquotedContent: stripSafeRedirections(q.fullyUnquoted),
-    unquotedKeepQuoteChars: q.unquotedKeepQuoteChars,
-  };
+export function buildSecurityViews(command: string, inert: readonly InertHeredoc[] | (() => readonly InertHeredoc[])): SecurityViews {
+  return new LazyViews(command, inert);
+}
+
+/** The {@link SecurityViews} of one command string, each view built when first read. */
+class LazyViews implements SecurityViews {
+  readonly baseCommand: string;
+  private processedView: View | undefined;
+  private quoted: ReturnType<typeof extractQuotedViews> | undefined;
+  private stripped: View | undefined;
+
+  constructor(
+    readonly originalCommand: string,
+    private inert: readonly InertHeredoc[] | (() => readonly InertHeredoc[]),
+  ) {
+    const space = originalCommand.indexOf(' ');
+    this.baseCommand = space === -1 ? originalCommand : originalCommand.slice(0, space);
+  }
+
+  get processed(): View {
+    if (!this.processedView) {
+      const inert = typeof this.inert === 'function' ? this.inert() : this.inert;
+      this.inert = [];
+      this.processedView = replaceInertHeredocs(this.originalCommand, inert);
+    }
+    return this.processedView;
+  }
+
+  private get views(): ReturnType<typeof extractQuotedViews> {
+    this.quoted ??= extractQuotedViews(this.processed, this.baseCommand === 'jq');
+    return this.quoted;
+  }
+
+  get unquotedContent(): View {
+    return this.views.unquotedContent;
+  }
+
+  get fullyUnquotedPreStrip(): View {
+    return this.views.fullyUnquoted;
+  }
+
+  get fullyUnquotedContent(): View {
+    this.stripped ??= stripSafeRedirections(this.views.fullyUnquoted);
+    return this.stripped;
+  }
+
+  get unquotedKeepQuoteChars(): View {
+    return this.views.unquotedKeepQuoteChars;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

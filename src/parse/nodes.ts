@@ -7,7 +7,7 @@
 import type { Node, Tree, TreeCursor } from 'web-tree-sitter';
 import { ComplexityScanner, type ParseComplexity } from './complexity.js';
 import type { Span } from '../core/types.js';
-import { toWord, type Word } from './words.js';
+import { nodeKind, toWord, type Word } from './words.js';
 import { arithmeticUse, numericSubstitution, type ArithmeticUse } from './arithmetic.js';
 
 /** `NAME=value` before a command (or alone, as a statement). */
@@ -350,11 +350,11 @@ function toRedirect(node: Node, src: string, nodeType: string = node.type): { re
   if (read?.differs) unknown.push({ span: { start: node.startIndex, end: Math.max(node.endIndex, read.heredoc.bodySpan.end) }, reason: read.differs });
   for (const c of node.children) {
     if (!c) continue;
-    const t = c.type;
+    const { type: t, named } = nodeKind(c);
     if (t === 'file_descriptor') fd = src.slice(c.startIndex, c.endIndex);
-    else if (!c.isNamed) {
+    else if (!named) {
       if (operator === '') operator = src.slice(c.startIndex, c.endIndex);
-    } else if (WORD_TYPES.has(t)) targets.push(toWord(c, src));
+    } else if (WORD_TYPES.has(t)) targets.push(toWord(c, src, t));
     else if (heredoc) {
       if (isRedirectNode(t)) {
         const r = toRedirect(c, src, t);
@@ -449,8 +449,9 @@ function toSimpleCommand(node: Node, src: string, statement: number, redirectedP
   const children = node.children;
   for (let i = 0; i < children.length; i++) {
     const c = children[i];
-    if (!c?.isNamed) continue;
-    const type = c.type;
+    if (!c) continue;
+    const { type, named } = nodeKind(c);
+    if (!named) continue;
     if (type === 'variable_assignment') assignments.push(toAssignment(c, src));
     else if (isRedirectNode(type)) {
       const r = toRedirect(c, src, type);
@@ -460,7 +461,7 @@ function toSimpleCommand(node: Node, src: string, statement: number, redirectedP
     } else if (type === 'command_name') {
       const inner = c.namedChild(0);
       name = toWord(inner ?? c, src);
-    } else if (WORD_TYPES.has(type) || node.fieldNameForChild(i) === 'argument') args.push(toWord(c, src));
+    } else if (WORD_TYPES.has(type) || node.fieldNameForChild(i) === 'argument') args.push(toWord(c, src, type));
   }
   // Redirections written after the command belong to the enclosing redirected_statement.
   if (redirectedParent) {
@@ -476,6 +477,16 @@ function toSimpleCommand(node: Node, src: string, statement: number, redirectedP
   }
   args.sort((a, b) => a.span.start - b.span.start);
   return { span: spanOf(node), name, args, assignments, redirects, statement, ...(place ? { place } : {}), ...(pipeline ? { pipeline } : {}) };
+}
+
+/** What the walk needs to know about a node type (one entry per symbol id). */
+interface TypeInfo {
+  readonly type: string;
+  readonly named: boolean;
+  /** {@link ENCLOSING_KIND} of the type (whether or not the node is named). */
+  readonly enclosing: Enclosing['kind'] | undefined;
+  /** The type is one of {@link WORD_TYPES}. */
+  readonly word: boolean;
 }
 
 /** Node types that enclose commands in a way the command model cares about. */
@@ -634,17 +645,26 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   // Node text is sliced from the text the parser read: src/parse/parser.ts parses NUL as U+FFFD.
   const src = text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text;
   const language = tree.language;
-  const namedById: (boolean | undefined)[] = [];
+  /** Per symbol id: its type name, named-ness, enclosing kind and word-ness (read once per id). */
+  const infoById: (TypeInfo | undefined)[] = [];
+  /** The type info of the node at each depth of the current path. */
+  const infos: TypeInfo[] = [];
+  /** The first `[` of `text` at or after the last word checked for a subscript (nodes come in document order). */
+  let bracketAt = -2;
+  let bracketFrom = 0;
   try {
     for (;;) {
       nodeCount++;
       const typeId = cursor.nodeTypeId;
-      const type = language.types[typeId] || 'ERROR';
-      let isNamed = namedById[typeId];
-      if (isNamed === undefined) {
-        isNamed = cursor.nodeIsNamed;
-        namedById[typeId] = isNamed;
+      let info = infoById[typeId];
+      if (info === undefined) {
+        const t = language.types[typeId] || 'ERROR';
+        info = { type: t, named: cursor.nodeIsNamed, enclosing: Object.hasOwn(ENCLOSING_KIND, t) ? ENCLOSING_KIND[t] : undefined, word: WORD_TYPES.has(t) };
+        infoById[typeId] = info;
       }
+      const type = info.type;
+      const isNamed = info.named;
+      infos[depth] = info;
       complexity.visit(cursor, type, isNamed, depth);
       redirected[depth] = type === 'redirected_statement' ? cursor.currentNode : undefined;
       const parentGroup = depth > 0 ? pipeGroup[depth - 1] : undefined;
@@ -659,8 +679,8 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         const parentDepth = depth > 0 ? chainDepth[depth - 1]! : 0;
         let chain = parentChain;
         let cdepth = parentDepth;
-        const kind = isNamed ? ENCLOSING_KIND[type] : undefined;
-        const parentKind = depth > 0 ? ENCLOSING_KIND[types[depth - 1]!] : undefined;
+        const kind = isNamed ? info.enclosing : undefined;
+        const parentKind = depth > 0 ? infos[depth - 1]!.enclosing : undefined;
         if (parentKind !== undefined && cursor.currentFieldName === 'condition') {
           // The test of an `if`/`while`/`until`/`for ((…))`: a marker entry on the path.
           chain = { enclosing: { kind: parentKind, span: { start: cursor.startIndex, end: cursor.endIndex }, field: 'condition' }, parent: chain };
@@ -704,7 +724,15 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         statement++;
         statements.push({ type, span: { start: cursor.startIndex, end: cursor.endIndex } });
       }
-      if (isNamed && WORD_TYPES.has(type) && (depth === 0 || !WORD_TYPES.has(types[depth - 1]!)) && /[[]/.test(text.slice(cursor.startIndex, cursor.endIndex)) || (isNamed && depth > 0 && types[depth - 1] === 'subscript' && cursor.currentFieldName === 'index')) {
+      let subscriptCandidate = false;
+      if (isNamed && info.word && (depth === 0 || !infos[depth - 1]!.word)) {
+        // Whether the word holds a `[`: the first `[` at or after its start lies before its end.
+        const start = cursor.startIndex;
+        if (start < bracketFrom || (bracketAt !== -1 && bracketAt < start)) bracketAt = text.indexOf('[', start);
+        bracketFrom = start;
+        subscriptCandidate = bracketAt !== -1 && bracketAt < cursor.endIndex;
+      }
+      if (subscriptCandidate || (isNamed && depth > 0 && types[depth - 1] === 'subscript' && cursor.currentFieldName === 'index')) {
         // Quoted text that bash may expand as an array subscript (see subscriptCode).
         const inIndex = depth > 0 && types[depth - 1] === 'subscript';
         const snippet = text.slice(cursor.startIndex, cursor.endIndex);
@@ -801,7 +829,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         const span = { start: r.redirects[0]!.span.start, end: r.redirects[r.redirects.length - 1]!.span.end };
         commands.push({ span, name: undefined, args: [], assignments: [], redirects: r.redirects, statement: Math.max(statement, 0), compound: true, place: { chain: chains[depth], depth: chainDepth[depth]! } });
       } else if (type === 'command') {
-        const parent = depth > 0 && cursor.currentFieldName === 'body' ? redirected[depth - 1] : undefined;
+        const parent = depth > 0 && redirected[depth - 1] !== undefined && cursor.currentFieldName === 'body' ? redirected[depth - 1] : undefined;
         const stage = stageAt[depth];
         const place: CommandPlace = { chain: chains[depth], depth: chainDepth[depth]!, ...(stage ? { pipeline: stage } : {}) };
         const simple = toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth], unmodelled);

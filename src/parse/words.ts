@@ -2,7 +2,7 @@
  * Static resolution of shell words (cf. ShellCheck's `getLiteralString`): what a word expands
  * to when it contains no expansion, and a part-by-part view when it does.
  */
-import type { Node } from 'web-tree-sitter';
+import type { Language, Node } from 'web-tree-sitter';
 import type { Span } from '../core/types.js';
 
 /** One piece of a word after quote removal. */
@@ -103,6 +103,29 @@ export function decodeAnsiC(body: string): string {
 
 const GUARDED_EXPANSION = /^\$\{#?[A-Za-z_0-9@*#?$!-]+(?::?\?|:?[-=]\s*[^\s}])/;
 
+let namedLanguage: Language | undefined;
+let namedById: (boolean | undefined)[] = [];
+
+/**
+ * The type of `node` and whether it is named, from one call into the parser's wasm memory
+ * (`Node.type` and `Node.isNamed` are one call each): named-ness is a property of the node's
+ * symbol, cached per symbol id of the language. Same answers as `node.type` / `node.isNamed`.
+ */
+export function nodeKind(node: Node): { readonly type: string; readonly named: boolean } {
+  const typeId = node.typeId;
+  const language = node.tree.language;
+  if (language !== namedLanguage) {
+    namedLanguage = language;
+    namedById = [];
+  }
+  let named = namedById[typeId];
+  if (named === undefined) {
+    named = node.isNamed;
+    namedById[typeId] = named;
+  }
+  return { type: language.types[typeId] || 'ERROR', named };
+}
+
 /** Source text of `[start, end)` in the unit (see {@link toWord}). */
 type TextOf = (start: number, end: number) => string;
 
@@ -174,7 +197,8 @@ function collectParts(node: Node, type: string, start: number, end: number, quot
         const cs = child.startIndex;
         const ce = child.endIndex;
         if (cs > pos) out.push({ kind: 'literal', value: unescapeUnquoted(sub(pos, cs)), quoted: false });
-        if (child.isNamed) collectParts(child, child.type, cs, ce, quoted, out, sub);
+        const kind = nodeKind(child);
+        if (kind.named) collectParts(child, kind.type, cs, ce, quoted, out, sub);
         else out.push({ kind: 'literal', value: sub(cs, ce), quoted });
         pos = ce;
       }
@@ -208,15 +232,16 @@ function mergeLiterals(parts: WordPart[]): WordPart[] {
  * Builds the {@link Word} view of a tree-sitter word-like node (`word`, `string`, `raw_string`,
  * `concatenation`, expansions …). `source`, when given, is the whole text the tree was parsed
  * from (offsets are read from it instead of asking the tree for each node's text; the result is
- * the same). Never throws; unknown node types become `dynamic` parts.
+ * the same). `type`, when given, is `node.type` (saves reading it again). Never throws; unknown
+ * node types become `dynamic` parts.
  */
-export function toWord(node: Node, source?: string): Word {
+export function toWord(node: Node, source?: string, type?: string): Word {
   const start = node.startIndex;
   const end = node.endIndex;
   const raw = source !== undefined ? source.slice(start, end) : node.text;
   const sub: TextOf = source !== undefined ? (s, e) => source.slice(s, e) : (s, e) => raw.slice(s - start, e - start);
   const parts: WordPart[] = [];
-  collectParts(node, node.type, start, end, false, parts, sub);
+  collectParts(node, type ?? node.type, start, end, false, parts, sub);
   const merged = mergeLiterals(parts);
   const isStatic = merged.every((p) => p.kind === 'literal');
   return {

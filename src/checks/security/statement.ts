@@ -231,13 +231,18 @@ export function securityCommands(ctx: CheckContext): readonly SecurityCommand[] 
   const statements = bucket(parsed.statements, (st) => st.span.start);
   const out = ranges.map((r, i) => {
     const text = parsed.text.slice(r.start, r.end);
-    const facts = treeFacts(parsed.text, r, {
-      comments: comments[i]!,
-      problems: problems[i]!,
-      commands: commands[i]!,
-      statements: statements[i]!,
-    });
-    return makeCommand(text, r.start, facts, ctx.unit.profile, 0, battery, ctx.unit.dialect);
+    // Found when a detector (or a view) first needs them: most command strings meet none that does.
+    let facts: TreeFacts | undefined;
+    const factsOf = (): TreeFacts => {
+      facts ??= treeFacts(parsed.text, r, {
+        comments: comments[i]!,
+        problems: problems[i]!,
+        commands: commands[i]!,
+        statements: statements[i]!,
+      });
+      return facts;
+    };
+    return makeCommand(text, r.start, factsOf, ctx.unit.profile, 0, battery, ctx.unit.dialect);
   });
   CACHE.set(ctx.parsed, out);
   return out;
@@ -254,17 +259,21 @@ function commandRanges(parsed: ParsedScript, granularity: 'script' | 'command'):
   return out;
 }
 
-/** Builds a {@link SecurityCommand}; `start` is its offset in the unit text. */
+/**
+ * Builds a {@link SecurityCommand}; `start` is its offset in the unit text. `tree` may be a
+ * function that computes the facts, called once on first use (of `tree` or of a view that needs
+ * the quoted heredocs).
+ */
 function makeCommand(
   text: string,
   start: number,
-  tree: TreeFacts | undefined,
+  tree: TreeFacts | undefined | (() => TreeFacts),
   profile: Profile,
   depth: number,
   battery: SecurityBattery,
   dialect: Dialect = 'bash',
 ): SecurityCommand {
-  const views = buildSecurityViews(text, tree?.heredocs ?? []);
+  const views = buildSecurityViews(text, typeof tree === 'function' ? () => tree().heredocs : (tree?.heredocs ?? []));
   const gitCommit = analyseGitCommit(text, views.baseCommand);
   let allowOrder: number | undefined;
   let allowedBy: SecurityCommand['allowedBy'];
@@ -278,7 +287,20 @@ function makeCommand(
     allowOrder = ALLOW_GIT_COMMIT;
     allowedBy = 'git-commit';
   }
-  return { start, text, views, tree, profile, dialect, gitCommit, allowOrder, allowedBy };
+  if (typeof tree !== 'function') return { start, text, views, tree, profile, dialect, gitCommit, allowOrder, allowedBy };
+  return {
+    start,
+    text,
+    views,
+    get tree() {
+      return tree();
+    },
+    profile,
+    dialect,
+    gitCommit,
+    allowOrder,
+    allowedBy,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
