@@ -54,11 +54,11 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 
 // node_modules/@actions/core/lib/utils.js
 var require_utils = __commonJS({
-  "node_modules/@actions/core/lib/utils.js"(exports) {
+  "node_modules/@actions/core/lib/utils.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.toCommandValue = toCommandValue;
-    exports.toCommandProperties = toCommandProperties;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.toCommandValue = toCommandValue;
+    exports2.toCommandProperties = toCommandProperties;
     function toCommandValue(input) {
       if (input === null || input === void 0) {
         return "";
@@ -85,9 +85,9 @@ var require_utils = __commonJS({
 
 // node_modules/@actions/core/lib/command.js
 var require_command = __commonJS({
-  "node_modules/@actions/core/lib/command.js"(exports) {
+  "node_modules/@actions/core/lib/command.js"(exports2) {
     "use strict";
-    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o2, m, k, k2) {
+    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o2, m, k, k2) {
       if (k2 === void 0) k2 = k;
       var desc = Object.getOwnPropertyDescriptor(m, k);
       if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
@@ -100,12 +100,12 @@ var require_command = __commonJS({
       if (k2 === void 0) k2 = k;
       o2[k2] = m[k];
     }));
-    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o2, v) {
+    var __setModuleDefault = exports2 && exports2.__setModuleDefault || (Object.create ? (function(o2, v) {
       Object.defineProperty(o2, "default", { enumerable: true, value: v });
     }) : function(o2, v) {
       o2["default"] = v;
     });
-    var __importStar = exports && exports.__importStar || /* @__PURE__ */ (function() {
+    var __importStar = exports2 && exports2.__importStar || /* @__PURE__ */ (function() {
       var ownKeys = function(o2) {
         ownKeys = Object.getOwnPropertyNames || function(o3) {
           var ar = [];
@@ -124,9 +124,9 @@ var require_command = __commonJS({
         return result;
       };
     })();
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.issueCommand = issueCommand;
-    exports.issue = issue;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.issueCommand = issueCommand;
+    exports2.issue = issue;
     var os2 = __importStar(__require("os"));
     var utils_1 = require_utils();
     function issueCommand(command, properties, message4) {
@@ -180,9 +180,9 @@ var require_command = __commonJS({
 
 // node_modules/@actions/core/lib/file-command.js
 var require_file_command = __commonJS({
-  "node_modules/@actions/core/lib/file-command.js"(exports) {
+  "node_modules/@actions/core/lib/file-command.js"(exports2) {
     "use strict";
-    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o2, m, k, k2) {
+    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o2, m, k, k2) {
       if (k2 === void 0) k2 = k;
       var desc = Object.getOwnPropertyDescriptor(m, k);
       if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
@@ -195,12 +195,12 @@ var require_file_command = __commonJS({
       if (k2 === void 0) k2 = k;
       o2[k2] = m[k];
     }));
-    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o2, v) {
+    var __setModuleDefault = exports2 && exports2.__setModuleDefault || (Object.create ? (function(o2, v) {
       Object.defineProperty(o2, "default", { enumerable: true, value: v });
     }) : function(o2, v) {
       o2["default"] = v;
     });
-    var __importStar = exports && exports.__importStar || /* @__PURE__ */ (function() {
+    var __importStar = exports2 && exports2.__importStar || /* @__PURE__ */ (function() {
       var ownKeys = function(o2) {
         ownKeys = Object.getOwnPropertyNames || function(o3) {
           var ar = [];
@@ -219,9 +219,9 @@ var require_file_command = __commonJS({
         return result;
       };
     })();
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.issueFileCommand = issueFileCommand;
-    exports.prepareKeyValueMessage = prepareKeyValueMessage;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.issueFileCommand = issueFileCommand;
+    exports2.prepareKeyValueMessage = prepareKeyValueMessage;
     var crypto = __importStar(__require("crypto"));
     var fs2 = __importStar(__require("fs"));
     var os2 = __importStar(__require("os"));
@@ -254,11 +254,11 @@ var require_file_command = __commonJS({
 
 // node_modules/@actions/http-client/lib/proxy.js
 var require_proxy = __commonJS({
-  "node_modules/@actions/http-client/lib/proxy.js"(exports) {
+  "node_modules/@actions/http-client/lib/proxy.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.getProxyUrl = getProxyUrl;
-    exports.checkBypass = checkBypass;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.getProxyUrl = getProxyUrl;
+    exports2.checkBypass = checkBypass;
     function getProxyUrl(reqUrl) {
       const usingSsl = reqUrl.protocol === "https:";
       if (checkBypass(reqUrl)) {
@@ -335,7 +335,7 @@ var require_proxy = __commonJS({
 
 // node_modules/tunnel/lib/tunnel.js
 var require_tunnel = __commonJS({
-  "node_modules/tunnel/lib/tunnel.js"(exports) {
+  "node_modules/tunnel/lib/tunnel.js"(exports2) {
     "use strict";
     var net = __require("net");
     var tls = __require("tls");
@@ -344,10 +344,10 @@ var require_tunnel = __commonJS({
     var events = __require("events");
     var assert2 = __require("assert");
     var util = __require("util");
-    exports.httpOverHttp = httpOverHttp;
-    exports.httpsOverHttp = httpsOverHttp;
-    exports.httpOverHttps = httpOverHttps;
-    exports.httpsOverHttps = httpsOverHttps;
+    exports2.httpOverHttp = httpOverHttp;
+    exports2.httpsOverHttp = httpsOverHttp;
+    exports2.httpOverHttps = httpOverHttps;
+    exports2.httpsOverHttps = httpsOverHttps;
     function httpOverHttp(options) {
       var agent = new TunnelingAgent(options);
       agent.request = http.request;
@@ -559,20 +559,20 @@ var require_tunnel = __commonJS({
       debug = function() {
       };
     }
-    exports.debug = debug;
+    exports2.debug = debug;
   }
 });
 
 // node_modules/tunnel/index.js
 var require_tunnel2 = __commonJS({
-  "node_modules/tunnel/index.js"(exports, module2) {
+  "node_modules/tunnel/index.js"(exports2, module2) {
     module2.exports = require_tunnel();
   }
 });
 
 // node_modules/undici/lib/core/symbols.js
 var require_symbols = __commonJS({
-  "node_modules/undici/lib/core/symbols.js"(exports, module2) {
+  "node_modules/undici/lib/core/symbols.js"(exports2, module2) {
     module2.exports = {
       kClose: /* @__PURE__ */ Symbol("close"),
       kDestroy: /* @__PURE__ */ Symbol("destroy"),
@@ -645,7 +645,7 @@ var require_symbols = __commonJS({
 
 // node_modules/undici/lib/core/errors.js
 var require_errors = __commonJS({
-  "node_modules/undici/lib/core/errors.js"(exports, module2) {
+  "node_modules/undici/lib/core/errors.js"(exports2, module2) {
     "use strict";
     var kUndiciError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR");
     var UndiciError = class extends Error {
@@ -1003,7 +1003,7 @@ var require_errors = __commonJS({
 
 // node_modules/undici/lib/core/constants.js
 var require_constants = __commonJS({
-  "node_modules/undici/lib/core/constants.js"(exports, module2) {
+  "node_modules/undici/lib/core/constants.js"(exports2, module2) {
     "use strict";
     var headerNameLowerCasedRecord = {};
     var wellknownHeaderNames = [
@@ -1118,7 +1118,7 @@ var require_constants = __commonJS({
 
 // node_modules/undici/lib/core/tree.js
 var require_tree = __commonJS({
-  "node_modules/undici/lib/core/tree.js"(exports, module2) {
+  "node_modules/undici/lib/core/tree.js"(exports2, module2) {
     "use strict";
     var {
       wellknownHeaderNames,
@@ -1258,7 +1258,7 @@ var require_tree = __commonJS({
 
 // node_modules/undici/lib/core/util.js
 var require_util = __commonJS({
-  "node_modules/undici/lib/core/util.js"(exports, module2) {
+  "node_modules/undici/lib/core/util.js"(exports2, module2) {
     "use strict";
     var assert2 = __require("node:assert");
     var { kDestroyed, kBodyUsed, kListeners, kBody } = require_symbols();
@@ -1764,7 +1764,7 @@ var require_util = __commonJS({
 
 // node_modules/undici/lib/core/diagnostics.js
 var require_diagnostics = __commonJS({
-  "node_modules/undici/lib/core/diagnostics.js"(exports, module2) {
+  "node_modules/undici/lib/core/diagnostics.js"(exports2, module2) {
     "use strict";
     var diagnosticsChannel = __require("node:diagnostics_channel");
     var util = __require("node:util");
@@ -1949,7 +1949,7 @@ var require_diagnostics = __commonJS({
 
 // node_modules/undici/lib/core/request.js
 var require_request = __commonJS({
-  "node_modules/undici/lib/core/request.js"(exports, module2) {
+  "node_modules/undici/lib/core/request.js"(exports2, module2) {
     "use strict";
     var {
       InvalidArgumentError,
@@ -2345,7 +2345,7 @@ var require_request = __commonJS({
 
 // node_modules/undici/lib/dispatcher/dispatcher.js
 var require_dispatcher = __commonJS({
-  "node_modules/undici/lib/dispatcher/dispatcher.js"(exports, module2) {
+  "node_modules/undici/lib/dispatcher/dispatcher.js"(exports2, module2) {
     "use strict";
     var EventEmitter2 = __require("node:events");
     var Dispatcher = class extends EventEmitter2 {
@@ -2400,7 +2400,7 @@ var require_dispatcher = __commonJS({
 
 // node_modules/undici/lib/dispatcher/dispatcher-base.js
 var require_dispatcher_base = __commonJS({
-  "node_modules/undici/lib/dispatcher/dispatcher-base.js"(exports, module2) {
+  "node_modules/undici/lib/dispatcher/dispatcher-base.js"(exports2, module2) {
     "use strict";
     var buffer = __require("node:buffer");
     var Dispatcher = require_dispatcher();
@@ -2577,7 +2577,7 @@ var require_dispatcher_base = __commonJS({
 
 // node_modules/undici/lib/util/timers.js
 var require_timers = __commonJS({
-  "node_modules/undici/lib/util/timers.js"(exports, module2) {
+  "node_modules/undici/lib/util/timers.js"(exports2, module2) {
     "use strict";
     var fastNow = 0;
     var RESOLUTION_MS = 1e3;
@@ -2808,7 +2808,7 @@ var require_timers = __commonJS({
 
 // node_modules/undici/lib/core/connect.js
 var require_connect = __commonJS({
-  "node_modules/undici/lib/core/connect.js"(exports, module2) {
+  "node_modules/undici/lib/core/connect.js"(exports2, module2) {
     "use strict";
     var net = __require("node:net");
     var assert2 = __require("node:assert");
@@ -2988,10 +2988,10 @@ var require_connect = __commonJS({
 
 // node_modules/undici/lib/llhttp/utils.js
 var require_utils2 = __commonJS({
-  "node_modules/undici/lib/llhttp/utils.js"(exports) {
+  "node_modules/undici/lib/llhttp/utils.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.enumToMap = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.enumToMap = void 0;
     function enumToMap(obj) {
       const res = {};
       Object.keys(obj).forEach((key) => {
@@ -3002,16 +3002,16 @@ var require_utils2 = __commonJS({
       });
       return res;
     }
-    exports.enumToMap = enumToMap;
+    exports2.enumToMap = enumToMap;
   }
 });
 
 // node_modules/undici/lib/llhttp/constants.js
 var require_constants2 = __commonJS({
-  "node_modules/undici/lib/llhttp/constants.js"(exports) {
+  "node_modules/undici/lib/llhttp/constants.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.SPECIAL_HEADERS = exports.HEADER_STATE = exports.MINOR = exports.MAJOR = exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS = exports.TOKEN = exports.STRICT_TOKEN = exports.HEX = exports.URL_CHAR = exports.STRICT_URL_CHAR = exports.USERINFO_CHARS = exports.MARK = exports.ALPHANUM = exports.NUM = exports.HEX_MAP = exports.NUM_MAP = exports.ALPHA = exports.FINISH = exports.H_METHOD_MAP = exports.METHOD_MAP = exports.METHODS_RTSP = exports.METHODS_ICE = exports.METHODS_HTTP = exports.METHODS = exports.LENIENT_FLAGS = exports.FLAGS = exports.TYPE = exports.ERROR = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.SPECIAL_HEADERS = exports2.HEADER_STATE = exports2.MINOR = exports2.MAJOR = exports2.CONNECTION_TOKEN_CHARS = exports2.HEADER_CHARS = exports2.TOKEN = exports2.STRICT_TOKEN = exports2.HEX = exports2.URL_CHAR = exports2.STRICT_URL_CHAR = exports2.USERINFO_CHARS = exports2.MARK = exports2.ALPHANUM = exports2.NUM = exports2.HEX_MAP = exports2.NUM_MAP = exports2.ALPHA = exports2.FINISH = exports2.H_METHOD_MAP = exports2.METHOD_MAP = exports2.METHODS_RTSP = exports2.METHODS_ICE = exports2.METHODS_HTTP = exports2.METHODS = exports2.LENIENT_FLAGS = exports2.FLAGS = exports2.TYPE = exports2.ERROR = void 0;
     var utils_1 = require_utils2();
     var ERROR;
     (function(ERROR2) {
@@ -3040,13 +3040,13 @@ var require_constants2 = __commonJS({
       ERROR2[ERROR2["PAUSED_UPGRADE"] = 22] = "PAUSED_UPGRADE";
       ERROR2[ERROR2["PAUSED_H2_UPGRADE"] = 23] = "PAUSED_H2_UPGRADE";
       ERROR2[ERROR2["USER"] = 24] = "USER";
-    })(ERROR = exports.ERROR || (exports.ERROR = {}));
+    })(ERROR = exports2.ERROR || (exports2.ERROR = {}));
     var TYPE;
     (function(TYPE2) {
       TYPE2[TYPE2["BOTH"] = 0] = "BOTH";
       TYPE2[TYPE2["REQUEST"] = 1] = "REQUEST";
       TYPE2[TYPE2["RESPONSE"] = 2] = "RESPONSE";
-    })(TYPE = exports.TYPE || (exports.TYPE = {}));
+    })(TYPE = exports2.TYPE || (exports2.TYPE = {}));
     var FLAGS2;
     (function(FLAGS3) {
       FLAGS3[FLAGS3["CONNECTION_KEEP_ALIVE"] = 1] = "CONNECTION_KEEP_ALIVE";
@@ -3058,13 +3058,13 @@ var require_constants2 = __commonJS({
       FLAGS3[FLAGS3["SKIPBODY"] = 64] = "SKIPBODY";
       FLAGS3[FLAGS3["TRAILING"] = 128] = "TRAILING";
       FLAGS3[FLAGS3["TRANSFER_ENCODING"] = 512] = "TRANSFER_ENCODING";
-    })(FLAGS2 = exports.FLAGS || (exports.FLAGS = {}));
+    })(FLAGS2 = exports2.FLAGS || (exports2.FLAGS = {}));
     var LENIENT_FLAGS;
     (function(LENIENT_FLAGS2) {
       LENIENT_FLAGS2[LENIENT_FLAGS2["HEADERS"] = 1] = "HEADERS";
       LENIENT_FLAGS2[LENIENT_FLAGS2["CHUNKED_LENGTH"] = 2] = "CHUNKED_LENGTH";
       LENIENT_FLAGS2[LENIENT_FLAGS2["KEEP_ALIVE"] = 4] = "KEEP_ALIVE";
-    })(LENIENT_FLAGS = exports.LENIENT_FLAGS || (exports.LENIENT_FLAGS = {}));
+    })(LENIENT_FLAGS = exports2.LENIENT_FLAGS || (exports2.LENIENT_FLAGS = {}));
     var METHODS;
     (function(METHODS2) {
       METHODS2[METHODS2["DELETE"] = 0] = "DELETE";
@@ -3113,8 +3113,8 @@ var require_constants2 = __commonJS({
       METHODS2[METHODS2["REDIRECT"] = 43] = "REDIRECT";
       METHODS2[METHODS2["RECORD"] = 44] = "RECORD";
       METHODS2[METHODS2["FLUSH"] = 45] = "FLUSH";
-    })(METHODS = exports.METHODS || (exports.METHODS = {}));
-    exports.METHODS_HTTP = [
+    })(METHODS = exports2.METHODS || (exports2.METHODS = {}));
+    exports2.METHODS_HTTP = [
       METHODS.DELETE,
       METHODS.GET,
       METHODS.HEAD,
@@ -3152,10 +3152,10 @@ var require_constants2 = __commonJS({
       // TODO(indutny): should we allow it with HTTP?
       METHODS.SOURCE
     ];
-    exports.METHODS_ICE = [
+    exports2.METHODS_ICE = [
       METHODS.SOURCE
     ];
-    exports.METHODS_RTSP = [
+    exports2.METHODS_RTSP = [
       METHODS.OPTIONS,
       METHODS.DESCRIBE,
       METHODS.ANNOUNCE,
@@ -3172,11 +3172,11 @@ var require_constants2 = __commonJS({
       METHODS.GET,
       METHODS.POST
     ];
-    exports.METHOD_MAP = utils_1.enumToMap(METHODS);
-    exports.H_METHOD_MAP = {};
-    Object.keys(exports.METHOD_MAP).forEach((key) => {
+    exports2.METHOD_MAP = utils_1.enumToMap(METHODS);
+    exports2.H_METHOD_MAP = {};
+    Object.keys(exports2.METHOD_MAP).forEach((key) => {
       if (/^H/.test(key)) {
-        exports.H_METHOD_MAP[key] = exports.METHOD_MAP[key];
+        exports2.H_METHOD_MAP[key] = exports2.METHOD_MAP[key];
       }
     });
     var FINISH;
@@ -3184,13 +3184,13 @@ var require_constants2 = __commonJS({
       FINISH2[FINISH2["SAFE"] = 0] = "SAFE";
       FINISH2[FINISH2["SAFE_WITH_CB"] = 1] = "SAFE_WITH_CB";
       FINISH2[FINISH2["UNSAFE"] = 2] = "UNSAFE";
-    })(FINISH = exports.FINISH || (exports.FINISH = {}));
-    exports.ALPHA = [];
+    })(FINISH = exports2.FINISH || (exports2.FINISH = {}));
+    exports2.ALPHA = [];
     for (let i3 = "A".charCodeAt(0); i3 <= "Z".charCodeAt(0); i3++) {
-      exports.ALPHA.push(String.fromCharCode(i3));
-      exports.ALPHA.push(String.fromCharCode(i3 + 32));
+      exports2.ALPHA.push(String.fromCharCode(i3));
+      exports2.ALPHA.push(String.fromCharCode(i3 + 32));
     }
-    exports.NUM_MAP = {
+    exports2.NUM_MAP = {
       0: 0,
       1: 1,
       2: 2,
@@ -3202,7 +3202,7 @@ var require_constants2 = __commonJS({
       8: 8,
       9: 9
     };
-    exports.HEX_MAP = {
+    exports2.HEX_MAP = {
       0: 0,
       1: 1,
       2: 2,
@@ -3226,7 +3226,7 @@ var require_constants2 = __commonJS({
       e: 14,
       f: 15
     };
-    exports.NUM = [
+    exports2.NUM = [
       "0",
       "1",
       "2",
@@ -3238,10 +3238,10 @@ var require_constants2 = __commonJS({
       "8",
       "9"
     ];
-    exports.ALPHANUM = exports.ALPHA.concat(exports.NUM);
-    exports.MARK = ["-", "_", ".", "!", "~", "*", "'", "(", ")"];
-    exports.USERINFO_CHARS = exports.ALPHANUM.concat(exports.MARK).concat(["%", ";", ":", "&", "=", "+", "$", ","]);
-    exports.STRICT_URL_CHAR = [
+    exports2.ALPHANUM = exports2.ALPHA.concat(exports2.NUM);
+    exports2.MARK = ["-", "_", ".", "!", "~", "*", "'", "(", ")"];
+    exports2.USERINFO_CHARS = exports2.ALPHANUM.concat(exports2.MARK).concat(["%", ";", ":", "&", "=", "+", "$", ","]);
+    exports2.STRICT_URL_CHAR = [
       "!",
       '"',
       "$",
@@ -3272,13 +3272,13 @@ var require_constants2 = __commonJS({
       "|",
       "}",
       "~"
-    ].concat(exports.ALPHANUM);
-    exports.URL_CHAR = exports.STRICT_URL_CHAR.concat(["	", "\f"]);
+    ].concat(exports2.ALPHANUM);
+    exports2.URL_CHAR = exports2.STRICT_URL_CHAR.concat(["	", "\f"]);
     for (let i3 = 128; i3 <= 255; i3++) {
-      exports.URL_CHAR.push(i3);
+      exports2.URL_CHAR.push(i3);
     }
-    exports.HEX = exports.NUM.concat(["a", "b", "c", "d", "e", "f", "A", "B", "C", "D", "E", "F"]);
-    exports.STRICT_TOKEN = [
+    exports2.HEX = exports2.NUM.concat(["a", "b", "c", "d", "e", "f", "A", "B", "C", "D", "E", "F"]);
+    exports2.STRICT_TOKEN = [
       "!",
       "#",
       "$",
@@ -3294,17 +3294,17 @@ var require_constants2 = __commonJS({
       "`",
       "|",
       "~"
-    ].concat(exports.ALPHANUM);
-    exports.TOKEN = exports.STRICT_TOKEN.concat([" "]);
-    exports.HEADER_CHARS = ["	"];
+    ].concat(exports2.ALPHANUM);
+    exports2.TOKEN = exports2.STRICT_TOKEN.concat([" "]);
+    exports2.HEADER_CHARS = ["	"];
     for (let i3 = 32; i3 <= 255; i3++) {
       if (i3 !== 127) {
-        exports.HEADER_CHARS.push(i3);
+        exports2.HEADER_CHARS.push(i3);
       }
     }
-    exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS.filter((c3) => c3 !== 44);
-    exports.MAJOR = exports.NUM_MAP;
-    exports.MINOR = exports.MAJOR;
+    exports2.CONNECTION_TOKEN_CHARS = exports2.HEADER_CHARS.filter((c3) => c3 !== 44);
+    exports2.MAJOR = exports2.NUM_MAP;
+    exports2.MINOR = exports2.MAJOR;
     var HEADER_STATE;
     (function(HEADER_STATE2) {
       HEADER_STATE2[HEADER_STATE2["GENERAL"] = 0] = "GENERAL";
@@ -3316,8 +3316,8 @@ var require_constants2 = __commonJS({
       HEADER_STATE2[HEADER_STATE2["CONNECTION_CLOSE"] = 6] = "CONNECTION_CLOSE";
       HEADER_STATE2[HEADER_STATE2["CONNECTION_UPGRADE"] = 7] = "CONNECTION_UPGRADE";
       HEADER_STATE2[HEADER_STATE2["TRANSFER_ENCODING_CHUNKED"] = 8] = "TRANSFER_ENCODING_CHUNKED";
-    })(HEADER_STATE = exports.HEADER_STATE || (exports.HEADER_STATE = {}));
-    exports.SPECIAL_HEADERS = {
+    })(HEADER_STATE = exports2.HEADER_STATE || (exports2.HEADER_STATE = {}));
+    exports2.SPECIAL_HEADERS = {
       "connection": HEADER_STATE.CONNECTION,
       "content-length": HEADER_STATE.CONTENT_LENGTH,
       "proxy-connection": HEADER_STATE.CONNECTION,
@@ -3329,7 +3329,7 @@ var require_constants2 = __commonJS({
 
 // node_modules/undici/lib/llhttp/llhttp-wasm.js
 var require_llhttp_wasm = __commonJS({
-  "node_modules/undici/lib/llhttp/llhttp-wasm.js"(exports, module2) {
+  "node_modules/undici/lib/llhttp/llhttp-wasm.js"(exports2, module2) {
     "use strict";
     var { Buffer: Buffer5 } = __require("node:buffer");
     module2.exports = Buffer5.from("AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f38Bf2AAAGADf39/AALLAQgDZW52GHdhc21fb25faGVhZGVyc19jb21wbGV0ZQAEA2VudhV3YXNtX29uX21lc3NhZ2VfYmVnaW4AAANlbnYLd2FzbV9vbl91cmwAAQNlbnYOd2FzbV9vbl9zdGF0dXMAAQNlbnYUd2FzbV9vbl9oZWFkZXJfZmllbGQAAQNlbnYUd2FzbV9vbl9oZWFkZXJfdmFsdWUAAQNlbnYMd2FzbV9vbl9ib2R5AAEDZW52GHdhc21fb25fbWVzc2FnZV9jb21wbGV0ZQAAAy0sBQYAAAIAAAAAAAACAQIAAgICAAADAAAAAAMDAwMBAQEBAQEBAQEAAAIAAAAEBQFwARISBQMBAAIGCAF/AUGA1AQLB9EFIgZtZW1vcnkCAAtfaW5pdGlhbGl6ZQAIGV9faW5kaXJlY3RfZnVuY3Rpb25fdGFibGUBAAtsbGh0dHBfaW5pdAAJGGxsaHR0cF9zaG91bGRfa2VlcF9hbGl2ZQAvDGxsaHR0cF9hbGxvYwALBm1hbGxvYwAxC2xsaHR0cF9mcmVlAAwEZnJlZQAMD2xsaHR0cF9nZXRfdHlwZQANFWxsaHR0cF9nZXRfaHR0cF9tYWpvcgAOFWxsaHR0cF9nZXRfaHR0cF9taW5vcgAPEWxsaHR0cF9nZXRfbWV0aG9kABAWbGxodHRwX2dldF9zdGF0dXNfY29kZQAREmxsaHR0cF9nZXRfdXBncmFkZQASDGxsaHR0cF9yZXNldAATDmxsaHR0cF9leGVjdXRlABQUbGxodHRwX3NldHRpbmdzX2luaXQAFQ1sbGh0dHBfZmluaXNoABYMbGxodHRwX3BhdXNlABcNbGxodHRwX3Jlc3VtZQAYG2xsaHR0cF9yZXN1bWVfYWZ0ZXJfdXBncmFkZQAZEGxsaHR0cF9nZXRfZXJybm8AGhdsbGh0dHBfZ2V0X2Vycm9yX3JlYXNvbgAbF2xsaHR0cF9zZXRfZXJyb3JfcmVhc29uABwUbGxodHRwX2dldF9lcnJvcl9wb3MAHRFsbGh0dHBfZXJybm9fbmFtZQAeEmxsaHR0cF9tZXRob2RfbmFtZQAfEmxsaHR0cF9zdGF0dXNfbmFtZQAgGmxsaHR0cF9zZXRfbGVuaWVudF9oZWFkZXJzACEhbGxodHRwX3NldF9sZW5pZW50X2NodW5rZWRfbGVuZ3RoACIdbGxodHRwX3NldF9sZW5pZW50X2tlZXBfYWxpdmUAIyRsbGh0dHBfc2V0X2xlbmllbnRfdHJhbnNmZXJfZW5jb2RpbmcAJBhsbGh0dHBfbWVzc2FnZV9uZWVkc19lb2YALgkXAQBBAQsRAQIDBAUKBgcrLSwqKSglJyYK07MCLBYAQYjQACgCAARAAAtBiNAAQQE2AgALFAAgABAwIAAgAjYCOCAAIAE6ACgLFAAgACAALwEyIAAtAC4gABAvEAALHgEBf0HAABAyIgEQMCABQYAINgI4IAEgADoAKCABC48MAQd/AkAgAEUNACAAQQhrIgEgAEEEaygCACIAQXhxIgRqIQUCQCAAQQFxDQAgAEEDcUUNASABIAEoAgAiAGsiAUGc0AAoAgBJDQEgACAEaiEEAkACQEGg0AAoAgAgAUcEQCAAQf8BTQRAIABBA3YhAyABKAIIIgAgASgCDCICRgRAQYzQAEGM0AAoAgBBfiADd3E2AgAMBQsgAiAANgIIIAAgAjYCDAwECyABKAIYIQYgASABKAIMIgBHBEAgACABKAIIIgI2AgggAiAANgIMDAMLIAFBFGoiAygCACICRQRAIAEoAhAiAkUNAiABQRBqIQMLA0AgAyEHIAIiAEEUaiIDKAIAIgINACAAQRBqIQMgACgCECICDQALIAdBADYCAAwCCyAFKAIEIgBBA3FBA0cNAiAFIABBfnE2AgRBlNAAIAQ2AgAgBSAENgIAIAEgBEEBcjYCBAwDC0EAIQALIAZFDQACQCABKAIcIgJBAnRBvNIAaiIDKAIAIAFGBEAgAyAANgIAIAANAUGQ0ABBkNAAKAIAQX4gAndxNgIADAILIAZBEEEUIAYoAhAgAUYbaiAANgIAIABFDQELIAAgBjYCGCABKAIQIgIEQCAAIAI2AhAgAiAANgIYCyABQRRqKAIAIgJFDQAgAEEUaiACNgIAIAIgADYCGAsgASAFTw0AIAUoAgQiAEEBcUUNAAJAAkACQAJAIABBAnFFBEBBpNAAKAIAIAVGBEBBpNAAIAE2AgBBmNAAQZjQACgCACAEaiIANgIAIAEgAEEBcjYCBCABQaDQACgCAEcNBkGU0ABBADYCAEGg0ABBADYCAAwGC0Gg0AAoAgAgBUYEQEGg0AAgATYCAEGU0ABBlNAAKAIAIARqIgA2AgAgASAAQQFyNgIEIAAgAWogADYCAAwGCyAAQXhxIARqIQQgAEH/AU0EQCAAQQN2IQMgBSgCCCIAIAUoAgwiAkYEQEGM0ABBjNAAKAIAQX4gA3dxNgIADAULIAIgADYCCCAAIAI2AgwMBAsgBSgCGCEGIAUgBSgCDCIARwRAQZzQACgCABogACAFKAIIIgI2AgggAiAANgIMDAMLIAVBFGoiAygCACICRQRAIAUoAhAiAkUNAiAFQRBqIQMLA0AgAyEHIAIiAEEUaiIDKAIAIgINACAAQRBqIQMgACgCECICDQALIAdBADYCAAwCCyAFIABBfnE2AgQgASAEaiAENgIAIAEgBEEBcjYCBAwDC0EAIQALIAZFDQACQCAFKAIcIgJBAnRBvNIAaiIDKAIAIAVGBEAgAyAANgIAIAANAUGQ0ABBkNAAKAIAQX4gAndxNgIADAILIAZBEEEUIAYoAhAgBUYbaiAANgIAIABFDQELIAAgBjYCGCAFKAIQIgIEQCAAIAI2AhAgAiAANgIYCyAFQRRqKAIAIgJFDQAgAEEUaiACNgIAIAIgADYCGAsgASAEaiAENgIAIAEgBEEBcjYCBCABQaDQACgCAEcNAEGU0AAgBDYCAAwBCyAEQf8BTQRAIARBeHFBtNAAaiEAAn9BjNAAKAIAIgJBASAEQQN2dCIDcUUEQEGM0AAgAiADcjYCACAADAELIAAoAggLIgIgATYCDCAAIAE2AgggASAANgIMIAEgAjYCCAwBC0EfIQIgBEH///8HTQRAIARBJiAEQQh2ZyIAa3ZBAXEgAEEBdGtBPmohAgsgASACNgIcIAFCADcCECACQQJ0QbzSAGohAAJAQZDQACgCACIDQQEgAnQiB3FFBEAgACABNgIAQZDQACADIAdyNgIAIAEgADYCGCABIAE2AgggASABNgIMDAELIARBGSACQQF2a0EAIAJBH0cbdCECIAAoAgAhAAJAA0AgACIDKAIEQXhxIARGDQEgAkEddiEAIAJBAXQhAiADIABBBHFqQRBqIgcoAgAiAA0ACyAHIAE2AgAgASADNgIYIAEgATYCDCABIAE2AggMAQsgAygCCCIAIAE2AgwgAyABNgIIIAFBADYCGCABIAM2AgwgASAANgIIC0Gs0ABBrNAAKAIAQQFrIgBBfyAAGzYCAAsLBwAgAC0AKAsHACAALQAqCwcAIAAtACsLBwAgAC0AKQsHACAALwEyCwcAIAAtAC4LQAEEfyAAKAIYIQEgAC0ALSECIAAtACghAyAAKAI4IQQgABAwIAAgBDYCOCAAIAM6ACggACACOgAtIAAgATYCGAu74gECB38DfiABIAJqIQQCQCAAIgIoAgwiAA0AIAIoAgQEQCACIAE2AgQLIwBBEGsiCCQAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACfwJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAIAIoAhwiA0EBaw7dAdoBAdkBAgMEBQYHCAkKCwwNDtgBDxDXARES1gETFBUWFxgZGhvgAd8BHB0e1QEfICEiIyQl1AEmJygpKiss0wHSAS0u0QHQAS8wMTIzNDU2Nzg5Ojs8PT4/QEFCQ0RFRtsBR0hJSs8BzgFLzQFMzAFNTk9QUVJTVFVWV1hZWltcXV5fYGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6e3x9fn+AAYEBggGDAYQBhQGGAYcBiAGJAYoBiwGMAY0BjgGPAZABkQGSAZMBlAGVAZYBlwGYAZkBmgGbAZwBnQGeAZ8BoAGhAaIBowGkAaUBpgGnAagBqQGqAasBrAGtAa4BrwGwAbEBsgGzAbQBtQG2AbcBywHKAbgByQG5AcgBugG7AbwBvQG+Ab8BwAHBAcIBwwHEAcUBxgEA3AELQQAMxgELQQ4MxQELQQ0MxAELQQ8MwwELQRAMwgELQRMMwQELQRQMwAELQRUMvwELQRYMvgELQRgMvQELQRkMvAELQRoMuwELQRsMugELQRwMuQELQR0MuAELQQgMtwELQR4MtgELQSAMtQELQR8MtAELQQcMswELQSEMsgELQSIMsQELQSMMsAELQSQMrwELQRIMrgELQREMrQELQSUMrAELQSYMqwELQScMqgELQSgMqQELQcMBDKgBC0EqDKcBC0ErDKYBC0EsDKUBC0EtDKQBC0EuDKMBC0EvDKIBC0HEAQyhAQtBMAygAQtBNAyfAQtBDAyeAQtBMQydAQtBMgycAQtBMwybAQtBOQyaAQtBNQyZAQtBxQEMmAELQQsMlwELQToMlgELQTYMlQELQQoMlAELQTcMkwELQTgMkgELQTwMkQELQTsMkAELQT0MjwELQQkMjgELQSkMjQELQT4MjAELQT8MiwELQcAADIoBC0HBAAyJAQtBwgAMiAELQcMADIcBC0HEAAyGAQtBxQAMhQELQcYADIQBC0EXDIMBC0HHAAyCAQtByAAMgQELQckADIABC0HKAAx/C0HLAAx+C0HNAAx9C0HMAAx8C0HOAAx7C0HPAAx6C0HQAAx5C0HRAAx4C0HSAAx3C0HTAAx2C0HUAAx1C0HWAAx0C0HVAAxzC0EGDHILQdcADHELQQUMcAtB2AAMbwtBBAxuC0HZAAxtC0HaAAxsC0HbAAxrC0HcAAxqC0EDDGkLQd0ADGgLQd4ADGcLQd8ADGYLQeEADGULQeAADGQLQeIADGMLQeMADGILQQIMYQtB5AAMYAtB5QAMXwtB5gAMXgtB5wAMXQtB6AAMXAtB6QAMWwtB6gAMWgtB6wAMWQtB7AAMWAtB7QAMVwtB7gAMVgtB7wAMVQtB8AAMVAtB8QAMUwtB8gAMUgtB8wAMUQtB9AAMUAtB9QAMTwtB9gAMTgtB9wAMTQtB+AAMTAtB+QAMSwtB+gAMSgtB+wAMSQtB/AAMSAtB/QAMRwtB/gAMRgtB/wAMRQtBgAEMRAtBgQEMQwtBggEMQgtBgwEMQQtBhAEMQAtBhQEMPwtBhgEMPgtBhwEMPQtBiAEMPAtBiQEMOwtBigEMOgtBiwEMOQtBjAEMOAtBjQEMNwtBjgEMNgtBjwEMNQtBkAEMNAtBkQEMMwtBkgEMMgtBkwEMMQtBlAEMMAtBlQEMLwtBlgEMLgtBlwEMLQtBmAEMLAtBmQEMKwtBmgEMKgtBmwEMKQtBnAEMKAtBnQEMJwtBngEMJgtBnwEMJQtBoAEMJAtBoQEMIwtBogEMIgtBowEMIQtBpAEMIAtBpQEMHwtBpgEMHgtBpwEMHQtBqAEMHAtBqQEMGwtBqgEMGgtBqwEMGQtBrAEMGAtBrQEMFwtBrgEMFgtBAQwVC0GvAQwUC0GwAQwTC0GxAQwSC0GzAQwRC0GyAQwQC0G0AQwPC0G1AQwOC0G2AQwNC0G3AQwMC0G4AQwLC0G5AQwKC0G6AQwJC0G7AQwIC0HGAQwHC0G8AQwGC0G9AQwFC0G+AQwEC0G/AQwDC0HAAQwCC0HCAQwBC0HBAQshAwNAAkACQAJAAkACQAJAAkACQAJAIAICfwJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJ/AkACQAJAAkACQAJAAkACQAJAAkACQAJAAkAgAgJ/AkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACfwJAAkACfwJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACfwJAAkACQAJAAn8CQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQCADDsYBAAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHyAhIyUmKCorLC8wMTIzNDU2Nzk6Ozw9lANAQkRFRklLTk9QUVJTVFVWWFpbXF1eX2BhYmNkZWZnaGpsb3Bxc3V2eHl6e3x/gAGBAYIBgwGEAYUBhgGHAYgBiQGKAYsBjAGNAY4BjwGQAZEBkgGTAZQBlQGWAZcBmAGZAZoBmwGcAZ0BngGfAaABoQGiAaMBpAGlAaYBpwGoAakBqgGrAawBrQGuAa8BsAGxAbIBswG0AbUBtgG3AbgBuQG6AbsBvAG9Ab4BvwHAAcEBwgHDAcQBxQHGAccByAHJAcsBzAHNAc4BzwGKA4kDiAOHA4QDgwOAA/sC+gL5AvgC9wL0AvMC8gLLAsECsALZAQsgASAERw3wAkHdASEDDLMDCyABIARHDcgBQcMBIQMMsgMLIAEgBEcNe0H3ACEDDLEDCyABIARHDXBB7wAhAwywAwsgASAERw1pQeoAIQMMrwMLIAEgBEcNZUHoACEDDK4DCyABIARHDWJB5gAhAwytAwsgASAERw0aQRghAwysAwsgASAERw0VQRIhAwyrAwsgASAERw1CQcUAIQMMqgMLIAEgBEcNNEE/IQMMqQMLIAEgBEcNMkE8IQMMqAMLIAEgBEcNK0ExIQMMpwMLIAItAC5BAUYNnwMMwQILQQAhAAJAAkACQCACLQAqRQ0AIAItACtFDQAgAi8BMCIDQQJxRQ0BDAILIAIvATAiA0EBcUUNAQtBASEAIAItAChBAUYNACACLwEyIgVB5ABrQeQASQ0AIAVBzAFGDQAgBUGwAkYNACADQcAAcQ0AQQAhACADQYgEcUGABEYNACADQShxQQBHIQALIAJBADsBMCACQQA6AC8gAEUN3wIgAkIANwMgDOACC0EAIQACQCACKAI4IgNFDQAgAygCLCIDRQ0AIAIgAxEAACEACyAARQ3MASAAQRVHDd0CIAJBBDYCHCACIAE2AhQgAkGwGDYCECACQRU2AgxBACEDDKQDCyABIARGBEBBBiEDDKQDCyABQQFqIQFBACEAAkAgAigCOCIDRQ0AIAMoAlQiA0UNACACIAMRAAAhAAsgAA3ZAgwcCyACQgA3AyBBEiEDDIkDCyABIARHDRZBHSEDDKEDCyABIARHBEAgAUEBaiEBQRAhAwyIAwtBByEDDKADCyACIAIpAyAiCiAEIAFrrSILfSIMQgAgCiAMWhs3AyAgCiALWA3UAkEIIQMMnwMLIAEgBEcEQCACQQk2AgggAiABNgIEQRQhAwyGAwtBCSEDDJ4DCyACKQMgQgBSDccBIAIgAi8BMEGAAXI7ATAMQgsgASAERw0/QdAAIQMMnAMLIAEgBEYEQEELIQMMnAMLIAFBAWohAUEAIQACQCACKAI4IgNFDQAgAygCUCIDRQ0AIAIgAxEAACEACyAADc8CDMYBC0EAIQACQCACKAI4IgNFDQAgAygCSCIDRQ0AIAIgAxEAACEACyAARQ3GASAAQRVHDc0CIAJBCzYCHCACIAE2AhQgAkGCGTYCECACQRU2AgxBACEDDJoDC0EAIQACQCACKAI4IgNFDQAgAygCSCIDRQ0AIAIgAxEAACEACyAARQ0MIABBFUcNygIgAkEaNgIcIAIgATYCFCACQYIZNgIQIAJBFTYCDEEAIQMMmQMLQQAhAAJAIAIoAjgiA0UNACADKAJMIgNFDQAgAiADEQAAIQALIABFDcQBIABBFUcNxwIgAkELNgIcIAIgATYCFCACQZEXNgIQIAJBFTYCDEEAIQMMmAMLIAEgBEYEQEEPIQMMmAMLIAEtAAAiAEE7Rg0HIABBDUcNxAIgAUEBaiEBDMMBC0EAIQACQCACKAI4IgNFDQAgAygCTCIDRQ0AIAIgAxEAACEACyAARQ3DASAAQRVHDcICIAJBDzYCHCACIAE2AhQgAkGRFzYCECACQRU2AgxBACEDDJYDCwNAIAEtAABB8DVqLQAAIgBBAUcEQCAAQQJHDcECIAIoAgQhAEEAIQMgAkEANgIEIAIgACABQQFqIgEQLSIADcICDMUBCyAEIAFBAWoiAUcNAAtBEiEDDJUDC0EAIQACQCACKAI4IgNFDQAgAygCTCIDRQ0AIAIgAxEAACEACyAARQ3FASAAQRVHDb0CIAJBGzYCHCACIAE2AhQgAkGRFzYCECACQRU2AgxBACEDDJQDCyABIARGBEBBFiEDDJQDCyACQQo2AgggAiABNgIEQQAhAAJAIAIoAjgiA0UNACADKAJIIgNFDQAgAiADEQAAIQALIABFDcIBIABBFUcNuQIgAkEVNgIcIAIgATYCFCACQYIZNgIQIAJBFTYCDEEAIQMMkwMLIAEgBEcEQANAIAEtAABB8DdqLQAAIgBBAkcEQAJAIABBAWsOBMQCvQIAvgK9AgsgAUEBaiEBQQghAwz8AgsgBCABQQFqIgFHDQALQRUhAwyTAwtBFSEDDJIDCwNAIAEtAABB8DlqLQAAIgBBAkcEQCAAQQFrDgTFArcCwwK4ArcCCyAEIAFBAWoiAUcNAAtBGCEDDJEDCyABIARHBEAgAkELNgIIIAIgATYCBEEHIQMM+AILQRkhAwyQAwsgAUEBaiEBDAILIAEgBEYEQEEaIQMMjwMLAkAgAS0AAEENaw4UtQG/Ab8BvwG/Ab8BvwG/Ab8BvwG/Ab8BvwG/Ab8BvwG/Ab8BvwEAvwELQQAhAyACQQA2AhwgAkGvCzYCECACQQI2AgwgAiABQQFqNgIUDI4DCyABIARGBEBBGyEDDI4DCyABLQAAIgBBO0cEQCAAQQ1HDbECIAFBAWohAQy6AQsgAUEBaiEBC0EiIQMM8wILIAEgBEYEQEEcIQMMjAMLQgAhCgJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkAgAS0AAEEwaw43wQLAAgABAgMEBQYH0AHQAdAB0AHQAdAB0AEICQoLDA3QAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdABDg8QERIT0AELQgIhCgzAAgtCAyEKDL8CC0IEIQoMvgILQgUhCgy9AgtCBiEKDLwCC0IHIQoMuwILQgghCgy6AgtCCSEKDLkCC0IKIQoMuAILQgshCgy3AgtCDCEKDLYCC0INIQoMtQILQg4hCgy0AgtCDyEKDLMCC0IKIQoMsgILQgshCgyxAgtCDCEKDLACC0INIQoMrwILQg4hCgyuAgtCDyEKDK0CC0IAIQoCQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAIAEtAABBMGsON8ACvwIAAQIDBAUGB74CvgK+Ar4CvgK+Ar4CCAkKCwwNvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ag4PEBESE74CC0ICIQoMvwILQgMhCgy+AgtCBCEKDL0CC0IFIQoMvAILQgYhCgy7AgtCByEKDLoCC0IIIQoMuQILQgkhCgy4AgtCCiEKDLcCC0ILIQoMtgILQgwhCgy1AgtCDSEKDLQCC0IOIQoMswILQg8hCgyyAgtCCiEKDLECC0ILIQoMsAILQgwhCgyvAgtCDSEKDK4CC0IOIQoMrQILQg8hCgysAgsgAiACKQMgIgogBCABa60iC30iDEIAIAogDFobNwMgIAogC1gNpwJBHyEDDIkDCyABIARHBEAgAkEJNgIIIAIgATYCBEElIQMM8AILQSAhAwyIAwtBASEFIAIvATAiA0EIcUUEQCACKQMgQgBSIQULAkAgAi0ALgRAQQEhACACLQApQQVGDQEgA0HAAHFFIAVxRQ0BC0EAIQAgA0HAAHENAEECIQAgA0EIcQ0AIANBgARxBEACQCACLQAoQQFHDQAgAi0ALUEKcQ0AQQUhAAwCC0EEIQAMAQsgA0EgcUUEQAJAIAItAChBAUYNACACLwEyIgBB5ABrQeQASQ0AIABBzAFGDQAgAEGwAkYNAEEEIQAgA0EocUUNAiADQYgEcUGABEYNAgtBACEADAELQQBBAyACKQMgUBshAAsgAEEBaw4FvgIAsAEBpAKhAgtBESEDDO0CCyACQQE6AC8MhAMLIAEgBEcNnQJBJCEDDIQDCyABIARHDRxBxgAhAwyDAwtBACEAAkAgAigCOCIDRQ0AIAMoAkQiA0UNACACIAMRAAAhAAsgAEUNJyAAQRVHDZgCIAJB0AA2AhwgAiABNgIUIAJBkRg2AhAgAkEVNgIMQQAhAwyCAwsgASAERgRAQSghAwyCAwtBACEDIAJBADYCBCACQQw2AgggAiABIAEQKiIARQ2UAiACQSc2AhwgAiABNgIUIAIgADYCDAyBAwsgASAERgRAQSkhAwyBAwsgAS0AACIAQSBGDRMgAEEJRw2VAiABQQFqIQEMFAsgASAERwRAIAFBAWohAQwWC0EqIQMM/wILIAEgBEYEQEErIQMM/wILIAEtAAAiAEEJRyAAQSBHcQ2QAiACLQAsQQhHDd0CIAJBADoALAzdAgsgASAERgRAQSwhAwz+AgsgAS0AAEEKRw2OAiABQQFqIQEMsAELIAEgBEcNigJBLyEDDPwCCwNAIAEtAAAiAEEgRwRAIABBCmsOBIQCiAKIAoQChgILIAQgAUEBaiIBRw0AC0ExIQMM+wILQTIhAyABIARGDfoCIAIoAgAiACAEIAFraiEHIAEgAGtBA2ohBgJAA0AgAEHwO2otAAAgAS0AACIFQSByIAUgBUHBAGtB/wFxQRpJG0H/AXFHDQEgAEEDRgRAQQYhAQziAgsgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAc2AgAM+wILIAJBADYCAAyGAgtBMyEDIAQgASIARg35AiAEIAFrIAIoAgAiAWohByAAIAFrQQhqIQYCQANAIAFB9DtqLQAAIAAtAAAiBUEgciAFIAVBwQBrQf8BcUEaSRtB/wFxRw0BIAFBCEYEQEEFIQEM4QILIAFBAWohASAEIABBAWoiAEcNAAsgAiAHNgIADPoCCyACQQA2AgAgACEBDIUCC0E0IQMgBCABIgBGDfgCIAQgAWsgAigCACIBaiEHIAAgAWtBBWohBgJAA0AgAUHQwgBqLQAAIAAtAAAiBUEgciAFIAVBwQBrQf8BcUEaSRtB/wFxRw0BIAFBBUYEQEEHIQEM4AILIAFBAWohASAEIABBAWoiAEcNAAsgAiAHNgIADPkCCyACQQA2AgAgACEBDIQCCyABIARHBEADQCABLQAAQYA+ai0AACIAQQFHBEAgAEECRg0JDIECCyAEIAFBAWoiAUcNAAtBMCEDDPgCC0EwIQMM9wILIAEgBEcEQANAIAEtAAAiAEEgRwRAIABBCmsOBP8B/gH+Af8B/gELIAQgAUEBaiIBRw0AC0E4IQMM9wILQTghAwz2AgsDQCABLQAAIgBBIEcgAEEJR3EN9gEgBCABQQFqIgFHDQALQTwhAwz1AgsDQCABLQAAIgBBIEcEQAJAIABBCmsOBPkBBAT5AQALIABBLEYN9QEMAwsgBCABQQFqIgFHDQALQT8hAwz0AgtBwAAhAyABIARGDfMCIAIoAgAiACAEIAFraiEFIAEgAGtBBmohBgJAA0AgAEGAQGstAAAgAS0AAEEgckcNASAAQQZGDdsCIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADPQCCyACQQA2AgALQTYhAwzZAgsgASAERgRAQcEAIQMM8gILIAJBDDYCCCACIAE2AgQgAi0ALEEBaw4E+wHuAewB6wHUAgsgAUEBaiEBDPoBCyABIARHBEADQAJAIAEtAAAiAEEgciAAIABBwQBrQf8BcUEaSRtB/wFxIgBBCUYNACAAQSBGDQACQAJAAkACQCAAQeMAaw4TAAMDAwMDAwMBAwMDAwMDAwMDAgMLIAFBAWohAUExIQMM3AILIAFBAWohAUEyIQMM2wILIAFBAWohAUEzIQMM2gILDP4BCyAEIAFBAWoiAUcNAAtBNSEDDPACC0E1IQMM7wILIAEgBEcEQANAIAEtAABBgDxqLQAAQQFHDfcBIAQgAUEBaiIBRw0AC0E9IQMM7wILQT0hAwzuAgtBACEAAkAgAigCOCIDRQ0AIAMoAkAiA0UNACACIAMRAAAhAAsgAEUNASAAQRVHDeYBIAJBwgA2AhwgAiABNgIUIAJB4xg2AhAgAkEVNgIMQQAhAwztAgsgAUEBaiEBC0E8IQMM0gILIAEgBEYEQEHCACEDDOsCCwJAA0ACQCABLQAAQQlrDhgAAswCzALRAswCzALMAswCzALMAswCzALMAswCzALMAswCzALMAswCzALMAgDMAgsgBCABQQFqIgFHDQALQcIAIQMM6wILIAFBAWohASACLQAtQQFxRQ3+AQtBLCEDDNACCyABIARHDd4BQcQAIQMM6AILA0AgAS0AAEGQwABqLQAAQQFHDZwBIAQgAUEBaiIBRw0AC0HFACEDDOcCCyABLQAAIgBBIEYN/gEgAEE6Rw3AAiACKAIEIQBBACEDIAJBADYCBCACIAAgARApIgAN3gEM3QELQccAIQMgBCABIgBGDeUCIAQgAWsgAigCACIBaiEHIAAgAWtBBWohBgNAIAFBkMIAai0AACAALQAAIgVBIHIgBSAFQcEAa0H/AXFBGkkbQf8BcUcNvwIgAUEFRg3CAiABQQFqIQEgBCAAQQFqIgBHDQALIAIgBzYCAAzlAgtByAAhAyAEIAEiAEYN5AIgBCABayACKAIAIgFqIQcgACABa0EJaiEGA0AgAUGWwgBqLQAAIAAtAAAiBUEgciAFIAVBwQBrQf8BcUEaSRtB/wFxRw2+AkECIAFBCUYNwgIaIAFBAWohASAEIABBAWoiAEcNAAsgAiAHNgIADOQCCyABIARGBEBByQAhAwzkAgsCQAJAIAEtAAAiAEEgciAAIABBwQBrQf8BcUEaSRtB/wFxQe4Aaw4HAL8CvwK/Ar8CvwIBvwILIAFBAWohAUE+IQMMywILIAFBAWohAUE/IQMMygILQcoAIQMgBCABIgBGDeICIAQgAWsgAigCACIBaiEGIAAgAWtBAWohBwNAIAFBoMIAai0AACAALQAAIgVBIHIgBSAFQcEAa0H/AXFBGkkbQf8BcUcNvAIgAUEBRg2+AiABQQFqIQEgBCAAQQFqIgBHDQALIAIgBjYCAAziAgtBywAhAyAEIAEiAEYN4QIgBCABayACKAIAIgFqIQcgACABa0EOaiEGA0AgAUGiwgBqLQAAIAAtAAAiBUEgciAFIAVBwQBrQf8BcUEaSRtB/wFxRw27AiABQQ5GDb4CIAFBAWohASAEIABBAWoiAEcNAAsgAiAHNgIADOECC0HMACEDIAQgASIARg3gAiAEIAFrIAIoAgAiAWohByAAIAFrQQ9qIQYDQCABQcDCAGotAAAgAC0AACIFQSByIAUgBUHBAGtB/wFxQRpJG0H/AXFHDboCQQMgAUEPRg2+AhogAUEBaiEBIAQgAEEBaiIARw0ACyACIAc2AgAM4AILQc0AIQMgBCABIgBGDd8CIAQgAWsgAigCACIBaiEHIAAgAWtBBWohBgNAIAFB0MIAai0AACAALQAAIgVBIHIgBSAFQcEAa0H/AXFBGkkbQf8BcUcNuQJBBCABQQVGDb0CGiABQQFqIQEgBCAAQQFqIgBHDQALIAIgBzYCAAzfAgsgASAERgRAQc4AIQMM3wILAkACQAJAAkAgAS0AACIAQSByIAAgAEHBAGtB/wFxQRpJG0H/AXFB4wBrDhMAvAK8ArwCvAK8ArwCvAK8ArwCvAK8ArwCAbwCvAK8AgIDvAILIAFBAWohAUHBACEDDMgCCyABQQFqIQFBwgAhAwzHAgsgAUEBaiEBQcMAIQMMxgILIAFBAWohAUHEACEDDMUCCyABIARHBEAgAkENNgIIIAIgATYCBEHFACEDDMUCC0HPACEDDN0CCwJAAkAgAS0AAEEKaw4EAZABkAEAkAELIAFBAWohAQtBKCEDDMMCCyABIARGBEBB0QAhAwzcAgsgAS0AAEEgRw0AIAFBAWohASACLQAtQQFxRQ3QAQtBFyEDDMECCyABIARHDcsBQdIAIQMM2QILQdMAIQMgASAERg3YAiACKAIAIgAgBCABa2ohBiABIABrQQFqIQUDQCABLQAAIABB1sIAai0AAEcNxwEgAEEBRg3KASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBjYCAAzYAgsgASAERgRAQdUAIQMM2AILIAEtAABBCkcNwgEgAUEBaiEBDMoBCyABIARGBEBB1gAhAwzXAgsCQAJAIAEtAABBCmsOBADDAcMBAcMBCyABQQFqIQEMygELIAFBAWohAUHKACEDDL0CC0EAIQACQCACKAI4IgNFDQAgAygCPCIDRQ0AIAIgAxEAACEACyAADb8BQc0AIQMMvAILIAItAClBIkYNzwIMiQELIAQgASIFRgRAQdsAIQMM1AILQQAhAEEBIQFBASEGQQAhAwJAAn8CQAJAAkACQAJAAkACQCAFLQAAQTBrDgrFAcQBAAECAwQFBgjDAQtBAgwGC0EDDAULQQQMBAtBBQwDC0EGDAILQQcMAQtBCAshA0EAIQFBACEGDL0BC0EJIQNBASEAQQAhAUEAIQYMvAELIAEgBEYEQEHdACEDDNMCCyABLQAAQS5HDbgBIAFBAWohAQyIAQsgASAERw22AUHfACEDDNECCyABIARHBEAgAkEONgIIIAIgATYCBEHQACEDDLgCC0HgACEDDNACC0HhACEDIAEgBEYNzwIgAigCACIAIAQgAWtqIQUgASAAa0EDaiEGA0AgAS0AACAAQeLCAGotAABHDbEBIABBA0YNswEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMzwILQeIAIQMgASAERg3OAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYDQCABLQAAIABB5sIAai0AAEcNsAEgAEECRg2vASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAzOAgtB4wAhAyABIARGDc0CIAIoAgAiACAEIAFraiEFIAEgAGtBA2ohBgNAIAEtAAAgAEHpwgBqLQAARw2vASAAQQNGDa0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADM0CCyABIARGBEBB5QAhAwzNAgsgAUEBaiEBQQAhAAJAIAIoAjgiA0UNACADKAIwIgNFDQAgAiADEQAAIQALIAANqgFB1gAhAwyzAgsgASAERwRAA0AgAS0AACIAQSBHBEACQAJAAkAgAEHIAGsOCwABswGzAbMBswGzAbMBswGzAQKzAQsgAUEBaiEBQdIAIQMMtwILIAFBAWohAUHTACEDDLYCCyABQQFqIQFB1AAhAwy1AgsgBCABQQFqIgFHDQALQeQAIQMMzAILQeQAIQMMywILA0AgAS0AAEHwwgBqLQAAIgBBAUcEQCAAQQJrDgOnAaYBpQGkAQsgBCABQQFqIgFHDQALQeYAIQMMygILIAFBAWogASAERw0CGkHnACEDDMkCCwNAIAEtAABB8MQAai0AACIAQQFHBEACQCAAQQJrDgSiAaEBoAEAnwELQdcAIQMMsQILIAQgAUEBaiIBRw0AC0HoACEDDMgCCyABIARGBEBB6QAhAwzIAgsCQCABLQAAIgBBCmsOGrcBmwGbAbQBmwGbAZsBmwGbAZsBmwGbAZsBmwGbAZsBmwGbAZsBmwGbAZsBpAGbAZsBAJkBCyABQQFqCyEBQQYhAwytAgsDQCABLQAAQfDGAGotAABBAUcNfSAEIAFBAWoiAUcNAAtB6gAhAwzFAgsgAUEBaiABIARHDQIaQesAIQMMxAILIAEgBEYEQEHsACEDDMQCCyABQQFqDAELIAEgBEYEQEHtACEDDMMCCyABQQFqCyEBQQQhAwyoAgsgASAERgRAQe4AIQMMwQILAkACQAJAIAEtAABB8MgAai0AAEEBaw4HkAGPAY4BAHwBAo0BCyABQQFqIQEMCwsgAUEBagyTAQtBACEDIAJBADYCHCACQZsSNgIQIAJBBzYCDCACIAFBAWo2AhQMwAILAkADQCABLQAAQfDIAGotAAAiAEEERwRAAkACQCAAQQFrDgeUAZMBkgGNAQAEAY0BC0HaACEDDKoCCyABQQFqIQFB3AAhAwypAgsgBCABQQFqIgFHDQALQe8AIQMMwAILIAFBAWoMkQELIAQgASIARgRAQfAAIQMMvwILIAAtAABBL0cNASAAQQFqIQEMBwsgBCABIgBGBEBB8QAhAwy+AgsgAC0AACIBQS9GBEAgAEEBaiEBQd0AIQMMpQILIAFBCmsiA0EWSw0AIAAhAUEBIAN0QYmAgAJxDfkBC0EAIQMgAkEANgIcIAIgADYCFCACQYwcNgIQIAJBBzYCDAy8AgsgASAERwRAIAFBAWohAUHeACEDDKMCC0HyACEDDLsCCyABIARGBEBB9AAhAwy7AgsCQCABLQAAQfDMAGotAABBAWsOA/cBcwCCAQtB4QAhAwyhAgsgASAERwRAA0AgAS0AAEHwygBqLQAAIgBBA0cEQAJAIABBAWsOAvkBAIUBC0HfACEDDKMCCyAEIAFBAWoiAUcNAAtB8wAhAwy6AgtB8wAhAwy5AgsgASAERwRAIAJBDzYCCCACIAE2AgRB4AAhAwygAgtB9QAhAwy4AgsgASAERgRAQfYAIQMMuAILIAJBDzYCCCACIAE2AgQLQQMhAwydAgsDQCABLQAAQSBHDY4CIAQgAUEBaiIBRw0AC0H3ACEDDLUCCyABIARGBEBB+AAhAwy1AgsgAS0AAEEgRw16IAFBAWohAQxbC0EAIQACQCACKAI4IgNFDQAgAygCOCIDRQ0AIAIgAxEAACEACyAADXgMgAILIAEgBEYEQEH6ACEDDLMCCyABLQAAQcwARw10IAFBAWohAUETDHYLQfsAIQMgASAERg2xAiACKAIAIgAgBCABa2ohBSABIABrQQVqIQYDQCABLQAAIABB8M4Aai0AAEcNcyAAQQVGDXUgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMsQILIAEgBEYEQEH8ACEDDLECCwJAAkAgAS0AAEHDAGsODAB0dHR0dHR0dHR0AXQLIAFBAWohAUHmACEDDJgCCyABQQFqIQFB5wAhAwyXAgtB/QAhAyABIARGDa8CIAIoAgAiACAEIAFraiEFIAEgAGtBAmohBgJAA0AgAS0AACAAQe3PAGotAABHDXIgAEECRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADLACCyACQQA2AgAgBkEBaiEBQRAMcwtB/gAhAyABIARGDa4CIAIoAgAiACAEIAFraiEFIAEgAGtBBWohBgJAA0AgAS0AACAAQfbOAGotAABHDXEgAEEFRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADK8CCyACQQA2AgAgBkEBaiEBQRYMcgtB/wAhAyABIARGDa0CIAIoAgAiACAEIAFraiEFIAEgAGtBA2ohBgJAA0AgAS0AACAAQfzOAGotAABHDXAgAEEDRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADK4CCyACQQA2AgAgBkEBaiEBQQUMcQsgASAERgRAQYABIQMMrQILIAEtAABB2QBHDW4gAUEBaiEBQQgMcAsgASAERgRAQYEBIQMMrAILAkACQCABLQAAQc4Aaw4DAG8BbwsgAUEBaiEBQesAIQMMkwILIAFBAWohAUHsACEDDJICCyABIARGBEBBggEhAwyrAgsCQAJAIAEtAABByABrDggAbm5ubm5uAW4LIAFBAWohAUHqACEDDJICCyABQQFqIQFB7QAhAwyRAgtBgwEhAyABIARGDakCIAIoAgAiACAEIAFraiEFIAEgAGtBAmohBgJAA0AgAS0AACAAQYDPAGotAABHDWwgAEECRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADKoCCyACQQA2AgAgBkEBaiEBQQAMbQtBhAEhAyABIARGDagCIAIoAgAiACAEIAFraiEFIAEgAGtBBGohBgJAA0AgAS0AACAAQYPPAGotAABHDWsgAEEERg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADKkCCyACQQA2AgAgBkEBaiEBQSMMbAsgASAERgRAQYUBIQMMqAILAkACQCABLQAAQcwAaw4IAGtra2trawFrCyABQQFqIQFB7wAhAwyPAgsgAUEBaiEBQfAAIQMMjgILIAEgBEYEQEGGASEDDKcCCyABLQAAQcUARw1oIAFBAWohAQxgC0GHASEDIAEgBEYNpQIgAigCACIAIAQgAWtqIQUgASAAa0EDaiEGAkADQCABLQAAIABBiM8Aai0AAEcNaCAAQQNGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMpgILIAJBADYCACAGQQFqIQFBLQxpC0GIASEDIAEgBEYNpAIgAigCACIAIAQgAWtqIQUgASAAa0EIaiEGAkADQCABLQAAIABB0M8Aai0AAEcNZyAAQQhGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMpQILIAJBADYCACAGQQFqIQFBKQxoCyABIARGBEBBiQEhAwykAgtBASABLQAAQd8ARw1nGiABQQFqIQEMXgtBigEhAyABIARGDaICIAIoAgAiACAEIAFraiEFIAEgAGtBAWohBgNAIAEtAAAgAEGMzwBqLQAARw1kIABBAUYN+gEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMogILQYsBIQMgASAERg2hAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEGOzwBqLQAARw1kIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyiAgsgAkEANgIAIAZBAWohAUECDGULQYwBIQMgASAERg2gAiACKAIAIgAgBCABa2ohBSABIABrQQFqIQYCQANAIAEtAAAgAEHwzwBqLQAARw1jIABBAUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyhAgsgAkEANgIAIAZBAWohAUEfDGQLQY0BIQMgASAERg2fAiACKAIAIgAgBCABa2ohBSABIABrQQFqIQYCQANAIAEtAAAgAEHyzwBqLQAARw1iIABBAUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAygAgsgAkEANgIAIAZBAWohAUEJDGMLIAEgBEYEQEGOASEDDJ8CCwJAAkAgAS0AAEHJAGsOBwBiYmJiYgFiCyABQQFqIQFB+AAhAwyGAgsgAUEBaiEBQfkAIQMMhQILQY8BIQMgASAERg2dAiACKAIAIgAgBCABa2ohBSABIABrQQVqIQYCQANAIAEtAAAgAEGRzwBqLQAARw1gIABBBUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyeAgsgAkEANgIAIAZBAWohAUEYDGELQZABIQMgASAERg2cAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEGXzwBqLQAARw1fIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAydAgsgAkEANgIAIAZBAWohAUEXDGALQZEBIQMgASAERg2bAiACKAIAIgAgBCABa2ohBSABIABrQQZqIQYCQANAIAEtAAAgAEGazwBqLQAARw1eIABBBkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAycAgsgAkEANgIAIAZBAWohAUEVDF8LQZIBIQMgASAERg2aAiACKAIAIgAgBCABa2ohBSABIABrQQVqIQYCQANAIAEtAAAgAEGhzwBqLQAARw1dIABBBUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAybAgsgAkEANgIAIAZBAWohAUEeDF4LIAEgBEYEQEGTASEDDJoCCyABLQAAQcwARw1bIAFBAWohAUEKDF0LIAEgBEYEQEGUASEDDJkCCwJAAkAgAS0AAEHBAGsODwBcXFxcXFxcXFxcXFxcAVwLIAFBAWohAUH+ACEDDIACCyABQQFqIQFB/wAhAwz/AQsgASAERgRAQZUBIQMMmAILAkACQCABLQAAQcEAaw4DAFsBWwsgAUEBaiEBQf0AIQMM/wELIAFBAWohAUGAASEDDP4BC0GWASEDIAEgBEYNlgIgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABBp88Aai0AAEcNWSAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMlwILIAJBADYCACAGQQFqIQFBCwxaCyABIARGBEBBlwEhAwyWAgsCQAJAAkACQCABLQAAQS1rDiMAW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1sBW1tbW1sCW1tbA1sLIAFBAWohAUH7ACEDDP8BCyABQQFqIQFB/AAhAwz+AQsgAUEBaiEBQYEBIQMM/QELIAFBAWohAUGCASEDDPwBC0GYASEDIAEgBEYNlAIgAigCACIAIAQgAWtqIQUgASAAa0EEaiEGAkADQCABLQAAIABBqc8Aai0AAEcNVyAAQQRGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMlQILIAJBADYCACAGQQFqIQFBGQxYC0GZASEDIAEgBEYNkwIgAigCACIAIAQgAWtqIQUgASAAa0EFaiEGAkADQCABLQAAIABBrs8Aai0AAEcNViAAQQVGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMlAILIAJBADYCACAGQQFqIQFBBgxXC0GaASEDIAEgBEYNkgIgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABBtM8Aai0AAEcNVSAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMkwILIAJBADYCACAGQQFqIQFBHAxWC0GbASEDIAEgBEYNkQIgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABBts8Aai0AAEcNVCAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMkgILIAJBADYCACAGQQFqIQFBJwxVCyABIARGBEBBnAEhAwyRAgsCQAJAIAEtAABB1ABrDgIAAVQLIAFBAWohAUGGASEDDPgBCyABQQFqIQFBhwEhAwz3AQtBnQEhAyABIARGDY8CIAIoAgAiACAEIAFraiEFIAEgAGtBAWohBgJAA0AgAS0AACAAQbjPAGotAABHDVIgAEEBRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADJACCyACQQA2AgAgBkEBaiEBQSYMUwtBngEhAyABIARGDY4CIAIoAgAiACAEIAFraiEFIAEgAGtBAWohBgJAA0AgAS0AACAAQbrPAGotAABHDVEgAEEBRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADI8CCyACQQA2AgAgBkEBaiEBQQMMUgtBnwEhAyABIARGDY0CIAIoAgAiACAEIAFraiEFIAEgAGtBAmohBgJAA0AgAS0AACAAQe3PAGotAABHDVAgAEECRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADI4CCyACQQA2AgAgBkEBaiEBQQwMUQtBoAEhAyABIARGDYwCIAIoAgAiACAEIAFraiEFIAEgAGtBA2ohBgJAA0AgAS0AACAAQbzPAGotAABHDU8gAEEDRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADI0CCyACQQA2AgAgBkEBaiEBQQ0MUAsgASAERgRAQaEBIQMMjAILAkACQCABLQAAQcYAaw4LAE9PT09PT09PTwFPCyABQQFqIQFBiwEhAwzzAQsgAUEBaiEBQYwBIQMM8gELIAEgBEYEQEGiASEDDIsCCyABLQAAQdAARw1MIAFBAWohAQxGCyABIARGBEBBowEhAwyKAgsCQAJAIAEtAABByQBrDgcBTU1NTU0ATQsgAUEBaiEBQY4BIQMM8QELIAFBAWohAUEiDE0LQaQBIQMgASAERg2IAiACKAIAIgAgBCABa2ohBSABIABrQQFqIQYCQANAIAEtAAAgAEHAzwBqLQAARw1LIABBAUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyJAgsgAkEANgIAIAZBAWohAUEdDEwLIAEgBEYEQEGlASEDDIgCCwJAAkAgAS0AAEHSAGsOAwBLAUsLIAFBAWohAUGQASEDDO8BCyABQQFqIQFBBAxLCyABIARGBEBBpgEhAwyHAgsCQAJAAkACQAJAIAEtAABBwQBrDhUATU1NTU1NTU1NTQFNTQJNTQNNTQRNCyABQQFqIQFBiAEhAwzxAQsgAUEBaiEBQYkBIQMM8AELIAFBAWohAUGKASEDDO8BCyABQQFqIQFBjwEhAwzuAQsgAUEBaiEBQZEBIQMM7QELQacBIQMgASAERg2FAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHtzwBqLQAARw1IIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyGAgsgAkEANgIAIAZBAWohAUERDEkLQagBIQMgASAERg2EAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHCzwBqLQAARw1HIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyFAgsgAkEANgIAIAZBAWohAUEsDEgLQakBIQMgASAERg2DAiACKAIAIgAgBCABa2ohBSABIABrQQRqIQYCQANAIAEtAAAgAEHFzwBqLQAARw1GIABBBEYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyEAgsgAkEANgIAIAZBAWohAUErDEcLQaoBIQMgASAERg2CAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHKzwBqLQAARw1FIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyDAgsgAkEANgIAIAZBAWohAUEUDEYLIAEgBEYEQEGrASEDDIICCwJAAkACQAJAIAEtAABBwgBrDg8AAQJHR0dHR0dHR0dHRwNHCyABQQFqIQFBkwEhAwzrAQsgAUEBaiEBQZQBIQMM6gELIAFBAWohAUGVASEDDOkBCyABQQFqIQFBlgEhAwzoAQsgASAERgRAQawBIQMMgQILIAEtAABBxQBHDUIgAUEBaiEBDD0LQa0BIQMgASAERg3/ASACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHNzwBqLQAARw1CIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyAAgsgAkEANgIAIAZBAWohAUEODEMLIAEgBEYEQEGuASEDDP8BCyABLQAAQdAARw1AIAFBAWohAUElDEILQa8BIQMgASAERg39ASACKAIAIgAgBCABa2ohBSABIABrQQhqIQYCQANAIAEtAAAgAEHQzwBqLQAARw1AIABBCEYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAz+AQsgAkEANgIAIAZBAWohAUEqDEELIAEgBEYEQEGwASEDDP0BCwJAAkAgAS0AAEHVAGsOCwBAQEBAQEBAQEABQAsgAUEBaiEBQZoBIQMM5AELIAFBAWohAUGbASEDDOMBCyABIARGBEBBsQEhAwz8AQsCQAJAIAEtAABBwQBrDhQAPz8/Pz8/Pz8/Pz8/Pz8/Pz8/AT8LIAFBAWohAUGZASEDDOMBCyABQQFqIQFBnAEhAwziAQtBsgEhAyABIARGDfoBIAIoAgAiACAEIAFraiEFIAEgAGtBA2ohBgJAA0AgAS0AACAAQdnPAGotAABHDT0gAEEDRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADPsBCyACQQA2AgAgBkEBaiEBQSEMPgtBswEhAyABIARGDfkBIAIoAgAiACAEIAFraiEFIAEgAGtBBmohBgJAA0AgAS0AACAAQd3PAGotAABHDTwgAEEGRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADPoBCyACQQA2AgAgBkEBaiEBQRoMPQsgASAERgRAQbQBIQMM+QELAkACQAJAIAEtAABBxQBrDhEAPT09PT09PT09AT09PT09Aj0LIAFBAWohAUGdASEDDOEBCyABQQFqIQFBngEhAwzgAQsgAUEBaiEBQZ8BIQMM3wELQbUBIQMgASAERg33ASACKAIAIgAgBCABa2ohBSABIABrQQVqIQYCQANAIAEtAAAgAEHkzwBqLQAARw06IABBBUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAz4AQsgAkEANgIAIAZBAWohAUEoDDsLQbYBIQMgASAERg32ASACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHqzwBqLQAARw05IABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAz3AQsgAkEANgIAIAZBAWohAUEHDDoLIAEgBEYEQEG3ASEDDPYBCwJAAkAgAS0AAEHFAGsODgA5OTk5OTk5OTk5OTkBOQsgAUEBaiEBQaEBIQMM3QELIAFBAWohAUGiASEDDNwBC0G4ASEDIAEgBEYN9AEgAigCACIAIAQgAWtqIQUgASAAa0ECaiEGAkADQCABLQAAIABB7c8Aai0AAEcNNyAAQQJGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAM9QELIAJBADYCACAGQQFqIQFBEgw4C0G5ASEDIAEgBEYN8wEgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABB8M8Aai0AAEcNNiAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAM9AELIAJBADYCACAGQQFqIQFBIAw3C0G6ASEDIAEgBEYN8gEgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABB8s8Aai0AAEcNNSAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAM8wELIAJBADYCACAGQQFqIQFBDww2CyABIARGBEBBuwEhAwzyAQsCQAJAIAEtAABByQBrDgcANTU1NTUBNQsgAUEBaiEBQaUBIQMM2QELIAFBAWohAUGmASEDDNgBC0G8ASEDIAEgBEYN8AEgAigCACIAIAQgAWtqIQUgASAAa0EHaiEGAkADQCABLQAAIABB9M8Aai0AAEcNMyAAQQdGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAM8QELIAJBADYCACAGQQFqIQFBGww0CyABIARGBEBBvQEhAwzwAQsCQAJAAkAgAS0AAEHCAGsOEgA0NDQ0NDQ0NDQBNDQ0NDQ0AjQLIAFBAWohAUGkASEDDNgBCyABQQFqIQFBpwEhAwzXAQsgAUEBaiEBQagBIQMM1gELIAEgBEYEQEG+ASEDDO8BCyABLQAAQc4ARw0wIAFBAWohAQwsCyABIARGBEBBvwEhAwzuAQsCQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQCABLQAAQcEAaw4VAAECAz8EBQY/Pz8HCAkKCz8MDQ4PPwsgAUEBaiEBQegAIQMM4wELIAFBAWohAUHpACEDDOIBCyABQQFqIQFB7gAhAwzhAQsgAUEBaiEBQfIAIQMM4AELIAFBAWohAUHzACEDDN8BCyABQQFqIQFB9gAhAwzeAQsgAUEBaiEBQfcAIQMM3QELIAFBAWohAUH6ACEDDNwBCyABQQFqIQFBgwEhAwzbAQsgAUEBaiEBQYQBIQMM2gELIAFBAWohAUGFASEDDNkBCyABQQFqIQFBkgEhAwzYAQsgAUEBaiEBQZgBIQMM1wELIAFBAWohAUGgASEDDNYBCyABQQFqIQFBowEhAwzVAQsgAUEBaiEBQaoBIQMM1AELIAEgBEcEQCACQRA2AgggAiABNgIEQasBIQMM1AELQcABIQMM7AELQQAhAAJAIAIoAjgiA0UNACADKAI0IgNFDQAgAiADEQAAIQALIABFDV4gAEEVRw0HIAJB0QA2AhwgAiABNgIUIAJBsBc2AhAgAkEVNgIMQQAhAwzrAQsgAUEBaiABIARHDQgaQcIBIQMM6gELA0ACQCABLQAAQQprDgQIAAALAAsgBCABQQFqIgFHDQALQcMBIQMM6QELIAEgBEcEQCACQRE2AgggAiABNgIEQQEhAwzQAQtBxAEhAwzoAQsgASAERgRAQcUBIQMM6AELAkACQCABLQAAQQprDgQBKCgAKAsgAUEBagwJCyABQQFqDAULIAEgBEYEQEHGASEDDOcBCwJAAkAgAS0AAEEKaw4XAQsLAQsLCwsLCwsLCwsLCwsLCwsLCwALCyABQQFqIQELQbABIQMMzQELIAEgBEYEQEHIASEDDOYBCyABLQAAQSBHDQkgAkEAOwEyIAFBAWohAUGzASEDDMwBCwNAIAEhAAJAIAEgBEcEQCABLQAAQTBrQf8BcSIDQQpJDQEMJwtBxwEhAwzmAQsCQCACLwEyIgFBmTNLDQAgAiABQQpsIgU7ATIgBUH+/wNxIANB//8Dc0sNACAAQQFqIQEgAiADIAVqIgM7ATIgA0H//wNxQegHSQ0BCwtBACEDIAJBADYCHCACQcEJNgIQIAJBDTYCDCACIABBAWo2AhQM5AELIAJBADYCHCACIAE2AhQgAkHwDDYCECACQRs2AgxBACEDDOMBCyACKAIEIQAgAkEANgIEIAIgACABECYiAA0BIAFBAWoLIQFBrQEhAwzIAQsgAkHBATYCHCACIAA2AgwgAiABQQFqNgIUQQAhAwzgAQsgAigCBCEAIAJBADYCBCACIAAgARAmIgANASABQQFqCyEBQa4BIQMMxQELIAJBwgE2AhwgAiAANgIMIAIgAUEBajYCFEEAIQMM3QELIAJBADYCHCACIAE2AhQgAkGXCzYCECACQQ02AgxBACEDDNwBCyACQQA2AhwgAiABNgIUIAJB4xA2AhAgAkEJNgIMQQAhAwzbAQsgAkECOgAoDKwBC0EAIQMgAkEANgIcIAJBrws2AhAgAkECNgIMIAIgAUEBajYCFAzZAQtBAiEDDL8BC0ENIQMMvgELQSYhAwy9AQtBFSEDDLwBC0EWIQMMuwELQRghAwy6AQtBHCEDDLkBC0EdIQMMuAELQSAhAwy3AQtBISEDDLYBC0EjIQMMtQELQcYAIQMMtAELQS4hAwyzAQtBPSEDDLIBC0HLACEDDLEBC0HOACEDDLABC0HYACEDDK8BC0HZACEDDK4BC0HbACEDDK0BC0HxACEDDKwBC0H0ACEDDKsBC0GNASEDDKoBC0GXASEDDKkBC0GpASEDDKgBC0GvASEDDKcBC0GxASEDDKYBCyACQQA2AgALQQAhAyACQQA2AhwgAiABNgIUIAJB8Rs2AhAgAkEGNgIMDL0BCyACQQA2AgAgBkEBaiEBQSQLOgApIAIoAgQhACACQQA2AgQgAiAAIAEQJyIARQRAQeUAIQMMowELIAJB+QA2AhwgAiABNgIUIAIgADYCDEEAIQMMuwELIABBFUcEQCACQQA2AhwgAiABNgIUIAJBzA42AhAgAkEgNgIMQQAhAwy7AQsgAkH4ADYCHCACIAE2AhQgAkHKGDYCECACQRU2AgxBACEDDLoBCyACQQA2AhwgAiABNgIUIAJBjhs2AhAgAkEGNgIMQQAhAwy5AQsgAkEANgIcIAIgATYCFCACQf4RNgIQIAJBBzYCDEEAIQMMuAELIAJBADYCHCACIAE2AhQgAkGMHDYCECACQQc2AgxBACEDDLcBCyACQQA2AhwgAiABNgIUIAJBww82AhAgAkEHNgIMQQAhAwy2AQsgAkEANgIcIAIgATYCFCACQcMPNgIQIAJBBzYCDEEAIQMMtQELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0RIAJB5QA2AhwgAiABNgIUIAIgADYCDEEAIQMMtAELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0gIAJB0wA2AhwgAiABNgIUIAIgADYCDEEAIQMMswELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0iIAJB0gA2AhwgAiABNgIUIAIgADYCDEEAIQMMsgELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0OIAJB5QA2AhwgAiABNgIUIAIgADYCDEEAIQMMsQELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0dIAJB0wA2AhwgAiABNgIUIAIgADYCDEEAIQMMsAELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0fIAJB0gA2AhwgAiABNgIUIAIgADYCDEEAIQMMrwELIABBP0cNASABQQFqCyEBQQUhAwyUAQtBACEDIAJBADYCHCACIAE2AhQgAkH9EjYCECACQQc2AgwMrAELIAJBADYCHCACIAE2AhQgAkHcCDYCECACQQc2AgxBACEDDKsBCyACKAIEIQAgAkEANgIEIAIgACABECUiAEUNByACQeUANgIcIAIgATYCFCACIAA2AgxBACEDDKoBCyACKAIEIQAgAkEANgIEIAIgACABECUiAEUNFiACQdMANgIcIAIgATYCFCACIAA2AgxBACEDDKkBCyACKAIEIQAgAkEANgIEIAIgACABECUiAEUNGCACQdIANgIcIAIgATYCFCACIAA2AgxBACEDDKgBCyACQQA2AhwgAiABNgIUIAJBxgo2AhAgAkEHNgIMQQAhAwynAQsgAigCBCEAIAJBADYCBCACIAAgARAlIgBFDQMgAkHlADYCHCACIAE2AhQgAiAANgIMQQAhAwymAQsgAigCBCEAIAJBADYCBCACIAAgARAlIgBFDRIgAkHTADYCHCACIAE2AhQgAiAANgIMQQAhAwylAQsgAigCBCEAIAJBADYCBCACIAAgARAlIgBFDRQgAkHSADYCHCACIAE2AhQgAiAANgIMQQAhAwykAQsgAigCBCEAIAJBADYCBCACIAAgARAlIgBFDQAgAkHlADYCHCACIAE2AhQgAiAANgIMQQAhAwyjAQtB1QAhAwyJAQsgAEEVRwRAIAJBADYCHCACIAE2AhQgAkG5DTYCECACQRo2AgxBACEDDKIBCyACQeQANgIcIAIgATYCFCACQeMXNgIQIAJBFTYCDEEAIQMMoQELIAJBADYCACAGQQFqIQEgAi0AKSIAQSNrQQtJDQQCQCAAQQZLDQBBASAAdEHKAHFFDQAMBQtBACEDIAJBADYCHCACIAE2AhQgAkH3CTYCECACQQg2AgwMoAELIAJBADYCACAGQQFqIQEgAi0AKUEhRg0DIAJBADYCHCACIAE2AhQgAkGbCjYCECACQQg2AgxBACEDDJ8BCyACQQA2AgALQQAhAyACQQA2AhwgAiABNgIUIAJBkDM2AhAgAkEINgIMDJ0BCyACQQA2AgAgBkEBaiEBIAItAClBI0kNACACQQA2AhwgAiABNgIUIAJB0wk2AhAgAkEINgIMQQAhAwycAQtB0QAhAwyCAQsgAS0AAEEwayIAQf8BcUEKSQRAIAIgADoAKiABQQFqIQFBzwAhAwyCAQsgAigCBCEAIAJBADYCBCACIAAgARAoIgBFDYYBIAJB3gA2AhwgAiABNgIUIAIgADYCDEEAIQMMmgELIAIoAgQhACACQQA2AgQgAiAAIAEQKCIARQ2GASACQdwANgIcIAIgATYCFCACIAA2AgxBACEDDJkBCyACKAIEIQAgAkEANgIEIAIgACAFECgiAEUEQCAFIQEMhwELIAJB2gA2AhwgAiAFNgIUIAIgADYCDAyYAQtBACEBQQEhAwsgAiADOgArIAVBAWohAwJAAkACQCACLQAtQRBxDQACQAJAAkAgAi0AKg4DAQACBAsgBkUNAwwCCyAADQEMAgsgAUUNAQsgAigCBCEAIAJBADYCBCACIAAgAxAoIgBFBEAgAyEBDAILIAJB2AA2AhwgAiADNgIUIAIgADYCDEEAIQMMmAELIAIoAgQhACACQQA2AgQgAiAAIAMQKCIARQRAIAMhAQyHAQsgAkHZADYCHCACIAM2AhQgAiAANgIMQQAhAwyXAQtBzAAhAwx9CyAAQRVHBEAgAkEANgIcIAIgATYCFCACQZQNNgIQIAJBITYCDEEAIQMMlgELIAJB1wA2AhwgAiABNgIUIAJByRc2AhAgAkEVNgIMQQAhAwyVAQtBACEDIAJBADYCHCACIAE2AhQgAkGAETYCECACQQk2AgwMlAELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0AIAJB0wA2AhwgAiABNgIUIAIgADYCDEEAIQMMkwELQckAIQMMeQsgAkEANgIcIAIgATYCFCACQcEoNgIQIAJBBzYCDCACQQA2AgBBACEDDJEBCyACKAIEIQBBACEDIAJBADYCBCACIAAgARAlIgBFDQAgAkHSADYCHCACIAE2AhQgAiAANgIMDJABC0HIACEDDHYLIAJBADYCACAFIQELIAJBgBI7ASogAUEBaiEBQQAhAAJAIAIoAjgiA0UNACADKAIwIgNFDQAgAiADEQAAIQALIAANAQtBxwAhAwxzCyAAQRVGBEAgAkHRADYCHCACIAE2AhQgAkHjFzYCECACQRU2AgxBACEDDIwBC0EAIQMgAkEANgIcIAIgATYCFCACQbkNNgIQIAJBGjYCDAyLAQtBACEDIAJBADYCHCACIAE2AhQgAkGgGTYCECACQR42AgwMigELIAEtAABBOkYEQCACKAIEIQBBACEDIAJBADYCBCACIAAgARApIgBFDQEgAkHDADYCHCACIAA2AgwgAiABQQFqNgIUDIoBC0EAIQMgAkEANgIcIAIgATYCFCACQbERNgIQIAJBCjYCDAyJAQsgAUEBaiEBQTshAwxvCyACQcMANgIcIAIgADYCDCACIAFBAWo2AhQMhwELQQAhAyACQQA2AhwgAiABNgIUIAJB8A42AhAgAkEcNgIMDIYBCyACIAIvATBBEHI7ATAMZgsCQCACLwEwIgBBCHFFDQAgAi0AKEEBRw0AIAItAC1BCHFFDQMLIAIgAEH3+wNxQYAEcjsBMAwECyABIARHBEACQANAIAEtAABBMGsiAEH/AXFBCk8EQEE1IQMMbgsgAikDICIKQpmz5syZs+bMGVYNASACIApCCn4iCjcDICAKIACtQv8BgyILQn+FVg0BIAIgCiALfDcDICAEIAFBAWoiAUcNAAtBOSEDDIUBCyACKAIEIQBBACEDIAJBADYCBCACIAAgAUEBaiIBECoiAA0MDHcLQTkhAwyDAQsgAi0AMEEgcQ0GQcUBIQMMaQtBACEDIAJBADYCBCACIAEgARAqIgBFDQQgAkE6NgIcIAIgADYCDCACIAFBAWo2AhQMgQELIAItAChBAUcNACACLQAtQQhxRQ0BC0E3IQMMZgsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKiIABEAgAkE7NgIcIAIgADYCDCACIAFBAWo2AhQMfwsgAUEBaiEBDG4LIAJBCDoALAwECyABQQFqIQEMbQtBACEDIAJBADYCHCACIAE2AhQgAkHkEjYCECACQQQ2AgwMewsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKiIARQ1sIAJBNzYCHCACIAE2AhQgAiAANgIMDHoLIAIgAi8BMEEgcjsBMAtBMCEDDF8LIAJBNjYCHCACIAE2AhQgAiAANgIMDHcLIABBLEcNASABQQFqIQBBASEBAkACQAJAAkACQCACLQAsQQVrDgQDAQIEAAsgACEBDAQLQQIhAQwBC0EEIQELIAJBAToALCACIAIvATAgAXI7ATAgACEBDAELIAIgAi8BMEEIcjsBMCAAIQELQTkhAwxcCyACQQA6ACwLQTQhAwxaCyABIARGBEBBLSEDDHMLAkACQANAAkAgAS0AAEEKaw4EAgAAAwALIAQgAUEBaiIBRw0AC0EtIQMMdAsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKiIARQ0CIAJBLDYCHCACIAE2AhQgAiAANgIMDHMLIAIoAgQhAEEAIQMgAkEANgIEIAIgACABECoiAEUEQCABQQFqIQEMAgsgAkEsNgIcIAIgADYCDCACIAFBAWo2AhQMcgsgAS0AAEENRgRAIAIoAgQhAEEAIQMgAkEANgIEIAIgACABECoiAEUEQCABQQFqIQEMAgsgAkEsNgIcIAIgADYCDCACIAFBAWo2AhQMcgsgAi0ALUEBcQRAQcQBIQMMWQsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKiIADQEMZQtBLyEDDFcLIAJBLjYCHCACIAE2AhQgAiAANgIMDG8LQQAhAyACQQA2AhwgAiABNgIUIAJB8BQ2AhAgAkEDNgIMDG4LQQEhAwJAAkACQAJAIAItACxBBWsOBAMBAgAECyACIAIvATBBCHI7ATAMAwtBAiEDDAELQQQhAwsgAkEBOgAsIAIgAi8BMCADcjsBMAtBKiEDDFMLQQAhAyACQQA2AhwgAiABNgIUIAJB4Q82AhAgAkEKNgIMDGsLQQEhAwJAAkACQAJAAkACQCACLQAsQQJrDgcFBAQDAQIABAsgAiACLwEwQQhyOwEwDAMLQQIhAwwBC0EEIQMLIAJBAToALCACIAIvATAgA3I7ATALQSshAwxSC0EAIQMgAkEANgIcIAIgATYCFCACQasSNgIQIAJBCzYCDAxqC0EAIQMgAkEANgIcIAIgATYCFCACQf0NNgIQIAJBHTYCDAxpCyABIARHBEADQCABLQAAQSBHDUggBCABQQFqIgFHDQALQSUhAwxpC0ElIQMMaAsgAi0ALUEBcQRAQcMBIQMMTwsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKSIABEAgAkEmNgIcIAIgADYCDCACIAFBAWo2AhQMaAsgAUEBaiEBDFwLIAFBAWohASACLwEwIgBBgAFxBEBBACEAAkAgAigCOCIDRQ0AIAMoAlQiA0UNACACIAMRAAAhAAsgAEUNBiAAQRVHDR8gAkEFNgIcIAIgATYCFCACQfkXNgIQIAJBFTYCDEEAIQMMZwsCQCAAQaAEcUGgBEcNACACLQAtQQJxDQBBACEDIAJBADYCHCACIAE2AhQgAkGWEzYCECACQQQ2AgwMZwsgAgJ/IAIvATBBFHFBFEYEQEEBIAItAChBAUYNARogAi8BMkHlAEYMAQsgAi0AKUEFRgs6AC5BACEAAkAgAigCOCIDRQ0AIAMoAiQiA0UNACACIAMRAAAhAAsCQAJAAkACQAJAIAAOFgIBAAQEBAQEBAQEBAQEBAQEBAQEBAMECyACQQE6AC4LIAIgAi8BMEHAAHI7ATALQSchAwxPCyACQSM2AhwgAiABNgIUIAJBpRY2AhAgAkEVNgIMQQAhAwxnC0EAIQMgAkEANgIcIAIgATYCFCACQdULNgIQIAJBETYCDAxmC0EAIQACQCACKAI4IgNFDQAgAygCLCIDRQ0AIAIgAxEAACEACyAADQELQQ4hAwxLCyAAQRVGBEAgAkECNgIcIAIgATYCFCACQbAYNgIQIAJBFTYCDEEAIQMMZAtBACEDIAJBADYCHCACIAE2AhQgAkGnDjYCECACQRI2AgwMYwtBACEDIAJBADYCHCACIAE2AhQgAkGqHDYCECACQQ82AgwMYgsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEgCqdqIgEQKyIARQ0AIAJBBTYCHCACIAE2AhQgAiAANgIMDGELQQ8hAwxHC0EAIQMgAkEANgIcIAIgATYCFCACQc0TNgIQIAJBDDYCDAxfC0IBIQoLIAFBAWohAQJAIAIpAyAiC0L//////////w9YBEAgAiALQgSGIAqENwMgDAELQQAhAyACQQA2AhwgAiABNgIUIAJBrQk2AhAgAkEMNgIMDF4LQSQhAwxEC0EAIQMgAkEANgIcIAIgATYCFCACQc0TNgIQIAJBDDYCDAxcCyACKAIEIQBBACEDIAJBADYCBCACIAAgARAsIgBFBEAgAUEBaiEBDFILIAJBFzYCHCACIAA2AgwgAiABQQFqNgIUDFsLIAIoAgQhAEEAIQMgAkEANgIEAkAgAiAAIAEQLCIARQRAIAFBAWohAQwBCyACQRY2AhwgAiAANgIMIAIgAUEBajYCFAxbC0EfIQMMQQtBACEDIAJBADYCHCACIAE2AhQgAkGaDzYCECACQSI2AgwMWQsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQLSIARQRAIAFBAWohAQxQCyACQRQ2AhwgAiAANgIMIAIgAUEBajYCFAxYCyACKAIEIQBBACEDIAJBADYCBAJAIAIgACABEC0iAEUEQCABQQFqIQEMAQsgAkETNgIcIAIgADYCDCACIAFBAWo2AhQMWAtBHiEDDD4LQQAhAyACQQA2AhwgAiABNgIUIAJBxgw2AhAgAkEjNgIMDFYLIAIoAgQhAEEAIQMgAkEANgIEIAIgACABEC0iAEUEQCABQQFqIQEMTgsgAkERNgIcIAIgADYCDCACIAFBAWo2AhQMVQsgAkEQNgIcIAIgATYCFCACIAA2AgwMVAtBACEDIAJBADYCHCACIAE2AhQgAkHGDDYCECACQSM2AgwMUwtBACEDIAJBADYCHCACIAE2AhQgAkHAFTYCECACQQI2AgwMUgsgAigCBCEAQQAhAyACQQA2AgQCQCACIAAgARAtIgBFBEAgAUEBaiEBDAELIAJBDjYCHCACIAA2AgwgAiABQQFqNgIUDFILQRshAww4C0EAIQMgAkEANgIcIAIgATYCFCACQcYMNgIQIAJBIzYCDAxQCyACKAIEIQBBACEDIAJBADYCBAJAIAIgACABECwiAEUEQCABQQFqIQEMAQsgAkENNgIcIAIgADYCDCACIAFBAWo2AhQMUAtBGiEDDDYLQQAhAyACQQA2AhwgAiABNgIUIAJBmg82AhAgAkEiNgIMDE4LIAIoAgQhAEEAIQMgAkEANgIEAkAgAiAAIAEQLCIARQRAIAFBAWohAQwBCyACQQw2AhwgAiAANgIMIAIgAUEBajYCFAxOC0EZIQMMNAtBACEDIAJBADYCHCACIAE2AhQgAkGaDzYCECACQSI2AgwMTAsgAEEVRwRAQQAhAyACQQA2AhwgAiABNgIUIAJBgww2AhAgAkETNgIMDEwLIAJBCjYCHCACIAE2AhQgAkHkFjYCECACQRU2AgxBACEDDEsLIAIoAgQhAEEAIQMgAkEANgIEIAIgACABIAqnaiIBECsiAARAIAJBBzYCHCACIAE2AhQgAiAANgIMDEsLQRMhAwwxCyAAQRVHBEBBACEDIAJBADYCHCACIAE2AhQgAkHaDTYCECACQRQ2AgwMSgsgAkEeNgIcIAIgATYCFCACQfkXNgIQIAJBFTYCDEEAIQMMSQtBACEAAkAgAigCOCIDRQ0AIAMoAiwiA0UNACACIAMRAAAhAAsgAEUNQSAAQRVGBEAgAkEDNgIcIAIgATYCFCACQbAYNgIQIAJBFTYCDEEAIQMMSQtBACEDIAJBADYCHCACIAE2AhQgAkGnDjYCECACQRI2AgwMSAtBACEDIAJBADYCHCACIAE2AhQgAkHaDTYCECACQRQ2AgwMRwtBACEDIAJBADYCHCACIAE2AhQgAkGnDjYCECACQRI2AgwMRgsgAkEAOgAvIAItAC1BBHFFDT8LIAJBADoALyACQQE6ADRBACEDDCsLQQAhAyACQQA2AhwgAkHkETYCECACQQc2AgwgAiABQQFqNgIUDEMLAkADQAJAIAEtAABBCmsOBAACAgACCyAEIAFBAWoiAUcNAAtB3QEhAwxDCwJAAkAgAi0ANEEBRw0AQQAhAAJAIAIoAjgiA0UNACADKAJYIgNFDQAgAiADEQAAIQALIABFDQAgAEEVRw0BIAJB3AE2AhwgAiABNgIUIAJB1RY2AhAgAkEVNgIMQQAhAwxEC0HBASEDDCoLIAJBADYCHCACIAE2AhQgAkHpCzYCECACQR82AgxBACEDDEILAkACQCACLQAoQQFrDgIEAQALQcABIQMMKQtBuQEhAwwoCyACQQI6AC9BACEAAkAgAigCOCIDRQ0AIAMoAgAiA0UNACACIAMRAAAhAAsgAEUEQEHCASEDDCgLIABBFUcEQCACQQA2AhwgAiABNgIUIAJBpAw2AhAgAkEQNgIMQQAhAwxBCyACQdsBNgIcIAIgATYCFCACQfoWNgIQIAJBFTYCDEEAIQMMQAsgASAERgRAQdoBIQMMQAsgAS0AAEHIAEYNASACQQE6ACgLQawBIQMMJQtBvwEhAwwkCyABIARHBEAgAkEQNgIIIAIgATYCBEG+ASEDDCQLQdkBIQMMPAsgASAERgRAQdgBIQMMPAsgAS0AAEHIAEcNBCABQQFqIQFBvQEhAwwiCyABIARGBEBB1wEhAww7CwJAAkAgAS0AAEHFAGsOEAAFBQUFBQUFBQUFBQUFBQEFCyABQQFqIQFBuwEhAwwiCyABQQFqIQFBvAEhAwwhC0HWASEDIAEgBEYNOSACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEGD0ABqLQAARw0DIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAw6CyACKAIEIQAgAkIANwMAIAIgACAGQQFqIgEQJyIARQRAQcYBIQMMIQsgAkHVATYCHCACIAE2AhQgAiAANgIMQQAhAww5C0HUASEDIAEgBEYNOCACKAIAIgAgBCABa2ohBSABIABrQQFqIQYCQANAIAEtAAAgAEGB0ABqLQAARw0CIABBAUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAw5CyACQYEEOwEoIAIoAgQhACACQgA3AwAgAiAAIAZBAWoiARAnIgANAwwCCyACQQA2AgALQQAhAyACQQA2AhwgAiABNgIUIAJB2Bs2AhAgAkEINgIMDDYLQboBIQMMHAsgAkHTATYCHCACIAE2AhQgAiAANgIMQQAhAww0C0EAIQACQCACKAI4IgNFDQAgAygCOCIDRQ0AIAIgAxEAACEACyAARQ0AIABBFUYNASACQQA2AhwgAiABNgIUIAJBzA42AhAgAkEgNgIMQQAhAwwzC0HkACEDDBkLIAJB+AA2AhwgAiABNgIUIAJByhg2AhAgAkEVNgIMQQAhAwwxC0HSASEDIAQgASIARg0wIAQgAWsgAigCACIBaiEFIAAgAWtBBGohBgJAA0AgAC0AACABQfzPAGotAABHDQEgAUEERg0DIAFBAWohASAEIABBAWoiAEcNAAsgAiAFNgIADDELIAJBADYCHCACIAA2AhQgAkGQMzYCECACQQg2AgwgAkEANgIAQQAhAwwwCyABIARHBEAgAkEONgIIIAIgATYCBEG3ASEDDBcLQdEBIQMMLwsgAkEANgIAIAZBAWohAQtBuAEhAwwUCyABIARGBEBB0AEhAwwtCyABLQAAQTBrIgBB/wFxQQpJBEAgAiAAOgAqIAFBAWohAUG2ASEDDBQLIAIoAgQhACACQQA2AgQgAiAAIAEQKCIARQ0UIAJBzwE2AhwgAiABNgIUIAIgADYCDEEAIQMMLAsgASAERgRAQc4BIQMMLAsCQCABLQAAQS5GBEAgAUEBaiEBDAELIAIoAgQhACACQQA2AgQgAiAAIAEQKCIARQ0VIAJBzQE2AhwgAiABNgIUIAIgADYCDEEAIQMMLAtBtQEhAwwSCyAEIAEiBUYEQEHMASEDDCsLQQAhAEEBIQFBASEGQQAhAwJAAkACQAJAAkACfwJAAkACQAJAAkACQAJAIAUtAABBMGsOCgoJAAECAwQFBggLC0ECDAYLQQMMBQtBBAwEC0EFDAMLQQYMAgtBBwwBC0EICyEDQQAhAUEAIQYMAgtBCSEDQQEhAEEAIQFBACEGDAELQQAhAUEBIQMLIAIgAzoAKyAFQQFqIQMCQAJAIAItAC1BEHENAAJAAkACQCACLQAqDgMBAAIECyAGRQ0DDAILIAANAQwCCyABRQ0BCyACKAIEIQAgAkEANgIEIAIgACADECgiAEUEQCADIQEMAwsgAkHJATYCHCACIAM2AhQgAiAANgIMQQAhAwwtCyACKAIEIQAgAkEANgIEIAIgACADECgiAEUEQCADIQEMGAsgAkHKATYCHCACIAM2AhQgAiAANgIMQQAhAwwsCyACKAIEIQAgAkEANgIEIAIgACAFECgiAEUEQCAFIQEMFgsgAkHLATYCHCACIAU2AhQgAiAANgIMDCsLQbQBIQMMEQtBACEAAkAgAigCOCIDRQ0AIAMoAjwiA0UNACACIAMRAAAhAAsCQCAABEAgAEEVRg0BIAJBADYCHCACIAE2AhQgAkGUDTYCECACQSE2AgxBACEDDCsLQbIBIQMMEQsgAkHIATYCHCACIAE2AhQgAkHJFzYCECACQRU2AgxBACEDDCkLIAJBADYCACAGQQFqIQFB9QAhAwwPCyACLQApQQVGBEBB4wAhAwwPC0HiACEDDA4LIAAhASACQQA2AgALIAJBADoALEEJIQMMDAsgAkEANgIAIAdBAWohAUHAACEDDAsLQQELOgAsIAJBADYCACAGQQFqIQELQSkhAwwIC0E4IQMMBwsCQCABIARHBEADQCABLQAAQYA+ai0AACIAQQFHBEAgAEECRw0DIAFBAWohAQwFCyAEIAFBAWoiAUcNAAtBPiEDDCELQT4hAwwgCwsgAkEAOgAsDAELQQshAwwEC0E6IQMMAwsgAUEBaiEBQS0hAwwCCyACIAE6ACwgAkEANgIAIAZBAWohAUEMIQMMAQsgAkEANgIAIAZBAWohAUEKIQMMAAsAC0EAIQMgAkEANgIcIAIgATYCFCACQc0QNgIQIAJBCTYCDAwXC0EAIQMgAkEANgIcIAIgATYCFCACQekKNgIQIAJBCTYCDAwWC0EAIQMgAkEANgIcIAIgATYCFCACQbcQNgIQIAJBCTYCDAwVC0EAIQMgAkEANgIcIAIgATYCFCACQZwRNgIQIAJBCTYCDAwUC0EAIQMgAkEANgIcIAIgATYCFCACQc0QNgIQIAJBCTYCDAwTC0EAIQMgAkEANgIcIAIgATYCFCACQekKNgIQIAJBCTYCDAwSC0EAIQMgAkEANgIcIAIgATYCFCACQbcQNgIQIAJBCTYCDAwRC0EAIQMgAkEANgIcIAIgATYCFCACQZwRNgIQIAJBCTYCDAwQC0EAIQMgAkEANgIcIAIgATYCFCACQZcVNgIQIAJBDzYCDAwPC0EAIQMgAkEANgIcIAIgATYCFCACQZcVNgIQIAJBDzYCDAwOC0EAIQMgAkEANgIcIAIgATYCFCACQcASNgIQIAJBCzYCDAwNC0EAIQMgAkEANgIcIAIgATYCFCACQZUJNgIQIAJBCzYCDAwMC0EAIQMgAkEANgIcIAIgATYCFCACQeEPNgIQIAJBCjYCDAwLC0EAIQMgAkEANgIcIAIgATYCFCACQfsPNgIQIAJBCjYCDAwKC0EAIQMgAkEANgIcIAIgATYCFCACQfEZNgIQIAJBAjYCDAwJC0EAIQMgAkEANgIcIAIgATYCFCACQcQUNgIQIAJBAjYCDAwIC0EAIQMgAkEANgIcIAIgATYCFCACQfIVNgIQIAJBAjYCDAwHCyACQQI2AhwgAiABNgIUIAJBnBo2AhAgAkEWNgIMQQAhAwwGC0EBIQMMBQtB1AAhAyABIARGDQQgCEEIaiEJIAIoAgAhBQJAAkAgASAERwRAIAVB2MIAaiEHIAQgBWogAWshACAFQX9zQQpqIgUgAWohBgNAIAEtAAAgBy0AAEcEQEECIQcMAwsgBUUEQEEAIQcgBiEBDAMLIAVBAWshBSAHQQFqIQcgBCABQQFqIgFHDQALIAAhBSAEIQELIAlBATYCACACIAU2AgAMAQsgAkEANgIAIAkgBzYCAAsgCSABNgIEIAgoAgwhACAIKAIIDgMBBAIACwALIAJBADYCHCACQbUaNgIQIAJBFzYCDCACIABBAWo2AhRBACEDDAILIAJBADYCHCACIAA2AhQgAkHKGjYCECACQQk2AgxBACEDDAELIAEgBEYEQEEiIQMMAQsgAkEJNgIIIAIgATYCBEEhIQMLIAhBEGokACADRQRAIAIoAgwhAAwBCyACIAM2AhxBACEAIAIoAgQiAUUNACACIAEgBCACKAIIEQEAIgFFDQAgAiAENgIUIAIgATYCDCABIQALIAALvgIBAn8gAEEAOgAAIABB3ABqIgFBAWtBADoAACAAQQA6AAIgAEEAOgABIAFBA2tBADoAACABQQJrQQA6AAAgAEEAOgADIAFBBGtBADoAAEEAIABrQQNxIgEgAGoiAEEANgIAQdwAIAFrQXxxIgIgAGoiAUEEa0EANgIAAkAgAkEJSQ0AIABBADYCCCAAQQA2AgQgAUEIa0EANgIAIAFBDGtBADYCACACQRlJDQAgAEEANgIYIABBADYCFCAAQQA2AhAgAEEANgIMIAFBEGtBADYCACABQRRrQQA2AgAgAUEYa0EANgIAIAFBHGtBADYCACACIABBBHFBGHIiAmsiAUEgSQ0AIAAgAmohAANAIABCADcDGCAAQgA3AxAgAEIANwMIIABCADcDACAAQSBqIQAgAUEgayIBQR9LDQALCwtWAQF/AkAgACgCDA0AAkACQAJAAkAgAC0ALw4DAQADAgsgACgCOCIBRQ0AIAEoAiwiAUUNACAAIAERAAAiAQ0DC0EADwsACyAAQcMWNgIQQQ4hAQsgAQsaACAAKAIMRQRAIABB0Rs2AhAgAEEVNgIMCwsUACAAKAIMQRVGBEAgAEEANgIMCwsUACAAKAIMQRZGBEAgAEEANgIMCwsHACAAKAIMCwcAIAAoAhALCQAgACABNgIQCwcAIAAoAhQLFwAgAEEkTwRAAAsgAEECdEGgM2ooAgALFwAgAEEuTwRAAAsgAEECdEGwNGooAgALvwkBAX9B6yghAQJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAIABB5ABrDvQDY2IAAWFhYWFhYQIDBAVhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhBgcICQoLDA0OD2FhYWFhEGFhYWFhYWFhYWFhEWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYRITFBUWFxgZGhthYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhHB0eHyAhIiMkJSYnKCkqKywtLi8wMTIzNDU2YTc4OTphYWFhYWFhYTthYWE8YWFhYT0+P2FhYWFhYWFhQGFhQWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYUJDREVGR0hJSktMTU5PUFFSU2FhYWFhYWFhVFVWV1hZWlthXF1hYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFeYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhX2BhC0HhJw8LQaQhDwtByywPC0H+MQ8LQcAkDwtBqyQPC0GNKA8LQeImDwtBgDAPC0G5Lw8LQdckDwtB7x8PC0HhHw8LQfofDwtB8iAPC0GoLw8LQa4yDwtBiDAPC0HsJw8LQYIiDwtBjh0PC0HQLg8LQcojDwtBxTIPC0HfHA8LQdIcDwtBxCAPC0HXIA8LQaIfDwtB7S4PC0GrMA8LQdQlDwtBzC4PC0H6Lg8LQfwrDwtB0jAPC0HxHQ8LQbsgDwtB9ysPC0GQMQ8LQdcxDwtBoi0PC0HUJw8LQeArDwtBnywPC0HrMQ8LQdUfDwtByjEPC0HeJQ8LQdQeDwtB9BwPC0GnMg8LQbEdDwtBoB0PC0G5MQ8LQbwwDwtBkiEPC0GzJg8LQeksDwtBrB4PC0HUKw8LQfcmDwtBgCYPC0GwIQ8LQf4eDwtBjSMPC0GJLQ8LQfciDwtBoDEPC0GuHw8LQcYlDwtB6B4PC0GTIg8LQcIvDwtBwx0PC0GLLA8LQeEdDwtBjS8PC0HqIQ8LQbQtDwtB0i8PC0HfMg8LQdIyDwtB8DAPC0GpIg8LQfkjDwtBmR4PC0G1LA8LQZswDwtBkjIPC0G2Kw8LQcIiDwtB+DIPC0GeJQ8LQdAiDwtBuh4PC0GBHg8LAAtB1iEhAQsgAQsWACAAIAAtAC1B/gFxIAFBAEdyOgAtCxkAIAAgAC0ALUH9AXEgAUEAR0EBdHI6AC0LGQAgACAALQAtQfsBcSABQQBHQQJ0cjoALQsZACAAIAAtAC1B9wFxIAFBAEdBA3RyOgAtCz4BAn8CQCAAKAI4IgNFDQAgAygCBCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBxhE2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCCCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABB9go2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCDCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABB7Ro2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCECIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBlRA2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCFCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBqhs2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCGCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABB7RM2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCKCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABB9gg2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCHCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBwhk2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCICIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBlBQ2AhBBGCEECyAEC1kBAn8CQCAALQAoQQFGDQAgAC8BMiIBQeQAa0HkAEkNACABQcwBRg0AIAFBsAJGDQAgAC8BMCIAQcAAcQ0AQQEhAiAAQYgEcUGABEYNACAAQShxRSECCyACC4wBAQJ/AkACQAJAIAAtACpFDQAgAC0AK0UNACAALwEwIgFBAnFFDQEMAgsgAC8BMCIBQQFxRQ0BC0EBIQIgAC0AKEEBRg0AIAAvATIiAEHkAGtB5ABJDQAgAEHMAUYNACAAQbACRg0AIAFBwABxDQBBACECIAFBiARxQYAERg0AIAFBKHFBAEchAgsgAgtXACAAQRhqQgA3AwAgAEIANwMAIABBOGpCADcDACAAQTBqQgA3AwAgAEEoakIANwMAIABBIGpCADcDACAAQRBqQgA3AwAgAEEIakIANwMAIABB3QE2AhwLBgAgABAyC5otAQt/IwBBEGsiCiQAQaTQACgCACIJRQRAQeTTACgCACIFRQRAQfDTAEJ/NwIAQejTAEKAgISAgIDAADcCAEHk0wAgCkEIakFwcUHYqtWqBXMiBTYCAEH40wBBADYCAEHI0wBBADYCAAtBzNMAQYDUBDYCAEGc0ABBgNQENgIAQbDQACAFNgIAQazQAEF/NgIAQdDTAEGArAM2AgADQCABQcjQAGogAUG80ABqIgI2AgAgAiABQbTQAGoiAzYCACABQcDQAGogAzYCACABQdDQAGogAUHE0ABqIgM2AgAgAyACNgIAIAFB2NAAaiABQczQAGoiAjYCACACIAM2AgAgAUHU0ABqIAI2AgAgAUEgaiIBQYACRw0AC0GM1ARBwasDNgIAQajQAEH00wAoAgA2AgBBmNAAQcCrAzYCAEGk0ABBiNQENgIAQcz/B0E4NgIAQYjUBCEJCwJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAIABB7AFNBEBBjNAAKAIAIgZBECAAQRNqQXBxIABBC0kbIgRBA3YiAHYiAUEDcQRAAkAgAUEBcSAAckEBcyICQQN0IgBBtNAAaiIBIABBvNAAaigCACIAKAIIIgNGBEBBjNAAIAZBfiACd3E2AgAMAQsgASADNgIIIAMgATYCDAsgAEEIaiEBIAAgAkEDdCICQQNyNgIEIAAgAmoiACAAKAIEQQFyNgIEDBELQZTQACgCACIIIARPDQEgAQRAAkBBAiAAdCICQQAgAmtyIAEgAHRxaCIAQQN0IgJBtNAAaiIBIAJBvNAAaigCACICKAIIIgNGBEBBjNAAIAZBfiAAd3EiBjYCAAwBCyABIAM2AgggAyABNgIMCyACIARBA3I2AgQgAEEDdCIAIARrIQUgACACaiAFNgIAIAIgBGoiBCAFQQFyNgIEIAgEQCAIQXhxQbTQAGohAEGg0AAoAgAhAwJ/QQEgCEEDdnQiASAGcUUEQEGM0AAgASAGcjYCACAADAELIAAoAggLIgEgAzYCDCAAIAM2AgggAyAANgIMIAMgATYCCAsgAkEIaiEBQaDQACAENgIAQZTQACAFNgIADBELQZDQACgCACILRQ0BIAtoQQJ0QbzSAGooAgAiACgCBEF4cSAEayEFIAAhAgNAAkAgAigCECIBRQRAIAJBFGooAgAiAUUNAQsgASgCBEF4cSAEayIDIAVJIQIgAyAFIAIbIQUgASAAIAIbIQAgASECDAELCyAAKAIYIQkgACgCDCIDIABHBEBBnNAAKAIAGiADIAAoAggiATYCCCABIAM2AgwMEAsgAEEUaiICKAIAIgFFBEAgACgCECIBRQ0DIABBEGohAgsDQCACIQcgASIDQRRqIgIoAgAiAQ0AIANBEGohAiADKAIQIgENAAsgB0EANgIADA8LQX8hBCAAQb9/Sw0AIABBE2oiAUFwcSEEQZDQACgCACIIRQ0AQQAgBGshBQJAAkACQAJ/QQAgBEGAAkkNABpBHyAEQf///wdLDQAaIARBJiABQQh2ZyIAa3ZBAXEgAEEBdGtBPmoLIgZBAnRBvNIAaigCACICRQRAQQAhAUEAIQMMAQtBACEBIARBGSAGQQF2a0EAIAZBH0cbdCEAQQAhAwNAAkAgAigCBEF4cSAEayIHIAVPDQAgAiEDIAciBQ0AQQAhBSACIQEMAwsgASACQRRqKAIAIgcgByACIABBHXZBBHFqQRBqKAIAIgJGGyABIAcbIQEgAEEBdCEAIAINAAsLIAEgA3JFBEBBACEDQQIgBnQiAEEAIABrciAIcSIARQ0DIABoQQJ0QbzSAGooAgAhAQsgAUUNAQsDQCABKAIEQXhxIARrIgIgBUkhACACIAUgABshBSABIAMgABshAyABKAIQIgAEfyAABSABQRRqKAIACyIBDQALCyADRQ0AIAVBlNAAKAIAIARrTw0AIAMoAhghByADIAMoAgwiAEcEQEGc0AAoAgAaIAAgAygCCCIBNgIIIAEgADYCDAwOCyADQRRqIgIoAgAiAUUEQCADKAIQIgFFDQMgA0EQaiECCwNAIAIhBiABIgBBFGoiAigCACIBDQAgAEEQaiECIAAoAhAiAQ0ACyAGQQA2AgAMDQtBlNAAKAIAIgMgBE8EQEGg0AAoAgAhAQJAIAMgBGsiAkEQTwRAIAEgBGoiACACQQFyNgIEIAEgA2ogAjYCACABIARBA3I2AgQMAQsgASADQQNyNgIEIAEgA2oiACAAKAIEQQFyNgIEQQAhAEEAIQILQZTQACACNgIAQaDQACAANgIAIAFBCGohAQwPC0GY0AAoAgAiAyAESwRAIAQgCWoiACADIARrIgFBAXI2AgRBpNAAIAA2AgBBmNAAIAE2AgAgCSAEQQNyNgIEIAlBCGohAQwPC0EAIQEgBAJ/QeTTACgCAARAQezTACgCAAwBC0Hw0wBCfzcCAEHo0wBCgICEgICAwAA3AgBB5NMAIApBDGpBcHFB2KrVqgVzNgIAQfjTAEEANgIAQcjTAEEANgIAQYCABAsiACAEQccAaiIFaiIGQQAgAGsiB3EiAk8EQEH80wBBMDYCAAwPCwJAQcTTACgCACIBRQ0AQbzTACgCACIIIAJqIQAgACABTSAAIAhLcQ0AQQAhAUH80wBBMDYCAAwPC0HI0wAtAABBBHENBAJAAkAgCQRAQczTACEBA0AgASgCACIAIAlNBEAgACABKAIEaiAJSw0DCyABKAIIIgENAAsLQQAQMyIAQX9GDQUgAiEGQejTACgCACIBQQFrIgMgAHEEQCACIABrIAAgA2pBACABa3FqIQYLIAQgBk8NBSAGQf7///8HSw0FQcTTACgCACIDBEBBvNMAKAIAIgcgBmohASABIAdNDQYgASADSw0GCyAGEDMiASAARw0BDAcLIAYgA2sgB3EiBkH+////B0sNBCAGEDMhACAAIAEoAgAgASgCBGpGDQMgACEBCwJAIAYgBEHIAGpPDQAgAUF/Rg0AQezTACgCACIAIAUgBmtqQQAgAGtxIgBB/v///wdLBEAgASEADAcLIAAQM0F/RwRAIAAgBmohBiABIQAMBwtBACAGaxAzGgwECyABIgBBf0cNBQwDC0EAIQMMDAtBACEADAoLIABBf0cNAgtByNMAQcjTACgCAEEEcjYCAAsgAkH+////B0sNASACEDMhAEEAEDMhASAAQX9GDQEgAUF/Rg0BIAAgAU8NASABIABrIgYgBEE4ak0NAQtBvNMAQbzTACgCACAGaiIBNgIAQcDTACgCACABSQRAQcDTACABNgIACwJAAkACQEGk0AAoAgAiAgRAQczTACEBA0AgACABKAIAIgMgASgCBCIFakYNAiABKAIIIgENAAsMAgtBnNAAKAIAIgFBAEcgACABT3FFBEBBnNAAIAA2AgALQQAhAUHQ0wAgBjYCAEHM0wAgADYCAEGs0ABBfzYCAEGw0ABB5NMAKAIANgIAQdjTAEEANgIAA0AgAUHI0ABqIAFBvNAAaiICNgIAIAIgAUG00ABqIgM2AgAgAUHA0ABqIAM2AgAgAUHQ0ABqIAFBxNAAaiIDNgIAIAMgAjYCACABQdjQAGogAUHM0ABqIgI2AgAgAiADNgIAIAFB1NAAaiACNgIAIAFBIGoiAUGAAkcNAAtBeCAAa0EPcSIBIABqIgIgBkE4ayIDIAFrIgFBAXI2AgRBqNAAQfTTACgCADYCAEGY0AAgATYCAEGk0AAgAjYCACAAIANqQTg2AgQMAgsgACACTQ0AIAIgA0kNACABKAIMQQhxDQBBeCACa0EPcSIAIAJqIgNBmNAAKAIAIAZqIgcgAGsiAEEBcjYCBCABIAUgBmo2AgRBqNAAQfTTACgCADYCAEGY0AAgADYCAEGk0AAgAzYCACACIAdqQTg2AgQMAQsgAEGc0AAoAgBJBEBBnNAAIAA2AgALIAAgBmohA0HM0wAhAQJAAkACQANAIAMgASgCAEcEQCABKAIIIgENAQwCCwsgAS0ADEEIcUUNAQtBzNMAIQEDQCABKAIAIgMgAk0EQCADIAEoAgRqIgUgAksNAwsgASgCCCEBDAALAAsgASAANgIAIAEgASgCBCAGajYCBCAAQXggAGtBD3FqIgkgBEEDcjYCBCADQXggA2tBD3FqIgYgBCAJaiIEayEBIAIgBkYEQEGk0AAgBDYCAEGY0ABBmNAAKAIAIAFqIgA2AgAgBCAAQQFyNgIEDAgLQaDQACgCACAGRgRAQaDQACAENgIAQZTQAEGU0AAoAgAgAWoiADYCACAEIABBAXI2AgQgACAEaiAANgIADAgLIAYoAgQiBUEDcUEBRw0GIAVBeHEhCCAFQf8BTQRAIAVBA3YhAyAGKAIIIgAgBigCDCICRgRAQYzQAEGM0AAoAgBBfiADd3E2AgAMBwsgAiAANgIIIAAgAjYCDAwGCyAGKAIYIQcgBiAGKAIMIgBHBEAgACAGKAIIIgI2AgggAiAANgIMDAULIAZBFGoiAigCACIFRQRAIAYoAhAiBUUNBCAGQRBqIQILA0AgAiEDIAUiAEEUaiICKAIAIgUNACAAQRBqIQIgACgCECIFDQALIANBADYCAAwEC0F4IABrQQ9xIgEgAGoiByAGQThrIgMgAWsiAUEBcjYCBCAAIANqQTg2AgQgAiAFQTcgBWtBD3FqQT9rIgMgAyACQRBqSRsiA0EjNgIEQajQAEH00wAoAgA2AgBBmNAAIAE2AgBBpNAAIAc2AgAgA0EQakHU0wApAgA3AgAgA0HM0wApAgA3AghB1NMAIANBCGo2AgBB0NMAIAY2AgBBzNMAIAA2AgBB2NMAQQA2AgAgA0EkaiEBA0AgAUEHNgIAIAUgAUEEaiIBSw0ACyACIANGDQAgAyADKAIEQX5xNgIEIAMgAyACayIFNgIAIAIgBUEBcjYCBCAFQf8BTQRAIAVBeHFBtNAAaiEAAn9BjNAAKAIAIgFBASAFQQN2dCIDcUUEQEGM0AAgASADcjYCACAADAELIAAoAggLIgEgAjYCDCAAIAI2AgggAiAANgIMIAIgATYCCAwBC0EfIQEgBUH///8HTQRAIAVBJiAFQQh2ZyIAa3ZBAXEgAEEBdGtBPmohAQsgAiABNgIcIAJCADcCECABQQJ0QbzSAGohAEGQ0AAoAgAiA0EBIAF0IgZxRQRAIAAgAjYCAEGQ0AAgAyAGcjYCACACIAA2AhggAiACNgIIIAIgAjYCDAwBCyAFQRkgAUEBdmtBACABQR9HG3QhASAAKAIAIQMCQANAIAMiACgCBEF4cSAFRg0BIAFBHXYhAyABQQF0IQEgACADQQRxakEQaiIGKAIAIgMNAAsgBiACNgIAIAIgADYCGCACIAI2AgwgAiACNgIIDAELIAAoAggiASACNgIMIAAgAjYCCCACQQA2AhggAiAANgIMIAIgATYCCAtBmNAAKAIAIgEgBE0NAEGk0AAoAgAiACAEaiICIAEgBGsiAUEBcjYCBEGY0AAgATYCAEGk0AAgAjYCACAAIARBA3I2AgQgAEEIaiEBDAgLQQAhAUH80wBBMDYCAAwHC0EAIQALIAdFDQACQCAGKAIcIgJBAnRBvNIAaiIDKAIAIAZGBEAgAyAANgIAIAANAUGQ0ABBkNAAKAIAQX4gAndxNgIADAILIAdBEEEUIAcoAhAgBkYbaiAANgIAIABFDQELIAAgBzYCGCAGKAIQIgIEQCAAIAI2AhAgAiAANgIYCyAGQRRqKAIAIgJFDQAgAEEUaiACNgIAIAIgADYCGAsgASAIaiEBIAYgCGoiBigCBCEFCyAGIAVBfnE2AgQgASAEaiABNgIAIAQgAUEBcjYCBCABQf8BTQRAIAFBeHFBtNAAaiEAAn9BjNAAKAIAIgJBASABQQN2dCIBcUUEQEGM0AAgASACcjYCACAADAELIAAoAggLIgEgBDYCDCAAIAQ2AgggBCAANgIMIAQgATYCCAwBC0EfIQUgAUH///8HTQRAIAFBJiABQQh2ZyIAa3ZBAXEgAEEBdGtBPmohBQsgBCAFNgIcIARCADcCECAFQQJ0QbzSAGohAEGQ0AAoAgAiAkEBIAV0IgNxRQRAIAAgBDYCAEGQ0AAgAiADcjYCACAEIAA2AhggBCAENgIIIAQgBDYCDAwBCyABQRkgBUEBdmtBACAFQR9HG3QhBSAAKAIAIQACQANAIAAiAigCBEF4cSABRg0BIAVBHXYhACAFQQF0IQUgAiAAQQRxakEQaiIDKAIAIgANAAsgAyAENgIAIAQgAjYCGCAEIAQ2AgwgBCAENgIIDAELIAIoAggiACAENgIMIAIgBDYCCCAEQQA2AhggBCACNgIMIAQgADYCCAsgCUEIaiEBDAILAkAgB0UNAAJAIAMoAhwiAUECdEG80gBqIgIoAgAgA0YEQCACIAA2AgAgAA0BQZDQACAIQX4gAXdxIgg2AgAMAgsgB0EQQRQgBygCECADRhtqIAA2AgAgAEUNAQsgACAHNgIYIAMoAhAiAQRAIAAgATYCECABIAA2AhgLIANBFGooAgAiAUUNACAAQRRqIAE2AgAgASAANgIYCwJAIAVBD00EQCADIAQgBWoiAEEDcjYCBCAAIANqIgAgACgCBEEBcjYCBAwBCyADIARqIgIgBUEBcjYCBCADIARBA3I2AgQgAiAFaiAFNgIAIAVB/wFNBEAgBUF4cUG00ABqIQACf0GM0AAoAgAiAUEBIAVBA3Z0IgVxRQRAQYzQACABIAVyNgIAIAAMAQsgACgCCAsiASACNgIMIAAgAjYCCCACIAA2AgwgAiABNgIIDAELQR8hASAFQf///wdNBEAgBUEmIAVBCHZnIgBrdkEBcSAAQQF0a0E+aiEBCyACIAE2AhwgAkIANwIQIAFBAnRBvNIAaiEAQQEgAXQiBCAIcUUEQCAAIAI2AgBBkNAAIAQgCHI2AgAgAiAANgIYIAIgAjYCCCACIAI2AgwMAQsgBUEZIAFBAXZrQQAgAUEfRxt0IQEgACgCACEEAkADQCAEIgAoAgRBeHEgBUYNASABQR12IQQgAUEBdCEBIAAgBEEEcWpBEGoiBigCACIEDQALIAYgAjYCACACIAA2AhggAiACNgIMIAIgAjYCCAwBCyAAKAIIIgEgAjYCDCAAIAI2AgggAkEANgIYIAIgADYCDCACIAE2AggLIANBCGohAQwBCwJAIAlFDQACQCAAKAIcIgFBAnRBvNIAaiICKAIAIABGBEAgAiADNgIAIAMNAUGQ0AAgC0F+IAF3cTYCAAwCCyAJQRBBFCAJKAIQIABGG2ogAzYCACADRQ0BCyADIAk2AhggACgCECIBBEAgAyABNgIQIAEgAzYCGAsgAEEUaigCACIBRQ0AIANBFGogATYCACABIAM2AhgLAkAgBUEPTQRAIAAgBCAFaiIBQQNyNgIEIAAgAWoiASABKAIEQQFyNgIEDAELIAAgBGoiByAFQQFyNgIEIAAgBEEDcjYCBCAFIAdqIAU2AgAgCARAIAhBeHFBtNAAaiEBQaDQACgCACEDAn9BASAIQQN2dCICIAZxRQRAQYzQACACIAZyNgIAIAEMAQsgASgCCAsiAiADNgIMIAEgAzYCCCADIAE2AgwgAyACNgIIC0Gg0AAgBzYCAEGU0AAgBTYCAAsgAEEIaiEBCyAKQRBqJAAgAQtDACAARQRAPwBBEHQPCwJAIABB//8DcQ0AIABBAEgNACAAQRB2QAAiAEF/RgRAQfzTAEEwNgIAQX8PCyAAQRB0DwsACwvcPyIAQYAICwkBAAAAAgAAAAMAQZQICwUEAAAABQBBpAgLCQYAAAAHAAAACABB3AgLii1JbnZhbGlkIGNoYXIgaW4gdXJsIHF1ZXJ5AFNwYW4gY2FsbGJhY2sgZXJyb3IgaW4gb25fYm9keQBDb250ZW50LUxlbmd0aCBvdmVyZmxvdwBDaHVuayBzaXplIG92ZXJmbG93AFJlc3BvbnNlIG92ZXJmbG93AEludmFsaWQgbWV0aG9kIGZvciBIVFRQL3gueCByZXF1ZXN0AEludmFsaWQgbWV0aG9kIGZvciBSVFNQL3gueCByZXF1ZXN0AEV4cGVjdGVkIFNPVVJDRSBtZXRob2QgZm9yIElDRS94LnggcmVxdWVzdABJbnZhbGlkIGNoYXIgaW4gdXJsIGZyYWdtZW50IHN0YXJ0AEV4cGVjdGVkIGRvdABTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX3N0YXR1cwBJbnZhbGlkIHJlc3BvbnNlIHN0YXR1cwBJbnZhbGlkIGNoYXJhY3RlciBpbiBjaHVuayBleHRlbnNpb25zAFVzZXIgY2FsbGJhY2sgZXJyb3IAYG9uX3Jlc2V0YCBjYWxsYmFjayBlcnJvcgBgb25fY2h1bmtfaGVhZGVyYCBjYWxsYmFjayBlcnJvcgBgb25fbWVzc2FnZV9iZWdpbmAgY2FsbGJhY2sgZXJyb3IAYG9uX2NodW5rX2V4dGVuc2lvbl92YWx1ZWAgY2FsbGJhY2sgZXJyb3IAYG9uX3N0YXR1c19jb21wbGV0ZWAgY2FsbGJhY2sgZXJyb3IAYG9uX3ZlcnNpb25fY29tcGxldGVgIGNhbGxiYWNrIGVycm9yAGBvbl91cmxfY29tcGxldGVgIGNhbGxiYWNrIGVycm9yAGBvbl9jaHVua19jb21wbGV0ZWAgY2FsbGJhY2sgZXJyb3IAYG9uX2hlYWRlcl92YWx1ZV9jb21wbGV0ZWAgY2FsbGJhY2sgZXJyb3IAYG9uX21lc3NhZ2VfY29tcGxldGVgIGNhbGxiYWNrIGVycm9yAGBvbl9tZXRob2RfY29tcGxldGVgIGNhbGxiYWNrIGVycm9yAGBvbl9oZWFkZXJfZmllbGRfY29tcGxldGVgIGNhbGxiYWNrIGVycm9yAGBvbl9jaHVua19leHRlbnNpb25fbmFtZWAgY2FsbGJhY2sgZXJyb3IAVW5leHBlY3RlZCBjaGFyIGluIHVybCBzZXJ2ZXIASW52YWxpZCBoZWFkZXIgdmFsdWUgY2hhcgBJbnZhbGlkIGhlYWRlciBmaWVsZCBjaGFyAFNwYW4gY2FsbGJhY2sgZXJyb3IgaW4gb25fdmVyc2lvbgBJbnZhbGlkIG1pbm9yIHZlcnNpb24ASW52YWxpZCBtYWpvciB2ZXJzaW9uAEV4cGVjdGVkIHNwYWNlIGFmdGVyIHZlcnNpb24ARXhwZWN0ZWQgQ1JMRiBhZnRlciB2ZXJzaW9uAEludmFsaWQgSFRUUCB2ZXJzaW9uAEludmFsaWQgaGVhZGVyIHRva2VuAFNwYW4gY2FsbGJhY2sgZXJyb3IgaW4gb25fdXJsAEludmFsaWQgY2hhcmFjdGVycyBpbiB1cmwAVW5leHBlY3RlZCBzdGFydCBjaGFyIGluIHVybABEb3VibGUgQCBpbiB1cmwARW1wdHkgQ29udGVudC1MZW5ndGgASW52YWxpZCBjaGFyYWN0ZXIgaW4gQ29udGVudC1MZW5ndGgARHVwbGljYXRlIENvbnRlbnQtTGVuZ3RoAEludmFsaWQgY2hhciBpbiB1cmwgcGF0aABDb250ZW50LUxlbmd0aCBjYW4ndCBiZSBwcmVzZW50IHdpdGggVHJhbnNmZXItRW5jb2RpbmcASW52YWxpZCBjaGFyYWN0ZXIgaW4gY2h1bmsgc2l6ZQBTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX2hlYWRlcl92YWx1ZQBTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX2NodW5rX2V4dGVuc2lvbl92YWx1ZQBJbnZhbGlkIGNoYXJhY3RlciBpbiBjaHVuayBleHRlbnNpb25zIHZhbHVlAE1pc3NpbmcgZXhwZWN0ZWQgTEYgYWZ0ZXIgaGVhZGVyIHZhbHVlAEludmFsaWQgYFRyYW5zZmVyLUVuY29kaW5nYCBoZWFkZXIgdmFsdWUASW52YWxpZCBjaGFyYWN0ZXIgaW4gY2h1bmsgZXh0ZW5zaW9ucyBxdW90ZSB2YWx1ZQBJbnZhbGlkIGNoYXJhY3RlciBpbiBjaHVuayBleHRlbnNpb25zIHF1b3RlZCB2YWx1ZQBQYXVzZWQgYnkgb25faGVhZGVyc19jb21wbGV0ZQBJbnZhbGlkIEVPRiBzdGF0ZQBvbl9yZXNldCBwYXVzZQBvbl9jaHVua19oZWFkZXIgcGF1c2UAb25fbWVzc2FnZV9iZWdpbiBwYXVzZQBvbl9jaHVua19leHRlbnNpb25fdmFsdWUgcGF1c2UAb25fc3RhdHVzX2NvbXBsZXRlIHBhdXNlAG9uX3ZlcnNpb25fY29tcGxldGUgcGF1c2UAb25fdXJsX2NvbXBsZXRlIHBhdXNlAG9uX2NodW5rX2NvbXBsZXRlIHBhdXNlAG9uX2hlYWRlcl92YWx1ZV9jb21wbGV0ZSBwYXVzZQBvbl9tZXNzYWdlX2NvbXBsZXRlIHBhdXNlAG9uX21ldGhvZF9jb21wbGV0ZSBwYXVzZQBvbl9oZWFkZXJfZmllbGRfY29tcGxldGUgcGF1c2UAb25fY2h1bmtfZXh0ZW5zaW9uX25hbWUgcGF1c2UAVW5leHBlY3RlZCBzcGFjZSBhZnRlciBzdGFydCBsaW5lAFNwYW4gY2FsbGJhY2sgZXJyb3IgaW4gb25fY2h1bmtfZXh0ZW5zaW9uX25hbWUASW52YWxpZCBjaGFyYWN0ZXIgaW4gY2h1bmsgZXh0ZW5zaW9ucyBuYW1lAFBhdXNlIG9uIENPTk5FQ1QvVXBncmFkZQBQYXVzZSBvbiBQUkkvVXBncmFkZQBFeHBlY3RlZCBIVFRQLzIgQ29ubmVjdGlvbiBQcmVmYWNlAFNwYW4gY2FsbGJhY2sgZXJyb3IgaW4gb25fbWV0aG9kAEV4cGVjdGVkIHNwYWNlIGFmdGVyIG1ldGhvZABTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX2hlYWRlcl9maWVsZABQYXVzZWQASW52YWxpZCB3b3JkIGVuY291bnRlcmVkAEludmFsaWQgbWV0aG9kIGVuY291bnRlcmVkAFVuZXhwZWN0ZWQgY2hhciBpbiB1cmwgc2NoZW1hAFJlcXVlc3QgaGFzIGludmFsaWQgYFRyYW5zZmVyLUVuY29kaW5nYABTV0lUQ0hfUFJPWFkAVVNFX1BST1hZAE1LQUNUSVZJVFkAVU5QUk9DRVNTQUJMRV9FTlRJVFkAQ09QWQBNT1ZFRF9QRVJNQU5FTlRMWQBUT09fRUFSTFkATk9USUZZAEZBSUxFRF9ERVBFTkRFTkNZAEJBRF9HQVRFV0FZAFBMQVkAUFVUAENIRUNLT1VUAEdBVEVXQVlfVElNRU9VVABSRVFVRVNUX1RJTUVPVVQATkVUV09SS19DT05ORUNUX1RJTUVPVVQAQ09OTkVDVElPTl9USU1FT1VUAExPR0lOX1RJTUVPVVQATkVUV09SS19SRUFEX1RJTUVPVVQAUE9TVABNSVNESVJFQ1RFRF9SRVFVRVNUAENMSUVOVF9DTE9TRURfUkVRVUVTVABDTElFTlRfQ0xPU0VEX0xPQURfQkFMQU5DRURfUkVRVUVTVABCQURfUkVRVUVTVABIVFRQX1JFUVVFU1RfU0VOVF9UT19IVFRQU19QT1JUAFJFUE9SVABJTV9BX1RFQVBPVABSRVNFVF9DT05URU5UAE5PX0NPTlRFTlQAUEFSVElBTF9DT05URU5UAEhQRV9JTlZBTElEX0NPTlNUQU5UAEhQRV9DQl9SRVNFVABHRVQASFBFX1NUUklDVABDT05GTElDVABURU1QT1JBUllfUkVESVJFQ1QAUEVSTUFORU5UX1JFRElSRUNUAENPTk5FQ1QATVVMVElfU1RBVFVTAEhQRV9JTlZBTElEX1NUQVRVUwBUT09fTUFOWV9SRVFVRVNUUwBFQVJMWV9ISU5UUwBVTkFWQUlMQUJMRV9GT1JfTEVHQUxfUkVBU09OUwBPUFRJT05TAFNXSVRDSElOR19QUk9UT0NPTFMAVkFSSUFOVF9BTFNPX05FR09USUFURVMATVVMVElQTEVfQ0hPSUNFUwBJTlRFUk5BTF9TRVJWRVJfRVJST1IAV0VCX1NFUlZFUl9VTktOT1dOX0VSUk9SAFJBSUxHVU5fRVJST1IASURFTlRJVFlfUFJPVklERVJfQVVUSEVOVElDQVRJT05fRVJST1IAU1NMX0NFUlRJRklDQVRFX0VSUk9SAElOVkFMSURfWF9GT1JXQVJERURfRk9SAFNFVF9QQVJBTUVURVIAR0VUX1BBUkFNRVRFUgBIUEVfVVNFUgBTRUVfT1RIRVIASFBFX0NCX0NIVU5LX0hFQURFUgBNS0NBTEVOREFSAFNFVFVQAFdFQl9TRVJWRVJfSVNfRE9XTgBURUFSRE9XTgBIUEVfQ0xPU0VEX0NPTk5FQ1RJT04ASEVVUklTVElDX0VYUElSQVRJT04ARElTQ09OTkVDVEVEX09QRVJBVElPTgBOT05fQVVUSE9SSVRBVElWRV9JTkZPUk1BVElPTgBIUEVfSU5WQUxJRF9WRVJTSU9OAEhQRV9DQl9NRVNTQUdFX0JFR0lOAFNJVEVfSVNfRlJPWkVOAEhQRV9JTlZBTElEX0hFQURFUl9UT0tFTgBJTlZBTElEX1RPS0VOAEZPUkJJRERFTgBFTkhBTkNFX1lPVVJfQ0FMTQBIUEVfSU5WQUxJRF9VUkwAQkxPQ0tFRF9CWV9QQVJFTlRBTF9DT05UUk9MAE1LQ09MAEFDTABIUEVfSU5URVJOQUwAUkVRVUVTVF9IRUFERVJfRklFTERTX1RPT19MQVJHRV9VTk9GRklDSUFMAEhQRV9PSwBVTkxJTksAVU5MT0NLAFBSSQBSRVRSWV9XSVRIAEhQRV9JTlZBTElEX0NPTlRFTlRfTEVOR1RIAEhQRV9VTkVYUEVDVEVEX0NPTlRFTlRfTEVOR1RIAEZMVVNIAFBST1BQQVRDSABNLVNFQVJDSABVUklfVE9PX0xPTkcAUFJPQ0VTU0lORwBNSVNDRUxMQU5FT1VTX1BFUlNJU1RFTlRfV0FSTklORwBNSVNDRUxMQU5FT1VTX1dBUk5JTkcASFBFX0lOVkFMSURfVFJBTlNGRVJfRU5DT0RJTkcARXhwZWN0ZWQgQ1JMRgBIUEVfSU5WQUxJRF9DSFVOS19TSVpFAE1PVkUAQ09OVElOVUUASFBFX0NCX1NUQVRVU19DT01QTEVURQBIUEVfQ0JfSEVBREVSU19DT01QTEVURQBIUEVfQ0JfVkVSU0lPTl9DT01QTEVURQBIUEVfQ0JfVVJMX0NPTVBMRVRFAEhQRV9DQl9DSFVOS19DT01QTEVURQBIUEVfQ0JfSEVBREVSX1ZBTFVFX0NPTVBMRVRFAEhQRV9DQl9DSFVOS19FWFRFTlNJT05fVkFMVUVfQ09NUExFVEUASFBFX0NCX0NIVU5LX0VYVEVOU0lPTl9OQU1FX0NPTVBMRVRFAEhQRV9DQl9NRVNTQUdFX0NPTVBMRVRFAEhQRV9DQl9NRVRIT0RfQ09NUExFVEUASFBFX0NCX0hFQURFUl9GSUVMRF9DT01QTEVURQBERUxFVEUASFBFX0lOVkFMSURfRU9GX1NUQVRFAElOVkFMSURfU1NMX0NFUlRJRklDQVRFAFBBVVNFAE5PX1JFU1BPTlNFAFVOU1VQUE9SVEVEX01FRElBX1RZUEUAR09ORQBOT1RfQUNDRVBUQUJMRQBTRVJWSUNFX1VOQVZBSUxBQkxFAFJBTkdFX05PVF9TQVRJU0ZJQUJMRQBPUklHSU5fSVNfVU5SRUFDSEFCTEUAUkVTUE9OU0VfSVNfU1RBTEUAUFVSR0UATUVSR0UAUkVRVUVTVF9IRUFERVJfRklFTERTX1RPT19MQVJHRQBSRVFVRVNUX0hFQURFUl9UT09fTEFSR0UAUEFZTE9BRF9UT09fTEFSR0UASU5TVUZGSUNJRU5UX1NUT1JBR0UASFBFX1BBVVNFRF9VUEdSQURFAEhQRV9QQVVTRURfSDJfVVBHUkFERQBTT1VSQ0UAQU5OT1VOQ0UAVFJBQ0UASFBFX1VORVhQRUNURURfU1BBQ0UAREVTQ1JJQkUAVU5TVUJTQ1JJQkUAUkVDT1JEAEhQRV9JTlZBTElEX01FVEhPRABOT1RfRk9VTkQAUFJPUEZJTkQAVU5CSU5EAFJFQklORABVTkFVVEhPUklaRUQATUVUSE9EX05PVF9BTExPV0VEAEhUVFBfVkVSU0lPTl9OT1RfU1VQUE9SVEVEAEFMUkVBRFlfUkVQT1JURUQAQUNDRVBURUQATk9UX0lNUExFTUVOVEVEAExPT1BfREVURUNURUQASFBFX0NSX0VYUEVDVEVEAEhQRV9MRl9FWFBFQ1RFRABDUkVBVEVEAElNX1VTRUQASFBFX1BBVVNFRABUSU1FT1VUX09DQ1VSRUQAUEFZTUVOVF9SRVFVSVJFRABQUkVDT05ESVRJT05fUkVRVUlSRUQAUFJPWFlfQVVUSEVOVElDQVRJT05fUkVRVUlSRUQATkVUV09SS19BVVRIRU5USUNBVElPTl9SRVFVSVJFRABMRU5HVEhfUkVRVUlSRUQAU1NMX0NFUlRJRklDQVRFX1JFUVVJUkVEAFVQR1JBREVfUkVRVUlSRUQAUEFHRV9FWFBJUkVEAFBSRUNPTkRJVElPTl9GQUlMRUQARVhQRUNUQVRJT05fRkFJTEVEAFJFVkFMSURBVElPTl9GQUlMRUQAU1NMX0hBTkRTSEFLRV9GQUlMRUQATE9DS0VEAFRSQU5TRk9STUFUSU9OX0FQUExJRUQATk9UX01PRElGSUVEAE5PVF9FWFRFTkRFRABCQU5EV0lEVEhfTElNSVRfRVhDRUVERUQAU0lURV9JU19PVkVSTE9BREVEAEhFQUQARXhwZWN0ZWQgSFRUUC8AAF4TAAAmEwAAMBAAAPAXAACdEwAAFRIAADkXAADwEgAAChAAAHUSAACtEgAAghMAAE8UAAB/EAAAoBUAACMUAACJEgAAixQAAE0VAADUEQAAzxQAABAYAADJFgAA3BYAAMERAADgFwAAuxQAAHQUAAB8FQAA5RQAAAgXAAAfEAAAZRUAAKMUAAAoFQAAAhUAAJkVAAAsEAAAixkAAE8PAADUDgAAahAAAM4QAAACFwAAiQ4AAG4TAAAcEwAAZhQAAFYXAADBEwAAzRMAAGwTAABoFwAAZhcAAF8XAAAiEwAAzg8AAGkOAADYDgAAYxYAAMsTAACqDgAAKBcAACYXAADFEwAAXRYAAOgRAABnEwAAZRMAAPIWAABzEwAAHRcAAPkWAADzEQAAzw4AAM4VAAAMEgAAsxEAAKURAABhEAAAMhcAALsTAEH5NQsBAQBBkDYL4AEBAQIBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQBB/TcLAQEAQZE4C14CAwICAgICAAACAgACAgACAgICAgICAgICAAQAAAAAAAICAgICAgICAgICAgICAgICAgICAgICAgICAAAAAgICAgICAgICAgICAgICAgICAgICAgICAgICAgIAAgACAEH9OQsBAQBBkToLXgIAAgICAgIAAAICAAICAAICAgICAgICAgIAAwAEAAAAAgICAgICAgICAgICAgICAgICAgICAgICAgIAAAACAgICAgICAgICAgICAgICAgICAgICAgICAgICAgACAAIAQfA7Cw1sb3NlZWVwLWFsaXZlAEGJPAsBAQBBoDwL4AEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQABAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQBBiT4LAQEAQaA+C+cBAQEBAQEBAQEBAQEBAgEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQFjaHVua2VkAEGwwAALXwEBAAEBAQEBAAABAQABAQABAQEBAQEBAQEBAAAAAAAAAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAAAAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAAQABAEGQwgALIWVjdGlvbmVudC1sZW5ndGhvbnJveHktY29ubmVjdGlvbgBBwMIACy1yYW5zZmVyLWVuY29kaW5ncGdyYWRlDQoNCg0KU00NCg0KVFRQL0NFL1RTUC8AQfnCAAsFAQIAAQMAQZDDAAvgAQQBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAEH5xAALBQECAAEDAEGQxQAL4AEEAQEFAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQABAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQBB+cYACwQBAAABAEGRxwAL3wEBAQABAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAEH6yAALBAEAAAIAQZDJAAtfAwQAAAQEBAQEBAQEBAQEBQQEBAQEBAQEBAQEBAAEAAYHBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAAQABAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAAAAQAQfrKAAsEAQAAAQBBkMsACwEBAEGqywALQQIAAAAAAAADAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwAAAAAAAAMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAEH6zAALBAEAAAEAQZDNAAsBAQBBms0ACwYCAAAAAAIAQbHNAAs6AwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMAAAAAAAADAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwBB8M4AC5YBTk9VTkNFRUNLT1VUTkVDVEVURUNSSUJFTFVTSEVURUFEU0VBUkNIUkdFQ1RJVklUWUxFTkRBUlZFT1RJRllQVElPTlNDSFNFQVlTVEFUQ0hHRU9SRElSRUNUT1JUUkNIUEFSQU1FVEVSVVJDRUJTQ1JJQkVBUkRPV05BQ0VJTkROS0NLVUJTQ1JJQkVIVFRQL0FEVFAv", "base64");
@@ -3338,7 +3338,7 @@ var require_llhttp_wasm = __commonJS({
 
 // node_modules/undici/lib/llhttp/llhttp_simd-wasm.js
 var require_llhttp_simd_wasm = __commonJS({
-  "node_modules/undici/lib/llhttp/llhttp_simd-wasm.js"(exports, module2) {
+  "node_modules/undici/lib/llhttp/llhttp_simd-wasm.js"(exports2, module2) {
     "use strict";
     var { Buffer: Buffer5 } = __require("node:buffer");
     module2.exports = Buffer5.from("AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f38Bf2AAAGADf39/AALLAQgDZW52GHdhc21fb25faGVhZGVyc19jb21wbGV0ZQAEA2VudhV3YXNtX29uX21lc3NhZ2VfYmVnaW4AAANlbnYLd2FzbV9vbl91cmwAAQNlbnYOd2FzbV9vbl9zdGF0dXMAAQNlbnYUd2FzbV9vbl9oZWFkZXJfZmllbGQAAQNlbnYUd2FzbV9vbl9oZWFkZXJfdmFsdWUAAQNlbnYMd2FzbV9vbl9ib2R5AAEDZW52GHdhc21fb25fbWVzc2FnZV9jb21wbGV0ZQAAAy0sBQYAAAIAAAAAAAACAQIAAgICAAADAAAAAAMDAwMBAQEBAQEBAQEAAAIAAAAEBQFwARISBQMBAAIGCAF/AUGA1AQLB9EFIgZtZW1vcnkCAAtfaW5pdGlhbGl6ZQAIGV9faW5kaXJlY3RfZnVuY3Rpb25fdGFibGUBAAtsbGh0dHBfaW5pdAAJGGxsaHR0cF9zaG91bGRfa2VlcF9hbGl2ZQAvDGxsaHR0cF9hbGxvYwALBm1hbGxvYwAxC2xsaHR0cF9mcmVlAAwEZnJlZQAMD2xsaHR0cF9nZXRfdHlwZQANFWxsaHR0cF9nZXRfaHR0cF9tYWpvcgAOFWxsaHR0cF9nZXRfaHR0cF9taW5vcgAPEWxsaHR0cF9nZXRfbWV0aG9kABAWbGxodHRwX2dldF9zdGF0dXNfY29kZQAREmxsaHR0cF9nZXRfdXBncmFkZQASDGxsaHR0cF9yZXNldAATDmxsaHR0cF9leGVjdXRlABQUbGxodHRwX3NldHRpbmdzX2luaXQAFQ1sbGh0dHBfZmluaXNoABYMbGxodHRwX3BhdXNlABcNbGxodHRwX3Jlc3VtZQAYG2xsaHR0cF9yZXN1bWVfYWZ0ZXJfdXBncmFkZQAZEGxsaHR0cF9nZXRfZXJybm8AGhdsbGh0dHBfZ2V0X2Vycm9yX3JlYXNvbgAbF2xsaHR0cF9zZXRfZXJyb3JfcmVhc29uABwUbGxodHRwX2dldF9lcnJvcl9wb3MAHRFsbGh0dHBfZXJybm9fbmFtZQAeEmxsaHR0cF9tZXRob2RfbmFtZQAfEmxsaHR0cF9zdGF0dXNfbmFtZQAgGmxsaHR0cF9zZXRfbGVuaWVudF9oZWFkZXJzACEhbGxodHRwX3NldF9sZW5pZW50X2NodW5rZWRfbGVuZ3RoACIdbGxodHRwX3NldF9sZW5pZW50X2tlZXBfYWxpdmUAIyRsbGh0dHBfc2V0X2xlbmllbnRfdHJhbnNmZXJfZW5jb2RpbmcAJBhsbGh0dHBfbWVzc2FnZV9uZWVkc19lb2YALgkXAQBBAQsRAQIDBAUKBgcrLSwqKSglJyYK77MCLBYAQYjQACgCAARAAAtBiNAAQQE2AgALFAAgABAwIAAgAjYCOCAAIAE6ACgLFAAgACAALwEyIAAtAC4gABAvEAALHgEBf0HAABAyIgEQMCABQYAINgI4IAEgADoAKCABC48MAQd/AkAgAEUNACAAQQhrIgEgAEEEaygCACIAQXhxIgRqIQUCQCAAQQFxDQAgAEEDcUUNASABIAEoAgAiAGsiAUGc0AAoAgBJDQEgACAEaiEEAkACQEGg0AAoAgAgAUcEQCAAQf8BTQRAIABBA3YhAyABKAIIIgAgASgCDCICRgRAQYzQAEGM0AAoAgBBfiADd3E2AgAMBQsgAiAANgIIIAAgAjYCDAwECyABKAIYIQYgASABKAIMIgBHBEAgACABKAIIIgI2AgggAiAANgIMDAMLIAFBFGoiAygCACICRQRAIAEoAhAiAkUNAiABQRBqIQMLA0AgAyEHIAIiAEEUaiIDKAIAIgINACAAQRBqIQMgACgCECICDQALIAdBADYCAAwCCyAFKAIEIgBBA3FBA0cNAiAFIABBfnE2AgRBlNAAIAQ2AgAgBSAENgIAIAEgBEEBcjYCBAwDC0EAIQALIAZFDQACQCABKAIcIgJBAnRBvNIAaiIDKAIAIAFGBEAgAyAANgIAIAANAUGQ0ABBkNAAKAIAQX4gAndxNgIADAILIAZBEEEUIAYoAhAgAUYbaiAANgIAIABFDQELIAAgBjYCGCABKAIQIgIEQCAAIAI2AhAgAiAANgIYCyABQRRqKAIAIgJFDQAgAEEUaiACNgIAIAIgADYCGAsgASAFTw0AIAUoAgQiAEEBcUUNAAJAAkACQAJAIABBAnFFBEBBpNAAKAIAIAVGBEBBpNAAIAE2AgBBmNAAQZjQACgCACAEaiIANgIAIAEgAEEBcjYCBCABQaDQACgCAEcNBkGU0ABBADYCAEGg0ABBADYCAAwGC0Gg0AAoAgAgBUYEQEGg0AAgATYCAEGU0ABBlNAAKAIAIARqIgA2AgAgASAAQQFyNgIEIAAgAWogADYCAAwGCyAAQXhxIARqIQQgAEH/AU0EQCAAQQN2IQMgBSgCCCIAIAUoAgwiAkYEQEGM0ABBjNAAKAIAQX4gA3dxNgIADAULIAIgADYCCCAAIAI2AgwMBAsgBSgCGCEGIAUgBSgCDCIARwRAQZzQACgCABogACAFKAIIIgI2AgggAiAANgIMDAMLIAVBFGoiAygCACICRQRAIAUoAhAiAkUNAiAFQRBqIQMLA0AgAyEHIAIiAEEUaiIDKAIAIgINACAAQRBqIQMgACgCECICDQALIAdBADYCAAwCCyAFIABBfnE2AgQgASAEaiAENgIAIAEgBEEBcjYCBAwDC0EAIQALIAZFDQACQCAFKAIcIgJBAnRBvNIAaiIDKAIAIAVGBEAgAyAANgIAIAANAUGQ0ABBkNAAKAIAQX4gAndxNgIADAILIAZBEEEUIAYoAhAgBUYbaiAANgIAIABFDQELIAAgBjYCGCAFKAIQIgIEQCAAIAI2AhAgAiAANgIYCyAFQRRqKAIAIgJFDQAgAEEUaiACNgIAIAIgADYCGAsgASAEaiAENgIAIAEgBEEBcjYCBCABQaDQACgCAEcNAEGU0AAgBDYCAAwBCyAEQf8BTQRAIARBeHFBtNAAaiEAAn9BjNAAKAIAIgJBASAEQQN2dCIDcUUEQEGM0AAgAiADcjYCACAADAELIAAoAggLIgIgATYCDCAAIAE2AgggASAANgIMIAEgAjYCCAwBC0EfIQIgBEH///8HTQRAIARBJiAEQQh2ZyIAa3ZBAXEgAEEBdGtBPmohAgsgASACNgIcIAFCADcCECACQQJ0QbzSAGohAAJAQZDQACgCACIDQQEgAnQiB3FFBEAgACABNgIAQZDQACADIAdyNgIAIAEgADYCGCABIAE2AgggASABNgIMDAELIARBGSACQQF2a0EAIAJBH0cbdCECIAAoAgAhAAJAA0AgACIDKAIEQXhxIARGDQEgAkEddiEAIAJBAXQhAiADIABBBHFqQRBqIgcoAgAiAA0ACyAHIAE2AgAgASADNgIYIAEgATYCDCABIAE2AggMAQsgAygCCCIAIAE2AgwgAyABNgIIIAFBADYCGCABIAM2AgwgASAANgIIC0Gs0ABBrNAAKAIAQQFrIgBBfyAAGzYCAAsLBwAgAC0AKAsHACAALQAqCwcAIAAtACsLBwAgAC0AKQsHACAALwEyCwcAIAAtAC4LQAEEfyAAKAIYIQEgAC0ALSECIAAtACghAyAAKAI4IQQgABAwIAAgBDYCOCAAIAM6ACggACACOgAtIAAgATYCGAu74gECB38DfiABIAJqIQQCQCAAIgIoAgwiAA0AIAIoAgQEQCACIAE2AgQLIwBBEGsiCCQAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACfwJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAIAIoAhwiA0EBaw7dAdoBAdkBAgMEBQYHCAkKCwwNDtgBDxDXARES1gETFBUWFxgZGhvgAd8BHB0e1QEfICEiIyQl1AEmJygpKiss0wHSAS0u0QHQAS8wMTIzNDU2Nzg5Ojs8PT4/QEFCQ0RFRtsBR0hJSs8BzgFLzQFMzAFNTk9QUVJTVFVWV1hZWltcXV5fYGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6e3x9fn+AAYEBggGDAYQBhQGGAYcBiAGJAYoBiwGMAY0BjgGPAZABkQGSAZMBlAGVAZYBlwGYAZkBmgGbAZwBnQGeAZ8BoAGhAaIBowGkAaUBpgGnAagBqQGqAasBrAGtAa4BrwGwAbEBsgGzAbQBtQG2AbcBywHKAbgByQG5AcgBugG7AbwBvQG+Ab8BwAHBAcIBwwHEAcUBxgEA3AELQQAMxgELQQ4MxQELQQ0MxAELQQ8MwwELQRAMwgELQRMMwQELQRQMwAELQRUMvwELQRYMvgELQRgMvQELQRkMvAELQRoMuwELQRsMugELQRwMuQELQR0MuAELQQgMtwELQR4MtgELQSAMtQELQR8MtAELQQcMswELQSEMsgELQSIMsQELQSMMsAELQSQMrwELQRIMrgELQREMrQELQSUMrAELQSYMqwELQScMqgELQSgMqQELQcMBDKgBC0EqDKcBC0ErDKYBC0EsDKUBC0EtDKQBC0EuDKMBC0EvDKIBC0HEAQyhAQtBMAygAQtBNAyfAQtBDAyeAQtBMQydAQtBMgycAQtBMwybAQtBOQyaAQtBNQyZAQtBxQEMmAELQQsMlwELQToMlgELQTYMlQELQQoMlAELQTcMkwELQTgMkgELQTwMkQELQTsMkAELQT0MjwELQQkMjgELQSkMjQELQT4MjAELQT8MiwELQcAADIoBC0HBAAyJAQtBwgAMiAELQcMADIcBC0HEAAyGAQtBxQAMhQELQcYADIQBC0EXDIMBC0HHAAyCAQtByAAMgQELQckADIABC0HKAAx/C0HLAAx+C0HNAAx9C0HMAAx8C0HOAAx7C0HPAAx6C0HQAAx5C0HRAAx4C0HSAAx3C0HTAAx2C0HUAAx1C0HWAAx0C0HVAAxzC0EGDHILQdcADHELQQUMcAtB2AAMbwtBBAxuC0HZAAxtC0HaAAxsC0HbAAxrC0HcAAxqC0EDDGkLQd0ADGgLQd4ADGcLQd8ADGYLQeEADGULQeAADGQLQeIADGMLQeMADGILQQIMYQtB5AAMYAtB5QAMXwtB5gAMXgtB5wAMXQtB6AAMXAtB6QAMWwtB6gAMWgtB6wAMWQtB7AAMWAtB7QAMVwtB7gAMVgtB7wAMVQtB8AAMVAtB8QAMUwtB8gAMUgtB8wAMUQtB9AAMUAtB9QAMTwtB9gAMTgtB9wAMTQtB+AAMTAtB+QAMSwtB+gAMSgtB+wAMSQtB/AAMSAtB/QAMRwtB/gAMRgtB/wAMRQtBgAEMRAtBgQEMQwtBggEMQgtBgwEMQQtBhAEMQAtBhQEMPwtBhgEMPgtBhwEMPQtBiAEMPAtBiQEMOwtBigEMOgtBiwEMOQtBjAEMOAtBjQEMNwtBjgEMNgtBjwEMNQtBkAEMNAtBkQEMMwtBkgEMMgtBkwEMMQtBlAEMMAtBlQEMLwtBlgEMLgtBlwEMLQtBmAEMLAtBmQEMKwtBmgEMKgtBmwEMKQtBnAEMKAtBnQEMJwtBngEMJgtBnwEMJQtBoAEMJAtBoQEMIwtBogEMIgtBowEMIQtBpAEMIAtBpQEMHwtBpgEMHgtBpwEMHQtBqAEMHAtBqQEMGwtBqgEMGgtBqwEMGQtBrAEMGAtBrQEMFwtBrgEMFgtBAQwVC0GvAQwUC0GwAQwTC0GxAQwSC0GzAQwRC0GyAQwQC0G0AQwPC0G1AQwOC0G2AQwNC0G3AQwMC0G4AQwLC0G5AQwKC0G6AQwJC0G7AQwIC0HGAQwHC0G8AQwGC0G9AQwFC0G+AQwEC0G/AQwDC0HAAQwCC0HCAQwBC0HBAQshAwNAAkACQAJAAkACQAJAAkACQAJAIAICfwJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJ/AkACQAJAAkACQAJAAkACQAJAAkACQAJAAkAgAgJ/AkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACfwJAAkACfwJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACfwJAAkACQAJAAn8CQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQCADDsYBAAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHyAhIyUmKCorLC8wMTIzNDU2Nzk6Ozw9lANAQkRFRklLTk9QUVJTVFVWWFpbXF1eX2BhYmNkZWZnaGpsb3Bxc3V2eHl6e3x/gAGBAYIBgwGEAYUBhgGHAYgBiQGKAYsBjAGNAY4BjwGQAZEBkgGTAZQBlQGWAZcBmAGZAZoBmwGcAZ0BngGfAaABoQGiAaMBpAGlAaYBpwGoAakBqgGrAawBrQGuAa8BsAGxAbIBswG0AbUBtgG3AbgBuQG6AbsBvAG9Ab4BvwHAAcEBwgHDAcQBxQHGAccByAHJAcsBzAHNAc4BzwGKA4kDiAOHA4QDgwOAA/sC+gL5AvgC9wL0AvMC8gLLAsECsALZAQsgASAERw3wAkHdASEDDLMDCyABIARHDcgBQcMBIQMMsgMLIAEgBEcNe0H3ACEDDLEDCyABIARHDXBB7wAhAwywAwsgASAERw1pQeoAIQMMrwMLIAEgBEcNZUHoACEDDK4DCyABIARHDWJB5gAhAwytAwsgASAERw0aQRghAwysAwsgASAERw0VQRIhAwyrAwsgASAERw1CQcUAIQMMqgMLIAEgBEcNNEE/IQMMqQMLIAEgBEcNMkE8IQMMqAMLIAEgBEcNK0ExIQMMpwMLIAItAC5BAUYNnwMMwQILQQAhAAJAAkACQCACLQAqRQ0AIAItACtFDQAgAi8BMCIDQQJxRQ0BDAILIAIvATAiA0EBcUUNAQtBASEAIAItAChBAUYNACACLwEyIgVB5ABrQeQASQ0AIAVBzAFGDQAgBUGwAkYNACADQcAAcQ0AQQAhACADQYgEcUGABEYNACADQShxQQBHIQALIAJBADsBMCACQQA6AC8gAEUN3wIgAkIANwMgDOACC0EAIQACQCACKAI4IgNFDQAgAygCLCIDRQ0AIAIgAxEAACEACyAARQ3MASAAQRVHDd0CIAJBBDYCHCACIAE2AhQgAkGwGDYCECACQRU2AgxBACEDDKQDCyABIARGBEBBBiEDDKQDCyABQQFqIQFBACEAAkAgAigCOCIDRQ0AIAMoAlQiA0UNACACIAMRAAAhAAsgAA3ZAgwcCyACQgA3AyBBEiEDDIkDCyABIARHDRZBHSEDDKEDCyABIARHBEAgAUEBaiEBQRAhAwyIAwtBByEDDKADCyACIAIpAyAiCiAEIAFrrSILfSIMQgAgCiAMWhs3AyAgCiALWA3UAkEIIQMMnwMLIAEgBEcEQCACQQk2AgggAiABNgIEQRQhAwyGAwtBCSEDDJ4DCyACKQMgQgBSDccBIAIgAi8BMEGAAXI7ATAMQgsgASAERw0/QdAAIQMMnAMLIAEgBEYEQEELIQMMnAMLIAFBAWohAUEAIQACQCACKAI4IgNFDQAgAygCUCIDRQ0AIAIgAxEAACEACyAADc8CDMYBC0EAIQACQCACKAI4IgNFDQAgAygCSCIDRQ0AIAIgAxEAACEACyAARQ3GASAAQRVHDc0CIAJBCzYCHCACIAE2AhQgAkGCGTYCECACQRU2AgxBACEDDJoDC0EAIQACQCACKAI4IgNFDQAgAygCSCIDRQ0AIAIgAxEAACEACyAARQ0MIABBFUcNygIgAkEaNgIcIAIgATYCFCACQYIZNgIQIAJBFTYCDEEAIQMMmQMLQQAhAAJAIAIoAjgiA0UNACADKAJMIgNFDQAgAiADEQAAIQALIABFDcQBIABBFUcNxwIgAkELNgIcIAIgATYCFCACQZEXNgIQIAJBFTYCDEEAIQMMmAMLIAEgBEYEQEEPIQMMmAMLIAEtAAAiAEE7Rg0HIABBDUcNxAIgAUEBaiEBDMMBC0EAIQACQCACKAI4IgNFDQAgAygCTCIDRQ0AIAIgAxEAACEACyAARQ3DASAAQRVHDcICIAJBDzYCHCACIAE2AhQgAkGRFzYCECACQRU2AgxBACEDDJYDCwNAIAEtAABB8DVqLQAAIgBBAUcEQCAAQQJHDcECIAIoAgQhAEEAIQMgAkEANgIEIAIgACABQQFqIgEQLSIADcICDMUBCyAEIAFBAWoiAUcNAAtBEiEDDJUDC0EAIQACQCACKAI4IgNFDQAgAygCTCIDRQ0AIAIgAxEAACEACyAARQ3FASAAQRVHDb0CIAJBGzYCHCACIAE2AhQgAkGRFzYCECACQRU2AgxBACEDDJQDCyABIARGBEBBFiEDDJQDCyACQQo2AgggAiABNgIEQQAhAAJAIAIoAjgiA0UNACADKAJIIgNFDQAgAiADEQAAIQALIABFDcIBIABBFUcNuQIgAkEVNgIcIAIgATYCFCACQYIZNgIQIAJBFTYCDEEAIQMMkwMLIAEgBEcEQANAIAEtAABB8DdqLQAAIgBBAkcEQAJAIABBAWsOBMQCvQIAvgK9AgsgAUEBaiEBQQghAwz8AgsgBCABQQFqIgFHDQALQRUhAwyTAwtBFSEDDJIDCwNAIAEtAABB8DlqLQAAIgBBAkcEQCAAQQFrDgTFArcCwwK4ArcCCyAEIAFBAWoiAUcNAAtBGCEDDJEDCyABIARHBEAgAkELNgIIIAIgATYCBEEHIQMM+AILQRkhAwyQAwsgAUEBaiEBDAILIAEgBEYEQEEaIQMMjwMLAkAgAS0AAEENaw4UtQG/Ab8BvwG/Ab8BvwG/Ab8BvwG/Ab8BvwG/Ab8BvwG/Ab8BvwEAvwELQQAhAyACQQA2AhwgAkGvCzYCECACQQI2AgwgAiABQQFqNgIUDI4DCyABIARGBEBBGyEDDI4DCyABLQAAIgBBO0cEQCAAQQ1HDbECIAFBAWohAQy6AQsgAUEBaiEBC0EiIQMM8wILIAEgBEYEQEEcIQMMjAMLQgAhCgJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkAgAS0AAEEwaw43wQLAAgABAgMEBQYH0AHQAdAB0AHQAdAB0AEICQoLDA3QAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdABDg8QERIT0AELQgIhCgzAAgtCAyEKDL8CC0IEIQoMvgILQgUhCgy9AgtCBiEKDLwCC0IHIQoMuwILQgghCgy6AgtCCSEKDLkCC0IKIQoMuAILQgshCgy3AgtCDCEKDLYCC0INIQoMtQILQg4hCgy0AgtCDyEKDLMCC0IKIQoMsgILQgshCgyxAgtCDCEKDLACC0INIQoMrwILQg4hCgyuAgtCDyEKDK0CC0IAIQoCQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAIAEtAABBMGsON8ACvwIAAQIDBAUGB74CvgK+Ar4CvgK+Ar4CCAkKCwwNvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ag4PEBESE74CC0ICIQoMvwILQgMhCgy+AgtCBCEKDL0CC0IFIQoMvAILQgYhCgy7AgtCByEKDLoCC0IIIQoMuQILQgkhCgy4AgtCCiEKDLcCC0ILIQoMtgILQgwhCgy1AgtCDSEKDLQCC0IOIQoMswILQg8hCgyyAgtCCiEKDLECC0ILIQoMsAILQgwhCgyvAgtCDSEKDK4CC0IOIQoMrQILQg8hCgysAgsgAiACKQMgIgogBCABa60iC30iDEIAIAogDFobNwMgIAogC1gNpwJBHyEDDIkDCyABIARHBEAgAkEJNgIIIAIgATYCBEElIQMM8AILQSAhAwyIAwtBASEFIAIvATAiA0EIcUUEQCACKQMgQgBSIQULAkAgAi0ALgRAQQEhACACLQApQQVGDQEgA0HAAHFFIAVxRQ0BC0EAIQAgA0HAAHENAEECIQAgA0EIcQ0AIANBgARxBEACQCACLQAoQQFHDQAgAi0ALUEKcQ0AQQUhAAwCC0EEIQAMAQsgA0EgcUUEQAJAIAItAChBAUYNACACLwEyIgBB5ABrQeQASQ0AIABBzAFGDQAgAEGwAkYNAEEEIQAgA0EocUUNAiADQYgEcUGABEYNAgtBACEADAELQQBBAyACKQMgUBshAAsgAEEBaw4FvgIAsAEBpAKhAgtBESEDDO0CCyACQQE6AC8MhAMLIAEgBEcNnQJBJCEDDIQDCyABIARHDRxBxgAhAwyDAwtBACEAAkAgAigCOCIDRQ0AIAMoAkQiA0UNACACIAMRAAAhAAsgAEUNJyAAQRVHDZgCIAJB0AA2AhwgAiABNgIUIAJBkRg2AhAgAkEVNgIMQQAhAwyCAwsgASAERgRAQSghAwyCAwtBACEDIAJBADYCBCACQQw2AgggAiABIAEQKiIARQ2UAiACQSc2AhwgAiABNgIUIAIgADYCDAyBAwsgASAERgRAQSkhAwyBAwsgAS0AACIAQSBGDRMgAEEJRw2VAiABQQFqIQEMFAsgASAERwRAIAFBAWohAQwWC0EqIQMM/wILIAEgBEYEQEErIQMM/wILIAEtAAAiAEEJRyAAQSBHcQ2QAiACLQAsQQhHDd0CIAJBADoALAzdAgsgASAERgRAQSwhAwz+AgsgAS0AAEEKRw2OAiABQQFqIQEMsAELIAEgBEcNigJBLyEDDPwCCwNAIAEtAAAiAEEgRwRAIABBCmsOBIQCiAKIAoQChgILIAQgAUEBaiIBRw0AC0ExIQMM+wILQTIhAyABIARGDfoCIAIoAgAiACAEIAFraiEHIAEgAGtBA2ohBgJAA0AgAEHwO2otAAAgAS0AACIFQSByIAUgBUHBAGtB/wFxQRpJG0H/AXFHDQEgAEEDRgRAQQYhAQziAgsgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAc2AgAM+wILIAJBADYCAAyGAgtBMyEDIAQgASIARg35AiAEIAFrIAIoAgAiAWohByAAIAFrQQhqIQYCQANAIAFB9DtqLQAAIAAtAAAiBUEgciAFIAVBwQBrQf8BcUEaSRtB/wFxRw0BIAFBCEYEQEEFIQEM4QILIAFBAWohASAEIABBAWoiAEcNAAsgAiAHNgIADPoCCyACQQA2AgAgACEBDIUCC0E0IQMgBCABIgBGDfgCIAQgAWsgAigCACIBaiEHIAAgAWtBBWohBgJAA0AgAUHQwgBqLQAAIAAtAAAiBUEgciAFIAVBwQBrQf8BcUEaSRtB/wFxRw0BIAFBBUYEQEEHIQEM4AILIAFBAWohASAEIABBAWoiAEcNAAsgAiAHNgIADPkCCyACQQA2AgAgACEBDIQCCyABIARHBEADQCABLQAAQYA+ai0AACIAQQFHBEAgAEECRg0JDIECCyAEIAFBAWoiAUcNAAtBMCEDDPgCC0EwIQMM9wILIAEgBEcEQANAIAEtAAAiAEEgRwRAIABBCmsOBP8B/gH+Af8B/gELIAQgAUEBaiIBRw0AC0E4IQMM9wILQTghAwz2AgsDQCABLQAAIgBBIEcgAEEJR3EN9gEgBCABQQFqIgFHDQALQTwhAwz1AgsDQCABLQAAIgBBIEcEQAJAIABBCmsOBPkBBAT5AQALIABBLEYN9QEMAwsgBCABQQFqIgFHDQALQT8hAwz0AgtBwAAhAyABIARGDfMCIAIoAgAiACAEIAFraiEFIAEgAGtBBmohBgJAA0AgAEGAQGstAAAgAS0AAEEgckcNASAAQQZGDdsCIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADPQCCyACQQA2AgALQTYhAwzZAgsgASAERgRAQcEAIQMM8gILIAJBDDYCCCACIAE2AgQgAi0ALEEBaw4E+wHuAewB6wHUAgsgAUEBaiEBDPoBCyABIARHBEADQAJAIAEtAAAiAEEgciAAIABBwQBrQf8BcUEaSRtB/wFxIgBBCUYNACAAQSBGDQACQAJAAkACQCAAQeMAaw4TAAMDAwMDAwMBAwMDAwMDAwMDAgMLIAFBAWohAUExIQMM3AILIAFBAWohAUEyIQMM2wILIAFBAWohAUEzIQMM2gILDP4BCyAEIAFBAWoiAUcNAAtBNSEDDPACC0E1IQMM7wILIAEgBEcEQANAIAEtAABBgDxqLQAAQQFHDfcBIAQgAUEBaiIBRw0AC0E9IQMM7wILQT0hAwzuAgtBACEAAkAgAigCOCIDRQ0AIAMoAkAiA0UNACACIAMRAAAhAAsgAEUNASAAQRVHDeYBIAJBwgA2AhwgAiABNgIUIAJB4xg2AhAgAkEVNgIMQQAhAwztAgsgAUEBaiEBC0E8IQMM0gILIAEgBEYEQEHCACEDDOsCCwJAA0ACQCABLQAAQQlrDhgAAswCzALRAswCzALMAswCzALMAswCzALMAswCzALMAswCzALMAswCzALMAgDMAgsgBCABQQFqIgFHDQALQcIAIQMM6wILIAFBAWohASACLQAtQQFxRQ3+AQtBLCEDDNACCyABIARHDd4BQcQAIQMM6AILA0AgAS0AAEGQwABqLQAAQQFHDZwBIAQgAUEBaiIBRw0AC0HFACEDDOcCCyABLQAAIgBBIEYN/gEgAEE6Rw3AAiACKAIEIQBBACEDIAJBADYCBCACIAAgARApIgAN3gEM3QELQccAIQMgBCABIgBGDeUCIAQgAWsgAigCACIBaiEHIAAgAWtBBWohBgNAIAFBkMIAai0AACAALQAAIgVBIHIgBSAFQcEAa0H/AXFBGkkbQf8BcUcNvwIgAUEFRg3CAiABQQFqIQEgBCAAQQFqIgBHDQALIAIgBzYCAAzlAgtByAAhAyAEIAEiAEYN5AIgBCABayACKAIAIgFqIQcgACABa0EJaiEGA0AgAUGWwgBqLQAAIAAtAAAiBUEgciAFIAVBwQBrQf8BcUEaSRtB/wFxRw2+AkECIAFBCUYNwgIaIAFBAWohASAEIABBAWoiAEcNAAsgAiAHNgIADOQCCyABIARGBEBByQAhAwzkAgsCQAJAIAEtAAAiAEEgciAAIABBwQBrQf8BcUEaSRtB/wFxQe4Aaw4HAL8CvwK/Ar8CvwIBvwILIAFBAWohAUE+IQMMywILIAFBAWohAUE/IQMMygILQcoAIQMgBCABIgBGDeICIAQgAWsgAigCACIBaiEGIAAgAWtBAWohBwNAIAFBoMIAai0AACAALQAAIgVBIHIgBSAFQcEAa0H/AXFBGkkbQf8BcUcNvAIgAUEBRg2+AiABQQFqIQEgBCAAQQFqIgBHDQALIAIgBjYCAAziAgtBywAhAyAEIAEiAEYN4QIgBCABayACKAIAIgFqIQcgACABa0EOaiEGA0AgAUGiwgBqLQAAIAAtAAAiBUEgciAFIAVBwQBrQf8BcUEaSRtB/wFxRw27AiABQQ5GDb4CIAFBAWohASAEIABBAWoiAEcNAAsgAiAHNgIADOECC0HMACEDIAQgASIARg3gAiAEIAFrIAIoAgAiAWohByAAIAFrQQ9qIQYDQCABQcDCAGotAAAgAC0AACIFQSByIAUgBUHBAGtB/wFxQRpJG0H/AXFHDboCQQMgAUEPRg2+AhogAUEBaiEBIAQgAEEBaiIARw0ACyACIAc2AgAM4AILQc0AIQMgBCABIgBGDd8CIAQgAWsgAigCACIBaiEHIAAgAWtBBWohBgNAIAFB0MIAai0AACAALQAAIgVBIHIgBSAFQcEAa0H/AXFBGkkbQf8BcUcNuQJBBCABQQVGDb0CGiABQQFqIQEgBCAAQQFqIgBHDQALIAIgBzYCAAzfAgsgASAERgRAQc4AIQMM3wILAkACQAJAAkAgAS0AACIAQSByIAAgAEHBAGtB/wFxQRpJG0H/AXFB4wBrDhMAvAK8ArwCvAK8ArwCvAK8ArwCvAK8ArwCAbwCvAK8AgIDvAILIAFBAWohAUHBACEDDMgCCyABQQFqIQFBwgAhAwzHAgsgAUEBaiEBQcMAIQMMxgILIAFBAWohAUHEACEDDMUCCyABIARHBEAgAkENNgIIIAIgATYCBEHFACEDDMUCC0HPACEDDN0CCwJAAkAgAS0AAEEKaw4EAZABkAEAkAELIAFBAWohAQtBKCEDDMMCCyABIARGBEBB0QAhAwzcAgsgAS0AAEEgRw0AIAFBAWohASACLQAtQQFxRQ3QAQtBFyEDDMECCyABIARHDcsBQdIAIQMM2QILQdMAIQMgASAERg3YAiACKAIAIgAgBCABa2ohBiABIABrQQFqIQUDQCABLQAAIABB1sIAai0AAEcNxwEgAEEBRg3KASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBjYCAAzYAgsgASAERgRAQdUAIQMM2AILIAEtAABBCkcNwgEgAUEBaiEBDMoBCyABIARGBEBB1gAhAwzXAgsCQAJAIAEtAABBCmsOBADDAcMBAcMBCyABQQFqIQEMygELIAFBAWohAUHKACEDDL0CC0EAIQACQCACKAI4IgNFDQAgAygCPCIDRQ0AIAIgAxEAACEACyAADb8BQc0AIQMMvAILIAItAClBIkYNzwIMiQELIAQgASIFRgRAQdsAIQMM1AILQQAhAEEBIQFBASEGQQAhAwJAAn8CQAJAAkACQAJAAkACQCAFLQAAQTBrDgrFAcQBAAECAwQFBgjDAQtBAgwGC0EDDAULQQQMBAtBBQwDC0EGDAILQQcMAQtBCAshA0EAIQFBACEGDL0BC0EJIQNBASEAQQAhAUEAIQYMvAELIAEgBEYEQEHdACEDDNMCCyABLQAAQS5HDbgBIAFBAWohAQyIAQsgASAERw22AUHfACEDDNECCyABIARHBEAgAkEONgIIIAIgATYCBEHQACEDDLgCC0HgACEDDNACC0HhACEDIAEgBEYNzwIgAigCACIAIAQgAWtqIQUgASAAa0EDaiEGA0AgAS0AACAAQeLCAGotAABHDbEBIABBA0YNswEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMzwILQeIAIQMgASAERg3OAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYDQCABLQAAIABB5sIAai0AAEcNsAEgAEECRg2vASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAzOAgtB4wAhAyABIARGDc0CIAIoAgAiACAEIAFraiEFIAEgAGtBA2ohBgNAIAEtAAAgAEHpwgBqLQAARw2vASAAQQNGDa0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADM0CCyABIARGBEBB5QAhAwzNAgsgAUEBaiEBQQAhAAJAIAIoAjgiA0UNACADKAIwIgNFDQAgAiADEQAAIQALIAANqgFB1gAhAwyzAgsgASAERwRAA0AgAS0AACIAQSBHBEACQAJAAkAgAEHIAGsOCwABswGzAbMBswGzAbMBswGzAQKzAQsgAUEBaiEBQdIAIQMMtwILIAFBAWohAUHTACEDDLYCCyABQQFqIQFB1AAhAwy1AgsgBCABQQFqIgFHDQALQeQAIQMMzAILQeQAIQMMywILA0AgAS0AAEHwwgBqLQAAIgBBAUcEQCAAQQJrDgOnAaYBpQGkAQsgBCABQQFqIgFHDQALQeYAIQMMygILIAFBAWogASAERw0CGkHnACEDDMkCCwNAIAEtAABB8MQAai0AACIAQQFHBEACQCAAQQJrDgSiAaEBoAEAnwELQdcAIQMMsQILIAQgAUEBaiIBRw0AC0HoACEDDMgCCyABIARGBEBB6QAhAwzIAgsCQCABLQAAIgBBCmsOGrcBmwGbAbQBmwGbAZsBmwGbAZsBmwGbAZsBmwGbAZsBmwGbAZsBmwGbAZsBpAGbAZsBAJkBCyABQQFqCyEBQQYhAwytAgsDQCABLQAAQfDGAGotAABBAUcNfSAEIAFBAWoiAUcNAAtB6gAhAwzFAgsgAUEBaiABIARHDQIaQesAIQMMxAILIAEgBEYEQEHsACEDDMQCCyABQQFqDAELIAEgBEYEQEHtACEDDMMCCyABQQFqCyEBQQQhAwyoAgsgASAERgRAQe4AIQMMwQILAkACQAJAIAEtAABB8MgAai0AAEEBaw4HkAGPAY4BAHwBAo0BCyABQQFqIQEMCwsgAUEBagyTAQtBACEDIAJBADYCHCACQZsSNgIQIAJBBzYCDCACIAFBAWo2AhQMwAILAkADQCABLQAAQfDIAGotAAAiAEEERwRAAkACQCAAQQFrDgeUAZMBkgGNAQAEAY0BC0HaACEDDKoCCyABQQFqIQFB3AAhAwypAgsgBCABQQFqIgFHDQALQe8AIQMMwAILIAFBAWoMkQELIAQgASIARgRAQfAAIQMMvwILIAAtAABBL0cNASAAQQFqIQEMBwsgBCABIgBGBEBB8QAhAwy+AgsgAC0AACIBQS9GBEAgAEEBaiEBQd0AIQMMpQILIAFBCmsiA0EWSw0AIAAhAUEBIAN0QYmAgAJxDfkBC0EAIQMgAkEANgIcIAIgADYCFCACQYwcNgIQIAJBBzYCDAy8AgsgASAERwRAIAFBAWohAUHeACEDDKMCC0HyACEDDLsCCyABIARGBEBB9AAhAwy7AgsCQCABLQAAQfDMAGotAABBAWsOA/cBcwCCAQtB4QAhAwyhAgsgASAERwRAA0AgAS0AAEHwygBqLQAAIgBBA0cEQAJAIABBAWsOAvkBAIUBC0HfACEDDKMCCyAEIAFBAWoiAUcNAAtB8wAhAwy6AgtB8wAhAwy5AgsgASAERwRAIAJBDzYCCCACIAE2AgRB4AAhAwygAgtB9QAhAwy4AgsgASAERgRAQfYAIQMMuAILIAJBDzYCCCACIAE2AgQLQQMhAwydAgsDQCABLQAAQSBHDY4CIAQgAUEBaiIBRw0AC0H3ACEDDLUCCyABIARGBEBB+AAhAwy1AgsgAS0AAEEgRw16IAFBAWohAQxbC0EAIQACQCACKAI4IgNFDQAgAygCOCIDRQ0AIAIgAxEAACEACyAADXgMgAILIAEgBEYEQEH6ACEDDLMCCyABLQAAQcwARw10IAFBAWohAUETDHYLQfsAIQMgASAERg2xAiACKAIAIgAgBCABa2ohBSABIABrQQVqIQYDQCABLQAAIABB8M4Aai0AAEcNcyAAQQVGDXUgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMsQILIAEgBEYEQEH8ACEDDLECCwJAAkAgAS0AAEHDAGsODAB0dHR0dHR0dHR0AXQLIAFBAWohAUHmACEDDJgCCyABQQFqIQFB5wAhAwyXAgtB/QAhAyABIARGDa8CIAIoAgAiACAEIAFraiEFIAEgAGtBAmohBgJAA0AgAS0AACAAQe3PAGotAABHDXIgAEECRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADLACCyACQQA2AgAgBkEBaiEBQRAMcwtB/gAhAyABIARGDa4CIAIoAgAiACAEIAFraiEFIAEgAGtBBWohBgJAA0AgAS0AACAAQfbOAGotAABHDXEgAEEFRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADK8CCyACQQA2AgAgBkEBaiEBQRYMcgtB/wAhAyABIARGDa0CIAIoAgAiACAEIAFraiEFIAEgAGtBA2ohBgJAA0AgAS0AACAAQfzOAGotAABHDXAgAEEDRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADK4CCyACQQA2AgAgBkEBaiEBQQUMcQsgASAERgRAQYABIQMMrQILIAEtAABB2QBHDW4gAUEBaiEBQQgMcAsgASAERgRAQYEBIQMMrAILAkACQCABLQAAQc4Aaw4DAG8BbwsgAUEBaiEBQesAIQMMkwILIAFBAWohAUHsACEDDJICCyABIARGBEBBggEhAwyrAgsCQAJAIAEtAABByABrDggAbm5ubm5uAW4LIAFBAWohAUHqACEDDJICCyABQQFqIQFB7QAhAwyRAgtBgwEhAyABIARGDakCIAIoAgAiACAEIAFraiEFIAEgAGtBAmohBgJAA0AgAS0AACAAQYDPAGotAABHDWwgAEECRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADKoCCyACQQA2AgAgBkEBaiEBQQAMbQtBhAEhAyABIARGDagCIAIoAgAiACAEIAFraiEFIAEgAGtBBGohBgJAA0AgAS0AACAAQYPPAGotAABHDWsgAEEERg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADKkCCyACQQA2AgAgBkEBaiEBQSMMbAsgASAERgRAQYUBIQMMqAILAkACQCABLQAAQcwAaw4IAGtra2trawFrCyABQQFqIQFB7wAhAwyPAgsgAUEBaiEBQfAAIQMMjgILIAEgBEYEQEGGASEDDKcCCyABLQAAQcUARw1oIAFBAWohAQxgC0GHASEDIAEgBEYNpQIgAigCACIAIAQgAWtqIQUgASAAa0EDaiEGAkADQCABLQAAIABBiM8Aai0AAEcNaCAAQQNGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMpgILIAJBADYCACAGQQFqIQFBLQxpC0GIASEDIAEgBEYNpAIgAigCACIAIAQgAWtqIQUgASAAa0EIaiEGAkADQCABLQAAIABB0M8Aai0AAEcNZyAAQQhGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMpQILIAJBADYCACAGQQFqIQFBKQxoCyABIARGBEBBiQEhAwykAgtBASABLQAAQd8ARw1nGiABQQFqIQEMXgtBigEhAyABIARGDaICIAIoAgAiACAEIAFraiEFIAEgAGtBAWohBgNAIAEtAAAgAEGMzwBqLQAARw1kIABBAUYN+gEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMogILQYsBIQMgASAERg2hAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEGOzwBqLQAARw1kIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyiAgsgAkEANgIAIAZBAWohAUECDGULQYwBIQMgASAERg2gAiACKAIAIgAgBCABa2ohBSABIABrQQFqIQYCQANAIAEtAAAgAEHwzwBqLQAARw1jIABBAUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyhAgsgAkEANgIAIAZBAWohAUEfDGQLQY0BIQMgASAERg2fAiACKAIAIgAgBCABa2ohBSABIABrQQFqIQYCQANAIAEtAAAgAEHyzwBqLQAARw1iIABBAUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAygAgsgAkEANgIAIAZBAWohAUEJDGMLIAEgBEYEQEGOASEDDJ8CCwJAAkAgAS0AAEHJAGsOBwBiYmJiYgFiCyABQQFqIQFB+AAhAwyGAgsgAUEBaiEBQfkAIQMMhQILQY8BIQMgASAERg2dAiACKAIAIgAgBCABa2ohBSABIABrQQVqIQYCQANAIAEtAAAgAEGRzwBqLQAARw1gIABBBUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyeAgsgAkEANgIAIAZBAWohAUEYDGELQZABIQMgASAERg2cAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEGXzwBqLQAARw1fIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAydAgsgAkEANgIAIAZBAWohAUEXDGALQZEBIQMgASAERg2bAiACKAIAIgAgBCABa2ohBSABIABrQQZqIQYCQANAIAEtAAAgAEGazwBqLQAARw1eIABBBkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAycAgsgAkEANgIAIAZBAWohAUEVDF8LQZIBIQMgASAERg2aAiACKAIAIgAgBCABa2ohBSABIABrQQVqIQYCQANAIAEtAAAgAEGhzwBqLQAARw1dIABBBUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAybAgsgAkEANgIAIAZBAWohAUEeDF4LIAEgBEYEQEGTASEDDJoCCyABLQAAQcwARw1bIAFBAWohAUEKDF0LIAEgBEYEQEGUASEDDJkCCwJAAkAgAS0AAEHBAGsODwBcXFxcXFxcXFxcXFxcAVwLIAFBAWohAUH+ACEDDIACCyABQQFqIQFB/wAhAwz/AQsgASAERgRAQZUBIQMMmAILAkACQCABLQAAQcEAaw4DAFsBWwsgAUEBaiEBQf0AIQMM/wELIAFBAWohAUGAASEDDP4BC0GWASEDIAEgBEYNlgIgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABBp88Aai0AAEcNWSAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMlwILIAJBADYCACAGQQFqIQFBCwxaCyABIARGBEBBlwEhAwyWAgsCQAJAAkACQCABLQAAQS1rDiMAW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1sBW1tbW1sCW1tbA1sLIAFBAWohAUH7ACEDDP8BCyABQQFqIQFB/AAhAwz+AQsgAUEBaiEBQYEBIQMM/QELIAFBAWohAUGCASEDDPwBC0GYASEDIAEgBEYNlAIgAigCACIAIAQgAWtqIQUgASAAa0EEaiEGAkADQCABLQAAIABBqc8Aai0AAEcNVyAAQQRGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMlQILIAJBADYCACAGQQFqIQFBGQxYC0GZASEDIAEgBEYNkwIgAigCACIAIAQgAWtqIQUgASAAa0EFaiEGAkADQCABLQAAIABBrs8Aai0AAEcNViAAQQVGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMlAILIAJBADYCACAGQQFqIQFBBgxXC0GaASEDIAEgBEYNkgIgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABBtM8Aai0AAEcNVSAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMkwILIAJBADYCACAGQQFqIQFBHAxWC0GbASEDIAEgBEYNkQIgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABBts8Aai0AAEcNVCAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMkgILIAJBADYCACAGQQFqIQFBJwxVCyABIARGBEBBnAEhAwyRAgsCQAJAIAEtAABB1ABrDgIAAVQLIAFBAWohAUGGASEDDPgBCyABQQFqIQFBhwEhAwz3AQtBnQEhAyABIARGDY8CIAIoAgAiACAEIAFraiEFIAEgAGtBAWohBgJAA0AgAS0AACAAQbjPAGotAABHDVIgAEEBRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADJACCyACQQA2AgAgBkEBaiEBQSYMUwtBngEhAyABIARGDY4CIAIoAgAiACAEIAFraiEFIAEgAGtBAWohBgJAA0AgAS0AACAAQbrPAGotAABHDVEgAEEBRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADI8CCyACQQA2AgAgBkEBaiEBQQMMUgtBnwEhAyABIARGDY0CIAIoAgAiACAEIAFraiEFIAEgAGtBAmohBgJAA0AgAS0AACAAQe3PAGotAABHDVAgAEECRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADI4CCyACQQA2AgAgBkEBaiEBQQwMUQtBoAEhAyABIARGDYwCIAIoAgAiACAEIAFraiEFIAEgAGtBA2ohBgJAA0AgAS0AACAAQbzPAGotAABHDU8gAEEDRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADI0CCyACQQA2AgAgBkEBaiEBQQ0MUAsgASAERgRAQaEBIQMMjAILAkACQCABLQAAQcYAaw4LAE9PT09PT09PTwFPCyABQQFqIQFBiwEhAwzzAQsgAUEBaiEBQYwBIQMM8gELIAEgBEYEQEGiASEDDIsCCyABLQAAQdAARw1MIAFBAWohAQxGCyABIARGBEBBowEhAwyKAgsCQAJAIAEtAABByQBrDgcBTU1NTU0ATQsgAUEBaiEBQY4BIQMM8QELIAFBAWohAUEiDE0LQaQBIQMgASAERg2IAiACKAIAIgAgBCABa2ohBSABIABrQQFqIQYCQANAIAEtAAAgAEHAzwBqLQAARw1LIABBAUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyJAgsgAkEANgIAIAZBAWohAUEdDEwLIAEgBEYEQEGlASEDDIgCCwJAAkAgAS0AAEHSAGsOAwBLAUsLIAFBAWohAUGQASEDDO8BCyABQQFqIQFBBAxLCyABIARGBEBBpgEhAwyHAgsCQAJAAkACQAJAIAEtAABBwQBrDhUATU1NTU1NTU1NTQFNTQJNTQNNTQRNCyABQQFqIQFBiAEhAwzxAQsgAUEBaiEBQYkBIQMM8AELIAFBAWohAUGKASEDDO8BCyABQQFqIQFBjwEhAwzuAQsgAUEBaiEBQZEBIQMM7QELQacBIQMgASAERg2FAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHtzwBqLQAARw1IIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyGAgsgAkEANgIAIAZBAWohAUERDEkLQagBIQMgASAERg2EAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHCzwBqLQAARw1HIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyFAgsgAkEANgIAIAZBAWohAUEsDEgLQakBIQMgASAERg2DAiACKAIAIgAgBCABa2ohBSABIABrQQRqIQYCQANAIAEtAAAgAEHFzwBqLQAARw1GIABBBEYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyEAgsgAkEANgIAIAZBAWohAUErDEcLQaoBIQMgASAERg2CAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHKzwBqLQAARw1FIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyDAgsgAkEANgIAIAZBAWohAUEUDEYLIAEgBEYEQEGrASEDDIICCwJAAkACQAJAIAEtAABBwgBrDg8AAQJHR0dHR0dHR0dHRwNHCyABQQFqIQFBkwEhAwzrAQsgAUEBaiEBQZQBIQMM6gELIAFBAWohAUGVASEDDOkBCyABQQFqIQFBlgEhAwzoAQsgASAERgRAQawBIQMMgQILIAEtAABBxQBHDUIgAUEBaiEBDD0LQa0BIQMgASAERg3/ASACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHNzwBqLQAARw1CIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyAAgsgAkEANgIAIAZBAWohAUEODEMLIAEgBEYEQEGuASEDDP8BCyABLQAAQdAARw1AIAFBAWohAUElDEILQa8BIQMgASAERg39ASACKAIAIgAgBCABa2ohBSABIABrQQhqIQYCQANAIAEtAAAgAEHQzwBqLQAARw1AIABBCEYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAz+AQsgAkEANgIAIAZBAWohAUEqDEELIAEgBEYEQEGwASEDDP0BCwJAAkAgAS0AAEHVAGsOCwBAQEBAQEBAQEABQAsgAUEBaiEBQZoBIQMM5AELIAFBAWohAUGbASEDDOMBCyABIARGBEBBsQEhAwz8AQsCQAJAIAEtAABBwQBrDhQAPz8/Pz8/Pz8/Pz8/Pz8/Pz8/AT8LIAFBAWohAUGZASEDDOMBCyABQQFqIQFBnAEhAwziAQtBsgEhAyABIARGDfoBIAIoAgAiACAEIAFraiEFIAEgAGtBA2ohBgJAA0AgAS0AACAAQdnPAGotAABHDT0gAEEDRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADPsBCyACQQA2AgAgBkEBaiEBQSEMPgtBswEhAyABIARGDfkBIAIoAgAiACAEIAFraiEFIAEgAGtBBmohBgJAA0AgAS0AACAAQd3PAGotAABHDTwgAEEGRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADPoBCyACQQA2AgAgBkEBaiEBQRoMPQsgASAERgRAQbQBIQMM+QELAkACQAJAIAEtAABBxQBrDhEAPT09PT09PT09AT09PT09Aj0LIAFBAWohAUGdASEDDOEBCyABQQFqIQFBngEhAwzgAQsgAUEBaiEBQZ8BIQMM3wELQbUBIQMgASAERg33ASACKAIAIgAgBCABa2ohBSABIABrQQVqIQYCQANAIAEtAAAgAEHkzwBqLQAARw06IABBBUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAz4AQsgAkEANgIAIAZBAWohAUEoDDsLQbYBIQMgASAERg32ASACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHqzwBqLQAARw05IABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAz3AQsgAkEANgIAIAZBAWohAUEHDDoLIAEgBEYEQEG3ASEDDPYBCwJAAkAgAS0AAEHFAGsODgA5OTk5OTk5OTk5OTkBOQsgAUEBaiEBQaEBIQMM3QELIAFBAWohAUGiASEDDNwBC0G4ASEDIAEgBEYN9AEgAigCACIAIAQgAWtqIQUgASAAa0ECaiEGAkADQCABLQAAIABB7c8Aai0AAEcNNyAAQQJGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAM9QELIAJBADYCACAGQQFqIQFBEgw4C0G5ASEDIAEgBEYN8wEgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABB8M8Aai0AAEcNNiAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAM9AELIAJBADYCACAGQQFqIQFBIAw3C0G6ASEDIAEgBEYN8gEgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABB8s8Aai0AAEcNNSAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAM8wELIAJBADYCACAGQQFqIQFBDww2CyABIARGBEBBuwEhAwzyAQsCQAJAIAEtAABByQBrDgcANTU1NTUBNQsgAUEBaiEBQaUBIQMM2QELIAFBAWohAUGmASEDDNgBC0G8ASEDIAEgBEYN8AEgAigCACIAIAQgAWtqIQUgASAAa0EHaiEGAkADQCABLQAAIABB9M8Aai0AAEcNMyAAQQdGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAM8QELIAJBADYCACAGQQFqIQFBGww0CyABIARGBEBBvQEhAwzwAQsCQAJAAkAgAS0AAEHCAGsOEgA0NDQ0NDQ0NDQBNDQ0NDQ0AjQLIAFBAWohAUGkASEDDNgBCyABQQFqIQFBpwEhAwzXAQsgAUEBaiEBQagBIQMM1gELIAEgBEYEQEG+ASEDDO8BCyABLQAAQc4ARw0wIAFBAWohAQwsCyABIARGBEBBvwEhAwzuAQsCQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQCABLQAAQcEAaw4VAAECAz8EBQY/Pz8HCAkKCz8MDQ4PPwsgAUEBaiEBQegAIQMM4wELIAFBAWohAUHpACEDDOIBCyABQQFqIQFB7gAhAwzhAQsgAUEBaiEBQfIAIQMM4AELIAFBAWohAUHzACEDDN8BCyABQQFqIQFB9gAhAwzeAQsgAUEBaiEBQfcAIQMM3QELIAFBAWohAUH6ACEDDNwBCyABQQFqIQFBgwEhAwzbAQsgAUEBaiEBQYQBIQMM2gELIAFBAWohAUGFASEDDNkBCyABQQFqIQFBkgEhAwzYAQsgAUEBaiEBQZgBIQMM1wELIAFBAWohAUGgASEDDNYBCyABQQFqIQFBowEhAwzVAQsgAUEBaiEBQaoBIQMM1AELIAEgBEcEQCACQRA2AgggAiABNgIEQasBIQMM1AELQcABIQMM7AELQQAhAAJAIAIoAjgiA0UNACADKAI0IgNFDQAgAiADEQAAIQALIABFDV4gAEEVRw0HIAJB0QA2AhwgAiABNgIUIAJBsBc2AhAgAkEVNgIMQQAhAwzrAQsgAUEBaiABIARHDQgaQcIBIQMM6gELA0ACQCABLQAAQQprDgQIAAALAAsgBCABQQFqIgFHDQALQcMBIQMM6QELIAEgBEcEQCACQRE2AgggAiABNgIEQQEhAwzQAQtBxAEhAwzoAQsgASAERgRAQcUBIQMM6AELAkACQCABLQAAQQprDgQBKCgAKAsgAUEBagwJCyABQQFqDAULIAEgBEYEQEHGASEDDOcBCwJAAkAgAS0AAEEKaw4XAQsLAQsLCwsLCwsLCwsLCwsLCwsLCwALCyABQQFqIQELQbABIQMMzQELIAEgBEYEQEHIASEDDOYBCyABLQAAQSBHDQkgAkEAOwEyIAFBAWohAUGzASEDDMwBCwNAIAEhAAJAIAEgBEcEQCABLQAAQTBrQf8BcSIDQQpJDQEMJwtBxwEhAwzmAQsCQCACLwEyIgFBmTNLDQAgAiABQQpsIgU7ATIgBUH+/wNxIANB//8Dc0sNACAAQQFqIQEgAiADIAVqIgM7ATIgA0H//wNxQegHSQ0BCwtBACEDIAJBADYCHCACQcEJNgIQIAJBDTYCDCACIABBAWo2AhQM5AELIAJBADYCHCACIAE2AhQgAkHwDDYCECACQRs2AgxBACEDDOMBCyACKAIEIQAgAkEANgIEIAIgACABECYiAA0BIAFBAWoLIQFBrQEhAwzIAQsgAkHBATYCHCACIAA2AgwgAiABQQFqNgIUQQAhAwzgAQsgAigCBCEAIAJBADYCBCACIAAgARAmIgANASABQQFqCyEBQa4BIQMMxQELIAJBwgE2AhwgAiAANgIMIAIgAUEBajYCFEEAIQMM3QELIAJBADYCHCACIAE2AhQgAkGXCzYCECACQQ02AgxBACEDDNwBCyACQQA2AhwgAiABNgIUIAJB4xA2AhAgAkEJNgIMQQAhAwzbAQsgAkECOgAoDKwBC0EAIQMgAkEANgIcIAJBrws2AhAgAkECNgIMIAIgAUEBajYCFAzZAQtBAiEDDL8BC0ENIQMMvgELQSYhAwy9AQtBFSEDDLwBC0EWIQMMuwELQRghAwy6AQtBHCEDDLkBC0EdIQMMuAELQSAhAwy3AQtBISEDDLYBC0EjIQMMtQELQcYAIQMMtAELQS4hAwyzAQtBPSEDDLIBC0HLACEDDLEBC0HOACEDDLABC0HYACEDDK8BC0HZACEDDK4BC0HbACEDDK0BC0HxACEDDKwBC0H0ACEDDKsBC0GNASEDDKoBC0GXASEDDKkBC0GpASEDDKgBC0GvASEDDKcBC0GxASEDDKYBCyACQQA2AgALQQAhAyACQQA2AhwgAiABNgIUIAJB8Rs2AhAgAkEGNgIMDL0BCyACQQA2AgAgBkEBaiEBQSQLOgApIAIoAgQhACACQQA2AgQgAiAAIAEQJyIARQRAQeUAIQMMowELIAJB+QA2AhwgAiABNgIUIAIgADYCDEEAIQMMuwELIABBFUcEQCACQQA2AhwgAiABNgIUIAJBzA42AhAgAkEgNgIMQQAhAwy7AQsgAkH4ADYCHCACIAE2AhQgAkHKGDYCECACQRU2AgxBACEDDLoBCyACQQA2AhwgAiABNgIUIAJBjhs2AhAgAkEGNgIMQQAhAwy5AQsgAkEANgIcIAIgATYCFCACQf4RNgIQIAJBBzYCDEEAIQMMuAELIAJBADYCHCACIAE2AhQgAkGMHDYCECACQQc2AgxBACEDDLcBCyACQQA2AhwgAiABNgIUIAJBww82AhAgAkEHNgIMQQAhAwy2AQsgAkEANgIcIAIgATYCFCACQcMPNgIQIAJBBzYCDEEAIQMMtQELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0RIAJB5QA2AhwgAiABNgIUIAIgADYCDEEAIQMMtAELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0gIAJB0wA2AhwgAiABNgIUIAIgADYCDEEAIQMMswELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0iIAJB0gA2AhwgAiABNgIUIAIgADYCDEEAIQMMsgELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0OIAJB5QA2AhwgAiABNgIUIAIgADYCDEEAIQMMsQELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0dIAJB0wA2AhwgAiABNgIUIAIgADYCDEEAIQMMsAELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0fIAJB0gA2AhwgAiABNgIUIAIgADYCDEEAIQMMrwELIABBP0cNASABQQFqCyEBQQUhAwyUAQtBACEDIAJBADYCHCACIAE2AhQgAkH9EjYCECACQQc2AgwMrAELIAJBADYCHCACIAE2AhQgAkHcCDYCECACQQc2AgxBACEDDKsBCyACKAIEIQAgAkEANgIEIAIgACABECUiAEUNByACQeUANgIcIAIgATYCFCACIAA2AgxBACEDDKoBCyACKAIEIQAgAkEANgIEIAIgACABECUiAEUNFiACQdMANgIcIAIgATYCFCACIAA2AgxBACEDDKkBCyACKAIEIQAgAkEANgIEIAIgACABECUiAEUNGCACQdIANgIcIAIgATYCFCACIAA2AgxBACEDDKgBCyACQQA2AhwgAiABNgIUIAJBxgo2AhAgAkEHNgIMQQAhAwynAQsgAigCBCEAIAJBADYCBCACIAAgARAlIgBFDQMgAkHlADYCHCACIAE2AhQgAiAANgIMQQAhAwymAQsgAigCBCEAIAJBADYCBCACIAAgARAlIgBFDRIgAkHTADYCHCACIAE2AhQgAiAANgIMQQAhAwylAQsgAigCBCEAIAJBADYCBCACIAAgARAlIgBFDRQgAkHSADYCHCACIAE2AhQgAiAANgIMQQAhAwykAQsgAigCBCEAIAJBADYCBCACIAAgARAlIgBFDQAgAkHlADYCHCACIAE2AhQgAiAANgIMQQAhAwyjAQtB1QAhAwyJAQsgAEEVRwRAIAJBADYCHCACIAE2AhQgAkG5DTYCECACQRo2AgxBACEDDKIBCyACQeQANgIcIAIgATYCFCACQeMXNgIQIAJBFTYCDEEAIQMMoQELIAJBADYCACAGQQFqIQEgAi0AKSIAQSNrQQtJDQQCQCAAQQZLDQBBASAAdEHKAHFFDQAMBQtBACEDIAJBADYCHCACIAE2AhQgAkH3CTYCECACQQg2AgwMoAELIAJBADYCACAGQQFqIQEgAi0AKUEhRg0DIAJBADYCHCACIAE2AhQgAkGbCjYCECACQQg2AgxBACEDDJ8BCyACQQA2AgALQQAhAyACQQA2AhwgAiABNgIUIAJBkDM2AhAgAkEINgIMDJ0BCyACQQA2AgAgBkEBaiEBIAItAClBI0kNACACQQA2AhwgAiABNgIUIAJB0wk2AhAgAkEINgIMQQAhAwycAQtB0QAhAwyCAQsgAS0AAEEwayIAQf8BcUEKSQRAIAIgADoAKiABQQFqIQFBzwAhAwyCAQsgAigCBCEAIAJBADYCBCACIAAgARAoIgBFDYYBIAJB3gA2AhwgAiABNgIUIAIgADYCDEEAIQMMmgELIAIoAgQhACACQQA2AgQgAiAAIAEQKCIARQ2GASACQdwANgIcIAIgATYCFCACIAA2AgxBACEDDJkBCyACKAIEIQAgAkEANgIEIAIgACAFECgiAEUEQCAFIQEMhwELIAJB2gA2AhwgAiAFNgIUIAIgADYCDAyYAQtBACEBQQEhAwsgAiADOgArIAVBAWohAwJAAkACQCACLQAtQRBxDQACQAJAAkAgAi0AKg4DAQACBAsgBkUNAwwCCyAADQEMAgsgAUUNAQsgAigCBCEAIAJBADYCBCACIAAgAxAoIgBFBEAgAyEBDAILIAJB2AA2AhwgAiADNgIUIAIgADYCDEEAIQMMmAELIAIoAgQhACACQQA2AgQgAiAAIAMQKCIARQRAIAMhAQyHAQsgAkHZADYCHCACIAM2AhQgAiAANgIMQQAhAwyXAQtBzAAhAwx9CyAAQRVHBEAgAkEANgIcIAIgATYCFCACQZQNNgIQIAJBITYCDEEAIQMMlgELIAJB1wA2AhwgAiABNgIUIAJByRc2AhAgAkEVNgIMQQAhAwyVAQtBACEDIAJBADYCHCACIAE2AhQgAkGAETYCECACQQk2AgwMlAELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0AIAJB0wA2AhwgAiABNgIUIAIgADYCDEEAIQMMkwELQckAIQMMeQsgAkEANgIcIAIgATYCFCACQcEoNgIQIAJBBzYCDCACQQA2AgBBACEDDJEBCyACKAIEIQBBACEDIAJBADYCBCACIAAgARAlIgBFDQAgAkHSADYCHCACIAE2AhQgAiAANgIMDJABC0HIACEDDHYLIAJBADYCACAFIQELIAJBgBI7ASogAUEBaiEBQQAhAAJAIAIoAjgiA0UNACADKAIwIgNFDQAgAiADEQAAIQALIAANAQtBxwAhAwxzCyAAQRVGBEAgAkHRADYCHCACIAE2AhQgAkHjFzYCECACQRU2AgxBACEDDIwBC0EAIQMgAkEANgIcIAIgATYCFCACQbkNNgIQIAJBGjYCDAyLAQtBACEDIAJBADYCHCACIAE2AhQgAkGgGTYCECACQR42AgwMigELIAEtAABBOkYEQCACKAIEIQBBACEDIAJBADYCBCACIAAgARApIgBFDQEgAkHDADYCHCACIAA2AgwgAiABQQFqNgIUDIoBC0EAIQMgAkEANgIcIAIgATYCFCACQbERNgIQIAJBCjYCDAyJAQsgAUEBaiEBQTshAwxvCyACQcMANgIcIAIgADYCDCACIAFBAWo2AhQMhwELQQAhAyACQQA2AhwgAiABNgIUIAJB8A42AhAgAkEcNgIMDIYBCyACIAIvATBBEHI7ATAMZgsCQCACLwEwIgBBCHFFDQAgAi0AKEEBRw0AIAItAC1BCHFFDQMLIAIgAEH3+wNxQYAEcjsBMAwECyABIARHBEACQANAIAEtAABBMGsiAEH/AXFBCk8EQEE1IQMMbgsgAikDICIKQpmz5syZs+bMGVYNASACIApCCn4iCjcDICAKIACtQv8BgyILQn+FVg0BIAIgCiALfDcDICAEIAFBAWoiAUcNAAtBOSEDDIUBCyACKAIEIQBBACEDIAJBADYCBCACIAAgAUEBaiIBECoiAA0MDHcLQTkhAwyDAQsgAi0AMEEgcQ0GQcUBIQMMaQtBACEDIAJBADYCBCACIAEgARAqIgBFDQQgAkE6NgIcIAIgADYCDCACIAFBAWo2AhQMgQELIAItAChBAUcNACACLQAtQQhxRQ0BC0E3IQMMZgsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKiIABEAgAkE7NgIcIAIgADYCDCACIAFBAWo2AhQMfwsgAUEBaiEBDG4LIAJBCDoALAwECyABQQFqIQEMbQtBACEDIAJBADYCHCACIAE2AhQgAkHkEjYCECACQQQ2AgwMewsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKiIARQ1sIAJBNzYCHCACIAE2AhQgAiAANgIMDHoLIAIgAi8BMEEgcjsBMAtBMCEDDF8LIAJBNjYCHCACIAE2AhQgAiAANgIMDHcLIABBLEcNASABQQFqIQBBASEBAkACQAJAAkACQCACLQAsQQVrDgQDAQIEAAsgACEBDAQLQQIhAQwBC0EEIQELIAJBAToALCACIAIvATAgAXI7ATAgACEBDAELIAIgAi8BMEEIcjsBMCAAIQELQTkhAwxcCyACQQA6ACwLQTQhAwxaCyABIARGBEBBLSEDDHMLAkACQANAAkAgAS0AAEEKaw4EAgAAAwALIAQgAUEBaiIBRw0AC0EtIQMMdAsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKiIARQ0CIAJBLDYCHCACIAE2AhQgAiAANgIMDHMLIAIoAgQhAEEAIQMgAkEANgIEIAIgACABECoiAEUEQCABQQFqIQEMAgsgAkEsNgIcIAIgADYCDCACIAFBAWo2AhQMcgsgAS0AAEENRgRAIAIoAgQhAEEAIQMgAkEANgIEIAIgACABECoiAEUEQCABQQFqIQEMAgsgAkEsNgIcIAIgADYCDCACIAFBAWo2AhQMcgsgAi0ALUEBcQRAQcQBIQMMWQsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKiIADQEMZQtBLyEDDFcLIAJBLjYCHCACIAE2AhQgAiAANgIMDG8LQQAhAyACQQA2AhwgAiABNgIUIAJB8BQ2AhAgAkEDNgIMDG4LQQEhAwJAAkACQAJAIAItACxBBWsOBAMBAgAECyACIAIvATBBCHI7ATAMAwtBAiEDDAELQQQhAwsgAkEBOgAsIAIgAi8BMCADcjsBMAtBKiEDDFMLQQAhAyACQQA2AhwgAiABNgIUIAJB4Q82AhAgAkEKNgIMDGsLQQEhAwJAAkACQAJAAkACQCACLQAsQQJrDgcFBAQDAQIABAsgAiACLwEwQQhyOwEwDAMLQQIhAwwBC0EEIQMLIAJBAToALCACIAIvATAgA3I7ATALQSshAwxSC0EAIQMgAkEANgIcIAIgATYCFCACQasSNgIQIAJBCzYCDAxqC0EAIQMgAkEANgIcIAIgATYCFCACQf0NNgIQIAJBHTYCDAxpCyABIARHBEADQCABLQAAQSBHDUggBCABQQFqIgFHDQALQSUhAwxpC0ElIQMMaAsgAi0ALUEBcQRAQcMBIQMMTwsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKSIABEAgAkEmNgIcIAIgADYCDCACIAFBAWo2AhQMaAsgAUEBaiEBDFwLIAFBAWohASACLwEwIgBBgAFxBEBBACEAAkAgAigCOCIDRQ0AIAMoAlQiA0UNACACIAMRAAAhAAsgAEUNBiAAQRVHDR8gAkEFNgIcIAIgATYCFCACQfkXNgIQIAJBFTYCDEEAIQMMZwsCQCAAQaAEcUGgBEcNACACLQAtQQJxDQBBACEDIAJBADYCHCACIAE2AhQgAkGWEzYCECACQQQ2AgwMZwsgAgJ/IAIvATBBFHFBFEYEQEEBIAItAChBAUYNARogAi8BMkHlAEYMAQsgAi0AKUEFRgs6AC5BACEAAkAgAigCOCIDRQ0AIAMoAiQiA0UNACACIAMRAAAhAAsCQAJAAkACQAJAIAAOFgIBAAQEBAQEBAQEBAQEBAQEBAQEBAMECyACQQE6AC4LIAIgAi8BMEHAAHI7ATALQSchAwxPCyACQSM2AhwgAiABNgIUIAJBpRY2AhAgAkEVNgIMQQAhAwxnC0EAIQMgAkEANgIcIAIgATYCFCACQdULNgIQIAJBETYCDAxmC0EAIQACQCACKAI4IgNFDQAgAygCLCIDRQ0AIAIgAxEAACEACyAADQELQQ4hAwxLCyAAQRVGBEAgAkECNgIcIAIgATYCFCACQbAYNgIQIAJBFTYCDEEAIQMMZAtBACEDIAJBADYCHCACIAE2AhQgAkGnDjYCECACQRI2AgwMYwtBACEDIAJBADYCHCACIAE2AhQgAkGqHDYCECACQQ82AgwMYgsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEgCqdqIgEQKyIARQ0AIAJBBTYCHCACIAE2AhQgAiAANgIMDGELQQ8hAwxHC0EAIQMgAkEANgIcIAIgATYCFCACQc0TNgIQIAJBDDYCDAxfC0IBIQoLIAFBAWohAQJAIAIpAyAiC0L//////////w9YBEAgAiALQgSGIAqENwMgDAELQQAhAyACQQA2AhwgAiABNgIUIAJBrQk2AhAgAkEMNgIMDF4LQSQhAwxEC0EAIQMgAkEANgIcIAIgATYCFCACQc0TNgIQIAJBDDYCDAxcCyACKAIEIQBBACEDIAJBADYCBCACIAAgARAsIgBFBEAgAUEBaiEBDFILIAJBFzYCHCACIAA2AgwgAiABQQFqNgIUDFsLIAIoAgQhAEEAIQMgAkEANgIEAkAgAiAAIAEQLCIARQRAIAFBAWohAQwBCyACQRY2AhwgAiAANgIMIAIgAUEBajYCFAxbC0EfIQMMQQtBACEDIAJBADYCHCACIAE2AhQgAkGaDzYCECACQSI2AgwMWQsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQLSIARQRAIAFBAWohAQxQCyACQRQ2AhwgAiAANgIMIAIgAUEBajYCFAxYCyACKAIEIQBBACEDIAJBADYCBAJAIAIgACABEC0iAEUEQCABQQFqIQEMAQsgAkETNgIcIAIgADYCDCACIAFBAWo2AhQMWAtBHiEDDD4LQQAhAyACQQA2AhwgAiABNgIUIAJBxgw2AhAgAkEjNgIMDFYLIAIoAgQhAEEAIQMgAkEANgIEIAIgACABEC0iAEUEQCABQQFqIQEMTgsgAkERNgIcIAIgADYCDCACIAFBAWo2AhQMVQsgAkEQNgIcIAIgATYCFCACIAA2AgwMVAtBACEDIAJBADYCHCACIAE2AhQgAkHGDDYCECACQSM2AgwMUwtBACEDIAJBADYCHCACIAE2AhQgAkHAFTYCECACQQI2AgwMUgsgAigCBCEAQQAhAyACQQA2AgQCQCACIAAgARAtIgBFBEAgAUEBaiEBDAELIAJBDjYCHCACIAA2AgwgAiABQQFqNgIUDFILQRshAww4C0EAIQMgAkEANgIcIAIgATYCFCACQcYMNgIQIAJBIzYCDAxQCyACKAIEIQBBACEDIAJBADYCBAJAIAIgACABECwiAEUEQCABQQFqIQEMAQsgAkENNgIcIAIgADYCDCACIAFBAWo2AhQMUAtBGiEDDDYLQQAhAyACQQA2AhwgAiABNgIUIAJBmg82AhAgAkEiNgIMDE4LIAIoAgQhAEEAIQMgAkEANgIEAkAgAiAAIAEQLCIARQRAIAFBAWohAQwBCyACQQw2AhwgAiAANgIMIAIgAUEBajYCFAxOC0EZIQMMNAtBACEDIAJBADYCHCACIAE2AhQgAkGaDzYCECACQSI2AgwMTAsgAEEVRwRAQQAhAyACQQA2AhwgAiABNgIUIAJBgww2AhAgAkETNgIMDEwLIAJBCjYCHCACIAE2AhQgAkHkFjYCECACQRU2AgxBACEDDEsLIAIoAgQhAEEAIQMgAkEANgIEIAIgACABIAqnaiIBECsiAARAIAJBBzYCHCACIAE2AhQgAiAANgIMDEsLQRMhAwwxCyAAQRVHBEBBACEDIAJBADYCHCACIAE2AhQgAkHaDTYCECACQRQ2AgwMSgsgAkEeNgIcIAIgATYCFCACQfkXNgIQIAJBFTYCDEEAIQMMSQtBACEAAkAgAigCOCIDRQ0AIAMoAiwiA0UNACACIAMRAAAhAAsgAEUNQSAAQRVGBEAgAkEDNgIcIAIgATYCFCACQbAYNgIQIAJBFTYCDEEAIQMMSQtBACEDIAJBADYCHCACIAE2AhQgAkGnDjYCECACQRI2AgwMSAtBACEDIAJBADYCHCACIAE2AhQgAkHaDTYCECACQRQ2AgwMRwtBACEDIAJBADYCHCACIAE2AhQgAkGnDjYCECACQRI2AgwMRgsgAkEAOgAvIAItAC1BBHFFDT8LIAJBADoALyACQQE6ADRBACEDDCsLQQAhAyACQQA2AhwgAkHkETYCECACQQc2AgwgAiABQQFqNgIUDEMLAkADQAJAIAEtAABBCmsOBAACAgACCyAEIAFBAWoiAUcNAAtB3QEhAwxDCwJAAkAgAi0ANEEBRw0AQQAhAAJAIAIoAjgiA0UNACADKAJYIgNFDQAgAiADEQAAIQALIABFDQAgAEEVRw0BIAJB3AE2AhwgAiABNgIUIAJB1RY2AhAgAkEVNgIMQQAhAwxEC0HBASEDDCoLIAJBADYCHCACIAE2AhQgAkHpCzYCECACQR82AgxBACEDDEILAkACQCACLQAoQQFrDgIEAQALQcABIQMMKQtBuQEhAwwoCyACQQI6AC9BACEAAkAgAigCOCIDRQ0AIAMoAgAiA0UNACACIAMRAAAhAAsgAEUEQEHCASEDDCgLIABBFUcEQCACQQA2AhwgAiABNgIUIAJBpAw2AhAgAkEQNgIMQQAhAwxBCyACQdsBNgIcIAIgATYCFCACQfoWNgIQIAJBFTYCDEEAIQMMQAsgASAERgRAQdoBIQMMQAsgAS0AAEHIAEYNASACQQE6ACgLQawBIQMMJQtBvwEhAwwkCyABIARHBEAgAkEQNgIIIAIgATYCBEG+ASEDDCQLQdkBIQMMPAsgASAERgRAQdgBIQMMPAsgAS0AAEHIAEcNBCABQQFqIQFBvQEhAwwiCyABIARGBEBB1wEhAww7CwJAAkAgAS0AAEHFAGsOEAAFBQUFBQUFBQUFBQUFBQEFCyABQQFqIQFBuwEhAwwiCyABQQFqIQFBvAEhAwwhC0HWASEDIAEgBEYNOSACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEGD0ABqLQAARw0DIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAw6CyACKAIEIQAgAkIANwMAIAIgACAGQQFqIgEQJyIARQRAQcYBIQMMIQsgAkHVATYCHCACIAE2AhQgAiAANgIMQQAhAww5C0HUASEDIAEgBEYNOCACKAIAIgAgBCABa2ohBSABIABrQQFqIQYCQANAIAEtAAAgAEGB0ABqLQAARw0CIABBAUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAw5CyACQYEEOwEoIAIoAgQhACACQgA3AwAgAiAAIAZBAWoiARAnIgANAwwCCyACQQA2AgALQQAhAyACQQA2AhwgAiABNgIUIAJB2Bs2AhAgAkEINgIMDDYLQboBIQMMHAsgAkHTATYCHCACIAE2AhQgAiAANgIMQQAhAww0C0EAIQACQCACKAI4IgNFDQAgAygCOCIDRQ0AIAIgAxEAACEACyAARQ0AIABBFUYNASACQQA2AhwgAiABNgIUIAJBzA42AhAgAkEgNgIMQQAhAwwzC0HkACEDDBkLIAJB+AA2AhwgAiABNgIUIAJByhg2AhAgAkEVNgIMQQAhAwwxC0HSASEDIAQgASIARg0wIAQgAWsgAigCACIBaiEFIAAgAWtBBGohBgJAA0AgAC0AACABQfzPAGotAABHDQEgAUEERg0DIAFBAWohASAEIABBAWoiAEcNAAsgAiAFNgIADDELIAJBADYCHCACIAA2AhQgAkGQMzYCECACQQg2AgwgAkEANgIAQQAhAwwwCyABIARHBEAgAkEONgIIIAIgATYCBEG3ASEDDBcLQdEBIQMMLwsgAkEANgIAIAZBAWohAQtBuAEhAwwUCyABIARGBEBB0AEhAwwtCyABLQAAQTBrIgBB/wFxQQpJBEAgAiAAOgAqIAFBAWohAUG2ASEDDBQLIAIoAgQhACACQQA2AgQgAiAAIAEQKCIARQ0UIAJBzwE2AhwgAiABNgIUIAIgADYCDEEAIQMMLAsgASAERgRAQc4BIQMMLAsCQCABLQAAQS5GBEAgAUEBaiEBDAELIAIoAgQhACACQQA2AgQgAiAAIAEQKCIARQ0VIAJBzQE2AhwgAiABNgIUIAIgADYCDEEAIQMMLAtBtQEhAwwSCyAEIAEiBUYEQEHMASEDDCsLQQAhAEEBIQFBASEGQQAhAwJAAkACQAJAAkACfwJAAkACQAJAAkACQAJAIAUtAABBMGsOCgoJAAECAwQFBggLC0ECDAYLQQMMBQtBBAwEC0EFDAMLQQYMAgtBBwwBC0EICyEDQQAhAUEAIQYMAgtBCSEDQQEhAEEAIQFBACEGDAELQQAhAUEBIQMLIAIgAzoAKyAFQQFqIQMCQAJAIAItAC1BEHENAAJAAkACQCACLQAqDgMBAAIECyAGRQ0DDAILIAANAQwCCyABRQ0BCyACKAIEIQAgAkEANgIEIAIgACADECgiAEUEQCADIQEMAwsgAkHJATYCHCACIAM2AhQgAiAANgIMQQAhAwwtCyACKAIEIQAgAkEANgIEIAIgACADECgiAEUEQCADIQEMGAsgAkHKATYCHCACIAM2AhQgAiAANgIMQQAhAwwsCyACKAIEIQAgAkEANgIEIAIgACAFECgiAEUEQCAFIQEMFgsgAkHLATYCHCACIAU2AhQgAiAANgIMDCsLQbQBIQMMEQtBACEAAkAgAigCOCIDRQ0AIAMoAjwiA0UNACACIAMRAAAhAAsCQCAABEAgAEEVRg0BIAJBADYCHCACIAE2AhQgAkGUDTYCECACQSE2AgxBACEDDCsLQbIBIQMMEQsgAkHIATYCHCACIAE2AhQgAkHJFzYCECACQRU2AgxBACEDDCkLIAJBADYCACAGQQFqIQFB9QAhAwwPCyACLQApQQVGBEBB4wAhAwwPC0HiACEDDA4LIAAhASACQQA2AgALIAJBADoALEEJIQMMDAsgAkEANgIAIAdBAWohAUHAACEDDAsLQQELOgAsIAJBADYCACAGQQFqIQELQSkhAwwIC0E4IQMMBwsCQCABIARHBEADQCABLQAAQYA+ai0AACIAQQFHBEAgAEECRw0DIAFBAWohAQwFCyAEIAFBAWoiAUcNAAtBPiEDDCELQT4hAwwgCwsgAkEAOgAsDAELQQshAwwEC0E6IQMMAwsgAUEBaiEBQS0hAwwCCyACIAE6ACwgAkEANgIAIAZBAWohAUEMIQMMAQsgAkEANgIAIAZBAWohAUEKIQMMAAsAC0EAIQMgAkEANgIcIAIgATYCFCACQc0QNgIQIAJBCTYCDAwXC0EAIQMgAkEANgIcIAIgATYCFCACQekKNgIQIAJBCTYCDAwWC0EAIQMgAkEANgIcIAIgATYCFCACQbcQNgIQIAJBCTYCDAwVC0EAIQMgAkEANgIcIAIgATYCFCACQZwRNgIQIAJBCTYCDAwUC0EAIQMgAkEANgIcIAIgATYCFCACQc0QNgIQIAJBCTYCDAwTC0EAIQMgAkEANgIcIAIgATYCFCACQekKNgIQIAJBCTYCDAwSC0EAIQMgAkEANgIcIAIgATYCFCACQbcQNgIQIAJBCTYCDAwRC0EAIQMgAkEANgIcIAIgATYCFCACQZwRNgIQIAJBCTYCDAwQC0EAIQMgAkEANgIcIAIgATYCFCACQZcVNgIQIAJBDzYCDAwPC0EAIQMgAkEANgIcIAIgATYCFCACQZcVNgIQIAJBDzYCDAwOC0EAIQMgAkEANgIcIAIgATYCFCACQcASNgIQIAJBCzYCDAwNC0EAIQMgAkEANgIcIAIgATYCFCACQZUJNgIQIAJBCzYCDAwMC0EAIQMgAkEANgIcIAIgATYCFCACQeEPNgIQIAJBCjYCDAwLC0EAIQMgAkEANgIcIAIgATYCFCACQfsPNgIQIAJBCjYCDAwKC0EAIQMgAkEANgIcIAIgATYCFCACQfEZNgIQIAJBAjYCDAwJC0EAIQMgAkEANgIcIAIgATYCFCACQcQUNgIQIAJBAjYCDAwIC0EAIQMgAkEANgIcIAIgATYCFCACQfIVNgIQIAJBAjYCDAwHCyACQQI2AhwgAiABNgIUIAJBnBo2AhAgAkEWNgIMQQAhAwwGC0EBIQMMBQtB1AAhAyABIARGDQQgCEEIaiEJIAIoAgAhBQJAAkAgASAERwRAIAVB2MIAaiEHIAQgBWogAWshACAFQX9zQQpqIgUgAWohBgNAIAEtAAAgBy0AAEcEQEECIQcMAwsgBUUEQEEAIQcgBiEBDAMLIAVBAWshBSAHQQFqIQcgBCABQQFqIgFHDQALIAAhBSAEIQELIAlBATYCACACIAU2AgAMAQsgAkEANgIAIAkgBzYCAAsgCSABNgIEIAgoAgwhACAIKAIIDgMBBAIACwALIAJBADYCHCACQbUaNgIQIAJBFzYCDCACIABBAWo2AhRBACEDDAILIAJBADYCHCACIAA2AhQgAkHKGjYCECACQQk2AgxBACEDDAELIAEgBEYEQEEiIQMMAQsgAkEJNgIIIAIgATYCBEEhIQMLIAhBEGokACADRQRAIAIoAgwhAAwBCyACIAM2AhxBACEAIAIoAgQiAUUNACACIAEgBCACKAIIEQEAIgFFDQAgAiAENgIUIAIgATYCDCABIQALIAALvgIBAn8gAEEAOgAAIABB3ABqIgFBAWtBADoAACAAQQA6AAIgAEEAOgABIAFBA2tBADoAACABQQJrQQA6AAAgAEEAOgADIAFBBGtBADoAAEEAIABrQQNxIgEgAGoiAEEANgIAQdwAIAFrQXxxIgIgAGoiAUEEa0EANgIAAkAgAkEJSQ0AIABBADYCCCAAQQA2AgQgAUEIa0EANgIAIAFBDGtBADYCACACQRlJDQAgAEEANgIYIABBADYCFCAAQQA2AhAgAEEANgIMIAFBEGtBADYCACABQRRrQQA2AgAgAUEYa0EANgIAIAFBHGtBADYCACACIABBBHFBGHIiAmsiAUEgSQ0AIAAgAmohAANAIABCADcDGCAAQgA3AxAgAEIANwMIIABCADcDACAAQSBqIQAgAUEgayIBQR9LDQALCwtWAQF/AkAgACgCDA0AAkACQAJAAkAgAC0ALw4DAQADAgsgACgCOCIBRQ0AIAEoAiwiAUUNACAAIAERAAAiAQ0DC0EADwsACyAAQcMWNgIQQQ4hAQsgAQsaACAAKAIMRQRAIABB0Rs2AhAgAEEVNgIMCwsUACAAKAIMQRVGBEAgAEEANgIMCwsUACAAKAIMQRZGBEAgAEEANgIMCwsHACAAKAIMCwcAIAAoAhALCQAgACABNgIQCwcAIAAoAhQLFwAgAEEkTwRAAAsgAEECdEGgM2ooAgALFwAgAEEuTwRAAAsgAEECdEGwNGooAgALvwkBAX9B6yghAQJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAIABB5ABrDvQDY2IAAWFhYWFhYQIDBAVhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhBgcICQoLDA0OD2FhYWFhEGFhYWFhYWFhYWFhEWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYRITFBUWFxgZGhthYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhHB0eHyAhIiMkJSYnKCkqKywtLi8wMTIzNDU2YTc4OTphYWFhYWFhYTthYWE8YWFhYT0+P2FhYWFhYWFhQGFhQWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYUJDREVGR0hJSktMTU5PUFFSU2FhYWFhYWFhVFVWV1hZWlthXF1hYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFeYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhX2BhC0HhJw8LQaQhDwtByywPC0H+MQ8LQcAkDwtBqyQPC0GNKA8LQeImDwtBgDAPC0G5Lw8LQdckDwtB7x8PC0HhHw8LQfofDwtB8iAPC0GoLw8LQa4yDwtBiDAPC0HsJw8LQYIiDwtBjh0PC0HQLg8LQcojDwtBxTIPC0HfHA8LQdIcDwtBxCAPC0HXIA8LQaIfDwtB7S4PC0GrMA8LQdQlDwtBzC4PC0H6Lg8LQfwrDwtB0jAPC0HxHQ8LQbsgDwtB9ysPC0GQMQ8LQdcxDwtBoi0PC0HUJw8LQeArDwtBnywPC0HrMQ8LQdUfDwtByjEPC0HeJQ8LQdQeDwtB9BwPC0GnMg8LQbEdDwtBoB0PC0G5MQ8LQbwwDwtBkiEPC0GzJg8LQeksDwtBrB4PC0HUKw8LQfcmDwtBgCYPC0GwIQ8LQf4eDwtBjSMPC0GJLQ8LQfciDwtBoDEPC0GuHw8LQcYlDwtB6B4PC0GTIg8LQcIvDwtBwx0PC0GLLA8LQeEdDwtBjS8PC0HqIQ8LQbQtDwtB0i8PC0HfMg8LQdIyDwtB8DAPC0GpIg8LQfkjDwtBmR4PC0G1LA8LQZswDwtBkjIPC0G2Kw8LQcIiDwtB+DIPC0GeJQ8LQdAiDwtBuh4PC0GBHg8LAAtB1iEhAQsgAQsWACAAIAAtAC1B/gFxIAFBAEdyOgAtCxkAIAAgAC0ALUH9AXEgAUEAR0EBdHI6AC0LGQAgACAALQAtQfsBcSABQQBHQQJ0cjoALQsZACAAIAAtAC1B9wFxIAFBAEdBA3RyOgAtCz4BAn8CQCAAKAI4IgNFDQAgAygCBCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBxhE2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCCCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABB9go2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCDCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABB7Ro2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCECIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBlRA2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCFCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBqhs2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCGCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABB7RM2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCKCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABB9gg2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCHCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBwhk2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCICIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBlBQ2AhBBGCEECyAEC1kBAn8CQCAALQAoQQFGDQAgAC8BMiIBQeQAa0HkAEkNACABQcwBRg0AIAFBsAJGDQAgAC8BMCIAQcAAcQ0AQQEhAiAAQYgEcUGABEYNACAAQShxRSECCyACC4wBAQJ/AkACQAJAIAAtACpFDQAgAC0AK0UNACAALwEwIgFBAnFFDQEMAgsgAC8BMCIBQQFxRQ0BC0EBIQIgAC0AKEEBRg0AIAAvATIiAEHkAGtB5ABJDQAgAEHMAUYNACAAQbACRg0AIAFBwABxDQBBACECIAFBiARxQYAERg0AIAFBKHFBAEchAgsgAgtzACAAQRBq/QwAAAAAAAAAAAAAAAAAAAAA/QsDACAA/QwAAAAAAAAAAAAAAAAAAAAA/QsDACAAQTBq/QwAAAAAAAAAAAAAAAAAAAAA/QsDACAAQSBq/QwAAAAAAAAAAAAAAAAAAAAA/QsDACAAQd0BNgIcCwYAIAAQMguaLQELfyMAQRBrIgokAEGk0AAoAgAiCUUEQEHk0wAoAgAiBUUEQEHw0wBCfzcCAEHo0wBCgICEgICAwAA3AgBB5NMAIApBCGpBcHFB2KrVqgVzIgU2AgBB+NMAQQA2AgBByNMAQQA2AgALQczTAEGA1AQ2AgBBnNAAQYDUBDYCAEGw0AAgBTYCAEGs0ABBfzYCAEHQ0wBBgKwDNgIAA0AgAUHI0ABqIAFBvNAAaiICNgIAIAIgAUG00ABqIgM2AgAgAUHA0ABqIAM2AgAgAUHQ0ABqIAFBxNAAaiIDNgIAIAMgAjYCACABQdjQAGogAUHM0ABqIgI2AgAgAiADNgIAIAFB1NAAaiACNgIAIAFBIGoiAUGAAkcNAAtBjNQEQcGrAzYCAEGo0ABB9NMAKAIANgIAQZjQAEHAqwM2AgBBpNAAQYjUBDYCAEHM/wdBODYCAEGI1AQhCQsCQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQCAAQewBTQRAQYzQACgCACIGQRAgAEETakFwcSAAQQtJGyIEQQN2IgB2IgFBA3EEQAJAIAFBAXEgAHJBAXMiAkEDdCIAQbTQAGoiASAAQbzQAGooAgAiACgCCCIDRgRAQYzQACAGQX4gAndxNgIADAELIAEgAzYCCCADIAE2AgwLIABBCGohASAAIAJBA3QiAkEDcjYCBCAAIAJqIgAgACgCBEEBcjYCBAwRC0GU0AAoAgAiCCAETw0BIAEEQAJAQQIgAHQiAkEAIAJrciABIAB0cWgiAEEDdCICQbTQAGoiASACQbzQAGooAgAiAigCCCIDRgRAQYzQACAGQX4gAHdxIgY2AgAMAQsgASADNgIIIAMgATYCDAsgAiAEQQNyNgIEIABBA3QiACAEayEFIAAgAmogBTYCACACIARqIgQgBUEBcjYCBCAIBEAgCEF4cUG00ABqIQBBoNAAKAIAIQMCf0EBIAhBA3Z0IgEgBnFFBEBBjNAAIAEgBnI2AgAgAAwBCyAAKAIICyIBIAM2AgwgACADNgIIIAMgADYCDCADIAE2AggLIAJBCGohAUGg0AAgBDYCAEGU0AAgBTYCAAwRC0GQ0AAoAgAiC0UNASALaEECdEG80gBqKAIAIgAoAgRBeHEgBGshBSAAIQIDQAJAIAIoAhAiAUUEQCACQRRqKAIAIgFFDQELIAEoAgRBeHEgBGsiAyAFSSECIAMgBSACGyEFIAEgACACGyEAIAEhAgwBCwsgACgCGCEJIAAoAgwiAyAARwRAQZzQACgCABogAyAAKAIIIgE2AgggASADNgIMDBALIABBFGoiAigCACIBRQRAIAAoAhAiAUUNAyAAQRBqIQILA0AgAiEHIAEiA0EUaiICKAIAIgENACADQRBqIQIgAygCECIBDQALIAdBADYCAAwPC0F/IQQgAEG/f0sNACAAQRNqIgFBcHEhBEGQ0AAoAgAiCEUNAEEAIARrIQUCQAJAAkACf0EAIARBgAJJDQAaQR8gBEH///8HSw0AGiAEQSYgAUEIdmciAGt2QQFxIABBAXRrQT5qCyIGQQJ0QbzSAGooAgAiAkUEQEEAIQFBACEDDAELQQAhASAEQRkgBkEBdmtBACAGQR9HG3QhAEEAIQMDQAJAIAIoAgRBeHEgBGsiByAFTw0AIAIhAyAHIgUNAEEAIQUgAiEBDAMLIAEgAkEUaigCACIHIAcgAiAAQR12QQRxakEQaigCACICRhsgASAHGyEBIABBAXQhACACDQALCyABIANyRQRAQQAhA0ECIAZ0IgBBACAAa3IgCHEiAEUNAyAAaEECdEG80gBqKAIAIQELIAFFDQELA0AgASgCBEF4cSAEayICIAVJIQAgAiAFIAAbIQUgASADIAAbIQMgASgCECIABH8gAAUgAUEUaigCAAsiAQ0ACwsgA0UNACAFQZTQACgCACAEa08NACADKAIYIQcgAyADKAIMIgBHBEBBnNAAKAIAGiAAIAMoAggiATYCCCABIAA2AgwMDgsgA0EUaiICKAIAIgFFBEAgAygCECIBRQ0DIANBEGohAgsDQCACIQYgASIAQRRqIgIoAgAiAQ0AIABBEGohAiAAKAIQIgENAAsgBkEANgIADA0LQZTQACgCACIDIARPBEBBoNAAKAIAIQECQCADIARrIgJBEE8EQCABIARqIgAgAkEBcjYCBCABIANqIAI2AgAgASAEQQNyNgIEDAELIAEgA0EDcjYCBCABIANqIgAgACgCBEEBcjYCBEEAIQBBACECC0GU0AAgAjYCAEGg0AAgADYCACABQQhqIQEMDwtBmNAAKAIAIgMgBEsEQCAEIAlqIgAgAyAEayIBQQFyNgIEQaTQACAANgIAQZjQACABNgIAIAkgBEEDcjYCBCAJQQhqIQEMDwtBACEBIAQCf0Hk0wAoAgAEQEHs0wAoAgAMAQtB8NMAQn83AgBB6NMAQoCAhICAgMAANwIAQeTTACAKQQxqQXBxQdiq1aoFczYCAEH40wBBADYCAEHI0wBBADYCAEGAgAQLIgAgBEHHAGoiBWoiBkEAIABrIgdxIgJPBEBB/NMAQTA2AgAMDwsCQEHE0wAoAgAiAUUNAEG80wAoAgAiCCACaiEAIAAgAU0gACAIS3ENAEEAIQFB/NMAQTA2AgAMDwtByNMALQAAQQRxDQQCQAJAIAkEQEHM0wAhAQNAIAEoAgAiACAJTQRAIAAgASgCBGogCUsNAwsgASgCCCIBDQALC0EAEDMiAEF/Rg0FIAIhBkHo0wAoAgAiAUEBayIDIABxBEAgAiAAayAAIANqQQAgAWtxaiEGCyAEIAZPDQUgBkH+////B0sNBUHE0wAoAgAiAwRAQbzTACgCACIHIAZqIQEgASAHTQ0GIAEgA0sNBgsgBhAzIgEgAEcNAQwHCyAGIANrIAdxIgZB/v///wdLDQQgBhAzIQAgACABKAIAIAEoAgRqRg0DIAAhAQsCQCAGIARByABqTw0AIAFBf0YNAEHs0wAoAgAiACAFIAZrakEAIABrcSIAQf7///8HSwRAIAEhAAwHCyAAEDNBf0cEQCAAIAZqIQYgASEADAcLQQAgBmsQMxoMBAsgASIAQX9HDQUMAwtBACEDDAwLQQAhAAwKCyAAQX9HDQILQcjTAEHI0wAoAgBBBHI2AgALIAJB/v///wdLDQEgAhAzIQBBABAzIQEgAEF/Rg0BIAFBf0YNASAAIAFPDQEgASAAayIGIARBOGpNDQELQbzTAEG80wAoAgAgBmoiATYCAEHA0wAoAgAgAUkEQEHA0wAgATYCAAsCQAJAAkBBpNAAKAIAIgIEQEHM0wAhAQNAIAAgASgCACIDIAEoAgQiBWpGDQIgASgCCCIBDQALDAILQZzQACgCACIBQQBHIAAgAU9xRQRAQZzQACAANgIAC0EAIQFB0NMAIAY2AgBBzNMAIAA2AgBBrNAAQX82AgBBsNAAQeTTACgCADYCAEHY0wBBADYCAANAIAFByNAAaiABQbzQAGoiAjYCACACIAFBtNAAaiIDNgIAIAFBwNAAaiADNgIAIAFB0NAAaiABQcTQAGoiAzYCACADIAI2AgAgAUHY0ABqIAFBzNAAaiICNgIAIAIgAzYCACABQdTQAGogAjYCACABQSBqIgFBgAJHDQALQXggAGtBD3EiASAAaiICIAZBOGsiAyABayIBQQFyNgIEQajQAEH00wAoAgA2AgBBmNAAIAE2AgBBpNAAIAI2AgAgACADakE4NgIEDAILIAAgAk0NACACIANJDQAgASgCDEEIcQ0AQXggAmtBD3EiACACaiIDQZjQACgCACAGaiIHIABrIgBBAXI2AgQgASAFIAZqNgIEQajQAEH00wAoAgA2AgBBmNAAIAA2AgBBpNAAIAM2AgAgAiAHakE4NgIEDAELIABBnNAAKAIASQRAQZzQACAANgIACyAAIAZqIQNBzNMAIQECQAJAAkADQCADIAEoAgBHBEAgASgCCCIBDQEMAgsLIAEtAAxBCHFFDQELQczTACEBA0AgASgCACIDIAJNBEAgAyABKAIEaiIFIAJLDQMLIAEoAgghAQwACwALIAEgADYCACABIAEoAgQgBmo2AgQgAEF4IABrQQ9xaiIJIARBA3I2AgQgA0F4IANrQQ9xaiIGIAQgCWoiBGshASACIAZGBEBBpNAAIAQ2AgBBmNAAQZjQACgCACABaiIANgIAIAQgAEEBcjYCBAwIC0Gg0AAoAgAgBkYEQEGg0AAgBDYCAEGU0ABBlNAAKAIAIAFqIgA2AgAgBCAAQQFyNgIEIAAgBGogADYCAAwICyAGKAIEIgVBA3FBAUcNBiAFQXhxIQggBUH/AU0EQCAFQQN2IQMgBigCCCIAIAYoAgwiAkYEQEGM0ABBjNAAKAIAQX4gA3dxNgIADAcLIAIgADYCCCAAIAI2AgwMBgsgBigCGCEHIAYgBigCDCIARwRAIAAgBigCCCICNgIIIAIgADYCDAwFCyAGQRRqIgIoAgAiBUUEQCAGKAIQIgVFDQQgBkEQaiECCwNAIAIhAyAFIgBBFGoiAigCACIFDQAgAEEQaiECIAAoAhAiBQ0ACyADQQA2AgAMBAtBeCAAa0EPcSIBIABqIgcgBkE4ayIDIAFrIgFBAXI2AgQgACADakE4NgIEIAIgBUE3IAVrQQ9xakE/ayIDIAMgAkEQakkbIgNBIzYCBEGo0ABB9NMAKAIANgIAQZjQACABNgIAQaTQACAHNgIAIANBEGpB1NMAKQIANwIAIANBzNMAKQIANwIIQdTTACADQQhqNgIAQdDTACAGNgIAQczTACAANgIAQdjTAEEANgIAIANBJGohAQNAIAFBBzYCACAFIAFBBGoiAUsNAAsgAiADRg0AIAMgAygCBEF+cTYCBCADIAMgAmsiBTYCACACIAVBAXI2AgQgBUH/AU0EQCAFQXhxQbTQAGohAAJ/QYzQACgCACIBQQEgBUEDdnQiA3FFBEBBjNAAIAEgA3I2AgAgAAwBCyAAKAIICyIBIAI2AgwgACACNgIIIAIgADYCDCACIAE2AggMAQtBHyEBIAVB////B00EQCAFQSYgBUEIdmciAGt2QQFxIABBAXRrQT5qIQELIAIgATYCHCACQgA3AhAgAUECdEG80gBqIQBBkNAAKAIAIgNBASABdCIGcUUEQCAAIAI2AgBBkNAAIAMgBnI2AgAgAiAANgIYIAIgAjYCCCACIAI2AgwMAQsgBUEZIAFBAXZrQQAgAUEfRxt0IQEgACgCACEDAkADQCADIgAoAgRBeHEgBUYNASABQR12IQMgAUEBdCEBIAAgA0EEcWpBEGoiBigCACIDDQALIAYgAjYCACACIAA2AhggAiACNgIMIAIgAjYCCAwBCyAAKAIIIgEgAjYCDCAAIAI2AgggAkEANgIYIAIgADYCDCACIAE2AggLQZjQACgCACIBIARNDQBBpNAAKAIAIgAgBGoiAiABIARrIgFBAXI2AgRBmNAAIAE2AgBBpNAAIAI2AgAgACAEQQNyNgIEIABBCGohAQwIC0EAIQFB/NMAQTA2AgAMBwtBACEACyAHRQ0AAkAgBigCHCICQQJ0QbzSAGoiAygCACAGRgRAIAMgADYCACAADQFBkNAAQZDQACgCAEF+IAJ3cTYCAAwCCyAHQRBBFCAHKAIQIAZGG2ogADYCACAARQ0BCyAAIAc2AhggBigCECICBEAgACACNgIQIAIgADYCGAsgBkEUaigCACICRQ0AIABBFGogAjYCACACIAA2AhgLIAEgCGohASAGIAhqIgYoAgQhBQsgBiAFQX5xNgIEIAEgBGogATYCACAEIAFBAXI2AgQgAUH/AU0EQCABQXhxQbTQAGohAAJ/QYzQACgCACICQQEgAUEDdnQiAXFFBEBBjNAAIAEgAnI2AgAgAAwBCyAAKAIICyIBIAQ2AgwgACAENgIIIAQgADYCDCAEIAE2AggMAQtBHyEFIAFB////B00EQCABQSYgAUEIdmciAGt2QQFxIABBAXRrQT5qIQULIAQgBTYCHCAEQgA3AhAgBUECdEG80gBqIQBBkNAAKAIAIgJBASAFdCIDcUUEQCAAIAQ2AgBBkNAAIAIgA3I2AgAgBCAANgIYIAQgBDYCCCAEIAQ2AgwMAQsgAUEZIAVBAXZrQQAgBUEfRxt0IQUgACgCACEAAkADQCAAIgIoAgRBeHEgAUYNASAFQR12IQAgBUEBdCEFIAIgAEEEcWpBEGoiAygCACIADQALIAMgBDYCACAEIAI2AhggBCAENgIMIAQgBDYCCAwBCyACKAIIIgAgBDYCDCACIAQ2AgggBEEANgIYIAQgAjYCDCAEIAA2AggLIAlBCGohAQwCCwJAIAdFDQACQCADKAIcIgFBAnRBvNIAaiICKAIAIANGBEAgAiAANgIAIAANAUGQ0AAgCEF+IAF3cSIINgIADAILIAdBEEEUIAcoAhAgA0YbaiAANgIAIABFDQELIAAgBzYCGCADKAIQIgEEQCAAIAE2AhAgASAANgIYCyADQRRqKAIAIgFFDQAgAEEUaiABNgIAIAEgADYCGAsCQCAFQQ9NBEAgAyAEIAVqIgBBA3I2AgQgACADaiIAIAAoAgRBAXI2AgQMAQsgAyAEaiICIAVBAXI2AgQgAyAEQQNyNgIEIAIgBWogBTYCACAFQf8BTQRAIAVBeHFBtNAAaiEAAn9BjNAAKAIAIgFBASAFQQN2dCIFcUUEQEGM0AAgASAFcjYCACAADAELIAAoAggLIgEgAjYCDCAAIAI2AgggAiAANgIMIAIgATYCCAwBC0EfIQEgBUH///8HTQRAIAVBJiAFQQh2ZyIAa3ZBAXEgAEEBdGtBPmohAQsgAiABNgIcIAJCADcCECABQQJ0QbzSAGohAEEBIAF0IgQgCHFFBEAgACACNgIAQZDQACAEIAhyNgIAIAIgADYCGCACIAI2AgggAiACNgIMDAELIAVBGSABQQF2a0EAIAFBH0cbdCEBIAAoAgAhBAJAA0AgBCIAKAIEQXhxIAVGDQEgAUEddiEEIAFBAXQhASAAIARBBHFqQRBqIgYoAgAiBA0ACyAGIAI2AgAgAiAANgIYIAIgAjYCDCACIAI2AggMAQsgACgCCCIBIAI2AgwgACACNgIIIAJBADYCGCACIAA2AgwgAiABNgIICyADQQhqIQEMAQsCQCAJRQ0AAkAgACgCHCIBQQJ0QbzSAGoiAigCACAARgRAIAIgAzYCACADDQFBkNAAIAtBfiABd3E2AgAMAgsgCUEQQRQgCSgCECAARhtqIAM2AgAgA0UNAQsgAyAJNgIYIAAoAhAiAQRAIAMgATYCECABIAM2AhgLIABBFGooAgAiAUUNACADQRRqIAE2AgAgASADNgIYCwJAIAVBD00EQCAAIAQgBWoiAUEDcjYCBCAAIAFqIgEgASgCBEEBcjYCBAwBCyAAIARqIgcgBUEBcjYCBCAAIARBA3I2AgQgBSAHaiAFNgIAIAgEQCAIQXhxQbTQAGohAUGg0AAoAgAhAwJ/QQEgCEEDdnQiAiAGcUUEQEGM0AAgAiAGcjYCACABDAELIAEoAggLIgIgAzYCDCABIAM2AgggAyABNgIMIAMgAjYCCAtBoNAAIAc2AgBBlNAAIAU2AgALIABBCGohAQsgCkEQaiQAIAELQwAgAEUEQD8AQRB0DwsCQCAAQf//A3ENACAAQQBIDQAgAEEQdkAAIgBBf0YEQEH80wBBMDYCAEF/DwsgAEEQdA8LAAsL3D8iAEGACAsJAQAAAAIAAAADAEGUCAsFBAAAAAUAQaQICwkGAAAABwAAAAgAQdwIC4otSW52YWxpZCBjaGFyIGluIHVybCBxdWVyeQBTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX2JvZHkAQ29udGVudC1MZW5ndGggb3ZlcmZsb3cAQ2h1bmsgc2l6ZSBvdmVyZmxvdwBSZXNwb25zZSBvdmVyZmxvdwBJbnZhbGlkIG1ldGhvZCBmb3IgSFRUUC94LnggcmVxdWVzdABJbnZhbGlkIG1ldGhvZCBmb3IgUlRTUC94LnggcmVxdWVzdABFeHBlY3RlZCBTT1VSQ0UgbWV0aG9kIGZvciBJQ0UveC54IHJlcXVlc3QASW52YWxpZCBjaGFyIGluIHVybCBmcmFnbWVudCBzdGFydABFeHBlY3RlZCBkb3QAU3BhbiBjYWxsYmFjayBlcnJvciBpbiBvbl9zdGF0dXMASW52YWxpZCByZXNwb25zZSBzdGF0dXMASW52YWxpZCBjaGFyYWN0ZXIgaW4gY2h1bmsgZXh0ZW5zaW9ucwBVc2VyIGNhbGxiYWNrIGVycm9yAGBvbl9yZXNldGAgY2FsbGJhY2sgZXJyb3IAYG9uX2NodW5rX2hlYWRlcmAgY2FsbGJhY2sgZXJyb3IAYG9uX21lc3NhZ2VfYmVnaW5gIGNhbGxiYWNrIGVycm9yAGBvbl9jaHVua19leHRlbnNpb25fdmFsdWVgIGNhbGxiYWNrIGVycm9yAGBvbl9zdGF0dXNfY29tcGxldGVgIGNhbGxiYWNrIGVycm9yAGBvbl92ZXJzaW9uX2NvbXBsZXRlYCBjYWxsYmFjayBlcnJvcgBgb25fdXJsX2NvbXBsZXRlYCBjYWxsYmFjayBlcnJvcgBgb25fY2h1bmtfY29tcGxldGVgIGNhbGxiYWNrIGVycm9yAGBvbl9oZWFkZXJfdmFsdWVfY29tcGxldGVgIGNhbGxiYWNrIGVycm9yAGBvbl9tZXNzYWdlX2NvbXBsZXRlYCBjYWxsYmFjayBlcnJvcgBgb25fbWV0aG9kX2NvbXBsZXRlYCBjYWxsYmFjayBlcnJvcgBgb25faGVhZGVyX2ZpZWxkX2NvbXBsZXRlYCBjYWxsYmFjayBlcnJvcgBgb25fY2h1bmtfZXh0ZW5zaW9uX25hbWVgIGNhbGxiYWNrIGVycm9yAFVuZXhwZWN0ZWQgY2hhciBpbiB1cmwgc2VydmVyAEludmFsaWQgaGVhZGVyIHZhbHVlIGNoYXIASW52YWxpZCBoZWFkZXIgZmllbGQgY2hhcgBTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX3ZlcnNpb24ASW52YWxpZCBtaW5vciB2ZXJzaW9uAEludmFsaWQgbWFqb3IgdmVyc2lvbgBFeHBlY3RlZCBzcGFjZSBhZnRlciB2ZXJzaW9uAEV4cGVjdGVkIENSTEYgYWZ0ZXIgdmVyc2lvbgBJbnZhbGlkIEhUVFAgdmVyc2lvbgBJbnZhbGlkIGhlYWRlciB0b2tlbgBTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX3VybABJbnZhbGlkIGNoYXJhY3RlcnMgaW4gdXJsAFVuZXhwZWN0ZWQgc3RhcnQgY2hhciBpbiB1cmwARG91YmxlIEAgaW4gdXJsAEVtcHR5IENvbnRlbnQtTGVuZ3RoAEludmFsaWQgY2hhcmFjdGVyIGluIENvbnRlbnQtTGVuZ3RoAER1cGxpY2F0ZSBDb250ZW50LUxlbmd0aABJbnZhbGlkIGNoYXIgaW4gdXJsIHBhdGgAQ29udGVudC1MZW5ndGggY2FuJ3QgYmUgcHJlc2VudCB3aXRoIFRyYW5zZmVyLUVuY29kaW5nAEludmFsaWQgY2hhcmFjdGVyIGluIGNodW5rIHNpemUAU3BhbiBjYWxsYmFjayBlcnJvciBpbiBvbl9oZWFkZXJfdmFsdWUAU3BhbiBjYWxsYmFjayBlcnJvciBpbiBvbl9jaHVua19leHRlbnNpb25fdmFsdWUASW52YWxpZCBjaGFyYWN0ZXIgaW4gY2h1bmsgZXh0ZW5zaW9ucyB2YWx1ZQBNaXNzaW5nIGV4cGVjdGVkIExGIGFmdGVyIGhlYWRlciB2YWx1ZQBJbnZhbGlkIGBUcmFuc2Zlci1FbmNvZGluZ2AgaGVhZGVyIHZhbHVlAEludmFsaWQgY2hhcmFjdGVyIGluIGNodW5rIGV4dGVuc2lvbnMgcXVvdGUgdmFsdWUASW52YWxpZCBjaGFyYWN0ZXIgaW4gY2h1bmsgZXh0ZW5zaW9ucyBxdW90ZWQgdmFsdWUAUGF1c2VkIGJ5IG9uX2hlYWRlcnNfY29tcGxldGUASW52YWxpZCBFT0Ygc3RhdGUAb25fcmVzZXQgcGF1c2UAb25fY2h1bmtfaGVhZGVyIHBhdXNlAG9uX21lc3NhZ2VfYmVnaW4gcGF1c2UAb25fY2h1bmtfZXh0ZW5zaW9uX3ZhbHVlIHBhdXNlAG9uX3N0YXR1c19jb21wbGV0ZSBwYXVzZQBvbl92ZXJzaW9uX2NvbXBsZXRlIHBhdXNlAG9uX3VybF9jb21wbGV0ZSBwYXVzZQBvbl9jaHVua19jb21wbGV0ZSBwYXVzZQBvbl9oZWFkZXJfdmFsdWVfY29tcGxldGUgcGF1c2UAb25fbWVzc2FnZV9jb21wbGV0ZSBwYXVzZQBvbl9tZXRob2RfY29tcGxldGUgcGF1c2UAb25faGVhZGVyX2ZpZWxkX2NvbXBsZXRlIHBhdXNlAG9uX2NodW5rX2V4dGVuc2lvbl9uYW1lIHBhdXNlAFVuZXhwZWN0ZWQgc3BhY2UgYWZ0ZXIgc3RhcnQgbGluZQBTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX2NodW5rX2V4dGVuc2lvbl9uYW1lAEludmFsaWQgY2hhcmFjdGVyIGluIGNodW5rIGV4dGVuc2lvbnMgbmFtZQBQYXVzZSBvbiBDT05ORUNUL1VwZ3JhZGUAUGF1c2Ugb24gUFJJL1VwZ3JhZGUARXhwZWN0ZWQgSFRUUC8yIENvbm5lY3Rpb24gUHJlZmFjZQBTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX21ldGhvZABFeHBlY3RlZCBzcGFjZSBhZnRlciBtZXRob2QAU3BhbiBjYWxsYmFjayBlcnJvciBpbiBvbl9oZWFkZXJfZmllbGQAUGF1c2VkAEludmFsaWQgd29yZCBlbmNvdW50ZXJlZABJbnZhbGlkIG1ldGhvZCBlbmNvdW50ZXJlZABVbmV4cGVjdGVkIGNoYXIgaW4gdXJsIHNjaGVtYQBSZXF1ZXN0IGhhcyBpbnZhbGlkIGBUcmFuc2Zlci1FbmNvZGluZ2AAU1dJVENIX1BST1hZAFVTRV9QUk9YWQBNS0FDVElWSVRZAFVOUFJPQ0VTU0FCTEVfRU5USVRZAENPUFkATU9WRURfUEVSTUFORU5UTFkAVE9PX0VBUkxZAE5PVElGWQBGQUlMRURfREVQRU5ERU5DWQBCQURfR0FURVdBWQBQTEFZAFBVVABDSEVDS09VVABHQVRFV0FZX1RJTUVPVVQAUkVRVUVTVF9USU1FT1VUAE5FVFdPUktfQ09OTkVDVF9USU1FT1VUAENPTk5FQ1RJT05fVElNRU9VVABMT0dJTl9USU1FT1VUAE5FVFdPUktfUkVBRF9USU1FT1VUAFBPU1QATUlTRElSRUNURURfUkVRVUVTVABDTElFTlRfQ0xPU0VEX1JFUVVFU1QAQ0xJRU5UX0NMT1NFRF9MT0FEX0JBTEFOQ0VEX1JFUVVFU1QAQkFEX1JFUVVFU1QASFRUUF9SRVFVRVNUX1NFTlRfVE9fSFRUUFNfUE9SVABSRVBPUlQASU1fQV9URUFQT1QAUkVTRVRfQ09OVEVOVABOT19DT05URU5UAFBBUlRJQUxfQ09OVEVOVABIUEVfSU5WQUxJRF9DT05TVEFOVABIUEVfQ0JfUkVTRVQAR0VUAEhQRV9TVFJJQ1QAQ09ORkxJQ1QAVEVNUE9SQVJZX1JFRElSRUNUAFBFUk1BTkVOVF9SRURJUkVDVABDT05ORUNUAE1VTFRJX1NUQVRVUwBIUEVfSU5WQUxJRF9TVEFUVVMAVE9PX01BTllfUkVRVUVTVFMARUFSTFlfSElOVFMAVU5BVkFJTEFCTEVfRk9SX0xFR0FMX1JFQVNPTlMAT1BUSU9OUwBTV0lUQ0hJTkdfUFJPVE9DT0xTAFZBUklBTlRfQUxTT19ORUdPVElBVEVTAE1VTFRJUExFX0NIT0lDRVMASU5URVJOQUxfU0VSVkVSX0VSUk9SAFdFQl9TRVJWRVJfVU5LTk9XTl9FUlJPUgBSQUlMR1VOX0VSUk9SAElERU5USVRZX1BST1ZJREVSX0FVVEhFTlRJQ0FUSU9OX0VSUk9SAFNTTF9DRVJUSUZJQ0FURV9FUlJPUgBJTlZBTElEX1hfRk9SV0FSREVEX0ZPUgBTRVRfUEFSQU1FVEVSAEdFVF9QQVJBTUVURVIASFBFX1VTRVIAU0VFX09USEVSAEhQRV9DQl9DSFVOS19IRUFERVIATUtDQUxFTkRBUgBTRVRVUABXRUJfU0VSVkVSX0lTX0RPV04AVEVBUkRPV04ASFBFX0NMT1NFRF9DT05ORUNUSU9OAEhFVVJJU1RJQ19FWFBJUkFUSU9OAERJU0NPTk5FQ1RFRF9PUEVSQVRJT04ATk9OX0FVVEhPUklUQVRJVkVfSU5GT1JNQVRJT04ASFBFX0lOVkFMSURfVkVSU0lPTgBIUEVfQ0JfTUVTU0FHRV9CRUdJTgBTSVRFX0lTX0ZST1pFTgBIUEVfSU5WQUxJRF9IRUFERVJfVE9LRU4ASU5WQUxJRF9UT0tFTgBGT1JCSURERU4ARU5IQU5DRV9ZT1VSX0NBTE0ASFBFX0lOVkFMSURfVVJMAEJMT0NLRURfQllfUEFSRU5UQUxfQ09OVFJPTABNS0NPTABBQ0wASFBFX0lOVEVSTkFMAFJFUVVFU1RfSEVBREVSX0ZJRUxEU19UT09fTEFSR0VfVU5PRkZJQ0lBTABIUEVfT0sAVU5MSU5LAFVOTE9DSwBQUkkAUkVUUllfV0lUSABIUEVfSU5WQUxJRF9DT05URU5UX0xFTkdUSABIUEVfVU5FWFBFQ1RFRF9DT05URU5UX0xFTkdUSABGTFVTSABQUk9QUEFUQ0gATS1TRUFSQ0gAVVJJX1RPT19MT05HAFBST0NFU1NJTkcATUlTQ0VMTEFORU9VU19QRVJTSVNURU5UX1dBUk5JTkcATUlTQ0VMTEFORU9VU19XQVJOSU5HAEhQRV9JTlZBTElEX1RSQU5TRkVSX0VOQ09ESU5HAEV4cGVjdGVkIENSTEYASFBFX0lOVkFMSURfQ0hVTktfU0laRQBNT1ZFAENPTlRJTlVFAEhQRV9DQl9TVEFUVVNfQ09NUExFVEUASFBFX0NCX0hFQURFUlNfQ09NUExFVEUASFBFX0NCX1ZFUlNJT05fQ09NUExFVEUASFBFX0NCX1VSTF9DT01QTEVURQBIUEVfQ0JfQ0hVTktfQ09NUExFVEUASFBFX0NCX0hFQURFUl9WQUxVRV9DT01QTEVURQBIUEVfQ0JfQ0hVTktfRVhURU5TSU9OX1ZBTFVFX0NPTVBMRVRFAEhQRV9DQl9DSFVOS19FWFRFTlNJT05fTkFNRV9DT01QTEVURQBIUEVfQ0JfTUVTU0FHRV9DT01QTEVURQBIUEVfQ0JfTUVUSE9EX0NPTVBMRVRFAEhQRV9DQl9IRUFERVJfRklFTERfQ09NUExFVEUAREVMRVRFAEhQRV9JTlZBTElEX0VPRl9TVEFURQBJTlZBTElEX1NTTF9DRVJUSUZJQ0FURQBQQVVTRQBOT19SRVNQT05TRQBVTlNVUFBPUlRFRF9NRURJQV9UWVBFAEdPTkUATk9UX0FDQ0VQVEFCTEUAU0VSVklDRV9VTkFWQUlMQUJMRQBSQU5HRV9OT1RfU0FUSVNGSUFCTEUAT1JJR0lOX0lTX1VOUkVBQ0hBQkxFAFJFU1BPTlNFX0lTX1NUQUxFAFBVUkdFAE1FUkdFAFJFUVVFU1RfSEVBREVSX0ZJRUxEU19UT09fTEFSR0UAUkVRVUVTVF9IRUFERVJfVE9PX0xBUkdFAFBBWUxPQURfVE9PX0xBUkdFAElOU1VGRklDSUVOVF9TVE9SQUdFAEhQRV9QQVVTRURfVVBHUkFERQBIUEVfUEFVU0VEX0gyX1VQR1JBREUAU09VUkNFAEFOTk9VTkNFAFRSQUNFAEhQRV9VTkVYUEVDVEVEX1NQQUNFAERFU0NSSUJFAFVOU1VCU0NSSUJFAFJFQ09SRABIUEVfSU5WQUxJRF9NRVRIT0QATk9UX0ZPVU5EAFBST1BGSU5EAFVOQklORABSRUJJTkQAVU5BVVRIT1JJWkVEAE1FVEhPRF9OT1RfQUxMT1dFRABIVFRQX1ZFUlNJT05fTk9UX1NVUFBPUlRFRABBTFJFQURZX1JFUE9SVEVEAEFDQ0VQVEVEAE5PVF9JTVBMRU1FTlRFRABMT09QX0RFVEVDVEVEAEhQRV9DUl9FWFBFQ1RFRABIUEVfTEZfRVhQRUNURUQAQ1JFQVRFRABJTV9VU0VEAEhQRV9QQVVTRUQAVElNRU9VVF9PQ0NVUkVEAFBBWU1FTlRfUkVRVUlSRUQAUFJFQ09ORElUSU9OX1JFUVVJUkVEAFBST1hZX0FVVEhFTlRJQ0FUSU9OX1JFUVVJUkVEAE5FVFdPUktfQVVUSEVOVElDQVRJT05fUkVRVUlSRUQATEVOR1RIX1JFUVVJUkVEAFNTTF9DRVJUSUZJQ0FURV9SRVFVSVJFRABVUEdSQURFX1JFUVVJUkVEAFBBR0VfRVhQSVJFRABQUkVDT05ESVRJT05fRkFJTEVEAEVYUEVDVEFUSU9OX0ZBSUxFRABSRVZBTElEQVRJT05fRkFJTEVEAFNTTF9IQU5EU0hBS0VfRkFJTEVEAExPQ0tFRABUUkFOU0ZPUk1BVElPTl9BUFBMSUVEAE5PVF9NT0RJRklFRABOT1RfRVhURU5ERUQAQkFORFdJRFRIX0xJTUlUX0VYQ0VFREVEAFNJVEVfSVNfT1ZFUkxPQURFRABIRUFEAEV4cGVjdGVkIEhUVFAvAABeEwAAJhMAADAQAADwFwAAnRMAABUSAAA5FwAA8BIAAAoQAAB1EgAArRIAAIITAABPFAAAfxAAAKAVAAAjFAAAiRIAAIsUAABNFQAA1BEAAM8UAAAQGAAAyRYAANwWAADBEQAA4BcAALsUAAB0FAAAfBUAAOUUAAAIFwAAHxAAAGUVAACjFAAAKBUAAAIVAACZFQAALBAAAIsZAABPDwAA1A4AAGoQAADOEAAAAhcAAIkOAABuEwAAHBMAAGYUAABWFwAAwRMAAM0TAABsEwAAaBcAAGYXAABfFwAAIhMAAM4PAABpDgAA2A4AAGMWAADLEwAAqg4AACgXAAAmFwAAxRMAAF0WAADoEQAAZxMAAGUTAADyFgAAcxMAAB0XAAD5FgAA8xEAAM8OAADOFQAADBIAALMRAAClEQAAYRAAADIXAAC7EwBB+TULAQEAQZA2C+ABAQECAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAQf03CwEBAEGROAteAgMCAgICAgAAAgIAAgIAAgICAgICAgICAgAEAAAAAAACAgICAgICAgICAgICAgICAgICAgICAgICAgAAAAICAgICAgICAgICAgICAgICAgICAgICAgICAgICAAIAAgBB/TkLAQEAQZE6C14CAAICAgICAAACAgACAgACAgICAgICAgICAAMABAAAAAICAgICAgICAgICAgICAgICAgICAgICAgICAAAAAgICAgICAgICAgICAgICAgICAgICAgICAgICAgIAAgACAEHwOwsNbG9zZWVlcC1hbGl2ZQBBiTwLAQEAQaA8C+ABAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAQYk+CwEBAEGgPgvnAQEBAQEBAQEBAQEBAQIBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBY2h1bmtlZABBsMAAC18BAQABAQEBAQAAAQEAAQEAAQEBAQEBAQEBAQAAAAAAAAABAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQAAAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAEAAQBBkMIACyFlY3Rpb25lbnQtbGVuZ3Rob25yb3h5LWNvbm5lY3Rpb24AQcDCAAstcmFuc2Zlci1lbmNvZGluZ3BncmFkZQ0KDQoNClNNDQoNClRUUC9DRS9UU1AvAEH5wgALBQECAAEDAEGQwwAL4AEEAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQABAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQBB+cQACwUBAgABAwBBkMUAC+ABBAEBBQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAQfnGAAsEAQAAAQBBkccAC98BAQEAAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQABAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQBB+sgACwQBAAACAEGQyQALXwMEAAAEBAQEBAQEBAQEBAUEBAQEBAQEBAQEBAQABAAGBwQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAEAAQABAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQAAAAEAEH6ygALBAEAAAEAQZDLAAsBAQBBqssAC0ECAAAAAAAAAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMAAAAAAAADAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwBB+swACwQBAAABAEGQzQALAQEAQZrNAAsGAgAAAAACAEGxzQALOgMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAAAAAAAAAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMAQfDOAAuWAU5PVU5DRUVDS09VVE5FQ1RFVEVDUklCRUxVU0hFVEVBRFNFQVJDSFJHRUNUSVZJVFlMRU5EQVJWRU9USUZZUFRJT05TQ0hTRUFZU1RBVENIR0VPUkRJUkVDVE9SVFJDSFBBUkFNRVRFUlVSQ0VCU0NSSUJFQVJET1dOQUNFSU5ETktDS1VCU0NSSUJFSFRUUC9BRFRQLw==", "base64");
@@ -3347,7 +3347,7 @@ var require_llhttp_simd_wasm = __commonJS({
 
 // node_modules/undici/lib/web/fetch/constants.js
 var require_constants3 = __commonJS({
-  "node_modules/undici/lib/web/fetch/constants.js"(exports, module2) {
+  "node_modules/undici/lib/web/fetch/constants.js"(exports2, module2) {
     "use strict";
     var corsSafeListedMethods = (
       /** @type {const} */
@@ -3565,7 +3565,7 @@ var require_constants3 = __commonJS({
 
 // node_modules/undici/lib/web/fetch/global.js
 var require_global = __commonJS({
-  "node_modules/undici/lib/web/fetch/global.js"(exports, module2) {
+  "node_modules/undici/lib/web/fetch/global.js"(exports2, module2) {
     "use strict";
     var globalOrigin = /* @__PURE__ */ Symbol.for("undici.globalOrigin.1");
     function getGlobalOrigin() {
@@ -3601,7 +3601,7 @@ var require_global = __commonJS({
 
 // node_modules/undici/lib/web/fetch/data-url.js
 var require_data_url = __commonJS({
-  "node_modules/undici/lib/web/fetch/data-url.js"(exports, module2) {
+  "node_modules/undici/lib/web/fetch/data-url.js"(exports2, module2) {
     "use strict";
     var assert2 = __require("node:assert");
     var encoder = new TextEncoder();
@@ -3953,7 +3953,7 @@ var require_data_url = __commonJS({
 
 // node_modules/undici/lib/web/fetch/webidl.js
 var require_webidl = __commonJS({
-  "node_modules/undici/lib/web/fetch/webidl.js"(exports, module2) {
+  "node_modules/undici/lib/web/fetch/webidl.js"(exports2, module2) {
     "use strict";
     var { types, inspect: inspect3 } = __require("node:util");
     var { markAsUncloneable } = __require("node:worker_threads");
@@ -4372,7 +4372,7 @@ var require_webidl = __commonJS({
 
 // node_modules/undici/lib/web/fetch/util.js
 var require_util2 = __commonJS({
-  "node_modules/undici/lib/web/fetch/util.js"(exports, module2) {
+  "node_modules/undici/lib/web/fetch/util.js"(exports2, module2) {
     "use strict";
     var { Transform: Transform2 } = __require("node:stream");
     var zlib = __require("node:zlib");
@@ -5242,7 +5242,7 @@ var require_util2 = __commonJS({
 
 // node_modules/undici/lib/web/fetch/symbols.js
 var require_symbols2 = __commonJS({
-  "node_modules/undici/lib/web/fetch/symbols.js"(exports, module2) {
+  "node_modules/undici/lib/web/fetch/symbols.js"(exports2, module2) {
     "use strict";
     module2.exports = {
       kUrl: /* @__PURE__ */ Symbol("url"),
@@ -5256,7 +5256,7 @@ var require_symbols2 = __commonJS({
 
 // node_modules/undici/lib/web/fetch/file.js
 var require_file = __commonJS({
-  "node_modules/undici/lib/web/fetch/file.js"(exports, module2) {
+  "node_modules/undici/lib/web/fetch/file.js"(exports2, module2) {
     "use strict";
     var { Blob: Blob2, File } = __require("node:buffer");
     var { kState } = require_symbols2();
@@ -5319,7 +5319,7 @@ var require_file = __commonJS({
 
 // node_modules/undici/lib/web/fetch/formdata.js
 var require_formdata = __commonJS({
-  "node_modules/undici/lib/web/fetch/formdata.js"(exports, module2) {
+  "node_modules/undici/lib/web/fetch/formdata.js"(exports2, module2) {
     "use strict";
     var { isBlobLike, iteratorMixin } = require_util2();
     var { kState } = require_symbols2();
@@ -5466,7 +5466,7 @@ var require_formdata = __commonJS({
 
 // node_modules/undici/lib/web/fetch/formdata-parser.js
 var require_formdata_parser = __commonJS({
-  "node_modules/undici/lib/web/fetch/formdata-parser.js"(exports, module2) {
+  "node_modules/undici/lib/web/fetch/formdata-parser.js"(exports2, module2) {
     "use strict";
     var { isUSVString, bufferToLowerCasedHeaderName } = require_util();
     var { utf8DecodeBytes } = require_util2();
@@ -5717,7 +5717,7 @@ var require_formdata_parser = __commonJS({
 
 // node_modules/undici/lib/web/fetch/body.js
 var require_body = __commonJS({
-  "node_modules/undici/lib/web/fetch/body.js"(exports, module2) {
+  "node_modules/undici/lib/web/fetch/body.js"(exports2, module2) {
     "use strict";
     var util = require_util();
     var {
@@ -6031,7 +6031,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
 
 // node_modules/undici/lib/dispatcher/client-h1.js
 var require_client_h1 = __commonJS({
-  "node_modules/undici/lib/dispatcher/client-h1.js"(exports, module2) {
+  "node_modules/undici/lib/dispatcher/client-h1.js"(exports2, module2) {
     "use strict";
     var assert2 = __require("node:assert");
     var util = require_util();
@@ -6155,9 +6155,9 @@ var require_client_h1 = __commonJS({
     var TIMEOUT_BODY = 4 | USE_FAST_TIMER;
     var TIMEOUT_KEEP_ALIVE = 8 | USE_NATIVE_TIMER;
     var Parser2 = class {
-      constructor(client, socket, { exports: exports2 }) {
+      constructor(client, socket, { exports: exports3 }) {
         assert2(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
-        this.llhttp = exports2;
+        this.llhttp = exports3;
         this.ptr = this.llhttp.llhttp_alloc(constants5.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
@@ -7161,7 +7161,7 @@ ${len.toString(16)}\r
 
 // node_modules/undici/lib/dispatcher/client-h2.js
 var require_client_h2 = __commonJS({
-  "node_modules/undici/lib/dispatcher/client-h2.js"(exports, module2) {
+  "node_modules/undici/lib/dispatcher/client-h2.js"(exports2, module2) {
     "use strict";
     var assert2 = __require("node:assert");
     var { errorMonitor } = __require("node:events");
@@ -7735,7 +7735,7 @@ var require_client_h2 = __commonJS({
 
 // node_modules/undici/lib/handler/redirect-handler.js
 var require_redirect_handler = __commonJS({
-  "node_modules/undici/lib/handler/redirect-handler.js"(exports, module2) {
+  "node_modules/undici/lib/handler/redirect-handler.js"(exports2, module2) {
     "use strict";
     var util = require_util();
     var { kBodyUsed } = require_symbols();
@@ -7894,7 +7894,7 @@ var require_redirect_handler = __commonJS({
 
 // node_modules/undici/lib/interceptor/redirect-interceptor.js
 var require_redirect_interceptor = __commonJS({
-  "node_modules/undici/lib/interceptor/redirect-interceptor.js"(exports, module2) {
+  "node_modules/undici/lib/interceptor/redirect-interceptor.js"(exports2, module2) {
     "use strict";
     var RedirectHandler = require_redirect_handler();
     function createRedirectInterceptor({ maxRedirections: defaultMaxRedirections }) {
@@ -7916,7 +7916,7 @@ var require_redirect_interceptor = __commonJS({
 
 // node_modules/undici/lib/dispatcher/client.js
 var require_client = __commonJS({
-  "node_modules/undici/lib/dispatcher/client.js"(exports, module2) {
+  "node_modules/undici/lib/dispatcher/client.js"(exports2, module2) {
     "use strict";
     var assert2 = __require("node:assert");
     var net = __require("node:net");
@@ -8418,7 +8418,7 @@ var require_client = __commonJS({
 
 // node_modules/undici/lib/dispatcher/fixed-queue.js
 var require_fixed_queue = __commonJS({
-  "node_modules/undici/lib/dispatcher/fixed-queue.js"(exports, module2) {
+  "node_modules/undici/lib/dispatcher/fixed-queue.js"(exports2, module2) {
     "use strict";
     var kSize = 2048;
     var kMask = kSize - 1;
@@ -8475,7 +8475,7 @@ var require_fixed_queue = __commonJS({
 
 // node_modules/undici/lib/dispatcher/pool-stats.js
 var require_pool_stats = __commonJS({
-  "node_modules/undici/lib/dispatcher/pool-stats.js"(exports, module2) {
+  "node_modules/undici/lib/dispatcher/pool-stats.js"(exports2, module2) {
     var { kFree, kConnected, kPending, kQueued, kRunning, kSize } = require_symbols();
     var kPool = /* @__PURE__ */ Symbol("pool");
     var PoolStats = class {
@@ -8507,7 +8507,7 @@ var require_pool_stats = __commonJS({
 
 // node_modules/undici/lib/dispatcher/pool-base.js
 var require_pool_base = __commonJS({
-  "node_modules/undici/lib/dispatcher/pool-base.js"(exports, module2) {
+  "node_modules/undici/lib/dispatcher/pool-base.js"(exports2, module2) {
     "use strict";
     var DispatcherBase = require_dispatcher_base();
     var FixedQueue = require_fixed_queue();
@@ -8662,7 +8662,7 @@ var require_pool_base = __commonJS({
 
 // node_modules/undici/lib/dispatcher/pool.js
 var require_pool = __commonJS({
-  "node_modules/undici/lib/dispatcher/pool.js"(exports, module2) {
+  "node_modules/undici/lib/dispatcher/pool.js"(exports2, module2) {
     "use strict";
     var {
       PoolBase,
@@ -8753,7 +8753,7 @@ var require_pool = __commonJS({
 
 // node_modules/undici/lib/dispatcher/balanced-pool.js
 var require_balanced_pool = __commonJS({
-  "node_modules/undici/lib/dispatcher/balanced-pool.js"(exports, module2) {
+  "node_modules/undici/lib/dispatcher/balanced-pool.js"(exports2, module2) {
     "use strict";
     var {
       BalancedPoolMissingUpstreamError,
@@ -8897,7 +8897,7 @@ var require_balanced_pool = __commonJS({
 
 // node_modules/undici/lib/dispatcher/agent.js
 var require_agent = __commonJS({
-  "node_modules/undici/lib/dispatcher/agent.js"(exports, module2) {
+  "node_modules/undici/lib/dispatcher/agent.js"(exports2, module2) {
     "use strict";
     var { InvalidArgumentError } = require_errors();
     var { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = require_symbols();
@@ -8997,7 +8997,7 @@ var require_agent = __commonJS({
 
 // node_modules/undici/lib/dispatcher/proxy-agent.js
 var require_proxy_agent = __commonJS({
-  "node_modules/undici/lib/dispatcher/proxy-agent.js"(exports, module2) {
+  "node_modules/undici/lib/dispatcher/proxy-agent.js"(exports2, module2) {
     "use strict";
     var { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = require_symbols();
     var { URL: URL2 } = __require("node:url");
@@ -9220,7 +9220,7 @@ var require_proxy_agent = __commonJS({
 
 // node_modules/undici/lib/dispatcher/env-http-proxy-agent.js
 var require_env_http_proxy_agent = __commonJS({
-  "node_modules/undici/lib/dispatcher/env-http-proxy-agent.js"(exports, module2) {
+  "node_modules/undici/lib/dispatcher/env-http-proxy-agent.js"(exports2, module2) {
     "use strict";
     var DispatcherBase = require_dispatcher_base();
     var { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = require_symbols();
@@ -9356,7 +9356,7 @@ var require_env_http_proxy_agent = __commonJS({
 
 // node_modules/undici/lib/handler/retry-handler.js
 var require_retry_handler = __commonJS({
-  "node_modules/undici/lib/handler/retry-handler.js"(exports, module2) {
+  "node_modules/undici/lib/handler/retry-handler.js"(exports2, module2) {
     "use strict";
     var assert2 = __require("node:assert");
     var { kRetryHandlerDefaultRetry } = require_symbols();
@@ -9705,7 +9705,7 @@ var require_retry_handler = __commonJS({
 
 // node_modules/undici/lib/dispatcher/retry-agent.js
 var require_retry_agent = __commonJS({
-  "node_modules/undici/lib/dispatcher/retry-agent.js"(exports, module2) {
+  "node_modules/undici/lib/dispatcher/retry-agent.js"(exports2, module2) {
     "use strict";
     var Dispatcher = require_dispatcher();
     var RetryHandler = require_retry_handler();
@@ -9740,7 +9740,7 @@ var require_retry_agent = __commonJS({
 
 // node_modules/undici/lib/api/readable.js
 var require_readable = __commonJS({
-  "node_modules/undici/lib/api/readable.js"(exports, module2) {
+  "node_modules/undici/lib/api/readable.js"(exports2, module2) {
     "use strict";
     var assert2 = __require("node:assert");
     var { Readable: Readable4 } = __require("node:stream");
@@ -10033,7 +10033,7 @@ var require_readable = __commonJS({
 
 // node_modules/undici/lib/api/util.js
 var require_util3 = __commonJS({
-  "node_modules/undici/lib/api/util.js"(exports, module2) {
+  "node_modules/undici/lib/api/util.js"(exports2, module2) {
     var assert2 = __require("node:assert");
     var {
       ResponseStatusCodeError
@@ -10094,7 +10094,7 @@ var require_util3 = __commonJS({
 
 // node_modules/undici/lib/api/api-request.js
 var require_api_request = __commonJS({
-  "node_modules/undici/lib/api/api-request.js"(exports, module2) {
+  "node_modules/undici/lib/api/api-request.js"(exports2, module2) {
     "use strict";
     var assert2 = __require("node:assert");
     var { Readable: Readable4 } = require_readable();
@@ -10280,7 +10280,7 @@ var require_api_request = __commonJS({
 
 // node_modules/undici/lib/api/abort-signal.js
 var require_abort_signal = __commonJS({
-  "node_modules/undici/lib/api/abort-signal.js"(exports, module2) {
+  "node_modules/undici/lib/api/abort-signal.js"(exports2, module2) {
     var { addAbortListener: addAbortListener3 } = require_util();
     var { RequestAbortedError } = require_errors();
     var kListener = /* @__PURE__ */ Symbol("kListener");
@@ -10331,7 +10331,7 @@ var require_abort_signal = __commonJS({
 
 // node_modules/undici/lib/api/api-stream.js
 var require_api_stream = __commonJS({
-  "node_modules/undici/lib/api/api-stream.js"(exports, module2) {
+  "node_modules/undici/lib/api/api-stream.js"(exports2, module2) {
     "use strict";
     var assert2 = __require("node:assert");
     var { finished: finished7, PassThrough: PassThrough2 } = __require("node:stream");
@@ -10504,7 +10504,7 @@ var require_api_stream = __commonJS({
 
 // node_modules/undici/lib/api/api-pipeline.js
 var require_api_pipeline = __commonJS({
-  "node_modules/undici/lib/api/api-pipeline.js"(exports, module2) {
+  "node_modules/undici/lib/api/api-pipeline.js"(exports2, module2) {
     "use strict";
     var {
       Readable: Readable4,
@@ -10704,7 +10704,7 @@ var require_api_pipeline = __commonJS({
 
 // node_modules/undici/lib/api/api-upgrade.js
 var require_api_upgrade = __commonJS({
-  "node_modules/undici/lib/api/api-upgrade.js"(exports, module2) {
+  "node_modules/undici/lib/api/api-upgrade.js"(exports2, module2) {
     "use strict";
     var { InvalidArgumentError, SocketError } = require_errors();
     var { AsyncResource } = __require("node:async_hooks");
@@ -10796,7 +10796,7 @@ var require_api_upgrade = __commonJS({
 
 // node_modules/undici/lib/api/api-connect.js
 var require_api_connect = __commonJS({
-  "node_modules/undici/lib/api/api-connect.js"(exports, module2) {
+  "node_modules/undici/lib/api/api-connect.js"(exports2, module2) {
     "use strict";
     var assert2 = __require("node:assert");
     var { AsyncResource } = __require("node:async_hooks");
@@ -10886,7 +10886,7 @@ var require_api_connect = __commonJS({
 
 // node_modules/undici/lib/api/index.js
 var require_api = __commonJS({
-  "node_modules/undici/lib/api/index.js"(exports, module2) {
+  "node_modules/undici/lib/api/index.js"(exports2, module2) {
     "use strict";
     module2.exports.request = require_api_request();
     module2.exports.stream = require_api_stream();
@@ -10898,7 +10898,7 @@ var require_api = __commonJS({
 
 // node_modules/undici/lib/mock/mock-errors.js
 var require_mock_errors = __commonJS({
-  "node_modules/undici/lib/mock/mock-errors.js"(exports, module2) {
+  "node_modules/undici/lib/mock/mock-errors.js"(exports2, module2) {
     "use strict";
     var { UndiciError } = require_errors();
     var kMockNotMatchedError = /* @__PURE__ */ Symbol.for("undici.error.UND_MOCK_ERR_MOCK_NOT_MATCHED");
@@ -10923,7 +10923,7 @@ var require_mock_errors = __commonJS({
 
 // node_modules/undici/lib/mock/mock-symbols.js
 var require_mock_symbols = __commonJS({
-  "node_modules/undici/lib/mock/mock-symbols.js"(exports, module2) {
+  "node_modules/undici/lib/mock/mock-symbols.js"(exports2, module2) {
     "use strict";
     module2.exports = {
       kAgent: /* @__PURE__ */ Symbol("agent"),
@@ -10951,7 +10951,7 @@ var require_mock_symbols = __commonJS({
 
 // node_modules/undici/lib/mock/mock-utils.js
 var require_mock_utils = __commonJS({
-  "node_modules/undici/lib/mock/mock-utils.js"(exports, module2) {
+  "node_modules/undici/lib/mock/mock-utils.js"(exports2, module2) {
     "use strict";
     var { MockNotMatchedError } = require_mock_errors();
     var {
@@ -11247,7 +11247,7 @@ var require_mock_utils = __commonJS({
 
 // node_modules/undici/lib/mock/mock-interceptor.js
 var require_mock_interceptor = __commonJS({
-  "node_modules/undici/lib/mock/mock-interceptor.js"(exports, module2) {
+  "node_modules/undici/lib/mock/mock-interceptor.js"(exports2, module2) {
     "use strict";
     var { getResponseData, buildKey, addMockDispatch } = require_mock_utils();
     var {
@@ -11409,7 +11409,7 @@ var require_mock_interceptor = __commonJS({
 
 // node_modules/undici/lib/mock/mock-client.js
 var require_mock_client = __commonJS({
-  "node_modules/undici/lib/mock/mock-client.js"(exports, module2) {
+  "node_modules/undici/lib/mock/mock-client.js"(exports2, module2) {
     "use strict";
     var { promisify: promisify3 } = __require("node:util");
     var Client = require_client();
@@ -11462,7 +11462,7 @@ var require_mock_client = __commonJS({
 
 // node_modules/undici/lib/mock/mock-pool.js
 var require_mock_pool = __commonJS({
-  "node_modules/undici/lib/mock/mock-pool.js"(exports, module2) {
+  "node_modules/undici/lib/mock/mock-pool.js"(exports2, module2) {
     "use strict";
     var { promisify: promisify3 } = __require("node:util");
     var Pool = require_pool();
@@ -11515,7 +11515,7 @@ var require_mock_pool = __commonJS({
 
 // node_modules/undici/lib/mock/pluralizer.js
 var require_pluralizer = __commonJS({
-  "node_modules/undici/lib/mock/pluralizer.js"(exports, module2) {
+  "node_modules/undici/lib/mock/pluralizer.js"(exports2, module2) {
     "use strict";
     var singulars = {
       pronoun: "it",
@@ -11546,7 +11546,7 @@ var require_pluralizer = __commonJS({
 
 // node_modules/undici/lib/mock/pending-interceptors-formatter.js
 var require_pending_interceptors_formatter = __commonJS({
-  "node_modules/undici/lib/mock/pending-interceptors-formatter.js"(exports, module2) {
+  "node_modules/undici/lib/mock/pending-interceptors-formatter.js"(exports2, module2) {
     "use strict";
     var { Transform: Transform2 } = __require("node:stream");
     var { Console } = __require("node:console");
@@ -11587,7 +11587,7 @@ var require_pending_interceptors_formatter = __commonJS({
 
 // node_modules/undici/lib/mock/mock-agent.js
 var require_mock_agent = __commonJS({
-  "node_modules/undici/lib/mock/mock-agent.js"(exports, module2) {
+  "node_modules/undici/lib/mock/mock-agent.js"(exports2, module2) {
     "use strict";
     var { kClients } = require_symbols();
     var Agent = require_agent();
@@ -11717,7 +11717,7 @@ ${pendingInterceptorsFormatter.format(pending)}
 
 // node_modules/undici/lib/global.js
 var require_global2 = __commonJS({
-  "node_modules/undici/lib/global.js"(exports, module2) {
+  "node_modules/undici/lib/global.js"(exports2, module2) {
     "use strict";
     var globalDispatcher = /* @__PURE__ */ Symbol.for("undici.globalDispatcher.1");
     var { InvalidArgumentError } = require_errors();
@@ -11748,7 +11748,7 @@ var require_global2 = __commonJS({
 
 // node_modules/undici/lib/handler/decorator-handler.js
 var require_decorator_handler = __commonJS({
-  "node_modules/undici/lib/handler/decorator-handler.js"(exports, module2) {
+  "node_modules/undici/lib/handler/decorator-handler.js"(exports2, module2) {
     "use strict";
     module2.exports = class DecoratorHandler {
       #handler;
@@ -11788,7 +11788,7 @@ var require_decorator_handler = __commonJS({
 
 // node_modules/undici/lib/interceptor/redirect.js
 var require_redirect = __commonJS({
-  "node_modules/undici/lib/interceptor/redirect.js"(exports, module2) {
+  "node_modules/undici/lib/interceptor/redirect.js"(exports2, module2) {
     "use strict";
     var RedirectHandler = require_redirect_handler();
     module2.exports = (opts) => {
@@ -11814,7 +11814,7 @@ var require_redirect = __commonJS({
 
 // node_modules/undici/lib/interceptor/retry.js
 var require_retry = __commonJS({
-  "node_modules/undici/lib/interceptor/retry.js"(exports, module2) {
+  "node_modules/undici/lib/interceptor/retry.js"(exports2, module2) {
     "use strict";
     var RetryHandler = require_retry_handler();
     module2.exports = (globalOpts) => {
@@ -11838,7 +11838,7 @@ var require_retry = __commonJS({
 
 // node_modules/undici/lib/interceptor/dump.js
 var require_dump = __commonJS({
-  "node_modules/undici/lib/interceptor/dump.js"(exports, module2) {
+  "node_modules/undici/lib/interceptor/dump.js"(exports2, module2) {
     "use strict";
     var util = require_util();
     var { InvalidArgumentError, RequestAbortedError } = require_errors();
@@ -11936,7 +11936,7 @@ var require_dump = __commonJS({
 
 // node_modules/undici/lib/interceptor/dns.js
 var require_dns = __commonJS({
-  "node_modules/undici/lib/interceptor/dns.js"(exports, module2) {
+  "node_modules/undici/lib/interceptor/dns.js"(exports2, module2) {
     "use strict";
     var { isIP } = __require("node:net");
     var { lookup } = __require("node:dns");
@@ -12225,7 +12225,7 @@ var require_dns = __commonJS({
 
 // node_modules/undici/lib/web/fetch/headers.js
 var require_headers = __commonJS({
-  "node_modules/undici/lib/web/fetch/headers.js"(exports, module2) {
+  "node_modules/undici/lib/web/fetch/headers.js"(exports2, module2) {
     "use strict";
     var { kConstruct } = require_symbols();
     var { kEnumerableProperty } = require_util();
@@ -12669,7 +12669,7 @@ var require_headers = __commonJS({
 
 // node_modules/undici/lib/web/fetch/response.js
 var require_response = __commonJS({
-  "node_modules/undici/lib/web/fetch/response.js"(exports, module2) {
+  "node_modules/undici/lib/web/fetch/response.js"(exports2, module2) {
     "use strict";
     var { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = require_headers();
     var { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = require_body();
@@ -13068,7 +13068,7 @@ var require_response = __commonJS({
 
 // node_modules/undici/lib/web/fetch/dispatcher-weakref.js
 var require_dispatcher_weakref = __commonJS({
-  "node_modules/undici/lib/web/fetch/dispatcher-weakref.js"(exports, module2) {
+  "node_modules/undici/lib/web/fetch/dispatcher-weakref.js"(exports2, module2) {
     "use strict";
     var { kConnected, kSize } = require_symbols();
     var CompatWeakRef = class {
@@ -13110,7 +13110,7 @@ var require_dispatcher_weakref = __commonJS({
 
 // node_modules/undici/lib/web/fetch/request.js
 var require_request2 = __commonJS({
-  "node_modules/undici/lib/web/fetch/request.js"(exports, module2) {
+  "node_modules/undici/lib/web/fetch/request.js"(exports2, module2) {
     "use strict";
     var { extractBody, mixinBody, cloneBody, bodyUnusable } = require_body();
     var { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = require_headers();
@@ -13805,7 +13805,7 @@ var require_request2 = __commonJS({
 
 // node_modules/undici/lib/web/fetch/index.js
 var require_fetch = __commonJS({
-  "node_modules/undici/lib/web/fetch/index.js"(exports, module2) {
+  "node_modules/undici/lib/web/fetch/index.js"(exports2, module2) {
     "use strict";
     var {
       makeNetworkError,
@@ -14870,7 +14870,7 @@ var require_fetch = __commonJS({
 
 // node_modules/undici/lib/web/fileapi/symbols.js
 var require_symbols3 = __commonJS({
-  "node_modules/undici/lib/web/fileapi/symbols.js"(exports, module2) {
+  "node_modules/undici/lib/web/fileapi/symbols.js"(exports2, module2) {
     "use strict";
     module2.exports = {
       kState: /* @__PURE__ */ Symbol("FileReader state"),
@@ -14885,7 +14885,7 @@ var require_symbols3 = __commonJS({
 
 // node_modules/undici/lib/web/fileapi/progressevent.js
 var require_progressevent = __commonJS({
-  "node_modules/undici/lib/web/fileapi/progressevent.js"(exports, module2) {
+  "node_modules/undici/lib/web/fileapi/progressevent.js"(exports2, module2) {
     "use strict";
     var { webidl } = require_webidl();
     var kState = /* @__PURE__ */ Symbol("ProgressEvent state");
@@ -14953,7 +14953,7 @@ var require_progressevent = __commonJS({
 
 // node_modules/undici/lib/web/fileapi/encoding.js
 var require_encoding = __commonJS({
-  "node_modules/undici/lib/web/fileapi/encoding.js"(exports, module2) {
+  "node_modules/undici/lib/web/fileapi/encoding.js"(exports2, module2) {
     "use strict";
     function getEncoding(label) {
       if (!label) {
@@ -15239,7 +15239,7 @@ var require_encoding = __commonJS({
 
 // node_modules/undici/lib/web/fileapi/util.js
 var require_util4 = __commonJS({
-  "node_modules/undici/lib/web/fileapi/util.js"(exports, module2) {
+  "node_modules/undici/lib/web/fileapi/util.js"(exports2, module2) {
     "use strict";
     var {
       kState,
@@ -15424,7 +15424,7 @@ var require_util4 = __commonJS({
 
 // node_modules/undici/lib/web/fileapi/filereader.js
 var require_filereader = __commonJS({
-  "node_modules/undici/lib/web/fileapi/filereader.js"(exports, module2) {
+  "node_modules/undici/lib/web/fileapi/filereader.js"(exports2, module2) {
     "use strict";
     var {
       staticPropertyDescriptors,
@@ -15683,7 +15683,7 @@ var require_filereader = __commonJS({
 
 // node_modules/undici/lib/web/cache/symbols.js
 var require_symbols4 = __commonJS({
-  "node_modules/undici/lib/web/cache/symbols.js"(exports, module2) {
+  "node_modules/undici/lib/web/cache/symbols.js"(exports2, module2) {
     "use strict";
     module2.exports = {
       kConstruct: require_symbols().kConstruct
@@ -15693,7 +15693,7 @@ var require_symbols4 = __commonJS({
 
 // node_modules/undici/lib/web/cache/util.js
 var require_util5 = __commonJS({
-  "node_modules/undici/lib/web/cache/util.js"(exports, module2) {
+  "node_modules/undici/lib/web/cache/util.js"(exports2, module2) {
     "use strict";
     var assert2 = __require("node:assert");
     var { URLSerializer } = require_data_url();
@@ -15723,7 +15723,7 @@ var require_util5 = __commonJS({
 
 // node_modules/undici/lib/web/cache/cache.js
 var require_cache = __commonJS({
-  "node_modules/undici/lib/web/cache/cache.js"(exports, module2) {
+  "node_modules/undici/lib/web/cache/cache.js"(exports2, module2) {
     "use strict";
     var { kConstruct } = require_symbols4();
     var { urlEquals, getFieldValues } = require_util5();
@@ -16268,7 +16268,7 @@ var require_cache = __commonJS({
 
 // node_modules/undici/lib/web/cache/cachestorage.js
 var require_cachestorage = __commonJS({
-  "node_modules/undici/lib/web/cache/cachestorage.js"(exports, module2) {
+  "node_modules/undici/lib/web/cache/cachestorage.js"(exports2, module2) {
     "use strict";
     var { kConstruct } = require_symbols4();
     var { Cache } = require_cache();
@@ -16378,7 +16378,7 @@ var require_cachestorage = __commonJS({
 
 // node_modules/undici/lib/web/cookies/constants.js
 var require_constants4 = __commonJS({
-  "node_modules/undici/lib/web/cookies/constants.js"(exports, module2) {
+  "node_modules/undici/lib/web/cookies/constants.js"(exports2, module2) {
     "use strict";
     var maxAttributeValueSize = 1024;
     var maxNameValuePairSize = 4096;
@@ -16391,7 +16391,7 @@ var require_constants4 = __commonJS({
 
 // node_modules/undici/lib/web/cookies/util.js
 var require_util6 = __commonJS({
-  "node_modules/undici/lib/web/cookies/util.js"(exports, module2) {
+  "node_modules/undici/lib/web/cookies/util.js"(exports2, module2) {
     "use strict";
     function isCTLExcludingHtab(value) {
       for (let i3 = 0; i3 < value.length; ++i3) {
@@ -16599,7 +16599,7 @@ var require_util6 = __commonJS({
 
 // node_modules/undici/lib/web/cookies/parse.js
 var require_parse = __commonJS({
-  "node_modules/undici/lib/web/cookies/parse.js"(exports, module2) {
+  "node_modules/undici/lib/web/cookies/parse.js"(exports2, module2) {
     "use strict";
     var { maxNameValuePairSize, maxAttributeValueSize } = require_constants4();
     var { isCTLExcludingHtab } = require_util6();
@@ -16735,7 +16735,7 @@ var require_parse = __commonJS({
 
 // node_modules/undici/lib/web/cookies/index.js
 var require_cookies = __commonJS({
-  "node_modules/undici/lib/web/cookies/index.js"(exports, module2) {
+  "node_modules/undici/lib/web/cookies/index.js"(exports2, module2) {
     "use strict";
     var { parseSetCookie } = require_parse();
     var { stringify } = require_util6();
@@ -16864,7 +16864,7 @@ var require_cookies = __commonJS({
 
 // node_modules/undici/lib/web/websocket/events.js
 var require_events = __commonJS({
-  "node_modules/undici/lib/web/websocket/events.js"(exports, module2) {
+  "node_modules/undici/lib/web/websocket/events.js"(exports2, module2) {
     "use strict";
     var { webidl } = require_webidl();
     var { kEnumerableProperty } = require_util();
@@ -17130,7 +17130,7 @@ var require_events = __commonJS({
 
 // node_modules/undici/lib/web/websocket/constants.js
 var require_constants5 = __commonJS({
-  "node_modules/undici/lib/web/websocket/constants.js"(exports, module2) {
+  "node_modules/undici/lib/web/websocket/constants.js"(exports2, module2) {
     "use strict";
     var uid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
     var staticPropertyDescriptors = {
@@ -17187,7 +17187,7 @@ var require_constants5 = __commonJS({
 
 // node_modules/undici/lib/web/websocket/symbols.js
 var require_symbols5 = __commonJS({
-  "node_modules/undici/lib/web/websocket/symbols.js"(exports, module2) {
+  "node_modules/undici/lib/web/websocket/symbols.js"(exports2, module2) {
     "use strict";
     module2.exports = {
       kWebSocketURL: /* @__PURE__ */ Symbol("url"),
@@ -17204,7 +17204,7 @@ var require_symbols5 = __commonJS({
 
 // node_modules/undici/lib/web/websocket/util.js
 var require_util7 = __commonJS({
-  "node_modules/undici/lib/web/websocket/util.js"(exports, module2) {
+  "node_modules/undici/lib/web/websocket/util.js"(exports2, module2) {
     "use strict";
     var { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = require_symbols5();
     var { states, opcodes } = require_constants5();
@@ -17377,7 +17377,7 @@ var require_util7 = __commonJS({
 
 // node_modules/undici/lib/web/websocket/frame.js
 var require_frame = __commonJS({
-  "node_modules/undici/lib/web/websocket/frame.js"(exports, module2) {
+  "node_modules/undici/lib/web/websocket/frame.js"(exports2, module2) {
     "use strict";
     var { maxUnsigned16Bit } = require_constants5();
     var BUFFER_SIZE = 16386;
@@ -17454,7 +17454,7 @@ var require_frame = __commonJS({
 
 // node_modules/undici/lib/web/websocket/connection.js
 var require_connection = __commonJS({
-  "node_modules/undici/lib/web/websocket/connection.js"(exports, module2) {
+  "node_modules/undici/lib/web/websocket/connection.js"(exports2, module2) {
     "use strict";
     var { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = require_constants5();
     var {
@@ -17639,7 +17639,7 @@ var require_connection = __commonJS({
 
 // node_modules/undici/lib/web/websocket/permessage-deflate.js
 var require_permessage_deflate = __commonJS({
-  "node_modules/undici/lib/web/websocket/permessage-deflate.js"(exports, module2) {
+  "node_modules/undici/lib/web/websocket/permessage-deflate.js"(exports2, module2) {
     "use strict";
     var { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __require("node:zlib");
     var { isValidClientWindowBits } = require_util7();
@@ -17721,7 +17721,7 @@ var require_permessage_deflate = __commonJS({
 
 // node_modules/undici/lib/web/websocket/receiver.js
 var require_receiver = __commonJS({
-  "node_modules/undici/lib/web/websocket/receiver.js"(exports, module2) {
+  "node_modules/undici/lib/web/websocket/receiver.js"(exports2, module2) {
     "use strict";
     var { Writable: Writable4 } = __require("node:stream");
     var assert2 = __require("node:assert");
@@ -18103,7 +18103,7 @@ var require_receiver = __commonJS({
 
 // node_modules/undici/lib/web/websocket/sender.js
 var require_sender = __commonJS({
-  "node_modules/undici/lib/web/websocket/sender.js"(exports, module2) {
+  "node_modules/undici/lib/web/websocket/sender.js"(exports2, module2) {
     "use strict";
     var { WebsocketFrameSend } = require_frame();
     var { opcodes, sendHints } = require_constants5();
@@ -18185,7 +18185,7 @@ var require_sender = __commonJS({
 
 // node_modules/undici/lib/web/websocket/websocket.js
 var require_websocket = __commonJS({
-  "node_modules/undici/lib/web/websocket/websocket.js"(exports, module2) {
+  "node_modules/undici/lib/web/websocket/websocket.js"(exports2, module2) {
     "use strict";
     var { webidl } = require_webidl();
     var { URLSerializer } = require_data_url();
@@ -18575,7 +18575,7 @@ var require_websocket = __commonJS({
 
 // node_modules/undici/lib/web/eventsource/util.js
 var require_util8 = __commonJS({
-  "node_modules/undici/lib/web/eventsource/util.js"(exports, module2) {
+  "node_modules/undici/lib/web/eventsource/util.js"(exports2, module2) {
     "use strict";
     function isValidLastEventId(value) {
       return value.indexOf("\0") === -1;
@@ -18602,7 +18602,7 @@ var require_util8 = __commonJS({
 
 // node_modules/undici/lib/web/eventsource/eventsource-stream.js
 var require_eventsource_stream = __commonJS({
-  "node_modules/undici/lib/web/eventsource/eventsource-stream.js"(exports, module2) {
+  "node_modules/undici/lib/web/eventsource/eventsource-stream.js"(exports2, module2) {
     "use strict";
     var buffer = __require("node:buffer");
     var { Transform: Transform2 } = __require("node:stream");
@@ -18639,12 +18639,12 @@ var require_eventsource_stream = __commonJS({
       }
       return true;
     }
-    function isFieldName(line, length, field3) {
-      if (length !== field3.length) {
+    function isFieldName(line, length, field2) {
+      if (length !== field2.length) {
         return false;
       }
       for (let i3 = 0; i3 < length; i3++) {
-        if (line[i3] !== field3[i3]) {
+        if (line[i3] !== field2[i3]) {
           return false;
         }
       }
@@ -18845,13 +18845,13 @@ ${value}`;
           }
         }
       }
-      setEventFieldSize(field3, size) {
-        const eventSize = this.eventSize - this.eventFieldSizes[field3] + size;
+      setEventFieldSize(field2, size) {
+        const eventSize = this.eventSize - this.eventFieldSizes[field2] + size;
         if (this.maxEventSize > 0 && eventSize > this.maxEventSize) {
           throw createMaxEventSizeExceededError();
         }
         this.eventSize = eventSize;
-        this.eventFieldSizes[field3] = size;
+        this.eventFieldSizes[field2] = size;
       }
       /**
        * @param {EventSourceStreamEvent} event
@@ -19007,7 +19007,7 @@ ${value}`;
 
 // node_modules/undici/lib/web/eventsource/eventsource.js
 var require_eventsource = __commonJS({
-  "node_modules/undici/lib/web/eventsource/eventsource.js"(exports, module2) {
+  "node_modules/undici/lib/web/eventsource/eventsource.js"(exports2, module2) {
     "use strict";
     var { pipeline } = __require("node:stream");
     var { fetching } = require_fetch();
@@ -19307,7 +19307,7 @@ var require_eventsource = __commonJS({
 
 // node_modules/undici/index.js
 var require_undici = __commonJS({
-  "node_modules/undici/index.js"(exports, module2) {
+  "node_modules/undici/index.js"(exports2, module2) {
     "use strict";
     var Client = require_client();
     var Dispatcher = require_dispatcher();
@@ -19449,9 +19449,9 @@ var require_undici = __commonJS({
 
 // node_modules/@actions/http-client/lib/index.js
 var require_lib = __commonJS({
-  "node_modules/@actions/http-client/lib/index.js"(exports) {
+  "node_modules/@actions/http-client/lib/index.js"(exports2) {
     "use strict";
-    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o2, m, k, k2) {
+    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o2, m, k, k2) {
       if (k2 === void 0) k2 = k;
       var desc = Object.getOwnPropertyDescriptor(m, k);
       if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
@@ -19464,12 +19464,12 @@ var require_lib = __commonJS({
       if (k2 === void 0) k2 = k;
       o2[k2] = m[k];
     }));
-    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o2, v) {
+    var __setModuleDefault = exports2 && exports2.__setModuleDefault || (Object.create ? (function(o2, v) {
       Object.defineProperty(o2, "default", { enumerable: true, value: v });
     }) : function(o2, v) {
       o2["default"] = v;
     });
-    var __importStar = exports && exports.__importStar || /* @__PURE__ */ (function() {
+    var __importStar = exports2 && exports2.__importStar || /* @__PURE__ */ (function() {
       var ownKeys = function(o2) {
         ownKeys = Object.getOwnPropertyNames || function(o3) {
           var ar = [];
@@ -19488,7 +19488,7 @@ var require_lib = __commonJS({
         return result;
       };
     })();
-    var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
+    var __awaiter = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
         return value instanceof P ? value : new P(function(resolve7) {
           resolve7(value);
@@ -19515,10 +19515,10 @@ var require_lib = __commonJS({
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.HttpClient = exports.HttpClientResponse = exports.HttpClientError = exports.MediaTypes = exports.Headers = exports.HttpCodes = void 0;
-    exports.getProxyUrl = getProxyUrl;
-    exports.isHttps = isHttps;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.HttpClient = exports2.HttpClientResponse = exports2.HttpClientError = exports2.MediaTypes = exports2.Headers = exports2.HttpCodes = void 0;
+    exports2.getProxyUrl = getProxyUrl;
+    exports2.isHttps = isHttps;
     var http = __importStar(__require("http"));
     var https = __importStar(__require("https"));
     var pm2 = __importStar(require_proxy());
@@ -19553,16 +19553,16 @@ var require_lib = __commonJS({
       HttpCodes2[HttpCodes2["BadGateway"] = 502] = "BadGateway";
       HttpCodes2[HttpCodes2["ServiceUnavailable"] = 503] = "ServiceUnavailable";
       HttpCodes2[HttpCodes2["GatewayTimeout"] = 504] = "GatewayTimeout";
-    })(HttpCodes || (exports.HttpCodes = HttpCodes = {}));
+    })(HttpCodes || (exports2.HttpCodes = HttpCodes = {}));
     var Headers;
     (function(Headers2) {
       Headers2["Accept"] = "accept";
       Headers2["ContentType"] = "content-type";
-    })(Headers || (exports.Headers = Headers = {}));
+    })(Headers || (exports2.Headers = Headers = {}));
     var MediaTypes;
     (function(MediaTypes2) {
       MediaTypes2["ApplicationJson"] = "application/json";
-    })(MediaTypes || (exports.MediaTypes = MediaTypes = {}));
+    })(MediaTypes || (exports2.MediaTypes = MediaTypes = {}));
     function getProxyUrl(serverUrl) {
       const proxyUrl = pm2.getProxyUrl(new URL(serverUrl));
       return proxyUrl ? proxyUrl.href : "";
@@ -19590,7 +19590,7 @@ var require_lib = __commonJS({
         Object.setPrototypeOf(this, _HttpClientError.prototype);
       }
     };
-    exports.HttpClientError = HttpClientError;
+    exports2.HttpClientError = HttpClientError;
     var HttpClientResponse = class {
       constructor(message4) {
         this.message = message4;
@@ -19622,7 +19622,7 @@ var require_lib = __commonJS({
         });
       }
     };
-    exports.HttpClientResponse = HttpClientResponse;
+    exports2.HttpClientResponse = HttpClientResponse;
     function isHttps(requestUrl) {
       const parsedUrl = new URL(requestUrl);
       return parsedUrl.protocol === "https:";
@@ -20133,16 +20133,16 @@ var require_lib = __commonJS({
         });
       }
     };
-    exports.HttpClient = HttpClient;
+    exports2.HttpClient = HttpClient;
     var lowercaseKeys = (obj) => Object.keys(obj).reduce((c3, k) => (c3[k.toLowerCase()] = obj[k], c3), {});
   }
 });
 
 // node_modules/@actions/http-client/lib/auth.js
 var require_auth = __commonJS({
-  "node_modules/@actions/http-client/lib/auth.js"(exports) {
+  "node_modules/@actions/http-client/lib/auth.js"(exports2) {
     "use strict";
-    var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
+    var __awaiter = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
         return value instanceof P ? value : new P(function(resolve7) {
           resolve7(value);
@@ -20169,8 +20169,8 @@ var require_auth = __commonJS({
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.PersonalAccessTokenCredentialHandler = exports.BearerCredentialHandler = exports.BasicCredentialHandler = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.PersonalAccessTokenCredentialHandler = exports2.BearerCredentialHandler = exports2.BasicCredentialHandler = void 0;
     var BasicCredentialHandler = class {
       constructor(username, password) {
         this.username = username;
@@ -20192,7 +20192,7 @@ var require_auth = __commonJS({
         });
       }
     };
-    exports.BasicCredentialHandler = BasicCredentialHandler;
+    exports2.BasicCredentialHandler = BasicCredentialHandler;
     var BearerCredentialHandler = class {
       constructor(token) {
         this.token = token;
@@ -20215,7 +20215,7 @@ var require_auth = __commonJS({
         });
       }
     };
-    exports.BearerCredentialHandler = BearerCredentialHandler;
+    exports2.BearerCredentialHandler = BearerCredentialHandler;
     var PersonalAccessTokenCredentialHandler = class {
       constructor(token) {
         this.token = token;
@@ -20238,15 +20238,15 @@ var require_auth = __commonJS({
         });
       }
     };
-    exports.PersonalAccessTokenCredentialHandler = PersonalAccessTokenCredentialHandler;
+    exports2.PersonalAccessTokenCredentialHandler = PersonalAccessTokenCredentialHandler;
   }
 });
 
 // node_modules/@actions/core/lib/oidc-utils.js
 var require_oidc_utils = __commonJS({
-  "node_modules/@actions/core/lib/oidc-utils.js"(exports) {
+  "node_modules/@actions/core/lib/oidc-utils.js"(exports2) {
     "use strict";
-    var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
+    var __awaiter = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
         return value instanceof P ? value : new P(function(resolve7) {
           resolve7(value);
@@ -20273,8 +20273,8 @@ var require_oidc_utils = __commonJS({
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.OidcClient = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.OidcClient = void 0;
     var http_client_1 = require_lib();
     var auth_1 = require_auth();
     var core_1 = require_core();
@@ -20336,15 +20336,15 @@ var require_oidc_utils = __commonJS({
         });
       }
     };
-    exports.OidcClient = OidcClient;
+    exports2.OidcClient = OidcClient;
   }
 });
 
 // node_modules/@actions/core/lib/summary.js
 var require_summary = __commonJS({
-  "node_modules/@actions/core/lib/summary.js"(exports) {
+  "node_modules/@actions/core/lib/summary.js"(exports2) {
     "use strict";
-    var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
+    var __awaiter = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
         return value instanceof P ? value : new P(function(resolve7) {
           resolve7(value);
@@ -20371,13 +20371,13 @@ var require_summary = __commonJS({
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.summary = exports.markdownSummary = exports.SUMMARY_DOCS_URL = exports.SUMMARY_ENV_VAR = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.summary = exports2.markdownSummary = exports2.SUMMARY_DOCS_URL = exports2.SUMMARY_ENV_VAR = void 0;
     var os_1 = __require("os");
     var fs_1 = __require("fs");
     var { access: access2, appendFile, writeFile: writeFile2 } = fs_1.promises;
-    exports.SUMMARY_ENV_VAR = "GITHUB_STEP_SUMMARY";
-    exports.SUMMARY_DOCS_URL = "https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary";
+    exports2.SUMMARY_ENV_VAR = "GITHUB_STEP_SUMMARY";
+    exports2.SUMMARY_DOCS_URL = "https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary";
     var Summary = class {
       constructor() {
         this._buffer = "";
@@ -20393,9 +20393,9 @@ var require_summary = __commonJS({
           if (this._filePath) {
             return this._filePath;
           }
-          const pathFromEnv = process.env[exports.SUMMARY_ENV_VAR];
+          const pathFromEnv = process.env[exports2.SUMMARY_ENV_VAR];
           if (!pathFromEnv) {
-            throw new Error(`Unable to find environment variable for $${exports.SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
+            throw new Error(`Unable to find environment variable for $${exports2.SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
           }
           try {
             yield access2(pathFromEnv, fs_1.constants.R_OK | fs_1.constants.W_OK);
@@ -20629,16 +20629,16 @@ var require_summary = __commonJS({
       }
     };
     var _summary = new Summary();
-    exports.markdownSummary = _summary;
-    exports.summary = _summary;
+    exports2.markdownSummary = _summary;
+    exports2.summary = _summary;
   }
 });
 
 // node_modules/@actions/core/lib/path-utils.js
 var require_path_utils = __commonJS({
-  "node_modules/@actions/core/lib/path-utils.js"(exports) {
+  "node_modules/@actions/core/lib/path-utils.js"(exports2) {
     "use strict";
-    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o2, m, k, k2) {
+    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o2, m, k, k2) {
       if (k2 === void 0) k2 = k;
       var desc = Object.getOwnPropertyDescriptor(m, k);
       if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
@@ -20651,12 +20651,12 @@ var require_path_utils = __commonJS({
       if (k2 === void 0) k2 = k;
       o2[k2] = m[k];
     }));
-    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o2, v) {
+    var __setModuleDefault = exports2 && exports2.__setModuleDefault || (Object.create ? (function(o2, v) {
       Object.defineProperty(o2, "default", { enumerable: true, value: v });
     }) : function(o2, v) {
       o2["default"] = v;
     });
-    var __importStar = exports && exports.__importStar || /* @__PURE__ */ (function() {
+    var __importStar = exports2 && exports2.__importStar || /* @__PURE__ */ (function() {
       var ownKeys = function(o2) {
         ownKeys = Object.getOwnPropertyNames || function(o3) {
           var ar = [];
@@ -20675,10 +20675,10 @@ var require_path_utils = __commonJS({
         return result;
       };
     })();
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.toPosixPath = toPosixPath2;
-    exports.toWin32Path = toWin32Path;
-    exports.toPlatformPath = toPlatformPath;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.toPosixPath = toPosixPath2;
+    exports2.toWin32Path = toWin32Path;
+    exports2.toPlatformPath = toPlatformPath;
     var path6 = __importStar(__require("path"));
     function toPosixPath2(pth) {
       return pth.replace(/[\\]/g, "/");
@@ -20694,9 +20694,9 @@ var require_path_utils = __commonJS({
 
 // node_modules/@actions/io/lib/io-util.js
 var require_io_util = __commonJS({
-  "node_modules/@actions/io/lib/io-util.js"(exports) {
+  "node_modules/@actions/io/lib/io-util.js"(exports2) {
     "use strict";
-    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o2, m, k, k2) {
+    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o2, m, k, k2) {
       if (k2 === void 0) k2 = k;
       var desc = Object.getOwnPropertyDescriptor(m, k);
       if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
@@ -20709,12 +20709,12 @@ var require_io_util = __commonJS({
       if (k2 === void 0) k2 = k;
       o2[k2] = m[k];
     }));
-    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o2, v) {
+    var __setModuleDefault = exports2 && exports2.__setModuleDefault || (Object.create ? (function(o2, v) {
       Object.defineProperty(o2, "default", { enumerable: true, value: v });
     }) : function(o2, v) {
       o2["default"] = v;
     });
-    var __importStar = exports && exports.__importStar || /* @__PURE__ */ (function() {
+    var __importStar = exports2 && exports2.__importStar || /* @__PURE__ */ (function() {
       var ownKeys = function(o2) {
         ownKeys = Object.getOwnPropertyNames || function(o3) {
           var ar = [];
@@ -20733,7 +20733,7 @@ var require_io_util = __commonJS({
         return result;
       };
     })();
-    var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
+    var __awaiter = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
         return value instanceof P ? value : new P(function(resolve7) {
           resolve7(value);
@@ -20761,33 +20761,33 @@ var require_io_util = __commonJS({
       });
     };
     var _a;
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.READONLY = exports.UV_FS_O_EXLOCK = exports.IS_WINDOWS = exports.unlink = exports.symlink = exports.stat = exports.rmdir = exports.rm = exports.rename = exports.readdir = exports.open = exports.mkdir = exports.lstat = exports.copyFile = exports.chmod = void 0;
-    exports.readlink = readlink;
-    exports.exists = exists2;
-    exports.isDirectory = isDirectory;
-    exports.isRooted = isRooted;
-    exports.tryGetExecutablePath = tryGetExecutablePath;
-    exports.getCmdPath = getCmdPath;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.READONLY = exports2.UV_FS_O_EXLOCK = exports2.IS_WINDOWS = exports2.unlink = exports2.symlink = exports2.stat = exports2.rmdir = exports2.rm = exports2.rename = exports2.readdir = exports2.open = exports2.mkdir = exports2.lstat = exports2.copyFile = exports2.chmod = void 0;
+    exports2.readlink = readlink;
+    exports2.exists = exists2;
+    exports2.isDirectory = isDirectory;
+    exports2.isRooted = isRooted;
+    exports2.tryGetExecutablePath = tryGetExecutablePath;
+    exports2.getCmdPath = getCmdPath;
     var fs2 = __importStar(__require("fs"));
     var path6 = __importStar(__require("path"));
-    _a = fs2.promises, exports.chmod = _a.chmod, exports.copyFile = _a.copyFile, exports.lstat = _a.lstat, exports.mkdir = _a.mkdir, exports.open = _a.open, exports.readdir = _a.readdir, exports.rename = _a.rename, exports.rm = _a.rm, exports.rmdir = _a.rmdir, exports.stat = _a.stat, exports.symlink = _a.symlink, exports.unlink = _a.unlink;
-    exports.IS_WINDOWS = process.platform === "win32";
+    _a = fs2.promises, exports2.chmod = _a.chmod, exports2.copyFile = _a.copyFile, exports2.lstat = _a.lstat, exports2.mkdir = _a.mkdir, exports2.open = _a.open, exports2.readdir = _a.readdir, exports2.rename = _a.rename, exports2.rm = _a.rm, exports2.rmdir = _a.rmdir, exports2.stat = _a.stat, exports2.symlink = _a.symlink, exports2.unlink = _a.unlink;
+    exports2.IS_WINDOWS = process.platform === "win32";
     function readlink(fsPath) {
       return __awaiter(this, void 0, void 0, function* () {
         const result = yield fs2.promises.readlink(fsPath);
-        if (exports.IS_WINDOWS && !result.endsWith("\\")) {
+        if (exports2.IS_WINDOWS && !result.endsWith("\\")) {
           return `${result}\\`;
         }
         return result;
       });
     }
-    exports.UV_FS_O_EXLOCK = 268435456;
-    exports.READONLY = fs2.constants.O_RDONLY;
+    exports2.UV_FS_O_EXLOCK = 268435456;
+    exports2.READONLY = fs2.constants.O_RDONLY;
     function exists2(fsPath) {
       return __awaiter(this, void 0, void 0, function* () {
         try {
-          yield (0, exports.stat)(fsPath);
+          yield (0, exports2.stat)(fsPath);
         } catch (err2) {
           if (err2.code === "ENOENT") {
             return false;
@@ -20799,7 +20799,7 @@ var require_io_util = __commonJS({
     }
     function isDirectory(fsPath_1) {
       return __awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
-        const stats = useStat ? yield (0, exports.stat)(fsPath) : yield (0, exports.lstat)(fsPath);
+        const stats = useStat ? yield (0, exports2.stat)(fsPath) : yield (0, exports2.lstat)(fsPath);
         return stats.isDirectory();
       });
     }
@@ -20808,7 +20808,7 @@ var require_io_util = __commonJS({
       if (!p) {
         throw new Error('isRooted() parameter "p" cannot be empty');
       }
-      if (exports.IS_WINDOWS) {
+      if (exports2.IS_WINDOWS) {
         return p.startsWith("\\") || /^[A-Z]:/i.test(p);
       }
       return p.startsWith("/");
@@ -20817,14 +20817,14 @@ var require_io_util = __commonJS({
       return __awaiter(this, void 0, void 0, function* () {
         let stats = void 0;
         try {
-          stats = yield (0, exports.stat)(filePath);
+          stats = yield (0, exports2.stat)(filePath);
         } catch (err2) {
           if (err2.code !== "ENOENT") {
             console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err2}`);
           }
         }
         if (stats && stats.isFile()) {
-          if (exports.IS_WINDOWS) {
+          if (exports2.IS_WINDOWS) {
             const upperExt = path6.extname(filePath).toUpperCase();
             if (extensions.some((validExt) => validExt.toUpperCase() === upperExt)) {
               return filePath;
@@ -20840,18 +20840,18 @@ var require_io_util = __commonJS({
           filePath = originalFilePath + extension;
           stats = void 0;
           try {
-            stats = yield (0, exports.stat)(filePath);
+            stats = yield (0, exports2.stat)(filePath);
           } catch (err2) {
             if (err2.code !== "ENOENT") {
               console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err2}`);
             }
           }
           if (stats && stats.isFile()) {
-            if (exports.IS_WINDOWS) {
+            if (exports2.IS_WINDOWS) {
               try {
                 const directory = path6.dirname(filePath);
                 const upperName = path6.basename(filePath).toUpperCase();
-                for (const actualName of yield (0, exports.readdir)(directory)) {
+                for (const actualName of yield (0, exports2.readdir)(directory)) {
                   if (upperName === actualName.toUpperCase()) {
                     filePath = path6.join(directory, actualName);
                     break;
@@ -20873,7 +20873,7 @@ var require_io_util = __commonJS({
     }
     function normalizeSeparators(p) {
       p = p || "";
-      if (exports.IS_WINDOWS) {
+      if (exports2.IS_WINDOWS) {
         p = p.replace(/\//g, "\\");
         return p.replace(/\\\\+/g, "\\");
       }
@@ -20891,9 +20891,9 @@ var require_io_util = __commonJS({
 
 // node_modules/@actions/io/lib/io.js
 var require_io = __commonJS({
-  "node_modules/@actions/io/lib/io.js"(exports) {
+  "node_modules/@actions/io/lib/io.js"(exports2) {
     "use strict";
-    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o2, m, k, k2) {
+    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o2, m, k, k2) {
       if (k2 === void 0) k2 = k;
       var desc = Object.getOwnPropertyDescriptor(m, k);
       if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
@@ -20906,12 +20906,12 @@ var require_io = __commonJS({
       if (k2 === void 0) k2 = k;
       o2[k2] = m[k];
     }));
-    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o2, v) {
+    var __setModuleDefault = exports2 && exports2.__setModuleDefault || (Object.create ? (function(o2, v) {
       Object.defineProperty(o2, "default", { enumerable: true, value: v });
     }) : function(o2, v) {
       o2["default"] = v;
     });
-    var __importStar = exports && exports.__importStar || /* @__PURE__ */ (function() {
+    var __importStar = exports2 && exports2.__importStar || /* @__PURE__ */ (function() {
       var ownKeys = function(o2) {
         ownKeys = Object.getOwnPropertyNames || function(o3) {
           var ar = [];
@@ -20930,7 +20930,7 @@ var require_io = __commonJS({
         return result;
       };
     })();
-    var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
+    var __awaiter = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
         return value instanceof P ? value : new P(function(resolve7) {
           resolve7(value);
@@ -20957,13 +20957,13 @@ var require_io = __commonJS({
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.cp = cp;
-    exports.mv = mv;
-    exports.rmRF = rmRF;
-    exports.mkdirP = mkdirP;
-    exports.which = which;
-    exports.findInPath = findInPath;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.cp = cp;
+    exports2.mv = mv;
+    exports2.rmRF = rmRF;
+    exports2.mkdirP = mkdirP;
+    exports2.which = which;
+    exports2.findInPath = findInPath;
     var assert_1 = __require("assert");
     var path6 = __importStar(__require("path"));
     var ioUtil = __importStar(require_io_util());
@@ -21152,9 +21152,9 @@ var require_io = __commonJS({
 
 // node_modules/@actions/exec/lib/toolrunner.js
 var require_toolrunner = __commonJS({
-  "node_modules/@actions/exec/lib/toolrunner.js"(exports) {
+  "node_modules/@actions/exec/lib/toolrunner.js"(exports2) {
     "use strict";
-    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o2, m, k, k2) {
+    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o2, m, k, k2) {
       if (k2 === void 0) k2 = k;
       var desc = Object.getOwnPropertyDescriptor(m, k);
       if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
@@ -21167,12 +21167,12 @@ var require_toolrunner = __commonJS({
       if (k2 === void 0) k2 = k;
       o2[k2] = m[k];
     }));
-    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o2, v) {
+    var __setModuleDefault = exports2 && exports2.__setModuleDefault || (Object.create ? (function(o2, v) {
       Object.defineProperty(o2, "default", { enumerable: true, value: v });
     }) : function(o2, v) {
       o2["default"] = v;
     });
-    var __importStar = exports && exports.__importStar || /* @__PURE__ */ (function() {
+    var __importStar = exports2 && exports2.__importStar || /* @__PURE__ */ (function() {
       var ownKeys = function(o2) {
         ownKeys = Object.getOwnPropertyNames || function(o3) {
           var ar = [];
@@ -21191,7 +21191,7 @@ var require_toolrunner = __commonJS({
         return result;
       };
     })();
-    var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
+    var __awaiter = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
         return value instanceof P ? value : new P(function(resolve7) {
           resolve7(value);
@@ -21218,9 +21218,9 @@ var require_toolrunner = __commonJS({
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.ToolRunner = void 0;
-    exports.argStringToArray = argStringToArray;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.ToolRunner = void 0;
+    exports2.argStringToArray = argStringToArray;
     var os2 = __importStar(__require("os"));
     var events = __importStar(__require("events"));
     var child = __importStar(__require("child_process"));
@@ -21538,7 +21538,7 @@ var require_toolrunner = __commonJS({
         });
       }
     };
-    exports.ToolRunner = ToolRunner;
+    exports2.ToolRunner = ToolRunner;
     function argStringToArray(argString) {
       const args2 = [];
       let inQuotes = false;
@@ -21650,9 +21650,9 @@ var require_toolrunner = __commonJS({
 
 // node_modules/@actions/exec/lib/exec.js
 var require_exec = __commonJS({
-  "node_modules/@actions/exec/lib/exec.js"(exports) {
+  "node_modules/@actions/exec/lib/exec.js"(exports2) {
     "use strict";
-    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o2, m, k, k2) {
+    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o2, m, k, k2) {
       if (k2 === void 0) k2 = k;
       var desc = Object.getOwnPropertyDescriptor(m, k);
       if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
@@ -21665,12 +21665,12 @@ var require_exec = __commonJS({
       if (k2 === void 0) k2 = k;
       o2[k2] = m[k];
     }));
-    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o2, v) {
+    var __setModuleDefault = exports2 && exports2.__setModuleDefault || (Object.create ? (function(o2, v) {
       Object.defineProperty(o2, "default", { enumerable: true, value: v });
     }) : function(o2, v) {
       o2["default"] = v;
     });
-    var __importStar = exports && exports.__importStar || /* @__PURE__ */ (function() {
+    var __importStar = exports2 && exports2.__importStar || /* @__PURE__ */ (function() {
       var ownKeys = function(o2) {
         ownKeys = Object.getOwnPropertyNames || function(o3) {
           var ar = [];
@@ -21689,7 +21689,7 @@ var require_exec = __commonJS({
         return result;
       };
     })();
-    var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
+    var __awaiter = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
         return value instanceof P ? value : new P(function(resolve7) {
           resolve7(value);
@@ -21716,9 +21716,9 @@ var require_exec = __commonJS({
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.exec = exec;
-    exports.getExecOutput = getExecOutput;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.exec = exec;
+    exports2.getExecOutput = getExecOutput;
     var string_decoder_1 = __require("string_decoder");
     var tr = __importStar(require_toolrunner());
     function exec(commandLine, args2, options) {
@@ -21770,9 +21770,9 @@ var require_exec = __commonJS({
 
 // node_modules/@actions/core/lib/platform.js
 var require_platform = __commonJS({
-  "node_modules/@actions/core/lib/platform.js"(exports) {
+  "node_modules/@actions/core/lib/platform.js"(exports2) {
     "use strict";
-    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o2, m, k, k2) {
+    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o2, m, k, k2) {
       if (k2 === void 0) k2 = k;
       var desc = Object.getOwnPropertyDescriptor(m, k);
       if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
@@ -21785,12 +21785,12 @@ var require_platform = __commonJS({
       if (k2 === void 0) k2 = k;
       o2[k2] = m[k];
     }));
-    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o2, v) {
+    var __setModuleDefault = exports2 && exports2.__setModuleDefault || (Object.create ? (function(o2, v) {
       Object.defineProperty(o2, "default", { enumerable: true, value: v });
     }) : function(o2, v) {
       o2["default"] = v;
     });
-    var __importStar = exports && exports.__importStar || /* @__PURE__ */ (function() {
+    var __importStar = exports2 && exports2.__importStar || /* @__PURE__ */ (function() {
       var ownKeys = function(o2) {
         ownKeys = Object.getOwnPropertyNames || function(o3) {
           var ar = [];
@@ -21809,7 +21809,7 @@ var require_platform = __commonJS({
         return result;
       };
     })();
-    var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
+    var __awaiter = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
         return value instanceof P ? value : new P(function(resolve7) {
           resolve7(value);
@@ -21836,12 +21836,12 @@ var require_platform = __commonJS({
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
-    var __importDefault = exports && exports.__importDefault || function(mod) {
+    var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
     };
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.isLinux = exports.isMacOS = exports.isWindows = exports.arch = exports.platform = void 0;
-    exports.getDetails = getDetails;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.isLinux = exports2.isMacOS = exports2.isWindows = exports2.arch = exports2.platform = void 0;
+    exports2.getDetails = getDetails;
     var os_1 = __importDefault(__require("os"));
     var exec = __importStar(require_exec());
     var getWindowsInfo = () => __awaiter(void 0, void 0, void 0, function* () {
@@ -21878,19 +21878,19 @@ var require_platform = __commonJS({
         version
       };
     });
-    exports.platform = os_1.default.platform();
-    exports.arch = os_1.default.arch();
-    exports.isWindows = exports.platform === "win32";
-    exports.isMacOS = exports.platform === "darwin";
-    exports.isLinux = exports.platform === "linux";
+    exports2.platform = os_1.default.platform();
+    exports2.arch = os_1.default.arch();
+    exports2.isWindows = exports2.platform === "win32";
+    exports2.isMacOS = exports2.platform === "darwin";
+    exports2.isLinux = exports2.platform === "linux";
     function getDetails() {
       return __awaiter(this, void 0, void 0, function* () {
-        return Object.assign(Object.assign({}, yield exports.isWindows ? getWindowsInfo() : exports.isMacOS ? getMacOsInfo() : getLinuxInfo()), {
-          platform: exports.platform,
-          arch: exports.arch,
-          isWindows: exports.isWindows,
-          isMacOS: exports.isMacOS,
-          isLinux: exports.isLinux
+        return Object.assign(Object.assign({}, yield exports2.isWindows ? getWindowsInfo() : exports2.isMacOS ? getMacOsInfo() : getLinuxInfo()), {
+          platform: exports2.platform,
+          arch: exports2.arch,
+          isWindows: exports2.isWindows,
+          isMacOS: exports2.isMacOS,
+          isLinux: exports2.isLinux
         });
       });
     }
@@ -21899,9 +21899,9 @@ var require_platform = __commonJS({
 
 // node_modules/@actions/core/lib/core.js
 var require_core = __commonJS({
-  "node_modules/@actions/core/lib/core.js"(exports) {
+  "node_modules/@actions/core/lib/core.js"(exports2) {
     "use strict";
-    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o2, m, k, k2) {
+    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o2, m, k, k2) {
       if (k2 === void 0) k2 = k;
       var desc = Object.getOwnPropertyDescriptor(m, k);
       if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
@@ -21914,12 +21914,12 @@ var require_core = __commonJS({
       if (k2 === void 0) k2 = k;
       o2[k2] = m[k];
     }));
-    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o2, v) {
+    var __setModuleDefault = exports2 && exports2.__setModuleDefault || (Object.create ? (function(o2, v) {
       Object.defineProperty(o2, "default", { enumerable: true, value: v });
     }) : function(o2, v) {
       o2["default"] = v;
     });
-    var __importStar = exports && exports.__importStar || /* @__PURE__ */ (function() {
+    var __importStar = exports2 && exports2.__importStar || /* @__PURE__ */ (function() {
       var ownKeys = function(o2) {
         ownKeys = Object.getOwnPropertyNames || function(o3) {
           var ar = [];
@@ -21938,7 +21938,7 @@ var require_core = __commonJS({
         return result;
       };
     })();
-    var __awaiter = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
+    var __awaiter = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
         return value instanceof P ? value : new P(function(resolve7) {
           resolve7(value);
@@ -21965,29 +21965,29 @@ var require_core = __commonJS({
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.platform = exports.toPlatformPath = exports.toWin32Path = exports.toPosixPath = exports.markdownSummary = exports.summary = exports.ExitCode = void 0;
-    exports.exportVariable = exportVariable;
-    exports.setSecret = setSecret;
-    exports.addPath = addPath;
-    exports.getInput = getInput2;
-    exports.getMultilineInput = getMultilineInput;
-    exports.getBooleanInput = getBooleanInput;
-    exports.setOutput = setOutput2;
-    exports.setCommandEcho = setCommandEcho;
-    exports.setFailed = setFailed3;
-    exports.isDebug = isDebug;
-    exports.debug = debug;
-    exports.error = error2;
-    exports.warning = warning2;
-    exports.notice = notice2;
-    exports.info = info3;
-    exports.startGroup = startGroup;
-    exports.endGroup = endGroup;
-    exports.group = group;
-    exports.saveState = saveState;
-    exports.getState = getState;
-    exports.getIDToken = getIDToken;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.platform = exports2.toPlatformPath = exports2.toWin32Path = exports2.toPosixPath = exports2.markdownSummary = exports2.summary = exports2.ExitCode = void 0;
+    exports2.exportVariable = exportVariable;
+    exports2.setSecret = setSecret;
+    exports2.addPath = addPath;
+    exports2.getInput = getInput2;
+    exports2.getMultilineInput = getMultilineInput;
+    exports2.getBooleanInput = getBooleanInput;
+    exports2.setOutput = setOutput2;
+    exports2.setCommandEcho = setCommandEcho;
+    exports2.setFailed = setFailed3;
+    exports2.isDebug = isDebug;
+    exports2.debug = debug;
+    exports2.error = error2;
+    exports2.warning = warning2;
+    exports2.notice = notice2;
+    exports2.info = info3;
+    exports2.startGroup = startGroup;
+    exports2.endGroup = endGroup;
+    exports2.group = group;
+    exports2.saveState = saveState;
+    exports2.getState = getState;
+    exports2.getIDToken = getIDToken;
     var command_1 = require_command();
     var file_command_1 = require_file_command();
     var utils_1 = require_utils();
@@ -21998,7 +21998,7 @@ var require_core = __commonJS({
     (function(ExitCode2) {
       ExitCode2[ExitCode2["Success"] = 0] = "Success";
       ExitCode2[ExitCode2["Failure"] = 1] = "Failure";
-    })(ExitCode || (exports.ExitCode = ExitCode = {}));
+    })(ExitCode || (exports2.ExitCode = ExitCode = {}));
     function exportVariable(name2, val) {
       const convertedVal = (0, utils_1.toCommandValue)(val);
       process.env[name2] = convertedVal;
@@ -22115,30 +22115,30 @@ Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
       });
     }
     var summary_1 = require_summary();
-    Object.defineProperty(exports, "summary", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "summary", { enumerable: true, get: function() {
       return summary_1.summary;
     } });
     var summary_2 = require_summary();
-    Object.defineProperty(exports, "markdownSummary", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "markdownSummary", { enumerable: true, get: function() {
       return summary_2.markdownSummary;
     } });
     var path_utils_1 = require_path_utils();
-    Object.defineProperty(exports, "toPosixPath", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "toPosixPath", { enumerable: true, get: function() {
       return path_utils_1.toPosixPath;
     } });
-    Object.defineProperty(exports, "toWin32Path", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "toWin32Path", { enumerable: true, get: function() {
       return path_utils_1.toWin32Path;
     } });
-    Object.defineProperty(exports, "toPlatformPath", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "toPlatformPath", { enumerable: true, get: function() {
       return path_utils_1.toPlatformPath;
     } });
-    exports.platform = __importStar(require_platform());
+    exports2.platform = __importStar(require_platform());
   }
 });
 
 // node_modules/isexe/windows.js
 var require_windows = __commonJS({
-  "node_modules/isexe/windows.js"(exports, module2) {
+  "node_modules/isexe/windows.js"(exports2, module2) {
     module2.exports = isexe;
     isexe.sync = sync2;
     var fs2 = __require("fs");
@@ -22178,7 +22178,7 @@ var require_windows = __commonJS({
 
 // node_modules/isexe/mode.js
 var require_mode = __commonJS({
-  "node_modules/isexe/mode.js"(exports, module2) {
+  "node_modules/isexe/mode.js"(exports2, module2) {
     module2.exports = isexe;
     isexe.sync = sync2;
     var fs2 = __require("fs");
@@ -22211,7 +22211,7 @@ var require_mode = __commonJS({
 
 // node_modules/isexe/index.js
 var require_isexe = __commonJS({
-  "node_modules/isexe/index.js"(exports, module2) {
+  "node_modules/isexe/index.js"(exports2, module2) {
     var fs2 = __require("fs");
     var core3;
     if (process.platform === "win32" || global.TESTING_WINDOWS) {
@@ -22266,7 +22266,7 @@ var require_isexe = __commonJS({
 
 // node_modules/which/which.js
 var require_which = __commonJS({
-  "node_modules/which/which.js"(exports, module2) {
+  "node_modules/which/which.js"(exports2, module2) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
     var path6 = __require("path");
     var COLON = isWindows ? ";" : ":";
@@ -22362,7 +22362,7 @@ var require_which = __commonJS({
 
 // node_modules/path-key/index.js
 var require_path_key = __commonJS({
-  "node_modules/path-key/index.js"(exports, module2) {
+  "node_modules/path-key/index.js"(exports2, module2) {
     "use strict";
     var pathKey2 = (options = {}) => {
       const environment = options.env || process.env;
@@ -22379,7 +22379,7 @@ var require_path_key = __commonJS({
 
 // node_modules/cross-spawn/lib/util/resolveCommand.js
 var require_resolveCommand = __commonJS({
-  "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module2) {
+  "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports2, module2) {
     "use strict";
     var path6 = __require("path");
     var which = require_which();
@@ -22421,7 +22421,7 @@ var require_resolveCommand = __commonJS({
 
 // node_modules/cross-spawn/lib/util/escape.js
 var require_escape = __commonJS({
-  "node_modules/cross-spawn/lib/util/escape.js"(exports, module2) {
+  "node_modules/cross-spawn/lib/util/escape.js"(exports2, module2) {
     "use strict";
     var metaCharsRegExp = /([()\][%!^"`<>&|;, *?])/g;
     function escapeCommand(arg) {
@@ -22446,7 +22446,7 @@ var require_escape = __commonJS({
 
 // node_modules/shebang-regex/index.js
 var require_shebang_regex = __commonJS({
-  "node_modules/shebang-regex/index.js"(exports, module2) {
+  "node_modules/shebang-regex/index.js"(exports2, module2) {
     "use strict";
     module2.exports = /^#!(.*)/;
   }
@@ -22454,7 +22454,7 @@ var require_shebang_regex = __commonJS({
 
 // node_modules/shebang-command/index.js
 var require_shebang_command = __commonJS({
-  "node_modules/shebang-command/index.js"(exports, module2) {
+  "node_modules/shebang-command/index.js"(exports2, module2) {
     "use strict";
     var shebangRegex = require_shebang_regex();
     module2.exports = (string = "") => {
@@ -22474,7 +22474,7 @@ var require_shebang_command = __commonJS({
 
 // node_modules/cross-spawn/lib/util/readShebang.js
 var require_readShebang = __commonJS({
-  "node_modules/cross-spawn/lib/util/readShebang.js"(exports, module2) {
+  "node_modules/cross-spawn/lib/util/readShebang.js"(exports2, module2) {
     "use strict";
     var fs2 = __require("fs");
     var shebangCommand = require_shebang_command();
@@ -22496,7 +22496,7 @@ var require_readShebang = __commonJS({
 
 // node_modules/cross-spawn/lib/parse.js
 var require_parse2 = __commonJS({
-  "node_modules/cross-spawn/lib/parse.js"(exports, module2) {
+  "node_modules/cross-spawn/lib/parse.js"(exports2, module2) {
     "use strict";
     var path6 = __require("path");
     var resolveCommand2 = require_resolveCommand();
@@ -22558,7 +22558,7 @@ var require_parse2 = __commonJS({
 
 // node_modules/cross-spawn/lib/enoent.js
 var require_enoent = __commonJS({
-  "node_modules/cross-spawn/lib/enoent.js"(exports, module2) {
+  "node_modules/cross-spawn/lib/enoent.js"(exports2, module2) {
     "use strict";
     var isWin2 = process.platform === "win32";
     function notFoundError(original, syscall) {
@@ -22608,7 +22608,7 @@ var require_enoent = __commonJS({
 
 // node_modules/cross-spawn/index.js
 var require_cross_spawn = __commonJS({
-  "node_modules/cross-spawn/index.js"(exports, module2) {
+  "node_modules/cross-spawn/index.js"(exports2, module2) {
     "use strict";
     var cp = __require("child_process");
     var parse = require_parse2();
@@ -22803,19 +22803,7 @@ function joinContinuations(v) {
   return b.build(v.origin(t.length));
 }
 function buildSecurityViews(command, inert) {
-  const space2 = command.indexOf(" ");
-  const baseCommand = space2 === -1 ? command : command.slice(0, space2);
-  const processed = replaceInertHeredocs(command, inert);
-  const q = extractQuotedViews(processed, baseCommand === "jq");
-  return {
-    originalCommand: command,
-    baseCommand,
-    processed,
-    unquotedContent: q.unquotedContent,
-    fullyUnquotedPreStrip: q.fullyUnquoted,
-    fullyUnquotedContent: stripSafeRedirections(q.fullyUnquoted),
-    unquotedKeepQuoteChars: q.unquotedKeepQuoteChars
-  };
+  return new LazyViews(command, inert);
 }
 function controlAt(s, i3) {
   for (const op of CONTROL_OPS) if (s.startsWith(op, i3)) return op;
@@ -23029,7 +23017,7 @@ function scanQuoted(text, skip, visit) {
     if (next !== void 0) i3 = next - 1;
   }
 }
-var View, ViewBuilder, CONTROL_OPS, CONTROL_SINGLE, BAREWORD_STOP, BAREWORD_ESCAPABLE, BadSubstitution;
+var View, ViewBuilder, LazyViews, CONTROL_OPS, CONTROL_SINGLE, BAREWORD_STOP, BAREWORD_ESCAPABLE, BadSubstitution;
 var init_security_views = __esm({
   "src/analyses/security-views.ts"() {
     "use strict";
@@ -23101,6 +23089,45 @@ var init_security_views = __esm({
           text += String.fromCharCode.apply(null, part);
         }
         return new View(text, this.map.subarray(0, this.n + 1));
+      }
+    };
+    LazyViews = class {
+      constructor(originalCommand, inert) {
+        this.originalCommand = originalCommand;
+        this.inert = inert;
+        const space2 = originalCommand.indexOf(" ");
+        this.baseCommand = space2 === -1 ? originalCommand : originalCommand.slice(0, space2);
+      }
+      originalCommand;
+      inert;
+      baseCommand;
+      processedView;
+      quoted;
+      stripped;
+      get processed() {
+        if (!this.processedView) {
+          const inert = typeof this.inert === "function" ? this.inert() : this.inert;
+          this.inert = [];
+          this.processedView = replaceInertHeredocs(this.originalCommand, inert);
+        }
+        return this.processedView;
+      }
+      get views() {
+        this.quoted ??= extractQuotedViews(this.processed, this.baseCommand === "jq");
+        return this.quoted;
+      }
+      get unquotedContent() {
+        return this.views.unquotedContent;
+      }
+      get fullyUnquotedPreStrip() {
+        return this.views.fullyUnquoted;
+      }
+      get fullyUnquotedContent() {
+        this.stripped ??= stripSafeRedirections(this.views.fullyUnquoted);
+        return this.stripped;
+      }
+      get unquotedKeepQuoteChars() {
+        return this.views.unquotedKeepQuoteChars;
       }
     };
     CONTROL_OPS = ["||", "&&", ";;", "|&", "<(", "<<<", ">>", ">&", "<&"];
@@ -23427,13 +23454,17 @@ function securityCommands(ctx) {
   const statements = bucket(parsed.statements, (st) => st.span.start);
   const out2 = ranges.map((r, i3) => {
     const text = parsed.text.slice(r.start, r.end);
-    const facts = treeFacts(parsed.text, r, {
-      comments: comments[i3],
-      problems: problems[i3],
-      commands: commands[i3],
-      statements: statements[i3]
-    });
-    return makeCommand(text, r.start, facts, ctx.unit.profile, 0, battery, ctx.unit.dialect);
+    let facts;
+    const factsOf = () => {
+      facts ??= treeFacts(parsed.text, r, {
+        comments: comments[i3],
+        problems: problems[i3],
+        commands: commands[i3],
+        statements: statements[i3]
+      });
+      return facts;
+    };
+    return makeCommand(text, r.start, factsOf, ctx.unit.profile, 0, battery, ctx.unit.dialect);
   });
   CACHE.set(ctx.parsed, out2);
   return out2;
@@ -23449,7 +23480,7 @@ function commandRanges(parsed, granularity) {
   return out2;
 }
 function makeCommand(text, start2, tree, profile, depth, battery, dialect = "bash") {
-  const views = buildSecurityViews(text, tree?.heredocs ?? []);
+  const views = buildSecurityViews(text, typeof tree === "function" ? () => tree().heredocs : tree?.heredocs ?? []);
   const gitCommit = analyseGitCommit(text, views.baseCommand);
   let allowOrder;
   let allowedBy;
@@ -23463,7 +23494,20 @@ function makeCommand(text, start2, tree, profile, depth, battery, dialect = "bas
     allowOrder = ALLOW_GIT_COMMIT;
     allowedBy = "git-commit";
   }
-  return { start: start2, text, views, tree, profile, dialect, gitCommit, allowOrder, allowedBy };
+  if (typeof tree !== "function") return { start: start2, text, views, tree, profile, dialect, gitCommit, allowOrder, allowedBy };
+  return {
+    start: start2,
+    text,
+    views,
+    get tree() {
+      return tree();
+    },
+    profile,
+    dialect,
+    gitCommit,
+    allowOrder,
+    allowedBy
+  };
 }
 function locateHeredoc(text, r) {
   const h2 = r.heredoc;
@@ -23959,18 +24003,176 @@ var init_args = __esm({
   }
 });
 
-// src/analyses/destructive-options.ts
-function resolveLongOption(written, known) {
-  if (!written.startsWith("--") || written.length < 3) return void 0;
+// src/analyses/option-spelling.ts
+function matchLongOption(name2, options, allowPrefix = true) {
   let found;
-  for (const k of known) {
-    if (k === written) return k;
-    if (k.startsWith(written)) {
-      if (found !== void 0 && found !== k) return void 0;
-      found = k;
+  const candidates = /* @__PURE__ */ new Set();
+  let candidateName = "";
+  for (const spec of options) {
+    for (const n2 of spec.names) {
+      if (n2 === name2) return { kind: "exact", spec, name: n2 };
+      if (allowPrefix && name2.length > 2 && n2.length > name2.length && n2.startsWith(name2) && !n2.endsWith("=")) {
+        if (!candidates.has(spec)) candidateName = n2;
+        candidates.add(spec);
+      }
     }
   }
-  return found;
+  if (candidates.size === 1) found = { spec: [...candidates][0], name: candidateName };
+  if (found) return { kind: "prefix", ...found };
+  if (candidates.size > 1) return { kind: "ambiguous", specs: [...candidates] };
+  return { kind: "none" };
+}
+function shortSpec(letter, options) {
+  const n2 = "-" + letter;
+  return options.find((s) => s.names.includes(n2));
+}
+function spellOptions(words, syntax) {
+  const options = [];
+  const operands = [];
+  const opts = syntax.options;
+  const allowPrefix = syntax.longPrefixes !== false && !syntax.singleDashLong;
+  const endOfOptions = syntax.endOfOptions ?? !syntax.singleDashLong;
+  const assignments = opts.filter((s) => s.names.some((n2) => n2.endsWith("=")));
+  let dynamicOption = false;
+  let ended = false;
+  let rest = words.length;
+  const at = (i3) => {
+    const w = words[i3];
+    return w === void 0 || w === null ? null : w;
+  };
+  const take = (spec, option, spelled, i3, attached, fromNext) => {
+    const known = spec !== void 0;
+    const arity2 = spec?.arity ?? "none";
+    if (spec?.terminators) {
+      const values = [];
+      let j = i3 + 1;
+      for (; j < words.length; j++) {
+        const v = at(j);
+        if (v !== null && spec.terminators.includes(v)) break;
+        values.push(v);
+      }
+      options.push({ option, known, spelled, values, argIndex: i3, ...values.length > 0 ? { valueIndex: i3 + 1 } : {} });
+      return j;
+    }
+    if (attached !== void 0 && arity2 !== "none") {
+      options.push({ option, known, spelled, value: attached, argIndex: i3, valueIndex: i3 });
+      return i3;
+    }
+    if (arity2 === "required" && fromNext) {
+      if (i3 + 1 < words.length) {
+        options.push({ option, known, spelled, value: at(i3 + 1), argIndex: i3, valueIndex: i3 + 1 });
+        return i3 + 1;
+      }
+    }
+    options.push({ option, known, spelled, argIndex: i3 });
+    return i3;
+  };
+  const cluster = (word, i3, start2) => {
+    for (let j = start2; j < word.length; j++) {
+      const letter = word[j];
+      const spec = shortSpec(letter, opts);
+      const name2 = "-" + letter;
+      if (spec && spec.arity !== "none") {
+        const attached = word.slice(j + 1);
+        return take(spec, spec.names[0], name2, i3, attached === "" ? void 0 : attached, true);
+      }
+      options.push({ option: spec?.names[0] ?? name2, known: spec !== void 0, spelled: name2, argIndex: i3 });
+    }
+    return i3;
+  };
+  for (let i3 = 0; i3 < words.length; i3++) {
+    const w = at(i3);
+    if (w === null) {
+      if (!ended) dynamicOption = true;
+      operands.push({ value: null, argIndex: i3 });
+      if (syntax.stopAtOperand && !ended) {
+        rest = i3;
+        break;
+      }
+      continue;
+    }
+    if (i3 === 0 && syntax.oldStyleFirst && w.length > 0 && !w.startsWith("-") && !w.includes("=")) {
+      let next = i3 + 1;
+      for (const letter of w) {
+        const spec = shortSpec(letter, opts);
+        const name2 = "-" + letter;
+        if (spec && spec.arity === "required") {
+          const valueIndex = next < words.length ? next++ : void 0;
+          options.push({
+            option: spec.names[0],
+            known: true,
+            spelled: name2,
+            argIndex: i3,
+            ...valueIndex !== void 0 ? { value: at(valueIndex), valueIndex } : {}
+          });
+        } else options.push({ option: spec?.names[0] ?? name2, known: spec !== void 0, spelled: name2, argIndex: i3 });
+      }
+      i3 = next - 1;
+      continue;
+    }
+    if (!ended && assignments.length > 0) {
+      const eq = w.indexOf("=");
+      const spec = eq > 0 ? assignments.find((s) => s.names.includes(w.slice(0, eq + 1))) : void 0;
+      if (spec) {
+        options.push({ option: spec.names[0], known: true, spelled: w.slice(0, eq + 1), value: w.slice(eq + 1), argIndex: i3, valueIndex: i3 });
+        continue;
+      }
+    }
+    if (ended || w.length < 2 || !w.startsWith("-")) {
+      operands.push({ value: w, argIndex: i3 });
+      if (syntax.stopAtOperand && !ended) {
+        rest = i3;
+        break;
+      }
+      continue;
+    }
+    if (w === "--" && endOfOptions) {
+      ended = true;
+      continue;
+    }
+    if (syntax.singleDashLong) {
+      const eq = w.indexOf("=");
+      const spec = opts.find((s) => s.names.includes(w)) ?? (eq > 0 ? opts.find((s) => s.names.includes(w.slice(0, eq))) : void 0);
+      i3 = take(spec, spec?.names[0] ?? w, w, i3, void 0, true);
+      continue;
+    }
+    if (w.startsWith("--")) {
+      const eq = w.indexOf("=");
+      const name2 = eq === -1 ? w : w.slice(0, eq);
+      const attached = eq === -1 ? void 0 : w.slice(eq + 1);
+      const m = matchLongOption(name2, opts, allowPrefix);
+      if (m.kind === "exact" || m.kind === "prefix") {
+        i3 = take(m.spec, m.spec.names[0], name2, i3, attached, attached === void 0);
+      } else if (m.kind === "ambiguous") {
+        let last = i3;
+        for (const spec of m.specs) last = Math.max(last, take(spec, spec.names[0], name2, i3, attached, attached === void 0));
+        i3 = last;
+      } else {
+        options.push({ option: name2, known: false, spelled: name2, argIndex: i3, ...attached !== void 0 ? { value: attached, valueIndex: i3 } : {} });
+      }
+      continue;
+    }
+    const whole = opts.find((s) => s.names.includes(w));
+    if (whole && w.length > 2) {
+      i3 = take(whole, whole.names[0], w, i3, void 0, true);
+      continue;
+    }
+    i3 = cluster(w, i3, 1);
+  }
+  return { options, operands, rest, dynamicOption };
+}
+function longSpecs(known) {
+  let specs = FLAG_TABLES.get(known);
+  if (!specs) {
+    specs = [...new Set(known)].map((name2) => ({ names: [name2], arity: "none" }));
+    FLAG_TABLES.set(known, specs);
+  }
+  return specs;
+}
+function resolveLongOption(written, known) {
+  if (!written.startsWith("--")) return void 0;
+  const m = matchLongOption(written, longSpecs(known));
+  return m.kind === "exact" || m.kind === "prefix" ? m.name : void 0;
 }
 function expandLongOptions(options, known) {
   if (known.length === 0) return options;
@@ -23984,9 +24186,11 @@ function expandLongOptions(options, known) {
   }
   return out2 ?? options;
 }
-var init_destructive_options = __esm({
-  "src/analyses/destructive-options.ts"() {
+var FLAG_TABLES;
+var init_option_spelling = __esm({
+  "src/analyses/option-spelling.ts"() {
     "use strict";
+    FLAG_TABLES = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -26901,7 +27105,7 @@ var init_destructive = __esm({
     "use strict";
     init_command_name();
     init_args();
-    init_destructive_options();
+    init_option_spelling();
     init_packs_data();
     RANK = { error: 0, warning: 1, note: 2, off: 3 };
     regexCache = /* @__PURE__ */ new Map();
@@ -27403,6 +27607,900 @@ var init_path_extractors = __esm({
   }
 });
 
+// rules/permissions.json
+var permissions_default2;
+var init_permissions2 = __esm({
+  "rules/permissions.json"() {
+    permissions_default2 = {
+      $schema: "./schema/permissions.schema.json",
+      description: "Facts of Claude Code's permission engine (claude-code-reference.md §2.9, §3.1) used by src/rules/: the safe environment variables that allow rules see past, the bare shells and wrappers that never get a suggested rule, and the code-execution entry points that make an allow rule overbroad.",
+      safeEnvVars: [
+        "GOEXPERIMENT",
+        "GOOS",
+        "GOARCH",
+        "CGO_ENABLED",
+        "GO111MODULE",
+        "RUST_BACKTRACE",
+        "RUST_LOG",
+        "NODE_ENV",
+        "PYTHONUNBUFFERED",
+        "PYTHONDONTWRITEBYTECODE",
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD",
+        "PYTEST_DEBUG",
+        "ANTHROPIC_API_KEY",
+        "LANG",
+        "LANGUAGE",
+        "LC_ALL",
+        "LC_CTYPE",
+        "LC_TIME",
+        "CHARSET",
+        "TERM",
+        "COLORTERM",
+        "NO_COLOR",
+        "FORCE_COLOR",
+        "TZ",
+        "LS_COLORS",
+        "LSCOLORS",
+        "GREP_COLOR",
+        "GREP_COLORS",
+        "GCC_COLORS",
+        "TIME_STYLE",
+        "BLOCK_SIZE",
+        "BLOCKSIZE"
+      ],
+      neverSafeEnvVars: [
+        "PATH",
+        "LD_PRELOAD",
+        "LD_LIBRARY_PATH",
+        "DYLD_*",
+        "PYTHONPATH",
+        "NODE_PATH",
+        "CLASSPATH",
+        "RUBYLIB",
+        "GOFLAGS",
+        "RUSTFLAGS",
+        "NODE_OPTIONS",
+        "HOME",
+        "TMPDIR",
+        "SHELL",
+        "BASH_ENV"
+      ],
+      codeLoadingEnvVars: [
+        "LD_*",
+        "DYLD_*",
+        "BASH_ENV",
+        "ENV",
+        "PROMPT_COMMAND",
+        "PS0",
+        "PS1",
+        "PS2",
+        "PS4",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "BASH_LOADABLES_PATH",
+        "PATH",
+        "IFS",
+        "HOME",
+        "CDPATH",
+        "GLOBIGNORE",
+        "BASH_XTRACEFD",
+        "GIT_SSH",
+        "GIT_SSH_COMMAND",
+        "GIT_EXTERNAL_DIFF",
+        "GIT_PAGER",
+        "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR",
+        "GIT_ASKPASS",
+        "SSH_ASKPASS",
+        "GIT_EXEC_PATH",
+        "GIT_PROXY_COMMAND",
+        "GIT_CONFIG",
+        "GIT_CONFIG_GLOBAL",
+        "GIT_CONFIG_SYSTEM",
+        "GIT_CONFIG_COUNT",
+        "GIT_CONFIG_KEY_*",
+        "GIT_CONFIG_VALUE_*",
+        "GIT_CONFIG_PARAMETERS",
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_TEMPLATE_DIR",
+        "GIT_INDEX_FILE",
+        "PAGER",
+        "MANPAGER",
+        "SYSTEMD_PAGER",
+        "EDITOR",
+        "VISUAL",
+        "BROWSER",
+        "LESSOPEN",
+        "LESSCLOSE",
+        "LESSKEY",
+        "NODE_OPTIONS",
+        "NODE_PATH",
+        "NPM_CONFIG_*",
+        "npm_config_*",
+        "PYTHONSTARTUP",
+        "PYTHONPATH",
+        "PYTHONHOME",
+        "PYTHONINSPECT",
+        "PERL5OPT",
+        "PERL5LIB",
+        "PERLLIB",
+        "PERL5DB",
+        "RUBYOPT",
+        "RUBYLIB",
+        "JAVA_TOOL_OPTIONS",
+        "_JAVA_OPTIONS",
+        "JDK_JAVA_OPTIONS",
+        "CLASSPATH",
+        "GOFLAGS",
+        "RUSTFLAGS",
+        "RUSTC_WRAPPER",
+        "CARGO_BUILD_RUSTC_WRAPPER",
+        "MAKEFLAGS",
+        "MAKEFILES",
+        "SHELL",
+        "TMPDIR",
+        "XDG_CONFIG_HOME",
+        "ZDOTDIR",
+        "TERMINFO",
+        "GCONV_PATH",
+        "MALLOC_*",
+        "GLIBC_TUNABLES",
+        "BASH_CMDS",
+        "BASH_ALIASES",
+        "POSIXLY_CORRECT",
+        "BASH_COMPAT",
+        "TEXTDOMAIN",
+        "TEXTDOMAINDIR"
+      ],
+      bareShellPrefixes: [
+        "sh",
+        "bash",
+        "zsh",
+        "fish",
+        "csh",
+        "tcsh",
+        "ksh",
+        "dash",
+        "cmd",
+        "powershell",
+        "pwsh",
+        "env",
+        "xargs",
+        "nice",
+        "stdbuf",
+        "nohup",
+        "timeout",
+        "time",
+        "sudo",
+        "doas",
+        "pkexec"
+      ],
+      execWrappersNeverPrefixAllowed: ["watch", "setsid", "ionice", "flock"],
+      execFlagsNotCoveredByPrefixAllow: {
+        find: ["-exec", "-execdir", "-ok", "-okdir", "-delete"]
+      },
+      codeExecutionPrefixes: [
+        "python",
+        "python3",
+        "python2",
+        "node",
+        "deno",
+        "tsx",
+        "ruby",
+        "perl",
+        "php",
+        "lua",
+        "npx",
+        "bunx",
+        "npm run",
+        "yarn run",
+        "pnpm run",
+        "bun run",
+        "bash",
+        "sh",
+        "ssh",
+        "zsh",
+        "fish",
+        "eval",
+        "exec",
+        "env",
+        "xargs",
+        "sudo"
+      ],
+      optionSynonyms: {
+        rm: [["-r", "-R", "--recursive"], ["-f", "--force"], ["-i", "--interactive"], ["-d", "--dir"], ["-v", "--verbose"]],
+        cp: [["-r", "-R", "--recursive"], ["-f", "--force"]],
+        chmod: [["-R", "--recursive"]],
+        chown: [["-R", "--recursive"]],
+        "git push": [["-f", "--force"], ["-d", "--delete"], ["-n", "--dry-run"], ["-u", "--set-upstream"]],
+        "git clean": [["-f", "--force"], ["-n", "--dry-run"]],
+        "git branch": [["-d", "--delete"], ["-f", "--force"]],
+        "git commit": [["-n", "--no-verify"], ["-a", "--all"]],
+        "git checkout": [["-f", "--force"]],
+        "kubectl delete": [["-A", "--all-namespaces"]]
+      }
+    };
+  }
+});
+
+// rules/commands/environment.json
+var environment_default;
+var init_environment = __esm({
+  "rules/commands/environment.json"() {
+    environment_default = {
+      $schema: "../schema/environment.schema.json",
+      description: "Environment assignments before a command (`AWS_PROFILE=dev aws s3 ls`, `CFLAGS=-O2 make`) that load no code and name no program, besides Claude Code's own safe list (rules/permissions.json safeEnvVars): allow rules and the read-only auto-allow see past them. Every other name is not proven harmless: a program may read it to find another program, a config file or code to load (rules/permissions.json codeLoadingEnvVars lists the known ones: LD_*, DYLD_*, BASH_ENV, ENV, PROMPT_COMMAND, GIT_* program and config variables, PAGER, EDITOR, NODE_OPTIONS, PYTHONPATH, PERL5OPT, RUBYOPT …), so such an assignment stops allow rules and read-only. A value must be static (no expansion). Claude Code's CHANGELOG 2.1.x (https://github.com/anthropics/claude-code/blob/main/CHANGELOG.md) makes the same split.",
+      harmless: [
+        {
+          names: ["AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_DEFAULT_OUTPUT", "AWS_RETRY_MODE", "AWS_MAX_ATTEMPTS"],
+          why: "select a profile, region or output format among the user's own AWS configuration; name no file or program (AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE and AWS_PAGER do, and are not listed)",
+          source: "https://docs.aws.amazon.com/cli/latest/userguide/cli-configure-envvars.html"
+        },
+        {
+          names: ["CLOUDSDK_CORE_PROJECT", "CLOUDSDK_COMPUTE_REGION", "CLOUDSDK_COMPUTE_ZONE", "GOOGLE_CLOUD_PROJECT"],
+          why: "select the project, region or zone of gcloud; name no file or program",
+          source: "https://cloud.google.com/sdk/docs/properties"
+        },
+        {
+          names: ["CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "FFLAGS", "ARFLAGS"],
+          rules: "prefix",
+          why: "options a build passes to its compiler, linker or archiver: a prefix rule for the build tool already lets it take the same options as arguments (`make CFLAGS=…`); no read-only program reads them. Not an exact rule: `-fplugin`/`-B` could load code the exact command never named",
+          source: "https://www.gnu.org/software/make/manual/html_node/Implicit-Variables.html"
+        },
+        {
+          names: ["RAILS_ENV", "RACK_ENV", "APP_ENV", "MIX_ENV", "CI", "DEBUG", "LOG_LEVEL", "GOTRACEBACK", "GOMAXPROCS", "GOPROXY", "GOPRIVATE", "GONOSUMDB", "CUDA_VISIBLE_DEVICES", "COLUMNS", "LINES", "PYTHONIOENCODING", "PYTHONHASHSEED", "PYTHONFAULTHANDLER", "PYTHONUTF8", "PYTHONNOUSERSITE", "PIP_DISABLE_PIP_VERSION_CHECK", "HUSKY"],
+          why: "switch a mode, a log level, an encoding, a device list or a terminal size; name no file, module or program",
+          source: "https://docs.python.org/3/using/cmdline.html#environment-variables"
+        },
+        {
+          names: ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE", "GIT_TERMINAL_PROMPT", "GIT_LFS_SKIP_SMUDGE", "GIT_OPTIONAL_LOCKS", "GIT_FLUSH"],
+          why: "commit identity and dates, prompting, locking and flushing switches: git runs no program and reads no file chosen by them (GIT_TRACE and its kin may name a file to write, and are not listed)",
+          source: "https://git-scm.com/docs/git#_environment_variables"
+        },
+        {
+          names: ["PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "AWS_PAGER", "GH_PAGER"],
+          values: ["cat", ""],
+          why: "with the value `cat` or empty, the pager is `cat` from the unchanged PATH (or none): no other program runs",
+          source: "https://git-scm.com/docs/git-config#Documentation/git-config.txt-corepager"
+        }
+      ]
+    };
+  }
+});
+
+// src/model/environment.ts
+function codeLoadingName(name2) {
+  const base = name2.replace(/\[[\s\S]*$/, "");
+  return CODE_ENV.some((p) => p.endsWith("*") ? base.startsWith(p.slice(0, -1)) : base === p);
+}
+function asciiSafeLocale(value) {
+  return /^(|C|POSIX|[A-Za-z0-9_]+\.(?:UTF-?8|utf-?8)(?:@[A-Za-z0-9]+)?)$/.test(value);
+}
+function changesInputCharset(name2, value) {
+  return CTYPE_VARS.has(name2) && (value === void 0 || !asciiSafeLocale(value));
+}
+function classifyAssignment(name2, value) {
+  for (const g of GROUPS) {
+    if (!g.names.includes(name2)) continue;
+    if (g.values !== void 0 && (value === void 0 || !g.values.includes(value))) continue;
+    if (value === void 0) break;
+    return g.rules === "prefix" ? "prefix-only" : "harmless";
+  }
+  if (codeLoadingName(name2)) return "code";
+  if (SAFE.has(name2) && value !== void 0) return "harmless";
+  return "unknown";
+}
+function codeLoadingVariable(name2, value) {
+  return classifyAssignment(name2, value) === "code";
+}
+var GROUPS, SAFE, CODE_ENV, CTYPE_VARS;
+var init_environment2 = __esm({
+  "src/model/environment.ts"() {
+    "use strict";
+    init_permissions2();
+    init_environment();
+    GROUPS = environment_default.harmless;
+    SAFE = new Set(permissions_default2.safeEnvVars);
+    CODE_ENV = permissions_default2.codeLoadingEnvVars ?? [];
+    CTYPE_VARS = /* @__PURE__ */ new Set(["LC_ALL", "LC_CTYPE", "LANG"]);
+  }
+});
+
+// src/model/command-model.ts
+var MAX_INSTANCES, MAX_CWD_CANDIDATES, MAX_ENCLOSING_DEPTH;
+var init_command_model = __esm({
+  "src/model/command-model.ts"() {
+    "use strict";
+    MAX_INSTANCES = 16;
+    MAX_CWD_CANDIDATES = 4;
+    MAX_ENCLOSING_DEPTH = 256;
+  }
+});
+
+// src/model/working-directory.ts
+import { posix as posix3 } from "node:path";
+function join(...ds) {
+  if (ds.some((d) => d.top)) return TOP;
+  const set = /* @__PURE__ */ new Set();
+  for (const d of ds) for (const x of d.set) set.add(x);
+  return set.size > MAX_CWD_CANDIDATES ? TOP : { set, top: false };
+}
+function same(a2, b) {
+  return a2.top === b.top && a2.set.size === b.set.size && [...a2.set].every((x) => b.set.has(x));
+}
+function inCurrentShell(via) {
+  return via === "eval" || via === "trap" || via === "alias" || via !== void 0 && /^(mapfile|readarray) /.test(via);
+}
+function cdTarget(target, cur, home) {
+  let p = target;
+  if (p === "~" || p.startsWith("~/")) {
+    if (home === void 0) return void 0;
+    p = home + p.slice(1);
+  }
+  if (p.startsWith("~")) return void 0;
+  if (hasDriveLetter(p)) {
+    const posixForm = toPosixPath(p);
+    if (posixForm === void 0) return void 0;
+    p = posixForm;
+  }
+  if (p === "") return cur;
+  const out2 = (p.startsWith("/") ? posix3.normalize(p) : posix3.join(cur, p)).replace(/(.)\/+$/, "$1");
+  return out2.length > PATH_MAX ? void 0 : out2;
+}
+function workingDirectories(parsed, commands, options) {
+  const n2 = commands.length;
+  const recorded = new Array(n2).fill(void 0);
+  const start2 = options.cwd?.startsWith("/") ? { set: /* @__PURE__ */ new Set([posix3.normalize(options.cwd).replace(/(.)\/+$/, "$1")]), top: false } : TOP;
+  const flow = parsed.flow;
+  const result = () => recorded.map((d) => d === void 0 || d.top || d.set.size === 0 ? void 0 : [...d.set]);
+  if (!flow) return result();
+  const home = options.home;
+  const functions = /* @__PURE__ */ new Map();
+  const defState = /* @__PURE__ */ new Map();
+  const collect = (node) => {
+    const stack = [node];
+    while (stack.length > 0) {
+      const x = stack.pop();
+      if (x.type === "function_definition") {
+        const name2 = functionName(x, parsed.text);
+        if (name2 !== void 0) functions.set(name2, [...functions.get(name2) ?? [], x]);
+      }
+      for (const i3 of x.items) if (typeof i3 !== "string") stack.push(i3);
+    }
+  };
+  collect(flow);
+  const callee = (m) => {
+    if (m.cmd.embedded || functions.size === 0) return void 0;
+    const r = resolveCommand(m.instances[0]);
+    const name2 = r?.nameWord.value;
+    if (name2 === void 0 || !functions.has(name2) || !r.wrappers.every((w) => w === "time")) return void 0;
+    return name2;
+  };
+  const calledFromUnknown = /* @__PURE__ */ new Set();
+  const anyUnknownCaller = commands.some((m) => m.unknown !== void 0 || m.program === "source" || m.program === ".");
+  if (functions.size > 0) {
+    for (const m of commands) {
+      const call2 = callee(m);
+      const words = m.cmd.name ? [m.cmd.name, ...m.cmd.args] : m.cmd.args;
+      let skipped2 = false;
+      for (const w of words) {
+        if (w.value === void 0 || !functions.has(w.value)) continue;
+        if (!skipped2 && call2 === w.value) {
+          skipped2 = true;
+          continue;
+        }
+        calledFromUnknown.add(w.value);
+      }
+    }
+    if (anyUnknownCaller) for (const f of functions.keys()) calledFromUnknown.add(f);
+  }
+  const calledSomewhere = /* @__PURE__ */ new Set();
+  for (const m of commands) {
+    const c3 = callee(m);
+    if (c3 !== void 0) calledSomewhere.add(c3);
+  }
+  const topHost = (k) => {
+    let current = true;
+    let j = k;
+    for (let guard = 0; commands[j].cmd.embedded && commands[j].cmd.host !== void 0 && guard < 64; guard++) {
+      if (!inCurrentShell(commands[j].cmd.via)) current = false;
+      j = commands[j].cmd.host;
+    }
+    return { host: j, current };
+  };
+  const changer = (m) => m.program !== void 0 && (CD_LIKE.has(m.program) || m.program === "source" || m.program === ".") || m.cmd.name?.value !== void 0 && functions.has(m.cmd.name.value);
+  const leaksCd = /* @__PURE__ */ new Set();
+  for (let k = 0; k < n2; k++) {
+    const m = commands[k];
+    if (!m.cmd.embedded || !changer(m)) continue;
+    const t = topHost(k);
+    if (t.current) leaksCd.add(t.host);
+  }
+  const cdpath = (parsed.assignmentStatements ?? []).some((a2) => a2.assignment.name === "CDPATH") || (parsed.declarations ?? []).some((d) => d.assignments.some((a2) => a2.name === "CDPATH")) || commands.some((m) => m.cmd.assignments.some((a2) => a2.name === "CDPATH"));
+  const lastpipe = commands.some((m) => m.program === "shopt" && m.cmd.args.some((a2) => a2.value === "lastpipe" || a2.value === void 0));
+  const errexitOff = commands.some((m) => m.program === "set" && m.cmd.args.some((a2) => a2.value === void 0 || /^\+[A-Za-z]*e/.test(a2.value) || a2.value === "+o"));
+  let errexit = false;
+  let steps = 0;
+  let overflow = false;
+  const record = (k, d) => {
+    const old = recorded[k];
+    recorded[k] = old === void 0 ? d : join(old, d);
+  };
+  const commandAt = (x) => x.command !== void 0 ? commands[x.command] : void 0;
+  const mayChange = (node) => {
+    const stack = [node];
+    while (stack.length > 0) {
+      const x = stack.pop();
+      const m = commandAt(x);
+      if (m && (changer(m) || leaksCd.has(m.index))) return true;
+      for (const i3 of x.items) if (typeof i3 !== "string") stack.push(i3);
+    }
+    return false;
+  };
+  const unmodelled = (node, d, ctx) => {
+    if (!mayChange(node)) {
+      seq(node.items, d, ctx);
+      return both(d);
+    }
+    markUnknown(node);
+    return both(TOP);
+  };
+  const markUnknown = (node) => {
+    const stack = [node];
+    while (stack.length > 0) {
+      const x = stack.pop();
+      const m = commandAt(x);
+      if (x.command !== void 0) record(x.command, TOP);
+      const f = m ? callee(m) : void 0;
+      if (f !== void 0) calledFromUnknown.add(f);
+      for (const i3 of x.items) if (typeof i3 !== "string") stack.push(i3);
+    }
+  };
+  const topMemo = /* @__PURE__ */ new Map();
+  const atTop = (f) => {
+    let v = topMemo.get(f);
+    if (v === void 0) {
+      v = topLevelDefinition(flow, f);
+      topMemo.set(f, v);
+    }
+    return v;
+  };
+  const nodes = (x) => x.items.filter((i3) => typeof i3 !== "string");
+  const seq = (items, d, ctx) => {
+    let cur = d;
+    let last = { ok: d, fail: BOTTOM };
+    for (let i3 = 0; i3 < items.length; i3++) {
+      const it = items[i3];
+      if (typeof it === "string") continue;
+      if (items[i3 + 1] === "&") {
+        isolated(it, cur, ctx);
+        last = { ok: cur, fail: BOTTOM };
+        continue;
+      }
+      last = evalNode(it, cur, ctx);
+      cur = join(last.ok, last.fail);
+    }
+    return last;
+  };
+  const isolated = (node, d, ctx, errexitScope = ctx.errexitScope) => {
+    evalNode(node, d, { tested: ctx.tested, errexitScope, loops: [], fn: void 0, callDepth: ctx.callDepth });
+  };
+  const call = (name2, d, ctx) => {
+    if (ctx.callDepth >= MAX_CALL_DEPTH) {
+      for (const f of functions.get(name2) ?? []) markUnknown(f);
+      return both(TOP);
+    }
+    let ok = BOTTOM;
+    let fail = BOTTOM;
+    for (const f of functions.get(name2) ?? []) {
+      const sink = { breaks: BOTTOM, continues: BOTTOM };
+      const r = functionBody(f, d, { ...ctx, fn: sink, callDepth: ctx.callDepth + 1 });
+      ok = join(ok, r.ok, sink.breaks);
+      fail = join(fail, r.fail, sink.breaks);
+    }
+    return { ok, fail };
+  };
+  const functionBody = (f, d, ctx) => {
+    let out2 = { ok: d, fail: BOTTOM };
+    for (const x of nodes(f)) {
+      if (x.field === "name") continue;
+      if (x.field === "body") {
+        if (x.type === "subshell") {
+          isolated(x, d, ctx);
+          out2 = both(d);
+        } else out2 = evalNode(x, d, ctx);
+      } else isolated(x, d, ctx);
+    }
+    return out2;
+  };
+  const leaf = (x, d, ctx) => {
+    for (const i3 of x.items) if (typeof i3 !== "string") isolated(i3, d, ctx, false);
+    const m = commandAt(x);
+    if (x.command !== void 0) record(x.command, d);
+    const failOrExit = (fail) => errexit && ctx.errexitScope && !ctx.tested ? BOTTOM : fail;
+    if (!m || m.cmd.compound) return { ok: d, fail: failOrExit(d) };
+    if (leaksCd.has(m.index)) return both(TOP);
+    const fn = callee(m);
+    if (fn !== void 0) {
+      const r2 = call(fn, d, ctx);
+      const certain = functions.get(fn).some((f) => f.span.end <= m.cmd.span.start && atTop(f));
+      return certain ? r2 : { ok: join(r2.ok, d), fail: join(r2.fail, failOrExit(d)) };
+    }
+    const r = resolveCommand(m.instances[0]);
+    const program = m.program;
+    const inShell = r?.wrappers.every((w) => IN_SHELL_WRAPPERS.has(w)) === true;
+    if (program === void 0 || !inShell) return { ok: d, fail: failOrExit(d) };
+    const args2 = r.args;
+    switch (program) {
+      case "source":
+      case ".":
+        return both(TOP);
+      case "exit":
+        return both(BOTTOM);
+      case "return":
+        if (!ctx.fn) return { ok: d, fail: failOrExit(d) };
+        ctx.fn.breaks = join(ctx.fn.breaks, d);
+        return both(BOTTOM);
+      case "break":
+      case "continue": {
+        if (ctx.loops.length === 0) return { ok: d, fail: failOrExit(d) };
+        const level = args2[0]?.value;
+        const one = level === void 0 ? args2.length === 0 : level === "1";
+        const targets = one ? [ctx.loops[ctx.loops.length - 1]] : ctx.loops;
+        for (const s of targets) {
+          if (program === "break" || !one) s.breaks = join(s.breaks, d);
+          if (program === "continue" || !one) s.continues = join(s.continues, d);
+        }
+        return both(BOTTOM);
+      }
+      case "set":
+        if (!m.cmd.embedded && !errexitOff && m.cmd.place?.chain === void 0 && !m.cmd.pipeline && ctx.callDepth === 0 && ctx.errexitScope) {
+          if (args2.some((a2, i3) => a2.value !== void 0 && /^-[A-Za-z]*e/.test(a2.value) || a2.value === "-o" && args2[i3 + 1]?.value === "errexit")) errexit = true;
+        }
+        return { ok: d, fail: failOrExit(d) };
+      case "true":
+      case ":":
+        return { ok: d, fail: BOTTOM };
+      case "false":
+        return { ok: BOTTOM, fail: failOrExit(d) };
+      default:
+        break;
+    }
+    if (!CD_LIKE.has(program) || m.cmd.embedded) return { ok: d, fail: failOrExit(d) };
+    return { ok: cdOutcome(m, d), fail: failOrExit(d) };
+  };
+  const cdOutcome = (m, d) => join(...m.instances.map((inst) => cdInstance(m, inst, d)));
+  const cdInstance = (m, inst, d) => {
+    const r = resolveCommand(inst);
+    if (!r) return TOP;
+    let operands = r.args;
+    if (m.program !== "popd") {
+      const ops = [];
+      let options2 = true;
+      for (const a2 of r.args) {
+        if (options2 && a2.value === "--") {
+          options2 = false;
+          continue;
+        }
+        if (options2 && a2.value !== void 0 && /^-[LPe@]+$/.test(a2.value)) continue;
+        ops.push(a2);
+      }
+      operands = ops;
+    }
+    if (m.program === "popd" || m.program === "pushd" && operands.length === 0) return TOP;
+    if (operands.length > 1 || m.argv.some((a2) => a2.kind === "glob")) return TOP;
+    const t = operands[0];
+    const target = t === void 0 ? home : t.value;
+    if (target === void 0 || target === "-") return TOP;
+    if (t !== void 0 && /[*?[]/.test(target) && !t.parts.every((p) => p.kind === "literal" && p.quoted)) return TOP;
+    if (t !== void 0 && cdpath && !/^(\/|\.\.?(\/|$))/.test(target)) return TOP;
+    const from = d.top ? ["/"] : [...d.set];
+    if (d.top && !/^(\/|~$|~\/)/.test(target) && !(t === void 0)) return TOP;
+    const set = /* @__PURE__ */ new Set();
+    for (const cur of from) {
+      const to = cdTarget(target, cur, home);
+      if (to === void 0) return TOP;
+      set.add(to);
+    }
+    return join({ set, top: false });
+  };
+  const loop = (x, d, ctx) => {
+    const cond = [];
+    let body2;
+    const words = [];
+    for (const i3 of x.items) {
+      if (typeof i3 === "string") continue;
+      if (i3.field === "body") body2 = i3;
+      else if (x.type === "while_statement" && i3.field === "condition") cond.push(i3);
+      else words.push(i3);
+    }
+    const until = x.items.includes("until");
+    for (const w of words) isolated(w, d, ctx, false);
+    let state = d;
+    let exit = BOTTOM;
+    for (let pass = 0; ; pass++) {
+      if (pass >= MAX_LOOP_PASSES) state = TOP;
+      const sink = { breaks: BOTTOM, continues: BOTTOM };
+      let entry = state;
+      let leave = state;
+      if (x.type === "while_statement") {
+        const c3 = seq(cond, state, { ...ctx, tested: true });
+        entry = until ? c3.fail : c3.ok;
+        leave = until ? c3.ok : c3.fail;
+      }
+      const b = body2 ? seq(body2.items, entry, { ...ctx, loops: [...ctx.loops, sink] }) : { ok: entry, fail: BOTTOM };
+      const next = join(d, b.ok, b.fail, sink.continues);
+      exit = join(leave, sink.breaks);
+      if (same(next, state) || pass >= MAX_LOOP_PASSES) break;
+      state = join(state, next);
+    }
+    if (x.type !== "while_statement") exit = join(exit, state);
+    return both(exit);
+  };
+  const ifStatement = (x, d, ctx) => {
+    const clauses = [];
+    let otherwise;
+    const split = (items) => {
+      const then = items.indexOf("then");
+      clauses.push({ cond: items.slice(0, Math.max(then, 0)).filter((i3) => typeof i3 !== "string" || i3 === "&"), body: then < 0 ? [] : items.slice(then + 1) });
+    };
+    const own = [];
+    for (const i3 of x.items) {
+      if (typeof i3 !== "string" && i3.type === "elif_clause") split(i3.items);
+      else if (typeof i3 !== "string" && i3.type === "else_clause") otherwise = i3.items.filter((j) => j !== "else");
+      else own.push(i3);
+    }
+    split(own);
+    clauses.unshift(clauses.pop());
+    let s = d;
+    let ok = BOTTOM;
+    let fail = BOTTOM;
+    for (const c3 of clauses) {
+      const t = seq(c3.cond, s, { ...ctx, tested: true });
+      const b = seq(c3.body, t.ok, ctx);
+      ok = join(ok, b.ok);
+      fail = join(fail, b.fail);
+      s = t.fail;
+    }
+    if (otherwise) {
+      const e = seq(otherwise, s, ctx);
+      ok = join(ok, e.ok);
+      fail = join(fail, e.fail);
+    } else ok = join(ok, s);
+    return { ok, fail };
+  };
+  const caseStatement = (x, d, ctx) => {
+    let fail = BOTTOM;
+    let prev = BOTTOM;
+    let fallsThrough = false;
+    let catchAll = false;
+    let ok = BOTTOM;
+    for (const i3 of x.items) {
+      if (typeof i3 === "string") continue;
+      if (catchAll && !fallsThrough) break;
+      if (i3.type !== "case_item") {
+        isolated(i3, d, ctx, false);
+        continue;
+      }
+      const entry = fallsThrough ? join(d, prev) : d;
+      if (i3.items.some((v) => typeof v !== "string" && v.field === "value" && parsed.text.slice(v.span.start, v.span.end) === "*")) catchAll = true;
+      const stmts = i3.items.filter((j) => typeof j === "string" || j.field !== "value");
+      for (const v of i3.items) if (typeof v !== "string" && v.field === "value") isolated(v, entry, ctx, false);
+      const r = seq(stmts, entry, ctx);
+      ok = join(ok, r.ok);
+      fail = join(fail, r.fail);
+      prev = join(r.ok, r.fail);
+      fallsThrough = i3.items.includes(";&") || i3.items.includes(";;&");
+    }
+    if (!catchAll) ok = join(ok, d);
+    return { ok, fail };
+  };
+  const list = (x, d, ctx) => {
+    const items = x.items;
+    const first = items.find((i3) => typeof i3 !== "string");
+    if (!first) return { ok: d, fail: BOTTOM };
+    let acc = evalNode(first, d, { ...ctx, tested: true });
+    const rest = items.slice(items.indexOf(first) + 1);
+    for (let i3 = 0; i3 < rest.length; i3++) {
+      const op = rest[i3];
+      const right = rest[i3 + 1];
+      if (op !== "&&" && op !== "||" || right === void 0 || typeof right === "string") continue;
+      i3++;
+      const last = !rest.slice(i3 + 1).some((j) => j === "&&" || j === "||");
+      const rctx = last ? ctx : { ...ctx, tested: true };
+      if (op === "&&") {
+        const r = evalNode(right, acc.ok, rctx);
+        acc = { ok: r.ok, fail: join(acc.fail, r.fail) };
+      } else {
+        const r = evalNode(right, acc.fail, rctx);
+        acc = { ok: join(acc.ok, r.ok), fail: r.fail };
+      }
+    }
+    return acc;
+  };
+  const pipeline = (x, d, ctx) => {
+    const stages = nodes(x);
+    const negated = x.items[0] === "!";
+    let out2 = both(d);
+    stages.forEach((s, i3) => {
+      const last = i3 === stages.length - 1;
+      if (last && lastpipe) out2 = evalNode(s, d, { ...ctx, tested: ctx.tested || negated });
+      else isolated(s, d, { ...ctx, tested: true });
+    });
+    if (lastpipe) out2 = { ok: join(out2.ok, d), fail: join(out2.fail, d) };
+    return negated ? { ok: out2.fail, fail: out2.ok } : out2;
+  };
+  const redirected = (x, d, ctx) => {
+    if (x.command !== void 0) record(x.command, d);
+    let body2;
+    const redirects = [];
+    for (const i3 of x.items) {
+      if (typeof i3 === "string") continue;
+      if (i3.field === "body") body2 = i3;
+      else redirects.push(i3);
+    }
+    let tail;
+    let changed = false;
+    for (const r2 of redirects) {
+      if (r2.type !== "heredoc_redirect") {
+        isolated(r2, d, ctx, false);
+        continue;
+      }
+      const inner = nodes(r2).filter((i3) => i3.type !== "heredoc_start" && i3.type !== "heredoc_end" && i3.type !== "heredoc_body");
+      for (const i3 of nodes(r2)) if (i3.type === "heredoc_body") isolated(i3, d, ctx, false);
+      if (inner.length === 0) continue;
+      const op = r2.items.find((i3) => i3 === "&&" || i3 === "||");
+      if (inner.length === 1 && op !== void 0 && inner[0].field === "right" && tail === void 0) tail = { op, node: inner[0] };
+      else if (inner.map((i3) => unmodelled(i3, d, ctx).ok.top).some(Boolean)) changed = true;
+    }
+    if (changed) {
+      if (body2) evalNode(body2, d, ctx);
+      return both(TOP);
+    }
+    if (!tail) return body2 ? evalNode(body2, d, ctx) : { ok: d, fail: BOTTOM };
+    const acc = body2 ? evalNode(body2, d, { ...ctx, tested: true }) : { ok: d, fail: BOTTOM };
+    if (tail.op === "&&") {
+      const r2 = evalNode(tail.node, acc.ok, ctx);
+      return { ok: r2.ok, fail: join(acc.fail, r2.fail) };
+    }
+    const r = evalNode(tail.node, acc.fail, ctx);
+    return { ok: join(acc.ok, r.ok), fail: r.fail };
+  };
+  const evalNode = (x, d, ctx) => {
+    if (++steps > MAX_FLOW_STEPS) overflow = true;
+    if (overflow) return both(TOP);
+    switch (x.type) {
+      case "program":
+      case "compound_statement":
+      case "do_group":
+        return seq(x.items, d, ctx);
+      case "subshell":
+        seq(x.items, d, { ...ctx, loops: [], fn: void 0 });
+        return both(d);
+      case "command_substitution":
+      case "process_substitution":
+        seq(x.items, d, { ...ctx, errexitScope: false, loops: [], fn: void 0 });
+        return both(d);
+      case "list":
+        return list(x, d, ctx);
+      case "pipeline":
+        return pipeline(x, d, ctx);
+      case "negated_command": {
+        const r = seq(x.items, d, { ...ctx, tested: true });
+        return { ok: r.fail, fail: r.ok };
+      }
+      case "redirected_statement":
+        return redirected(x, d, ctx);
+      case "if_statement":
+        return ifStatement(x, d, ctx);
+      case "while_statement":
+      case "for_statement":
+      case "c_style_for_statement":
+        return loop(x, d, ctx);
+      case "case_statement":
+        return caseStatement(x, d, ctx);
+      case "function_definition":
+        defState.set(x, join(defState.get(x) ?? BOTTOM, d));
+        return { ok: d, fail: BOTTOM };
+      case "ERROR":
+      case "heredoc_redirect":
+      case "elif_clause":
+      case "else_clause":
+      case "case_item":
+        return unmodelled(x, d, ctx);
+      default:
+        return leaf(x, d, ctx);
+    }
+  };
+  const top = { tested: false, errexitScope: true, loops: [], fn: void 0, callDepth: 0 };
+  evalNode(flow, start2, top);
+  errexit = false;
+  for (const [name2, defs] of functions) {
+    for (const f of defs) {
+      const entry = calledFromUnknown.has(name2) ? TOP : calledSomewhere.has(name2) ? void 0 : defState.get(f) ?? TOP;
+      if (entry !== void 0) functionBody(f, entry, { ...top, fn: { breaks: BOTTOM, continues: BOTTOM } });
+    }
+  }
+  if (overflow) return new Array(n2).fill(void 0);
+  const groupUnknown = /* @__PURE__ */ new Set();
+  for (let k = 0; k < n2; k++) {
+    const m = commands[k];
+    if (m.cmd.embedded && m.program !== void 0 && CD_LIKE.has(m.program) && (m.places.includes("loop-body") || m.places.includes("function-body"))) groupUnknown.add(topHost(k).host);
+  }
+  const after = /* @__PURE__ */ new Map();
+  for (let k = 0; k < n2; k++) {
+    const m = commands[k];
+    if (!m.cmd.embedded || m.cmd.host === void 0) continue;
+    const h2 = m.cmd.host;
+    if (groupUnknown.has(topHost(k).host)) {
+      recorded[k] = TOP;
+      continue;
+    }
+    const here = after.get(h2) ?? recorded[h2] ?? TOP;
+    recorded[k] = here;
+    const r = resolveCommand(m.instances[0]);
+    const inShell = r?.wrappers.every((w) => IN_SHELL_WRAPPERS.has(w)) === true;
+    if (m.program !== void 0 && inShell && CD_LIKE.has(m.program)) after.set(h2, join(here, cdOutcome(m, here)));
+    else if (m.program === "source" || m.program === ".") after.set(h2, TOP);
+  }
+  return result();
+}
+function functionName(f, text) {
+  const name2 = f.items.find((i3) => typeof i3 !== "string" && i3.field === "name");
+  if (!name2) return void 0;
+  const s = text.slice(name2.span.start, name2.span.end);
+  return /^[^\s$`'"\\]+$/.test(s) ? s : void 0;
+}
+function topLevelDefinition(root, f) {
+  const stack = [root];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    for (const i3 of x.items) {
+      if (i3 === f) return true;
+      if (typeof i3 !== "string" && i3.type === "compound_statement") stack.push(i3);
+    }
+  }
+  return false;
+}
+var MAX_FLOW_STEPS, MAX_CALL_DEPTH, MAX_LOOP_PASSES, PATH_MAX, BOTTOM, TOP, both, CD_LIKE, IN_SHELL_WRAPPERS;
+var init_working_directory = __esm({
+  "src/model/working-directory.ts"() {
+    "use strict";
+    init_session_paths();
+    init_command_name();
+    init_command_model();
+    MAX_FLOW_STEPS = 1e5;
+    MAX_CALL_DEPTH = 16;
+    MAX_LOOP_PASSES = 8;
+    PATH_MAX = 4096;
+    BOTTOM = { set: /* @__PURE__ */ new Set(), top: false };
+    TOP = { set: /* @__PURE__ */ new Set(), top: true };
+    both = (d) => ({ ok: d, fail: d });
+    CD_LIKE = /* @__PURE__ */ new Set(["cd", "pushd", "popd"]);
+    IN_SHELL_WRAPPERS = /* @__PURE__ */ new Set(["builtin", "command", "time"]);
+  }
+});
+
+// rules/numeric-output.json
+var numeric_output_default;
+var init_numeric_output = __esm({
+  "rules/numeric-output.json"() {
+    numeric_output_default = {
+      $schema: "./schema/numeric-output.schema.json",
+      description: "Commands whose standard output is only digits and separators, so that `$(…)` of them in an arithmetic expression (`$(( $(date +%s) - t ))`, `[[ $(wc -l < f) -gt 3 ]]`) is a number and cannot hold an array subscript that runs code. A command counts when its program is listed, it starts with `prefix`, every other argument matches `args`, one argument matches `requires` when given, and none matches `forbids`. File operands are excluded by `args` where the program would print their names. Applied by src/parse/arithmetic.ts to the last stage of the substitution's pipeline.",
+      programs: {
+        date: { source: "https://www.gnu.org/software/coreutils/manual/html_node/date-invocation.html", args: "^(?:-u|--utc|--universal|\\+[-%0-9 :/.,_sYmdHMSNjuwyeIklCGgVUW]*)$", requires: "^\\+", forbids: "^\\+(?:.*[^%])?[A-Za-z]", note: "only numeric conversions; a letter not right after `%` is printed as it is" },
+        wc: { source: "https://www.gnu.org/software/coreutils/manual/html_node/wc-invocation.html", args: "^(?:-[lcwmL]+|--(?:lines|bytes|chars|words|max-line-length))$", note: "without file operands wc prints only the counts" },
+        nproc: { source: "https://www.gnu.org/software/coreutils/manual/html_node/nproc-invocation.html", args: "^(?:--all|--ignore=[0-9]+)$" },
+        id: { source: "https://www.gnu.org/software/coreutils/manual/html_node/id-invocation.html", args: "^-[ugGrz]+$", requires: "[ugG]", note: "without -n the ids are printed as numbers" },
+        seq: { source: "https://www.gnu.org/software/coreutils/manual/html_node/seq-invocation.html", args: "^[-+]?[0-9]+(?:\\.[0-9]+)?$" },
+        git: { source: "https://git-scm.com/docs/git-rev-list#Documentation/git-rev-list.txt---count", prefix: ["rev-list"], args: "^[^-]|^--(?:count|all|first-parent|no-merges|merges|left-right|cherry-pick|since=.*|until=.*|after=.*|before=.*|author=.*)$|^--$", requires: "^--count$" }
+      }
+    };
+  }
+});
+
 // src/parse/words.ts
 function unescapeUnquoted(text) {
   let out2 = "";
@@ -27454,6 +28552,20 @@ function decodeAnsiC(body2) {
     }
   }
   return out2;
+}
+function nodeKind(node) {
+  const typeId = node.typeId;
+  const language = node.tree.language;
+  if (language !== namedLanguage) {
+    namedLanguage = language;
+    namedById = [];
+  }
+  let named2 = namedById[typeId];
+  if (named2 === void 0) {
+    named2 = node.isNamed;
+    namedById[typeId] = named2;
+  }
+  return { type: language.types[typeId] || "ERROR", named: named2 };
 }
 function parameterPart(node, type, start2, end, quoted, sub) {
   let name2 = "";
@@ -27513,7 +28625,8 @@ function collectParts(node, type, start2, end, quoted, out2, sub) {
         const cs = child.startIndex;
         const ce = child.endIndex;
         if (cs > pos) out2.push({ kind: "literal", value: unescapeUnquoted(sub(pos, cs)), quoted: false });
-        if (child.isNamed) collectParts(child, child.type, cs, ce, quoted, out2, sub);
+        const kind = nodeKind(child);
+        if (kind.named) collectParts(child, kind.type, cs, ce, quoted, out2, sub);
         else out2.push({ kind: "literal", value: sub(cs, ce), quoted });
         pos = ce;
       }
@@ -27540,13 +28653,13 @@ function mergeLiterals(parts2) {
   }
   return out2;
 }
-function toWord(node, source) {
+function toWord(node, source, type) {
   const start2 = node.startIndex;
   const end = node.endIndex;
   const raw = source !== void 0 ? source.slice(start2, end) : node.text;
   const sub = source !== void 0 ? (s, e) => source.slice(s, e) : (s, e) => raw.slice(s - start2, e - start2);
   const parts2 = [];
-  collectParts(node, node.type, start2, end, false, parts2, sub);
+  collectParts(node, type ?? node.type, start2, end, false, parts2, sub);
   const merged = mergeLiterals(parts2);
   const isStatic = merged.every((p) => p.kind === "literal");
   return {
@@ -27562,7 +28675,7 @@ function toWord(node, source) {
 function hasUnquotedGlob(word) {
   return word.parts.some((p) => p.kind === "literal" && !p.quoted && /[*?[]/.test(p.value));
 }
-var BACKSLASH_IN_DOUBLE, ANSI_C_SIMPLE, GUARDED_EXPANSION;
+var BACKSLASH_IN_DOUBLE, ANSI_C_SIMPLE, GUARDED_EXPANSION, namedLanguage, namedById;
 var init_words = __esm({
   "src/parse/words.ts"() {
     "use strict";
@@ -27583,6 +28696,1222 @@ var init_words = __esm({
       "?": "?"
     };
     GUARDED_EXPANSION = /^\$\{#?[A-Za-z_0-9@*#?$!-]+(?::?\?|:?[-=]\s*[^\s}])/;
+    namedById = [];
+  }
+});
+
+// src/parse/arithmetic.ts
+function named(node) {
+  return node.namedChildren.filter((c3) => c3 !== null && c3.type !== "comment");
+}
+function numericSubstitution(node, src) {
+  if (node.type !== "command_substitution") return false;
+  const body2 = named(node);
+  if (body2.length !== 1) return false;
+  let last = body2[0];
+  if (last.type === "pipeline") last = named(last).at(-1);
+  if (last?.type === "redirected_statement") {
+    const redirects = named(last).slice(1);
+    if (!redirects.every((r) => r.type === "file_redirect" && /^\s*(?:0?<)(?![<>&])/.test(src.slice(r.startIndex, r.endIndex)) || r.type === "herestring_redirect")) return false;
+    last = last.childForFieldName("body") ?? void 0;
+  }
+  if (last?.type !== "command") return false;
+  const parts2 = named(last);
+  if (parts2.some((p) => p.type === "variable_assignment" || p.type.endsWith("redirect"))) return false;
+  const words = parts2.filter((p) => p.type !== "command_name").map((p) => toWord(p, src));
+  const nameNode = last.childForFieldName("name");
+  const name2 = nameNode ? toWord(nameNode.firstNamedChild ?? nameNode, src).value : void 0;
+  if (name2 === void 0) return false;
+  const row = PROGRAMS.get(name2);
+  if (!row) return false;
+  const values = words.map((w) => w.value);
+  if (values.some((v) => v === void 0)) return false;
+  const args2 = values;
+  if (row.prefix.some((p, i3) => args2[i3] !== p)) return false;
+  const rest = args2.slice(row.prefix.length);
+  if (!rest.every((a2) => row.args.test(a2) && !row.forbids?.test(a2))) return false;
+  return row.requires === void 0 || rest.some((a2) => row.requires.test(a2));
+}
+function operandsOf(node, src) {
+  switch (node.type) {
+    case "arithmetic_expansion":
+      return [node];
+    case "compound_statement":
+      return src.startsWith("((", node.startIndex) ? [node] : void 0;
+    case "c_style_for_statement":
+      return ["initializer", "condition", "update"].flatMap((f) => node.childrenForFieldName(f).filter((c3) => c3?.isNamed === true));
+    case "test_command": {
+      if (!src.startsWith("[[", node.startIndex)) return void 0;
+      const out2 = [];
+      for (const b of node.descendantsOfType("binary_expression")) {
+        if (!b) continue;
+        const op = b.childForFieldName("operator");
+        if (!op || !ARITH_TEST_OPERATORS.has(op.text)) continue;
+        for (const f of ["left", "right"]) {
+          const o2 = b.childForFieldName(f);
+          if (o2) out2.push(o2);
+        }
+      }
+      return out2.length > 0 ? out2 : void 0;
+    }
+    case "command": {
+      const name2 = node.childForFieldName("name");
+      if (!name2 || toWord(name2.firstNamedChild ?? name2, src).value !== "let") return void 0;
+      return node.childrenForFieldName("argument").filter((c3) => c3 !== null);
+    }
+    case "subscript": {
+      const index = node.childForFieldName("index");
+      return index ? [index] : void 0;
+    }
+    case "expansion": {
+      const kids = node.children.filter((c3) => c3 !== null);
+      const colon = kids.findIndex((c3, i3) => !c3.isNamed && c3.type === ":" && i3 >= 1 && (kids[i3 - 1].type === "variable_name" || kids[i3 - 1].type === "subscript"));
+      if (colon < 0) return void 0;
+      return kids.slice(colon + 1).filter((c3) => c3.isNamed);
+    }
+    default:
+      return void 0;
+  }
+}
+function arithmeticUse(node, src) {
+  const operands = operandsOf(node, src);
+  if (operands === void 0) return void 0;
+  const names2 = /* @__PURE__ */ new Set();
+  let unknown;
+  let budget = MAX_ARITHMETIC_NODES;
+  const stack = [...operands];
+  const literal2 = (s) => {
+    for (const m of s.matchAll(IDENTIFIER)) names2.add(m[0]);
+  };
+  while (stack.length > 0 && unknown === void 0) {
+    const n2 = stack.pop();
+    if (--budget < 0) {
+      unknown = `Cap reached: the arithmetic expression has more than ${MAX_ARITHMETIC_NODES} parts.`;
+      break;
+    }
+    switch (n2.type) {
+      case "command_substitution":
+        if (!numericSubstitution(n2, src)) unknown = `\`${src.slice(n2.startIndex, Math.min(n2.endIndex, n2.startIndex + 40))}\` is evaluated as an arithmetic expression, and its output is not known to be a number: an array subscript in it runs commands.`;
+        continue;
+      case "process_substitution":
+        unknown = `\`${src.slice(n2.startIndex, Math.min(n2.endIndex, n2.startIndex + 40))}\` in an arithmetic expression is not known before it runs.`;
+        continue;
+      case "simple_expansion":
+      case "expansion": {
+        const text = src.slice(n2.startIndex, n2.endIndex);
+        const first = n2.namedChildren.find((c3) => c3 !== null && (c3.type === "variable_name" || c3.type === "special_variable_name" || c3.type === "subscript"));
+        if (!text.startsWith("${#") && first) names2.add(first.type === "subscript" ? first.childForFieldName("name")?.text ?? first.text : first.text);
+        else if (!text.startsWith("${#") && !first) {
+          const m = /^\$\{?([0-9@*#?$!-])/.exec(text);
+          names2.add(m ? m[1] : text);
+        }
+        for (const c3 of n2.namedChildren) if (c3 && c3 !== first) stack.push(c3);
+        if (first?.type === "subscript") {
+          for (const c3 of first.namedChildren) if (c3 && c3.type !== "variable_name") stack.push(c3);
+        }
+        continue;
+      }
+      case "variable_name":
+        names2.add(n2.text);
+        continue;
+      case "word":
+      case "string_content":
+      case "raw_string":
+        literal2(src.slice(n2.startIndex, n2.endIndex));
+        continue;
+      case "number":
+        continue;
+      default:
+        for (const c3 of n2.namedChildren) if (c3) stack.push(c3);
+        continue;
+    }
+  }
+  return { span: { start: node.startIndex, end: node.endIndex }, names: [...names2], ...unknown !== void 0 ? { unknown } : {} };
+}
+function numericValue(w, numericStarts) {
+  if (w === void 0) return true;
+  if (w.value !== void 0) return NUMERIC_TEXT.test(w.value);
+  const dyn = w.parts.filter((p) => p.kind !== "literal" || !NUMERIC_TEXT.test(p.value));
+  if (dyn.length !== 1 || dyn[0].kind !== "dynamic") return false;
+  const node = dyn[0].node;
+  if (node === "arithmetic_expansion") return true;
+  return node === "command_substitution" && w.parts.length <= 1 && (numericStarts.has(w.span.start) || numericStarts.has(w.span.start + 1));
+}
+function arithmeticGaps(parsed) {
+  const uses = parsed.arithmetic ?? [];
+  if (uses.length === 0) return [];
+  const numericStarts = new Set(parsed.numericSubstitutions ?? []);
+  const numeric = /* @__PURE__ */ new Map();
+  const bind = (name2, ok) => {
+    numeric.set(name2, (numeric.get(name2) ?? true) && ok);
+  };
+  for (const c3 of parsed.commands) {
+    for (const a2 of c3.assignments) bind(a2.name, numericValue(a2.value, numericStarts));
+    const prog = c3.name?.value;
+    if (prog !== void 0 && DATA_SETTERS.has(prog)) {
+      for (const w of c3.args) if (w.value !== void 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(w.value)) bind(w.value, false);
+    }
+  }
+  for (const { assignment: a2 } of parsed.assignmentStatements ?? []) bind(a2.name, numericValue(a2.value, numericStarts));
+  for (const d of parsed.declarations ?? []) {
+    for (const a2 of d.assignments) bind(a2.name, numericValue(a2.value, numericStarts));
+    if (d.words.some((w) => w.value !== void 0 && /^-[A-Za-z]*n/.test(w.value))) for (const a2 of d.assignments) bind(a2.name, false);
+  }
+  for (const l of parsed.loopBindings ?? []) bind(l.name, l.values?.every((w) => numericValue(w, numericStarts)) === true);
+  for (const m of parsed.text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g)) bind(m[1], false);
+  const out2 = [];
+  for (const u2 of uses) {
+    if (u2.unknown !== void 0) {
+      out2.push({ span: u2.span, reason: u2.unknown });
+      continue;
+    }
+    const bad = u2.names.find((n2) => !NUMERIC_PARAMETERS.has(n2) && numeric.get(n2) !== true);
+    if (bad !== void 0) {
+      const why = numeric.has(bad) ? "is set in the command to a value that is not known to be a number" : "is not set in the command, so its value is not known";
+      out2.push({ span: u2.span, reason: `\`${bad}\` in an arithmetic expression ${why}: bash evaluates that value as an expression, and an array subscript in it runs commands.` });
+    }
+  }
+  return out2;
+}
+var MAX_ARITHMETIC_NODES, ARITH_TEST_OPERATORS, PROGRAMS, IDENTIFIER, NUMERIC_PARAMETERS, NUMERIC_TEXT, DATA_SETTERS;
+var init_arithmetic = __esm({
+  "src/parse/arithmetic.ts"() {
+    "use strict";
+    init_numeric_output();
+    init_words();
+    MAX_ARITHMETIC_NODES = 4e3;
+    ARITH_TEST_OPERATORS = /* @__PURE__ */ new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
+    PROGRAMS = new Map(
+      Object.entries(numeric_output_default.programs).map(([k, r]) => [
+        k,
+        { prefix: r.prefix ?? [], args: new RegExp(r.args), requires: r.requires !== void 0 ? new RegExp(r.requires) : void 0, forbids: r.forbids !== void 0 ? new RegExp(r.forbids) : void 0 }
+      ])
+    );
+    IDENTIFIER = /(?<![0-9A-Za-z_#@])[A-Za-z_][A-Za-z0-9_]*/g;
+    NUMERIC_PARAMETERS = /* @__PURE__ */ new Set(["#", "?", "$", "!", "RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "PPID", "UID", "EUID", "EPOCHSECONDS", "OPTIND", "BASH_SUBSHELL", "HISTCMD"]);
+    NUMERIC_TEXT = /^[\s0-9+\-*/%()<>=!&|^~?:,]*$/;
+    DATA_SETTERS = /* @__PURE__ */ new Set(["read", "mapfile", "readarray", "getopts", "printf", "wait"]);
+  }
+});
+
+// src/parse/embedded.ts
+function wordCode(w, source) {
+  if (w.value === void 0) return void 0;
+  const inner = w.raw.length >= 2 && (w.raw[0] === "'" || w.raw[0] === '"') && w.raw.endsWith(w.raw[0]) ? 1 : 0;
+  const base = w.span.start + inner;
+  const exact = source.slice(base, base + w.value.length) === w.value;
+  return { text: w.value, base, exact };
+}
+function shellInvocation(args2) {
+  let sawC = false;
+  for (let i3 = 0; i3 < args2.length; i3++) {
+    const v = args2[i3].value;
+    if (v === void 0) return void 0;
+    if (sawC) return { kind: "string", word: args2[i3] };
+    if (v === "--" || v === "-") return { kind: "stdin" };
+    if (SHELL_VALUE_OPTIONS.has(v)) {
+      i3++;
+      continue;
+    }
+    if (/^[-+][A-Za-z]+$/.test(v)) {
+      if (v.startsWith("-") && v.includes("c")) sawC = true;
+      if (v.startsWith("-") && v.includes("s")) return { kind: "stdin" };
+      continue;
+    }
+    if (v.startsWith("--")) continue;
+    return void 0;
+  }
+  return sawC ? void 0 : { kind: "stdin" };
+}
+function shellQuote(v) {
+  return /^[A-Za-z0-9_@%+=:,./{}-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`;
+}
+function levelCode(level, source) {
+  const out2 = [];
+  const via = level.name;
+  for (const w of level.scan.code) {
+    const c3 = wordCode(w, source);
+    if (c3) out2.push({ ...c3, span: w.span, via: `${via} code option` });
+  }
+  const spec = level.spec;
+  const args2 = level.words.slice(1);
+  if (spec.codeArgument === "first") {
+    let k = 0;
+    if (args2[0]?.value === "--") k = 1;
+    const code = args2[k];
+    if (code && args2.length - k >= 2 && code.value !== void 0 && code.value !== "-" && !code.value.startsWith("-")) {
+      const c3 = wordCode(code, source);
+      if (c3) out2.push({ ...c3, span: code.span, via: "trap" });
+    }
+  } else if (spec.codeArgument === "assignments") {
+    for (const a2 of args2) {
+      const v = a2.value;
+      const eq = v?.indexOf("=") ?? -1;
+      if (v === void 0 || eq <= 0) continue;
+      out2.push({ text: v.slice(eq + 1), base: a2.span.start, exact: false, span: a2.span, via: "alias", alias: v.slice(0, eq) });
+    }
+  }
+  if (spec.execOptions) {
+    for (let i3 = 0; i3 < args2.length; i3++) {
+      const v = args2[i3].value;
+      if (v === void 0 || !spec.execOptions.includes(v)) continue;
+      const seg = [];
+      let j = i3 + 1;
+      for (; j < args2.length; j++) {
+        const x = args2[j].value;
+        if (x === ";" || x === "+") break;
+        seg.push(x === void 0 ? '"$UNKNOWN"' : shellQuote(x));
+      }
+      if (seg.length > 0) {
+        const span = { start: args2[i3 + 1].span.start, end: args2[Math.min(j, args2.length) - 1].span.end };
+        out2.push({ text: seg.join(" "), base: span.start, exact: false, span, via: `find ${v}` });
+      }
+      i3 = j;
+    }
+  }
+  if (spec.codeAfterSeparator && level.scan.start === void 0) {
+    const sep4 = args2.findIndex((a2) => a2.value !== void 0 && spec.codeAfterSeparator.includes(a2.value));
+    if (sep4 >= 0) {
+      for (const a2 of args2.slice(sep4 + 1)) {
+        if (a2.value !== void 0 && spec.argvUntil?.includes(a2.value)) break;
+        const c3 = wordCode(a2, source);
+        if (c3) out2.push({ ...c3, span: a2.span, via: `${via} :::` });
+      }
+    }
+  }
+  return out2;
+}
+function stdinCode(cmd, source, siblings) {
+  const out2 = [];
+  for (const r of cmd.redirects) {
+    if (r.heredoc && (r.fd === void 0 || r.fd === "0")) {
+      out2.push({ text: r.heredoc.body, base: r.heredoc.bodySpan.start, exact: true, span: r.heredoc.bodySpan, via: "heredoc" });
+    } else if (r.operator === "<<<" && r.target) {
+      const c3 = wordCode(r.target, source);
+      if (c3) out2.push({ ...c3, span: r.target.span, via: "here-string" });
+    }
+  }
+  if (out2.length > 0) return out2;
+  const prev = cmd.place?.pipeline?.previous;
+  const p = prev !== void 0 ? siblings?.[prev] : void 0;
+  if (!p) return out2;
+  const name2 = p.name?.value !== void 0 ? commandBasename(p.name.value) : void 0;
+  if ((name2 === "echo" || name2 === "printf") && p.args.length > 0 && p.args.every((a2) => a2.value !== void 0)) {
+    const args2 = p.args.filter((a2, k) => !(k === 0 && name2 === "echo" && /^-[neE]+$/.test(a2.value)));
+    const text = args2.map((a2) => a2.value).join(" ");
+    const span = { start: p.args[0].span.start, end: p.args[p.args.length - 1].span.end };
+    if (args2.length === 1) {
+      const c3 = wordCode(args2[0], source);
+      out2.push({ ...c3, span, via: "pipe" });
+    } else out2.push({ text, base: span.start, exact: false, span, via: "pipe" });
+  } else if (name2 === "cat" && p.args.length === 0) {
+    for (const r of p.redirects) {
+      if (r.heredoc) out2.push({ text: r.heredoc.body, base: r.heredoc.bodySpan.start, exact: true, span: r.heredoc.bodySpan, via: "pipe" });
+    }
+  }
+  return out2;
+}
+function embeddedCode(cmd, source, siblings) {
+  const words = cmd.name ? [cmd.name, ...cmd.args] : [];
+  const { levels, inner } = wrapperLevels(words);
+  const fromLevels = levels.flatMap((l) => levelCode(l, source));
+  const stdinLevel = inner === void 0 && levels.length > 0 && levels[levels.length - 1].spec.stdinCode && levels[levels.length - 1].scan.code.length === 0 && !levels[levels.length - 1].scan.opaque;
+  if (stdinLevel) return [...fromLevels, ...stdinCode(cmd, source, siblings)];
+  const resolved2 = resolveCommand(cmd);
+  if (!resolved2) return fromLevels;
+  const out2 = [...fromLevels];
+  if (resolved2.name === "eval") {
+    const words2 = resolved2.args;
+    if (words2.length === 0 || words2.some((w) => w.value === void 0)) return out2;
+    const first = words2[0];
+    const last = words2[words2.length - 1];
+    const span = { start: first.span.start, end: last.span.end };
+    if (words2.length === 1) {
+      const c3 = wordCode(first, source);
+      out2.push({ ...c3, span, via: "eval" });
+    } else {
+      out2.push({ text: words2.map((w) => w.value).join(" "), base: span.start, exact: false, span, via: "eval" });
+    }
+    return out2;
+  }
+  let name2 = resolved2.name;
+  let args2 = resolved2.args;
+  if (name2 === "busybox" || name2 === "toybox") {
+    const applet = args2[0]?.value;
+    if (applet === void 0 || !SHELLS.has(commandBasename(applet))) return out2;
+    name2 = commandBasename(applet);
+    args2 = args2.slice(1);
+  }
+  if (!SHELLS.has(name2)) return out2;
+  const inv = shellInvocation(args2);
+  if (!inv) return out2;
+  if (inv.kind === "string") {
+    const c3 = wordCode(inv.word, source);
+    if (c3) out2.push({ ...c3, span: inv.word.span, via: "sh -c" });
+    return out2;
+  }
+  return [...out2, ...stdinCode(cmd, source, siblings)];
+}
+function shiftWord(w, map) {
+  return { ...w, span: map(w.span) };
+}
+function shiftCommand(c3, map, statement, host, via, offset) {
+  const place = c3.place;
+  return {
+    host: c3.host !== void 0 ? c3.host + offset : host,
+    via: c3.host !== void 0 ? c3.via ?? via : via,
+    ...place ? { place: { ...place, ...place.pipeline ? { pipeline: { stage: place.pipeline.stage, ...place.pipeline.previous !== void 0 ? { previous: place.pipeline.previous + offset } : {} } } : {} } } : {},
+    span: map(c3.span),
+    name: c3.name ? shiftWord(c3.name, map) : void 0,
+    args: c3.args.map((w) => shiftWord(w, map)),
+    assignments: c3.assignments.map((a2) => ({ ...a2, span: map(a2.span), value: a2.value ? shiftWord(a2.value, map) : void 0 })),
+    redirects: c3.redirects.map((r) => ({
+      ...r,
+      span: map(r.span),
+      target: r.target ? shiftWord(r.target, map) : void 0,
+      heredoc: r.heredoc ? { ...r.heredoc, bodySpan: map(r.heredoc.bodySpan) } : void 0
+    })),
+    statement,
+    embedded: true,
+    ...c3.pipeline ? { pipeline: c3.pipeline } : {}
+  };
+}
+function withEmbedded(parsed, source, parse, extraCode) {
+  const defined = /* @__PURE__ */ new Set();
+  const all = embedAll(parsed, source, parse, extraCode, void 0, defined);
+  if (defined.size === 0) return all;
+  const unused = unusedAliases(all, defined);
+  return unused.size === 0 ? all : embedAll(parsed, source, parse, extraCode, unused, /* @__PURE__ */ new Set());
+}
+function unusedAliases(parsed, defined) {
+  const unused = new Set([...defined].filter((n2) => !RESERVED_WORDS.has(n2)));
+  for (const c3 of parsed.commands) {
+    if (unused.size === 0) break;
+    for (const w of c3.name ? [c3.name, ...c3.args] : c3.args) if (w.value !== void 0) unused.delete(w.value);
+  }
+  return unused;
+}
+function embedAll(parsed, source, parse, extraCode, skipAliases, defined) {
+  const extra = [];
+  const caps = [];
+  let budget = EMBEDDED_LIMITS.maxChars;
+  const queue = parsed.commands.map((cmd, index) => ({
+    cmd,
+    siblings: parsed.commands,
+    depth: 0,
+    map: (s) => s,
+    source,
+    statement: cmd.statement,
+    index
+  }));
+  const done = () => extra.length === 0 && caps.length === 0 ? parsed : { ...parsed, commands: [...parsed.commands, ...extra], ...caps.length > 0 ? { embeddedCaps: caps } : {} };
+  for (let next = 0; next < queue.length; next++) {
+    const { cmd, depth, map, source: src, statement, index, siblings } = queue[next];
+    const codes = [...embeddedCode(cmd, src, siblings), ...extraCode ? extraCode(cmd, src) : []].filter((c3) => {
+      if (c3.alias === void 0) return true;
+      defined.add(c3.alias);
+      return !skipAliases?.has(c3.alias);
+    });
+    if (codes.length === 0) continue;
+    if (depth >= EMBEDDED_LIMITS.maxDepth) {
+      caps.push(`Shell code is nested more than ${EMBEDDED_LIMITS.maxDepth} levels deep (\`sh -c\`, \`eval\`, heredocs fed to a shell); the deeper levels were not analysed.`);
+      continue;
+    }
+    for (const code of codes) {
+      if (code.text.length > budget) {
+        caps.push(`The embedded shell code exceeds the ${EMBEDDED_LIMITS.maxChars}-character budget per unit; the rest was not analysed.`);
+        return done();
+      }
+      budget -= code.text.length;
+      const inner = parse(code.text);
+      if (!inner) {
+        caps.push("Parsing embedded shell code timed out; it was not analysed.");
+        continue;
+      }
+      if (inner.problems.length > 0) caps.push(`Embedded shell code (${code.via}) does not parse; what it runs is not known.`);
+      const arith = arithmeticGaps(inner);
+      if (arith.length > 0) caps.push(`Embedded shell code (${code.via}) evaluates a value that is not known to be a number as arithmetic (${arith[0].reason.replace(/\.$/, "")}).`);
+      if (inner.unmodelled) caps.push(`Embedded shell code (${code.via}) holds a construct that is not modelled (${inner.unmodelled[0].reason.replace(/\.$/, "")}).`);
+      const outer = map(code.span);
+      const innerMap = code.exact ? (s) => map({ start: code.base + s.start, end: code.base + s.end }) : () => outer;
+      const offset = parsed.commands.length + extra.length;
+      for (const c3 of inner.commands) {
+        const at = parsed.commands.length + extra.length;
+        extra.push(shiftCommand(c3, innerMap, statement, index, code.via, offset));
+        queue.push({ cmd: c3, depth: depth + 1, map: innerMap, source: code.text, statement, index: at, siblings: inner.commands });
+      }
+    }
+  }
+  return done();
+}
+var SHELLS, SHELL_VALUE_OPTIONS, EMBEDDED_LIMITS, RESERVED_WORDS;
+var init_embedded = __esm({
+  "src/parse/embedded.ts"() {
+    "use strict";
+    init_arithmetic();
+    init_command_name();
+    SHELLS = /* @__PURE__ */ new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);
+    SHELL_VALUE_OPTIONS = /* @__PURE__ */ new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]);
+    EMBEDDED_LIMITS = {
+      /** Nesting depth: `sh -c "bash -c '…'"` is depth 2. */
+      maxDepth: 4,
+      /** Total characters of embedded code parsed per unit (a unit's own text bounds `sh -c`, but not `eval` joins). */
+      maxChars: 1e6
+    };
+    RESERVED_WORDS = /* @__PURE__ */ new Set(["!", "[[", "]]", "{", "}", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in", "select", "then", "time", "until", "while"]);
+  }
+});
+
+// src/parse/complexity.ts
+function constructLabel(construct) {
+  return CONSTRUCT_LABELS[construct] ?? `\`${construct}\``;
+}
+function describeComplexity(c3) {
+  if (c3.status === "simple") return void 0;
+  const at = c3.span?.start ?? 0;
+  if (c3.status === "parse-error") {
+    return c3.construct === "MISSING" ? `the command does not parse: \`${c3.expected ?? "?"}\` is missing at offset ${at}.` : `the command does not parse: syntax error at offset ${at}.`;
+  }
+  const construct = c3.construct ?? "?";
+  if (construct === LENGTH_CONSTRUCT) return `the command is ${c3.span?.end ?? 0} characters long (the cap is ${at}); too long to prove safe statically.`;
+  if (construct === NODE_COUNT_CONSTRUCT) return `the command has ${c3.nodeCount} syntax nodes (the cap was reached at offset ${at}); too large to prove safe statically.`;
+  return `${constructLabel(construct)} at offset ${at} cannot be proven safe statically.`;
+}
+var LENGTH_CONSTRUCT, NODE_COUNT_CONSTRUCT, MAX_COMPLEXITY_LENGTH, MAX_COMPLEXITY_NODES, DEFAULT_COMPLEXITY_LIMITS, HANDLED_NODE_TYPES, AST_SAFE_VARIABLES, AST_STRING_ONLY_VARIABLES, DOLLAR_PARENTS, ComplexityScanner, CONSTRUCT_LABELS;
+var init_complexity = __esm({
+  "src/parse/complexity.ts"() {
+    "use strict";
+    LENGTH_CONSTRUCT = "command-length";
+    NODE_COUNT_CONSTRUCT = "node-count";
+    MAX_COMPLEXITY_LENGTH = 1e4;
+    MAX_COMPLEXITY_NODES = 1e4;
+    DEFAULT_COMPLEXITY_LIMITS = { maxLength: MAX_COMPLEXITY_LENGTH, maxNodes: MAX_COMPLEXITY_NODES };
+    HANDLED_NODE_TYPES = /* @__PURE__ */ new Set([
+      "program",
+      "list",
+      "pipeline",
+      "redirected_statement",
+      "negated_command",
+      "command",
+      "command_name",
+      "declaration_command",
+      "unset_command",
+      "variable_assignment",
+      "variable_name",
+      "special_variable_name",
+      "word",
+      "number",
+      "string",
+      "string_content",
+      "raw_string",
+      "concatenation",
+      "file_redirect",
+      "file_descriptor",
+      "comment"
+    ]);
+    AST_SAFE_VARIABLES = /* @__PURE__ */ new Set([
+      "HOME",
+      "PWD",
+      "OLDPWD",
+      "USER",
+      "LOGNAME",
+      "SHELL",
+      "PATH",
+      "HOSTNAME",
+      "UID",
+      "EUID",
+      "PPID",
+      "RANDOM",
+      "SECONDS",
+      "LINENO",
+      "TMPDIR",
+      "BASH_VERSION",
+      "BASHPID",
+      "SHLVL",
+      "HISTFILE"
+    ]);
+    AST_STRING_ONLY_VARIABLES = /* @__PURE__ */ new Set(["IFS", "?", "$", "!", "#", "0", "-"]);
+    DOLLAR_PARENTS = /* @__PURE__ */ new Set(["simple_expansion", "expansion", "string", "arithmetic_expansion"]);
+    ComplexityScanner = class {
+      /** `text` is the unit's text (for `$NAME` references and the length cap). */
+      constructor(text, limits = DEFAULT_COMPLEXITY_LIMITS) {
+        this.text = text;
+        this.limits = limits;
+      }
+      text;
+      limits;
+      nodes = 0;
+      overflow;
+      found;
+      /** End offset of the last anonymous `$` token outside an expansion (for `$"…"`). */
+      dollarEnd = -1;
+      /** Node type at each depth of the current path (only the parent's entry is ever read). */
+      path = [];
+      /**
+       * Visits the node under `cursor`. `type`, `isNamed` and `depth` (0 for the root) are passed in
+       * because the caller's walk has already read them from the cursor.
+       */
+      visit(cursor, type, isNamed, depth) {
+        this.nodes++;
+        if (this.nodes === this.limits.maxNodes + 1) this.overflow = { start: cursor.startIndex, end: cursor.endIndex };
+        if (this.found) return;
+        this.path[depth] = type;
+        if (!isNamed) {
+          if (type === "$" && depth > 0 && !DOLLAR_PARENTS.has(this.path[depth - 1])) this.dollarEnd = cursor.endIndex;
+          return;
+        }
+        if (type === "ERROR") return;
+        if (type === "string") {
+          if (this.dollarEnd >= 0 && cursor.startIndex === this.dollarEnd) {
+            this.found = { construct: "translated_string", span: { start: this.dollarEnd - 1, end: cursor.endIndex } };
+          }
+          return;
+        }
+        if (HANDLED_NODE_TYPES.has(type)) return;
+        if (type === "simple_expansion" && this.isSafeReference(cursor, depth)) return;
+        this.found = { construct: type, span: { start: cursor.startIndex, end: cursor.endIndex } };
+      }
+      isSafeReference(cursor, depth) {
+        const start2 = cursor.startIndex;
+        const end = cursor.endIndex;
+        if (end - start2 < 2 || end - start2 > 64 || this.text.charCodeAt(start2) !== 36) return false;
+        const name2 = this.text.slice(start2 + 1, end);
+        if (AST_SAFE_VARIABLES.has(name2)) return true;
+        return AST_STRING_ONLY_VARIABLES.has(name2) && depth > 0 && this.path[depth - 1] === "string";
+      }
+      /**
+       * The result, once every node was visited. `firstProblem` is the first ERROR or MISSING node in
+       * document order, if any. Precedence: parse error, then length cap, then node cap, then the
+       * first unsafe construct.
+       */
+      finish(firstProblem) {
+        const nodeCount = this.nodes;
+        if (firstProblem) {
+          return firstProblem.kind === "missing" ? { status: "parse-error", construct: "MISSING", span: firstProblem.span, expected: firstProblem.expected ?? "?", nodeCount } : { status: "parse-error", construct: "ERROR", span: firstProblem.span, nodeCount };
+        }
+        if (this.text.length > this.limits.maxLength) {
+          return { status: "too-complex", construct: LENGTH_CONSTRUCT, span: { start: this.limits.maxLength, end: this.text.length }, nodeCount };
+        }
+        if (this.overflow) return { status: "too-complex", construct: NODE_COUNT_CONSTRUCT, span: this.overflow, nodeCount };
+        if (this.found) return { status: "too-complex", construct: this.found.construct, span: this.found.span, nodeCount };
+        return { status: "simple", nodeCount };
+      }
+    };
+    CONSTRUCT_LABELS = {
+      command_substitution: "command substitution (`$(…)` or backticks)",
+      process_substitution: "process substitution `<(…)` / `>(…)`",
+      expansion: "parameter expansion `${…}`",
+      simple_expansion: "variable reference `$NAME`",
+      brace_expression: "brace expression `{a..b}`",
+      subshell: "subshell `( … )`",
+      compound_statement: "command group `{ …; }`",
+      for_statement: "`for` loop",
+      c_style_for_statement: "`for ((…))` loop",
+      while_statement: "`while` loop",
+      until_statement: "`until` loop",
+      if_statement: "`if` statement",
+      case_statement: "`case` statement",
+      function_definition: "function definition",
+      test_command: "test expression `[ … ]` / `[[ … ]]`",
+      ansi_c_string: "ANSI-C string `$'…'`",
+      translated_string: 'translated string `$"…"`',
+      herestring_redirect: "here-string `<<<`",
+      heredoc_redirect: "here-document `<<`",
+      arithmetic_expansion: "arithmetic expansion `$((…))`",
+      [LENGTH_CONSTRUCT]: "command length",
+      [NODE_COUNT_CONSTRUCT]: "node count"
+    };
+  }
+});
+
+// src/model/build.ts
+function placesOf(chain, cmd, background) {
+  const set = /* @__PURE__ */ new Set();
+  const loops = /* @__PURE__ */ new Map();
+  let n2 = 0;
+  for (let c3 = chain; c3; c3 = c3.parent) {
+    if (++n2 > MAX_ENCLOSING_DEPTH) return { places: [...set], capped: true, loops };
+    const e = c3.enclosing;
+    switch (e.kind) {
+      case "for":
+        if (e.field === "condition") break;
+        set.add("loop-body");
+        if (e.name !== void 0 && !loops.has(e.name)) loops.set(e.name, e.values ?? null);
+        break;
+      case "c-for":
+      case "while":
+        set.add(e.field === "condition" ? "condition" : "loop-body");
+        break;
+      case "if":
+        set.add(e.field === "condition" ? "condition" : "if-branch");
+        break;
+      case "case":
+        set.add("case-arm");
+        break;
+      case "function":
+        set.add("function-body");
+        break;
+      case "subshell":
+        set.add("subshell");
+        break;
+      case "group":
+        set.add("group");
+        break;
+      case "command-substitution":
+        set.add("command-substitution");
+        break;
+      case "process-substitution":
+        set.add("process-substitution");
+        break;
+      case "test":
+        set.add("test");
+        break;
+      case "list-right":
+        set.add("list-right");
+        break;
+      case "heredoc":
+        set.add("heredoc-body");
+        break;
+      case "assignment":
+        set.add("assignment-value");
+        break;
+      default:
+        break;
+    }
+  }
+  if (cmd.place?.pipeline) set.add("pipeline-stage");
+  if (background) set.add("background");
+  if (cmd.embedded) set.add("embedded");
+  return { places: [...set], capped: false, loops };
+}
+function braceAlternativesOf(s, max = 64) {
+  const open3 = s.indexOf("{");
+  if (open3 < 0) return void 0;
+  let depth = 0;
+  let close = -1;
+  let commas = [];
+  for (let i3 = open3; i3 < s.length; i3++) {
+    const c3 = s[i3];
+    if (c3 === "{") depth++;
+    else if (c3 === "}") {
+      depth--;
+      if (depth === 0) {
+        close = i3;
+        break;
+      }
+    } else if (c3 === "," && depth === 1) commas.push(i3);
+  }
+  if (close < 0) return void 0;
+  const pre = s.slice(0, open3);
+  const post = s.slice(close + 1);
+  const body2 = s.slice(open3 + 1, close);
+  let alts;
+  if (commas.length > 0) {
+    alts = [];
+    let pos = open3 + 1;
+    commas = [...commas, close];
+    for (const k of commas) {
+      alts.push(s.slice(pos, k));
+      pos = k + 1;
+    }
+  } else {
+    const m = /^(-?\d+)\.\.(-?\d+)$/.exec(body2) ?? /^([a-zA-Z])\.\.([a-zA-Z])$/.exec(body2);
+    if (!m) return void 0;
+    const num = /\d/.test(m[1]);
+    const a2 = num ? parseInt(m[1], 10) : m[1].charCodeAt(0);
+    const b = num ? parseInt(m[2], 10) : m[2].charCodeAt(0);
+    if (Math.abs(b - a2) + 1 > max) return void 0;
+    alts = [];
+    for (let v = a2; a2 <= b ? v <= b : v >= b; v += a2 <= b ? 1 : -1) alts.push(num ? String(v) : String.fromCharCode(v));
+  }
+  if (alts.length > max) return void 0;
+  return alts.map((x) => pre + x + post);
+}
+function partProvenance(p) {
+  if (p.kind === "literal") return !p.quoted && /[*?[]/.test(p.value) ? "glob" : "literal";
+  if (p.kind === "parameter") {
+    if (/^[0-9@*#]$/.test(p.name)) return "positional";
+    if (/^[?$!-]$/.test(p.name) || p.name === "_") return "special";
+    return "environment";
+  }
+  if (p.node === "command_substitution") return "command-substitution";
+  if (p.node === "process_substitution") return "process-substitution";
+  if (p.node === "arithmetic_expansion") return "arithmetic";
+  if (p.node === "brace_expression") return "brace";
+  return "environment";
+}
+function abstractWord(w, afterDashDash = false) {
+  const provenance = [];
+  for (const p of w.parts) {
+    const v = partProvenance(p);
+    if (!provenance.includes(v)) provenance.push(v);
+  }
+  if (provenance.length === 0) provenance.push("literal");
+  const dynamic = w.parts.some((p) => p.kind !== "literal");
+  const glob2 = provenance.includes("glob");
+  const first = w.parts[0];
+  const leadsLiteral = first?.kind === "literal" && first.value !== "" && !first.value.startsWith("-") && !(!first.quoted && /^[*?[]/.test(first.value));
+  const mayBeOption = afterDashDash ? false : w.value !== void 0 && !glob2 ? w.value.startsWith("-") : !leadsLiteral;
+  return { word: w, kind: dynamic ? "unknown" : glob2 ? "glob" : "literal", provenance, mayBeOption };
+}
+function substituteWord(word, subst) {
+  if (!word.parts.some((p) => p.kind === "parameter" && subst.has(p.name) && p.plain === true) && !word.parts.some((p) => p.kind === "dynamic" && p.node === "process_substitution" && word.parts.length === 1)) return word;
+  const parts2 = word.parts.map((p) => {
+    if (p.kind === "parameter" && p.plain === true) {
+      const v = subst.get(p.name);
+      if (v) return { kind: "literal", value: v.text, quoted: !(v.glob && !p.quoted) };
+    }
+    if (p.kind === "dynamic" && p.node === "process_substitution" && word.parts.length === 1) return { kind: "literal", value: "/dev/fd/63", quoted: true };
+    return p;
+  });
+  const isStatic = parts2.every((p) => p.kind === "literal");
+  return { ...word, parts: parts2, value: isStatic ? parts2.map((p) => p.kind === "literal" ? p.value : "").join("") : void 0 };
+}
+function expandFields(word, subst, ifsUnknown) {
+  if (!word.parts.some((p) => p.kind === "parameter" && subst.has(p.name) && p.plain === true) && !word.parts.some((p) => p.kind === "dynamic" && p.node === "process_substitution" && word.parts.length === 1)) return [word];
+  const fields = [];
+  let cur = [];
+  let live = false;
+  const finish = () => {
+    if (live) fields.push(cur);
+    cur = [];
+    live = false;
+  };
+  for (const p of word.parts) {
+    if (p.kind === "parameter" && p.plain === true && subst.has(p.name)) {
+      const v = subst.get(p.name);
+      if (p.quoted) {
+        cur.push({ kind: "literal", value: v.text, quoted: !v.glob });
+        live = true;
+        continue;
+      }
+      if (ifsUnknown || v.glob) {
+        cur.push(p);
+        live = true;
+        continue;
+      }
+      const pieces = v.text.split(IFS_WHITESPACE);
+      pieces.forEach((piece, i3) => {
+        if (i3 > 0) finish();
+        if (piece !== "") {
+          cur.push({ kind: "literal", value: piece, quoted: false });
+          live = true;
+        }
+      });
+      continue;
+    }
+    if (p.kind === "dynamic" && p.node === "process_substitution" && word.parts.length === 1) {
+      cur.push({ kind: "literal", value: "/dev/fd/63", quoted: true });
+      live = true;
+      continue;
+    }
+    cur.push(p);
+    live = true;
+  }
+  finish();
+  return fields.map((parts2) => {
+    const isStatic = parts2.every((q) => q.kind === "literal");
+    const merged = [];
+    for (const q of parts2) {
+      const last = merged[merged.length - 1];
+      if (q.kind === "literal" && last?.kind === "literal" && last.quoted === q.quoted) merged[merged.length - 1] = { kind: "literal", value: last.value + q.value, quoted: q.quoted };
+      else merged.push(q);
+    }
+    return { ...word, parts: merged, value: isStatic ? merged.map((q) => q.kind === "literal" ? q.value : "").join("") : void 0 };
+  });
+}
+function substituteCommand(c3, subst, ifsUnknown) {
+  const sw = (w) => substituteWord(w, subst);
+  const argv = (c3.name ? [c3.name, ...c3.args] : []).flatMap((w) => expandFields(w, subst, ifsUnknown));
+  const redirectTarget = (w) => {
+    const f = expandFields(w, subst, ifsUnknown);
+    return f.length === 1 ? f[0] : w;
+  };
+  return {
+    ...c3,
+    name: c3.name ? argv[0] : void 0,
+    args: c3.name ? argv.slice(1) : c3.args,
+    assignments: c3.assignments.map((a2) => ({ ...a2, value: a2.value ? sw(a2.value) : void 0 })),
+    redirects: c3.redirects.map((r) => ({ ...r, target: r.target ? redirectTarget(r.target) : void 0 }))
+  };
+}
+function literalWord(text, like) {
+  return { raw: text, span: like.span, value: text, parts: [{ kind: "literal", value: text, quoted: true }], quoted: true };
+}
+function redirectKind(r) {
+  if (r.heredoc) return "heredoc";
+  if (r.operator === "<<<") return "here-string";
+  const t = r.target?.value;
+  if ((r.operator === ">&" || r.operator === "<&") && t !== void 0 && /^\d+$/.test(t)) return "dup";
+  if ((r.operator === ">&" || r.operator === "<&") && t === "-") return "close";
+  if (t === "/dev/null") return "null";
+  if (r.operator === "<") return "read";
+  if (r.operator === "<>") return "read-write";
+  if (r.operator === ">>" || r.operator === "&>>") return "append";
+  return "write";
+}
+function visibleNames(name2, bindings, rest) {
+  const out2 = /* @__PURE__ */ new Set();
+  const raw = name2.raw;
+  for (const m of raw.matchAll(/\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=+]([^}]*)\}/g)) out2.add(m[1].replace(/^["']|["']$/g, ""));
+  for (const m of raw.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)) for (const v of bindings.get(m[1])?.values ?? []) out2.add(v);
+  for (const m of raw.matchAll(/(?:\$\(|`)\s*(?:echo|printf)\s+(?:-[neE]+\s+)?["']?([^"'`)\s]+)/g)) out2.add(m[1]);
+  for (const alt of braceAlternativesOf(name2.value ?? raw) ?? []) out2.add(alt);
+  const list = [];
+  for (const v of out2) {
+    const t = v.trim();
+    if (t !== "") list.push(rest === "" ? t : `${t} ${rest}`);
+  }
+  return list;
+}
+function exports(d) {
+  return d.keyword === "export" || d.words.some((w) => /^-[A-Za-z]*x/.test(w.value ?? w.raw) || w.value === void 0 && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.raw));
+}
+function staleValue(bindings, name2) {
+  const base = name2.replace(/\[.*$/s, "");
+  const b = bindings.get(base);
+  if (b) b.dynamic = true;
+}
+function changedElsewhere(text, name2, count2) {
+  if (!text.includes(name2)) return false;
+  const n2 = escapeRe(name2);
+  const assigns = text.match(new RegExp(`(?<![\\w$-])${n2}\\s*(?:\\[[^\\]]*\\])?\\s*(?:[-+*/%&|^]|<<|>>|\\*\\*)?=(?!=)`, "g"))?.length ?? 0;
+  if (assigns > count2) return true;
+  if (new RegExp(`(?:\\+\\+|--)\\s*${n2}\\b|(?<![\\w$])${n2}\\s*(?:\\+\\+|--)`).test(text)) return true;
+  if (new RegExp(`\\$\\{${n2}:?=|\\{${n2}\\}\\s*[<>]`).test(text)) return true;
+  return new RegExp(`\\bunset\\b[^;&|\\n]*(?<![\\w$])${n2}\\b`).test(text);
+}
+function buildModel(parsed, options = {}) {
+  const text = parsed.text;
+  const gaps = [];
+  const environmentReads = [];
+  const all = parsed.commands;
+  for (const p of parsed.problems) {
+    gaps.push({ span: p.span, reason: `The command does not parse at offset ${p.span.start}${p.kind === "missing" && p.expected ? ` (\`${p.expected}\` is missing)` : ""}: what bash runs there is not known.` });
+  }
+  const cx = parsed.complexity;
+  if (cx.status === "too-complex" && (cx.construct === LENGTH_CONSTRUCT || cx.construct === NODE_COUNT_CONSTRUCT)) {
+    gaps.push({ span: cx.span ?? { start: 0, end: text.length }, reason: `Cap reached: ${describeComplexity(cx)}` });
+  }
+  for (const c3 of parsed.embeddedCaps ?? []) gaps.push({ span: { start: 0, end: Math.min(1, text.length) }, reason: `Cap reached: ${c3}` });
+  for (const g of arithmeticGaps({ ...parsed, commands: parsed.commands.filter((c3) => !c3.embedded) })) gaps.push(g);
+  for (const u2 of parsed.unmodelled ?? []) gaps.push({ span: u2.span, reason: u2.reason.startsWith("`") ? u2.reason : `\`${text.slice(u2.span.start, Math.min(u2.span.end, u2.span.start + 40))}\` ${u2.reason}` });
+  const loaderSpans = /* @__PURE__ */ new Set();
+  const setsLoader = (span, how, name2) => {
+    if (loaderSpans.has(span.start)) return;
+    loaderSpans.add(span.start);
+    gaps.push({ span, reason: `${how} sets \`${name2}\`, which changes how later programs are found or what code they load.` });
+  };
+  const bindings = /* @__PURE__ */ new Map();
+  const bind = (full, value, standaloneTop, end) => {
+    const name2 = full.replace(/\[.*$/s, "");
+    const b = bindings.get(name2) ?? { values: [], dynamic: false, count: 0, firstEnd: -1 };
+    b.count++;
+    if (name2 !== full) b.dynamic = true;
+    if (value === void 0 || value.value === void 0) b.dynamic = value !== void 0 || b.dynamic;
+    else {
+      if (!b.values.includes(value.value)) b.values.push(value.value);
+      if (standaloneTop && b.firstEnd < 0) b.firstEnd = end;
+      if (!standaloneTop) b.dynamic = true;
+    }
+    if (value === void 0) b.values.push("");
+    bindings.set(name2, b);
+  };
+  for (const c3 of all) {
+    if (c3.name === void 0) for (const a2 of c3.assignments) bind(a2.name, a2.value, (c3.place?.depth ?? 0) === 0 && !c3.embedded, a2.span.end);
+    const prog = c3.name?.value !== void 0 ? commandBasename(c3.name.value) : void 0;
+    if (prog === "shopt" && c3.args.some((a2) => a2.value === void 0 || /^-[A-Za-z]*[su]/.test(a2.value))) {
+      gaps.push({ span: c3.span, reason: "`shopt` changes shell options (compatibility level, aliases, globbing, subscript expansion), which change what the rest of the command runs." });
+    }
+    if (prog === "read" || prog === "mapfile" || prog === "readarray" || prog === "getopts" || prog === "printf" || prog === "let" || prog === "wait") {
+      for (const a2 of c3.args) {
+        if (a2.value !== void 0 && prog !== "let" && /^[A-Za-z_][A-Za-z0-9_]*\[/.test(a2.value) && codeLoadingVariable(a2.value)) setsLoader(a2.span, `\`${prog} ${a2.value}\``, a2.value);
+        if (a2.value !== void 0 && /^[A-Za-z_][A-Za-z0-9_]*\[/.test(a2.value)) bind(a2.value, { ...a2, value: void 0 }, false, a2.span.end);
+        if (a2.value !== void 0 && /^-[A-Za-z]/.test(a2.value)) {
+          for (let i3 = 2; i3 < a2.value.length; i3++) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(a2.value.slice(i3))) bind(a2.value.slice(i3), { ...a2, value: void 0 }, false, a2.span.end);
+        }
+        if (a2.value === void 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(a2.value)) continue;
+        bind(a2.value, { ...a2, value: void 0 }, false, a2.span.end);
+        if (prog !== "let" && codeLoadingVariable(a2.value)) setsLoader(a2.span, `\`${prog} ${a2.value}\``, a2.value);
+      }
+    }
+    for (let e = c3.place?.chain; e; e = e.parent) {
+      if (e.enclosing.kind === "for" && e.enclosing.name !== void 0 && codeLoadingVariable(e.enclosing.name)) setsLoader(e.enclosing.span, `\`for ${e.enclosing.name}\``, e.enclosing.name);
+    }
+  }
+  for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g)) {
+    if (codeLoadingVariable(m[1])) setsLoader({ start: m.index, end: m.index + m[0].length }, `\`\${${m[1]}:=…}\``, m[1]);
+  }
+  for (const m of text.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}(?=[<>])/g)) {
+    if (codeLoadingVariable(m[1])) setsLoader({ start: m.index, end: m.index + m[0].length }, `\`{${m[1]}}\` before a redirection`, m[1]);
+  }
+  for (const region of text.matchAll(/\(\(([\s\S]*?)\)\)|\[\[([\s\S]*?)\]\]|\$\[([^\]]*)\]|\[([^\]\n]*)\]/g)) {
+    const inner = region[1] ?? region[2] ?? region[3] ?? region[4] ?? "";
+    arithmeticAssigns(inner, region.index + region[0].indexOf(inner));
+  }
+  for (const c3 of all) if (c3.name?.value === "let") for (const a2 of c3.args) arithmeticAssigns(a2.raw, a2.span.start);
+  function arithmeticAssigns(inner, at) {
+    for (const m of inner.matchAll(/(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)|(?<![$\w])([A-Za-z_][A-Za-z0-9_]*)\s*(?:\+\+|--|(?:[-+*/%&^|]|<<|>>)?=(?!=))/g)) {
+      const name2 = m[1] ?? m[2];
+      if (codeLoadingVariable(name2)) setsLoader({ start: at + m.index, end: at + m.index + m[0].length }, `The arithmetic \`${m[0].trim()}\``, name2);
+    }
+  }
+  const charset = (a2, value) => {
+    if (changesInputCharset(a2.name, value)) gaps.push({ span: a2.span, reason: `\`${a2.name}=${(value ?? "…").slice(0, 30)}\` selects a locale whose character set is not proven to keep a backslash a backslash (GBK, BIG5, GB18030, Shift_JIS have characters ending in that byte): bash reads the rest of the command by those characters, the parser by UTF-8.` });
+  };
+  for (const { assignment: a2 } of parsed.assignmentStatements ?? []) charset(a2, staticValue(a2));
+  for (const d of parsed.declarations ?? []) for (const a2 of d.assignments) charset(a2, staticValue(a2));
+  for (const c3 of all) {
+    const prog = c3.name?.value;
+    if (c3.assignments.length > 0 && (prog === void 0 || SPECIAL_BUILTINS.has(prog))) for (const a2 of c3.assignments) charset(a2, staticValue(a2));
+  }
+  for (const { assignment: a2, place } of parsed.assignmentStatements ?? []) {
+    bind(a2.name, a2.value, place.depth === 0, a2.span.end);
+    if (codeLoadingVariable(a2.name, staticValue(a2))) gaps.push({ span: a2.span, reason: `\`${a2.name}=…\` changes how later programs are found or what code they load.` });
+    if (a2.value?.value !== void 0 && SUBSCRIPT_CODE.test(a2.value.value)) gaps.push({ span: a2.span, reason: `The value of \`${a2.name}\` holds an array subscript with a substitution, which bash may evaluate later.` });
+  }
+  const runsPrograms = all.some((c3) => c3.name !== void 0);
+  for (const d of parsed.declarations ?? []) {
+    for (const a2 of d.assignments) bind(a2.name, a2.value, false, a2.span.end);
+    if (d.words.some((w) => w.value !== void 0 && /^-[A-Za-z]*n/.test(w.value))) {
+      for (const a2 of d.assignments) if (a2.value?.value === void 0 || codeLoadingVariable(a2.value.value)) setsLoader(a2.span, `\`${d.keyword} -n ${a2.name}\``, a2.value?.value ?? a2.name);
+    }
+    if (d.assignments.some((a2) => codeLoadingVariable(a2.name, staticValue(a2)))) {
+      const a2 = d.assignments.find((x) => codeLoadingVariable(x.name, staticValue(x)));
+      gaps.push({ span: a2.span, reason: `\`${d.keyword} ${a2.name}=…\` changes how later programs are found or what code they load.` });
+    } else if (runsPrograms && exports(d)) {
+      const named2 = [...d.assignments.map((a2) => ({ name: a2.name, value: staticValue(a2), span: a2.span })), ...d.words.flatMap((w) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(w.value ?? w.raw) ? [{ name: w.value ?? w.raw, value: void 0, span: w.span }] : [])];
+      const bad = named2.find((n2) => {
+        const k = classifyAssignment(n2.name, n2.value);
+        return k !== "harmless" && k !== "prefix-only";
+      });
+      if (bad) gaps.push({ span: bad.span, reason: `\`${d.keyword} ${bad.name}\` exports a variable that no table proves harmless: a later program may read it to find another program, a config file or code to load.` });
+    }
+    const prints = d.assignments.length === 0 ? d.words.every((w) => w.value !== void 0 && /^[-+]/.test(w.value)) : false;
+    const option = d.words.some((w) => w.value === void 0 && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.raw) || w.value !== void 0 && /^[-+][A-Za-z]*[pfF]/.test(w.value));
+    if (prints || option) {
+      const form = text.slice(d.span.start, d.span.end).trim().replace(/\s+/g, " ");
+      environmentReads.push({ span: d.span, reason: `\`${form.length > 40 ? `${form.slice(0, 37)}...` : form}\` prints the environment (shell variables or functions, API keys and tokens included).` });
+    }
+  }
+  for (const c3 of all) {
+    for (let e = c3.place?.chain, n2 = 0; e && n2 < MAX_ENCLOSING_DEPTH; e = e.parent, n2++) {
+      if (e.enclosing.kind === "for" && e.enclosing.name !== void 0) staleValue(bindings, e.enclosing.name);
+    }
+  }
+  for (const m of text.matchAll(/\b(?:for|select|coproc)\s+([A-Za-z_][A-Za-z0-9_]*)/g)) staleValue(bindings, m[1]);
+  for (const [name2, b] of bindings) {
+    if (b.dynamic) continue;
+    if (changedElsewhere(text, name2, b.count)) b.dynamic = true;
+  }
+  for (const d of parsed.declarations ?? []) {
+    const wordText2 = (w) => w.value ?? (/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.raw) ? w.raw : void 0);
+    const nameref = (d.keyword === "declare" || d.keyword === "typeset" || d.keyword === "local") && d.words.some((w) => wordText2(w) === void 0 || /^-[A-Za-z]*n/.test(wordText2(w)));
+    if (!nameref) continue;
+    for (const b of bindings.values()) b.dynamic = true;
+    const late = d.words.find((w) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(wordText2(w) ?? ""));
+    if (late !== void 0) {
+      gaps.push({ span: late.span, reason: `\`${d.keyword} -n ${late.raw}\` makes \`${late.raw}\` a name reference bound later: an assignment through it may set any variable, including ones that change what later programs run.` });
+    }
+  }
+  const ifsUnknown = /\bIFS\b/.test(text);
+  const inBackground = (c3) => (parsed.background ?? []).some((s) => s.start <= c3.span.start && c3.span.end <= s.end);
+  const commands = [];
+  for (let k = 0; k < all.length; k++) {
+    const cmd = all[k];
+    const { places, capped, loops } = placesOf(cmd.place?.chain, cmd, inBackground(cmd));
+    let unknown = capped ? `Cap reached: the command is nested more than ${MAX_ENCLOSING_DEPTH} constructs deep.` : void 0;
+    const names2 = /* @__PURE__ */ new Set();
+    const words = [...cmd.name ? [cmd.name] : [], ...cmd.args, ...cmd.redirects.flatMap((r) => r.target ? [r.target] : []), ...cmd.assignments.flatMap((a2) => a2.value ? [a2.value] : [])];
+    for (const w of words) for (const p of w.parts) if (p.kind === "parameter" && p.plain === true) names2.add(p.name);
+    const known = /* @__PURE__ */ new Map();
+    for (const n2 of names2) {
+      const loop = loops.get(n2);
+      if (loop !== void 0) {
+        if (loop !== null && loop.length > 0 && loop.every((w) => w.value !== void 0)) {
+          known.set(n2, { values: loop.map((w) => ({ text: w.value, glob: w.parts.some((p) => p.kind === "literal" && !p.quoted && /[*?[]/.test(p.value)) })), via: "loop" });
+        }
+        continue;
+      }
+      const b = bindings.get(n2);
+      if (b && b.count === 1 && !b.dynamic && b.values.length === 1 && b.firstEnd >= 0 && b.firstEnd <= cmd.span.start && !places.includes("function-body")) {
+        known.set(n2, { values: [{ text: b.values[0], glob: false }], via: "assigned" });
+      }
+    }
+    let combos = [/* @__PURE__ */ new Map()];
+    for (const [n2, kv] of known) {
+      const next = [];
+      for (const m of combos) for (const v of kv.values) next.push(new Map([...m, [n2, v]]));
+      combos = next;
+      if (combos.length > MAX_INSTANCES) break;
+    }
+    let instances;
+    if (combos.length > MAX_INSTANCES) {
+      instances = [cmd];
+      unknown ??= `Cap reached: the loop and variable values give more than ${MAX_INSTANCES} forms of this command.`;
+    } else instances = combos.length === 1 && combos[0].size === 0 ? [cmd] : combos.map((m) => substituteCommand(cmd, m, ifsUnknown));
+    instances = instances.map((inst) => {
+      const ws = inst.name ? [inst.name, ...inst.args] : [];
+      if (!ws.some((w) => w.value !== void 0 && w.parts.some((p) => p.kind === "literal" && !p.quoted && p.value.includes("{")))) return inst;
+      const out3 = [];
+      for (const w of ws) {
+        const alts = w.value !== void 0 && w.parts.some((p) => p.kind === "literal" && !p.quoted && p.value.includes("{")) ? braceAlternativesOf(w.value) : void 0;
+        if (alts && alts.length > 1) for (const a2 of alts) out3.push(literalWord(a2, w));
+        else out3.push(w);
+      }
+      return { ...inst, name: out3[0], args: out3.slice(1) };
+    });
+    const first = instances[0];
+    const argvWords = first.name ? [first.name, ...first.args] : [];
+    let dashDash = false;
+    const argv = argvWords.map((w) => {
+      const a2 = abstractWord(w, dashDash);
+      if (w.value === "--") dashDash = true;
+      return a2;
+    });
+    const redirects = first.redirects.map((r) => ({
+      redirect: r,
+      kind: redirectKind(r),
+      ...r.target ? { target: abstractWord(r.target) } : {},
+      ...r.heredoc ? { data: r.heredoc.quoted } : {}
+    }));
+    const resolved2 = resolveCommand(first);
+    const candidates = [];
+    const nameWord = resolved2?.nameWord ?? first.name;
+    let nameGlob;
+    if (nameWord && nameWord.value !== void 0 && hasUnquotedGlob(nameWord)) {
+      nameGlob = nameWord.value.slice(nameWord.value.lastIndexOf("/") + 1);
+      unknown ??= `The command word \`${nameWord.value.slice(0, 60)}\` is a glob: which program runs depends on the files it matches.`;
+    }
+    const rest = first.args.map((a2) => a2.value ?? a2.raw).join(" ");
+    if (first.name?.value?.includes("``")) candidates.push(`${first.name.value.replaceAll("``", "")} ${rest}`.trim());
+    if (first.name && first.name.value === void 0) {
+      unknown ??= `The command word \`${first.name.raw.slice(0, 60)}\` is not known before the command runs.`;
+      candidates.push(...visibleNames(first.name, bindings, rest));
+    }
+    for (const w of cmd.name ? [cmd.name, ...cmd.args] : []) {
+      for (const p of w.parts) {
+        if (p.kind !== "parameter") continue;
+        const raw = w.raw;
+        if (/\$\{[^}]*@P\}/.test(raw)) unknown ??= `\`${raw.slice(0, 40)}\` expands a prompt string, which runs the command substitutions in the value.`;
+        if (/\$\{!/.test(raw)) unknown ??= `\`${raw.slice(0, 40)}\` is an indirect expansion, whose array subscripts bash evaluates.`;
+      }
+      if (w.value !== void 0 && SUBSCRIPT_CODE.test(w.value) && !w.parts.every((p) => p.kind === "literal" && p.quoted === false)) {
+        unknown ??= `\`${w.value.slice(0, 40)}\` holds an array subscript with a substitution, which bash may evaluate.`;
+      }
+    }
+    for (const a2 of first.assignments) {
+      if (codeLoadingVariable(a2.name, staticValue(a2))) unknown ??= `\`${a2.name}=\` makes the program load or run code chosen by the value.`;
+      if (a2.value?.value !== void 0 && SUBSCRIPT_CODE.test(a2.value.value)) unknown ??= `The value of \`${a2.name}\` holds an array subscript with a substitution, which bash may evaluate later.`;
+    }
+    if (first.name === void 0) {
+      for (const a2 of first.assignments) {
+        if (codeLoadingVariable(a2.name, staticValue(a2))) {
+          gaps.push({ span: a2.span, reason: `\`${a2.name}=…\` changes how later programs are found or what code they load.` });
+        }
+      }
+    }
+    const { levels, inner } = wrapperLevels(argvWords);
+    const visibleCode = embeddedCode(first, text, all).length > 0;
+    for (const l of levels) {
+      if (l.scan.opaque) unknown ??= `\`${l.name} ${l.scan.opaque}\` runs commands that are not in the command line.`;
+      if (l.scan.code.some((w) => w.value === void 0)) unknown ??= `\`${l.name}\` runs shell code that is not known before the command runs.`;
+      if (l.spec.implies) {
+        for (const [opt, prog] of Object.entries(l.spec.implies)) if (l.words.some((w) => w.value === opt)) candidates.push(prog);
+      }
+      if (l.spec.execOptions) {
+        const args2 = l.words.slice(1);
+        for (let i3 = 0; i3 < args2.length; i3++) {
+          if (args2[i3].value !== void 0 && l.spec.execOptions.includes(args2[i3].value) && args2[i3 + 1] && args2[i3 + 1].value === void 0) {
+            unknown ??= `\`${l.name} ${args2[i3].value}\` runs a command whose name is not known before it runs.`;
+          }
+        }
+      }
+    }
+    const last = levels[levels.length - 1];
+    if (inner === void 0 && last && last.spec.stdinCode && last.scan.code.length === 0 && !last.scan.stopped && !last.scan.opaque && !visibleCode) {
+      unknown ??= `\`${last.name}\` reads the commands it runs from its standard input, which is not visible here.`;
+    }
+    if (inner?.[0] && inner[0].value === void 0 && levels.length > 0) {
+      unknown ??= `\`${levels[levels.length - 1].name}\` runs a command whose name is not known before it runs.`;
+      candidates.push(...visibleNames(inner[0], bindings, inner.slice(1).map((a2) => a2.value ?? a2.raw).join(" ")));
+    }
+    const program = resolved2?.name;
+    if (program !== void 0) {
+      if ((RESERVED.has(program) || /^[{}()!]|\s/.test(program)) && levels.length > 0) unknown ??= `\`${levels[levels.length - 1].name}\` runs a compound command that is not modelled.`;
+      if (levels.some((l) => l.name === "xargs" || l.name === "parallel") && /\{\}|^\{/.test(program)) unknown ??= "The program name is filled in from the input at run time.";
+      const why = OPAQUE_BUILTINS[program];
+      if (why !== void 0 && !(program === "hash" && !resolved2.args.some((a2) => a2.value?.startsWith("-p")))) {
+        if (!(program === "complete" && !resolved2.args.some((a2) => /^-[A-Za-z]*C/.test(a2.value ?? "-C")))) unknown ??= `\`${program}\` ${why}.`;
+        if (program === "hash") {
+          for (const a2 of resolved2.args) if (a2.value?.startsWith("/")) candidates.push(commandBasename(a2.value));
+        }
+      }
+      if (program === "eval" && resolved2.args.some((a2) => a2.value === void 0)) unknown ??= "`eval` runs code that is not known before the command runs.";
+      const shell = program === "busybox" || program === "toybox" ? commandBasename(resolved2.args[0]?.value ?? "") : program;
+      if (SHELLS2.has(shell) && !visibleCode) {
+        const args2 = program === shell ? resolved2.args : resolved2.args.slice(1);
+        const script = args2.find((a2) => a2.value === void 0 || !a2.value.startsWith("-"));
+        const cIndex = args2.findIndex((a2) => a2.value !== void 0 && /^-[A-Za-z]*c[A-Za-z]*$/.test(a2.value));
+        if (cIndex >= 0) {
+          if (args2[cIndex + 1] === void 0 || args2[cIndex + 1].value === void 0) unknown ??= `\`${shell} -c\` runs a string that is not known before the command runs.`;
+        } else if (script && !args2.some((a2) => a2.value === "-s")) {
+          if (!(shell === "bash" || shell === "sh") || !args2.some((a2) => a2.value === "-n")) unknown ??= `\`${shell}\` runs the code in the file \`${(script.value ?? script.raw).slice(0, 60)}\`.`;
+        } else if (!args2.some((a2) => a2.value === "--version" || a2.value === "--help")) {
+          unknown ??= `\`${shell}\` reads the code it runs from its standard input${cmd.place?.pipeline ? " (a pipe)" : ""}, which is not visible here.`;
+        }
+      }
+    }
+    if (unknown !== void 0) gaps.push({ span: cmd.span, reason: unknown });
+    commands.push({
+      index: k,
+      cmd,
+      instances,
+      program,
+      wrappers: resolved2?.wrappers ?? [],
+      argv,
+      redirects,
+      cwd: void 0,
+      places,
+      ...unknown !== void 0 ? { unknown } : {},
+      candidates,
+      ...nameGlob !== void 0 ? { nameGlob } : {}
+    });
+  }
+  const cwds = workingDirectories(parsed, commands, options);
+  const out2 = commands.map((c3, k) => ({ ...c3, cwd: cwds[k] }));
+  gaps.sort((a2, b) => a2.span.start - b.span.start);
+  return { text, commands: out2, gaps, environmentReads };
+}
+var SHELLS2, RESERVED, staticValue, OPAQUE_BUILTINS, SUBSCRIPT_CODE, IFS_WHITESPACE, SPECIAL_BUILTINS, escapeRe;
+var init_build = __esm({
+  "src/model/build.ts"() {
+    "use strict";
+    init_environment2();
+    init_working_directory();
+    init_command_name();
+    init_embedded();
+    init_arithmetic();
+    init_words();
+    init_complexity();
+    init_command_model();
+    init_environment2();
+    SHELLS2 = /* @__PURE__ */ new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh"]);
+    RESERVED = /* @__PURE__ */ new Set(["{", "}", "(", ")", "!", "[[", "]]", "if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for", "in", "function", "select", "time"]);
+    staticValue = (a2) => a2.value ? a2.value.value : "";
+    OPAQUE_BUILTINS = {
+      source: "runs the shell code in a file",
+      ".": "runs the shell code in a file",
+      enable: "loads or switches shell builtins",
+      complete: "registers completion commands",
+      compgen: "can run completion commands",
+      bind: "binds keys to shell commands",
+      hash: "rebinds command names to programs"
+    };
+    SUBSCRIPT_CODE = /\[[^\]]*(?:\$\(|`|\$\{)/;
+    IFS_WHITESPACE = /[ \t\n]+/;
+    SPECIAL_BUILTINS = /* @__PURE__ */ new Set([":", ".", "source", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset"]);
+    escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   }
 });
 
@@ -28137,7 +30466,7 @@ var init_sed = __esm({
 });
 
 // src/analyses/paths.ts
-import { posix as posix3 } from "node:path";
+import { posix as posix4 } from "node:path";
 function lead(w) {
   if (w.value !== void 0) return w.value;
   let out2 = "";
@@ -28314,7 +30643,7 @@ function braceAlternatives(w) {
     const out2 = [];
     for (const a2 of alts) {
       for (const p of post) {
-        if (pre.length + a2.text.length + p.text.length > PATH_MAX) return null;
+        if (pre.length + a2.text.length + p.text.length > PATH_MAX2) return null;
         out2.push({ text: pre + a2.text + p.text, glob: preGlob || a2.glob || p.glob });
       }
     }
@@ -28453,6 +30782,7 @@ function extractPattern(e, args2, name2, nameWord) {
     const d = e.default ?? (recursive ? e.recursiveDefault : void 0);
     if (d !== void 0) out2.push(defaultAccess(d, e.operation, name2, nameWord));
   }
+  if (recursive || name2 === "rg") for (let k = 0; k < out2.length; k++) out2[k] = { ...out2[k], recursive: true };
   append(reads, out2);
   return reads;
 }
@@ -28532,6 +30862,7 @@ function extractSed(e, args2, name2) {
   const operands = [];
   let scriptGiven = false;
   let rest = false;
+  let suffix;
   for (let i3 = 0; i3 < args2.length; i3++) {
     const w = args2[i3];
     const v = lead(w);
@@ -28545,6 +30876,7 @@ function extractSed(e, args2, name2) {
     }
     if (v.startsWith("--")) {
       const { name: opt, inline } = optionName(v);
+      if (inline && opt.length >= 3 && "--in-place".startsWith(opt)) suffix = { text: w.value === void 0 ? null : w.value.slice(w.value.indexOf("=") + 1), word: w };
       if (e.scriptOptions.includes(opt)) scriptGiven = true;
       if (e.scriptFileOptions.includes(opt)) {
         scriptGiven = true;
@@ -28558,7 +30890,10 @@ function extractSed(e, args2, name2) {
     }
     for (let k = 1; k < v.length; k++) {
       const c3 = v[k];
-      if (c3 === "i") break;
+      if (c3 === "i") {
+        if (k + 1 < v.length) suffix = { text: w.value === void 0 ? null : w.value.slice(k + 1), word: w };
+        break;
+      }
       const letter = `-${c3}`;
       const isScript = e.scriptOptions.includes(letter);
       const isFile = e.scriptFileOptions.includes(letter);
@@ -28578,13 +30913,39 @@ function extractSed(e, args2, name2) {
   }
   const files = scriptGiven ? operands : operands.slice(1);
   for (const w of files) append(out2, argAccesses(w, operation, name2));
+  if (suffix !== void 0) {
+    for (const w of files) {
+      const text = suffix.text !== null && w.value !== void 0 ? suffix.text.includes("*") ? suffix.text.replaceAll("*", w.value) : w.value + suffix.text : void 0;
+      out2.push(text !== void 0 ? { path: text, static: true, operation: "write", source: "argument", command: name2, span: suffix.word.span } : { path: suffix.word.raw, static: false, operation: "write", source: "argument", command: name2, span: suffix.word.span });
+    }
+  }
   return out2;
 }
 function extractGitDiff(args2, name2) {
-  if (args2[0]?.value !== "diff") return [];
-  const after = args2.slice(1);
-  if (!after.some((w) => w.value === "--no-index")) return [];
-  return filterOutFlags(after).slice(0, 2).flatMap((w) => argAccesses(w, "read", name2));
+  const sub = args2[0]?.value;
+  if (sub === "diff") {
+    const after = args2.slice(1);
+    const recursive = after.some((w) => w.value === "--no-index");
+    return filterOutFlags(after).flatMap((w) => argAccesses(w, "read", name2)).map((x) => recursive ? { ...x, recursive: true } : x);
+  }
+  if (sub !== "grep") return [];
+  const operands = [];
+  let patternGiven = false;
+  let rest = false;
+  for (let i3 = 1; i3 < args2.length; i3++) {
+    const w = args2[i3];
+    const v = lead(w);
+    if (rest || !v.startsWith("-")) operands.push(w);
+    else if (v === "--") rest = true;
+    else {
+      if (v === "-e" || v === "-f" || /^-(?:e|f).|^--regexp?=|^--file=/.test(v) || v === "--and" || v === "--or" || v === "--not") patternGiven = true;
+      if (GIT_GREP_VALUED.has(v)) {
+        if (v === "-e" || v === "-f") patternGiven = true;
+        i3++;
+      }
+    }
+  }
+  return (patternGiven ? operands : operands.slice(1)).flatMap((w) => argAccesses(w, "read", name2));
 }
 function redirectAccess(r) {
   if (!OUTPUT_OPERATORS.has(r.operator) || !r.target) return void 0;
@@ -28639,6 +31000,12 @@ function extractPaths(cmd) {
         break;
     }
     if (e.extension) for (let k = start2; k < out2.length; k++) out2[k] = { ...out2[k], extension: true };
+    if (name2 === "diff" && args2.some((w) => w.value !== void 0 && (w.value === "--recursive" || /^-[A-Za-z]*[rR]/.test(w.value) && !w.value.startsWith("--")))) {
+      for (let k = start2; k < out2.length; k++) out2[k] = { ...out2[k], recursive: true };
+    }
+  }
+  if (resolved2 && resolved2.name === "git" && resolved2.args.some((w) => w.value === "grep")) {
+    out2.push({ ...defaultAccess(".", "read", "git", resolved2.nameWord), recursive: true, extension: true });
   }
   for (const r of cmd.redirects) {
     const a2 = redirectAccess(r);
@@ -28654,32 +31021,32 @@ function isInside(p, dir) {
   return p === d || p.startsWith(d === "/" ? "/" : d + "/");
 }
 function realResolve(p, host, hops = 0) {
-  if (!host.realpath || p.length > PATH_MAX) return p;
+  if (!host.realpath || p.length > PATH_MAX2) return p;
   let head = p;
   const tail = [];
   for (; ; ) {
     const r = host.realpath(head);
     if (r !== void 0) {
       if (tail.length === 0) return r;
-      const first = posix3.join(r, tail[tail.length - 1]);
+      const first = posix4.join(r, tail[tail.length - 1]);
       const link = host.readlink?.(first);
       if (link !== void 0) {
         if (hops >= MAX_SYMLINK_HOPS) return void 0;
         const rest = tail.slice(0, -1).reverse();
-        return kernelResolve(posix3.join(link.startsWith("/") ? link : posix3.join(r, link), ...rest), host, hops + 1);
+        return kernelResolve(posix4.join(link.startsWith("/") ? link : posix4.join(r, link), ...rest), host, hops + 1);
       }
-      return posix3.join(r, ...tail.reverse());
+      return posix4.join(r, ...tail.reverse());
     }
     if (head === "/") return p;
-    tail.push(posix3.basename(head));
-    head = posix3.dirname(head);
+    tail.push(posix4.basename(head));
+    head = posix4.dirname(head);
   }
 }
 function kernelResolve(raw, host, hops = 0) {
   const parts2 = raw.split("/").filter((x) => x !== "" && x !== ".");
   const firstDotDot = parts2.indexOf("..");
-  if (!host.realpath || firstDotDot === -1) return realResolve(posix3.normalize("/" + parts2.join("/")), host, hops);
-  if (parts2.filter((x) => x === "..").length > MAX_DOTDOT_WALK || raw.length > PATH_MAX) return void 0;
+  if (!host.realpath || firstDotDot === -1) return realResolve(posix4.normalize("/" + parts2.join("/")), host, hops);
+  if (parts2.filter((x) => x === "..").length > MAX_DOTDOT_WALK || raw.length > PATH_MAX2) return void 0;
   let current = firstDotDot === 0 ? host.realpath("/") ?? "/" : host.realpath("/" + parts2.slice(0, firstDotDot).join("/"));
   if (current === void 0) {
     const before = realResolve("/" + parts2.slice(0, firstDotDot).join("/"), host, hops);
@@ -28689,10 +31056,10 @@ function kernelResolve(raw, host, hops = 0) {
   for (let i3 = firstDotDot; i3 < parts2.length; i3++) {
     const name2 = parts2[i3];
     if (name2 === "..") {
-      current = posix3.dirname(current);
+      current = posix4.dirname(current);
       continue;
     }
-    const candidate = posix3.join(current, name2);
+    const candidate = posix4.join(current, name2);
     const r = host.realpath(candidate);
     if (r !== void 0) {
       current = r;
@@ -28700,7 +31067,7 @@ function kernelResolve(raw, host, hops = 0) {
     }
     const rest = parts2.slice(i3 + 1);
     if (rest.includes("..")) return void 0;
-    return realResolve(posix3.join(candidate, ...rest), host, hops);
+    return realResolve(posix4.join(candidate, ...rest), host, hops);
   }
   return current;
 }
@@ -28709,7 +31076,7 @@ function resolvedDirectories(ctx) {
   if (known) return known;
   const dirs = [];
   for (const d of ctx.workingDirectories) {
-    const n2 = trimSlash(posix3.normalize(d.startsWith("/") || ctx.cwd === void 0 ? d : posix3.join(ctx.cwd, d)));
+    const n2 = trimSlash(posix4.normalize(d.startsWith("/") || ctx.cwd === void 0 ? d : posix4.join(ctx.cwd, d)));
     dirs.push(n2);
     const r = realResolve(n2, ctx.host);
     if (r !== void 0 && trimSlash(r) !== n2) dirs.push(trimSlash(r));
@@ -28775,7 +31142,7 @@ function validatePath(a2, ctx) {
     }
   }
   if (!p.startsWith("/") && ctx.cwd === void 0) return result(null, false, "unknown-cwd");
-  const lexical = trimSlash(p.startsWith("/") ? posix3.normalize(p) : posix3.join(ctx.cwd, p));
+  const lexical = trimSlash(p.startsWith("/") ? posix4.normalize(p) : posix4.join(ctx.cwd, p));
   if (DEVICES.test(lexical)) return result(lexical, true, "device");
   const kernel = ctx.host.realpath ? kernelResolve(p.startsWith("/") ? p : `${ctx.cwd}/${p}`, ctx.host) : lexical;
   if (kernel === void 0) return result(null, false, "unresolved");
@@ -28784,170 +31151,36 @@ function validatePath(a2, ctx) {
   const inside = dirs.some((d) => isInside(lexical, d)) && dirs.some((d) => isInside(real, d));
   return result(real, inside, inside ? "inside" : "outside");
 }
-function extent(c3) {
-  let { start: start2, end } = c3.span;
-  for (const r of c3.redirects) {
-    start2 = Math.min(start2, r.span.start);
-    end = Math.max(end, r.span.end, r.heredoc ? r.heredoc.bodySpan.end : 0);
+function judgeIn(a2, dirs, contextOf) {
+  if (dirs === void 0 || dirs.length === 0) return validatePath(a2, contextOf(void 0));
+  const checks = dirs.map((d) => validatePath(a2, contextOf(d)));
+  const first = checks[0];
+  if (checks.every((c3) => c3.reason === first.reason && c3.allowed === first.allowed)) {
+    return checks.every((c3) => c3.resolved === first.resolved) ? first : { ...first, resolved: null };
   }
-  return { start: start2, end };
-}
-function gapText(text, from, to, comments) {
-  let s = text.slice(from, to);
-  let lo = 0;
-  let hi = comments.length;
-  while (lo < hi) {
-    const mid = lo + hi >> 1;
-    if (comments[mid].end <= from) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i3 = lo; i3 < comments.length && comments[i3].start < to; i3++) {
-    const c3 = comments[i3];
-    const a2 = Math.max(c3.start, from) - from;
-    const b = Math.min(c3.end, to) - from;
-    s = s.slice(0, a2) + " ".repeat(b - a2) + s.slice(b);
-  }
-  return s;
-}
-function gapTokens(s) {
-  const out2 = [];
-  let i3 = 0;
-  while (i3 < s.length) {
-    const c3 = s[i3];
-    const two = s.slice(i3, i3 + 2);
-    if (/\s/.test(c3) || c3 === ";") i3++;
-    else if (two === "\\\n") i3 += 2;
-    else if (two === "&&" || two === "||") {
-      out2.push("seq");
-      i3 += 2;
-    } else if (two === "|&") {
-      out2.push("|");
-      i3 += 2;
-    } else if (c3 === "(" || c3 === ")" || c3 === "|" || c3 === "&") {
-      out2.push(c3);
-      i3++;
-    } else {
-      out2.push("other");
-      i3++;
-      while (i3 < s.length && !/[\s;&|()]/.test(s[i3])) i3++;
-    }
-  }
-  return out2;
-}
-function cdTarget(a2, cwd, home) {
-  if (!a2.static || a2.path === "-" || a2.glob) return null;
-  let p = a2.path;
-  if (p === "~" || p.startsWith("~/")) {
-    if (home === void 0) return null;
-    p = home + p.slice(1);
-  }
-  if (p.startsWith("~") || p.includes("$") || p.includes("%") || p.startsWith("=")) return null;
-  if (hasDriveLetter(p)) {
-    const posixForm = toPosixPath(p);
-    if (posixForm === void 0) return null;
-    p = posixForm;
-  }
-  if (p === "") return cwd ?? null;
-  if (!p.startsWith("/") && cwd === void 0) return null;
-  const out2 = trimSlash(p.startsWith("/") ? posix3.normalize(p) : posix3.join(cwd, p));
-  return out2.length > PATH_MAX ? null : out2;
+  return { ...first, resolved: null, allowed: false, reason: "unknown-cwd" };
 }
 function unitPaths(parsed, ctx, options) {
   const commands = parsed.commands;
   if (!options?.trackCd) return commands.flatMap((c3) => extractPaths(c3).map((a2) => validatePath(a2, ctx)));
-  const home = ctx.host.home;
-  const accesses = commands.map(extractPaths);
-  const isCd = (k) => accesses[k].some((a2) => a2.source === "cd");
-  const extents = commands.map(extent);
-  const top = [];
-  const embedded = [];
-  commands.forEach((c3, k) => {
-    (c3.embedded ? embedded : top).push(k);
-  });
-  const hostOf2 = (s) => {
-    let best;
-    for (const j of top) {
-      const e = extents[j];
-      if (e.start <= s.start && e.end >= s.end && (best === void 0 || e.start >= extents[best].start)) best = j;
+  const model = options.model ?? buildModel(parsed, { ...ctx.cwd !== void 0 ? { cwd: ctx.cwd } : {}, home: ctx.host.home });
+  const contexts = /* @__PURE__ */ new Map();
+  const contextOf = (cwd) => {
+    let c3 = contexts.get(cwd);
+    if (!c3) {
+      c3 = cwd === ctx.cwd ? ctx : { ...ctx, cwd };
+      contexts.set(cwd, c3);
     }
-    return best;
+    return c3;
   };
-  const embeddedHost = new Map(embedded.map((k) => [k, hostOf2(commands[k].span)]));
-  const evalCd = /* @__PURE__ */ new Set();
-  for (const k of embedded) {
-    const h2 = embeddedHost.get(k);
-    if (h2 !== void 0 && isCd(k) && resolveCommand(commands[h2])?.name === "eval") evalCd.add(h2);
-  }
-  const cwdAt = /* @__PURE__ */ new Map();
-  let stack = [ctx.cwd];
-  let sticky = false;
-  let complex = false;
-  let statement = -1;
-  let prevEnd = 0;
-  let nested;
-  const cwd = () => sticky ? void 0 : stack[stack.length - 1];
-  const setCwd = (v) => {
-    stack[stack.length - 1] = v;
-  };
-  for (let ti = 0; ti < top.length; ti++) {
-    const k = top[ti];
-    const nextTop = top[ti + 1];
-    const c3 = commands[k];
-    const ext = extents[k];
-    const isNested = nested !== void 0 && ext.start < nested.end;
-    let gap = [];
-    if (!isNested) {
-      if (nested) {
-        setCwd(nested.cwd);
-        nested = void 0;
-      }
-      if (c3.statement !== statement) {
-        statement = c3.statement;
-        complex = false;
-        stack = [stack[0]];
-        const st = parsed.statements[statement];
-        if (st) prevEnd = Math.max(prevEnd, st.span.start);
-      }
-      gap = gapTokens(gapText(parsed.text, Math.min(prevEnd, ext.start), ext.start, parsed.comments));
-      for (const t of gap) {
-        if (t === "other") complex = true;
-        else if (t === "(") stack.push(cwd());
-        else if (t === ")" && stack.length > 1) stack.pop();
-      }
-      prevEnd = Math.max(prevEnd, ext.end);
-      if (nextTop !== void 0 && extents[nextTop].start < ext.end) nested = { end: ext.end, cwd: void 0 };
-      else nested = void 0;
-    }
-    cwdAt.set(k, cwd());
-    if (evalCd.has(k)) sticky = true;
-    const cd = accesses[k].find((a2) => a2.source === "cd");
-    if (cd) {
-      if (isNested) {
-        setCwd(void 0);
-      } else {
-        const afterEnd = nextTop !== void 0 ? Math.min(extents[nextTop].start, parsed.text.length) : parsed.statements[statement]?.span.end ?? parsed.text.length;
-        const after = gapTokens(gapText(parsed.text, ext.end, Math.max(ext.end, afterEnd), parsed.comments));
-        if (gap[gap.length - 1] === "|" || after[0] === "|" || after[0] === "&") {
-        } else if (complex) sticky = true;
-        else setCwd(cdTarget(cd, cwd(), home) ?? void 0);
-      }
-    }
-    if (nested && !isNested) nested.cwd = cwd();
-  }
-  const cdSeen = /* @__PURE__ */ new Set();
-  for (const k of embedded) {
-    const h2 = embeddedHost.get(k);
-    cwdAt.set(k, h2 === void 0 || cdSeen.has(h2) ? void 0 : cwdAt.get(h2));
-    if (h2 !== void 0 && isCd(k)) cdSeen.add(h2);
-  }
   const out2 = [];
-  commands.forEach((_c, k) => {
-    const here = { ...ctx, cwd: cwdAt.get(k) };
-    for (const a2 of accesses[k]) out2.push(validatePath(a2, here));
+  commands.forEach((c3, k) => {
+    const dirs = model.commands[k]?.cwd;
+    for (const a2 of extractPaths(c3)) out2.push(judgeIn(a2, dirs, contextOf));
   });
   return out2;
 }
-var TABLE, PATH_EXTRACTORS, EXTENSION_EXTRACTORS, EXTRACTORS, MAX_BRACE_ALTERNATIVES, SEQ_NUMBERS, SEQ_LETTERS, FIND_ROOT_END, OUTPUT_OPERATORS, EXEMPT_TARGET, PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PREFIXES, GLOB_CHARS, DEVICES, MAX_SYMLINK_HOPS, MAX_DOTDOT_WALK, DIRECTORIES, PATH_MAX;
+var TABLE, PATH_EXTRACTORS, EXTENSION_EXTRACTORS, EXTRACTORS, PATH_MAX2, MAX_BRACE_ALTERNATIVES, SEQ_NUMBERS, SEQ_LETTERS, FIND_ROOT_END, GIT_GREP_VALUED, OUTPUT_OPERATORS, EXEMPT_TARGET, PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PREFIXES, GLOB_CHARS, DEVICES, MAX_SYMLINK_HOPS, MAX_DOTDOT_WALK, DIRECTORIES;
 var init_paths = __esm({
   "src/analyses/paths.ts"() {
     "use strict";
@@ -28955,16 +31188,19 @@ var init_paths = __esm({
     init_path_extractors();
     init_session_paths();
     init_command_name();
+    init_build();
     init_words();
     init_sed();
     TABLE = Object.entries(path_extractors_default.commands);
     PATH_EXTRACTORS = new Map(TABLE.filter(([, e]) => !e.extension));
     EXTENSION_EXTRACTORS = new Map(TABLE.filter(([, e]) => e.extension));
     EXTRACTORS = new Map(TABLE);
+    PATH_MAX2 = 4096;
     MAX_BRACE_ALTERNATIVES = 64;
     SEQ_NUMBERS = /^([-+]?\d{1,15})\.\.([-+]?\d{1,15})(?:\.\.([-+]?\d{1,15}))?$/;
     SEQ_LETTERS = /^([A-Za-z])\.\.([A-Za-z])(?:\.\.([-+]?\d{1,15}))?$/;
     FIND_ROOT_END = /* @__PURE__ */ new Set(["(", ")", "!", ","]);
+    GIT_GREP_VALUED = /* @__PURE__ */ new Set(["-e", "-f", "-A", "-B", "-C", "-m", "--max-count", "--max-depth", "--threads", "--context", "--after-context", "--before-context"]);
     OUTPUT_OPERATORS = /* @__PURE__ */ new Set([">", ">|", ">>", "&>", "&>>", ">&", "<>"]);
     EXEMPT_TARGET = /^(\/dev\/(null|stdout|stderr|fd\/\d+)|\d+-?|-)$/;
     PROTECTED_DIRS = new Set(protected_paths_default.directories);
@@ -28975,7 +31211,6 @@ var init_paths = __esm({
     MAX_SYMLINK_HOPS = 40;
     MAX_DOTDOT_WALK = 256;
     DIRECTORIES = /* @__PURE__ */ new WeakMap();
-    PATH_MAX = 4096;
   }
 });
 
@@ -28990,17 +31225,17 @@ var init_define = __esm({
 });
 
 // src/checks/paths/path-outside-workdir.ts
-import { posix as posix4 } from "node:path";
+import { posix as posix5 } from "node:path";
 function hostOf(unit, host) {
   const h2 = unit.context?.home;
   if (h2 === void 0) return { home: host.home };
   return { home: h2 === null ? void 0 : toPosixPath(h2) };
 }
-function workingDirectories(unit, policy, host) {
+function workingDirectories2(unit, policy, host) {
   let cwd = unit.context?.cwd;
   if (cwd === void 0 && (unit.origin.kind === "script" || unit.origin.kind === "makefile")) {
     const file = toPosixPath(unit.origin.file.split("\\").join("/"));
-    if (file !== void 0) cwd = posix4.dirname(file.startsWith("/") ? posix4.normalize(file) : posix4.join(host.cwd, file));
+    if (file !== void 0) cwd = posix5.dirname(file.startsWith("/") ? posix5.normalize(file) : posix5.join(host.cwd, file));
   }
   cwd = cwd === void 0 ? void 0 : toPosixPath(cwd);
   if (cwd === void 0 || !cwd.startsWith("/")) return void 0;
@@ -29011,7 +31246,7 @@ function workingDirectories(unit, policy, host) {
     if ((d === "~" || d.startsWith("~/")) && home === void 0) continue;
     const p = toPosixPath(d === "~" || d.startsWith("~/") ? home + d.slice(1) : d);
     if (p === void 0 || p.startsWith("~")) continue;
-    dirs.push(p.startsWith("/") ? posix4.normalize(p) : posix4.join(cwd, p));
+    dirs.push(p.startsWith("/") ? posix5.normalize(p) : posix5.join(cwd, p));
   }
   return { cwd, dirs };
 }
@@ -29073,7 +31308,7 @@ var init_path_outside_workdir = __esm({
         docs: {
           rationale: "An agent works in a project directory. A command that removes, moves, copies over, creates or redirects output to a file outside it (`/etc/…`, `~/.bashrc`, `../other-repo`) changes things the user did not hand over. Claude Code asks before any such write: it may only write inside the working directory and its `additionalDirectories`. The paths are those of its 36 path-checked commands (`rm`, `rmdir`, `mv`, `cp`, `mkdir`, `touch`, `sed` with `-i` …) and output redirections.",
           fix: "Write inside the project (a build or temp directory under it), or add the directory to `additionalDirectories` when the agent is meant to work there.",
-          exceptions: "Only paths established to be outside are reported: a path with a variable, a glob, `~user`, or a relative path after a `cd` whose target is unknown is not. A `cd` with a static target moves the cwd for the later commands (Claude Code resolves every path against the original cwd and asks about any `cd` with a write instead). A script or Makefile is taken to run from its own directory, and the directory shellward lints from counts as a working directory too; an agent command without a recorded cwd is not checked. Removals of `/`, `~` and top-level directories are left to `path-dangerous-removal`. Writes under the system temporary directories (`/tmp`, `/var/tmp`, `/dev/shm`) are not reported (the verdict of an agent command still asks, as Claude Code does). Paths are resolved lexically, without following symlinks. `/dev/null` and the other pseudo-devices are not files. A `sed` counts as a write only with `-i`/`--in-place` (Claude Code asks about any sed outside its read-only allowlist). Beyond Claude Code's 36 commands, output files of `tree -o`, `info -o`, `less -o` and `xxd` and each alternative of a brace expansion (`rm {a,/etc/x}`) are seen; `tee`, `ln`, `install`, `dd of=` and redirections of compound commands (`{ …; } > f`) are not. In a Makefile recipe, a path written through an installation-directory variable (`$(DESTDIR)`, `$(PREFIX)`, `$(BINDIR)`, `$(mandir)` …) is where `make install` was asked to write, not outside the project."
+          exceptions: "Only paths established to be outside are reported: a path with a variable, a glob, `~user`, or a relative path after a `cd` whose target is unknown is not. A `cd` with a static target moves the cwd for what runs after it as bash runs it: after `cd d && …`, `cd d || exit` or under `set -e` the command runs in `d`; after `cd d; …` it may run in either directory (the cd may fail), so a relative path is reported only when it is outside from both; a cd in a subshell, pipeline or background job does not leak, and one in a function body counts where the function is called (Claude Code resolves every path against the original cwd and asks about any `cd` with a write instead). A script or Makefile is taken to run from its own directory, and the directory shellward lints from counts as a working directory too; an agent command without a recorded cwd is not checked. Removals of `/`, `~` and top-level directories are left to `path-dangerous-removal`. Writes under the system temporary directories (`/tmp`, `/var/tmp`, `/dev/shm`) are not reported (the verdict of an agent command still asks, as Claude Code does). Paths are resolved lexically, without following symlinks. `/dev/null` and the other pseudo-devices are not files. A `sed` counts as a write only with `-i`/`--in-place` (Claude Code asks about any sed outside its read-only allowlist). Beyond Claude Code's 36 commands, output files of `tree -o`, `info -o`, `less -o` and `xxd` and each alternative of a brace expansion (`rm {a,/etc/x}`) are seen; `tee`, `ln`, `install`, `dd of=` and redirections of compound commands (`{ …; } > f`) are not. In a Makefile recipe, a path written through an installation-directory variable (`$(DESTDIR)`, `$(PREFIX)`, `$(BINDIR)`, `$(mandir)` …) is where `make install` was asked to write, not outside the project."
         },
         sources: ["claude-code:pathValidation.validatePath", "claude-code:pathValidation.PATH_EXTRACTORS"],
         examples: {
@@ -29082,7 +31317,7 @@ var init_path_outside_workdir = __esm({
         }
       },
       (ctx) => {
-        const wd = workingDirectories(ctx.unit, ctx.policy, ctx.host);
+        const wd = workingDirectories2(ctx.unit, ctx.policy, ctx.host);
         if (!wd) return;
         const checks = unitPaths(ctx.parsed, { cwd: wd.cwd, workingDirectories: wd.dirs, host: hostOf(ctx.unit, ctx.host) }, { trackCd: true });
         const inPlace = ctx.parsed.commands.filter(sedInPlace).map((c3) => c3.span);
@@ -29320,13 +31555,67 @@ var init_input_rules = __esm({
   }
 });
 
+// src/checks/parse/hidden-commands.ts
+var MAX_PER_UNIT, TABLES, hidden_commands_default;
+var init_hidden_commands = __esm({
+  "src/checks/parse/hidden-commands.ts"() {
+    "use strict";
+    init_define();
+    MAX_PER_UNIT = 20;
+    TABLES = /^(BASH_CMDS|BASH_ALIASES)(\[|$)/;
+    hidden_commands_default = defineCheck(
+      {
+        id: "hidden-commands",
+        code: "P104",
+        title: "Commands the parse does not show",
+        category: "parse",
+        severity: { agent: "warning", script: "warning" },
+        docs: {
+          rationale: "Every other check works on the commands the parser finds. Where bash reads the text differently, the commands bash runs are not the ones checked. bash ends a here-document delimiter word at the first unquoted metacharacter, so in `cat <<X;` the delimiter is `X` while tree-sitter-bash takes `X;`: the lines after the first line `X` run as commands. In a here-document with an unquoted delimiter bash removes each backslash-newline pair before it compares a line with the delimiter, so a body line `\\` followed by `X` ends the document. An element assigned to `BASH_CMDS` (bash's command hash table) or `BASH_ALIASES` works like `hash -p` or `alias`: `BASH_CMDS[ls]=/bin/rm; ls x` removes `x`. Bash manual: https://www.gnu.org/software/bash/manual/bash.html#Here-Documents and https://www.gnu.org/software/bash/manual/bash.html#Bash-Variables.",
+          fix: "Put a space or newline between a here-document delimiter and what follows it, quote the delimiter (`<<'EOF'`) when the body holds backslashes, and use `hash`/`alias` explicitly, if at all.",
+          exceptions: "The text between the parser's end and bash's end is reported once per here-document; commands in it are not checked by the other rules."
+        },
+        sources: ["bash-manual:Here-Documents"],
+        examples: {
+          valid: ["cat <<EOF\nhello\nEOF", "cat <<'EOF' | grep x\na \\\nb\nEOF"],
+          invalid: ["cat <<X;\nX\nrm -rf ~\nX;", "cat <<X\n\\\nX\nrm -rf ~\nX", "BASH_CMDS[ls]=/bin/rm; ls x"]
+        }
+      },
+      (ctx) => {
+        let count2 = 0;
+        const text = ctx.parsed.text;
+        for (const u2 of ctx.parsed.unmodelled ?? []) {
+          if (++count2 > MAX_PER_UNIT) return;
+          const snippet = text.slice(u2.span.start, Math.min(u2.span.end, u2.span.start + 40)).split("\n")[0];
+          ctx.report({ ruleId: "hidden-commands", message: `\`${snippet}\` ${u2.reason}`, span: u2.span });
+        }
+        const assignments = [
+          ...(ctx.parsed.assignmentStatements ?? []).map((s) => s.assignment),
+          ...ctx.parsed.commands.flatMap((c3) => c3.assignments),
+          ...(ctx.parsed.declarations ?? []).flatMap((d) => d.assignments)
+        ];
+        for (const a2 of assignments) {
+          const m = TABLES.exec(a2.name);
+          if (!m) continue;
+          if (++count2 > MAX_PER_UNIT) return;
+          ctx.report({
+            ruleId: "hidden-commands",
+            message: `\`${a2.name.slice(0, 40)}=…\` changes bash's ${m[1] === "BASH_CMDS" ? "command hash table" : "alias table"}: a later command word runs something other than what it says.`,
+            span: a2.span
+          });
+        }
+      }
+    );
+  }
+});
+
 // src/checks/parse/parse-error.ts
-var MAX_PER_UNIT, parse_error_default;
+var MAX_PER_UNIT2, parse_error_default;
 var init_parse_error = __esm({
   "src/checks/parse/parse-error.ts"() {
     "use strict";
     init_define();
-    MAX_PER_UNIT = 100;
+    MAX_PER_UNIT2 = 100;
     parse_error_default = defineCheck(
       {
         id: "parse-error",
@@ -29351,174 +31640,12 @@ var init_parse_error = __esm({
         for (const p of ctx.parsed.problems) {
           if (p.span.start < lastEnd) continue;
           lastEnd = Math.max(p.span.end, p.span.start + 1);
-          if (++count2 > MAX_PER_UNIT) break;
+          if (++count2 > MAX_PER_UNIT2) break;
           const message4 = p.kind === "missing" ? `Syntax error: expected \`${p.expected ?? "?"}\` here; the parser had to assume it.` : "Syntax error: this text does not parse as shell; checks cannot see what it runs.";
           ctx.report({ ruleId: "parse-error", message: message4, span: p.span, data: { kind: p.kind, expected: p.expected } });
         }
       }
     );
-  }
-});
-
-// src/parse/complexity.ts
-function constructLabel(construct) {
-  return CONSTRUCT_LABELS[construct] ?? `\`${construct}\``;
-}
-function describeComplexity(c3) {
-  if (c3.status === "simple") return void 0;
-  const at = c3.span?.start ?? 0;
-  if (c3.status === "parse-error") {
-    return c3.construct === "MISSING" ? `the command does not parse: \`${c3.expected ?? "?"}\` is missing at offset ${at}.` : `the command does not parse: syntax error at offset ${at}.`;
-  }
-  const construct = c3.construct ?? "?";
-  if (construct === LENGTH_CONSTRUCT) return `the command is ${c3.span?.end ?? 0} characters long (the cap is ${at}); too long to prove safe statically.`;
-  if (construct === NODE_COUNT_CONSTRUCT) return `the command has ${c3.nodeCount} syntax nodes (the cap was reached at offset ${at}); too large to prove safe statically.`;
-  return `${constructLabel(construct)} at offset ${at} cannot be proven safe statically.`;
-}
-var LENGTH_CONSTRUCT, NODE_COUNT_CONSTRUCT, MAX_COMPLEXITY_LENGTH, MAX_COMPLEXITY_NODES, DEFAULT_COMPLEXITY_LIMITS, HANDLED_NODE_TYPES, AST_SAFE_VARIABLES, AST_STRING_ONLY_VARIABLES, DOLLAR_PARENTS, ComplexityScanner, CONSTRUCT_LABELS;
-var init_complexity = __esm({
-  "src/parse/complexity.ts"() {
-    "use strict";
-    LENGTH_CONSTRUCT = "command-length";
-    NODE_COUNT_CONSTRUCT = "node-count";
-    MAX_COMPLEXITY_LENGTH = 1e4;
-    MAX_COMPLEXITY_NODES = 1e4;
-    DEFAULT_COMPLEXITY_LIMITS = { maxLength: MAX_COMPLEXITY_LENGTH, maxNodes: MAX_COMPLEXITY_NODES };
-    HANDLED_NODE_TYPES = /* @__PURE__ */ new Set([
-      "program",
-      "list",
-      "pipeline",
-      "redirected_statement",
-      "negated_command",
-      "command",
-      "command_name",
-      "declaration_command",
-      "unset_command",
-      "variable_assignment",
-      "variable_name",
-      "special_variable_name",
-      "word",
-      "number",
-      "string",
-      "string_content",
-      "raw_string",
-      "concatenation",
-      "file_redirect",
-      "file_descriptor",
-      "comment"
-    ]);
-    AST_SAFE_VARIABLES = /* @__PURE__ */ new Set([
-      "HOME",
-      "PWD",
-      "OLDPWD",
-      "USER",
-      "LOGNAME",
-      "SHELL",
-      "PATH",
-      "HOSTNAME",
-      "UID",
-      "EUID",
-      "PPID",
-      "RANDOM",
-      "SECONDS",
-      "LINENO",
-      "TMPDIR",
-      "BASH_VERSION",
-      "BASHPID",
-      "SHLVL",
-      "HISTFILE"
-    ]);
-    AST_STRING_ONLY_VARIABLES = /* @__PURE__ */ new Set(["IFS", "?", "$", "!", "#", "0", "-"]);
-    DOLLAR_PARENTS = /* @__PURE__ */ new Set(["simple_expansion", "expansion", "string", "arithmetic_expansion"]);
-    ComplexityScanner = class {
-      /** `text` is the unit's text (for `$NAME` references and the length cap). */
-      constructor(text, limits = DEFAULT_COMPLEXITY_LIMITS) {
-        this.text = text;
-        this.limits = limits;
-      }
-      text;
-      limits;
-      nodes = 0;
-      overflow;
-      found;
-      /** End offset of the last anonymous `$` token outside an expansion (for `$"…"`). */
-      dollarEnd = -1;
-      /** Node type at each depth of the current path (only the parent's entry is ever read). */
-      path = [];
-      /**
-       * Visits the node under `cursor`. `type`, `isNamed` and `depth` (0 for the root) are passed in
-       * because the caller's walk has already read them from the cursor.
-       */
-      visit(cursor, type, isNamed, depth) {
-        this.nodes++;
-        if (this.nodes === this.limits.maxNodes + 1) this.overflow = { start: cursor.startIndex, end: cursor.endIndex };
-        if (this.found) return;
-        this.path[depth] = type;
-        if (!isNamed) {
-          if (type === "$" && depth > 0 && !DOLLAR_PARENTS.has(this.path[depth - 1])) this.dollarEnd = cursor.endIndex;
-          return;
-        }
-        if (type === "ERROR") return;
-        if (type === "string") {
-          if (this.dollarEnd >= 0 && cursor.startIndex === this.dollarEnd) {
-            this.found = { construct: "translated_string", span: { start: this.dollarEnd - 1, end: cursor.endIndex } };
-          }
-          return;
-        }
-        if (HANDLED_NODE_TYPES.has(type)) return;
-        if (type === "simple_expansion" && this.isSafeReference(cursor, depth)) return;
-        this.found = { construct: type, span: { start: cursor.startIndex, end: cursor.endIndex } };
-      }
-      isSafeReference(cursor, depth) {
-        const start2 = cursor.startIndex;
-        const end = cursor.endIndex;
-        if (end - start2 < 2 || end - start2 > 64 || this.text.charCodeAt(start2) !== 36) return false;
-        const name2 = this.text.slice(start2 + 1, end);
-        if (AST_SAFE_VARIABLES.has(name2)) return true;
-        return AST_STRING_ONLY_VARIABLES.has(name2) && depth > 0 && this.path[depth - 1] === "string";
-      }
-      /**
-       * The result, once every node was visited. `firstProblem` is the first ERROR or MISSING node in
-       * document order, if any. Precedence: parse error, then length cap, then node cap, then the
-       * first unsafe construct.
-       */
-      finish(firstProblem) {
-        const nodeCount = this.nodes;
-        if (firstProblem) {
-          return firstProblem.kind === "missing" ? { status: "parse-error", construct: "MISSING", span: firstProblem.span, expected: firstProblem.expected ?? "?", nodeCount } : { status: "parse-error", construct: "ERROR", span: firstProblem.span, nodeCount };
-        }
-        if (this.text.length > this.limits.maxLength) {
-          return { status: "too-complex", construct: LENGTH_CONSTRUCT, span: { start: this.limits.maxLength, end: this.text.length }, nodeCount };
-        }
-        if (this.overflow) return { status: "too-complex", construct: NODE_COUNT_CONSTRUCT, span: this.overflow, nodeCount };
-        if (this.found) return { status: "too-complex", construct: this.found.construct, span: this.found.span, nodeCount };
-        return { status: "simple", nodeCount };
-      }
-    };
-    CONSTRUCT_LABELS = {
-      command_substitution: "command substitution (`$(…)` or backticks)",
-      process_substitution: "process substitution `<(…)` / `>(…)`",
-      expansion: "parameter expansion `${…}`",
-      simple_expansion: "variable reference `$NAME`",
-      brace_expression: "brace expression `{a..b}`",
-      subshell: "subshell `( … )`",
-      compound_statement: "command group `{ …; }`",
-      for_statement: "`for` loop",
-      c_style_for_statement: "`for ((…))` loop",
-      while_statement: "`while` loop",
-      until_statement: "`until` loop",
-      if_statement: "`if` statement",
-      case_statement: "`case` statement",
-      function_definition: "function definition",
-      test_command: "test expression `[ … ]` / `[[ … ]]`",
-      ansi_c_string: "ANSI-C string `$'…'`",
-      translated_string: 'translated string `$"…"`',
-      herestring_redirect: "here-string `<<<`",
-      heredoc_redirect: "here-document `<<`",
-      arithmetic_expansion: "arithmetic expansion `$((…))`",
-      [LENGTH_CONSTRUCT]: "command length",
-      [NODE_COUNT_CONSTRUCT]: "node count"
-    };
   }
 });
 
@@ -29704,7 +31831,7 @@ var init_sed_unsafe_expression = __esm({
 
 // node_modules/picomatch/lib/constants.js
 var require_constants6 = __commonJS({
-  "node_modules/picomatch/lib/constants.js"(exports, module2) {
+  "node_modules/picomatch/lib/constants.js"(exports2, module2) {
     "use strict";
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
@@ -29906,7 +32033,7 @@ var require_constants6 = __commonJS({
 
 // node_modules/picomatch/lib/utils.js
 var require_utils3 = __commonJS({
-  "node_modules/picomatch/lib/utils.js"(exports) {
+  "node_modules/picomatch/lib/utils.js"(exports2) {
     "use strict";
     var {
       REGEX_BACKSLASH,
@@ -29914,12 +32041,12 @@ var require_utils3 = __commonJS({
       REGEX_SPECIAL_CHARS,
       REGEX_SPECIAL_CHARS_GLOBAL
     } = require_constants6();
-    exports.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
-    exports.hasRegexChars = (str2) => REGEX_SPECIAL_CHARS.test(str2);
-    exports.isRegexChar = (str2) => str2.length === 1 && exports.hasRegexChars(str2);
-    exports.escapeRegex = (str2) => str2.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
-    exports.toPosixSlashes = (str2) => str2.replace(REGEX_BACKSLASH, "/");
-    exports.isWindows = () => {
+    exports2.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
+    exports2.hasRegexChars = (str2) => REGEX_SPECIAL_CHARS.test(str2);
+    exports2.isRegexChar = (str2) => str2.length === 1 && exports2.hasRegexChars(str2);
+    exports2.escapeRegex = (str2) => str2.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports2.toPosixSlashes = (str2) => str2.replace(REGEX_BACKSLASH, "/");
+    exports2.isWindows = () => {
       if (typeof navigator !== "undefined" && navigator.platform) {
         const platform2 = navigator.platform.toLowerCase();
         return platform2 === "win32" || platform2 === "windows";
@@ -29929,18 +32056,18 @@ var require_utils3 = __commonJS({
       }
       return false;
     };
-    exports.removeBackslashes = (str2) => {
+    exports2.removeBackslashes = (str2) => {
       return str2.replace(REGEX_REMOVE_BACKSLASH, (match) => {
         return match === "\\" ? "" : match;
       });
     };
-    exports.escapeLast = (input, char, lastIdx) => {
+    exports2.escapeLast = (input, char, lastIdx) => {
       const idx = input.lastIndexOf(char, lastIdx);
       if (idx === -1) return input;
-      if (input[idx - 1] === "\\") return exports.escapeLast(input, char, idx - 1);
+      if (input[idx - 1] === "\\") return exports2.escapeLast(input, char, idx - 1);
       return `${input.slice(0, idx)}\\${input.slice(idx)}`;
     };
-    exports.removePrefix = (input, state = {}) => {
+    exports2.removePrefix = (input, state = {}) => {
       let output = input;
       if (output.startsWith("./")) {
         output = output.slice(2);
@@ -29948,7 +32075,7 @@ var require_utils3 = __commonJS({
       }
       return output;
     };
-    exports.wrapOutput = (input, state = {}, options = {}) => {
+    exports2.wrapOutput = (input, state = {}, options = {}) => {
       const prepend = options.contains ? "" : "^";
       const append2 = options.contains ? "" : "$";
       let output = `${prepend}(?:${input})${append2}`;
@@ -29957,7 +32084,7 @@ var require_utils3 = __commonJS({
       }
       return output;
     };
-    exports.basename = (path6, { windows } = {}) => {
+    exports2.basename = (path6, { windows } = {}) => {
       const segs = path6.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
@@ -29970,7 +32097,7 @@ var require_utils3 = __commonJS({
 
 // node_modules/picomatch/lib/scan.js
 var require_scan = __commonJS({
-  "node_modules/picomatch/lib/scan.js"(exports, module2) {
+  "node_modules/picomatch/lib/scan.js"(exports2, module2) {
     "use strict";
     var utils = require_utils3();
     var {
@@ -30308,7 +32435,7 @@ var require_scan = __commonJS({
 
 // node_modules/picomatch/lib/parse.js
 var require_parse3 = __commonJS({
-  "node_modules/picomatch/lib/parse.js"(exports, module2) {
+  "node_modules/picomatch/lib/parse.js"(exports2, module2) {
     "use strict";
     var constants5 = require_constants6();
     var utils = require_utils3();
@@ -31323,16 +33450,16 @@ var require_parse3 = __commonJS({
 
 // node_modules/picomatch/lib/picomatch.js
 var require_picomatch = __commonJS({
-  "node_modules/picomatch/lib/picomatch.js"(exports, module2) {
+  "node_modules/picomatch/lib/picomatch.js"(exports2, module2) {
     "use strict";
     var scan2 = require_scan();
     var parse = require_parse3();
     var utils = require_utils3();
     var constants5 = require_constants6();
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
-    var picomatch5 = (glob2, options, returnState = false) => {
+    var picomatch6 = (glob2, options, returnState = false) => {
       if (Array.isArray(glob2)) {
-        const fns = glob2.map((input) => picomatch5(input, options, returnState));
+        const fns = glob2.map((input) => picomatch6(input, options, returnState));
         const arrayMatcher = (str2) => {
           for (const isMatch of fns) {
             const state2 = isMatch(str2);
@@ -31348,16 +33475,16 @@ var require_picomatch = __commonJS({
       }
       const opts = options || {};
       const posix11 = opts.windows;
-      const regex = isState ? picomatch5.compileRe(glob2, options) : picomatch5.makeRe(glob2, options, false, true);
+      const regex = isState ? picomatch6.compileRe(glob2, options) : picomatch6.makeRe(glob2, options, false, true);
       const state = regex.state;
       delete regex.state;
       let isIgnored = () => false;
       if (opts.ignore) {
         const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
-        isIgnored = picomatch5(opts.ignore, ignoreOpts, returnState);
+        isIgnored = picomatch6(opts.ignore, ignoreOpts, returnState);
       }
       const matcher2 = (input, returnObject = false) => {
-        const { isMatch, match, output } = picomatch5.test(input, regex, options, { glob: glob2, posix: posix11 });
+        const { isMatch, match, output } = picomatch6.test(input, regex, options, { glob: glob2, posix: posix11 });
         const result = { glob: glob2, state, regex, posix: posix11, input, output, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
@@ -31383,7 +33510,7 @@ var require_picomatch = __commonJS({
       }
       return matcher2;
     };
-    picomatch5.test = (input, regex, options, { glob: glob2, posix: posix11 } = {}) => {
+    picomatch6.test = (input, regex, options, { glob: glob2, posix: posix11 } = {}) => {
       if (typeof input !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -31400,24 +33527,24 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch5.matchBase(input, regex, options, posix11);
+          match = picomatch6.matchBase(input, regex, options, posix11);
         } else {
           match = regex.exec(output);
         }
       }
       return { isMatch: Boolean(match), match, output };
     };
-    picomatch5.matchBase = (input, glob2, options, posix11 = options && options.windows) => {
-      const regex = glob2 instanceof RegExp ? glob2 : picomatch5.makeRe(glob2, options);
+    picomatch6.matchBase = (input, glob2, options, posix11 = options && options.windows) => {
+      const regex = glob2 instanceof RegExp ? glob2 : picomatch6.makeRe(glob2, options);
       return regex.test(utils.basename(input, { windows: posix11 }));
     };
-    picomatch5.isMatch = (str2, patterns, options) => picomatch5(patterns, options)(str2);
-    picomatch5.parse = (pattern, options) => {
-      if (Array.isArray(pattern)) return pattern.map((p) => picomatch5.parse(p, options));
+    picomatch6.isMatch = (str2, patterns, options) => picomatch6(patterns, options)(str2);
+    picomatch6.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch6.parse(p, options));
       return parse(pattern, { ...options, fastpaths: false });
     };
-    picomatch5.scan = (input, options) => scan2(input, options);
-    picomatch5.compileRe = (state, options, returnOutput = false, returnState = false) => {
+    picomatch6.scan = (input, options) => scan2(input, options);
+    picomatch6.compileRe = (state, options, returnOutput = false, returnState = false) => {
       if (returnOutput === true) {
         return state.output;
       }
@@ -31428,13 +33555,13 @@ var require_picomatch = __commonJS({
       if (state && state.negated === true) {
         source = `^(?!${source}).*$`;
       }
-      const regex = picomatch5.toRegex(source, options);
+      const regex = picomatch6.toRegex(source, options);
       if (returnState === true) {
         regex.state = state;
       }
       return regex;
     };
-    picomatch5.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+    picomatch6.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
       if (!input || typeof input !== "string") {
         throw new TypeError("Expected a non-empty string");
       }
@@ -31445,9 +33572,9 @@ var require_picomatch = __commonJS({
       if (!parsed.output) {
         parsed = parse(input, options);
       }
-      return picomatch5.compileRe(parsed, options, returnOutput, returnState);
+      return picomatch6.compileRe(parsed, options, returnOutput, returnState);
     };
-    picomatch5.toRegex = (source, options) => {
+    picomatch6.toRegex = (source, options) => {
       try {
         const opts = options || {};
         return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
@@ -31456,30 +33583,30 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch5.constants = constants5;
-    module2.exports = picomatch5;
+    picomatch6.constants = constants5;
+    module2.exports = picomatch6;
   }
 });
 
 // node_modules/picomatch/index.js
 var require_picomatch2 = __commonJS({
-  "node_modules/picomatch/index.js"(exports, module2) {
+  "node_modules/picomatch/index.js"(exports2, module2) {
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils3();
-    function picomatch5(glob2, options, returnState = false) {
+    function picomatch6(glob2, options, returnState = false) {
       if (options && (options.windows === null || options.windows === void 0)) {
         options = { ...options, windows: utils.isWindows() };
       }
       return pico(glob2, options, returnState);
     }
-    Object.assign(picomatch5, pico);
-    module2.exports = picomatch5;
+    Object.assign(picomatch6, pico);
+    module2.exports = picomatch6;
   }
 });
 
 // src/rules/file-rules.ts
-import { posix as posix5 } from "node:path";
+import { posix as posix6 } from "node:path";
 function matcher(pattern) {
   if (cache.has(pattern)) return cache.get(pattern);
   let m;
@@ -31498,10 +33625,17 @@ function matcher(pattern) {
 function projectOf(rule) {
   const file = rule.origin.file;
   if (!file.startsWith("/")) return void 0;
-  const dir = posix5.dirname(file);
-  return posix5.basename(dir) === ".claude" ? posix5.dirname(dir) : dir;
+  const dir = posix6.dirname(file);
+  return posix6.basename(dir) === ".claude" ? posix6.dirname(dir) : dir;
 }
 function compile(rule, bases) {
+  const known = COMPILED.get(rule);
+  if (known && known.cwd === bases.cwd && known.home === bases.home) return known.compiled;
+  const compiled = compileRule(rule, bases);
+  COMPILED.set(rule, { cwd: bases.cwd, home: bases.home, compiled });
+  return compiled;
+}
+function compileRule(rule, bases) {
   const content = rule.content;
   if (content === void 0 || content === "") return void 0;
   let base;
@@ -31525,12 +33659,12 @@ function compile(rule, bases) {
   if (!test) return void 0;
   const g = pattern.search(GLOB);
   const head = g === -1 ? pattern : pattern.slice(0, g);
-  const literal2 = posix5.join(base, head.includes("/") || g === -1 ? head.slice(0, head.lastIndexOf("/") + 1) || head : "");
+  const literal2 = posix6.join(base, head.includes("/") || g === -1 ? head.slice(0, head.lastIndexOf("/") + 1) || head : "");
   return { base, pattern, test, literal: literal2.replace(/(.)\/+$/, "$1") };
 }
 function names(c3, path6) {
-  const rel = posix5.relative(c3.base, path6);
-  if (rel.startsWith("..") || posix5.isAbsolute(rel)) return false;
+  const rel = posix6.relative(c3.base, path6);
+  if (rel.startsWith("..") || posix6.isAbsolute(rel)) return false;
   if (rel === "") return c3.pattern === "**";
   const parts2 = rel.split("/");
   for (let i3 = parts2.length; i3 >= 1; i3--) if (c3.test(parts2.slice(0, i3).join("/"))) return true;
@@ -31540,8 +33674,8 @@ function lexicalPath(p, bases) {
   if (!p.static) return void 0;
   let raw = p.path;
   if ((raw === "~" || raw.startsWith("~/")) && bases.home !== void 0) raw = bases.home + raw.slice(1);
-  if (raw.startsWith("/")) return posix5.normalize(raw).replace(/(.)\/+$/, "$1");
-  if (bases.cwd !== void 0 && !raw.startsWith("~")) return posix5.join(bases.cwd, raw).replace(/(.)\/+$/, "$1");
+  if (raw.startsWith("/")) return posix6.normalize(raw).replace(/(.)\/+$/, "$1");
+  if (bases.cwd !== void 0 && !raw.startsWith("~")) return posix6.join(bases.cwd, raw).replace(/(.)\/+$/, "$1");
   return void 0;
 }
 function forms(p, bases) {
@@ -31565,11 +33699,18 @@ function globMayReach(c3, p, bases) {
   const expands = (0, import_picomatch.default)(glob2, { dot: false });
   const anywhere = !c3.pattern.replace(/\/+$/, "").includes("/");
   if (!anywhere) {
-    const target = posix5.join(c3.base, c3.pattern);
+    const target = posix6.join(c3.base, c3.pattern);
     return expands(target) || expands(`${target}/x`) || target.startsWith(`${dir === "/" ? "" : dir}/`) && glob2.split("/").includes("**");
   }
   const name2 = c3.pattern.replace(/\/+$/, "");
   return glob2.split("/").some((part) => GLOB.test(part) && (0, import_picomatch.default)(part, { dot: false })(name2)) || glob2.includes("**");
+}
+function subtreeMayHold(c3, p, bases) {
+  const dirs = forms(p, bases);
+  if (dirs.length === 0) return true;
+  const overlap = (a2, b) => a2 === b || a2.startsWith(`${b === "/" ? "" : b}/`) || b.startsWith(`${a2 === "/" ? "" : a2}/`);
+  const anywhere = !c3.pattern.replace(/\/+$/, "").includes("/");
+  return dirs.some((d) => anywhere ? overlap(d, c3.base) : overlap(d, c3.literal));
 }
 function mayIntersect(a2, b) {
   const affixes = (g) => {
@@ -31588,321 +33729,41 @@ function isGlob(p) {
 function fileToolFor(p) {
   return p.operation === "read" ? "Read" : "Edit";
 }
-function restrictingFileRule(rules, p, bases) {
+function* governing(rules, p, bases) {
   const tool = fileToolFor(p);
   for (const rule of rules) {
     if (rule.toolName !== tool || rule.bash !== void 0) continue;
     const c3 = compile(rule, bases);
-    if (!c3) continue;
-    const fs2 = forms(p, bases);
+    if (c3) yield [rule, c3];
+  }
+}
+function restrictingFileRule(rules, p, bases) {
+  let fs2;
+  for (const [rule, c3] of governing(rules, p, bases)) {
+    fs2 ??= forms(p, bases);
     if (fs2.some((f) => names(c3, f))) return { rule, certain: !isGlob(p) };
     if (isGlob(p) && globMayReach(c3, p, bases)) return { rule, certain: false };
+    if (p.recursive && p.operation === "read" && subtreeMayHold(c3, p, bases)) return { rule, certain: false };
   }
   return void 0;
 }
 function permittingFileRule(rules, p, bases) {
   if (p.resolved === null || isGlob(p) || !p.static) return void 0;
-  const tool = fileToolFor(p);
-  for (const rule of rules) {
-    if (rule.toolName !== tool || rule.bash !== void 0) continue;
-    const c3 = compile(rule, bases);
-    if (c3 && forms(p, bases).every((f) => names(c3, f))) return rule;
+  let fs2;
+  for (const [rule, c3] of governing(rules, p, bases)) {
+    fs2 ??= forms(p, bases);
+    if (fs2.every((f) => names(c3, f))) return rule;
   }
   return void 0;
 }
-var import_picomatch, GLOB, cache;
+var import_picomatch, GLOB, cache, COMPILED;
 var init_file_rules = __esm({
   "src/rules/file-rules.ts"() {
     "use strict";
     import_picomatch = __toESM(require_picomatch2(), 1);
     GLOB = /[*?[\]{}]/;
     cache = /* @__PURE__ */ new Map();
-  }
-});
-
-// rules/permissions.json
-var permissions_default2;
-var init_permissions2 = __esm({
-  "rules/permissions.json"() {
-    permissions_default2 = {
-      $schema: "./schema/permissions.schema.json",
-      description: "Facts of Claude Code's permission engine (claude-code-reference.md §2.9, §3.1) used by src/rules/: the safe environment variables that allow rules see past, the bare shells and wrappers that never get a suggested rule, and the code-execution entry points that make an allow rule overbroad.",
-      safeEnvVars: [
-        "GOEXPERIMENT",
-        "GOOS",
-        "GOARCH",
-        "CGO_ENABLED",
-        "GO111MODULE",
-        "RUST_BACKTRACE",
-        "RUST_LOG",
-        "NODE_ENV",
-        "PYTHONUNBUFFERED",
-        "PYTHONDONTWRITEBYTECODE",
-        "PYTEST_DISABLE_PLUGIN_AUTOLOAD",
-        "PYTEST_DEBUG",
-        "ANTHROPIC_API_KEY",
-        "LANG",
-        "LANGUAGE",
-        "LC_ALL",
-        "LC_CTYPE",
-        "LC_TIME",
-        "CHARSET",
-        "TERM",
-        "COLORTERM",
-        "NO_COLOR",
-        "FORCE_COLOR",
-        "TZ",
-        "LS_COLORS",
-        "LSCOLORS",
-        "GREP_COLOR",
-        "GREP_COLORS",
-        "GCC_COLORS",
-        "TIME_STYLE",
-        "BLOCK_SIZE",
-        "BLOCKSIZE"
-      ],
-      neverSafeEnvVars: [
-        "PATH",
-        "LD_PRELOAD",
-        "LD_LIBRARY_PATH",
-        "DYLD_*",
-        "PYTHONPATH",
-        "NODE_PATH",
-        "CLASSPATH",
-        "RUBYLIB",
-        "GOFLAGS",
-        "RUSTFLAGS",
-        "NODE_OPTIONS",
-        "HOME",
-        "TMPDIR",
-        "SHELL",
-        "BASH_ENV"
-      ],
-      codeLoadingEnvVars: [
-        "LD_*",
-        "DYLD_*",
-        "BASH_ENV",
-        "ENV",
-        "PROMPT_COMMAND",
-        "PS0",
-        "PS1",
-        "PS2",
-        "PS4",
-        "SHELLOPTS",
-        "BASHOPTS",
-        "BASH_LOADABLES_PATH",
-        "PATH",
-        "IFS",
-        "HOME",
-        "CDPATH",
-        "GLOBIGNORE",
-        "BASH_XTRACEFD",
-        "GIT_SSH",
-        "GIT_SSH_COMMAND",
-        "GIT_EXTERNAL_DIFF",
-        "GIT_PAGER",
-        "GIT_EDITOR",
-        "GIT_SEQUENCE_EDITOR",
-        "GIT_ASKPASS",
-        "SSH_ASKPASS",
-        "GIT_EXEC_PATH",
-        "GIT_PROXY_COMMAND",
-        "GIT_CONFIG",
-        "GIT_CONFIG_GLOBAL",
-        "GIT_CONFIG_SYSTEM",
-        "GIT_CONFIG_COUNT",
-        "GIT_CONFIG_KEY_*",
-        "GIT_CONFIG_VALUE_*",
-        "GIT_CONFIG_PARAMETERS",
-        "GIT_DIR",
-        "GIT_WORK_TREE",
-        "GIT_TEMPLATE_DIR",
-        "GIT_INDEX_FILE",
-        "PAGER",
-        "MANPAGER",
-        "SYSTEMD_PAGER",
-        "EDITOR",
-        "VISUAL",
-        "BROWSER",
-        "LESSOPEN",
-        "LESSCLOSE",
-        "LESSKEY",
-        "NODE_OPTIONS",
-        "NODE_PATH",
-        "NPM_CONFIG_*",
-        "npm_config_*",
-        "PYTHONSTARTUP",
-        "PYTHONPATH",
-        "PYTHONHOME",
-        "PYTHONINSPECT",
-        "PERL5OPT",
-        "PERL5LIB",
-        "PERLLIB",
-        "PERL5DB",
-        "RUBYOPT",
-        "RUBYLIB",
-        "JAVA_TOOL_OPTIONS",
-        "_JAVA_OPTIONS",
-        "JDK_JAVA_OPTIONS",
-        "CLASSPATH",
-        "GOFLAGS",
-        "RUSTFLAGS",
-        "RUSTC_WRAPPER",
-        "CARGO_BUILD_RUSTC_WRAPPER",
-        "MAKEFLAGS",
-        "MAKEFILES",
-        "SHELL",
-        "TMPDIR",
-        "XDG_CONFIG_HOME",
-        "ZDOTDIR",
-        "TERMINFO",
-        "GCONV_PATH",
-        "MALLOC_*",
-        "GLIBC_TUNABLES"
-      ],
-      bareShellPrefixes: [
-        "sh",
-        "bash",
-        "zsh",
-        "fish",
-        "csh",
-        "tcsh",
-        "ksh",
-        "dash",
-        "cmd",
-        "powershell",
-        "pwsh",
-        "env",
-        "xargs",
-        "nice",
-        "stdbuf",
-        "nohup",
-        "timeout",
-        "time",
-        "sudo",
-        "doas",
-        "pkexec"
-      ],
-      execWrappersNeverPrefixAllowed: ["watch", "setsid", "ionice", "flock"],
-      execFlagsNotCoveredByPrefixAllow: {
-        find: ["-exec", "-execdir", "-ok", "-okdir", "-delete"]
-      },
-      codeExecutionPrefixes: [
-        "python",
-        "python3",
-        "python2",
-        "node",
-        "deno",
-        "tsx",
-        "ruby",
-        "perl",
-        "php",
-        "lua",
-        "npx",
-        "bunx",
-        "npm run",
-        "yarn run",
-        "pnpm run",
-        "bun run",
-        "bash",
-        "sh",
-        "ssh",
-        "zsh",
-        "fish",
-        "eval",
-        "exec",
-        "env",
-        "xargs",
-        "sudo"
-      ],
-      optionSynonyms: {
-        rm: [["-r", "-R", "--recursive"], ["-f", "--force"], ["-i", "--interactive"], ["-d", "--dir"], ["-v", "--verbose"]],
-        cp: [["-r", "-R", "--recursive"], ["-f", "--force"]],
-        chmod: [["-R", "--recursive"]],
-        chown: [["-R", "--recursive"]],
-        "git push": [["-f", "--force"], ["-d", "--delete"], ["-n", "--dry-run"], ["-u", "--set-upstream"]],
-        "git clean": [["-f", "--force"], ["-n", "--dry-run"]],
-        "git branch": [["-d", "--delete"], ["-f", "--force"]],
-        "git commit": [["-n", "--no-verify"], ["-a", "--all"]],
-        "git checkout": [["-f", "--force"]],
-        "kubectl delete": [["-A", "--all-namespaces"]]
-      }
-    };
-  }
-});
-
-// rules/commands/environment.json
-var environment_default;
-var init_environment = __esm({
-  "rules/commands/environment.json"() {
-    environment_default = {
-      $schema: "../schema/environment.schema.json",
-      description: "Environment assignments before a command (`AWS_PROFILE=dev aws s3 ls`, `CFLAGS=-O2 make`) that load no code and name no program, besides Claude Code's own safe list (rules/permissions.json safeEnvVars): allow rules and the read-only auto-allow see past them. Every other name is not proven harmless: a program may read it to find another program, a config file or code to load (rules/permissions.json codeLoadingEnvVars lists the known ones: LD_*, DYLD_*, BASH_ENV, ENV, PROMPT_COMMAND, GIT_* program and config variables, PAGER, EDITOR, NODE_OPTIONS, PYTHONPATH, PERL5OPT, RUBYOPT …), so such an assignment stops allow rules and read-only. A value must be static (no expansion). Claude Code's CHANGELOG 2.1.x (https://github.com/anthropics/claude-code/blob/main/CHANGELOG.md) makes the same split.",
-      harmless: [
-        {
-          names: ["AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_DEFAULT_OUTPUT", "AWS_RETRY_MODE", "AWS_MAX_ATTEMPTS"],
-          why: "select a profile, region or output format among the user's own AWS configuration; name no file or program (AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE and AWS_PAGER do, and are not listed)",
-          source: "https://docs.aws.amazon.com/cli/latest/userguide/cli-configure-envvars.html"
-        },
-        {
-          names: ["CLOUDSDK_CORE_PROJECT", "CLOUDSDK_COMPUTE_REGION", "CLOUDSDK_COMPUTE_ZONE", "GOOGLE_CLOUD_PROJECT"],
-          why: "select the project, region or zone of gcloud; name no file or program",
-          source: "https://cloud.google.com/sdk/docs/properties"
-        },
-        {
-          names: ["CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "FFLAGS", "ARFLAGS"],
-          rules: "prefix",
-          why: "options a build passes to its compiler, linker or archiver: a prefix rule for the build tool already lets it take the same options as arguments (`make CFLAGS=…`); no read-only program reads them. Not an exact rule: `-fplugin`/`-B` could load code the exact command never named",
-          source: "https://www.gnu.org/software/make/manual/html_node/Implicit-Variables.html"
-        },
-        {
-          names: ["RAILS_ENV", "RACK_ENV", "APP_ENV", "MIX_ENV", "CI", "DEBUG", "LOG_LEVEL", "GOTRACEBACK", "GOMAXPROCS", "GOPROXY", "GOPRIVATE", "GONOSUMDB", "CUDA_VISIBLE_DEVICES", "COLUMNS", "LINES", "PYTHONIOENCODING", "PYTHONHASHSEED", "PYTHONFAULTHANDLER", "PYTHONUTF8", "PYTHONNOUSERSITE", "PIP_DISABLE_PIP_VERSION_CHECK", "HUSKY"],
-          why: "switch a mode, a log level, an encoding, a device list or a terminal size; name no file, module or program",
-          source: "https://docs.python.org/3/using/cmdline.html#environment-variables"
-        },
-        {
-          names: ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE", "GIT_TERMINAL_PROMPT", "GIT_LFS_SKIP_SMUDGE", "GIT_OPTIONAL_LOCKS", "GIT_FLUSH"],
-          why: "commit identity and dates, prompting, locking and flushing switches: git runs no program and reads no file chosen by them (GIT_TRACE and its kin may name a file to write, and are not listed)",
-          source: "https://git-scm.com/docs/git#_environment_variables"
-        },
-        {
-          names: ["PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "AWS_PAGER", "GH_PAGER"],
-          values: ["cat", ""],
-          why: "with the value `cat` or empty, the pager is `cat` from the unchanged PATH (or none): no other program runs",
-          source: "https://git-scm.com/docs/git-config#Documentation/git-config.txt-corepager"
-        }
-      ]
-    };
-  }
-});
-
-// src/model/environment.ts
-function codeLoadingName(name2) {
-  return CODE_ENV.some((p) => p.endsWith("*") ? name2.startsWith(p.slice(0, -1)) : name2 === p);
-}
-function classifyAssignment(name2, value) {
-  for (const g of GROUPS) {
-    if (!g.names.includes(name2)) continue;
-    if (g.values !== void 0 && (value === void 0 || !g.values.includes(value))) continue;
-    if (value === void 0) break;
-    return g.rules === "prefix" ? "prefix-only" : "harmless";
-  }
-  if (codeLoadingName(name2)) return "code";
-  if (SAFE.has(name2) && value !== void 0) return "harmless";
-  return "unknown";
-}
-function codeLoadingVariable(name2, value) {
-  return classifyAssignment(name2, value) === "code";
-}
-var GROUPS, SAFE, CODE_ENV;
-var init_environment2 = __esm({
-  "src/model/environment.ts"() {
-    "use strict";
-    init_permissions2();
-    init_environment();
-    GROUPS = environment_default.harmless;
-    SAFE = new Set(permissions_default2.safeEnvVars);
-    CODE_ENV = permissions_default2.codeLoadingEnvVars ?? [];
+    COMPILED = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -31944,17 +33805,17 @@ function renderWord(w) {
   if (PLAIN_WORD.test(v)) return v;
   return `'${v.replace(/'/g, `'\\''`)}'`;
 }
-function staticValue(w) {
+function staticValue2(w) {
   return w?.value;
 }
 function safeWrapperEnd(words, prefixOnly) {
-  const name2 = staticValue(words[0]);
+  const name2 = staticValue2(words[0]);
   if (name2 === void 0) return void 0;
   const form = WRAPPERS2.get(name2)?.allowRule;
   if (!form) return void 0;
   if (form.prefixRulesOnly) {
     if (!prefixOnly) return void 0;
-    const next = staticValue(words[1]);
+    const next = staticValue2(words[1]);
     return next !== void 0 && !next.startsWith("-") ? 1 : void 0;
   }
   const value = form.valuePattern ? new RegExp(form.valuePattern) : void 0;
@@ -31962,7 +33823,7 @@ function safeWrapperEnd(words, prefixOnly) {
   let i3 = 1;
   let options = 0;
   while (i3 < words.length) {
-    const v = staticValue(words[i3]);
+    const v = staticValue2(words[i3]);
     if (v === void 0) return void 0;
     if (v === "--") {
       i3++;
@@ -31987,7 +33848,7 @@ function safeWrapperEnd(words, prefixOnly) {
       continue;
     }
     if (form.options?.includes(v)) {
-      if (!okValue(staticValue(words[i3 + 1]))) return void 0;
+      if (!okValue(staticValue2(words[i3 + 1]))) return void 0;
       i3 += 2;
       options++;
       continue;
@@ -32003,14 +33864,14 @@ function safeWrapperEnd(words, prefixOnly) {
   }
   if (options < (form.minOptions ?? 0)) return void 0;
   if (form.operandPattern) {
-    const op = staticValue(words[i3]);
+    const op = staticValue2(words[i3]);
     if (op === void 0 || !new RegExp(form.operandPattern).test(op)) return void 0;
     i3++;
   }
   return i3 < words.length ? i3 : void 0;
 }
 function anyWrapperEnd(words) {
-  const v = staticValue(words[0]);
+  const v = staticValue2(words[0]);
   if (v === void 0) return void 0;
   const spec = wrapperSpec(commandBasename(v));
   return spec ? wrapperCommandStart(words, spec) : void 0;
@@ -32067,10 +33928,10 @@ function candidatesFor(text, cmd, behavior) {
   const assignments = cmd.assignments.map((a2) => `${a2.name}=${a2.value ? renderWord(a2.value) : ""}`);
   const words = cmd.name ? [cmd.name, ...cmd.args] : [];
   const render2 = (as, ws2, name2) => [...as, ...name2 !== void 0 ? [name2, ...ws2.slice(1).map(renderWord)] : ws2.map(renderWord)].join(" ");
-  const add = (s, both = true) => {
+  const add = (s, both2 = true) => {
     if (s === "") return;
     prefix.add(s);
-    if (both) exact.add(s);
+    if (both2) exact.add(s);
   };
   add(render2(assignments, words));
   if (words.length === 0) return { exact: [...exact], prefix: [...prefix] };
@@ -32103,7 +33964,7 @@ function candidatesFor(text, cmd, behavior) {
   let ws = words;
   add(render2([], ws));
   for (let depth = 0; depth < MAX_PEEL; depth++) {
-    const first2 = staticValue(ws[0]);
+    const first2 = staticValue2(ws[0]);
     if (first2 !== void 0) {
       const base = commandBasename(first2);
       if (base !== first2 && base !== "") add(render2([], ws, base));
@@ -32111,10 +33972,10 @@ function candidatesFor(text, cmd, behavior) {
     const end = anyWrapperEnd(ws);
     if (end === void 0) break;
     ws = ws.slice(end);
-    while (ws.length > 1 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(staticValue(ws[0]) ?? "")) ws = ws.slice(1);
+    while (ws.length > 1 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(staticValue2(ws[0]) ?? "")) ws = ws.slice(1);
     add(render2([], ws));
   }
-  const first = staticValue(ws[0]);
+  const first = staticValue2(ws[0]);
   if (first !== void 0) {
     const base = commandBasename(first);
     if (base !== first && base !== "") add(render2([], ws, base));
@@ -32123,19 +33984,19 @@ function candidatesFor(text, cmd, behavior) {
   return { exact: [...exact], prefix: [...prefix] };
 }
 function nestedCommandPieces(ws) {
-  const name2 = staticValue(ws[0]);
+  const name2 = staticValue2(ws[0]);
   if (name2 === void 0) return [];
   const base = commandBasename(name2);
   let code;
   if (base === "eval") {
     const parts2 = ws.slice(1).map((w) => w.value);
     if (parts2.every((p) => p !== void 0)) code = parts2.join(" ");
-  } else if (SHELLS.has(base)) {
+  } else if (SHELLS3.has(base)) {
     for (let i3 = 1; i3 < ws.length; i3++) {
-      const v = staticValue(ws[i3]);
+      const v = staticValue2(ws[i3]);
       if (v === void 0 || !v.startsWith("-") || v === "-" || v === "--") break;
       if (/^-[a-z]*c[a-z]*$/.test(v)) {
-        code = staticValue(ws[i3 + 1]);
+        code = staticValue2(ws[i3 + 1]);
         break;
       }
     }
@@ -32180,7 +34041,7 @@ function firstExactMatch(rules, command) {
   const c3 = command.trim();
   return rules.find((r) => r.bash !== void 0 && (r.bash.kind === "any" || matcherAccepts(r.bash, c3, "exact")));
 }
-var SAFE_ENV_VARS, WRAPPERS2, PLAIN_WORD, MAX_PEEL, SHELLS, SEPARATORS, MAX_SUBCOMMANDS_IN_STRING, NEVER_PREFIX_ALLOWED, EXEC_FLAGS;
+var SAFE_ENV_VARS, WRAPPERS2, PLAIN_WORD, MAX_PEEL, SHELLS3, SEPARATORS, MAX_SUBCOMMANDS_IN_STRING, NEVER_PREFIX_ALLOWED, EXEC_FLAGS;
 var init_match = __esm({
   "src/rules/match.ts"() {
     "use strict";
@@ -32192,812 +34053,11 @@ var init_match = __esm({
     WRAPPERS2 = new Map(Object.entries(wrappers_default.wrappers));
     PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
     MAX_PEEL = 16;
-    SHELLS = /* @__PURE__ */ new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"]);
+    SHELLS3 = /* @__PURE__ */ new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"]);
     SEPARATORS = /&&|\|\||\|&|[;&|\n]/;
     MAX_SUBCOMMANDS_IN_STRING = 50;
     NEVER_PREFIX_ALLOWED = new Set(permissions_default2.execWrappersNeverPrefixAllowed);
     EXEC_FLAGS = new Map(Object.entries(permissions_default2.execFlagsNotCoveredByPrefixAllow));
-  }
-});
-
-// src/parse/embedded.ts
-function wordCode(w, source) {
-  if (w.value === void 0) return void 0;
-  const inner = w.raw.length >= 2 && (w.raw[0] === "'" || w.raw[0] === '"') && w.raw.endsWith(w.raw[0]) ? 1 : 0;
-  const base = w.span.start + inner;
-  const exact = source.slice(base, base + w.value.length) === w.value;
-  return { text: w.value, base, exact };
-}
-function shellInvocation(args2) {
-  let sawC = false;
-  for (let i3 = 0; i3 < args2.length; i3++) {
-    const v = args2[i3].value;
-    if (v === void 0) return void 0;
-    if (sawC) return { kind: "string", word: args2[i3] };
-    if (v === "--" || v === "-") return { kind: "stdin" };
-    if (SHELL_VALUE_OPTIONS.has(v)) {
-      i3++;
-      continue;
-    }
-    if (/^[-+][A-Za-z]+$/.test(v)) {
-      if (v.startsWith("-") && v.includes("c")) sawC = true;
-      if (v.startsWith("-") && v.includes("s")) return { kind: "stdin" };
-      continue;
-    }
-    if (v.startsWith("--")) continue;
-    return void 0;
-  }
-  return sawC ? void 0 : { kind: "stdin" };
-}
-function shellQuote(v) {
-  return /^[A-Za-z0-9_@%+=:,./{}-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`;
-}
-function levelCode(level, source) {
-  const out2 = [];
-  const via = level.name;
-  for (const w of level.scan.code) {
-    const c3 = wordCode(w, source);
-    if (c3) out2.push({ ...c3, span: w.span, via: `${via} code option` });
-  }
-  const spec = level.spec;
-  const args2 = level.words.slice(1);
-  if (spec.codeArgument === "first") {
-    let k = 0;
-    if (args2[0]?.value === "--") k = 1;
-    const code = args2[k];
-    if (code && args2.length - k >= 2 && code.value !== void 0 && code.value !== "-" && !code.value.startsWith("-")) {
-      const c3 = wordCode(code, source);
-      if (c3) out2.push({ ...c3, span: code.span, via: "trap" });
-    }
-  } else if (spec.codeArgument === "assignments") {
-    for (const a2 of args2) {
-      const v = a2.value;
-      const eq = v?.indexOf("=") ?? -1;
-      if (v === void 0 || eq <= 0) continue;
-      out2.push({ text: v.slice(eq + 1), base: a2.span.start, exact: false, span: a2.span, via: "alias", alias: v.slice(0, eq) });
-    }
-  }
-  if (spec.execOptions) {
-    for (let i3 = 0; i3 < args2.length; i3++) {
-      const v = args2[i3].value;
-      if (v === void 0 || !spec.execOptions.includes(v)) continue;
-      const seg = [];
-      let j = i3 + 1;
-      for (; j < args2.length; j++) {
-        const x = args2[j].value;
-        if (x === ";" || x === "+") break;
-        seg.push(x === void 0 ? '"$UNKNOWN"' : shellQuote(x));
-      }
-      if (seg.length > 0) {
-        const span = { start: args2[i3 + 1].span.start, end: args2[Math.min(j, args2.length) - 1].span.end };
-        out2.push({ text: seg.join(" "), base: span.start, exact: false, span, via: `find ${v}` });
-      }
-      i3 = j;
-    }
-  }
-  if (spec.codeAfterSeparator && level.scan.start === void 0) {
-    const sep4 = args2.findIndex((a2) => a2.value !== void 0 && spec.codeAfterSeparator.includes(a2.value));
-    if (sep4 >= 0) {
-      for (const a2 of args2.slice(sep4 + 1)) {
-        if (a2.value !== void 0 && spec.argvUntil?.includes(a2.value)) break;
-        const c3 = wordCode(a2, source);
-        if (c3) out2.push({ ...c3, span: a2.span, via: `${via} :::` });
-      }
-    }
-  }
-  return out2;
-}
-function stdinCode(cmd, source, siblings) {
-  const out2 = [];
-  for (const r of cmd.redirects) {
-    if (r.heredoc && (r.fd === void 0 || r.fd === "0")) {
-      out2.push({ text: r.heredoc.body, base: r.heredoc.bodySpan.start, exact: true, span: r.heredoc.bodySpan, via: "heredoc" });
-    } else if (r.operator === "<<<" && r.target) {
-      const c3 = wordCode(r.target, source);
-      if (c3) out2.push({ ...c3, span: r.target.span, via: "here-string" });
-    }
-  }
-  if (out2.length > 0) return out2;
-  const prev = cmd.place?.pipeline?.previous;
-  const p = prev !== void 0 ? siblings?.[prev] : void 0;
-  if (!p) return out2;
-  const name2 = p.name?.value !== void 0 ? commandBasename(p.name.value) : void 0;
-  if ((name2 === "echo" || name2 === "printf") && p.args.length > 0 && p.args.every((a2) => a2.value !== void 0)) {
-    const args2 = p.args.filter((a2, k) => !(k === 0 && name2 === "echo" && /^-[neE]+$/.test(a2.value)));
-    const text = args2.map((a2) => a2.value).join(" ");
-    const span = { start: p.args[0].span.start, end: p.args[p.args.length - 1].span.end };
-    if (args2.length === 1) {
-      const c3 = wordCode(args2[0], source);
-      out2.push({ ...c3, span, via: "pipe" });
-    } else out2.push({ text, base: span.start, exact: false, span, via: "pipe" });
-  } else if (name2 === "cat" && p.args.length === 0) {
-    for (const r of p.redirects) {
-      if (r.heredoc) out2.push({ text: r.heredoc.body, base: r.heredoc.bodySpan.start, exact: true, span: r.heredoc.bodySpan, via: "pipe" });
-    }
-  }
-  return out2;
-}
-function embeddedCode(cmd, source, siblings) {
-  const words = cmd.name ? [cmd.name, ...cmd.args] : [];
-  const { levels, inner } = wrapperLevels(words);
-  const fromLevels = levels.flatMap((l) => levelCode(l, source));
-  const stdinLevel = inner === void 0 && levels.length > 0 && levels[levels.length - 1].spec.stdinCode && levels[levels.length - 1].scan.code.length === 0 && !levels[levels.length - 1].scan.opaque;
-  if (stdinLevel) return [...fromLevels, ...stdinCode(cmd, source, siblings)];
-  const resolved2 = resolveCommand(cmd);
-  if (!resolved2) return fromLevels;
-  const out2 = [...fromLevels];
-  if (resolved2.name === "eval") {
-    const words2 = resolved2.args;
-    if (words2.length === 0 || words2.some((w) => w.value === void 0)) return out2;
-    const first = words2[0];
-    const last = words2[words2.length - 1];
-    const span = { start: first.span.start, end: last.span.end };
-    if (words2.length === 1) {
-      const c3 = wordCode(first, source);
-      out2.push({ ...c3, span, via: "eval" });
-    } else {
-      out2.push({ text: words2.map((w) => w.value).join(" "), base: span.start, exact: false, span, via: "eval" });
-    }
-    return out2;
-  }
-  let name2 = resolved2.name;
-  let args2 = resolved2.args;
-  if (name2 === "busybox" || name2 === "toybox") {
-    const applet = args2[0]?.value;
-    if (applet === void 0 || !SHELLS2.has(commandBasename(applet))) return out2;
-    name2 = commandBasename(applet);
-    args2 = args2.slice(1);
-  }
-  if (!SHELLS2.has(name2)) return out2;
-  const inv = shellInvocation(args2);
-  if (!inv) return out2;
-  if (inv.kind === "string") {
-    const c3 = wordCode(inv.word, source);
-    if (c3) out2.push({ ...c3, span: inv.word.span, via: "sh -c" });
-    return out2;
-  }
-  return [...out2, ...stdinCode(cmd, source, siblings)];
-}
-function shiftWord(w, map) {
-  return { ...w, span: map(w.span) };
-}
-function shiftCommand(c3, map, statement, host, via, offset) {
-  const place = c3.place;
-  return {
-    host: c3.host !== void 0 ? c3.host + offset : host,
-    via: c3.host !== void 0 ? c3.via ?? via : via,
-    ...place ? { place: { ...place, ...place.pipeline ? { pipeline: { stage: place.pipeline.stage, ...place.pipeline.previous !== void 0 ? { previous: place.pipeline.previous + offset } : {} } } : {} } } : {},
-    span: map(c3.span),
-    name: c3.name ? shiftWord(c3.name, map) : void 0,
-    args: c3.args.map((w) => shiftWord(w, map)),
-    assignments: c3.assignments.map((a2) => ({ ...a2, span: map(a2.span), value: a2.value ? shiftWord(a2.value, map) : void 0 })),
-    redirects: c3.redirects.map((r) => ({
-      ...r,
-      span: map(r.span),
-      target: r.target ? shiftWord(r.target, map) : void 0,
-      heredoc: r.heredoc ? { ...r.heredoc, bodySpan: map(r.heredoc.bodySpan) } : void 0
-    })),
-    statement,
-    embedded: true,
-    ...c3.pipeline ? { pipeline: c3.pipeline } : {}
-  };
-}
-function withEmbedded(parsed, source, parse, extraCode) {
-  const defined = /* @__PURE__ */ new Set();
-  const all = embedAll(parsed, source, parse, extraCode, void 0, defined);
-  if (defined.size === 0) return all;
-  const unused = unusedAliases(all, defined);
-  return unused.size === 0 ? all : embedAll(parsed, source, parse, extraCode, unused, /* @__PURE__ */ new Set());
-}
-function unusedAliases(parsed, defined) {
-  const unused = new Set([...defined].filter((n2) => !RESERVED_WORDS.has(n2)));
-  for (const c3 of parsed.commands) {
-    if (unused.size === 0) break;
-    for (const w of c3.name ? [c3.name, ...c3.args] : c3.args) if (w.value !== void 0) unused.delete(w.value);
-  }
-  return unused;
-}
-function embedAll(parsed, source, parse, extraCode, skipAliases, defined) {
-  const extra = [];
-  const caps = [];
-  let budget = EMBEDDED_LIMITS.maxChars;
-  const queue = parsed.commands.map((cmd, index) => ({
-    cmd,
-    siblings: parsed.commands,
-    depth: 0,
-    map: (s) => s,
-    source,
-    statement: cmd.statement,
-    index
-  }));
-  const done = () => extra.length === 0 && caps.length === 0 ? parsed : { ...parsed, commands: [...parsed.commands, ...extra], ...caps.length > 0 ? { embeddedCaps: caps } : {} };
-  for (let next = 0; next < queue.length; next++) {
-    const { cmd, depth, map, source: src, statement, index, siblings } = queue[next];
-    const codes = [...embeddedCode(cmd, src, siblings), ...extraCode ? extraCode(cmd, src) : []].filter((c3) => {
-      if (c3.alias === void 0) return true;
-      defined.add(c3.alias);
-      return !skipAliases?.has(c3.alias);
-    });
-    if (codes.length === 0) continue;
-    if (depth >= EMBEDDED_LIMITS.maxDepth) {
-      caps.push(`Shell code is nested more than ${EMBEDDED_LIMITS.maxDepth} levels deep (\`sh -c\`, \`eval\`, heredocs fed to a shell); the deeper levels were not analysed.`);
-      continue;
-    }
-    for (const code of codes) {
-      if (code.text.length > budget) {
-        caps.push(`The embedded shell code exceeds the ${EMBEDDED_LIMITS.maxChars}-character budget per unit; the rest was not analysed.`);
-        return done();
-      }
-      budget -= code.text.length;
-      const inner = parse(code.text);
-      if (!inner) {
-        caps.push("Parsing embedded shell code timed out; it was not analysed.");
-        continue;
-      }
-      if (inner.problems.length > 0) caps.push(`Embedded shell code (${code.via}) does not parse; what it runs is not known.`);
-      if (inner.unmodelled) caps.push(`Embedded shell code (${code.via}) holds a construct that is not modelled (${inner.unmodelled[0].reason.replace(/\.$/, "")}).`);
-      const outer = map(code.span);
-      const innerMap = code.exact ? (s) => map({ start: code.base + s.start, end: code.base + s.end }) : () => outer;
-      const offset = parsed.commands.length + extra.length;
-      for (const c3 of inner.commands) {
-        const at = parsed.commands.length + extra.length;
-        extra.push(shiftCommand(c3, innerMap, statement, index, code.via, offset));
-        queue.push({ cmd: c3, depth: depth + 1, map: innerMap, source: code.text, statement, index: at, siblings: inner.commands });
-      }
-    }
-  }
-  return done();
-}
-var SHELLS2, SHELL_VALUE_OPTIONS, EMBEDDED_LIMITS, RESERVED_WORDS;
-var init_embedded = __esm({
-  "src/parse/embedded.ts"() {
-    "use strict";
-    init_command_name();
-    SHELLS2 = /* @__PURE__ */ new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);
-    SHELL_VALUE_OPTIONS = /* @__PURE__ */ new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]);
-    EMBEDDED_LIMITS = {
-      /** Nesting depth: `sh -c "bash -c '…'"` is depth 2. */
-      maxDepth: 4,
-      /** Total characters of embedded code parsed per unit (a unit's own text bounds `sh -c`, but not `eval` joins). */
-      maxChars: 1e6
-    };
-    RESERVED_WORDS = /* @__PURE__ */ new Set(["!", "[[", "]]", "{", "}", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in", "select", "then", "time", "until", "while"]);
-  }
-});
-
-// src/model/command-model.ts
-var MAX_INSTANCES, MAX_CWD_CANDIDATES, MAX_ENCLOSING_DEPTH;
-var init_command_model = __esm({
-  "src/model/command-model.ts"() {
-    "use strict";
-    MAX_INSTANCES = 16;
-    MAX_CWD_CANDIDATES = 4;
-    MAX_ENCLOSING_DEPTH = 256;
-  }
-});
-
-// src/model/build.ts
-import { posix as posix6 } from "node:path";
-function placesOf(chain, cmd, background) {
-  const set = /* @__PURE__ */ new Set();
-  const loops = /* @__PURE__ */ new Map();
-  let n2 = 0;
-  for (let c3 = chain; c3; c3 = c3.parent) {
-    if (++n2 > MAX_ENCLOSING_DEPTH) return { places: [...set], capped: true, loops };
-    const e = c3.enclosing;
-    switch (e.kind) {
-      case "for":
-        if (e.field === "condition") break;
-        set.add("loop-body");
-        if (e.name !== void 0 && !loops.has(e.name)) loops.set(e.name, e.values ?? null);
-        break;
-      case "c-for":
-      case "while":
-        set.add(e.field === "condition" ? "condition" : "loop-body");
-        break;
-      case "if":
-        set.add(e.field === "condition" ? "condition" : "if-branch");
-        break;
-      case "case":
-        set.add("case-arm");
-        break;
-      case "function":
-        set.add("function-body");
-        break;
-      case "subshell":
-        set.add("subshell");
-        break;
-      case "group":
-        set.add("group");
-        break;
-      case "command-substitution":
-        set.add("command-substitution");
-        break;
-      case "process-substitution":
-        set.add("process-substitution");
-        break;
-      case "test":
-        set.add("test");
-        break;
-      case "list-right":
-        set.add("list-right");
-        break;
-      case "heredoc":
-        set.add("heredoc-body");
-        break;
-      case "assignment":
-        set.add("assignment-value");
-        break;
-      default:
-        break;
-    }
-  }
-  if (cmd.place?.pipeline) set.add("pipeline-stage");
-  if (background) set.add("background");
-  if (cmd.embedded) set.add("embedded");
-  return { places: [...set], capped: false, loops };
-}
-function braceAlternativesOf(s, max = 64) {
-  const open3 = s.indexOf("{");
-  if (open3 < 0) return void 0;
-  let depth = 0;
-  let close = -1;
-  let commas = [];
-  for (let i3 = open3; i3 < s.length; i3++) {
-    const c3 = s[i3];
-    if (c3 === "{") depth++;
-    else if (c3 === "}") {
-      depth--;
-      if (depth === 0) {
-        close = i3;
-        break;
-      }
-    } else if (c3 === "," && depth === 1) commas.push(i3);
-  }
-  if (close < 0) return void 0;
-  const pre = s.slice(0, open3);
-  const post = s.slice(close + 1);
-  const body2 = s.slice(open3 + 1, close);
-  let alts;
-  if (commas.length > 0) {
-    alts = [];
-    let pos = open3 + 1;
-    commas = [...commas, close];
-    for (const k of commas) {
-      alts.push(s.slice(pos, k));
-      pos = k + 1;
-    }
-  } else {
-    const m = /^(-?\d+)\.\.(-?\d+)$/.exec(body2) ?? /^([a-zA-Z])\.\.([a-zA-Z])$/.exec(body2);
-    if (!m) return void 0;
-    const num = /\d/.test(m[1]);
-    const a2 = num ? parseInt(m[1], 10) : m[1].charCodeAt(0);
-    const b = num ? parseInt(m[2], 10) : m[2].charCodeAt(0);
-    if (Math.abs(b - a2) + 1 > max) return void 0;
-    alts = [];
-    for (let v = a2; a2 <= b ? v <= b : v >= b; v += a2 <= b ? 1 : -1) alts.push(num ? String(v) : String.fromCharCode(v));
-  }
-  if (alts.length > max) return void 0;
-  return alts.map((x) => pre + x + post);
-}
-function partProvenance(p) {
-  if (p.kind === "literal") return !p.quoted && /[*?[]/.test(p.value) ? "glob" : "literal";
-  if (p.kind === "parameter") {
-    if (/^[0-9@*#]$/.test(p.name)) return "positional";
-    if (/^[?$!-]$/.test(p.name) || p.name === "_") return "special";
-    return "environment";
-  }
-  if (p.node === "command_substitution") return "command-substitution";
-  if (p.node === "process_substitution") return "process-substitution";
-  if (p.node === "arithmetic_expansion") return "arithmetic";
-  if (p.node === "brace_expression") return "brace";
-  return "environment";
-}
-function abstractWord(w, afterDashDash = false) {
-  const provenance = [];
-  for (const p of w.parts) {
-    const v = partProvenance(p);
-    if (!provenance.includes(v)) provenance.push(v);
-  }
-  if (provenance.length === 0) provenance.push("literal");
-  const dynamic = w.parts.some((p) => p.kind !== "literal");
-  const glob2 = provenance.includes("glob");
-  const first = w.parts[0];
-  const leadsLiteral = first?.kind === "literal" && first.value !== "" && !first.value.startsWith("-") && !(!first.quoted && /^[*?[]/.test(first.value));
-  const mayBeOption = afterDashDash ? false : w.value !== void 0 && !glob2 ? w.value.startsWith("-") : !leadsLiteral;
-  return { word: w, kind: dynamic ? "unknown" : glob2 ? "glob" : "literal", provenance, mayBeOption };
-}
-function substituteWord(word, subst) {
-  if (!word.parts.some((p) => p.kind === "parameter" && subst.has(p.name) && p.plain === true) && !word.parts.some((p) => p.kind === "dynamic" && p.node === "process_substitution" && word.parts.length === 1)) return word;
-  const parts2 = word.parts.map((p) => {
-    if (p.kind === "parameter" && p.plain === true) {
-      const v = subst.get(p.name);
-      if (v) return { kind: "literal", value: v.text, quoted: !(v.glob && !p.quoted) };
-    }
-    if (p.kind === "dynamic" && p.node === "process_substitution" && word.parts.length === 1) return { kind: "literal", value: "/dev/fd/63", quoted: true };
-    return p;
-  });
-  const isStatic = parts2.every((p) => p.kind === "literal");
-  return { ...word, parts: parts2, value: isStatic ? parts2.map((p) => p.kind === "literal" ? p.value : "").join("") : void 0 };
-}
-function substituteCommand(c3, subst) {
-  const sw = (w) => substituteWord(w, subst);
-  return {
-    ...c3,
-    name: c3.name ? sw(c3.name) : void 0,
-    args: c3.args.map(sw),
-    assignments: c3.assignments.map((a2) => ({ ...a2, value: a2.value ? sw(a2.value) : void 0 })),
-    redirects: c3.redirects.map((r) => ({ ...r, target: r.target ? sw(r.target) : void 0 }))
-  };
-}
-function literalWord(text, like) {
-  return { raw: text, span: like.span, value: text, parts: [{ kind: "literal", value: text, quoted: true }], quoted: true };
-}
-function redirectKind(r) {
-  if (r.heredoc) return "heredoc";
-  if (r.operator === "<<<") return "here-string";
-  const t = r.target?.value;
-  if ((r.operator === ">&" || r.operator === "<&") && t !== void 0 && /^\d+$/.test(t)) return "dup";
-  if ((r.operator === ">&" || r.operator === "<&") && t === "-") return "close";
-  if (t === "/dev/null") return "null";
-  if (r.operator === "<") return "read";
-  if (r.operator === "<>") return "read-write";
-  if (r.operator === ">>" || r.operator === "&>>") return "append";
-  return "write";
-}
-function visibleNames(name2, bindings, rest) {
-  const out2 = /* @__PURE__ */ new Set();
-  const raw = name2.raw;
-  for (const m of raw.matchAll(/\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=+]([^}]*)\}/g)) out2.add(m[1].replace(/^["']|["']$/g, ""));
-  for (const m of raw.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)) for (const v of bindings.get(m[1])?.values ?? []) out2.add(v);
-  for (const m of raw.matchAll(/(?:\$\(|`)\s*(?:echo|printf)\s+(?:-[neE]+\s+)?["']?([^"'`)\s]+)/g)) out2.add(m[1]);
-  for (const alt of braceAlternativesOf(name2.value ?? raw) ?? []) out2.add(alt);
-  const list = [];
-  for (const v of out2) {
-    const t = v.trim();
-    if (t !== "") list.push(rest === "" ? t : `${t} ${rest}`);
-  }
-  return list;
-}
-function resolveDir(target, cur, home) {
-  let p = target;
-  if ((p === "~" || p.startsWith("~/")) && home !== void 0) p = home + p.slice(1);
-  if (p.startsWith("~") || p.includes("$")) return void 0;
-  if (p.startsWith("/")) return posix6.normalize(p).replace(/(.)\/+$/, "$1");
-  if (cur === void 0) return void 0;
-  return posix6.join(cur, p).replace(/(.)\/+$/, "$1");
-}
-function buildModel(parsed, options = {}) {
-  const text = parsed.text;
-  const gaps = [];
-  const environmentReads = [];
-  const all = parsed.commands;
-  for (const p of parsed.problems) {
-    gaps.push({ span: p.span, reason: `The command does not parse at offset ${p.span.start}${p.kind === "missing" && p.expected ? ` (\`${p.expected}\` is missing)` : ""}: what bash runs there is not known.` });
-  }
-  const cx = parsed.complexity;
-  if (cx.status === "too-complex" && (cx.construct === LENGTH_CONSTRUCT || cx.construct === NODE_COUNT_CONSTRUCT)) {
-    gaps.push({ span: cx.span ?? { start: 0, end: text.length }, reason: `Cap reached: ${describeComplexity(cx)}` });
-  }
-  for (const c3 of parsed.embeddedCaps ?? []) gaps.push({ span: { start: 0, end: Math.min(1, text.length) }, reason: `Cap reached: ${c3}` });
-  for (const u2 of parsed.unmodelled ?? []) gaps.push({ span: u2.span, reason: u2.reason.startsWith("`") ? u2.reason : `\`${text.slice(u2.span.start, Math.min(u2.span.end, u2.span.start + 40))}\` ${u2.reason}` });
-  const loaderSpans = /* @__PURE__ */ new Set();
-  const setsLoader = (span, how, name2) => {
-    if (loaderSpans.has(span.start)) return;
-    loaderSpans.add(span.start);
-    gaps.push({ span, reason: `${how} sets \`${name2}\`, which changes how later programs are found or what code they load.` });
-  };
-  const bindings = /* @__PURE__ */ new Map();
-  const bind = (name2, value, standaloneTop, end) => {
-    const b = bindings.get(name2) ?? { values: [], dynamic: false, count: 0, firstEnd: -1 };
-    b.count++;
-    if (value === void 0 || value.value === void 0) b.dynamic = value !== void 0 || b.dynamic;
-    else {
-      if (!b.values.includes(value.value)) b.values.push(value.value);
-      if (standaloneTop && b.firstEnd < 0) b.firstEnd = end;
-      if (!standaloneTop) b.dynamic = true;
-    }
-    if (value === void 0) b.values.push("");
-    bindings.set(name2, b);
-  };
-  for (const c3 of all) {
-    if (c3.name === void 0) for (const a2 of c3.assignments) bind(a2.name, a2.value, (c3.place?.depth ?? 0) === 0 && !c3.embedded, a2.span.end);
-    const prog = c3.name?.value !== void 0 ? commandBasename(c3.name.value) : void 0;
-    if (prog === "read" || prog === "mapfile" || prog === "readarray" || prog === "getopts" || prog === "printf" || prog === "let") {
-      for (const a2 of c3.args) {
-        if (a2.value === void 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(a2.value)) continue;
-        bind(a2.value, { ...a2, value: void 0 }, false, a2.span.end);
-        if (prog !== "let" && codeLoadingVariable(a2.value)) setsLoader(a2.span, `\`${prog} ${a2.value}\``, a2.value);
-      }
-    }
-    for (let e = c3.place?.chain; e; e = e.parent) {
-      if (e.enclosing.kind === "for" && e.enclosing.name !== void 0 && codeLoadingVariable(e.enclosing.name)) setsLoader(e.enclosing.span, `\`for ${e.enclosing.name}\``, e.enclosing.name);
-    }
-  }
-  for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g)) {
-    if (codeLoadingVariable(m[1])) setsLoader({ start: m.index, end: m.index + m[0].length }, `\`\${${m[1]}:=…}\``, m[1]);
-  }
-  for (const { assignment: a2, place } of parsed.assignmentStatements ?? []) {
-    bind(a2.name, a2.value, place.depth === 0, a2.span.end);
-    if (codeLoadingVariable(a2.name, staticValue2(a2))) gaps.push({ span: a2.span, reason: `\`${a2.name}=…\` changes how later programs are found or what code they load.` });
-    if (a2.value?.value !== void 0 && SUBSCRIPT_CODE.test(a2.value.value)) gaps.push({ span: a2.span, reason: `The value of \`${a2.name}\` holds an array subscript with a substitution, which bash may evaluate later.` });
-  }
-  for (const d of parsed.declarations ?? []) {
-    for (const a2 of d.assignments) bind(a2.name, a2.value, false, a2.span.end);
-    if (d.words.some((w) => w.value !== void 0 && /^-[A-Za-z]*n/.test(w.value))) {
-      for (const a2 of d.assignments) if (a2.value?.value === void 0 || codeLoadingVariable(a2.value.value)) setsLoader(a2.span, `\`${d.keyword} -n ${a2.name}\``, a2.value?.value ?? a2.name);
-    }
-    if (d.assignments.some((a2) => codeLoadingVariable(a2.name, staticValue2(a2)))) {
-      const a2 = d.assignments.find((x) => codeLoadingVariable(x.name, staticValue2(x)));
-      gaps.push({ span: a2.span, reason: `\`${d.keyword} ${a2.name}=…\` changes how later programs are found or what code they load.` });
-    }
-    const prints = d.assignments.length === 0 ? d.words.every((w) => w.value !== void 0 && /^[-+]/.test(w.value)) : false;
-    const option = d.words.some((w) => w.value === void 0 && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.raw) || w.value !== void 0 && /^[-+][A-Za-z]*[pfF]/.test(w.value));
-    if (prints || option) {
-      const form = text.slice(d.span.start, d.span.end).trim().replace(/\s+/g, " ");
-      environmentReads.push({ span: d.span, reason: `\`${form.length > 40 ? `${form.slice(0, 37)}...` : form}\` prints the environment (shell variables or functions, API keys and tokens included).` });
-    }
-  }
-  const inBackground = (c3) => (parsed.background ?? []).some((s) => s.start <= c3.span.start && c3.span.end <= s.end);
-  const commands = [];
-  for (let k = 0; k < all.length; k++) {
-    const cmd = all[k];
-    const { places, capped, loops } = placesOf(cmd.place?.chain, cmd, inBackground(cmd));
-    let unknown = capped ? `Cap reached: the command is nested more than ${MAX_ENCLOSING_DEPTH} constructs deep.` : void 0;
-    const names2 = /* @__PURE__ */ new Set();
-    const words = [...cmd.name ? [cmd.name] : [], ...cmd.args, ...cmd.redirects.flatMap((r) => r.target ? [r.target] : []), ...cmd.assignments.flatMap((a2) => a2.value ? [a2.value] : [])];
-    for (const w of words) for (const p of w.parts) if (p.kind === "parameter" && p.plain === true) names2.add(p.name);
-    const known = /* @__PURE__ */ new Map();
-    for (const n2 of names2) {
-      const loop = loops.get(n2);
-      if (loop !== void 0) {
-        if (loop !== null && loop.length > 0 && loop.every((w) => w.value !== void 0)) {
-          known.set(n2, { values: loop.map((w) => ({ text: w.value, glob: w.parts.some((p) => p.kind === "literal" && !p.quoted && /[*?[]/.test(p.value)) })), via: "loop" });
-        }
-        continue;
-      }
-      const b = bindings.get(n2);
-      if (b && b.count === 1 && !b.dynamic && b.values.length === 1 && b.firstEnd >= 0 && b.firstEnd <= cmd.span.start && !places.includes("function-body")) {
-        known.set(n2, { values: [{ text: b.values[0], glob: false }], via: "assigned" });
-      }
-    }
-    let combos = [/* @__PURE__ */ new Map()];
-    for (const [n2, kv] of known) {
-      const next = [];
-      for (const m of combos) for (const v of kv.values) next.push(new Map([...m, [n2, v]]));
-      combos = next;
-      if (combos.length > MAX_INSTANCES) break;
-    }
-    let instances;
-    if (combos.length > MAX_INSTANCES) {
-      instances = [cmd];
-      unknown ??= `Cap reached: the loop and variable values give more than ${MAX_INSTANCES} forms of this command.`;
-    } else instances = combos.length === 1 && combos[0].size === 0 ? [cmd] : combos.map((m) => substituteCommand(cmd, m));
-    instances = instances.map((inst) => {
-      const ws = inst.name ? [inst.name, ...inst.args] : [];
-      if (!ws.some((w) => w.value !== void 0 && w.parts.some((p) => p.kind === "literal" && !p.quoted && p.value.includes("{")))) return inst;
-      const out3 = [];
-      for (const w of ws) {
-        const alts = w.value !== void 0 && w.parts.some((p) => p.kind === "literal" && !p.quoted && p.value.includes("{")) ? braceAlternativesOf(w.value) : void 0;
-        if (alts && alts.length > 1) for (const a2 of alts) out3.push(literalWord(a2, w));
-        else out3.push(w);
-      }
-      return { ...inst, name: out3[0], args: out3.slice(1) };
-    });
-    const first = instances[0];
-    const argvWords = first.name ? [first.name, ...first.args] : [];
-    let dashDash = false;
-    const argv = argvWords.map((w) => {
-      const a2 = abstractWord(w, dashDash);
-      if (w.value === "--") dashDash = true;
-      return a2;
-    });
-    const redirects = first.redirects.map((r) => ({
-      redirect: r,
-      kind: redirectKind(r),
-      ...r.target ? { target: abstractWord(r.target) } : {},
-      ...r.heredoc ? { data: r.heredoc.quoted } : {}
-    }));
-    const resolved2 = resolveCommand(first);
-    const candidates = [];
-    const rest = first.args.map((a2) => a2.value ?? a2.raw).join(" ");
-    if (first.name && first.name.value === void 0) {
-      unknown ??= `The command word \`${first.name.raw.slice(0, 60)}\` is not known before the command runs.`;
-      candidates.push(...visibleNames(first.name, bindings, rest));
-    }
-    for (const w of cmd.name ? [cmd.name, ...cmd.args] : []) {
-      for (const p of w.parts) {
-        if (p.kind !== "parameter") continue;
-        const raw = w.raw;
-        if (/\$\{[^}]*@P\}/.test(raw)) unknown ??= `\`${raw.slice(0, 40)}\` expands a prompt string, which runs the command substitutions in the value.`;
-        if (/\$\{!/.test(raw)) unknown ??= `\`${raw.slice(0, 40)}\` is an indirect expansion, whose array subscripts bash evaluates.`;
-      }
-      if (w.value !== void 0 && SUBSCRIPT_CODE.test(w.value) && !w.parts.every((p) => p.kind === "literal" && p.quoted === false)) {
-        unknown ??= `\`${w.value.slice(0, 40)}\` holds an array subscript with a substitution, which bash may evaluate.`;
-      }
-    }
-    for (const a2 of first.assignments) {
-      if (codeLoadingVariable(a2.name, staticValue2(a2))) unknown ??= `\`${a2.name}=\` makes the program load or run code chosen by the value.`;
-      if (a2.value?.value !== void 0 && SUBSCRIPT_CODE.test(a2.value.value)) unknown ??= `The value of \`${a2.name}\` holds an array subscript with a substitution, which bash may evaluate later.`;
-    }
-    if (first.name === void 0) {
-      for (const a2 of first.assignments) {
-        if (codeLoadingVariable(a2.name, staticValue2(a2))) {
-          gaps.push({ span: a2.span, reason: `\`${a2.name}=…\` changes how later programs are found or what code they load.` });
-        }
-      }
-    }
-    const { levels, inner } = wrapperLevels(argvWords);
-    const visibleCode = embeddedCode(first, text, all).length > 0;
-    for (const l of levels) {
-      if (l.scan.opaque) unknown ??= `\`${l.name} ${l.scan.opaque}\` runs commands that are not in the command line.`;
-      if (l.scan.code.some((w) => w.value === void 0)) unknown ??= `\`${l.name}\` runs shell code that is not known before the command runs.`;
-      if (l.spec.implies) {
-        for (const [opt, prog] of Object.entries(l.spec.implies)) if (l.words.some((w) => w.value === opt)) candidates.push(prog);
-      }
-      if (l.spec.execOptions) {
-        const args2 = l.words.slice(1);
-        for (let i3 = 0; i3 < args2.length; i3++) {
-          if (args2[i3].value !== void 0 && l.spec.execOptions.includes(args2[i3].value) && args2[i3 + 1] && args2[i3 + 1].value === void 0) {
-            unknown ??= `\`${l.name} ${args2[i3].value}\` runs a command whose name is not known before it runs.`;
-          }
-        }
-      }
-    }
-    const last = levels[levels.length - 1];
-    if (inner === void 0 && last && last.spec.stdinCode && last.scan.code.length === 0 && !last.scan.stopped && !last.scan.opaque && !visibleCode) {
-      unknown ??= `\`${last.name}\` reads the commands it runs from its standard input, which is not visible here.`;
-    }
-    if (inner?.[0] && inner[0].value === void 0 && levels.length > 0) {
-      unknown ??= `\`${levels[levels.length - 1].name}\` runs a command whose name is not known before it runs.`;
-      candidates.push(...visibleNames(inner[0], bindings, inner.slice(1).map((a2) => a2.value ?? a2.raw).join(" ")));
-    }
-    const program = resolved2?.name;
-    if (program !== void 0) {
-      if ((RESERVED.has(program) || /^[{}()!]|\s/.test(program)) && levels.length > 0) unknown ??= `\`${levels[levels.length - 1].name}\` runs a compound command that is not modelled.`;
-      if (levels.some((l) => l.name === "xargs" || l.name === "parallel") && /\{\}|^\{/.test(program)) unknown ??= "The program name is filled in from the input at run time.";
-      const why = OPAQUE_BUILTINS[program];
-      if (why !== void 0 && !(program === "hash" && !resolved2.args.some((a2) => a2.value?.startsWith("-p")))) {
-        if (!(program === "complete" && !resolved2.args.some((a2) => /^-[A-Za-z]*C/.test(a2.value ?? "-C")))) unknown ??= `\`${program}\` ${why}.`;
-        if (program === "hash") {
-          for (const a2 of resolved2.args) if (a2.value?.startsWith("/")) candidates.push(commandBasename(a2.value));
-        }
-      }
-      if (program === "eval" && resolved2.args.some((a2) => a2.value === void 0)) unknown ??= "`eval` runs code that is not known before the command runs.";
-      const shell = program === "busybox" || program === "toybox" ? commandBasename(resolved2.args[0]?.value ?? "") : program;
-      if (SHELLS3.has(shell) && !visibleCode) {
-        const args2 = program === shell ? resolved2.args : resolved2.args.slice(1);
-        const script = args2.find((a2) => a2.value === void 0 || !a2.value.startsWith("-"));
-        const cIndex = args2.findIndex((a2) => a2.value !== void 0 && /^-[A-Za-z]*c[A-Za-z]*$/.test(a2.value));
-        if (cIndex >= 0) {
-          if (args2[cIndex + 1] === void 0 || args2[cIndex + 1].value === void 0) unknown ??= `\`${shell} -c\` runs a string that is not known before the command runs.`;
-        } else if (script && !args2.some((a2) => a2.value === "-s")) {
-          if (!(shell === "bash" || shell === "sh") || !args2.some((a2) => a2.value === "-n")) unknown ??= `\`${shell}\` runs the code in the file \`${(script.value ?? script.raw).slice(0, 60)}\`.`;
-        } else if (!args2.some((a2) => a2.value === "--version" || a2.value === "--help")) {
-          unknown ??= `\`${shell}\` reads the code it runs from its standard input${cmd.place?.pipeline ? " (a pipe)" : ""}, which is not visible here.`;
-        }
-      }
-    }
-    if (unknown !== void 0) gaps.push({ span: cmd.span, reason: unknown });
-    commands.push({
-      index: k,
-      cmd,
-      instances,
-      program,
-      wrappers: resolved2?.wrappers ?? [],
-      argv,
-      redirects,
-      cwd: void 0,
-      places,
-      ...unknown !== void 0 ? { unknown } : {},
-      candidates
-    });
-  }
-  const cwds = trackCwd(parsed, commands, options);
-  const out2 = commands.map((c3, k) => ({ ...c3, cwd: cwds[k] }));
-  gaps.sort((a2, b) => a2.span.start - b.span.start);
-  return { text, commands: out2, gaps, environmentReads };
-}
-function trackCwd(parsed, commands, options) {
-  const out2 = new Array(commands.length).fill(void 0);
-  const base = options.cwd?.startsWith("/") ? [posix6.normalize(options.cwd).replace(/(.)\/+$/, "$1")] : void 0;
-  let sticky = false;
-  const hostCwdAfter = /* @__PURE__ */ new Map();
-  const apply = (scope, c3) => {
-    if (c3.program !== "cd" && c3.program !== "pushd" && c3.program !== "popd") return;
-    const inst = c3.instances[0];
-    const resolved2 = resolveCommand(inst);
-    const args2 = (resolved2?.args ?? []).filter((a2) => !(a2.value !== void 0 && /^-[LPe@]+$/.test(a2.value)));
-    if (c3.program === "popd" || c3.program === "pushd" && args2.length === 0) {
-      scope.cwd = void 0;
-      return;
-    }
-    const t = args2[0];
-    let target;
-    if (t === void 0) target = options.home;
-    else if (t.value !== void 0 && t.value !== "-" && !c3.argv.some((a2) => a2.kind === "glob")) target = t.value;
-    if (target === void 0 || scope.cwd === void 0) {
-      const abs = target?.startsWith("/") ? resolveDir(target, void 0, options.home) : void 0;
-      scope.cwd = abs !== void 0 && scope.cwd !== void 0 ? [...scope.cwd, abs] : void 0;
-      return;
-    }
-    const repeated = c3.places.includes("loop-body") || c3.places.includes("function-body");
-    if (repeated && !target.startsWith("/")) {
-      scope.cwd = void 0;
-      if (c3.places.includes("function-body")) sticky = true;
-      return;
-    }
-    const next = new Set(scope.cwd);
-    for (const cur of scope.cwd) {
-      const d = resolveDir(target, cur, options.home);
-      if (d === void 0) {
-        scope.cwd = void 0;
-        return;
-      }
-      next.add(d);
-    }
-    scope.cwd = next.size > MAX_CWD_CANDIDATES ? void 0 : [...next];
-  };
-  const stack = [{ start: 0, end: Infinity, cwd: base }];
-  for (let k = 0; k < commands.length; k++) {
-    const c3 = commands[k];
-    if (c3.cmd.embedded) continue;
-    const s = c3.cmd.span;
-    while (stack.length > 1 && !(stack[stack.length - 1].start <= s.start && s.end <= stack[stack.length - 1].end)) stack.pop();
-    const scopes = [];
-    for (let e = c3.cmd.place?.chain, n2 = 0; e && n2 < MAX_ENCLOSING_DEPTH; e = e.parent, n2++) {
-      const kind = e.enclosing.kind;
-      if (kind === "subshell" || kind === "command-substitution" || kind === "process-substitution") scopes.unshift(e.enclosing.span);
-    }
-    for (const sc of scopes) {
-      if (!stack.some((x) => x.start === sc.start && x.end === sc.end)) stack.push({ start: sc.start, end: sc.end, cwd: stack[stack.length - 1].cwd });
-    }
-    const top = stack[stack.length - 1];
-    out2[k] = sticky ? void 0 : top.cwd;
-    const own = c3.places.includes("pipeline-stage") || c3.places.includes("background");
-    if (own) {
-      apply({ start: s.start, end: s.end, cwd: top.cwd }, c3);
-    } else apply(top, c3);
-  }
-  for (let k = 0; k < commands.length; k++) {
-    const c3 = commands[k];
-    if (!c3.cmd.embedded || c3.cmd.host === void 0) continue;
-    const h2 = c3.cmd.host;
-    if (!hostCwdAfter.has(h2)) hostCwdAfter.set(h2, out2[h2] ? [...out2[h2]] : void 0);
-    const scope = { start: 0, end: Infinity, cwd: hostCwdAfter.get(h2) };
-    out2[k] = scope.cwd;
-    apply(scope, c3);
-    hostCwdAfter.set(h2, scope.cwd);
-    if ((c3.program === "cd" || c3.program === "pushd" || c3.program === "popd") && c3.cmd.via === "eval") {
-      for (let j = 0; j < commands.length; j++) if (!commands[j].cmd.embedded && commands[j].cmd.span.start > commands[h2].cmd.span.end) out2[j] = void 0;
-    }
-  }
-  void parsed;
-  return out2;
-}
-var SHELLS3, RESERVED, staticValue2, OPAQUE_BUILTINS, SUBSCRIPT_CODE;
-var init_build = __esm({
-  "src/model/build.ts"() {
-    "use strict";
-    init_environment2();
-    init_command_name();
-    init_embedded();
-    init_complexity();
-    init_command_model();
-    init_environment2();
-    SHELLS3 = /* @__PURE__ */ new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh"]);
-    RESERVED = /* @__PURE__ */ new Set(["{", "}", "(", ")", "!", "[[", "]]", "if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for", "in", "function", "select", "time"]);
-    staticValue2 = (a2) => a2.value ? a2.value.value : "";
-    OPAQUE_BUILTINS = {
-      source: "runs the shell code in a file",
-      ".": "runs the shell code in a file",
-      enable: "loads or switches shell builtins",
-      complete: "registers completion commands",
-      compgen: "can run completion commands",
-      bind: "binds keys to shell commands",
-      hash: "rebinds command names to programs"
-    };
-    SUBSCRIPT_CODE = /\[[^\]]*(?:\$\(|`|\$\{)/;
   }
 });
 
@@ -33008,6 +34068,11 @@ var init_read_only = __esm({
     read_only_default = {
       $schema: "./schema/read-only.schema.json",
       description: "Read-only recognition (Claude Code readOnlyValidation.ts / readOnlyCommandValidation.ts, claude-code-reference.md §3.3): the flag-validated COMMAND_ALLOWLIST (§3.3.3) and the regex-matched fallback (§3.3.4), applied by src/analyses/read-only.ts. Keys of `commands` are the leading words of the command (multi-word keys such as `git stash list`; the longest matching key wins). Flag types: none, number (digits), string (no leading `-` unless the flag is in dashValueFlags and the value is `-letter…`), char (one character), `{}` and `EOF` (those literals). `dangerous` lists named checks (closed set, each implemented once in code) that make an otherwise valid command not read-only. `gh` is omitted: its read-only subcommands are active only for Anthropic-internal users (claude-code-reference.md §3.3.3). hostname's rule (Claude Code: a regex allowing only flags) is the `noPositionals` check. The §3.3.4 hand-written forms are checked word by word (each argument's source text must match one of `argPatterns`) instead of as one regex over the text, because those regexes repeat groups that contain quantifiers (see the structural backtracking check in test/rules-data.test.ts).",
+      systemProgramDirectories: {
+        directories: ["/bin", "/usr/bin", "/sbin", "/usr/sbin"],
+        why: "A command word naming a program in one of these root-owned system directories (`/bin/ls`, `/usr/bin/git`) runs the system's program of that name, the one the tables describe: read-only forms of the bare name apply to it. Not /usr/local/bin or other directories a user or a package manager may write, and never a relative path (`./ls`) or another absolute one (`/tmp/ls`).",
+        source: "https://refspecs.linuxfoundation.org/FHS_3.0/fhs/ch03s04.html"
+      },
       flagGroups: {
         STAT: { "--stat": "none", "--numstat": "none", "--shortstat": "none", "--name-only": "none", "--name-status": "none" },
         COLOR: { "--color": "none", "--no-color": "none" },
@@ -33059,7 +34124,7 @@ var init_read_only = __esm({
           respectsDoubleDash: false
         },
         grep: {
-          flags: { "-e": "string", "--regexp": "string", "-f": "string", "--file": "string", "-F": "none", "--fixed-strings": "none", "-G": "none", "--basic-regexp": "none", "-E": "none", "--extended-regexp": "none", "-P": "none", "--perl-regexp": "none", "-i": "none", "--ignore-case": "none", "--no-ignore-case": "none", "-v": "none", "--invert-match": "none", "-w": "none", "--word-regexp": "none", "-x": "none", "--line-regexp": "none", "-c": "none", "--count": "none", "--color": "string", "--colour": "string", "-L": "none", "--files-without-match": "none", "-l": "none", "--files-with-matches": "none", "-m": "number", "--max-count": "number", "-o": "none", "--only-matching": "none", "-q": "none", "--quiet": "none", "--silent": "none", "-s": "none", "--no-messages": "none", "-b": "none", "--byte-offset": "none", "-H": "none", "--with-filename": "none", "-h": "none", "--no-filename": "none", "--label": "string", "-n": "none", "--line-number": "none", "-T": "none", "--initial-tab": "none", "-u": "none", "--unix-byte-offsets": "none", "-Z": "none", "--null": "none", "-z": "none", "--null-data": "none", "-A": "number", "--after-context": "number", "-B": "number", "--before-context": "number", "-C": "number", "--context": "number", "--group-separator": "string", "--no-group-separator": "none", "-a": "none", "--text": "none", "--binary-files": "string", "-D": "string", "--devices": "string", "-d": "string", "--directories": "string", "--exclude": "string", "--exclude-from": "string", "--exclude-dir": "string", "--include": "string", "-r": "none", "--recursive": "none", "-R": "none", "--dereference-recursive": "none", "--line-buffered": "none", "-U": "none", "--binary": "none", "--help": "none", "-V": "none", "--version": "none" },
+          flags: { "-e": "string", "--regexp": "string", "-f": "string", "--file": "string", "-F": "none", "--fixed-strings": "none", "-G": "none", "--basic-regexp": "none", "-E": "none", "--extended-regexp": "none", "-P": "none", "--perl-regexp": "none", "-i": "none", "--ignore-case": "none", "--no-ignore-case": "none", "-v": "none", "--invert-match": "none", "-w": "none", "--word-regexp": "none", "-x": "none", "--line-regexp": "none", "-c": "none", "--count": "none", "--color": "optional", "--colour": "optional", "-L": "none", "--files-without-match": "none", "-l": "none", "--files-with-matches": "none", "-m": "number", "--max-count": "number", "-o": "none", "--only-matching": "none", "-q": "none", "--quiet": "none", "--silent": "none", "-s": "none", "--no-messages": "none", "-b": "none", "--byte-offset": "none", "-H": "none", "--with-filename": "none", "-h": "none", "--no-filename": "none", "--label": "string", "-n": "none", "--line-number": "none", "-T": "none", "--initial-tab": "none", "-u": "none", "--unix-byte-offsets": "none", "-Z": "none", "--null": "none", "-z": "none", "--null-data": "none", "-A": "number", "--after-context": "number", "-B": "number", "--before-context": "number", "-C": "number", "--context": "number", "--group-separator": "string", "--no-group-separator": "none", "-a": "none", "--text": "none", "--binary-files": "string", "-D": "string", "--devices": "string", "-d": "string", "--directories": "string", "--exclude": "string", "--exclude-from": "string", "--exclude-dir": "string", "--include": "string", "-r": "none", "--recursive": "none", "-R": "none", "--dereference-recursive": "none", "--line-buffered": "none", "-U": "none", "--binary": "none", "--help": "none", "-V": "none", "--version": "none" },
           attachedNumber: true,
           rejectNewline: true
         },
@@ -33130,7 +34195,7 @@ var init_read_only = __esm({
           description: "-o and -R are excluded (-R with -H writes 00Tree.html)."
         },
         date: {
-          flags: { "-d": "string", "--date": "string", "-r": "string", "--reference": "string", "-u": "none", "--utc": "none", "--universal": "none", "-I": "none", "--iso-8601": "string", "-R": "none", "--rfc-email": "none", "--rfc-3339": "string", "--debug": "none", "--help": "none", "--version": "none" },
+          flags: { "-d": "string", "--date": "string", "-r": "string", "--reference": "string", "-u": "none", "--utc": "none", "--universal": "none", "-I": "none", "--iso-8601": "optional", "-R": "none", "--rfc-email": "none", "--rfc-3339": "string", "--debug": "none", "--help": "none", "--version": "none" },
           dangerous: [
             { kind: "positionalMustStartWith", value: "+", description: "Any other positional argument could set the clock." }
           ]
@@ -33171,11 +34236,11 @@ var init_read_only = __esm({
           description: "-K (kill), -D (dump), -F (filter file) and -N (netns) are excluded."
         },
         fd: {
-          flags: { "-h": "none", "--help": "none", "-V": "none", "--version": "none", "-H": "none", "--hidden": "none", "-I": "none", "--no-ignore": "none", "--no-ignore-vcs": "none", "--no-ignore-parent": "none", "-s": "none", "--case-sensitive": "none", "-i": "none", "--ignore-case": "none", "-g": "none", "--glob": "none", "--regex": "none", "-F": "none", "--fixed-strings": "none", "-a": "none", "--absolute-path": "none", "-L": "none", "--follow": "none", "-p": "none", "--full-path": "none", "-0": "none", "--print0": "none", "-d": "number", "--max-depth": "number", "--min-depth": "number", "--exact-depth": "number", "-t": "string", "--type": "string", "-e": "string", "--extension": "string", "-S": "string", "--size": "string", "--changed-within": "string", "--changed-before": "string", "-o": "string", "--owner": "string", "-E": "string", "--exclude": "string", "--ignore-file": "string", "-c": "string", "--color": "string", "-j": "number", "--threads": "number", "--max-buffer-time": "string", "--max-results": "number", "-1": "none", "-q": "none", "--quiet": "none", "--show-errors": "none", "--strip-cwd-prefix": "none", "--one-file-system": "none", "--prune": "none", "--search-path": "string", "--base-directory": "string", "--path-separator": "string", "--batch-size": "number", "--no-require-git": "none", "--hyperlink": "string", "--and": "string", "--format": "string" },
+          flags: { "-h": "none", "--help": "none", "-V": "none", "--version": "none", "-H": "none", "--hidden": "none", "-I": "none", "--no-ignore": "none", "--no-ignore-vcs": "none", "--no-ignore-parent": "none", "-s": "none", "--case-sensitive": "none", "-i": "none", "--ignore-case": "none", "-g": "none", "--glob": "none", "--regex": "none", "-F": "none", "--fixed-strings": "none", "-a": "none", "--absolute-path": "none", "-L": "none", "--follow": "none", "-p": "none", "--full-path": "none", "-0": "none", "--print0": "none", "-d": "number", "--max-depth": "number", "--min-depth": "number", "--exact-depth": "number", "-t": "string", "--type": "string", "-e": "string", "--extension": "string", "-S": "string", "--size": "string", "--changed-within": "string", "--changed-before": "string", "-o": "string", "--owner": "string", "-E": "string", "--exclude": "string", "--ignore-file": "string", "-c": "string", "--color": "string", "-j": "number", "--threads": "number", "--max-buffer-time": "string", "--max-results": "number", "-1": "none", "-q": "none", "--quiet": "none", "--show-errors": "none", "--strip-cwd-prefix": "none", "--one-file-system": "none", "--prune": "none", "--search-path": "string", "--base-directory": "string", "--path-separator": "string", "--batch-size": "number", "--no-require-git": "none", "--hyperlink": "optional", "--and": "string", "--format": "string" },
           description: "-x/--exec, -X/--exec-batch and -l/--list-details are excluded."
         },
         fdfind: {
-          flags: { "-h": "none", "--help": "none", "-V": "none", "--version": "none", "-H": "none", "--hidden": "none", "-I": "none", "--no-ignore": "none", "--no-ignore-vcs": "none", "--no-ignore-parent": "none", "-s": "none", "--case-sensitive": "none", "-i": "none", "--ignore-case": "none", "-g": "none", "--glob": "none", "--regex": "none", "-F": "none", "--fixed-strings": "none", "-a": "none", "--absolute-path": "none", "-L": "none", "--follow": "none", "-p": "none", "--full-path": "none", "-0": "none", "--print0": "none", "-d": "number", "--max-depth": "number", "--min-depth": "number", "--exact-depth": "number", "-t": "string", "--type": "string", "-e": "string", "--extension": "string", "-S": "string", "--size": "string", "--changed-within": "string", "--changed-before": "string", "-o": "string", "--owner": "string", "-E": "string", "--exclude": "string", "--ignore-file": "string", "-c": "string", "--color": "string", "-j": "number", "--threads": "number", "--max-buffer-time": "string", "--max-results": "number", "-1": "none", "-q": "none", "--quiet": "none", "--show-errors": "none", "--strip-cwd-prefix": "none", "--one-file-system": "none", "--prune": "none", "--search-path": "string", "--base-directory": "string", "--path-separator": "string", "--batch-size": "number", "--no-require-git": "none", "--hyperlink": "string", "--and": "string", "--format": "string" },
+          flags: { "-h": "none", "--help": "none", "-V": "none", "--version": "none", "-H": "none", "--hidden": "none", "-I": "none", "--no-ignore": "none", "--no-ignore-vcs": "none", "--no-ignore-parent": "none", "-s": "none", "--case-sensitive": "none", "-i": "none", "--ignore-case": "none", "-g": "none", "--glob": "none", "--regex": "none", "-F": "none", "--fixed-strings": "none", "-a": "none", "--absolute-path": "none", "-L": "none", "--follow": "none", "-p": "none", "--full-path": "none", "-0": "none", "--print0": "none", "-d": "number", "--max-depth": "number", "--min-depth": "number", "--exact-depth": "number", "-t": "string", "--type": "string", "-e": "string", "--extension": "string", "-S": "string", "--size": "string", "--changed-within": "string", "--changed-before": "string", "-o": "string", "--owner": "string", "-E": "string", "--exclude": "string", "--ignore-file": "string", "-c": "string", "--color": "string", "-j": "number", "--threads": "number", "--max-buffer-time": "string", "--max-results": "number", "-1": "none", "-q": "none", "--quiet": "none", "--show-errors": "none", "--strip-cwd-prefix": "none", "--one-file-system": "none", "--prune": "none", "--search-path": "string", "--base-directory": "string", "--path-separator": "string", "--batch-size": "number", "--no-require-git": "none", "--hyperlink": "optional", "--and": "string", "--format": "string" },
           description: "-x/--exec, -X/--exec-batch and -l/--list-details are excluded."
         },
         pyright: {
@@ -33197,17 +34262,17 @@ var init_read_only = __esm({
         },
         "git diff": {
           groups: ["STAT", "COLOR"],
-          flags: { "--dirstat": "none", "--summary": "none", "--patch-with-stat": "none", "--word-diff": "none", "--word-diff-regex": "string", "--color-words": "none", "--no-renames": "none", "--no-ext-diff": "none", "--check": "none", "--ws-error-highlight": "string", "--full-index": "none", "--binary": "none", "--abbrev": "number", "--break-rewrites": "none", "--find-renames": "none", "--find-copies": "none", "--find-copies-harder": "none", "--irreversible-delete": "none", "--diff-algorithm": "string", "--histogram": "none", "--patience": "none", "--minimal": "none", "--ignore-space-at-eol": "none", "--ignore-space-change": "none", "--ignore-all-space": "none", "--ignore-blank-lines": "none", "--inter-hunk-context": "number", "--function-context": "none", "--exit-code": "none", "--quiet": "none", "--cached": "none", "--staged": "none", "--pickaxe-regex": "none", "--pickaxe-all": "none", "--no-index": "none", "--relative": "string", "--diff-filter": "string", "-p": "none", "-u": "none", "-s": "none", "-M": "none", "-C": "none", "-B": "none", "-D": "none", "-l": "none", "-S": "string", "-G": "string", "-O": "string", "-R": "none" },
+          flags: { "--dirstat": "none", "--summary": "none", "--patch-with-stat": "none", "--word-diff": "none", "--word-diff-regex": "string", "--color-words": "none", "--no-renames": "none", "--no-ext-diff": "none", "--check": "none", "--ws-error-highlight": "string", "--full-index": "none", "--binary": "none", "--abbrev": "number", "--break-rewrites": "none", "--find-renames": "none", "--find-copies": "none", "--find-copies-harder": "none", "--irreversible-delete": "none", "--diff-algorithm": "string", "--histogram": "none", "--patience": "none", "--minimal": "none", "--ignore-space-at-eol": "none", "--ignore-space-change": "none", "--ignore-all-space": "none", "--ignore-blank-lines": "none", "--inter-hunk-context": "number", "--function-context": "none", "--exit-code": "none", "--quiet": "none", "--cached": "none", "--staged": "none", "--pickaxe-regex": "none", "--pickaxe-all": "none", "--no-index": "none", "--relative": "optional", "--diff-filter": "string", "-p": "none", "-u": "none", "-s": "none", "-M": "none", "-C": "none", "-B": "none", "-D": "none", "-l": "none", "-S": "string", "-G": "string", "-O": "string", "-R": "none" },
           dashNumber: true
         },
         "git log": {
           groups: ["LOGDISP", "REFSEL", "DATE", "COUNT", "STAT", "COLOR", "PATCH", "AUTHOR"],
-          flags: { "--abbrev-commit": "none", "--full-history": "none", "--dense": "none", "--sparse": "none", "--simplify-merges": "none", "--ancestry-path": "none", "--source": "none", "--first-parent": "none", "--merges": "none", "--no-merges": "none", "--reverse": "none", "--walk-reflogs": "none", "--skip": "number", "--max-age": "number", "--min-age": "number", "--no-min-parents": "none", "--no-max-parents": "none", "--follow": "none", "--no-walk": "none", "--left-right": "none", "--cherry-mark": "none", "--cherry-pick": "none", "--boundary": "none", "--topo-order": "none", "--date-order": "none", "--author-date-order": "none", "--pretty": "string", "--format": "string", "--diff-filter": "string", "-S": "string", "-G": "string", "--pickaxe-regex": "none", "--pickaxe-all": "none" },
+          flags: { "--abbrev-commit": "none", "--full-history": "none", "--dense": "none", "--sparse": "none", "--simplify-merges": "none", "--ancestry-path": "none", "--source": "none", "--first-parent": "none", "--merges": "none", "--no-merges": "none", "--reverse": "none", "--walk-reflogs": "none", "--skip": "number", "--max-age": "number", "--min-age": "number", "--no-min-parents": "none", "--no-max-parents": "none", "--follow": "none", "--no-walk": "none", "--left-right": "none", "--cherry-mark": "none", "--cherry-pick": "none", "--boundary": "none", "--topo-order": "none", "--date-order": "none", "--author-date-order": "none", "--pretty": "optional", "--format": "string", "--diff-filter": "string", "-S": "string", "-G": "string", "--pickaxe-regex": "none", "--pickaxe-all": "none" },
           dashNumber: true
         },
         "git show": {
           groups: ["LOGDISP", "STAT", "COLOR", "PATCH"],
-          flags: { "--abbrev-commit": "none", "--word-diff": "none", "--word-diff-regex": "string", "--color-words": "none", "--pretty": "string", "--format": "string", "--first-parent": "none", "--raw": "none", "--diff-filter": "string", "-m": "none", "--quiet": "none" },
+          flags: { "--abbrev-commit": "none", "--word-diff": "none", "--word-diff-regex": "string", "--color-words": "none", "--pretty": "optional", "--format": "string", "--first-parent": "none", "--raw": "none", "--diff-filter": "string", "-m": "none", "--quiet": "none" },
           dashNumber: true
         },
         "git shortlog": {
@@ -33251,7 +34316,7 @@ var init_read_only = __esm({
           dashNumber: true
         },
         "git status": {
-          flags: { "--short": "none", "-s": "none", "--branch": "none", "-b": "none", "--porcelain": "optional", "--long": "none", "--verbose": "none", "-v": "none", "--untracked-files": "string", "-u": "string", "--ignored": "none", "--ignore-submodules": "string", "--column": "optional", "--no-column": "none", "--ahead-behind": "none", "--no-ahead-behind": "none", "--renames": "none", "--no-renames": "none", "--find-renames": "string", "-M": "string" },
+          flags: { "--short": "none", "-s": "none", "--branch": "none", "-b": "none", "--porcelain": "optional", "--long": "none", "--verbose": "none", "-v": "none", "--untracked-files": "optional", "-u": "string", "--ignored": "none", "--ignore-submodules": "optional", "--column": "optional", "--no-column": "none", "--ahead-behind": "none", "--no-ahead-behind": "none", "--renames": "none", "--no-renames": "none", "--find-renames": "optional", "-M": "string" },
           dashNumber: true
         },
         "git blame": {
@@ -33286,12 +34351,12 @@ var init_read_only = __esm({
           dashNumber: true
         },
         "git rev-parse": {
-          flags: { "--verify": "none", "--short": "string", "--abbrev-ref": "none", "--symbolic": "none", "--symbolic-full-name": "none", "--show-toplevel": "none", "--show-cdup": "none", "--show-prefix": "none", "--git-dir": "none", "--git-common-dir": "none", "--absolute-git-dir": "none", "--show-superproject-working-tree": "none", "--is-inside-work-tree": "none", "--is-inside-git-dir": "none", "--is-bare-repository": "none", "--is-shallow-repository": "none", "--is-shallow-update": "none", "--path-prefix": "none" },
+          flags: { "--verify": "none", "--short": "optional", "--abbrev-ref": "none", "--symbolic": "none", "--symbolic-full-name": "none", "--show-toplevel": "none", "--show-cdup": "none", "--show-prefix": "none", "--git-dir": "none", "--git-common-dir": "none", "--absolute-git-dir": "none", "--show-superproject-working-tree": "none", "--is-inside-work-tree": "none", "--is-inside-git-dir": "none", "--is-bare-repository": "none", "--is-shallow-repository": "none", "--is-shallow-update": "none", "--path-prefix": "none" },
           dashNumber: true
         },
         "git rev-list": {
           groups: ["REFSEL", "DATE", "COUNT", "AUTHOR"],
-          flags: { "--count": "none", "--reverse": "none", "--first-parent": "none", "--ancestry-path": "none", "--merges": "none", "--no-merges": "none", "--min-parents": "number", "--max-parents": "number", "--no-min-parents": "none", "--no-max-parents": "none", "--skip": "number", "--max-age": "number", "--min-age": "number", "--walk-reflogs": "none", "--oneline": "none", "--abbrev-commit": "none", "--pretty": "string", "--format": "string", "--abbrev": "number", "--full-history": "none", "--dense": "none", "--sparse": "none", "--source": "none", "--graph": "none" },
+          flags: { "--count": "none", "--reverse": "none", "--first-parent": "none", "--ancestry-path": "none", "--merges": "none", "--no-merges": "none", "--min-parents": "number", "--max-parents": "number", "--no-min-parents": "none", "--no-max-parents": "none", "--skip": "number", "--max-age": "number", "--min-age": "number", "--walk-reflogs": "none", "--oneline": "none", "--abbrev-commit": "none", "--pretty": "optional", "--format": "string", "--abbrev": "number", "--full-history": "none", "--dense": "none", "--sparse": "none", "--source": "none", "--graph": "none" },
           dashNumber: true
         },
         "git describe": {
@@ -33343,19 +34408,33 @@ var init_read_only = __esm({
           dashNumber: true
         },
         "git tag": {
-          flags: { "-l": "none", "--list": "none", "-n": "number", "--contains": "string", "--no-contains": "string", "--merged": "string", "--no-merged": "string", "--sort": "string", "--format": "string", "--points-at": "string", "--column": "none", "--no-column": "none", "-i": "none", "--ignore-case": "none" },
+          flags: { "-l": "none", "--list": "none", "-n": "optional", "--contains": "string", "--no-contains": "string", "--merged": "string", "--no-merged": "string", "--sort": "string", "--format": "string", "--points-at": "string", "--column": "none", "--no-column": "none", "-i": "none", "--ignore-case": "none" },
           dashValueFlags: ["--sort"],
           dangerous: [
             {
               kind: "positionalNeedsListMode",
-              listFlags: ["-l", "--list"],
+              listFlags: ["-l", "--list", "-n"],
               listLetter: "l",
               optionalValueFlags: [],
               dashDashDangerous: true,
-              description: "Outside list mode (or after --) a positional argument creates a tag."
+              description: "Outside list mode (or after --) a positional argument creates a tag. `-n[<num>]` (its number attached, never the next word) implies --list: `git tag -n 'v1.*'` lists; git before 2.13 refuses -n without -l instead of creating a tag."
             }
           ],
+          attachedNumber: true,
+          source: "https://git-scm.com/docs/git-tag",
           dashNumber: true
+        },
+        "git clean": {
+          flags: { "-n": "none", "--dry-run": "none", "-f": "none", "--force": "none", "-d": "none", "-x": "none", "-X": "none", "-q": "none", "--quiet": "none", "-e": "string", "--exclude": "string" },
+          dangerous: [
+            {
+              kind: "flagRequired",
+              values: ["-n", "--dry-run"],
+              letter: "n",
+              description: "Only a dry run (-n, --dry-run: show what would be removed, remove nothing) is read-only; -i/--interactive and --no-dry-run are not listed, so they are not read-only."
+            }
+          ],
+          source: "https://git-scm.com/docs/git-clean"
         },
         "git branch": {
           flags: { "-l": "none", "--list": "none", "-a": "none", "--all": "none", "-r": "none", "--remotes": "none", "-v": "none", "-vv": "none", "--verbose": "none", "--color": "none", "--no-color": "none", "--column": "none", "--no-column": "none", "--abbrev": "number", "--no-abbrev": "none", "--contains": "string", "--no-contains": "string", "--merged": "none", "--no-merged": "none", "--points-at": "string", "--sort": "string", "--show-current": "none", "-i": "none", "--ignore-case": "none" },
@@ -33699,23 +34778,34 @@ var init_option_match = __esm({
 });
 
 // src/analyses/read-only.ts
-function compileCommands() {
-  const byFirst = /* @__PURE__ */ new Map();
-  for (const [key, row] of Object.entries(TABLE2.commands)) {
-    const flags2 = /* @__PURE__ */ new Map();
-    for (const g of row.groups ?? []) {
-      const group = TABLE2.flagGroups[g];
-      if (!group) throw new Error(`rules/read-only.json: ${key} names unknown flag group ${g}`);
-      for (const [f, t] of Object.entries(group)) flags2.set(f, t);
-    }
-    for (const [f, t] of Object.entries(row.flags)) flags2.set(f, t);
-    const words = key.split(" ");
-    const list = byFirst.get(words[0]) ?? [];
-    list.push({ key, words, flags: flags2, row });
-    byFirst.set(words[0], list);
+function compileCommand(key) {
+  const row = TABLE2.commands[key];
+  const flags2 = /* @__PURE__ */ new Map();
+  for (const g of row.groups ?? []) {
+    const group = TABLE2.flagGroups[g];
+    if (!group) throw new Error(`rules/read-only.json: ${key} names unknown flag group ${g}`);
+    for (const [f, t] of Object.entries(group)) flags2.set(f, t);
   }
-  for (const list of byFirst.values()) list.sort((a2, b) => b.words.length - a2.words.length);
-  return byFirst;
+  for (const [f, t] of Object.entries(row.flags)) flags2.set(f, t);
+  return { key, words: key.split(" "), flags: flags2, row };
+}
+function commandSpecs(first) {
+  const known = SPECS.get(first);
+  if (known) return known;
+  if (!keysByFirst) {
+    keysByFirst = /* @__PURE__ */ new Map();
+    for (const key of Object.keys(TABLE2.commands)) {
+      const word = key.split(" ", 1)[0];
+      const list = keysByFirst.get(word);
+      if (list) list.push(key);
+      else keysByFirst.set(word, [key]);
+    }
+  }
+  const keys = keysByFirst.get(first);
+  if (!keys) return void 0;
+  const specs = keys.map(compileCommand).sort((a2, b) => b.words.length - a2.words.length);
+  SPECS.set(first, specs);
+  return specs;
 }
 function re2(source) {
   let r = regexCache2.get(source);
@@ -33833,7 +34923,7 @@ function validateFlags(tokens, spec) {
       const short2 = !flag.startsWith("--") && flag.length > 2;
       if (row.attachedNumber && short2 && inline === void 0) {
         const baseType = flags2.get(flag.slice(0, 2));
-        if ((baseType === "number" || baseType === "string") && /^[0-9]+$/.test(flag.slice(2))) {
+        if ((baseType === "number" || baseType === "string" || baseType === "optional") && /^[0-9]+$/.test(flag.slice(2))) {
           items.push({ value: token, role: "flag", flag: flag.slice(0, 2) });
           i3++;
           continue;
@@ -33924,7 +35014,7 @@ function dangerReason(d, items, key, args2) {
       for (const it of items) {
         if (it.role === "flag") {
           const v = it.value;
-          if (d.listFlags.includes(v)) listMode = true;
+          if (d.listFlags.includes(v) || it.flag !== void 0 && d.listFlags.includes(it.flag)) listMode = true;
           else if (!v.startsWith("--") && v.length > 2 && !v.includes("=") && v.slice(1).includes(d.listLetter)) listMode = true;
           lastFlag = it.flag ?? v;
         } else if (it.role === "positional") {
@@ -33933,6 +35023,10 @@ function dangerReason(d, items, key, args2) {
         }
       }
       return void 0;
+    }
+    case "flagRequired": {
+      const present = items.some((it) => it.role === "flag" && (it.flag !== void 0 && d.values.includes(it.flag) || /^-[A-Za-z]{2,}$/.test(it.value) && it.value.includes(d.letter)));
+      return present ? void 0 : `\`${key}\` without ${d.values.map((v) => `\`${v}\``).join(" or ")} is not read-only.`;
     }
     case "flagPresent": {
       const bad = items.find((it) => it.role === "flag" && it.flag !== void 0 && d.values.includes(it.flag));
@@ -33943,7 +35037,7 @@ function dangerReason(d, items, key, args2) {
   }
 }
 function flagParsing(cmd, values) {
-  const spec = COMMANDS.get(values[0])?.find((s) => s.words.every((w, k) => values[k] === w));
+  const spec = commandSpecs(values[0])?.find((s) => s.words.every((w, k) => values[k] === w));
   if (!spec) return void 0;
   const { row, key } = spec;
   const tokens = values.slice(spec.words.length);
@@ -33994,6 +35088,14 @@ function fallbackMatches(cmd, source) {
   if (!matched) return false;
   return !(source.includes(GIT_EXCEPTION.contains) && GIT_EXCEPTION.patterns.some((p) => re2(p).test(source)));
 }
+function systemProgram(word) {
+  const slash = word.lastIndexOf("/");
+  if (slash <= 0 || !word.startsWith("/")) return void 0;
+  const name2 = word.slice(slash + 1);
+  const dir = word.slice(0, slash).replace(/\/{2,}/g, "/");
+  if (name2 === "" || name2 === "." || name2 === ".." || !SYSTEM_DIRECTORIES.includes(dir)) return void 0;
+  return name2;
+}
 function simpleCommandReadOnly(cmd, text, options = {}) {
   if (cmd.embedded && !options.embedded) return no("The command is shell code embedded in another command.");
   if (!cmd.name) return no("The statement has no command name.");
@@ -34009,9 +35111,15 @@ function simpleCommandReadOnly(cmd, text, options = {}) {
   }
   for (const w of words) if (hasUncPath(wordText(w))) return no(`\`${show(w.raw)}\` is a UNC network path.`);
   const values = words.map((w) => w.value);
+  let source = commandText(cmd, text);
+  const system = systemProgram(values[0]);
+  if (system !== void 0) {
+    values[0] = system;
+    source = cmd.name.raw === cmd.name.value && source.startsWith(cmd.name.raw) ? system + source.slice(cmd.name.raw.length) : "";
+  }
   const byFlags = flagParsing(cmd, values);
   if (byFlags?.readOnly) return OK;
-  if (fallbackMatches(cmd, commandText(cmd, text))) return OK;
+  if (fallbackMatches(system !== void 0 ? { ...cmd, name: { ...cmd.name, raw: system, value: system } } : cmd, source)) return OK;
   return byFlags ?? no(`\`${show(values[0])}\` is not a recognised read-only command in this form.`);
 }
 function resolvedName(cmd) {
@@ -34056,7 +35164,7 @@ function gitGuard(parsed, options) {
   }
   return OK;
 }
-var TABLE2, COMMANDS, regexCache2, GENERIC_REST, GENERIC, FORMS, GIT_EXCEPTION, OK, DEV_NULL_OPERATORS, FLAG_LIKE;
+var TABLE2, keysByFirst, SPECS, regexCache2, GENERIC_REST, GENERIC, FORMS, GIT_EXCEPTION, OK, DEV_NULL_OPERATORS, FLAG_LIKE, SYSTEM_DIRECTORIES;
 var init_read_only2 = __esm({
   "src/analyses/read-only.ts"() {
     "use strict";
@@ -34065,7 +35173,7 @@ var init_read_only2 = __esm({
     init_words();
     init_sed();
     TABLE2 = read_only_default;
-    COMMANDS = compileCommands();
+    SPECS = /* @__PURE__ */ new Map();
     regexCache2 = /* @__PURE__ */ new Map();
     GENERIC_REST = re2(TABLE2.fallback.genericRest);
     GENERIC = TABLE2.fallback.generic;
@@ -34074,6 +35182,7 @@ var init_read_only2 = __esm({
     OK = { readOnly: true, reason: "" };
     DEV_NULL_OPERATORS = /* @__PURE__ */ new Set([">", ">>", "&>", "&>>", ">&", ">|", "<"]);
     FLAG_LIKE = /^-[A-Za-z0-9_-]/;
+    SYSTEM_DIRECTORIES = read_only_default.systemProgramDirectories?.directories ?? [];
   }
 });
 
@@ -34273,7 +35382,7 @@ var init_option_effects = __esm({
             { names: ["-o", "--output"], arity: "required", effect: "write" },
             { names: ["--compress-program"], arity: "required", effect: "exec", target: "none", note: "runs the program (its temporary files are piped through it)" },
             { names: ["-T", "--temporary-directory"], arity: "required", effect: "write" },
-            { names: ["--files0-from"], arity: "required", effect: "read" },
+            { names: ["--files0-from"], arity: "required", effect: "read", target: "none", note: "the names of the files read come from that file (or standard input), so they are not known" },
             { names: ["--random-source"], arity: "required", effect: "read" },
             { names: ["-k", "--key", "-t", "--field-separator", "-S", "--buffer-size", "--parallel", "--batch-size", "--sort"], arity: "required" },
             { names: ["-c", "--check"], arity: "optional" }
@@ -34292,7 +35401,7 @@ var init_option_effects = __esm({
             { names: ["-ok"], arity: "required", terminators: [";"], effect: "exec", target: "none" },
             { names: ["-okdir"], arity: "required", terminators: [";"], effect: "exec", target: "none" },
             { names: ["-delete"], arity: "none", effect: "write", target: "operands" },
-            { names: ["-files0-from"], arity: "required", effect: "read" },
+            { names: ["-files0-from"], arity: "required", effect: "read", target: "none", note: "the starting points are read from that file (or standard input), so the directories listed are not known" },
             { names: ["-newer", "-anewer", "-cnewer", "-samefile", "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-type", "-xtype", "-maxdepth", "-mindepth", "-user", "-group", "-uid", "-gid", "-perm", "-size", "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-inum", "-links", "-printf", "-fstype", "-context", "-regextype", "-used"], arity: "required" }
           ]
         },
@@ -34314,10 +35423,11 @@ var init_option_effects = __esm({
             { names: ["-H", "--html"], arity: "optional", effect: "exec", target: "none", note: "runs a browser" },
             { names: ["-X", "--gxditview"], arity: "optional", effect: "exec", target: "none" },
             { names: ["-C", "--config-file"], arity: "required", effect: "exec", target: "none", note: "a man configuration can name the programs man runs" },
-            { names: ["-l", "--local-file"], arity: "none", effect: "read", target: "operands" },
+            { names: ["-l", "--local-file"], arity: "none", effect: "read", target: "none", note: "a page file's roff `.so` requests make man read any other file" },
             { names: ["-M", "--manpath"], arity: "required", effect: "read" },
             { names: ["-p", "--preprocessor", "-L", "--locale", "-m", "--systems", "-S", "-s", "--sections", "-e", "--extension", "-R", "--recode", "-E", "--encoding", "-T", "--troff-device"], arity: "required" }
-          ]
+          ],
+          operandPatterns: [{ pattern: "/", effect: "read", note: "man-db reads an argument holding a slash as a page file, whose roff `.so` requests read any other file" }]
         },
         tar: {
           source: "https://www.gnu.org/software/tar/manual/html_node/All-Options.html",
@@ -34381,7 +35491,7 @@ var init_option_effects = __esm({
           source: "https://www.gnu.org/software/make/manual/html_node/Options-Summary.html",
           options: [
             { names: ["-E", "--eval"], arity: "required", effect: "exec", target: "none", note: "evaluates make syntax, which can define and run recipes" },
-            { names: ["-f", "--file", "--makefile"], arity: "required", effect: "read", note: "the makefile whose recipes run" },
+            { names: ["-f", "--file", "--makefile"], arity: "required", effect: "read", note: "the makefile whose recipes run", also: [{ effect: "exec", target: "none", valuePattern: "^(?:-|/dev/(?:stdin|fd/[0-9]+)|/proc/self/fd/[0-9]+)$", note: "the makefile, and the recipes it runs, come from standard input or an inherited descriptor" }] },
             { names: ["-C", "--directory"], arity: "required", effect: "read", note: "make runs the makefile there" },
             { names: ["-I", "--include-dir"], arity: "required", effect: "read" },
             { names: ["-o", "--old-file", "--assume-old", "-W", "--what-if", "--new-file", "--assume-new", "-O", "--output-sync", "--jobserver-style"], arity: "required" },
@@ -34456,6 +35566,81 @@ var init_option_effects = __esm({
             { names: ["-t", "--tries", "-T", "--timeout", "-U", "--user-agent", "--header", "-l", "--level", "-A", "--accept", "-R", "--reject", "--user", "--password"], arity: "required" }
           ]
         },
+        strings: {
+          source: "https://sourceware.org/binutils/docs/binutils/strings.html",
+          options: [{ names: ["-n", "--bytes", "-t", "--radix", "-e", "--encoding", "-T", "--target", "-s", "--output-separator", "-U", "--unicode"], arity: "required" }],
+          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
+        },
+        nm: {
+          source: "https://sourceware.org/binutils/docs/binutils/nm.html",
+          options: [{ names: ["-f", "--format", "-t", "--radix", "--target", "--plugin", "-X", "--size-sort"], arity: "required" }],
+          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
+        },
+        objdump: {
+          source: "https://sourceware.org/binutils/docs/binutils/objdump.html",
+          options: [
+            { names: ["--dwarf-start", "-b", "--target", "-m", "--architecture", "-M", "--disassembler-options", "-j", "--section", "--start-address", "--stop-address", "--adjust-vma", "--prefix", "--prefix-strip", "--insn-width"], arity: "required" },
+            { names: ["--debug-file-directory"], arity: "required", effect: "read" }
+          ],
+          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
+        },
+        readelf: {
+          source: "https://sourceware.org/binutils/docs/binutils/readelf.html",
+          options: [{ names: ["-x", "--hex-dump", "-p", "--string-dump", "-R", "--relocated-dump", "--dwarf-depth", "--dwarf-start", "--ctf", "--ctf-symbols", "--ctf-strings", "--ctf-parent", "--sframe"], arity: "required" }],
+          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
+        },
+        size: {
+          source: "https://sourceware.org/binutils/docs/binutils/size.html",
+          options: [{ names: ["--format", "--radix", "--target"], arity: "required" }],
+          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
+        },
+        addr2line: {
+          source: "https://sourceware.org/binutils/docs/binutils/addr2line.html",
+          options: [{ names: ["-b", "--target", "-e", "--exe", "-j", "--section"], arity: "required" }],
+          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
+        },
+        hexdump: {
+          source: "https://man7.org/linux/man-pages/man1/hexdump.1.html",
+          options: [
+            { names: ["-f", "--format-file"], arity: "required", effect: "read", note: "a line hexdump cannot parse as a format is printed" },
+            { names: ["-e", "--format", "-n", "--length", "-s", "--skip"], arity: "required" }
+          ]
+        },
+        info: {
+          source: "https://www.gnu.org/software/texinfo/manual/info-stnd/html_node/Invoking-Info.html",
+          options: [
+            { names: ["-f", "--file", "-d", "--directory", "--init-file", "--restore"], arity: "required", effect: "read" },
+            { names: ["-o", "--output", "--dribble"], arity: "required", effect: "write" },
+            { names: ["-n", "--node", "-k", "--apropos", "--index-search"], arity: "required" }
+          ],
+          operandPatterns: [{ pattern: "/", effect: "read", note: "an argument holding a slash is read as an Info file" }]
+        },
+        tmux: {
+          source: "https://man7.org/linux/man-pages/man1/tmux.1.html",
+          longPrefixes: false,
+          options: [
+            { names: ["-c"], arity: "required", effect: "exec", target: "none", note: "runs the shell command" },
+            { names: ["-f"], arity: "required", effect: "exec", target: "none", note: "a configuration file holds tmux commands, which can run shell commands" },
+            { names: ["-L", "-S", "-T"], arity: "required" }
+          ],
+          operandPatterns: [{ pattern: ".", effect: "exec", note: "tmux commands (new-session, new-window, split-window, run-shell, send-keys, …) run shell commands" }]
+        },
+        expect: {
+          source: "https://linux.die.net/man/1/expect",
+          longPrefixes: false,
+          options: [
+            { names: ["-c"], arity: "required", effect: "exec", target: "none", note: "a Tcl script, which can spawn any program" },
+            { names: ["-f"], arity: "required", effect: "exec", target: "none", note: "a Tcl script file" }
+          ],
+          operands: "exec"
+        },
+        touch: {
+          source: "https://www.gnu.org/software/coreutils/manual/html_node/touch-invocation.html",
+          options: [
+            { names: ["-r", "--reference"], arity: "required", effect: "read", note: "copies that file's times" },
+            { names: ["-d", "--date", "-t", "--time"], arity: "required" }
+          ]
+        },
         tee: {
           source: "https://www.gnu.org/software/coreutils/manual/html_node/tee-invocation.html",
           operands: "write",
@@ -34491,19 +35676,19 @@ var init_option_effects = __esm({
           source: "https://man7.org/linux/man-pages/man1/file.1.html",
           options: [
             { names: ["-m", "--magic-file"], arity: "required", effect: "read" },
-            { names: ["-f", "--files-from"], arity: "required", effect: "read" },
+            { names: ["-f", "--files-from"], arity: "required", effect: "read", target: "none", note: "the names of the files read come from that file (or standard input), so they are not known" },
             { names: ["-C", "--compile"], arity: "none", effect: "write", target: "none", note: "writes a compiled magic file" },
             { names: ["-F", "--separator", "-e", "--exclude", "-P", "--parameter"], arity: "required" }
           ]
         },
         wc: {
           source: "https://www.gnu.org/software/coreutils/manual/html_node/wc-invocation.html",
-          options: [{ names: ["--files0-from"], arity: "required", effect: "read" }, { names: ["--total"], arity: "required" }]
+          options: [{ names: ["--files0-from"], arity: "required", effect: "read", target: "none", note: "the names of the files read come from that file (or standard input), so they are not known" }, { names: ["--total"], arity: "required" }]
         },
         du: {
           source: "https://www.gnu.org/software/coreutils/manual/html_node/du-invocation.html",
           options: [
-            { names: ["--files0-from"], arity: "required", effect: "read" },
+            { names: ["--files0-from"], arity: "required", effect: "read", target: "none", note: "the names of the files read come from that file (or standard input), so they are not known" },
             { names: ["-X", "--exclude-from"], arity: "required", effect: "read" },
             { names: ["-B", "--block-size", "-d", "--max-depth", "-t", "--threshold", "--exclude", "--time-style"], arity: "required" },
             { names: ["--time"], arity: "optional" }
@@ -34668,170 +35853,6 @@ var init_option_effects = __esm({
   }
 });
 
-// src/analyses/option-spelling.ts
-function matchLongOption(name2, options, allowPrefix = true) {
-  let found;
-  const candidates = /* @__PURE__ */ new Set();
-  let candidateName = "";
-  for (const spec of options) {
-    for (const n2 of spec.names) {
-      if (n2 === name2) return { kind: "exact", spec, name: n2 };
-      if (allowPrefix && name2.length > 2 && n2.length > name2.length && n2.startsWith(name2) && !n2.endsWith("=")) {
-        if (!candidates.has(spec)) candidateName = n2;
-        candidates.add(spec);
-      }
-    }
-  }
-  if (candidates.size === 1) found = { spec: [...candidates][0], name: candidateName };
-  if (found) return { kind: "prefix", ...found };
-  if (candidates.size > 1) return { kind: "ambiguous", specs: [...candidates] };
-  return { kind: "none" };
-}
-function shortSpec(letter, options) {
-  const n2 = "-" + letter;
-  return options.find((s) => s.names.includes(n2));
-}
-function spellOptions(words, syntax) {
-  const options = [];
-  const operands = [];
-  const opts = syntax.options;
-  const allowPrefix = syntax.longPrefixes !== false && !syntax.singleDashLong;
-  const endOfOptions = syntax.endOfOptions ?? !syntax.singleDashLong;
-  const assignments = opts.filter((s) => s.names.some((n2) => n2.endsWith("=")));
-  let dynamicOption = false;
-  let ended = false;
-  let rest = words.length;
-  const at = (i3) => {
-    const w = words[i3];
-    return w === void 0 || w === null ? null : w;
-  };
-  const take = (spec, option, spelled, i3, attached, fromNext) => {
-    const known = spec !== void 0;
-    const arity2 = spec?.arity ?? "none";
-    if (spec?.terminators) {
-      const values = [];
-      let j = i3 + 1;
-      for (; j < words.length; j++) {
-        const v = at(j);
-        if (v !== null && spec.terminators.includes(v)) break;
-        values.push(v);
-      }
-      options.push({ option, known, spelled, values, argIndex: i3, ...values.length > 0 ? { valueIndex: i3 + 1 } : {} });
-      return j;
-    }
-    if (attached !== void 0 && arity2 !== "none") {
-      options.push({ option, known, spelled, value: attached, argIndex: i3, valueIndex: i3 });
-      return i3;
-    }
-    if (arity2 === "required" && fromNext) {
-      if (i3 + 1 < words.length) {
-        options.push({ option, known, spelled, value: at(i3 + 1), argIndex: i3, valueIndex: i3 + 1 });
-        return i3 + 1;
-      }
-    }
-    options.push({ option, known, spelled, argIndex: i3 });
-    return i3;
-  };
-  const cluster = (word, i3, start2) => {
-    for (let j = start2; j < word.length; j++) {
-      const letter = word[j];
-      const spec = shortSpec(letter, opts);
-      const name2 = "-" + letter;
-      if (spec && spec.arity !== "none") {
-        const attached = word.slice(j + 1);
-        return take(spec, spec.names[0], name2, i3, attached === "" ? void 0 : attached, true);
-      }
-      options.push({ option: spec?.names[0] ?? name2, known: spec !== void 0, spelled: name2, argIndex: i3 });
-    }
-    return i3;
-  };
-  for (let i3 = 0; i3 < words.length; i3++) {
-    const w = at(i3);
-    if (w === null) {
-      if (!ended) dynamicOption = true;
-      operands.push({ value: null, argIndex: i3 });
-      if (syntax.stopAtOperand && !ended) {
-        rest = i3;
-        break;
-      }
-      continue;
-    }
-    if (i3 === 0 && syntax.oldStyleFirst && w.length > 0 && !w.startsWith("-") && !w.includes("=")) {
-      let next = i3 + 1;
-      for (const letter of w) {
-        const spec = shortSpec(letter, opts);
-        const name2 = "-" + letter;
-        if (spec && spec.arity === "required") {
-          const valueIndex = next < words.length ? next++ : void 0;
-          options.push({
-            option: spec.names[0],
-            known: true,
-            spelled: name2,
-            argIndex: i3,
-            ...valueIndex !== void 0 ? { value: at(valueIndex), valueIndex } : {}
-          });
-        } else options.push({ option: spec?.names[0] ?? name2, known: spec !== void 0, spelled: name2, argIndex: i3 });
-      }
-      i3 = next - 1;
-      continue;
-    }
-    if (!ended && assignments.length > 0) {
-      const eq = w.indexOf("=");
-      const spec = eq > 0 ? assignments.find((s) => s.names.includes(w.slice(0, eq + 1))) : void 0;
-      if (spec) {
-        options.push({ option: spec.names[0], known: true, spelled: w.slice(0, eq + 1), value: w.slice(eq + 1), argIndex: i3, valueIndex: i3 });
-        continue;
-      }
-    }
-    if (ended || w.length < 2 || !w.startsWith("-")) {
-      operands.push({ value: w, argIndex: i3 });
-      if (syntax.stopAtOperand && !ended) {
-        rest = i3;
-        break;
-      }
-      continue;
-    }
-    if (w === "--" && endOfOptions) {
-      ended = true;
-      continue;
-    }
-    if (syntax.singleDashLong) {
-      const eq = w.indexOf("=");
-      const spec = opts.find((s) => s.names.includes(w)) ?? (eq > 0 ? opts.find((s) => s.names.includes(w.slice(0, eq))) : void 0);
-      i3 = take(spec, spec?.names[0] ?? w, w, i3, void 0, true);
-      continue;
-    }
-    if (w.startsWith("--")) {
-      const eq = w.indexOf("=");
-      const name2 = eq === -1 ? w : w.slice(0, eq);
-      const attached = eq === -1 ? void 0 : w.slice(eq + 1);
-      const m = matchLongOption(name2, opts, allowPrefix);
-      if (m.kind === "exact" || m.kind === "prefix") {
-        i3 = take(m.spec, m.spec.names[0], name2, i3, attached, attached === void 0);
-      } else if (m.kind === "ambiguous") {
-        let last = i3;
-        for (const spec of m.specs) last = Math.max(last, take(spec, spec.names[0], name2, i3, attached, attached === void 0));
-        i3 = last;
-      } else {
-        options.push({ option: name2, known: false, spelled: name2, argIndex: i3, ...attached !== void 0 ? { value: attached, valueIndex: i3 } : {} });
-      }
-      continue;
-    }
-    const whole = opts.find((s) => s.names.includes(w));
-    if (whole && w.length > 2) {
-      i3 = take(whole, whole.names[0], w, i3, void 0, true);
-      continue;
-    }
-    i3 = cluster(w, i3, 1);
-  }
-  return { options, operands, rest, dynamicOption };
-}
-var init_option_spelling = __esm({
-  "src/analyses/option-spelling.ts"() {
-    "use strict";
-  }
-});
-
 // src/analyses/option-effects.ts
 function re3(source) {
   let r = REGEX.get(source);
@@ -34843,7 +35864,7 @@ function re3(source) {
 }
 function effectEntry(program) {
   const name2 = ALIASES[program] ?? program;
-  return Object.hasOwn(PROGRAMS, name2) ? PROGRAMS[name2] : void 0;
+  return Object.hasOwn(PROGRAMS2, name2) ? PROGRAMS2[name2] : void 0;
 }
 function syntaxOf(entry, extra = [], stopAtOperand = entry.stopAtOperand) {
   return {
@@ -34968,13 +35989,13 @@ function codeRunningOptions(words, limit = 8) {
   }
   return names2;
 }
-var PROGRAMS, ALIASES, ENVIRONMENT, REGEX;
+var PROGRAMS2, ALIASES, ENVIRONMENT, REGEX;
 var init_option_effects2 = __esm({
   "src/analyses/option-effects.ts"() {
     "use strict";
     init_option_effects();
     init_option_spelling();
-    PROGRAMS = option_effects_default.programs;
+    PROGRAMS2 = option_effects_default.programs;
     ALIASES = option_effects_default.aliases;
     ENVIRONMENT = option_effects_default.environment;
     REGEX = /* @__PURE__ */ new Map();
@@ -34986,6 +36007,13 @@ function commandEffects(cmd, stdinArguments = false) {
   const resolved2 = resolveCommand(cmd);
   if (!resolved2) return void 0;
   const effects = optionEffects(resolved2.name, resolved2.args.map((w) => w.value ?? null));
+  if (resolved2.name === "sed" || resolved2.name === "gsed") {
+    for (const h2 of sedHazards(resolved2.args)) {
+      const argIndex = resolved2.args.indexOf(h2.word);
+      if (h2.kind === "execute") effects.push({ kind: "exec", option: "e", argIndex: argIndex < 0 ? resolved2.args.length : argIndex, note: h2.detail === "" ? "the sed script runs the pattern space as a shell command" : `the sed script runs \`${h2.detail.slice(0, 40)}\`` });
+      else effects.push({ kind: "write", option: "w", argIndex: argIndex < 0 ? resolved2.args.length : argIndex, ...h2.detail.includes("$…") ? {} : { value: h2.detail }, note: "the sed script writes the file" });
+    }
+  }
   if (stdinArguments && resolved2.wrappers.includes("xargs") && !NO_FILE_OPERANDS.has(resolved2.name)) {
     effects.push({ kind: "read", option: "xargs", argIndex: -1, note: "the arguments come from standard input, so the files read are not known" });
   }
@@ -35019,9 +36047,9 @@ function optionEffectConstraint(cmd, gate, ctx) {
   const { program, effects } = found;
   if (gate.kind === "allow-rule") {
     const any = gate.rule.bash?.kind === "any";
-    const named = namedWords(gate.rule);
+    const named2 = namedWords(gate.rule);
     for (const e of effects) {
-      if (e.argIndex >= 0 && e.argIndex < named) continue;
+      if (e.argIndex >= 0 && e.argIndex < named2) continue;
       if (e.option.startsWith(`${program} `)) continue;
       if (e.kind === "exec") {
         if (any && !gate.strictExec) continue;
@@ -35049,6 +36077,7 @@ var init_effect_constraint = __esm({
     "use strict";
     init_option_effects2();
     init_paths();
+    init_sed();
     init_command_name();
     init_environment2();
     WHAT = {
@@ -35089,6 +36118,22 @@ function quoteCode(s) {
   const t = s.length > 80 ? `${s.slice(0, 77)}...` : s;
   return `\`${t.replace(/`/g, "'")}\``;
 }
+function filePathViews(paths) {
+  const out2 = [];
+  for (const p of paths) {
+    out2.push(p);
+    if (p.operation !== "read" && COPIES_CONTENT.has(commandBasename(p.command.split(" ")[0] ?? ""))) out2.push({ ...p, operation: "read" });
+  }
+  return out2;
+}
+function removesWorkingDirectory(p, ctx) {
+  if (p.resolved === null || !REMOVERS.has(commandBasename(p.command.split(" ")[0] ?? ""))) return false;
+  const last = p.path.replace(/\/+$/, "").split("/").pop() ?? "";
+  if (last === "." || last === ".." || last === "") return false;
+  const dir = p.resolved.replace(/(.)\/+$/, "$1");
+  const within3 = (wd) => wd === dir || dir === "/" || wd.startsWith(`${dir}/`);
+  return [...ctx.cwd !== void 0 ? [ctx.cwd] : [], ...ctx.workingDirectories].some(within3);
+}
 function pathProblem(p, ctx, mode, allowRule = false, permitted = () => false) {
   const what = () => `${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}`;
   if (!p.allowed && p.reason === "outside" && permitted(p)) return void 0;
@@ -35109,6 +36154,9 @@ function pathProblem(p, ctx, mode, allowRule = false, permitted = () => false) {
     }
   }
   if (p.operation === "read" || p.reason !== "inside") return void 0;
+  if (p.resolved !== null && removesWorkingDirectory(p, ctx)) {
+    return `${what()}: that is the working directory itself or a directory holding it, with its \`.git\` and \`.claude\`, so removing or moving it needs approval even in acceptEdits mode.`;
+  }
   if (p.resolved !== null && protectedPath(p.resolved)) {
     return `${what()}: it configures git, Claude Code, shellward's policy, an editor or a shell, or runs code later (hooks, CI, Makefile), so a write there needs approval even in acceptEdits mode.`;
   }
@@ -35146,6 +36194,23 @@ function visibleRule(text, rules) {
       const cand = [base, ...tokens.slice(i3 + 1, i3 + 12)].join(" ");
       const r = firstMatch(rules, { exact: [cand, base], prefix: [cand, base] });
       if (r) return r;
+    }
+  }
+  return void 0;
+}
+function globRule(cmds, rules) {
+  for (const m of cmds) {
+    if (m.nameGlob === void 0) continue;
+    let test;
+    try {
+      test = (0, import_picomatch2.default)(m.nameGlob, { dot: false, nobrace: true, noextglob: true });
+    } catch {
+      test = () => true;
+    }
+    for (const r of rules) {
+      if (r.bash?.kind === "any") return r;
+      const first = rulesFirstWords([r]);
+      for (const w of first) if (test(w)) return r;
     }
   }
   return void 0;
@@ -35203,8 +36268,8 @@ function modelReadOnly(m, instance2, text, functions) {
     return true;
   }
   const redirects = inst.redirects.filter((r) => !(r.heredoc || r.operator === "<<<" || r.operator === "<"));
-  const same = inst === m.cmd && !peeled && inst.assignments.length === 0 && args2.every((a2, k) => a2 === inst.args[k]);
-  if (same) return simpleCommandReadOnly({ ...inst, assignments: [], redirects, embedded: false }, text, { embedded: true, globs: true }).readOnly;
+  const same2 = inst === m.cmd && !peeled && inst.assignments.length === 0 && args2.every((a2, k) => a2 === inst.args[k]);
+  if (same2) return simpleCommandReadOnly({ ...inst, assignments: [], redirects, embedded: false }, text, { embedded: true, globs: true }).readOnly;
   const words = [name2, ...args2];
   let pos = 0;
   const placed = words.map((w) => {
@@ -35225,6 +36290,18 @@ function modelReadOnly(m, instance2, text, functions) {
     embedded: false
   };
   return simpleCommandReadOnly(view, synthetic, { embedded: true, globs: true }).readOnly;
+}
+function effectPaths(inst) {
+  const found = commandEffects(inst);
+  if (!found) return [];
+  const resolved2 = resolveCommand(inst);
+  const out2 = [];
+  for (const e of found.effects) {
+    if (e.kind !== "read" && e.kind !== "write" || e.value === void 0) continue;
+    const word = e.argIndex >= 0 ? resolved2?.args[e.argIndex] : void 0;
+    out2.push({ path: e.value, static: true, operation: e.kind, source: "argument", command: found.program, span: word?.span ?? inst.span });
+  }
+  return out2;
 }
 function inputPaths(inst) {
   const out2 = [];
@@ -35248,6 +36325,7 @@ function decide(text, parsed, policy, ctx = {}) {
   const cmds = model.commands;
   const paths = [];
   const pathsOf = /* @__PURE__ */ new Map();
+  const effectChecks = [];
   if (pathCtx) {
     for (const m of cmds) {
       const list = [];
@@ -35261,6 +36339,7 @@ function decide(text, parsed, policy, ctx = {}) {
       }
       pathsOf.set(m, list);
       for (const p of list) if (!paths.some((q) => q.span.start === p.span.start && q.path === p.path && q.reason === p.reason && q.operation === p.operation)) paths.push(p);
+      for (const inst of m.instances) for (const a2 of effectPaths(inst)) for (const d of dirs) effectChecks.push(validatePath(a2, { ...pathCtx, cwd: d }));
     }
   }
   const functions = /* @__PURE__ */ new Set();
@@ -35281,13 +36360,15 @@ function decide(text, parsed, policy, ctx = {}) {
   }
   const fileBases = { cwd: pathCtx?.cwd, home: pathCtx?.host.home };
   let fileAsk;
-  for (const p of paths) {
+  for (const p of filePathViews([...paths, ...effectChecks])) {
     const hit = restrictingFileRule(policy.deny, p, fileBases);
     if (hit?.certain) return { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${ruleText(hit.rule)}: ${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}.`, rule: hit.rule, span: p.span, ...base };
     if (hit) fileAsk ??= { rule: hit.rule, p, deny: true };
   }
   const blind = model.gaps.length > 0;
   if (blind) {
+    const g = globRule(cmds, policy.deny);
+    if (g) return { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${ruleText(g)}: a glob command word may name the denied program.`, rule: g, ...base };
     const r = visibleRule(text, policy.deny);
     if (r) return { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${ruleText(r)}: the denied program is visible in a command whose effect is not fully known (${model.gaps[0].reason})`, rule: r, ...base };
   }
@@ -35297,17 +36378,19 @@ function decide(text, parsed, policy, ctx = {}) {
     const hit = ruleFor(text, m, policy, "ask");
     if (hit) return { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: `Rule ${ruleText(hit.rule)} asks for approval.`, rule: hit.rule, span: hit.span, ...base };
   }
-  for (const p of paths) {
+  for (const p of filePathViews([...paths, ...effectChecks])) {
     if (fileAsk) break;
     const hit = restrictingFileRule(policy.ask, p, fileBases);
     if (hit) fileAsk = { rule: hit.rule, p, deny: false };
   }
   if (fileAsk) {
     const { rule, p } = fileAsk;
-    const message4 = fileAsk.deny ? `${quoteCode(p.command)} ${VERB[p.operation]} \`${p.path}\`, a glob that may expand to a path rule ${ruleText(rule)} denies.` : `Rule ${ruleText(rule)} asks for approval: ${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}.`;
+    const message4 = fileAsk.deny ? p.recursive && !/[*?[\]{}]/.test(p.path) ? `${quoteCode(p.command)} reads everything below \`${p.path}\`, which may hold a path rule ${ruleText(rule)} denies.` : `${quoteCode(p.command)} ${VERB[p.operation]} \`${p.path}\`, a glob that may expand to a path rule ${ruleText(rule)} denies.` : `Rule ${ruleText(rule)} asks for approval: ${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}.`;
     return { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: message4, rule, span: p.span, ...base };
   }
   if (blind) {
+    const g = globRule(cmds, policy.ask);
+    if (g) return { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: `Rule ${ruleText(g)} asks for approval: a glob command word may name its program.`, rule: g, ...base };
     const r = visibleRule(text, policy.ask);
     if (r) return { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: `Rule ${ruleText(r)} asks for approval: its program is visible in a command whose effect is not fully known.`, rule: r, ...base };
   }
@@ -35357,7 +36440,7 @@ function decide(text, parsed, policy, ctx = {}) {
   if (subs.length > MAX_SUBCOMMANDS) {
     return { behavior: "ask", reason: "too-many-subcommands", code: "policy-ask", message: `Cap reached: the command has ${subs.length} simple commands, more than ${MAX_SUBCOMMANDS} to check individually.`, ...base };
   }
-  const cd = subs.find((m) => m.program !== void 0 && CD_LIKE.has(m.program));
+  const cd = subs.find((m) => m.program !== void 0 && CD_LIKE2.has(m.program));
   if (cd && subs.some((m) => m.program === "git")) {
     return {
       behavior: "ask",
@@ -35387,6 +36470,7 @@ function decide(text, parsed, policy, ctx = {}) {
         }
         for (const p of pathsOf.get(m) ?? []) {
           if (p.span.start < inst.span.start && p.source !== "redirect") continue;
+          if (p.source === "cd" && p.reason === "outside" && m.program !== void 0 && CD_LIKE2.has(m.program)) continue;
           const problem = pathProblem(p, pathCtx, mode, rule !== void 0, (q) => permittingFileRule(policy.allow, q, fileBases) !== void 0);
           if (problem) return { behavior: "ask", reason: "path-constraint", code: "path-constraint", message: problem, span: m.cmd.span, ...base };
         }
@@ -35410,6 +36494,8 @@ function decide(text, parsed, policy, ctx = {}) {
         };
       }
       if (mode === "acceptEdits" && first !== void 0 && inst.assignments.length === 0 && ACCEPT_EDITS_COMMANDS.has(first)) {
+        const outside = pathCtx ? effectPaths(inst).map((a2) => validatePath(a2, { ...pathCtx, cwd: m.cwd?.[0] ?? pathCtx.cwd })).find((c3) => c3.operation === "read" && !c3.allowed) : void 0;
+        if (outside) return { behavior: "ask", reason: "path-constraint", code: "path-constraint", message: `${quoteCode(outside.command)} reads \`${outside.path}\`, outside the allowed working directories.`, span: m.cmd.span, ...base };
         how ??= "mode";
         continue;
       }
@@ -35445,11 +36531,12 @@ function decide(text, parsed, policy, ctx = {}) {
     suggestions
   };
 }
-var MAX_SUBCOMMANDS, CD_LIKE, KNOWN_NON_EXEC, ACCEPT_EDITS_COMMANDS, VERB, GATING_RULES, READ_GATES, GATING_SUBSTITUTION_PATTERNS, OPTION_SAFE, READ_ONLY_WRAPPERS, GLOB_OPTION_SAFE;
+var import_picomatch2, MAX_SUBCOMMANDS, CD_LIKE2, KNOWN_NON_EXEC, ACCEPT_EDITS_COMMANDS, VERB, COPIES_CONTENT, REMOVERS, GATING_RULES, READ_GATES, GATING_SUBSTITUTION_PATTERNS, OPTION_SAFE, READ_ONLY_WRAPPERS, GLOB_OPTION_SAFE;
 var init_decide = __esm({
   "src/rules/decide.ts"() {
     "use strict";
     init_command_name();
+    import_picomatch2 = __toESM(require_picomatch2(), 1);
     init_file_rules();
     init_match();
     init_build();
@@ -35463,7 +36550,7 @@ var init_decide = __esm({
     init_sed();
     init_effect_constraint();
     MAX_SUBCOMMANDS = 50;
-    CD_LIKE = /* @__PURE__ */ new Set(["cd", "pushd", "popd"]);
+    CD_LIKE2 = /* @__PURE__ */ new Set(["cd", "pushd", "popd"]);
     KNOWN_NON_EXEC = /* @__PURE__ */ new Set([
       ...Object.keys(read_only_default.commands).map((k) => k.split(" ")[0]).filter((k) => k !== "xargs"),
       "echo",
@@ -35532,6 +36619,8 @@ var init_decide = __esm({
     ]);
     ACCEPT_EDITS_COMMANDS = /* @__PURE__ */ new Set(["mkdir", "touch", "rm", "rmdir", "mv", "cp", "sed"]);
     VERB = { read: "reads", write: "writes to", create: "creates" };
+    COPIES_CONTENT = /* @__PURE__ */ new Set(["cp", "mv", "install", "rsync"]);
+    REMOVERS = /* @__PURE__ */ new Set(["rm", "rmdir", "mv", "unlink"]);
     GATING_RULES = /* @__PURE__ */ new Set([
       "control-characters",
       "jq-system-function",
@@ -35560,7 +36649,7 @@ var init_decide = __esm({
     ]);
     OPTION_SAFE = /* @__PURE__ */ new Set(["echo", "true", "false", ":", "test", "[", "printf", "pwd", "basename", "dirname", "expr", "seq", "sleep", "read"]);
     READ_ONLY_WRAPPERS = /* @__PURE__ */ new Set(["nice", "time", "timeout", "stdbuf", "nohup", "command", "builtin", "noglob"]);
-    GLOB_OPTION_SAFE = /* @__PURE__ */ new Set(["ls", "cat", "head", "tail", "echo", "printf", "wc", "file", "stat"]);
+    GLOB_OPTION_SAFE = /* @__PURE__ */ new Set(["ls", "cat", "head", "tail", "echo", "stat"]);
   }
 });
 
@@ -35643,7 +36732,7 @@ var init_permission_rules = __esm({
       },
       sources: SOURCES,
       examples: {
-        invalid: ["git push origin main", "cd src && cd ..", "cd sub && git status", "npm run build"],
+        invalid: ["git push origin main", "cd ../other && ls", "cd sub && git status", "npm run build"],
         valid: ["git status", "echo git push"]
       },
       examplePolicy: { allow: ["Bash(git status)", "Bash(cd:*)", "Bash(echo:*)"], ask: ["Bash(git push:*)"] }
@@ -36241,6 +37330,17 @@ var init_command_substitution = __esm({
 });
 
 // src/checks/security/comment-quote-desync.ts
+function quotesBalanced(s) {
+  if (/[\\$`<>(){};&|]/.test(s)) return false;
+  let open3;
+  for (const c3 of s) {
+    if (c3 !== "'" && c3 !== '"') continue;
+    if (open3 === void 0) open3 = c3;
+    else if (open3 === c3) open3 = void 0;
+    else return false;
+  }
+  return open3 === void 0;
+}
 function detect6(cmd) {
   const t = cmd.text;
   const tree = cmd.tree && !cmd.tree.hasProblems ? cmd.tree : void 0;
@@ -36251,7 +37351,8 @@ function detect6(cmd) {
     if (commentStarts && !commentStarts.has(i3)) return void 0;
     const nl = t.indexOf("\n", i3);
     const lineEnd2 = nl < 0 ? t.length : nl;
-    for (let k = i3 + 1; k < lineEnd2; k++) {
+    const balanced = tree !== void 0 && quotesBalanced(t.slice(i3 + 1, lineEnd2));
+    for (let k = i3 + 1; k < lineEnd2 && !balanced; k++) {
       if (t[k] === "'" || t[k] === '"') {
         hit = {
           start: i3,
@@ -36282,12 +37383,12 @@ var init_comment_quote_desync = __esm({
         docs: {
           rationale: "In bash everything after an unquoted `#` at the start of a word is a comment, quotes included. Text-level checks that track quotes but not comments read `# it's` as an open string, and a crafted comment can make the following lines look quoted to them: `echo \"it's\" # ' \" <<'M'` followed by `rm -rf /` hides the `rm` from newline checks. Claude Code asks (ID 22, misparsing).",
           fix: "Leave quote characters out of comments in commands (`# do not` instead of `# don't`), or drop the comment.",
-          exceptions: "Deviation from Claude Code: with the parse tree a `#` counts only where tree-sitter-bash starts a comment, so a mid-word `a#'b'` (which bash does not treat as a comment) is left to `mid-word-hash`, and `#` lines inside a quoted heredoc body (`cat <<'EOF'` … `# it's` … `EOF`) are not comments. Claude Code's own tree-sitter path skips this check entirely; its regex path (used when the parse has a syntax error) reports both cases."
+          exceptions: "Deviation from Claude Code: with the parse tree a `#` counts only where tree-sitter-bash starts a comment, so a mid-word `a#'b'` (which bash does not treat as a comment) is left to `mid-word-hash`, and `#` lines inside a quoted heredoc body (`cat <<'EOF'` … `# it's` … `EOF`) are not comments. A comment whose quotes pair up (`# say \"hi\"`, `# the 'x' flag`; no backslash, `$`, backtick, `<`, `>`, parenthesis, brace or operator, no quote inside the other kind) leaves every quote tracker outside quotes at its end, so it is not reported. Claude Code's own tree-sitter path skips this check entirely; its regex path (used when the parse has a syntax error) reports both cases."
         },
         sources: ["claude-code:validateCommentQuoteDesync"],
         examples: {
-          valid: ["ls # plain comment", `echo "a # b's"`, "echo a#'b'", "cat <<'EOF'\n# it's\nEOF"],
-          invalid: ["ls # don't", 'echo ok # say "hi"']
+          valid: ["ls # plain comment", `echo "a # b's"`, "echo a#'b'", "cat <<'EOF'\n# it's\nEOF", 'echo ok # say "hi"'],
+          invalid: ["ls # don't", 'echo ok # say "hi', `ls # "it's"`]
         },
         claudeCode: { id: 22, name: "validateCommentQuoteDesync", misparsing: true, order: ORDER["comment-quote-desync"] }
       },
@@ -37651,6 +38752,7 @@ var init_checks = __esm({
     init_destructive_command();
     init_crlf_line_endings();
     init_input_rules();
+    init_hidden_commands();
     init_parse_error();
     init_parse_too_complex();
     init_path_dangerous_removal();
@@ -37698,6 +38800,7 @@ var init_checks = __esm({
       dangerous_variables_default,
       destructive_command_default,
       git_commit_substitution_default,
+      hidden_commands_default,
       ifs_injection_default,
       incomplete_commands_default,
       input_redirection_default,
@@ -37813,13 +38916,13 @@ function globMatcher(globs) {
     const base = g.includes("/") ? g : `**/${g}`;
     return [base, `${base}/**`];
   });
-  return patterns.length === 0 ? () => false : (0, import_picomatch2.default)(patterns, { dot: true });
+  return patterns.length === 0 ? () => false : (0, import_picomatch3.default)(patterns, { dot: true });
 }
-var import_picomatch2, ConfigError, LISTS;
+var import_picomatch3, ConfigError, LISTS;
 var init_config = __esm({
   "src/config/config.ts"() {
     "use strict";
-    import_picomatch2 = __toESM(require_picomatch2(), 1);
+    import_picomatch3 = __toESM(require_picomatch2(), 1);
     init_destructive();
     init_parse();
     init_policy();
@@ -37843,7 +38946,7 @@ var init_config = __esm({
 
 // node_modules/resolve-from/index.js
 var require_resolve_from = __commonJS({
-  "node_modules/resolve-from/index.js"(exports, module2) {
+  "node_modules/resolve-from/index.js"(exports2, module2) {
     "use strict";
     var path6 = __require("path");
     var Module4 = __require("module");
@@ -37888,7 +38991,7 @@ var require_resolve_from = __commonJS({
 
 // node_modules/callsites/index.js
 var require_callsites = __commonJS({
-  "node_modules/callsites/index.js"(exports, module2) {
+  "node_modules/callsites/index.js"(exports2, module2) {
     "use strict";
     var callsites = () => {
       const _prepareStackTrace = Error.prepareStackTrace;
@@ -37904,7 +39007,7 @@ var require_callsites = __commonJS({
 
 // node_modules/parent-module/index.js
 var require_parent_module = __commonJS({
-  "node_modules/parent-module/index.js"(exports, module2) {
+  "node_modules/parent-module/index.js"(exports2, module2) {
     "use strict";
     var callsites = require_callsites();
     module2.exports = (filepath) => {
@@ -37936,7 +39039,7 @@ var require_parent_module = __commonJS({
 
 // node_modules/import-fresh/index.js
 var require_import_fresh = __commonJS({
-  "node_modules/import-fresh/index.js"(exports, module2) {
+  "node_modules/import-fresh/index.js"(exports2, module2) {
     "use strict";
     var path6 = __require("path");
     var resolveFrom = require_resolve_from();
@@ -37966,7 +39069,7 @@ var require_import_fresh = __commonJS({
 
 // node_modules/is-arrayish/index.js
 var require_is_arrayish = __commonJS({
-  "node_modules/is-arrayish/index.js"(exports, module2) {
+  "node_modules/is-arrayish/index.js"(exports2, module2) {
     "use strict";
     module2.exports = function isArrayish(obj) {
       if (!obj) {
@@ -37979,7 +39082,7 @@ var require_is_arrayish = __commonJS({
 
 // node_modules/error-ex/index.js
 var require_error_ex = __commonJS({
-  "node_modules/error-ex/index.js"(exports, module2) {
+  "node_modules/error-ex/index.js"(exports2, module2) {
     "use strict";
     var util = __require("util");
     var isArrayish = require_is_arrayish();
@@ -38089,7 +39192,7 @@ var require_error_ex = __commonJS({
 
 // node_modules/json-parse-even-better-errors/index.js
 var require_json_parse_even_better_errors = __commonJS({
-  "node_modules/json-parse-even-better-errors/index.js"(exports, module2) {
+  "node_modules/json-parse-even-better-errors/index.js"(exports2, module2) {
     "use strict";
     var hexify = (char) => {
       const h2 = char.charCodeAt(0).toString(16).toUpperCase();
@@ -38182,10 +39285,10 @@ var require_json_parse_even_better_errors = __commonJS({
 
 // node_modules/lines-and-columns/build/index.js
 var require_build = __commonJS({
-  "node_modules/lines-and-columns/build/index.js"(exports) {
+  "node_modules/lines-and-columns/build/index.js"(exports2) {
     "use strict";
-    exports.__esModule = true;
-    exports.LinesAndColumns = void 0;
+    exports2.__esModule = true;
+    exports2.LinesAndColumns = void 0;
     var LF3 = "\n";
     var CR3 = "\r";
     var LinesAndColumns = (
@@ -38244,14 +39347,14 @@ var require_build = __commonJS({
         return LinesAndColumns2;
       })()
     );
-    exports.LinesAndColumns = LinesAndColumns;
-    exports["default"] = LinesAndColumns;
+    exports2.LinesAndColumns = LinesAndColumns;
+    exports2["default"] = LinesAndColumns;
   }
 });
 
 // node_modules/picocolors/picocolors.js
 var require_picocolors = __commonJS({
-  "node_modules/picocolors/picocolors.js"(exports, module2) {
+  "node_modules/picocolors/picocolors.js"(exports2, module2) {
     var p = process || {};
     var argv = p.argv || [];
     var env2 = p.env || {};
@@ -38323,12 +39426,12 @@ var require_picocolors = __commonJS({
 
 // node_modules/js-tokens/index.js
 var require_js_tokens = __commonJS({
-  "node_modules/js-tokens/index.js"(exports) {
-    Object.defineProperty(exports, "__esModule", {
+  "node_modules/js-tokens/index.js"(exports2) {
+    Object.defineProperty(exports2, "__esModule", {
       value: true
     });
-    exports.default = /((['"])(?:(?!\2|\\).|\\(?:\r\n|[\s\S]))*(\2)?|`(?:[^`\\$]|\\[\s\S]|\$(?!\{)|\$\{(?:[^{}]|\{[^}]*\}?)*\}?)*(`)?)|(\/\/.*)|(\/\*(?:[^*]|\*(?!\/))*(\*\/)?)|(\/(?!\*)(?:\[(?:(?![\]\\]).|\\.)*\]|(?![\/\]\\]).|\\.)+\/(?:(?!\s*(?:\b|[\u0080-\uFFFF$\\'"~({]|[+\-!](?!=)|\.?\d))|[gmiyus]{1,6}\b(?![\u0080-\uFFFF$\\]|\s*(?:[+\-*%&|^<>!=?({]|\/(?![\/*])))))|(0[xX][\da-fA-F]+|0[oO][0-7]+|0[bB][01]+|(?:\d*\.\d+|\d+\.?)(?:[eE][+-]?\d+)?)|((?!\d)(?:(?!\s)[$\w\u0080-\uFFFF]|\\u[\da-fA-F]{4}|\\u\{[\da-fA-F]+\})+)|(--|\+\+|&&|\|\||=>|\.{3}|(?:[+\-\/%&|^]|\*{1,2}|<{1,2}|>{1,3}|!=?|={1,2})=?|[?~.,:;[\](){}])|(\s+)|(^$|[\s\S])/g;
-    exports.matchToToken = function(match) {
+    exports2.default = /((['"])(?:(?!\2|\\).|\\(?:\r\n|[\s\S]))*(\2)?|`(?:[^`\\$]|\\[\s\S]|\$(?!\{)|\$\{(?:[^{}]|\{[^}]*\}?)*\}?)*(`)?)|(\/\/.*)|(\/\*(?:[^*]|\*(?!\/))*(\*\/)?)|(\/(?!\*)(?:\[(?:(?![\]\\]).|\\.)*\]|(?![\/\]\\]).|\\.)+\/(?:(?!\s*(?:\b|[\u0080-\uFFFF$\\'"~({]|[+\-!](?!=)|\.?\d))|[gmiyus]{1,6}\b(?![\u0080-\uFFFF$\\]|\s*(?:[+\-*%&|^<>!=?({]|\/(?![\/*])))))|(0[xX][\da-fA-F]+|0[oO][0-7]+|0[bB][01]+|(?:\d*\.\d+|\d+\.?)(?:[eE][+-]?\d+)?)|((?!\d)(?:(?!\s)[$\w\u0080-\uFFFF]|\\u[\da-fA-F]{4}|\\u\{[\da-fA-F]+\})+)|(--|\+\+|&&|\|\||=>|\.{3}|(?:[+\-\/%&|^]|\*{1,2}|<{1,2}|>{1,3}|!=?|={1,2})=?|[?~.,:;[\](){}])|(\s+)|(^$|[\s\S])/g;
+    exports2.matchToToken = function(match) {
       var token = { type: "invalid", value: match[0], closed: void 0 };
       if (match[1]) token.type = "string", token.closed = !!(match[3] || match[4]);
       else if (match[5]) token.type = "comment";
@@ -38345,14 +39448,14 @@ var require_js_tokens = __commonJS({
 
 // node_modules/@babel/helper-validator-identifier/lib/identifier.js
 var require_identifier = __commonJS({
-  "node_modules/@babel/helper-validator-identifier/lib/identifier.js"(exports) {
+  "node_modules/@babel/helper-validator-identifier/lib/identifier.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", {
+    Object.defineProperty(exports2, "__esModule", {
       value: true
     });
-    exports.isIdentifierChar = isIdentifierChar;
-    exports.isIdentifierName = isIdentifierName;
-    exports.isIdentifierStart = isIdentifierStart;
+    exports2.isIdentifierChar = isIdentifierChar;
+    exports2.isIdentifierName = isIdentifierName;
+    exports2.isIdentifierStart = isIdentifierStart;
     var nonASCIIidentifierStartChars = "ªµºÀ-ÖØ-öø-ˁˆ-ˑˠ-ˤˬˮͰ-ʹͶͷͺ-ͽͿΆΈ-ΊΌΎ-ΡΣ-ϵϷ-ҁҊ-ԯԱ-Ֆՙՠ-ֈא-תׯ-ײؠ-يٮٯٱ-ۓەۥۦۮۯۺ-ۼۿܐܒ-ܯݍ-ޥޱߊ-ߪߴߵߺࠀ-ࠕࠚࠤࠨࡀ-ࡘࡠ-ࡪࡰ-ࢇࢉ-࢏ࢠ-ࣉऄ-हऽॐक़-ॡॱ-ঀঅ-ঌএঐও-নপ-রলশ-হঽৎড়ঢ়য়-ৡৰৱৼਅ-ਊਏਐਓ-ਨਪ-ਰਲਲ਼ਵਸ਼ਸਹਖ਼-ੜਫ਼ੲ-ੴઅ-ઍએ-ઑઓ-નપ-રલળવ-હઽૐૠૡૹଅ-ଌଏଐଓ-ନପ-ରଲଳଵ-ହଽଡ଼ଢ଼ୟ-ୡୱஃஅ-ஊஎ-ஐஒ-கஙசஜஞடணதந-பம-ஹௐఅ-ఌఎ-ఐఒ-నప-హఽౘ-ౚ౜ౝౠౡಀಅ-ಌಎ-ಐಒ-ನಪ-ಳವ-ಹಽ೜-ೞೠೡೱೲഄ-ഌഎ-ഐഒ-ഺഽൎൔ-ൖൟ-ൡൺ-ൿඅ-ඖක-නඳ-රලව-ෆก-ะาำเ-ๆກຂຄຆ-ຊຌ-ຣລວ-ະາຳຽເ-ໄໆໜ-ໟༀཀ-ཇཉ-ཬྈ-ྌက-ဪဿၐ-ၕၚ-ၝၡၥၦၮ-ၰၵ-ႁႎႠ-ჅჇჍა-ჺჼ-ቈቊ-ቍቐ-ቖቘቚ-ቝበ-ኈኊ-ኍነ-ኰኲ-ኵኸ-ኾዀዂ-ዅወ-ዖዘ-ጐጒ-ጕጘ-ፚᎀ-ᎏᎠ-Ᏽᏸ-ᏽᐁ-ᙬᙯ-ᙿᚁ-ᚚᚠ-ᛪᛮ-ᛸᜀ-ᜑᜟ-ᜱᝀ-ᝑᝠ-ᝬᝮ-ᝰក-ឳៗៜᠠ-ᡸᢀ-ᢨᢪᢰ-ᣵᤀ-ᤞᥐ-ᥭᥰ-ᥴᦀ-ᦫᦰ-ᧉᨀ-ᨖᨠ-ᩔᪧᬅ-ᬳᭅ-ᭌᮃ-ᮠᮮᮯᮺ-ᯥᰀ-ᰣᱍ-ᱏᱚ-ᱽᲀ-ᲊᲐ-ᲺᲽ-Ჿᳩ-ᳬᳮ-ᳳᳵᳶᳺᴀ-ᶿḀ-ἕἘ-Ἕἠ-ὅὈ-Ὅὐ-ὗὙὛὝὟ-ώᾀ-ᾴᾶ-ᾼιῂ-ῄῆ-ῌῐ-ΐῖ-Ίῠ-Ῥῲ-ῴῶ-ῼⁱⁿₐ-ₜℂℇℊ-ℓℕ℘-ℝℤΩℨK-ℹℼ-ℿⅅ-ⅉⅎⅠ-ↈⰀ-ⳤⳫ-ⳮⳲⳳⴀ-ⴥⴧⴭⴰ-ⵧⵯⶀ-ⶖⶠ-ⶦⶨ-ⶮⶰ-ⶶⶸ-ⶾⷀ-ⷆⷈ-ⷎⷐ-ⷖⷘ-ⷞ々-〇〡-〩〱-〵〸-〼ぁ-ゖ゛-ゟァ-ヺー-ヿㄅ-ㄯㄱ-ㆎㆠ-ㆿㇰ-ㇿ㐀-䶿一-ꒌꓐ-ꓽꔀ-ꘌꘐ-ꘟꘪꘫꙀ-ꙮꙿ-ꚝꚠ-ꛯꜗ-ꜟꜢ-ꞈꞋ-Ƛ꟱-ꠁꠃ-ꠅꠇ-ꠊꠌ-ꠢꡀ-ꡳꢂ-ꢳꣲ-ꣷꣻꣽꣾꤊ-ꤥꤰ-ꥆꥠ-ꥼꦄ-ꦲꧏꧠ-ꧤꧦ-ꧯꧺ-ꧾꨀ-ꨨꩀ-ꩂꩄ-ꩋꩠ-ꩶꩺꩾ-ꪯꪱꪵꪶꪹ-ꪽꫀꫂꫛ-ꫝꫠ-ꫪꫲ-ꫴꬁ-ꬆꬉ-ꬎꬑ-ꬖꬠ-ꬦꬨ-ꬮꬰ-ꭚꭜ-ꭩꭰ-ꯢ가-힣ힰ-ퟆퟋ-ퟻ豈-舘並-龎ﬀ-ﬆﬓ-ﬗיִײַ-ﬨשׁ-זּטּ-לּמּנּסּףּפּצּ-ﮱﯓ-ﴽﵐ-ﶏﶒ-ﷇﷰ-ﷻﹰ-ﹴﹶ-ﻼＡ-Ｚａ-ｚｦ-ﾾￂ-ￇￊ-ￏￒ-ￗￚ-ￜ";
     var nonASCIIidentifierChars = "·̀-ͯ·҃-֑҇-ׇֽֿׁׂׅׄؐ-ًؚ-٩ٰۖ-ۜ۟-۪ۤۧۨ-ۭ۰-۹ܑܰ-݊ަ-ް߀-߉߫-߽߳ࠖ-࠙ࠛ-ࠣࠥ-ࠧࠩ-࡙࠭-࡛ࢗ-࢟࣊-ࣣ࣡-ःऺ-़ा-ॏ॑-ॗॢॣ०-९ঁ-ঃ়া-ৄেৈো-্ৗৢৣ০-৯৾ਁ-ਃ਼ਾ-ੂੇੈੋ-੍ੑ੦-ੱੵઁ-ઃ઼ા-ૅે-ૉો-્ૢૣ૦-૯ૺ-૿ଁ-ଃ଼ା-ୄେୈୋ-୍୕-ୗୢୣ୦-୯ஂா-ூெ-ைொ-்ௗ௦-௯ఀ-ఄ఼ా-ౄె-ైొ-్ౕౖౢౣ౦-౯ಁ-ಃ಼ಾ-ೄೆ-ೈೊ-್ೕೖೢೣ೦-೯ೳഀ-ഃ഻഼ാ-ൄെ-ൈൊ-്ൗൢൣ൦-൯ඁ-ඃ්ා-ුූෘ-ෟ෦-෯ෲෳัิ-ฺ็-๎๐-๙ັິ-ຼ່-໎໐-໙༘༙༠-༩༹༵༷༾༿ཱ-྄྆྇ྍ-ྗྙ-ྼ࿆ါ-ှ၀-၉ၖ-ၙၞ-ၠၢ-ၤၧ-ၭၱ-ၴႂ-ႍႏ-ႝ፝-፟፩-፱ᜒ-᜕ᜲ-᜴ᝒᝓᝲᝳ឴-៓៝០-៩᠋-᠍᠏-᠙ᢩᤠ-ᤫᤰ-᤻᥆-᥏᧐-᧚ᨗ-ᨛᩕ-ᩞ᩠-᩿᩼-᪉᪐-᪙᪰-᪽ᪿ-᫝᫠-᫫ᬀ-ᬄ᬴-᭄᭐-᭙᭫-᭳ᮀ-ᮂᮡ-ᮭ᮰-᮹᯦-᯳ᰤ-᰷᱀-᱉᱐-᱙᳐-᳔᳒-᳨᳭᳴᳷-᳹᷀-᷿‌‍‿⁀⁔⃐-⃥⃜⃡-⃰⳯-⵿⳱ⷠ-〪ⷿ-゙゚〯・꘠-꘩꙯ꙴ-꙽ꚞꚟ꛰꛱ꠂ꠆ꠋꠣ-ꠧ꠬ꢀꢁꢴ-ꣅ꣐-꣙꣠-꣱ꣿ-꤉ꤦ-꤭ꥇ-꥓ꦀ-ꦃ꦳-꧀꧐-꧙ꧥ꧰-꧹ꨩ-ꨶꩃꩌꩍ꩐-꩙ꩻ-ꩽꪰꪲ-ꪴꪷꪸꪾ꪿꫁ꫫ-ꫯꫵ꫶ꯣ-ꯪ꯬꯭꯰-꯹ﬞ︀-️︠-︯︳︴﹍-﹏０-９＿･";
     var nonASCIIidentifierStart = new RegExp("[" + nonASCIIidentifierStartChars + "]");
@@ -38418,16 +39521,16 @@ var require_identifier = __commonJS({
 
 // node_modules/@babel/helper-validator-identifier/lib/keyword.js
 var require_keyword = __commonJS({
-  "node_modules/@babel/helper-validator-identifier/lib/keyword.js"(exports) {
+  "node_modules/@babel/helper-validator-identifier/lib/keyword.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", {
+    Object.defineProperty(exports2, "__esModule", {
       value: true
     });
-    exports.isKeyword = isKeyword;
-    exports.isReservedWord = isReservedWord;
-    exports.isStrictBindOnlyReservedWord = isStrictBindOnlyReservedWord;
-    exports.isStrictBindReservedWord = isStrictBindReservedWord;
-    exports.isStrictReservedWord = isStrictReservedWord;
+    exports2.isKeyword = isKeyword;
+    exports2.isReservedWord = isReservedWord;
+    exports2.isStrictBindOnlyReservedWord = isStrictBindOnlyReservedWord;
+    exports2.isStrictBindReservedWord = isStrictBindReservedWord;
+    exports2.isStrictReservedWord = isStrictReservedWord;
     var reservedWords = {
       keyword: ["break", "case", "catch", "continue", "debugger", "default", "do", "else", "finally", "for", "function", "if", "return", "switch", "throw", "try", "var", "const", "while", "with", "new", "this", "super", "class", "extends", "export", "import", "null", "true", "false", "in", "instanceof", "typeof", "void", "delete"],
       strict: ["implements", "interface", "let", "package", "private", "protected", "public", "static", "yield"],
@@ -38456,54 +39559,54 @@ var require_keyword = __commonJS({
 
 // node_modules/@babel/helper-validator-identifier/lib/index.js
 var require_lib2 = __commonJS({
-  "node_modules/@babel/helper-validator-identifier/lib/index.js"(exports) {
+  "node_modules/@babel/helper-validator-identifier/lib/index.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", {
+    Object.defineProperty(exports2, "__esModule", {
       value: true
     });
-    Object.defineProperty(exports, "isIdentifierChar", {
+    Object.defineProperty(exports2, "isIdentifierChar", {
       enumerable: true,
       get: function() {
         return _identifier.isIdentifierChar;
       }
     });
-    Object.defineProperty(exports, "isIdentifierName", {
+    Object.defineProperty(exports2, "isIdentifierName", {
       enumerable: true,
       get: function() {
         return _identifier.isIdentifierName;
       }
     });
-    Object.defineProperty(exports, "isIdentifierStart", {
+    Object.defineProperty(exports2, "isIdentifierStart", {
       enumerable: true,
       get: function() {
         return _identifier.isIdentifierStart;
       }
     });
-    Object.defineProperty(exports, "isKeyword", {
+    Object.defineProperty(exports2, "isKeyword", {
       enumerable: true,
       get: function() {
         return _keyword.isKeyword;
       }
     });
-    Object.defineProperty(exports, "isReservedWord", {
+    Object.defineProperty(exports2, "isReservedWord", {
       enumerable: true,
       get: function() {
         return _keyword.isReservedWord;
       }
     });
-    Object.defineProperty(exports, "isStrictBindOnlyReservedWord", {
+    Object.defineProperty(exports2, "isStrictBindOnlyReservedWord", {
       enumerable: true,
       get: function() {
         return _keyword.isStrictBindOnlyReservedWord;
       }
     });
-    Object.defineProperty(exports, "isStrictBindReservedWord", {
+    Object.defineProperty(exports2, "isStrictBindReservedWord", {
       enumerable: true,
       get: function() {
         return _keyword.isStrictBindReservedWord;
       }
     });
-    Object.defineProperty(exports, "isStrictReservedWord", {
+    Object.defineProperty(exports2, "isStrictReservedWord", {
       enumerable: true,
       get: function() {
         return _keyword.isStrictReservedWord;
@@ -38516,9 +39619,9 @@ var require_lib2 = __commonJS({
 
 // node_modules/@babel/code-frame/lib/index.js
 var require_lib3 = __commonJS({
-  "node_modules/@babel/code-frame/lib/index.js"(exports) {
+  "node_modules/@babel/code-frame/lib/index.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var picocolors = require_picocolors();
     var jsTokens = require_js_tokens();
     var helperValidatorIdentifier = require_lib2();
@@ -38724,15 +39827,15 @@ ${frame}`;
       };
       return codeFrameColumns(rawLines, location, opts);
     }
-    exports.codeFrameColumns = codeFrameColumns;
-    exports.default = index;
-    exports.highlight = highlight;
+    exports2.codeFrameColumns = codeFrameColumns;
+    exports2.default = index;
+    exports2.highlight = highlight;
   }
 });
 
 // node_modules/parse-json/index.js
 var require_parse_json = __commonJS({
-  "node_modules/parse-json/index.js"(exports, module2) {
+  "node_modules/parse-json/index.js"(exports2, module2) {
     "use strict";
     var errorEx = require_error_ex();
     var fallback = require_json_parse_even_better_errors();
@@ -38782,7 +39885,7 @@ var require_parse_json = __commonJS({
 
 // node_modules/js-yaml/lib/common.js
 var require_common = __commonJS({
-  "node_modules/js-yaml/lib/common.js"(exports, module2) {
+  "node_modules/js-yaml/lib/common.js"(exports2, module2) {
     "use strict";
     function isNothing(subject) {
       return typeof subject === "undefined" || subject === null;
@@ -38826,7 +39929,7 @@ var require_common = __commonJS({
 
 // node_modules/js-yaml/lib/exception.js
 var require_exception = __commonJS({
-  "node_modules/js-yaml/lib/exception.js"(exports, module2) {
+  "node_modules/js-yaml/lib/exception.js"(exports2, module2) {
     "use strict";
     function formatError(exception, compact) {
       let where = "";
@@ -38864,7 +39967,7 @@ var require_exception = __commonJS({
 
 // node_modules/js-yaml/lib/snippet.js
 var require_snippet = __commonJS({
-  "node_modules/js-yaml/lib/snippet.js"(exports, module2) {
+  "node_modules/js-yaml/lib/snippet.js"(exports2, module2) {
     "use strict";
     var common2 = require_common();
     function getLine(buffer, lineStart, lineEnd2, position, maxLineLength) {
@@ -38944,7 +40047,7 @@ var require_snippet = __commonJS({
 
 // node_modules/js-yaml/lib/type.js
 var require_type = __commonJS({
-  "node_modules/js-yaml/lib/type.js"(exports, module2) {
+  "node_modules/js-yaml/lib/type.js"(exports2, module2) {
     "use strict";
     var YAMLException = require_exception();
     var TYPE_CONSTRUCTOR_OPTIONS = [
@@ -39008,7 +40111,7 @@ var require_type = __commonJS({
 
 // node_modules/js-yaml/lib/schema.js
 var require_schema = __commonJS({
-  "node_modules/js-yaml/lib/schema.js"(exports, module2) {
+  "node_modules/js-yaml/lib/schema.js"(exports2, module2) {
     "use strict";
     var YAMLException = require_exception();
     var Type = require_type();
@@ -39097,7 +40200,7 @@ var require_schema = __commonJS({
 
 // node_modules/js-yaml/lib/type/str.js
 var require_str = __commonJS({
-  "node_modules/js-yaml/lib/type/str.js"(exports, module2) {
+  "node_modules/js-yaml/lib/type/str.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:str", {
@@ -39111,7 +40214,7 @@ var require_str = __commonJS({
 
 // node_modules/js-yaml/lib/type/seq.js
 var require_seq = __commonJS({
-  "node_modules/js-yaml/lib/type/seq.js"(exports, module2) {
+  "node_modules/js-yaml/lib/type/seq.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:seq", {
@@ -39125,7 +40228,7 @@ var require_seq = __commonJS({
 
 // node_modules/js-yaml/lib/type/map.js
 var require_map = __commonJS({
-  "node_modules/js-yaml/lib/type/map.js"(exports, module2) {
+  "node_modules/js-yaml/lib/type/map.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:map", {
@@ -39139,7 +40242,7 @@ var require_map = __commonJS({
 
 // node_modules/js-yaml/lib/schema/failsafe.js
 var require_failsafe = __commonJS({
-  "node_modules/js-yaml/lib/schema/failsafe.js"(exports, module2) {
+  "node_modules/js-yaml/lib/schema/failsafe.js"(exports2, module2) {
     "use strict";
     var Schema = require_schema();
     module2.exports = new Schema({
@@ -39154,7 +40257,7 @@ var require_failsafe = __commonJS({
 
 // node_modules/js-yaml/lib/type/null.js
 var require_null = __commonJS({
-  "node_modules/js-yaml/lib/type/null.js"(exports, module2) {
+  "node_modules/js-yaml/lib/type/null.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlNull(data) {
@@ -39197,7 +40300,7 @@ var require_null = __commonJS({
 
 // node_modules/js-yaml/lib/type/bool.js
 var require_bool = __commonJS({
-  "node_modules/js-yaml/lib/type/bool.js"(exports, module2) {
+  "node_modules/js-yaml/lib/type/bool.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlBoolean(data) {
@@ -39234,7 +40337,7 @@ var require_bool = __commonJS({
 
 // node_modules/js-yaml/lib/type/int.js
 var require_int = __commonJS({
-  "node_modules/js-yaml/lib/type/int.js"(exports, module2) {
+  "node_modules/js-yaml/lib/type/int.js"(exports2, module2) {
     "use strict";
     var common2 = require_common();
     var Type = require_type();
@@ -39350,7 +40453,7 @@ var require_int = __commonJS({
 
 // node_modules/js-yaml/lib/type/float.js
 var require_float = __commonJS({
-  "node_modules/js-yaml/lib/type/float.js"(exports, module2) {
+  "node_modules/js-yaml/lib/type/float.js"(exports2, module2) {
     "use strict";
     var common2 = require_common();
     var Type = require_type();
@@ -39435,7 +40538,7 @@ var require_float = __commonJS({
 
 // node_modules/js-yaml/lib/schema/json.js
 var require_json = __commonJS({
-  "node_modules/js-yaml/lib/schema/json.js"(exports, module2) {
+  "node_modules/js-yaml/lib/schema/json.js"(exports2, module2) {
     "use strict";
     module2.exports = require_failsafe().extend({
       implicit: [
@@ -39450,7 +40553,7 @@ var require_json = __commonJS({
 
 // node_modules/js-yaml/lib/schema/core.js
 var require_core2 = __commonJS({
-  "node_modules/js-yaml/lib/schema/core.js"(exports, module2) {
+  "node_modules/js-yaml/lib/schema/core.js"(exports2, module2) {
     "use strict";
     module2.exports = require_json();
   }
@@ -39458,7 +40561,7 @@ var require_core2 = __commonJS({
 
 // node_modules/js-yaml/lib/type/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/js-yaml/lib/type/timestamp.js"(exports, module2) {
+  "node_modules/js-yaml/lib/type/timestamp.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var YAML_DATE_REGEXP = new RegExp(
@@ -39520,7 +40623,7 @@ var require_timestamp = __commonJS({
 
 // node_modules/js-yaml/lib/type/merge.js
 var require_merge = __commonJS({
-  "node_modules/js-yaml/lib/type/merge.js"(exports, module2) {
+  "node_modules/js-yaml/lib/type/merge.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlMerge(data) {
@@ -39535,7 +40638,7 @@ var require_merge = __commonJS({
 
 // node_modules/js-yaml/lib/type/binary.js
 var require_binary = __commonJS({
-  "node_modules/js-yaml/lib/type/binary.js"(exports, module2) {
+  "node_modules/js-yaml/lib/type/binary.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var BASE64_MAP = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\n\r";
@@ -39627,7 +40730,7 @@ var require_binary = __commonJS({
 
 // node_modules/js-yaml/lib/type/omap.js
 var require_omap = __commonJS({
-  "node_modules/js-yaml/lib/type/omap.js"(exports, module2) {
+  "node_modules/js-yaml/lib/type/omap.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -39666,7 +40769,7 @@ var require_omap = __commonJS({
 
 // node_modules/js-yaml/lib/type/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/js-yaml/lib/type/pairs.js"(exports, module2) {
+  "node_modules/js-yaml/lib/type/pairs.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _toString = Object.prototype.toString;
@@ -39704,7 +40807,7 @@ var require_pairs = __commonJS({
 
 // node_modules/js-yaml/lib/type/set.js
 var require_set = __commonJS({
-  "node_modules/js-yaml/lib/type/set.js"(exports, module2) {
+  "node_modules/js-yaml/lib/type/set.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -39731,7 +40834,7 @@ var require_set = __commonJS({
 
 // node_modules/js-yaml/lib/schema/default.js
 var require_default = __commonJS({
-  "node_modules/js-yaml/lib/schema/default.js"(exports, module2) {
+  "node_modules/js-yaml/lib/schema/default.js"(exports2, module2) {
     "use strict";
     module2.exports = require_core2().extend({
       implicit: [
@@ -39750,7 +40853,7 @@ var require_default = __commonJS({
 
 // node_modules/js-yaml/lib/loader.js
 var require_loader = __commonJS({
-  "node_modules/js-yaml/lib/loader.js"(exports, module2) {
+  "node_modules/js-yaml/lib/loader.js"(exports2, module2) {
     "use strict";
     var common2 = require_common();
     var YAMLException = require_exception();
@@ -41130,7 +42233,7 @@ var require_loader = __commonJS({
 
 // node_modules/js-yaml/lib/dumper.js
 var require_dumper = __commonJS({
-  "node_modules/js-yaml/lib/dumper.js"(exports, module2) {
+  "node_modules/js-yaml/lib/dumper.js"(exports2, module2) {
     "use strict";
     var common2 = require_common();
     var YAMLException = require_exception();
@@ -41783,7 +42886,7 @@ var require_dumper = __commonJS({
 
 // node_modules/js-yaml/index.js
 var require_js_yaml = __commonJS({
-  "node_modules/js-yaml/index.js"(exports, module2) {
+  "node_modules/js-yaml/index.js"(exports2, module2) {
     "use strict";
     var loader = require_loader();
     var dumper = require_dumper();
@@ -41825,13 +42928,13 @@ var require_js_yaml = __commonJS({
 
 // node_modules/cosmiconfig/dist/loaders.js
 var require_loaders = __commonJS({
-  "node_modules/cosmiconfig/dist/loaders.js"(exports) {
+  "node_modules/cosmiconfig/dist/loaders.js"(exports2) {
     "use strict";
-    var __importDefault = exports && exports.__importDefault || function(mod) {
+    var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
     };
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.loadTs = exports.loadTsSync = exports.loadYaml = exports.loadJson = exports.loadJs = exports.loadJsSync = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.loadTs = exports2.loadTsSync = exports2.loadYaml = exports2.loadJson = exports2.loadJs = exports2.loadJsSync = void 0;
     var fs_1 = __require("fs");
     var promises_1 = __require("fs/promises");
     var path_1 = __importDefault(__require("path"));
@@ -41844,14 +42947,14 @@ var require_loaders = __commonJS({
       }
       return importFresh(filepath);
     };
-    exports.loadJsSync = loadJsSync;
+    exports2.loadJsSync = loadJsSync;
     var loadJs = async function loadJs2(filepath) {
       try {
         const { href } = (0, url_1.pathToFileURL)(await (0, promises_1.realpath)(filepath));
         return (await import(href)).default;
       } catch (error2) {
         try {
-          return (0, exports.loadJsSync)(filepath, "");
+          return (0, exports2.loadJsSync)(filepath, "");
         } catch (requireError) {
           if (requireError.code === "ERR_REQUIRE_ESM" || requireError instanceof SyntaxError && requireError.toString().includes("Cannot use import statement outside a module")) {
             throw error2;
@@ -41860,7 +42963,7 @@ var require_loaders = __commonJS({
         }
       }
     };
-    exports.loadJs = loadJs;
+    exports2.loadJs = loadJs;
     var parseJson2;
     var loadJson = function loadJson2(filepath, content) {
       if (parseJson2 === void 0) {
@@ -41874,7 +42977,7 @@ ${error2.message}`;
         throw error2;
       }
     };
-    exports.loadJson = loadJson;
+    exports2.loadJson = loadJson;
     var yaml;
     var loadYaml = function loadYaml2(filepath, content) {
       if (yaml === void 0) {
@@ -41888,7 +42991,7 @@ ${error2.message}`;
         throw error2;
       }
     };
-    exports.loadYaml = loadYaml;
+    exports2.loadYaml = loadYaml;
     var typescript;
     var loadTsSync = function loadTsSync2(filepath, content) {
       if (typescript === void 0) {
@@ -41906,7 +43009,7 @@ ${error2.message}`;
         };
         content = typescript.transpileModule(content, config).outputText;
         (0, fs_1.writeFileSync)(compiledFilepath, content);
-        return (0, exports.loadJsSync)(compiledFilepath, content).default;
+        return (0, exports2.loadJsSync)(compiledFilepath, content).default;
       } catch (error2) {
         error2.message = `TypeScript Error in ${filepath}:
 ${error2.message}`;
@@ -41917,7 +43020,7 @@ ${error2.message}`;
         }
       }
     };
-    exports.loadTsSync = loadTsSync;
+    exports2.loadTsSync = loadTsSync;
     var loadTs = async function loadTs2(filepath, content) {
       if (typescript === void 0) {
         typescript = (await import("typescript")).default;
@@ -41941,14 +43044,14 @@ ${error2.message}`;
 ${error2.message}`;
           throw error2;
         }
-        return await (0, exports.loadJs)(compiledFilepath, transpiledContent);
+        return await (0, exports2.loadJs)(compiledFilepath, transpiledContent);
       } finally {
         if ((0, fs_1.existsSync)(compiledFilepath)) {
           await (0, promises_1.rm)(compiledFilepath);
         }
       }
     };
-    exports.loadTs = loadTs;
+    exports2.loadTs = loadTs;
     function resolveTsConfig(directory) {
       const filePath = typescript.findConfigFile(directory, (fileName) => {
         return typescript.sys.fileExists(fileName);
@@ -41967,12 +43070,12 @@ ${error2.message}`;
 
 // node_modules/cosmiconfig/dist/defaults.js
 var require_defaults = __commonJS({
-  "node_modules/cosmiconfig/dist/defaults.js"(exports) {
+  "node_modules/cosmiconfig/dist/defaults.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.defaultLoadersSync = exports.defaultLoaders = exports.metaSearchPlaces = exports.globalConfigSearchPlacesSync = exports.globalConfigSearchPlaces = void 0;
-    exports.getDefaultSearchPlaces = getDefaultSearchPlaces;
-    exports.getDefaultSearchPlacesSync = getDefaultSearchPlacesSync;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.defaultLoadersSync = exports2.defaultLoaders = exports2.metaSearchPlaces = exports2.globalConfigSearchPlacesSync = exports2.globalConfigSearchPlaces = void 0;
+    exports2.getDefaultSearchPlaces = getDefaultSearchPlaces;
+    exports2.getDefaultSearchPlacesSync = getDefaultSearchPlacesSync;
     var loaders_1 = require_loaders();
     function getDefaultSearchPlaces(moduleName) {
       return [
@@ -42021,7 +43124,7 @@ var require_defaults = __commonJS({
         `${moduleName}.config.cjs`
       ];
     }
-    exports.globalConfigSearchPlaces = [
+    exports2.globalConfigSearchPlaces = [
       "config",
       "config.json",
       "config.yaml",
@@ -42031,7 +43134,7 @@ var require_defaults = __commonJS({
       "config.cjs",
       "config.mjs"
     ];
-    exports.globalConfigSearchPlacesSync = [
+    exports2.globalConfigSearchPlacesSync = [
       "config",
       "config.json",
       "config.yaml",
@@ -42040,7 +43143,7 @@ var require_defaults = __commonJS({
       "config.ts",
       "config.cjs"
     ];
-    exports.metaSearchPlaces = [
+    exports2.metaSearchPlaces = [
       "package.json",
       "package.yaml",
       ".config/config.json",
@@ -42051,7 +43154,7 @@ var require_defaults = __commonJS({
       ".config/config.cjs",
       ".config/config.mjs"
     ];
-    exports.defaultLoaders = Object.freeze({
+    exports2.defaultLoaders = Object.freeze({
       ".mjs": loaders_1.loadJs,
       ".cjs": loaders_1.loadJs,
       ".js": loaders_1.loadJs,
@@ -42061,7 +43164,7 @@ var require_defaults = __commonJS({
       ".yml": loaders_1.loadYaml,
       noExt: loaders_1.loadYaml
     });
-    exports.defaultLoadersSync = Object.freeze({
+    exports2.defaultLoadersSync = Object.freeze({
       ".cjs": loaders_1.loadJsSync,
       ".js": loaders_1.loadJsSync,
       ".ts": loaders_1.loadTsSync,
@@ -42075,7 +43178,7 @@ var require_defaults = __commonJS({
 
 // node_modules/env-paths/index.js
 var require_env_paths = __commonJS({
-  "node_modules/env-paths/index.js"(exports, module2) {
+  "node_modules/env-paths/index.js"(exports2, module2) {
     "use strict";
     var path6 = __require("path");
     var os2 = __require("os");
@@ -42138,9 +43241,9 @@ var require_env_paths = __commonJS({
 
 // node_modules/cosmiconfig/dist/util.js
 var require_util9 = __commonJS({
-  "node_modules/cosmiconfig/dist/util.js"(exports) {
+  "node_modules/cosmiconfig/dist/util.js"(exports2) {
     "use strict";
-    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o2, m, k, k2) {
+    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o2, m, k, k2) {
       if (k2 === void 0) k2 = k;
       var desc = Object.getOwnPropertyDescriptor(m, k);
       if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
@@ -42153,12 +43256,12 @@ var require_util9 = __commonJS({
       if (k2 === void 0) k2 = k;
       o2[k2] = m[k];
     }));
-    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o2, v) {
+    var __setModuleDefault = exports2 && exports2.__setModuleDefault || (Object.create ? (function(o2, v) {
       Object.defineProperty(o2, "default", { enumerable: true, value: v });
     }) : function(o2, v) {
       o2["default"] = v;
     });
-    var __importStar = exports && exports.__importStar || /* @__PURE__ */ (function() {
+    var __importStar = exports2 && exports2.__importStar || /* @__PURE__ */ (function() {
       var ownKeys = function(o2) {
         ownKeys = Object.getOwnPropertyNames || function(o3) {
           var ar = [];
@@ -42177,12 +43280,12 @@ var require_util9 = __commonJS({
         return result;
       };
     })();
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.emplace = emplace;
-    exports.getPropertyByPath = getPropertyByPath;
-    exports.removeUndefinedValuesFromObject = removeUndefinedValuesFromObject;
-    exports.isDirectory = isDirectory;
-    exports.isDirectorySync = isDirectorySync;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.emplace = emplace;
+    exports2.getPropertyByPath = getPropertyByPath;
+    exports2.removeUndefinedValuesFromObject = removeUndefinedValuesFromObject;
+    exports2.isDirectory = isDirectory;
+    exports2.isDirectorySync = isDirectorySync;
     var fs_1 = __importStar(__require("fs"));
     function emplace(map, key, fn) {
       const cached = map.get(key);
@@ -42235,14 +43338,14 @@ var require_util9 = __commonJS({
 
 // node_modules/cosmiconfig/dist/ExplorerBase.js
 var require_ExplorerBase = __commonJS({
-  "node_modules/cosmiconfig/dist/ExplorerBase.js"(exports) {
+  "node_modules/cosmiconfig/dist/ExplorerBase.js"(exports2) {
     "use strict";
-    var __importDefault = exports && exports.__importDefault || function(mod) {
+    var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
     };
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.ExplorerBase = void 0;
-    exports.getExtensionDescription = getExtensionDescription;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.ExplorerBase = void 0;
+    exports2.getExtensionDescription = getExtensionDescription;
     var env_paths_1 = __importDefault(require_env_paths());
     var os_1 = __importDefault(__require("os"));
     var path_1 = __importDefault(__require("path"));
@@ -42344,7 +43447,7 @@ ${[...importStack, fullPath].map((path6, i3) => `${i3 + 1}. ${path6}`).join("\n"
         yield { path: this.getGlobalConfigDir(), isGlobalConfig: true };
       }
     };
-    exports.ExplorerBase = ExplorerBase;
+    exports2.ExplorerBase = ExplorerBase;
     function getExtensionDescription(extension) {
       return extension ? `extension "${extension}"` : "files without extensions";
     }
@@ -42353,12 +43456,12 @@ ${[...importStack, fullPath].map((path6, i3) => `${i3 + 1}. ${path6}`).join("\n"
 
 // node_modules/cosmiconfig/dist/merge.js
 var require_merge2 = __commonJS({
-  "node_modules/cosmiconfig/dist/merge.js"(exports) {
+  "node_modules/cosmiconfig/dist/merge.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.hasOwn = void 0;
-    exports.mergeAll = mergeAll;
-    exports.hasOwn = Function.prototype.call.bind(Object.prototype.hasOwnProperty);
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.hasOwn = void 0;
+    exports2.mergeAll = mergeAll;
+    exports2.hasOwn = Function.prototype.call.bind(Object.prototype.hasOwnProperty);
     var objToString = Function.prototype.call.bind(Object.prototype.toString);
     function isPlainObject2(obj) {
       return objToString(obj) === "[object Object]";
@@ -42369,7 +43472,7 @@ var require_merge2 = __commonJS({
           continue;
         }
         const newValue = source[key];
-        if ((0, exports.hasOwn)(target, key)) {
+        if ((0, exports2.hasOwn)(target, key)) {
           if (Array.isArray(target[key]) && Array.isArray(newValue)) {
             if (options.mergeArrays) {
               target[key].push(...newValue);
@@ -42392,13 +43495,13 @@ var require_merge2 = __commonJS({
 
 // node_modules/cosmiconfig/dist/Explorer.js
 var require_Explorer = __commonJS({
-  "node_modules/cosmiconfig/dist/Explorer.js"(exports) {
+  "node_modules/cosmiconfig/dist/Explorer.js"(exports2) {
     "use strict";
-    var __importDefault = exports && exports.__importDefault || function(mod) {
+    var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
     };
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.Explorer = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Explorer = void 0;
     var promises_1 = __importDefault(__require("fs/promises"));
     var path_1 = __importDefault(__require("path"));
     var defaults_1 = require_defaults();
@@ -42548,19 +43651,19 @@ var require_Explorer = __commonJS({
         }
       }
     };
-    exports.Explorer = Explorer;
+    exports2.Explorer = Explorer;
   }
 });
 
 // node_modules/cosmiconfig/dist/ExplorerSync.js
 var require_ExplorerSync = __commonJS({
-  "node_modules/cosmiconfig/dist/ExplorerSync.js"(exports) {
+  "node_modules/cosmiconfig/dist/ExplorerSync.js"(exports2) {
     "use strict";
-    var __importDefault = exports && exports.__importDefault || function(mod) {
+    var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
     };
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.ExplorerSync = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.ExplorerSync = void 0;
     var fs_1 = __importDefault(__require("fs"));
     var path_1 = __importDefault(__require("path"));
     var defaults_1 = require_defaults();
@@ -42724,35 +43827,35 @@ var require_ExplorerSync = __commonJS({
         return this.search(from);
       }
     };
-    exports.ExplorerSync = ExplorerSync;
+    exports2.ExplorerSync = ExplorerSync;
   }
 });
 
 // node_modules/cosmiconfig/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/cosmiconfig/dist/index.js"(exports) {
+  "node_modules/cosmiconfig/dist/index.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.defaultLoadersSync = exports.defaultLoaders = exports.globalConfigSearchPlacesSync = exports.globalConfigSearchPlaces = exports.getDefaultSearchPlacesSync = exports.getDefaultSearchPlaces = void 0;
-    exports.cosmiconfig = cosmiconfig;
-    exports.cosmiconfigSync = cosmiconfigSync;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.defaultLoadersSync = exports2.defaultLoaders = exports2.globalConfigSearchPlacesSync = exports2.globalConfigSearchPlaces = exports2.getDefaultSearchPlacesSync = exports2.getDefaultSearchPlaces = void 0;
+    exports2.cosmiconfig = cosmiconfig;
+    exports2.cosmiconfigSync = cosmiconfigSync;
     var defaults_1 = require_defaults();
-    Object.defineProperty(exports, "defaultLoaders", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "defaultLoaders", { enumerable: true, get: function() {
       return defaults_1.defaultLoaders;
     } });
-    Object.defineProperty(exports, "defaultLoadersSync", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "defaultLoadersSync", { enumerable: true, get: function() {
       return defaults_1.defaultLoadersSync;
     } });
-    Object.defineProperty(exports, "getDefaultSearchPlaces", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "getDefaultSearchPlaces", { enumerable: true, get: function() {
       return defaults_1.getDefaultSearchPlaces;
     } });
-    Object.defineProperty(exports, "getDefaultSearchPlacesSync", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "getDefaultSearchPlacesSync", { enumerable: true, get: function() {
       return defaults_1.getDefaultSearchPlacesSync;
     } });
-    Object.defineProperty(exports, "globalConfigSearchPlaces", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "globalConfigSearchPlaces", { enumerable: true, get: function() {
       return defaults_1.globalConfigSearchPlaces;
     } });
-    Object.defineProperty(exports, "globalConfigSearchPlacesSync", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "globalConfigSearchPlacesSync", { enumerable: true, get: function() {
       return defaults_1.globalConfigSearchPlacesSync;
     } });
     var Explorer_js_1 = require_Explorer();
@@ -42893,18 +43996,18 @@ var require_dist = __commonJS({
 
 // node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/code.js"(exports) {
+  "node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.regexpCode = exports.getEsmExportName = exports.getProperty = exports.safeStringify = exports.stringify = exports.strConcat = exports.addCodeArg = exports.str = exports._ = exports.nil = exports._Code = exports.Name = exports.IDENTIFIER = exports._CodeOrName = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.regexpCode = exports2.getEsmExportName = exports2.getProperty = exports2.safeStringify = exports2.stringify = exports2.strConcat = exports2.addCodeArg = exports2.str = exports2._ = exports2.nil = exports2._Code = exports2.Name = exports2.IDENTIFIER = exports2._CodeOrName = void 0;
     var _CodeOrName = class {
     };
-    exports._CodeOrName = _CodeOrName;
-    exports.IDENTIFIER = /^[a-z$_][a-z$_0-9]*$/i;
+    exports2._CodeOrName = _CodeOrName;
+    exports2.IDENTIFIER = /^[a-z$_][a-z$_0-9]*$/i;
     var Name = class extends _CodeOrName {
       constructor(s) {
         super();
-        if (!exports.IDENTIFIER.test(s))
+        if (!exports2.IDENTIFIER.test(s))
           throw new Error("CodeGen: name must be a valid identifier");
         this.str = s;
       }
@@ -42918,7 +44021,7 @@ var require_code = __commonJS({
         return { [this.str]: 1 };
       }
     };
-    exports.Name = Name;
+    exports2.Name = Name;
     var _Code = class extends _CodeOrName {
       constructor(code) {
         super();
@@ -42946,8 +44049,8 @@ var require_code = __commonJS({
         }, {});
       }
     };
-    exports._Code = _Code;
-    exports.nil = new _Code("");
+    exports2._Code = _Code;
+    exports2.nil = new _Code("");
     function _(strs, ...args2) {
       const code = [strs[0]];
       let i3 = 0;
@@ -42957,7 +44060,7 @@ var require_code = __commonJS({
       }
       return new _Code(code);
     }
-    exports._ = _;
+    exports2._ = _;
     var plus = new _Code("+");
     function str2(strs, ...args2) {
       const expr = [safeStringify(strs[0])];
@@ -42970,7 +44073,7 @@ var require_code = __commonJS({
       optimize(expr);
       return new _Code(expr);
     }
-    exports.str = str2;
+    exports2.str = str2;
     function addCodeArg(code, arg) {
       if (arg instanceof _Code)
         code.push(...arg._items);
@@ -42979,7 +44082,7 @@ var require_code = __commonJS({
       else
         code.push(interpolate(arg));
     }
-    exports.addCodeArg = addCodeArg;
+    exports2.addCodeArg = addCodeArg;
     function optimize(expr) {
       let i3 = 1;
       while (i3 < expr.length - 1) {
@@ -43015,42 +44118,42 @@ var require_code = __commonJS({
     function strConcat(c1, c22) {
       return c22.emptyStr() ? c1 : c1.emptyStr() ? c22 : str2`${c1}${c22}`;
     }
-    exports.strConcat = strConcat;
+    exports2.strConcat = strConcat;
     function interpolate(x) {
       return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
     }
     function stringify(x) {
       return new _Code(safeStringify(x));
     }
-    exports.stringify = stringify;
+    exports2.stringify = stringify;
     function safeStringify(x) {
       return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
-    exports.safeStringify = safeStringify;
+    exports2.safeStringify = safeStringify;
     function getProperty(key) {
-      return typeof key == "string" && exports.IDENTIFIER.test(key) ? new _Code(`.${key}`) : _`[${key}]`;
+      return typeof key == "string" && exports2.IDENTIFIER.test(key) ? new _Code(`.${key}`) : _`[${key}]`;
     }
-    exports.getProperty = getProperty;
+    exports2.getProperty = getProperty;
     function getEsmExportName(key) {
-      if (typeof key == "string" && exports.IDENTIFIER.test(key)) {
+      if (typeof key == "string" && exports2.IDENTIFIER.test(key)) {
         return new _Code(`${key}`);
       }
       throw new Error(`CodeGen: invalid export name: ${key}, use explicit $id name mapping`);
     }
-    exports.getEsmExportName = getEsmExportName;
+    exports2.getEsmExportName = getEsmExportName;
     function regexpCode(rx) {
       return new _Code(rx.toString());
     }
-    exports.regexpCode = regexpCode;
+    exports2.regexpCode = regexpCode;
   }
 });
 
 // node_modules/ajv/dist/compile/codegen/scope.js
 var require_scope = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/scope.js"(exports) {
+  "node_modules/ajv/dist/compile/codegen/scope.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.ValueScope = exports2.ValueScopeName = exports2.Scope = exports2.varKinds = exports2.UsedValueState = void 0;
     var code_1 = require_code();
     var ValueError = class extends Error {
       constructor(name2) {
@@ -43062,8 +44165,8 @@ var require_scope = __commonJS({
     (function(UsedValueState2) {
       UsedValueState2[UsedValueState2["Started"] = 0] = "Started";
       UsedValueState2[UsedValueState2["Completed"] = 1] = "Completed";
-    })(UsedValueState || (exports.UsedValueState = UsedValueState = {}));
-    exports.varKinds = {
+    })(UsedValueState || (exports2.UsedValueState = UsedValueState = {}));
+    exports2.varKinds = {
       const: new code_1.Name("const"),
       let: new code_1.Name("let"),
       var: new code_1.Name("var")
@@ -43092,7 +44195,7 @@ var require_scope = __commonJS({
         return this._names[prefix] = { prefix, index: 0 };
       }
     };
-    exports.Scope = Scope;
+    exports2.Scope = Scope;
     var ValueScopeName = class extends code_1.Name {
       constructor(prefix, nameStr) {
         super(nameStr);
@@ -43103,7 +44206,7 @@ var require_scope = __commonJS({
         this.scopePath = (0, code_1._)`.${new code_1.Name(property)}[${itemIndex}]`;
       }
     };
-    exports.ValueScopeName = ValueScopeName;
+    exports2.ValueScopeName = ValueScopeName;
     var line = (0, code_1._)`\n`;
     var ValueScope = class extends Scope {
       constructor(opts) {
@@ -43173,7 +44276,7 @@ var require_scope = __commonJS({
             nameSet.set(name2, UsedValueState.Started);
             let c3 = valueCode(name2);
             if (c3) {
-              const def = this.opts.es5 ? exports.varKinds.var : exports.varKinds.const;
+              const def = this.opts.es5 ? exports2.varKinds.var : exports2.varKinds.const;
               code = (0, code_1._)`${code}${def} ${name2} = ${c3};${this.opts._n}`;
             } else if (c3 = getCode === null || getCode === void 0 ? void 0 : getCode(name2)) {
               code = (0, code_1._)`${code}${c3}${this.opts._n}`;
@@ -43186,57 +44289,57 @@ var require_scope = __commonJS({
         return code;
       }
     };
-    exports.ValueScope = ValueScope;
+    exports2.ValueScope = ValueScope;
   }
 });
 
 // node_modules/ajv/dist/compile/codegen/index.js
 var require_codegen = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/index.js"(exports) {
+  "node_modules/ajv/dist/compile/codegen/index.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.or = exports2.and = exports2.not = exports2.CodeGen = exports2.operators = exports2.varKinds = exports2.ValueScopeName = exports2.ValueScope = exports2.Scope = exports2.Name = exports2.regexpCode = exports2.stringify = exports2.getProperty = exports2.nil = exports2.strConcat = exports2.str = exports2._ = void 0;
     var code_1 = require_code();
     var scope_1 = require_scope();
     var code_2 = require_code();
-    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "_", { enumerable: true, get: function() {
       return code_2._;
     } });
-    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "str", { enumerable: true, get: function() {
       return code_2.str;
     } });
-    Object.defineProperty(exports, "strConcat", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "strConcat", { enumerable: true, get: function() {
       return code_2.strConcat;
     } });
-    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "nil", { enumerable: true, get: function() {
       return code_2.nil;
     } });
-    Object.defineProperty(exports, "getProperty", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "getProperty", { enumerable: true, get: function() {
       return code_2.getProperty;
     } });
-    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "stringify", { enumerable: true, get: function() {
       return code_2.stringify;
     } });
-    Object.defineProperty(exports, "regexpCode", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "regexpCode", { enumerable: true, get: function() {
       return code_2.regexpCode;
     } });
-    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "Name", { enumerable: true, get: function() {
       return code_2.Name;
     } });
     var scope_2 = require_scope();
-    Object.defineProperty(exports, "Scope", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "Scope", { enumerable: true, get: function() {
       return scope_2.Scope;
     } });
-    Object.defineProperty(exports, "ValueScope", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "ValueScope", { enumerable: true, get: function() {
       return scope_2.ValueScope;
     } });
-    Object.defineProperty(exports, "ValueScopeName", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "ValueScopeName", { enumerable: true, get: function() {
       return scope_2.ValueScopeName;
     } });
-    Object.defineProperty(exports, "varKinds", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "varKinds", { enumerable: true, get: function() {
       return scope_2.varKinds;
     } });
-    exports.operators = {
+    exports2.operators = {
       GT: new code_1._Code(">"),
       GTE: new code_1._Code(">="),
       LT: new code_1._Code("<"),
@@ -43649,7 +44752,7 @@ var require_codegen = __commonJS({
       }
       // `+=` code
       add(lhs, rhs) {
-        return this._leafNode(new AssignOp(lhs, exports.operators.ADD, rhs));
+        return this._leafNode(new AssignOp(lhs, exports2.operators.ADD, rhs));
       }
       // appends passed SafeExpr to code or executes Block
       code(c3) {
@@ -43849,7 +44952,7 @@ var require_codegen = __commonJS({
         ns[ns.length - 1] = node;
       }
     };
-    exports.CodeGen = CodeGen;
+    exports2.CodeGen = CodeGen;
     function addNames(names2, from) {
       for (const n2 in from)
         names2[n2] = (names2[n2] || 0) + (from[n2] || 0);
@@ -43890,17 +44993,17 @@ var require_codegen = __commonJS({
     function not(x) {
       return typeof x == "boolean" || typeof x == "number" || x === null ? !x : (0, code_1._)`!${par(x)}`;
     }
-    exports.not = not;
-    var andCode = mappend(exports.operators.AND);
+    exports2.not = not;
+    var andCode = mappend(exports2.operators.AND);
     function and(...args2) {
       return args2.reduce(andCode);
     }
-    exports.and = and;
-    var orCode = mappend(exports.operators.OR);
+    exports2.and = and;
+    var orCode = mappend(exports2.operators.OR);
     function or(...args2) {
       return args2.reduce(orCode);
     }
-    exports.or = or;
+    exports2.or = or;
     function mappend(op) {
       return (x, y) => x === code_1.nil ? y : y === code_1.nil ? x : (0, code_1._)`${par(x)} ${op} ${par(y)}`;
     }
@@ -43912,10 +45015,10 @@ var require_codegen = __commonJS({
 
 // node_modules/ajv/dist/compile/util.js
 var require_util10 = __commonJS({
-  "node_modules/ajv/dist/compile/util.js"(exports) {
+  "node_modules/ajv/dist/compile/util.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.checkStrictMode = exports.getErrorPath = exports.Type = exports.useFunc = exports.setEvaluated = exports.evaluatedPropsToName = exports.mergeEvaluated = exports.eachItem = exports.unescapeJsonPointer = exports.escapeJsonPointer = exports.escapeFragment = exports.unescapeFragment = exports.schemaRefOrVal = exports.schemaHasRulesButRef = exports.schemaHasRules = exports.checkUnknownRules = exports.alwaysValidSchema = exports.toHash = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.checkStrictMode = exports2.getErrorPath = exports2.Type = exports2.useFunc = exports2.setEvaluated = exports2.evaluatedPropsToName = exports2.mergeEvaluated = exports2.eachItem = exports2.unescapeJsonPointer = exports2.escapeJsonPointer = exports2.escapeFragment = exports2.unescapeFragment = exports2.schemaRefOrVal = exports2.schemaHasRulesButRef = exports2.schemaHasRules = exports2.checkUnknownRules = exports2.alwaysValidSchema = exports2.toHash = void 0;
     var codegen_1 = require_codegen();
     var code_1 = require_code();
     function toHash(arr) {
@@ -43924,7 +45027,7 @@ var require_util10 = __commonJS({
         hash[item] = true;
       return hash;
     }
-    exports.toHash = toHash;
+    exports2.toHash = toHash;
     function alwaysValidSchema(it, schema) {
       if (typeof schema == "boolean")
         return schema;
@@ -43933,7 +45036,7 @@ var require_util10 = __commonJS({
       checkUnknownRules(it, schema);
       return !schemaHasRules(schema, it.self.RULES.all);
     }
-    exports.alwaysValidSchema = alwaysValidSchema;
+    exports2.alwaysValidSchema = alwaysValidSchema;
     function checkUnknownRules(it, schema = it.schema) {
       const { opts, self: self2 } = it;
       if (!opts.strictSchema)
@@ -43946,7 +45049,7 @@ var require_util10 = __commonJS({
           checkStrictMode(it, `unknown keyword: "${key}"`);
       }
     }
-    exports.checkUnknownRules = checkUnknownRules;
+    exports2.checkUnknownRules = checkUnknownRules;
     function schemaHasRules(schema, rules) {
       if (typeof schema == "boolean")
         return !schema;
@@ -43955,7 +45058,7 @@ var require_util10 = __commonJS({
           return true;
       return false;
     }
-    exports.schemaHasRules = schemaHasRules;
+    exports2.schemaHasRules = schemaHasRules;
     function schemaHasRulesButRef(schema, RULES3) {
       if (typeof schema == "boolean")
         return !schema;
@@ -43964,7 +45067,7 @@ var require_util10 = __commonJS({
           return true;
       return false;
     }
-    exports.schemaHasRulesButRef = schemaHasRulesButRef;
+    exports2.schemaHasRulesButRef = schemaHasRulesButRef;
     function schemaRefOrVal({ topSchemaRef, schemaPath }, schema, keyword, $data) {
       if (!$data) {
         if (typeof schema == "number" || typeof schema == "boolean")
@@ -43974,25 +45077,25 @@ var require_util10 = __commonJS({
       }
       return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword)}`;
     }
-    exports.schemaRefOrVal = schemaRefOrVal;
+    exports2.schemaRefOrVal = schemaRefOrVal;
     function unescapeFragment(str2) {
       return unescapeJsonPointer(decodeURIComponent(str2));
     }
-    exports.unescapeFragment = unescapeFragment;
+    exports2.unescapeFragment = unescapeFragment;
     function escapeFragment(str2) {
       return encodeURIComponent(escapeJsonPointer(str2));
     }
-    exports.escapeFragment = escapeFragment;
+    exports2.escapeFragment = escapeFragment;
     function escapeJsonPointer(str2) {
       if (typeof str2 == "number")
         return `${str2}`;
       return str2.replace(/~/g, "~0").replace(/\//g, "~1");
     }
-    exports.escapeJsonPointer = escapeJsonPointer;
+    exports2.escapeJsonPointer = escapeJsonPointer;
     function unescapeJsonPointer(str2) {
       return str2.replace(/~1/g, "/").replace(/~0/g, "~");
     }
-    exports.unescapeJsonPointer = unescapeJsonPointer;
+    exports2.unescapeJsonPointer = unescapeJsonPointer;
     function eachItem(xs, f) {
       if (Array.isArray(xs)) {
         for (const x of xs)
@@ -44001,14 +45104,14 @@ var require_util10 = __commonJS({
         f(xs);
       }
     }
-    exports.eachItem = eachItem;
+    exports2.eachItem = eachItem;
     function makeMergeEvaluated({ mergeNames, mergeToName, mergeValues, resultToName }) {
       return (gen, from, to, toName) => {
         const res = to === void 0 ? from : to instanceof codegen_1.Name ? (from instanceof codegen_1.Name ? mergeNames(gen, from, to) : mergeToName(gen, from, to), to) : from instanceof codegen_1.Name ? (mergeToName(gen, to, from), from) : mergeValues(from, to);
         return toName === codegen_1.Name && !(res instanceof codegen_1.Name) ? resultToName(gen, res) : res;
       };
     }
-    exports.mergeEvaluated = {
+    exports2.mergeEvaluated = {
       props: makeMergeEvaluated({
         mergeNames: (gen, from, to) => gen.if((0, codegen_1._)`${to} !== true && ${from} !== undefined`, () => {
           gen.if((0, codegen_1._)`${from} === true`, () => gen.assign(to, true), () => gen.assign(to, (0, codegen_1._)`${to} || {}`).code((0, codegen_1._)`Object.assign(${to}, ${from})`));
@@ -44039,11 +45142,11 @@ var require_util10 = __commonJS({
         setEvaluated(gen, props, ps);
       return props;
     }
-    exports.evaluatedPropsToName = evaluatedPropsToName;
+    exports2.evaluatedPropsToName = evaluatedPropsToName;
     function setEvaluated(gen, props, ps) {
       Object.keys(ps).forEach((p) => gen.assign((0, codegen_1._)`${props}${(0, codegen_1.getProperty)(p)}`, true));
     }
-    exports.setEvaluated = setEvaluated;
+    exports2.setEvaluated = setEvaluated;
     var snippets = {};
     function useFunc(gen, f) {
       return gen.scopeValue("func", {
@@ -44051,12 +45154,12 @@ var require_util10 = __commonJS({
         code: snippets[f.code] || (snippets[f.code] = new code_1._Code(f.code))
       });
     }
-    exports.useFunc = useFunc;
+    exports2.useFunc = useFunc;
     var Type;
     (function(Type2) {
       Type2[Type2["Num"] = 0] = "Num";
       Type2[Type2["Str"] = 1] = "Str";
-    })(Type || (exports.Type = Type = {}));
+    })(Type || (exports2.Type = Type = {}));
     function getErrorPath(dataProp, dataPropType, jsPropertySyntax) {
       if (dataProp instanceof codegen_1.Name) {
         const isNumber = dataPropType === Type.Num;
@@ -44064,7 +45167,7 @@ var require_util10 = __commonJS({
       }
       return jsPropertySyntax ? (0, codegen_1.getProperty)(dataProp).toString() : "/" + escapeJsonPointer(dataProp);
     }
-    exports.getErrorPath = getErrorPath;
+    exports2.getErrorPath = getErrorPath;
     function checkStrictMode(it, msg, mode = it.opts.strictSchema) {
       if (!mode)
         return;
@@ -44073,15 +45176,15 @@ var require_util10 = __commonJS({
         throw new Error(msg);
       it.self.logger.warn(msg);
     }
-    exports.checkStrictMode = checkStrictMode;
+    exports2.checkStrictMode = checkStrictMode;
   }
 });
 
 // node_modules/ajv/dist/compile/names.js
 var require_names = __commonJS({
-  "node_modules/ajv/dist/compile/names.js"(exports) {
+  "node_modules/ajv/dist/compile/names.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var names2 = {
       // validation function arguments
@@ -44112,26 +45215,26 @@ var require_names = __commonJS({
       jsonLen: new codegen_1.Name("jsonLen"),
       jsonPart: new codegen_1.Name("jsonPart")
     };
-    exports.default = names2;
+    exports2.default = names2;
   }
 });
 
 // node_modules/ajv/dist/compile/errors.js
 var require_errors2 = __commonJS({
-  "node_modules/ajv/dist/compile/errors.js"(exports) {
+  "node_modules/ajv/dist/compile/errors.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.extendErrors = exports.resetErrorsCount = exports.reportExtraError = exports.reportError = exports.keyword$DataError = exports.keywordError = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.extendErrors = exports2.resetErrorsCount = exports2.reportExtraError = exports2.reportError = exports2.keyword$DataError = exports2.keywordError = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
     var names_1 = require_names();
-    exports.keywordError = {
+    exports2.keywordError = {
       message: ({ keyword }) => (0, codegen_1.str)`must pass "${keyword}" keyword validation`
     };
-    exports.keyword$DataError = {
+    exports2.keyword$DataError = {
       message: ({ keyword, schemaType }) => schemaType ? (0, codegen_1.str)`"${keyword}" keyword must be ${schemaType} ($data)` : (0, codegen_1.str)`"${keyword}" keyword is invalid ($data)`
     };
-    function reportError(cxt, error2 = exports.keywordError, errorPaths, overrideAllErrors) {
+    function reportError(cxt, error2 = exports2.keywordError, errorPaths, overrideAllErrors) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
       const errObj = errorObjectCode(cxt, error2, errorPaths);
@@ -44141,8 +45244,8 @@ var require_errors2 = __commonJS({
         returnErrors(it, (0, codegen_1._)`[${errObj}]`);
       }
     }
-    exports.reportError = reportError;
-    function reportExtraError(cxt, error2 = exports.keywordError, errorPaths) {
+    exports2.reportError = reportError;
+    function reportExtraError(cxt, error2 = exports2.keywordError, errorPaths) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
       const errObj = errorObjectCode(cxt, error2, errorPaths);
@@ -44151,12 +45254,12 @@ var require_errors2 = __commonJS({
         returnErrors(it, names_1.default.vErrors);
       }
     }
-    exports.reportExtraError = reportExtraError;
+    exports2.reportExtraError = reportExtraError;
     function resetErrorsCount(gen, errsCount) {
       gen.assign(names_1.default.errors, errsCount);
       gen.if((0, codegen_1._)`${names_1.default.vErrors} !== null`, () => gen.if(errsCount, () => gen.assign((0, codegen_1._)`${names_1.default.vErrors}.length`, errsCount), () => gen.assign(names_1.default.vErrors, null)));
     }
-    exports.resetErrorsCount = resetErrorsCount;
+    exports2.resetErrorsCount = resetErrorsCount;
     function extendErrors({ gen, keyword, schemaValue, data, errsCount, it }) {
       if (errsCount === void 0)
         throw new Error("ajv implementation error");
@@ -44171,7 +45274,7 @@ var require_errors2 = __commonJS({
         }
       });
     }
-    exports.extendErrors = extendErrors;
+    exports2.extendErrors = extendErrors;
     function addError(gen, errObj) {
       const err2 = gen.const("err", errObj);
       gen.if((0, codegen_1._)`${names_1.default.vErrors} === null`, () => gen.assign(names_1.default.vErrors, (0, codegen_1._)`[${err2}]`), (0, codegen_1._)`${names_1.default.vErrors}.push(${err2})`);
@@ -44240,10 +45343,10 @@ var require_errors2 = __commonJS({
 
 // node_modules/ajv/dist/compile/validate/boolSchema.js
 var require_boolSchema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/boolSchema.js"(exports) {
+  "node_modules/ajv/dist/compile/validate/boolSchema.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.boolOrEmptySchema = exports2.topBoolOrEmptySchema = void 0;
     var errors_1 = require_errors2();
     var codegen_1 = require_codegen();
     var names_1 = require_names();
@@ -44261,7 +45364,7 @@ var require_boolSchema = __commonJS({
         gen.return(true);
       }
     }
-    exports.topBoolOrEmptySchema = topBoolOrEmptySchema;
+    exports2.topBoolOrEmptySchema = topBoolOrEmptySchema;
     function boolOrEmptySchema(it, valid) {
       const { gen, schema } = it;
       if (schema === false) {
@@ -44271,7 +45374,7 @@ var require_boolSchema = __commonJS({
         gen.var(valid, true);
       }
     }
-    exports.boolOrEmptySchema = boolOrEmptySchema;
+    exports2.boolOrEmptySchema = boolOrEmptySchema;
     function falseSchemaError(it, overrideAllErrors) {
       const { gen, data } = it;
       const cxt = {
@@ -44291,16 +45394,16 @@ var require_boolSchema = __commonJS({
 
 // node_modules/ajv/dist/compile/rules.js
 var require_rules = __commonJS({
-  "node_modules/ajv/dist/compile/rules.js"(exports) {
+  "node_modules/ajv/dist/compile/rules.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.getRules = exports.isJSONType = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.getRules = exports2.isJSONType = void 0;
     var _jsonTypes = ["string", "number", "integer", "boolean", "null", "object", "array"];
     var jsonTypes = new Set(_jsonTypes);
     function isJSONType(x) {
       return typeof x == "string" && jsonTypes.has(x);
     }
-    exports.isJSONType = isJSONType;
+    exports2.isJSONType = isJSONType;
     function getRules() {
       const groups = {
         number: { type: "number", rules: [] },
@@ -44316,39 +45419,39 @@ var require_rules = __commonJS({
         keywords: {}
       };
     }
-    exports.getRules = getRules;
+    exports2.getRules = getRules;
   }
 });
 
 // node_modules/ajv/dist/compile/validate/applicability.js
 var require_applicability = __commonJS({
-  "node_modules/ajv/dist/compile/validate/applicability.js"(exports) {
+  "node_modules/ajv/dist/compile/validate/applicability.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.shouldUseRule = exports.shouldUseGroup = exports.schemaHasRulesForType = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.shouldUseRule = exports2.shouldUseGroup = exports2.schemaHasRulesForType = void 0;
     function schemaHasRulesForType({ schema, self: self2 }, type) {
       const group = self2.RULES.types[type];
       return group && group !== true && shouldUseGroup(schema, group);
     }
-    exports.schemaHasRulesForType = schemaHasRulesForType;
+    exports2.schemaHasRulesForType = schemaHasRulesForType;
     function shouldUseGroup(schema, group) {
       return group.rules.some((rule) => shouldUseRule(schema, rule));
     }
-    exports.shouldUseGroup = shouldUseGroup;
+    exports2.shouldUseGroup = shouldUseGroup;
     function shouldUseRule(schema, rule) {
       var _a;
       return schema[rule.keyword] !== void 0 || ((_a = rule.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
     }
-    exports.shouldUseRule = shouldUseRule;
+    exports2.shouldUseRule = shouldUseRule;
   }
 });
 
 // node_modules/ajv/dist/compile/validate/dataType.js
 var require_dataType = __commonJS({
-  "node_modules/ajv/dist/compile/validate/dataType.js"(exports) {
+  "node_modules/ajv/dist/compile/validate/dataType.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.reportTypeError = exports2.checkDataTypes = exports2.checkDataType = exports2.coerceAndCheckDataType = exports2.getJSONTypes = exports2.getSchemaTypes = exports2.DataType = void 0;
     var rules_1 = require_rules();
     var applicability_1 = require_applicability();
     var errors_1 = require_errors2();
@@ -44358,7 +45461,7 @@ var require_dataType = __commonJS({
     (function(DataType2) {
       DataType2[DataType2["Correct"] = 0] = "Correct";
       DataType2[DataType2["Wrong"] = 1] = "Wrong";
-    })(DataType || (exports.DataType = DataType = {}));
+    })(DataType || (exports2.DataType = DataType = {}));
     function getSchemaTypes(schema) {
       const types = getJSONTypes(schema.type);
       const hasNull = types.includes("null");
@@ -44374,14 +45477,14 @@ var require_dataType = __commonJS({
       }
       return types;
     }
-    exports.getSchemaTypes = getSchemaTypes;
+    exports2.getSchemaTypes = getSchemaTypes;
     function getJSONTypes(ts) {
       const types = Array.isArray(ts) ? ts : ts ? [ts] : [];
       if (types.every(rules_1.isJSONType))
         return types;
       throw new Error("type must be JSONType or JSONType[]: " + types.join(","));
     }
-    exports.getJSONTypes = getJSONTypes;
+    exports2.getJSONTypes = getJSONTypes;
     function coerceAndCheckDataType(it, types) {
       const { gen, data, opts } = it;
       const coerceTo = coerceToTypes(types, opts.coerceTypes);
@@ -44397,7 +45500,7 @@ var require_dataType = __commonJS({
       }
       return checkTypes;
     }
-    exports.coerceAndCheckDataType = coerceAndCheckDataType;
+    exports2.coerceAndCheckDataType = coerceAndCheckDataType;
     var COERCIBLE = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean", "null"]);
     function coerceToTypes(types, coerceTypes) {
       return coerceTypes ? types.filter((t) => COERCIBLE.has(t) || coerceTypes === "array" && t === "array") : [];
@@ -44477,7 +45580,7 @@ var require_dataType = __commonJS({
         return (0, codegen_1.and)((0, codegen_1._)`typeof ${data} == "number"`, _cond, strictNums ? (0, codegen_1._)`isFinite(${data})` : codegen_1.nil);
       }
     }
-    exports.checkDataType = checkDataType;
+    exports2.checkDataType = checkDataType;
     function checkDataTypes(dataTypes, data, strictNums, correct) {
       if (dataTypes.length === 1) {
         return checkDataType(dataTypes[0], data, strictNums, correct);
@@ -44499,7 +45602,7 @@ var require_dataType = __commonJS({
         cond = (0, codegen_1.and)(cond, checkDataType(t, data, strictNums, correct));
       return cond;
     }
-    exports.checkDataTypes = checkDataTypes;
+    exports2.checkDataTypes = checkDataTypes;
     var typeError = {
       message: ({ schema }) => `must be ${schema}`,
       params: ({ schema, schemaValue }) => typeof schema == "string" ? (0, codegen_1._)`{type: ${schema}}` : (0, codegen_1._)`{type: ${schemaValue}}`
@@ -44508,7 +45611,7 @@ var require_dataType = __commonJS({
       const cxt = getTypeErrorContext(it);
       (0, errors_1.reportError)(cxt, typeError);
     }
-    exports.reportTypeError = reportTypeError;
+    exports2.reportTypeError = reportTypeError;
     function getTypeErrorContext(it) {
       const { gen, data, schema } = it;
       const schemaCode = (0, util_1.schemaRefOrVal)(it, schema, "type");
@@ -44529,10 +45632,10 @@ var require_dataType = __commonJS({
 
 // node_modules/ajv/dist/compile/validate/defaults.js
 var require_defaults2 = __commonJS({
-  "node_modules/ajv/dist/compile/validate/defaults.js"(exports) {
+  "node_modules/ajv/dist/compile/validate/defaults.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.assignDefaults = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.assignDefaults = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
     function assignDefaults(it, ty) {
@@ -44545,7 +45648,7 @@ var require_defaults2 = __commonJS({
         items.forEach((sch, i3) => assignDefault(it, i3, sch.default));
       }
     }
-    exports.assignDefaults = assignDefaults;
+    exports2.assignDefaults = assignDefaults;
     function assignDefault(it, prop, defaultValue) {
       const { gen, compositeRule, data, opts } = it;
       if (defaultValue === void 0)
@@ -44566,10 +45669,10 @@ var require_defaults2 = __commonJS({
 
 // node_modules/ajv/dist/vocabularies/code.js
 var require_code2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/code.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/code.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.validateUnion = exports.validateArray = exports.usePattern = exports.callValidateCode = exports.schemaProperties = exports.allSchemaProperties = exports.noPropertyInData = exports.propertyInData = exports.isOwnProperty = exports.hasPropFunc = exports.reportMissingProp = exports.checkMissingProp = exports.checkReportMissingProp = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.validateUnion = exports2.validateArray = exports2.usePattern = exports2.callValidateCode = exports2.schemaProperties = exports2.allSchemaProperties = exports2.noPropertyInData = exports2.propertyInData = exports2.isOwnProperty = exports2.hasPropFunc = exports2.reportMissingProp = exports2.checkMissingProp = exports2.checkReportMissingProp = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
     var names_1 = require_names();
@@ -44581,16 +45684,16 @@ var require_code2 = __commonJS({
         cxt.error();
       });
     }
-    exports.checkReportMissingProp = checkReportMissingProp;
+    exports2.checkReportMissingProp = checkReportMissingProp;
     function checkMissingProp({ gen, data, it: { opts } }, properties, missing) {
       return (0, codegen_1.or)(...properties.map((prop) => (0, codegen_1.and)(noPropertyInData(gen, data, prop, opts.ownProperties), (0, codegen_1._)`${missing} = ${prop}`)));
     }
-    exports.checkMissingProp = checkMissingProp;
+    exports2.checkMissingProp = checkMissingProp;
     function reportMissingProp(cxt, missing) {
       cxt.setParams({ missingProperty: missing }, true);
       cxt.error();
     }
-    exports.reportMissingProp = reportMissingProp;
+    exports2.reportMissingProp = reportMissingProp;
     function hasPropFunc(gen) {
       return gen.scopeValue("func", {
         // eslint-disable-next-line @typescript-eslint/unbound-method
@@ -44598,29 +45701,29 @@ var require_code2 = __commonJS({
         code: (0, codegen_1._)`Object.prototype.hasOwnProperty`
       });
     }
-    exports.hasPropFunc = hasPropFunc;
+    exports2.hasPropFunc = hasPropFunc;
     function isOwnProperty(gen, data, property) {
       return (0, codegen_1._)`${hasPropFunc(gen)}.call(${data}, ${property})`;
     }
-    exports.isOwnProperty = isOwnProperty;
+    exports2.isOwnProperty = isOwnProperty;
     function propertyInData(gen, data, property, ownProperties) {
       const cond = (0, codegen_1._)`${data}${(0, codegen_1.getProperty)(property)} !== undefined`;
       return ownProperties ? (0, codegen_1._)`${cond} && ${isOwnProperty(gen, data, property)}` : cond;
     }
-    exports.propertyInData = propertyInData;
+    exports2.propertyInData = propertyInData;
     function noPropertyInData(gen, data, property, ownProperties) {
       const cond = (0, codegen_1._)`${data}${(0, codegen_1.getProperty)(property)} === undefined`;
       return ownProperties ? (0, codegen_1.or)(cond, (0, codegen_1.not)(isOwnProperty(gen, data, property))) : cond;
     }
-    exports.noPropertyInData = noPropertyInData;
+    exports2.noPropertyInData = noPropertyInData;
     function allSchemaProperties(schemaMap) {
       return schemaMap ? Object.keys(schemaMap).filter((p) => p !== "__proto__") : [];
     }
-    exports.allSchemaProperties = allSchemaProperties;
+    exports2.allSchemaProperties = allSchemaProperties;
     function schemaProperties(it, schemaMap) {
       return allSchemaProperties(schemaMap).filter((p) => !(0, util_1.alwaysValidSchema)(it, schemaMap[p]));
     }
-    exports.schemaProperties = schemaProperties;
+    exports2.schemaProperties = schemaProperties;
     function callValidateCode({ schemaCode, data, it: { gen, topSchemaRef, schemaPath, errorPath }, it }, func2, context, passSchema) {
       const dataAndSchema = passSchema ? (0, codegen_1._)`${schemaCode}, ${data}, ${topSchemaRef}${schemaPath}` : data;
       const valCxt = [
@@ -44634,7 +45737,7 @@ var require_code2 = __commonJS({
       const args2 = (0, codegen_1._)`${dataAndSchema}, ${gen.object(...valCxt)}`;
       return context !== codegen_1.nil ? (0, codegen_1._)`${func2}.call(${context}, ${args2})` : (0, codegen_1._)`${func2}(${args2})`;
     }
-    exports.callValidateCode = callValidateCode;
+    exports2.callValidateCode = callValidateCode;
     var newRegExp = (0, codegen_1._)`new RegExp`;
     function usePattern({ gen, it: { opts } }, pattern) {
       const u2 = opts.unicodeRegExp ? "u" : "";
@@ -44646,7 +45749,7 @@ var require_code2 = __commonJS({
         code: (0, codegen_1._)`${regExp.code === "new RegExp" ? newRegExp : (0, util_2.useFunc)(gen, regExp)}(${pattern}, ${u2})`
       });
     }
-    exports.usePattern = usePattern;
+    exports2.usePattern = usePattern;
     function validateArray(cxt) {
       const { gen, data, keyword, it } = cxt;
       const valid = gen.name("valid");
@@ -44670,7 +45773,7 @@ var require_code2 = __commonJS({
         });
       }
     }
-    exports.validateArray = validateArray;
+    exports2.validateArray = validateArray;
     function validateUnion(cxt) {
       const { gen, schema, keyword, it } = cxt;
       if (!Array.isArray(schema))
@@ -44693,16 +45796,16 @@ var require_code2 = __commonJS({
       }));
       cxt.result(valid, () => cxt.reset(), () => cxt.error(true));
     }
-    exports.validateUnion = validateUnion;
+    exports2.validateUnion = validateUnion;
   }
 });
 
 // node_modules/ajv/dist/compile/validate/keyword.js
 var require_keyword2 = __commonJS({
-  "node_modules/ajv/dist/compile/validate/keyword.js"(exports) {
+  "node_modules/ajv/dist/compile/validate/keyword.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.validateKeywordUsage = exports.validSchemaType = exports.funcKeywordCode = exports.macroKeywordCode = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.validateKeywordUsage = exports2.validSchemaType = exports2.funcKeywordCode = exports2.macroKeywordCode = void 0;
     var codegen_1 = require_codegen();
     var names_1 = require_names();
     var code_1 = require_code2();
@@ -44723,7 +45826,7 @@ var require_keyword2 = __commonJS({
       }, valid);
       cxt.pass(valid, () => cxt.error(true));
     }
-    exports.macroKeywordCode = macroKeywordCode;
+    exports2.macroKeywordCode = macroKeywordCode;
     function funcKeywordCode(cxt, def) {
       var _a;
       const { gen, keyword, schema, parentSchema, $data, it } = cxt;
@@ -44767,7 +45870,7 @@ var require_keyword2 = __commonJS({
         gen.if((0, codegen_1.not)((_a2 = def.valid) !== null && _a2 !== void 0 ? _a2 : valid), errors);
       }
     }
-    exports.funcKeywordCode = funcKeywordCode;
+    exports2.funcKeywordCode = funcKeywordCode;
     function modifyData(cxt) {
       const { gen, data, it } = cxt;
       gen.if(it.parentData, () => gen.assign(data, (0, codegen_1._)`${it.parentData}[${it.parentDataProperty}]`));
@@ -44791,7 +45894,7 @@ var require_keyword2 = __commonJS({
     function validSchemaType(schema, schemaType, allowUndefined = false) {
       return !schemaType.length || schemaType.some((st) => st === "array" ? Array.isArray(schema) : st === "object" ? schema && typeof schema == "object" && !Array.isArray(schema) : typeof schema == st || allowUndefined && typeof schema == "undefined");
     }
-    exports.validSchemaType = validSchemaType;
+    exports2.validSchemaType = validSchemaType;
     function validateKeywordUsage({ schema, opts, self: self2, errSchemaPath }, def, keyword) {
       if (Array.isArray(def.keyword) ? !def.keyword.includes(keyword) : def.keyword !== keyword) {
         throw new Error("ajv implementation error");
@@ -44811,16 +45914,16 @@ var require_keyword2 = __commonJS({
         }
       }
     }
-    exports.validateKeywordUsage = validateKeywordUsage;
+    exports2.validateKeywordUsage = validateKeywordUsage;
   }
 });
 
 // node_modules/ajv/dist/compile/validate/subschema.js
 var require_subschema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/subschema.js"(exports) {
+  "node_modules/ajv/dist/compile/validate/subschema.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.extendSubschemaMode = exports2.extendSubschemaData = exports2.getSubschema = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
     function getSubschema(it, { keyword, schemaProp, schema, schemaPath, errSchemaPath, topSchemaRef }) {
@@ -44852,7 +45955,7 @@ var require_subschema = __commonJS({
       }
       throw new Error('either "keyword" or "schema" must be passed');
     }
-    exports.getSubschema = getSubschema;
+    exports2.getSubschema = getSubschema;
     function extendSubschemaData(subschema, it, { dataProp, dataPropType: dpType, data, dataTypes, propertyName }) {
       if (data !== void 0 && dataProp !== void 0) {
         throw new Error('both "data" and "dataProp" passed, only one allowed');
@@ -44883,7 +45986,7 @@ var require_subschema = __commonJS({
         subschema.dataNames = [...it.dataNames, _nextData];
       }
     }
-    exports.extendSubschemaData = extendSubschemaData;
+    exports2.extendSubschemaData = extendSubschemaData;
     function extendSubschemaMode(subschema, { jtdDiscriminator, jtdMetadata, compositeRule, createErrors, allErrors }) {
       if (compositeRule !== void 0)
         subschema.compositeRule = compositeRule;
@@ -44894,13 +45997,13 @@ var require_subschema = __commonJS({
       subschema.jtdDiscriminator = jtdDiscriminator;
       subschema.jtdMetadata = jtdMetadata;
     }
-    exports.extendSubschemaMode = extendSubschemaMode;
+    exports2.extendSubschemaMode = extendSubschemaMode;
   }
 });
 
 // node_modules/fast-deep-equal/index.js
 var require_fast_deep_equal = __commonJS({
-  "node_modules/fast-deep-equal/index.js"(exports, module2) {
+  "node_modules/fast-deep-equal/index.js"(exports2, module2) {
     "use strict";
     module2.exports = function equal(a2, b) {
       if (a2 === b) return true;
@@ -44935,7 +46038,7 @@ var require_fast_deep_equal = __commonJS({
 
 // node_modules/json-schema-traverse/index.js
 var require_json_schema_traverse = __commonJS({
-  "node_modules/json-schema-traverse/index.js"(exports, module2) {
+  "node_modules/json-schema-traverse/index.js"(exports2, module2) {
     "use strict";
     var traverse = module2.exports = function(schema, opts, cb) {
       if (typeof opts == "function") {
@@ -45023,10 +46126,10 @@ var require_json_schema_traverse = __commonJS({
 
 // node_modules/ajv/dist/compile/resolve.js
 var require_resolve = __commonJS({
-  "node_modules/ajv/dist/compile/resolve.js"(exports) {
+  "node_modules/ajv/dist/compile/resolve.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.getSchemaRefs = exports2.resolveUrl = exports2.normalizeId = exports2._getFullPath = exports2.getFullPath = exports2.inlineRef = void 0;
     var util_1 = require_util10();
     var equal = require_fast_deep_equal();
     var traverse = require_json_schema_traverse();
@@ -45057,7 +46160,7 @@ var require_resolve = __commonJS({
         return false;
       return countKeys(schema) <= limit;
     }
-    exports.inlineRef = inlineRef;
+    exports2.inlineRef = inlineRef;
     var REF_KEYWORDS = /* @__PURE__ */ new Set([
       "$ref",
       "$recursiveRef",
@@ -45099,22 +46202,22 @@ var require_resolve = __commonJS({
       const p = resolver.parse(id);
       return _getFullPath(resolver, p);
     }
-    exports.getFullPath = getFullPath;
+    exports2.getFullPath = getFullPath;
     function _getFullPath(resolver, p) {
       const serialized = resolver.serialize(p);
       return serialized.split("#")[0] + "#";
     }
-    exports._getFullPath = _getFullPath;
+    exports2._getFullPath = _getFullPath;
     var TRAILING_SLASH_HASH = /#\/?$/;
     function normalizeId(id) {
       return id ? id.replace(TRAILING_SLASH_HASH, "") : "";
     }
-    exports.normalizeId = normalizeId;
+    exports2.normalizeId = normalizeId;
     function resolveUrl(resolver, baseId, id) {
       id = normalizeId(id);
       return resolver.resolve(baseId, id);
     }
-    exports.resolveUrl = resolveUrl;
+    exports2.resolveUrl = resolveUrl;
     var ANCHOR = /^[a-z_][-a-z0-9._]*$/i;
     function getSchemaRefs(schema, baseId) {
       if (typeof schema == "boolean")
@@ -45173,16 +46276,16 @@ var require_resolve = __commonJS({
         return new Error(`reference "${ref}" resolves to more than one schema`);
       }
     }
-    exports.getSchemaRefs = getSchemaRefs;
+    exports2.getSchemaRefs = getSchemaRefs;
   }
 });
 
 // node_modules/ajv/dist/compile/validate/index.js
 var require_validate = __commonJS({
-  "node_modules/ajv/dist/compile/validate/index.js"(exports) {
+  "node_modules/ajv/dist/compile/validate/index.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.getData = exports.KeywordCxt = exports.validateFunctionCode = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.getData = exports2.KeywordCxt = exports2.validateFunctionCode = void 0;
     var boolSchema_1 = require_boolSchema();
     var dataType_1 = require_dataType();
     var applicability_1 = require_applicability();
@@ -45205,7 +46308,7 @@ var require_validate = __commonJS({
       }
       validateFunction(it, () => (0, boolSchema_1.topBoolOrEmptySchema)(it));
     }
-    exports.validateFunctionCode = validateFunctionCode;
+    exports2.validateFunctionCode = validateFunctionCode;
     function validateFunction({ gen, validateName, schema, schemaEnv, opts }, body2) {
       if (opts.code.es5) {
         gen.func(validateName, (0, codegen_1._)`${names_1.default.data}, ${names_1.default.valCxt}`, schemaEnv.$async, () => {
@@ -45626,7 +46729,7 @@ var require_validate = __commonJS({
         }
       }
     };
-    exports.KeywordCxt = KeywordCxt;
+    exports2.KeywordCxt = KeywordCxt;
     function keywordCode(it, keyword, def, ruleType) {
       const cxt = new KeywordCxt(it, def, keyword);
       if ("code" in def) {
@@ -45681,15 +46784,15 @@ var require_validate = __commonJS({
         return `Cannot access ${pointerType} ${up} levels up, current level is ${dataLevel}`;
       }
     }
-    exports.getData = getData;
+    exports2.getData = getData;
   }
 });
 
 // node_modules/ajv/dist/runtime/validation_error.js
 var require_validation_error = __commonJS({
-  "node_modules/ajv/dist/runtime/validation_error.js"(exports) {
+  "node_modules/ajv/dist/runtime/validation_error.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var ValidationError = class extends Error {
       constructor(errors) {
         super("validation failed");
@@ -45697,15 +46800,15 @@ var require_validation_error = __commonJS({
         this.ajv = this.validation = true;
       }
     };
-    exports.default = ValidationError;
+    exports2.default = ValidationError;
   }
 });
 
 // node_modules/ajv/dist/compile/ref_error.js
 var require_ref_error = __commonJS({
-  "node_modules/ajv/dist/compile/ref_error.js"(exports) {
+  "node_modules/ajv/dist/compile/ref_error.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var resolve_1 = require_resolve();
     var MissingRefError = class extends Error {
       constructor(resolver, baseId, ref, msg) {
@@ -45714,16 +46817,16 @@ var require_ref_error = __commonJS({
         this.missingSchema = (0, resolve_1.normalizeId)((0, resolve_1.getFullPath)(resolver, this.missingRef));
       }
     };
-    exports.default = MissingRefError;
+    exports2.default = MissingRefError;
   }
 });
 
 // node_modules/ajv/dist/compile/index.js
 var require_compile = __commonJS({
-  "node_modules/ajv/dist/compile/index.js"(exports) {
+  "node_modules/ajv/dist/compile/index.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.resolveSchema = exports2.getCompilingSchema = exports2.resolveRef = exports2.compileSchema = exports2.SchemaEnv = void 0;
     var codegen_1 = require_codegen();
     var validation_error_1 = require_validation_error();
     var names_1 = require_names();
@@ -45749,7 +46852,7 @@ var require_compile = __commonJS({
         this.refs = {};
       }
     };
-    exports.SchemaEnv = SchemaEnv;
+    exports2.SchemaEnv = SchemaEnv;
     function compileSchema(sch) {
       const _sch = getCompilingSchema.call(this, sch);
       if (_sch)
@@ -45835,7 +46938,7 @@ var require_compile = __commonJS({
         this._compilations.delete(sch);
       }
     }
-    exports.compileSchema = compileSchema;
+    exports2.compileSchema = compileSchema;
     function resolveRef(root, baseId, ref) {
       var _a;
       ref = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, ref);
@@ -45853,7 +46956,7 @@ var require_compile = __commonJS({
         return;
       return root.refs[ref] = inlineOrCompile.call(this, _sch);
     }
-    exports.resolveRef = resolveRef;
+    exports2.resolveRef = resolveRef;
     function inlineOrCompile(sch) {
       if ((0, resolve_1.inlineRef)(sch.schema, this.opts.inlineRefs))
         return sch.schema;
@@ -45865,7 +46968,7 @@ var require_compile = __commonJS({
           return sch;
       }
     }
-    exports.getCompilingSchema = getCompilingSchema;
+    exports2.getCompilingSchema = getCompilingSchema;
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
@@ -45904,7 +47007,7 @@ var require_compile = __commonJS({
       }
       return getJsonPointer.call(this, p, schOrRef);
     }
-    exports.resolveSchema = resolveSchema;
+    exports2.resolveSchema = resolveSchema;
     var PREVENT_SCOPE_CHANGE = /* @__PURE__ */ new Set([
       "properties",
       "patternProperties",
@@ -45944,7 +47047,7 @@ var require_compile = __commonJS({
 
 // node_modules/ajv/dist/refs/data.json
 var require_data = __commonJS({
-  "node_modules/ajv/dist/refs/data.json"(exports, module2) {
+  "node_modules/ajv/dist/refs/data.json"(exports2, module2) {
     module2.exports = {
       $id: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#",
       description: "Meta-schema for $data reference (JSON AnySchema extension proposal)",
@@ -45963,7 +47066,7 @@ var require_data = __commonJS({
 
 // node_modules/fast-uri/lib/utils.js
 var require_utils4 = __commonJS({
-  "node_modules/fast-uri/lib/utils.js"(exports, module2) {
+  "node_modules/fast-uri/lib/utils.js"(exports2, module2) {
     "use strict";
     var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
     var isIPv4 = RegExp.prototype.test.bind(/^(?:(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)$/u);
@@ -46497,7 +47600,7 @@ var require_utils4 = __commonJS({
 
 // node_modules/fast-uri/lib/schemes.js
 var require_schemes = __commonJS({
-  "node_modules/fast-uri/lib/schemes.js"(exports, module2) {
+  "node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
     "use strict";
     var { isUUID } = require_utils4();
     var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
@@ -46708,7 +47811,7 @@ var require_schemes = __commonJS({
 
 // node_modules/fast-uri/index.js
 var require_fast_uri = __commonJS({
-  "node_modules/fast-uri/index.js"(exports, module2) {
+  "node_modules/fast-uri/index.js"(exports2, module2) {
     "use strict";
     var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils4();
     var { SCHEMES, getSchemeHandler } = require_schemes();
@@ -47138,42 +48241,42 @@ var require_fast_uri = __commonJS({
 
 // node_modules/ajv/dist/runtime/uri.js
 var require_uri = __commonJS({
-  "node_modules/ajv/dist/runtime/uri.js"(exports) {
+  "node_modules/ajv/dist/runtime/uri.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var uri = require_fast_uri();
     uri.code = 'require("ajv/dist/runtime/uri").default';
-    exports.default = uri;
+    exports2.default = uri;
   }
 });
 
 // node_modules/ajv/dist/core.js
 var require_core3 = __commonJS({
-  "node_modules/ajv/dist/core.js"(exports) {
+  "node_modules/ajv/dist/core.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = void 0;
     var validate_1 = require_validate();
-    Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "KeywordCxt", { enumerable: true, get: function() {
       return validate_1.KeywordCxt;
     } });
     var codegen_1 = require_codegen();
-    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "_", { enumerable: true, get: function() {
       return codegen_1._;
     } });
-    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "str", { enumerable: true, get: function() {
       return codegen_1.str;
     } });
-    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "stringify", { enumerable: true, get: function() {
       return codegen_1.stringify;
     } });
-    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "nil", { enumerable: true, get: function() {
       return codegen_1.nil;
     } });
-    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "Name", { enumerable: true, get: function() {
       return codegen_1.Name;
     } });
-    Object.defineProperty(exports, "CodeGen", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "CodeGen", { enumerable: true, get: function() {
       return codegen_1.CodeGen;
     } });
     var validation_error_1 = require_validation_error();
@@ -47627,7 +48730,7 @@ var require_core3 = __commonJS({
     };
     Ajv2.ValidationError = validation_error_1.default;
     Ajv2.MissingRefError = ref_error_1.default;
-    exports.default = Ajv2;
+    exports2.default = Ajv2;
     function checkOptions(checkOpts, options, msg, log2 = "error") {
       for (const key in checkOpts) {
         const opt = key;
@@ -47760,25 +48863,25 @@ var require_core3 = __commonJS({
 
 // node_modules/ajv/dist/vocabularies/core/id.js
 var require_id = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/id.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/core/id.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var def = {
       keyword: "id",
       code() {
         throw new Error('NOT SUPPORTED: keyword "id", use "$id" for schema ID');
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/core/ref.js
 var require_ref = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/ref.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/core/ref.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.callRef = exports.getValidate = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.callRef = exports2.getValidate = void 0;
     var ref_error_1 = require_ref_error();
     var code_1 = require_code2();
     var codegen_1 = require_codegen();
@@ -47829,7 +48932,7 @@ var require_ref = __commonJS({
       const { gen } = cxt;
       return sch.validate ? gen.scopeValue("validate", { ref: sch.validate }) : (0, codegen_1._)`${gen.scopeValue("wrapper", { ref: sch })}.validate`;
     }
-    exports.getValidate = getValidate;
+    exports2.getValidate = getValidate;
     function callRef(cxt, v, sch, $async) {
       const { gen, it } = cxt;
       const { allErrors, schemaEnv: env2, opts } = it;
@@ -47890,16 +48993,16 @@ var require_ref = __commonJS({
         }
       }
     }
-    exports.callRef = callRef;
-    exports.default = def;
+    exports2.callRef = callRef;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/core/index.js
 var require_core4 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/index.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/core/index.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var id_1 = require_id();
     var ref_1 = require_ref();
     var core3 = [
@@ -47912,15 +49015,15 @@ var require_core4 = __commonJS({
       id_1.default,
       ref_1.default
     ];
-    exports.default = core3;
+    exports2.default = core3;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/validation/limitNumber.js
 var require_limitNumber = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var ops = codegen_1.operators;
     var KWDs = {
@@ -47944,15 +49047,15 @@ var require_limitNumber = __commonJS({
         cxt.fail$data((0, codegen_1._)`${data} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data})`);
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/validation/multipleOf.js
 var require_multipleOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var error2 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must be multiple of ${schemaCode}`,
@@ -47972,15 +49075,15 @@ var require_multipleOf = __commonJS({
         cxt.fail$data((0, codegen_1._)`(${schemaCode} === 0 || (${res} = ${data}/${schemaCode}, ${invalid}))`);
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/runtime/ucs2length.js
 var require_ucs2length = __commonJS({
-  "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
+  "node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     function ucs2length(str2) {
       const len = str2.length;
       let length = 0;
@@ -47997,16 +49100,16 @@ var require_ucs2length = __commonJS({
       }
       return length;
     }
-    exports.default = ucs2length;
+    exports2.default = ucs2length;
     ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
   }
 });
 
 // node_modules/ajv/dist/vocabularies/validation/limitLength.js
 var require_limitLength = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
     var ucs2length_1 = require_ucs2length();
@@ -48030,15 +49133,15 @@ var require_limitLength = __commonJS({
         cxt.fail$data((0, codegen_1._)`${len} ${op} ${schemaCode}`);
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/validation/pattern.js
 var require_pattern = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
     var util_1 = require_util10();
     var codegen_1 = require_codegen();
@@ -48067,15 +49170,15 @@ var require_pattern = __commonJS({
         }
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/validation/limitProperties.js
 var require_limitProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var error2 = {
       message({ keyword, schemaCode }) {
@@ -48096,15 +49199,15 @@ var require_limitProperties = __commonJS({
         cxt.fail$data((0, codegen_1._)`Object.keys(${data}).length ${op} ${schemaCode}`);
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/validation/required.js
 var require_required = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/required.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/required.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
@@ -48178,15 +49281,15 @@ var require_required = __commonJS({
         }
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/validation/limitItems.js
 var require_limitItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var error2 = {
       message({ keyword, schemaCode }) {
@@ -48207,26 +49310,26 @@ var require_limitItems = __commonJS({
         cxt.fail$data((0, codegen_1._)`${data}.length ${op} ${schemaCode}`);
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/runtime/equal.js
 var require_equal = __commonJS({
-  "node_modules/ajv/dist/runtime/equal.js"(exports) {
+  "node_modules/ajv/dist/runtime/equal.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var equal = require_fast_deep_equal();
     equal.code = 'require("ajv/dist/runtime/equal").default';
-    exports.default = equal;
+    exports2.default = equal;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
 var require_uniqueItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var dataType_1 = require_dataType();
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
@@ -48285,15 +49388,15 @@ var require_uniqueItems = __commonJS({
         }
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/validation/const.js
 var require_const = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/const.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/const.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
     var equal_1 = require_equal();
@@ -48314,15 +49417,15 @@ var require_const = __commonJS({
         }
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/validation/enum.js
 var require_enum = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/enum.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/enum.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
     var equal_1 = require_equal();
@@ -48363,15 +49466,15 @@ var require_enum = __commonJS({
         }
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/validation/index.js
 var require_validation = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/index.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/index.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var limitNumber_1 = require_limitNumber();
     var multipleOf_1 = require_multipleOf();
     var limitLength_1 = require_limitLength();
@@ -48401,16 +49504,16 @@ var require_validation = __commonJS({
       const_1.default,
       enum_1.default
     ];
-    exports.default = validation;
+    exports2.default = validation;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
 var require_additionalItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.validateAdditionalItems = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.validateAdditionalItems = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
     var error2 = {
@@ -48453,17 +49556,17 @@ var require_additionalItems = __commonJS({
         });
       }
     }
-    exports.validateAdditionalItems = validateAdditionalItems;
-    exports.default = def;
+    exports2.validateAdditionalItems = validateAdditionalItems;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/applicator/items.js
 var require_items = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/items.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.validateTuple = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.validateTuple = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
     var code_1 = require_code2();
@@ -48510,16 +49613,16 @@ var require_items = __commonJS({
         }
       }
     }
-    exports.validateTuple = validateTuple;
-    exports.default = def;
+    exports2.validateTuple = validateTuple;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
 var require_prefixItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var items_1 = require_items();
     var def = {
       keyword: "prefixItems",
@@ -48528,15 +49631,15 @@ var require_prefixItems = __commonJS({
       before: "uniqueItems",
       code: (cxt) => (0, items_1.validateTuple)(cxt, "items")
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/applicator/items2020.js
 var require_items2020 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
     var code_1 = require_code2();
@@ -48563,15 +49666,15 @@ var require_items2020 = __commonJS({
           cxt.ok((0, code_1.validateArray)(cxt));
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/applicator/contains.js
 var require_contains = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
     var error2 = {
@@ -48657,20 +49760,20 @@ var require_contains = __commonJS({
         }
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/applicator/dependencies.js
 var require_dependencies = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.validateSchemaDeps = exports.validatePropertyDeps = exports.error = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.validateSchemaDeps = exports2.validatePropertyDeps = exports2.error = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
     var code_1 = require_code2();
-    exports.error = {
+    exports2.error = {
       message: ({ params: { property, depsCount, deps } }) => {
         const property_ies = depsCount === 1 ? "property" : "properties";
         return (0, codegen_1.str)`must have ${property_ies} ${deps} when property ${property} is present`;
@@ -48685,7 +49788,7 @@ var require_dependencies = __commonJS({
       keyword: "dependencies",
       type: "object",
       schemaType: "object",
-      error: exports.error,
+      error: exports2.error,
       code(cxt) {
         const [propDeps, schDeps] = splitDependencies(cxt);
         validatePropertyDeps(cxt, propDeps);
@@ -48731,7 +49834,7 @@ var require_dependencies = __commonJS({
         }
       }
     }
-    exports.validatePropertyDeps = validatePropertyDeps;
+    exports2.validatePropertyDeps = validatePropertyDeps;
     function validateSchemaDeps(cxt, schemaDeps = cxt.schema) {
       const { gen, data, keyword, it } = cxt;
       const valid = gen.name("valid");
@@ -48750,16 +49853,16 @@ var require_dependencies = __commonJS({
         cxt.ok(valid);
       }
     }
-    exports.validateSchemaDeps = validateSchemaDeps;
-    exports.default = def;
+    exports2.validateSchemaDeps = validateSchemaDeps;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
 var require_propertyNames = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
     var error2 = {
@@ -48794,15 +49897,15 @@ var require_propertyNames = __commonJS({
         cxt.ok(valid);
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
 var require_additionalProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
     var codegen_1 = require_codegen();
     var names_1 = require_names();
@@ -48900,15 +50003,15 @@ var require_additionalProperties = __commonJS({
         }
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/applicator/properties.js
 var require_properties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var validate_1 = require_validate();
     var code_1 = require_code2();
     var util_1 = require_util10();
@@ -48958,15 +50061,15 @@ var require_properties = __commonJS({
         }
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
 var require_patternProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
@@ -49032,15 +50135,15 @@ var require_patternProperties = __commonJS({
         }
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/applicator/not.js
 var require_not = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/not.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/not.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util10();
     var def = {
       keyword: "not",
@@ -49063,15 +50166,15 @@ var require_not = __commonJS({
       },
       error: { message: "must NOT be valid" }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/applicator/anyOf.js
 var require_anyOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
     var def = {
       keyword: "anyOf",
@@ -49080,15 +50183,15 @@ var require_anyOf = __commonJS({
       code: code_1.validateUnion,
       error: { message: "must match a schema in anyOf" }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/applicator/oneOf.js
 var require_oneOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
     var error2 = {
@@ -49138,15 +50241,15 @@ var require_oneOf = __commonJS({
         }
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/applicator/allOf.js
 var require_allOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util10();
     var def = {
       keyword: "allOf",
@@ -49165,15 +50268,15 @@ var require_allOf = __commonJS({
         });
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/applicator/if.js
 var require_if = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/if.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/if.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util10();
     var error2 = {
@@ -49234,15 +50337,15 @@ var require_if = __commonJS({
       const schema = it.schema[keyword];
       return schema !== void 0 && !(0, util_1.alwaysValidSchema)(it, schema);
     }
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/applicator/thenElse.js
 var require_thenElse = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util10();
     var def = {
       keyword: ["then", "else"],
@@ -49252,15 +50355,15 @@ var require_thenElse = __commonJS({
           (0, util_1.checkStrictMode)(it, `"${keyword}" without "if" is ignored`);
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/applicator/index.js
 var require_applicator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/index.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/index.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var additionalItems_1 = require_additionalItems();
     var prefixItems_1 = require_prefixItems();
     var items_1 = require_items();
@@ -49300,15 +50403,15 @@ var require_applicator = __commonJS({
       applicator.push(contains_1.default);
       return applicator;
     }
-    exports.default = getApplicator;
+    exports2.default = getApplicator;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/format/format.js
 var require_format = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/format.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/format/format.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var error2 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match format "${schemaCode}"`,
@@ -49390,28 +50493,28 @@ var require_format = __commonJS({
         }
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/format/index.js
 var require_format2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/index.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/format/index.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var format_1 = require_format();
     var format2 = [format_1.default];
-    exports.default = format2;
+    exports2.default = format2;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/metadata.js
 var require_metadata = __commonJS({
-  "node_modules/ajv/dist/vocabularies/metadata.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/metadata.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.contentVocabulary = exports.metadataVocabulary = void 0;
-    exports.metadataVocabulary = [
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.contentVocabulary = exports2.metadataVocabulary = void 0;
+    exports2.metadataVocabulary = [
       "title",
       "description",
       "default",
@@ -49420,7 +50523,7 @@ var require_metadata = __commonJS({
       "writeOnly",
       "examples"
     ];
-    exports.contentVocabulary = [
+    exports2.contentVocabulary = [
       "contentMediaType",
       "contentEncoding",
       "contentSchema"
@@ -49430,9 +50533,9 @@ var require_metadata = __commonJS({
 
 // node_modules/ajv/dist/vocabularies/draft7.js
 var require_draft7 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/draft7.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/draft7.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core4();
     var validation_1 = require_validation();
     var applicator_1 = require_applicator();
@@ -49446,29 +50549,29 @@ var require_draft7 = __commonJS({
       metadata_1.metadataVocabulary,
       metadata_1.contentVocabulary
     ];
-    exports.default = draft7Vocabularies;
+    exports2.default = draft7Vocabularies;
   }
 });
 
 // node_modules/ajv/dist/vocabularies/discriminator/types.js
 var require_types = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.DiscrError = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.DiscrError = void 0;
     var DiscrError;
     (function(DiscrError2) {
       DiscrError2["Tag"] = "tag";
       DiscrError2["Mapping"] = "mapping";
-    })(DiscrError || (exports.DiscrError = DiscrError = {}));
+    })(DiscrError || (exports2.DiscrError = DiscrError = {}));
   }
 });
 
 // node_modules/ajv/dist/vocabularies/discriminator/index.js
 var require_discriminator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
+    Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var types_1 = require_types();
     var compile_1 = require_compile();
@@ -49565,13 +50668,13 @@ var require_discriminator = __commonJS({
         }
       }
     };
-    exports.default = def;
+    exports2.default = def;
   }
 });
 
 // node_modules/ajv/dist/refs/json-schema-draft-07.json
 var require_json_schema_draft_07 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports, module2) {
+  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports2, module2) {
     module2.exports = {
       $schema: "http://json-schema.org/draft-07/schema#",
       $id: "http://json-schema.org/draft-07/schema#",
@@ -49728,10 +50831,10 @@ var require_json_schema_draft_07 = __commonJS({
 
 // node_modules/ajv/dist/ajv.js
 var require_ajv = __commonJS({
-  "node_modules/ajv/dist/ajv.js"(exports, module2) {
+  "node_modules/ajv/dist/ajv.js"(exports2, module2) {
     "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.MissingRefError = exports2.ValidationError = exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = exports2.Ajv = void 0;
     var core_1 = require_core3();
     var draft7_1 = require_draft7();
     var discriminator_1 = require_discriminator();
@@ -49757,40 +50860,40 @@ var require_ajv = __commonJS({
         return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
       }
     };
-    exports.Ajv = Ajv2;
-    module2.exports = exports = Ajv2;
+    exports2.Ajv = Ajv2;
+    module2.exports = exports2 = Ajv2;
     module2.exports.Ajv = Ajv2;
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = Ajv2;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.default = Ajv2;
     var validate_1 = require_validate();
-    Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "KeywordCxt", { enumerable: true, get: function() {
       return validate_1.KeywordCxt;
     } });
     var codegen_1 = require_codegen();
-    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "_", { enumerable: true, get: function() {
       return codegen_1._;
     } });
-    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "str", { enumerable: true, get: function() {
       return codegen_1.str;
     } });
-    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "stringify", { enumerable: true, get: function() {
       return codegen_1.stringify;
     } });
-    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "nil", { enumerable: true, get: function() {
       return codegen_1.nil;
     } });
-    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "Name", { enumerable: true, get: function() {
       return codegen_1.Name;
     } });
-    Object.defineProperty(exports, "CodeGen", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "CodeGen", { enumerable: true, get: function() {
       return codegen_1.CodeGen;
     } });
     var validation_error_1 = require_validation_error();
-    Object.defineProperty(exports, "ValidationError", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "ValidationError", { enumerable: true, get: function() {
       return validation_error_1.default;
     } });
     var ref_error_1 = require_ref_error();
-    Object.defineProperty(exports, "MissingRefError", { enumerable: true, get: function() {
+    Object.defineProperty(exports2, "MissingRefError", { enumerable: true, get: function() {
       return ref_error_1.default;
     } });
   }
@@ -50355,6 +51458,15 @@ var init_shellward_config_schema = __esm({
             },
             "helm-uninstall": {
               description: "D347: helm uninstall removes a release and its resources",
+              enum: [
+                "off",
+                "note",
+                "warning",
+                "error"
+              ]
+            },
+            "hidden-commands": {
+              description: "P104: Commands the parse does not show",
               enum: [
                 "off",
                 "note",
@@ -51501,7 +52613,7 @@ var init_validate = __esm({
 
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "node_modules/yaml/dist/nodes/identity.js"(exports2) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -51537,28 +52649,28 @@ var require_identity = __commonJS({
       return false;
     }
     var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
-    exports.ALIAS = ALIAS;
-    exports.DOC = DOC;
-    exports.MAP = MAP;
-    exports.NODE_TYPE = NODE_TYPE;
-    exports.PAIR = PAIR;
-    exports.SCALAR = SCALAR;
-    exports.SEQ = SEQ;
-    exports.hasAnchor = hasAnchor;
-    exports.isAlias = isAlias2;
-    exports.isCollection = isCollection;
-    exports.isDocument = isDocument;
-    exports.isMap = isMap2;
-    exports.isNode = isNode;
-    exports.isPair = isPair;
-    exports.isScalar = isScalar3;
-    exports.isSeq = isSeq4;
+    exports2.ALIAS = ALIAS;
+    exports2.DOC = DOC;
+    exports2.MAP = MAP;
+    exports2.NODE_TYPE = NODE_TYPE;
+    exports2.PAIR = PAIR;
+    exports2.SCALAR = SCALAR;
+    exports2.SEQ = SEQ;
+    exports2.hasAnchor = hasAnchor;
+    exports2.isAlias = isAlias2;
+    exports2.isCollection = isCollection;
+    exports2.isDocument = isDocument;
+    exports2.isMap = isMap2;
+    exports2.isNode = isNode;
+    exports2.isPair = isPair;
+    exports2.isScalar = isScalar3;
+    exports2.isSeq = isSeq4;
   }
 });
 
 // node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports) {
+  "node_modules/yaml/dist/visit.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -51709,14 +52821,14 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports.visit = visit;
-    exports.visitAsync = visitAsync;
+    exports2.visit = visit;
+    exports2.visitAsync = visitAsync;
   }
 });
 
 // node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports) {
+  "node_modules/yaml/dist/doc/directives.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     var visit = require_visit();
@@ -51881,13 +52993,13 @@ var require_directives = __commonJS({
     };
     Directives.defaultYaml = { explicit: false, version: "1.2" };
     Directives.defaultTags = { "!!": "tag:yaml.org,2002:" };
-    exports.Directives = Directives;
+    exports2.Directives = Directives;
   }
 });
 
 // node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "node_modules/yaml/dist/doc/anchors.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     var visit = require_visit();
@@ -51948,16 +53060,16 @@ var require_anchors = __commonJS({
         sourceObjects
       };
     }
-    exports.anchorIsValid = anchorIsValid;
-    exports.anchorNames = anchorNames;
-    exports.createNodeAnchors = createNodeAnchors;
-    exports.findNewAnchor = findNewAnchor;
+    exports2.anchorIsValid = anchorIsValid;
+    exports2.anchorNames = anchorNames;
+    exports2.createNodeAnchors = createNodeAnchors;
+    exports2.findNewAnchor = findNewAnchor;
   }
 });
 
 // node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -52001,13 +53113,13 @@ var require_applyReviver = __commonJS({
       }
       return reviver.call(obj, key, val);
     }
-    exports.applyReviver = applyReviver;
+    exports2.applyReviver = applyReviver;
   }
 });
 
 // node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "node_modules/yaml/dist/nodes/toJS.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     function toJS(value, arg, ctx) {
@@ -52031,13 +53143,13 @@ var require_toJS = __commonJS({
         return Number(value);
       return value;
     }
-    exports.toJS = toJS;
+    exports2.toJS = toJS;
   }
 });
 
 // node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "node_modules/yaml/dist/nodes/Node.js"(exports2) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity3 = require_identity();
@@ -52072,13 +53184,13 @@ var require_Node = __commonJS({
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
-    exports.NodeBase = NodeBase;
+    exports2.NodeBase = NodeBase;
   }
 });
 
 // node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "node_modules/yaml/dist/nodes/Alias.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -52190,13 +53302,13 @@ var require_Alias = __commonJS({
       }
       return 1;
     }
-    exports.Alias = Alias;
+    exports2.Alias = Alias;
   }
 });
 
 // node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     var Node2 = require_Node();
@@ -52219,14 +53331,14 @@ var require_Scalar = __commonJS({
     Scalar.PLAIN = "PLAIN";
     Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
     Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
-    exports.Scalar = Scalar;
-    exports.isScalarValue = isScalarValue;
+    exports2.Scalar = Scalar;
+    exports2.isScalarValue = isScalarValue;
   }
 });
 
 // node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "node_modules/yaml/dist/doc/createNode.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var identity3 = require_identity();
@@ -52295,13 +53407,13 @@ var require_createNode = __commonJS({
         ref.node = node;
       return node;
     }
-    exports.createNode = createNode;
+    exports2.createNode = createNode;
   }
 });
 
 // node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "node_modules/yaml/dist/nodes/Collection.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var identity3 = require_identity();
@@ -52436,15 +53548,15 @@ var require_Collection = __commonJS({
         }
       }
     };
-    exports.Collection = Collection;
-    exports.collectionFromPath = collectionFromPath;
-    exports.isEmptyPath = isEmptyPath;
+    exports2.Collection = Collection;
+    exports2.collectionFromPath = collectionFromPath;
+    exports2.isEmptyPath = isEmptyPath;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
     "use strict";
     var stringifyComment = (str2) => str2.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -52453,15 +53565,15 @@ var require_stringifyComment = __commonJS({
       return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
     }
     var lineComment = (str2, indent, comment) => str2.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str2.endsWith(" ") ? "" : " ") + comment;
-    exports.indentComment = indentComment;
-    exports.lineComment = lineComment;
-    exports.stringifyComment = stringifyComment;
+    exports2.indentComment = indentComment;
+    exports2.lineComment = lineComment;
+    exports2.stringifyComment = stringifyComment;
   }
 });
 
 // node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -52588,16 +53700,16 @@ ${indent}${text.slice(fold + 1, end2)}`;
       }
       return end;
     }
-    exports.FOLD_BLOCK = FOLD_BLOCK;
-    exports.FOLD_FLOW = FOLD_FLOW;
-    exports.FOLD_QUOTED = FOLD_QUOTED;
-    exports.foldFlowLines = foldFlowLines;
+    exports2.FOLD_BLOCK = FOLD_BLOCK;
+    exports2.FOLD_FLOW = FOLD_FLOW;
+    exports2.FOLD_QUOTED = FOLD_QUOTED;
+    exports2.foldFlowLines = foldFlowLines;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -52874,13 +53986,13 @@ ${indent}`);
       }
       return res;
     }
-    exports.stringifyString = stringifyString;
+    exports2.stringifyString = stringifyString;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringify.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var identity3 = require_identity();
@@ -52997,14 +54109,14 @@ var require_stringify = __commonJS({
       return identity3.isScalar(node) || str2[0] === "{" || str2[0] === "[" ? `${props} ${str2}` : `${props}
 ${ctx.indent}${str2}`;
     }
-    exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify;
+    exports2.createStringifyContext = createStringifyContext;
+    exports2.stringify = stringify;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     var Scalar = require_Scalar();
@@ -53131,13 +54243,13 @@ ${ctx.indent}`;
       }
       return str2;
     }
-    exports.stringifyPair = stringifyPair;
+    exports2.stringifyPair = stringifyPair;
   }
 });
 
 // node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports) {
+  "node_modules/yaml/dist/log.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -53152,14 +54264,14 @@ var require_log = __commonJS({
           console.warn(warning2);
       }
     }
-    exports.debug = debug;
-    exports.warn = warn;
+    exports2.debug = debug;
+    exports2.warn = warn;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     var Scalar = require_Scalar();
@@ -53211,15 +54323,15 @@ var require_merge3 = __commonJS({
     function resolveAliasValue(ctx, value) {
       return ctx && identity3.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
     }
-    exports.addMergeToJSMap = addMergeToJSMap;
-    exports.isMergeKey = isMergeKey;
-    exports.merge = merge;
+    exports2.addMergeToJSMap = addMergeToJSMap;
+    exports2.isMergeKey = isMergeKey;
+    exports2.merge = merge;
   }
 });
 
 // node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
     "use strict";
     var log2 = require_log();
     var merge = require_merge3();
@@ -53277,13 +54389,13 @@ var require_addPairToJSMap = __commonJS({
       }
       return JSON.stringify(jsKey);
     }
-    exports.addPairToJSMap = addPairToJSMap;
+    exports2.addPairToJSMap = addPairToJSMap;
   }
 });
 
 // node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "node_modules/yaml/dist/nodes/Pair.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -53316,14 +54428,14 @@ var require_Pair = __commonJS({
         return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
       }
     };
-    exports.Pair = Pair;
-    exports.createPair = createPair;
+    exports2.Pair = Pair;
+    exports2.createPair = createPair;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     var stringify = require_stringify();
@@ -53468,13 +54580,13 @@ ${indent}${end}`;
         lines.push(ic.trimStart());
       }
     }
-    exports.stringifyCollection = stringifyCollection;
+    exports2.stringifyCollection = stringifyCollection;
   }
 });
 
 // node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -53611,14 +54723,14 @@ var require_YAMLMap = __commonJS({
         });
       }
     };
-    exports.YAMLMap = YAMLMap;
-    exports.findPair = findPair;
+    exports2.YAMLMap = YAMLMap;
+    exports2.findPair = findPair;
   }
 });
 
 // node_modules/yaml/dist/schema/common/map.js
 var require_map2 = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "node_modules/yaml/dist/schema/common/map.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -53634,13 +54746,13 @@ var require_map2 = __commonJS({
       },
       createNode: (schema, obj, ctx) => YAMLMap.YAMLMap.from(schema, obj, ctx)
     };
-    exports.map = map;
+    exports2.map = map;
   }
 });
 
 // node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -53750,13 +54862,13 @@ var require_YAMLSeq = __commonJS({
         idx = Number(idx);
       return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
     }
-    exports.YAMLSeq = YAMLSeq;
+    exports2.YAMLSeq = YAMLSeq;
   }
 });
 
 // node_modules/yaml/dist/schema/common/seq.js
 var require_seq2 = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "node_modules/yaml/dist/schema/common/seq.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -53772,13 +54884,13 @@ var require_seq2 = __commonJS({
       },
       createNode: (schema, obj, ctx) => YAMLSeq.YAMLSeq.from(schema, obj, ctx)
     };
-    exports.seq = seq;
+    exports2.seq = seq;
   }
 });
 
 // node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "node_modules/yaml/dist/schema/common/string.js"(exports2) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string = {
@@ -53791,13 +54903,13 @@ var require_string = __commonJS({
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
       }
     };
-    exports.string = string;
+    exports2.string = string;
   }
 });
 
 // node_modules/yaml/dist/schema/common/null.js
 var require_null2 = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "node_modules/yaml/dist/schema/common/null.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -53809,13 +54921,13 @@ var require_null2 = __commonJS({
       resolve: () => new Scalar.Scalar(null),
       stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
     };
-    exports.nullTag = nullTag;
+    exports2.nullTag = nullTag;
   }
 });
 
 // node_modules/yaml/dist/schema/core/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/core/bool.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -53833,13 +54945,13 @@ var require_bool2 = __commonJS({
         return value ? ctx.options.trueStr : ctx.options.falseStr;
       }
     };
-    exports.boolTag = boolTag;
+    exports2.boolTag = boolTag;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
     "use strict";
     function stringifyNumber({ format: format2, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -53860,13 +54972,13 @@ var require_stringifyNumber = __commonJS({
       }
       return n2;
     }
-    exports.stringifyNumber = stringifyNumber;
+    exports2.stringifyNumber = stringifyNumber;
   }
 });
 
 // node_modules/yaml/dist/schema/core/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "node_modules/yaml/dist/schema/core/float.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -53904,15 +55016,15 @@ var require_float2 = __commonJS({
       },
       stringify: stringifyNumber.stringifyNumber
     };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
+    exports2.float = float;
+    exports2.floatExp = floatExp;
+    exports2.floatNaN = floatNaN;
   }
 });
 
 // node_modules/yaml/dist/schema/core/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "node_modules/yaml/dist/schema/core/int.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -53949,15 +55061,15 @@ var require_int2 = __commonJS({
       resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
       stringify: (node) => intStringify(node, 16, "0x")
     };
-    exports.int = int;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
+    exports2.int = int;
+    exports2.intHex = intHex;
+    exports2.intOct = intOct;
   }
 });
 
 // node_modules/yaml/dist/schema/core/schema.js
 var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/core/schema.js"(exports2) {
     "use strict";
     var map = require_map2();
     var _null = require_null2();
@@ -53979,13 +55091,13 @@ var require_schema2 = __commonJS({
       float.floatExp,
       float.float
     ];
-    exports.schema = schema;
+    exports2.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/json/schema.js
 var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/json/schema.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var map = require_map2();
@@ -54046,13 +55158,13 @@ var require_schema3 = __commonJS({
       }
     };
     var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
-    exports.schema = schema;
+    exports2.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -54112,13 +55224,13 @@ var require_binary2 = __commonJS({
         return stringifyString.stringifyString({ comment, type, value: str2 }, ctx, onComment, onChompKeep);
       }
     };
-    exports.binary = binary2;
+    exports2.binary = binary2;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     var Pair = require_Pair();
@@ -54188,15 +55300,15 @@ ${cn.comment}` : item.comment;
       resolve: resolvePairs,
       createNode: createPairs
     };
-    exports.createPairs = createPairs;
-    exports.pairs = pairs;
-    exports.resolvePairs = resolvePairs;
+    exports2.createPairs = createPairs;
+    exports2.pairs = pairs;
+    exports2.resolvePairs = resolvePairs;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     var toJS = require_toJS();
@@ -54267,14 +55379,14 @@ var require_omap2 = __commonJS({
       },
       createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
     };
-    exports.YAMLOMap = YAMLOMap;
-    exports.omap = omap;
+    exports2.YAMLOMap = YAMLOMap;
+    exports2.omap = omap;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -54299,14 +55411,14 @@ var require_bool3 = __commonJS({
       resolve: () => new Scalar.Scalar(false),
       stringify: boolStringify
     };
-    exports.falseTag = falseTag;
-    exports.trueTag = trueTag;
+    exports2.falseTag = falseTag;
+    exports2.trueTag = trueTag;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -54347,15 +55459,15 @@ var require_float3 = __commonJS({
       },
       stringify: stringifyNumber.stringifyNumber
     };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
+    exports2.float = float;
+    exports2.floatExp = floatExp;
+    exports2.floatNaN = floatNaN;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -54425,16 +55537,16 @@ var require_int3 = __commonJS({
       resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
       stringify: (node) => intStringify(node, 16, "0x")
     };
-    exports.int = int;
-    exports.intBin = intBin;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
+    exports2.int = int;
+    exports2.intBin = intBin;
+    exports2.intHex = intHex;
+    exports2.intOct = intOct;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     var Pair = require_Pair();
@@ -54516,14 +55628,14 @@ var require_set2 = __commonJS({
         return map;
       }
     };
-    exports.YAMLSet = YAMLSet;
-    exports.set = set;
+    exports2.YAMLSet = YAMLSet;
+    exports2.set = set;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str2, asBigInt) {
@@ -54603,15 +55715,15 @@ var require_timestamp2 = __commonJS({
       },
       stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
     };
-    exports.floatTime = floatTime;
-    exports.intTime = intTime;
-    exports.timestamp = timestamp;
+    exports2.floatTime = floatTime;
+    exports2.intTime = intTime;
+    exports2.timestamp = timestamp;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema4 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
     "use strict";
     var map = require_map2();
     var _null = require_null2();
@@ -54649,13 +55761,13 @@ var require_schema4 = __commonJS({
       timestamp.floatTime,
       timestamp.timestamp
     ];
-    exports.schema = schema;
+    exports2.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports) {
+  "node_modules/yaml/dist/schema/tags.js"(exports2) {
     "use strict";
     var map = require_map2();
     var _null = require_null2();
@@ -54742,14 +55854,14 @@ var require_tags = __commonJS({
         return tags2;
       }, []);
     }
-    exports.coreKnownTags = coreKnownTags;
-    exports.getTags = getTags;
+    exports2.coreKnownTags = coreKnownTags;
+    exports2.getTags = getTags;
   }
 });
 
 // node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "node_modules/yaml/dist/schema/Schema.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     var map = require_map2();
@@ -54775,13 +55887,13 @@ var require_Schema = __commonJS({
         return copy;
       }
     };
-    exports.Schema = Schema;
+    exports2.Schema = Schema;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     var stringify = require_stringify();
@@ -54855,13 +55967,13 @@ var require_stringifyDocument = __commonJS({
       }
       return lines.join("\n") + "\n";
     }
-    exports.stringifyDocument = stringifyDocument;
+    exports2.stringifyDocument = stringifyDocument;
   }
 });
 
 // node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports) {
+  "node_modules/yaml/dist/doc/Document.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -55164,13 +56276,13 @@ var require_Document = __commonJS({
         return true;
       throw new Error("Expected a YAML collection as document contents");
     }
-    exports.Document = Document;
+    exports2.Document = Document;
   }
 });
 
 // node_modules/yaml/dist/errors.js
 var require_errors3 = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports) {
+  "node_modules/yaml/dist/errors.js"(exports2) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name2, pos, code, message4) {
@@ -55226,16 +56338,16 @@ ${pointer}
 `;
       }
     };
-    exports.YAMLError = YAMLError;
-    exports.YAMLParseError = YAMLParseError;
-    exports.YAMLWarning = YAMLWarning;
-    exports.prettifyError = prettifyError;
+    exports2.YAMLError = YAMLError;
+    exports2.YAMLParseError = YAMLParseError;
+    exports2.YAMLWarning = YAMLWarning;
+    exports2.prettifyError = prettifyError;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -55363,13 +56475,13 @@ var require_resolve_props = __commonJS({
         start: start2 ?? end
       };
     }
-    exports.resolveProps = resolveProps;
+    exports2.resolveProps = resolveProps;
   }
 });
 
 // node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -55405,13 +56517,13 @@ var require_util_contains_newline = __commonJS({
           return true;
       }
     }
-    exports.containsNewline = containsNewline;
+    exports2.containsNewline = containsNewline;
   }
 });
 
 // node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -55423,13 +56535,13 @@ var require_util_flow_indent_check = __commonJS({
         }
       }
     }
-    exports.flowIndentCheck = flowIndentCheck;
+    exports2.flowIndentCheck = flowIndentCheck;
   }
 });
 
 // node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -55439,13 +56551,13 @@ var require_util_map_includes = __commonJS({
       const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a2, b) => a2 === b || identity3.isScalar(a2) && identity3.isScalar(b) && a2.value === b.value;
       return items.some((pair) => isEqual(pair.key, search));
     }
-    exports.mapIncludes = mapIncludes;
+    exports2.mapIncludes = mapIncludes;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -55547,13 +56659,13 @@ var require_resolve_block_map = __commonJS({
       map.range = [bm.offset, offset, commentEnd ?? offset];
       return map;
     }
-    exports.resolveBlockMap = resolveBlockMap;
+    exports2.resolveBlockMap = resolveBlockMap;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -55598,13 +56710,13 @@ var require_resolve_block_seq = __commonJS({
       seq.range = [bs.offset, offset, commentEnd ?? offset];
       return seq;
     }
-    exports.resolveBlockSeq = resolveBlockSeq;
+    exports2.resolveBlockSeq = resolveBlockSeq;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -55641,13 +56753,13 @@ var require_resolve_end = __commonJS({
       }
       return { comment, offset };
     }
-    exports.resolveEnd = resolveEnd;
+    exports2.resolveEnd = resolveEnd;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     var Pair = require_Pair();
@@ -55835,13 +56947,13 @@ var require_resolve_flow_collection = __commonJS({
       }
       return coll;
     }
-    exports.resolveFlowCollection = resolveFlowCollection;
+    exports2.resolveFlowCollection = resolveFlowCollection;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     var Scalar = require_Scalar();
@@ -55900,13 +57012,13 @@ var require_compose_collection = __commonJS({
         node.format = tag.format;
       return node;
     }
-    exports.composeCollection = composeCollection;
+    exports2.composeCollection = composeCollection;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -56083,13 +57195,13 @@ var require_resolve_block_scalar = __commonJS({
         lines.push([split[i3], split[i3 + 1]]);
       return lines;
     }
-    exports.resolveBlockScalar = resolveBlockScalar;
+    exports2.resolveBlockScalar = resolveBlockScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -56304,13 +57416,13 @@ var require_resolve_flow_scalar = __commonJS({
         return raw;
       }
     }
-    exports.resolveFlowScalar = resolveFlowScalar;
+    exports2.resolveFlowScalar = resolveFlowScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
     "use strict";
     var identity3 = require_identity();
     var Scalar = require_Scalar();
@@ -56385,13 +57497,13 @@ var require_compose_scalar = __commonJS({
       }
       return tag;
     }
-    exports.composeScalar = composeScalar;
+    exports2.composeScalar = composeScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
     "use strict";
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
@@ -56415,13 +57527,13 @@ var require_util_empty_scalar_position = __commonJS({
       }
       return offset;
     }
-    exports.emptyScalarPosition = emptyScalarPosition;
+    exports2.emptyScalarPosition = emptyScalarPosition;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-node.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var identity3 = require_identity();
@@ -56520,14 +57632,14 @@ var require_compose_node = __commonJS({
         alias.comment = re4.comment;
       return alias;
     }
-    exports.composeEmptyNode = composeEmptyNode;
-    exports.composeNode = composeNode;
+    exports2.composeEmptyNode = composeEmptyNode;
+    exports2.composeNode = composeNode;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -56564,13 +57676,13 @@ var require_compose_doc = __commonJS({
       doc.range = [offset, contentEnd, re4.offset];
       return doc;
     }
-    exports.composeDoc = composeDoc;
+    exports2.composeDoc = composeDoc;
   }
 });
 
 // node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports) {
+  "node_modules/yaml/dist/compose/composer.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -56772,13 +57884,13 @@ ${end.comment}` : end.comment;
         }
       }
     };
-    exports.Composer = Composer;
+    exports2.Composer = Composer;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -56955,15 +58067,15 @@ var require_cst_scalar = __commonJS({
         }
       }
     }
-    exports.createScalarToken = createScalarToken;
-    exports.resolveAsScalar = resolveAsScalar;
-    exports.setScalarValue = setScalarValue;
+    exports2.createScalarToken = createScalarToken;
+    exports2.resolveAsScalar = resolveAsScalar;
+    exports2.setScalarValue = setScalarValue;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
     "use strict";
     var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -57018,13 +58130,13 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify;
+    exports2.stringify = stringify;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -57039,8 +58151,8 @@ var require_cst_visit = __commonJS({
     visit.REMOVE = REMOVE;
     visit.itemAtPath = (cst, path6) => {
       let item = cst;
-      for (const [field3, index] of path6) {
-        const tok = item?.[field3];
+      for (const [field2, index] of path6) {
+        const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
         } else
@@ -57050,8 +58162,8 @@ var require_cst_visit = __commonJS({
     };
     visit.parentCollection = (cst, path6) => {
       const parent = visit.itemAtPath(cst, path6.slice(0, -1));
-      const field3 = path6[path6.length - 1][0];
-      const coll = parent?.[field3];
+      const field2 = path6[path6.length - 1][0];
+      const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
@@ -57060,11 +58172,11 @@ var require_cst_visit = __commonJS({
       let ctrl = visitor(item, path6);
       if (typeof ctrl === "symbol")
         return ctrl;
-      for (const field3 of ["key", "value"]) {
-        const token = item[field3];
+      for (const field2 of ["key", "value"]) {
+        const token = item[field2];
         if (token && "items" in token) {
           for (let i3 = 0; i3 < token.items.length; ++i3) {
-            const ci = _visit(Object.freeze(path6.concat([[field3, i3]])), token.items[i3], visitor);
+            const ci = _visit(Object.freeze(path6.concat([[field2, i3]])), token.items[i3], visitor);
             if (typeof ci === "number")
               i3 = ci - 1;
             else if (ci === BREAK)
@@ -57074,19 +58186,19 @@ var require_cst_visit = __commonJS({
               i3 -= 1;
             }
           }
-          if (typeof ctrl === "function" && field3 === "key")
+          if (typeof ctrl === "function" && field2 === "key")
             ctrl = ctrl(item, path6);
         }
       }
       return typeof ctrl === "function" ? ctrl(item, path6) : ctrl;
     }
-    exports.visit = visit;
+    exports2.visit = visit;
   }
 });
 
 // node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports) {
+  "node_modules/yaml/dist/parse/cst.js"(exports2) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -57170,25 +58282,25 @@ var require_cst = __commonJS({
       }
       return null;
     }
-    exports.createScalarToken = cstScalar.createScalarToken;
-    exports.resolveAsScalar = cstScalar.resolveAsScalar;
-    exports.setScalarValue = cstScalar.setScalarValue;
-    exports.stringify = cstStringify.stringify;
-    exports.visit = cstVisit.visit;
-    exports.BOM = BOM;
-    exports.DOCUMENT = DOCUMENT;
-    exports.FLOW_END = FLOW_END;
-    exports.SCALAR = SCALAR;
-    exports.isCollection = isCollection;
-    exports.isScalar = isScalar3;
-    exports.prettyToken = prettyToken;
-    exports.tokenType = tokenType;
+    exports2.createScalarToken = cstScalar.createScalarToken;
+    exports2.resolveAsScalar = cstScalar.resolveAsScalar;
+    exports2.setScalarValue = cstScalar.setScalarValue;
+    exports2.stringify = cstStringify.stringify;
+    exports2.visit = cstVisit.visit;
+    exports2.BOM = BOM;
+    exports2.DOCUMENT = DOCUMENT;
+    exports2.FLOW_END = FLOW_END;
+    exports2.SCALAR = SCALAR;
+    exports2.isCollection = isCollection;
+    exports2.isScalar = isScalar3;
+    exports2.prettyToken = prettyToken;
+    exports2.tokenType = tokenType;
   }
 });
 
 // node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "node_modules/yaml/dist/parse/lexer.js"(exports2) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -57771,13 +58883,13 @@ var require_lexer = __commonJS({
         return yield* this.pushToIndex(i3, false);
       }
     };
-    exports.Lexer = Lexer;
+    exports2.Lexer = Lexer;
   }
 });
 
 // node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -57802,13 +58914,13 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports.LineCounter = LineCounter;
+    exports2.LineCounter = LineCounter;
   }
 });
 
 // node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports) {
+  "node_modules/yaml/dist/parse/parser.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -58676,13 +59788,13 @@ var require_parser = __commonJS({
         }
       }
     };
-    exports.Parser = Parser2;
+    exports2.Parser = Parser2;
   }
 });
 
 // node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports) {
+  "node_modules/yaml/dist/public-api.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -58770,16 +59882,16 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse;
-    exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument2;
-    exports.stringify = stringify;
+    exports2.parse = parse;
+    exports2.parseAllDocuments = parseAllDocuments;
+    exports2.parseDocument = parseDocument2;
+    exports2.stringify = stringify;
   }
 });
 
 // node_modules/yaml/dist/index.js
 var require_dist2 = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports) {
+  "node_modules/yaml/dist/index.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -58797,35 +59909,35 @@ var require_dist2 = __commonJS({
     var parser = require_parser();
     var publicApi = require_public_api();
     var visit = require_visit();
-    exports.Composer = composer.Composer;
-    exports.Document = Document.Document;
-    exports.Schema = Schema.Schema;
-    exports.YAMLError = errors.YAMLError;
-    exports.YAMLParseError = errors.YAMLParseError;
-    exports.YAMLWarning = errors.YAMLWarning;
-    exports.Alias = Alias.Alias;
-    exports.isAlias = identity3.isAlias;
-    exports.isCollection = identity3.isCollection;
-    exports.isDocument = identity3.isDocument;
-    exports.isMap = identity3.isMap;
-    exports.isNode = identity3.isNode;
-    exports.isPair = identity3.isPair;
-    exports.isScalar = identity3.isScalar;
-    exports.isSeq = identity3.isSeq;
-    exports.Pair = Pair.Pair;
-    exports.Scalar = Scalar.Scalar;
-    exports.YAMLMap = YAMLMap.YAMLMap;
-    exports.YAMLSeq = YAMLSeq.YAMLSeq;
-    exports.CST = cst;
-    exports.Lexer = lexer.Lexer;
-    exports.LineCounter = lineCounter.LineCounter;
-    exports.Parser = parser.Parser;
-    exports.parse = publicApi.parse;
-    exports.parseAllDocuments = publicApi.parseAllDocuments;
-    exports.parseDocument = publicApi.parseDocument;
-    exports.stringify = publicApi.stringify;
-    exports.visit = visit.visit;
-    exports.visitAsync = visit.visitAsync;
+    exports2.Composer = composer.Composer;
+    exports2.Document = Document.Document;
+    exports2.Schema = Schema.Schema;
+    exports2.YAMLError = errors.YAMLError;
+    exports2.YAMLParseError = errors.YAMLParseError;
+    exports2.YAMLWarning = errors.YAMLWarning;
+    exports2.Alias = Alias.Alias;
+    exports2.isAlias = identity3.isAlias;
+    exports2.isCollection = identity3.isCollection;
+    exports2.isDocument = identity3.isDocument;
+    exports2.isMap = identity3.isMap;
+    exports2.isNode = identity3.isNode;
+    exports2.isPair = identity3.isPair;
+    exports2.isScalar = identity3.isScalar;
+    exports2.isSeq = identity3.isSeq;
+    exports2.Pair = Pair.Pair;
+    exports2.Scalar = Scalar.Scalar;
+    exports2.YAMLMap = YAMLMap.YAMLMap;
+    exports2.YAMLSeq = YAMLSeq.YAMLSeq;
+    exports2.CST = cst;
+    exports2.Lexer = lexer.Lexer;
+    exports2.LineCounter = lineCounter.LineCounter;
+    exports2.Parser = parser.Parser;
+    exports2.parse = publicApi.parse;
+    exports2.parseAllDocuments = publicApi.parseAllDocuments;
+    exports2.parseDocument = publicApi.parseDocument;
+    exports2.stringify = publicApi.stringify;
+    exports2.visit = visit.visit;
+    exports2.visitAsync = visit.visitAsync;
   }
 });
 
@@ -58837,7 +59949,7 @@ var core = __toESM(require_core(), 1);
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile as readFile3, writeFile } from "node:fs/promises";
-import { dirname as dirname4, join as join4, resolve as resolve6 } from "node:path";
+import { dirname as dirname4, join as join5, resolve as resolve6 } from "node:path";
 import { fileURLToPath as fileURLToPath4 } from "node:url";
 
 // node_modules/is-plain-obj/index.js
@@ -59569,7 +60681,7 @@ var defaultVerboseFunction = ({
   return `${gray(`[${timestampString}]`)} ${gray(`[${commandId}]`)} ${color(icon)} ${color(message4)}`;
 };
 var serializeTimestamp = (timestamp) => `${padField(timestamp.getHours(), 2)}:${padField(timestamp.getMinutes(), 2)}:${padField(timestamp.getSeconds(), 2)}.${padField(timestamp.getMilliseconds(), 3)}`;
-var padField = (field3, padding) => String(field3).padStart(padding, "0");
+var padField = (field2, padding) => String(field2).padStart(padding, "0");
 var getFinalIcon = ({ failed, reject }) => {
   if (!failed) {
     return figures_default.tick;
@@ -65649,7 +66761,7 @@ init_config();
 init_config();
 import { constants as constants4 } from "node:fs";
 import { lstat, open, stat } from "node:fs/promises";
-import { basename, dirname, extname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, extname, join as join2, relative, resolve, sep } from "node:path";
 import { homedir } from "node:os";
 
 // src/config/json-locate.ts
@@ -65926,7 +67038,7 @@ async function entryExists(path6) {
 }
 async function projectAnchor(cwd) {
   for (let dir = cwd; ; ) {
-    if (await exists(join(dir, ".git")) || await exists(join(dir, "package.json"))) return dir;
+    if (await exists(join2(dir, ".git")) || await exists(join2(dir, "package.json"))) return dir;
     const up = dirname(dir);
     if (up === dir) return void 0;
     dir = up;
@@ -65936,7 +67048,7 @@ async function projectRoot(cwd) {
   const home = homedir();
   const stop2 = await projectAnchor(cwd) ?? cwd;
   for (let dir = cwd; ; ) {
-    if (dir !== home && await exists(join(dir, ".claude"))) return dir;
+    if (dir !== home && await exists(join2(dir, ".claude"))) return dir;
     const up = dirname(dir);
     if (dir === stop2 || up === dir) break;
     dir = up;
@@ -65949,7 +67061,7 @@ async function searchConfig(cwd) {
   for (let dir = cwd; ; ) {
     const found = [];
     for (const name2 of SEARCH_PLACES) {
-      const path6 = join(dir, name2);
+      const path6 = join2(dir, name2);
       if (name2 === "package.json") {
         const text = await readOptional(path6, display(path6, cwd));
         if (text === void 0 || !text.includes('"shellward"')) continue;
@@ -66022,7 +67134,7 @@ async function loadConfig(options) {
   const useSettings = options.claudeSettings ?? config.claudeSettings ?? true;
   if (useSettings) {
     for (const [name2, kind] of [["settings.local.json", "claude-settings-local"], ["settings.json", "claude-settings"]]) {
-      const path7 = join(root, ".claude", name2);
+      const path7 = join2(root, ".claude", name2);
       const text = await readOptional(path7, display(path7, cwd));
       if (text === void 0) continue;
       const file = display(path7, cwd);
@@ -66061,12 +67173,12 @@ async function readPacks(raw, dir, cwd) {
 
 // src/cli/io.ts
 import { createWriteStream as createWriteStream2, readFileSync as readFileSync3, statSync as statSync2 } from "node:fs";
-import { isAbsolute, join as join2 } from "node:path";
+import { isAbsolute, join as join3 } from "node:path";
 var LINE_HASH_MAX_BYTES = 64 * 1024 * 1024;
 function sarifFileText(cwd) {
   return (file) => {
     try {
-      const path6 = isAbsolute(file) ? file : join2(cwd, file);
+      const path6 = isAbsolute(file) ? file : join3(cwd, file);
       const st = statSync2(path6);
       if (!st.isFile() || st.size > LINE_HASH_MAX_BYTES) return void 0;
       return readFileSync3(path6).toString("utf8");
@@ -68128,11 +69240,11 @@ var Language = class _Language {
   /**
    * Get the node type id for a node type name.
    */
-  idForNodeType(type, named) {
+  idForNodeType(type, named2) {
     const typeLength = C.lengthBytesUTF8(type);
     const typeAddress = C._malloc(typeLength + 1);
     C.stringToUTF8(type, typeAddress, typeLength + 1);
-    const result = C._ts_language_symbol_for_name(this[0], typeAddress, typeLength, named ? 1 : 0);
+    const result = C._ts_language_symbol_for_name(this[0], typeAddress, typeLength, named2 ? 1 : 0);
     C._free(typeAddress);
     return result || null;
   }
@@ -68268,13 +69380,13 @@ ${body2}`);
     }
     const mod = await C.loadWebAssemblyModule(await bytes, { loadAsync: true });
     const symbolNames = Object.keys(mod);
-    const functionName = symbolNames.find((key) => LANGUAGE_FUNCTION_REGEX.test(key) && !key.includes("external_scanner_"));
-    if (!functionName) {
+    const functionName2 = symbolNames.find((key) => LANGUAGE_FUNCTION_REGEX.test(key) && !key.includes("external_scanner_"));
+    if (!functionName2) {
       console.log(`Couldn't find language function in WASM file. Symbols:
 ${JSON.stringify(symbolNames, null, 2)}`);
       throw new Error("Language.load failed: no language function found in WASM file");
     }
-    const languageAddress = mod[functionName]();
+    const languageAddress = mod[functionName2]();
     return new _Language(INTERNAL, languageAddress);
   }
 };
@@ -68608,8 +69720,8 @@ var Module2 = (() => {
       wasmBinaryFile ??= findWasmBinary();
       try {
         var result = await instantiateAsync(wasmBinary, wasmBinaryFile, info22);
-        var exports = receiveInstantiationResult(result);
-        return exports;
+        var exports2 = receiveInstantiationResult(result);
+        return exports2;
       } catch (e) {
         readyPromiseReject(e);
         return Promise.reject(e);
@@ -69042,12 +70154,12 @@ var Module2 = (() => {
       functionsInTableMap.set(func2, ret);
       return ret;
     }, "addFunction");
-    var updateGOT = /* @__PURE__ */ __name((exports, replace) => {
-      for (var symName in exports) {
+    var updateGOT = /* @__PURE__ */ __name((exports2, replace) => {
+      for (var symName in exports2) {
         if (isInternalSym(symName)) {
           continue;
         }
-        var value = exports[symName];
+        var value = exports2[symName];
         GOT[symName] ||= new WebAssembly.Global({
           "value": "i32",
           "mutable": true
@@ -69063,10 +70175,10 @@ var Module2 = (() => {
         }
       }
     }, "updateGOT");
-    var relocateExports = /* @__PURE__ */ __name((exports, memoryBase2, replace) => {
+    var relocateExports = /* @__PURE__ */ __name((exports2, memoryBase2, replace) => {
       var relocated = {};
-      for (var e in exports) {
-        var value = exports[e];
+      for (var e in exports2) {
+        var value = exports2[e];
         if (typeof value == "object") {
           value = value.value;
         }
@@ -69265,8 +70377,8 @@ var Module2 = (() => {
       metadata.neededDynlibs.forEach((needed) => loadDynamicLibrary(needed, flags, localScope));
       return loadModule();
     }, "loadWebAssemblyModule");
-    var mergeLibSymbols = /* @__PURE__ */ __name((exports, libName2) => {
-      for (var [sym, exp] of Object.entries(exports)) {
+    var mergeLibSymbols = /* @__PURE__ */ __name((exports2, libName2) => {
+      for (var [sym, exp] of Object.entries(exports2)) {
         const setImport = /* @__PURE__ */ __name((target) => {
           if (!isSymbolDefined(target)) {
             wasmImports[target] = exp;
@@ -69338,18 +70450,18 @@ var Module2 = (() => {
         return loadWebAssemblyModule(loadLibData(), flags2, libName2, localScope2, handle2);
       }
       __name(getExports, "getExports");
-      function moduleLoaded(exports) {
+      function moduleLoaded(exports2) {
         if (dso.global) {
-          mergeLibSymbols(exports, libName2);
+          mergeLibSymbols(exports2, libName2);
         } else if (localScope2) {
-          Object.assign(localScope2, exports);
+          Object.assign(localScope2, exports2);
         }
-        dso.exports = exports;
+        dso.exports = exports2;
       }
       __name(moduleLoaded, "moduleLoaded");
       if (flags2.loadAsync) {
-        return getExports().then((exports) => {
-          moduleLoaded(exports);
+        return getExports().then((exports2) => {
+          moduleLoaded(exports2);
           return true;
         });
       }
@@ -70180,6 +71292,31 @@ var Parser = class {
   }
 };
 
+// src/parse/heredoc-pressure.ts
+var MAX_HEREDOCS_PER_LINE = 500;
+function crowdedHeredocLine(text) {
+  let lineStart = 0;
+  let count2 = 0;
+  for (let i3 = 0; i3 < text.length; i3++) {
+    const c3 = text.charCodeAt(i3);
+    if (c3 === 10) {
+      lineStart = i3 + 1;
+      count2 = 0;
+    } else if (c3 === 60) {
+      let j = i3;
+      while (j < text.length && text.charCodeAt(j) === 60) j++;
+      const run3 = j - i3;
+      if (run3 !== 3) count2 += Math.floor(run3 / 2);
+      i3 = j - 1;
+      if (count2 > MAX_HEREDOCS_PER_LINE) {
+        const end = text.indexOf("\n", i3);
+        return { start: lineStart, end: end === -1 ? text.length : end };
+      }
+    }
+  }
+  return void 0;
+}
+
 // src/parse/parser.ts
 var ready;
 function initParser(init2 = {}) {
@@ -70207,6 +71344,7 @@ function parseBash(parser, text, timeoutMs = DEFAULT_PARSE_TIMEOUT_MS) {
   return parseBashBefore(parser, text, Date.now() + timeoutMs);
 }
 function parseBashBefore(parser, text, deadline) {
+  if (crowdedHeredocLine(text) !== void 0) return void 0;
   const start2 = Date.now();
   if (TIMED_OUT.some((t) => t.budget >= deadline - start2 && t.text === text)) return void 0;
   const progressCallback = (() => Date.now() > deadline);
@@ -71044,8 +72182,8 @@ var UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u2
 var NAMED_ESCAPES = { "	": "\\t", "\n": "\\n", "\r": "\\r" };
 function escapeForTerminal(s) {
   return s.replace(UNSAFE_CHARS, (c3) => {
-    const named = NAMED_ESCAPES[c3];
-    if (named) return named;
+    const named2 = NAMED_ESCAPES[c3];
+    if (named2) return named2;
     const code = c3.charCodeAt(0);
     return code <= 255 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
   });
@@ -71218,7 +72356,7 @@ function sortFileResults(results) {
 
 // src/sources/discover.ts
 import { stat as stat3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute3, join as join3, relative as relative3, resolve as resolve4 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join4, relative as relative3, resolve as resolve4 } from "node:path";
 
 // node_modules/tinyglobby/dist/index.mjs
 import { readdir, readdirSync, realpath, realpathSync, stat as stat2, statSync as statSync3 } from "fs";
@@ -71735,7 +72873,7 @@ var Builder = class {
 };
 
 // node_modules/tinyglobby/dist/index.mjs
-var import_picomatch3 = __toESM(require_picomatch2(), 1);
+var import_picomatch4 = __toESM(require_picomatch2(), 1);
 var isReadonlyArray = Array.isArray;
 var BACKSLASHES = /\\/g;
 var DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
@@ -71751,7 +72889,7 @@ function getPartialMatcher(patterns, options = {}) {
     patternsParts[i3] = parts2;
     const partsCount = parts2.length;
     const partMatchers = Array(partsCount);
-    for (j = 0; j < partsCount; j++) partMatchers[j] = (0, import_picomatch3.default)(parts2[j], options);
+    for (j = 0; j < partsCount; j++) partMatchers[j] = (0, import_picomatch4.default)(parts2[j], options);
     matchers[i3] = partMatchers;
   }
   return (input) => {
@@ -71810,7 +72948,7 @@ function ensureNonDriveRelativePath(path6) {
 var splitPatternOptions = { parts: true };
 function splitPattern(path6) {
   var _result$parts;
-  const result = import_picomatch3.default.scan(path6, splitPatternOptions);
+  const result = import_picomatch4.default.scan(path6, splitPatternOptions);
   return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path6];
 }
 var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
@@ -71820,7 +72958,7 @@ var escapeWin32Path = (path6) => path6.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\
 var escapePath = isWin ? escapeWin32Path : escapePosixPath;
 function isDynamicPattern(pattern, options) {
   if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
-  const scan2 = import_picomatch3.default.scan(pattern);
+  const scan2 = import_picomatch4.default.scan(pattern);
   return scan2.isGlob || scan2.negated;
 }
 function log(...tasks) {
@@ -71910,8 +73048,8 @@ function buildCrawler(options, patterns) {
     noglobstar: options.globstar === false,
     posix: true
   };
-  const matcher2 = (0, import_picomatch3.default)(processed.match, matchOptions);
-  const ignore = (0, import_picomatch3.default)(processed.ignore, matchOptions);
+  const matcher2 = (0, import_picomatch4.default)(processed.match, matchOptions);
+  const ignore = (0, import_picomatch4.default)(processed.ignore, matchOptions);
   const partialMatcher = getPartialMatcher(processed.match, matchOptions);
   const format2 = buildFormat(cwd, root, absolute);
   const excludeFormatter = absolute ? format2 : buildFormat(cwd, root, true);
@@ -72004,7 +73142,7 @@ async function gitFiles(dir) {
     maxBuffer: 256 * 1024 * 1024
   });
   if (r.exitCode !== 0 || r.failed) return void 0;
-  return String(r.stdout).split("\0").filter((f) => f !== "").map((f) => join3(dir, f));
+  return String(r.stdout).split("\0").filter((f) => f !== "").map((f) => join4(dir, f));
 }
 async function walk(dir) {
   const files = await glob("**/*", { cwd: dir, absolute: true, dot: true, onlyFiles: true, ignore: DEFAULT_IGNORE, followSymbolicLinks: false });
@@ -72063,14 +73201,6 @@ async function git2(cwd, args2, timeout) {
   return { ok: r.exitCode === 0 && !r.failed, stdout: String(r.stdout ?? "").trim(), stderr: String(r.stderr ?? "").trim() || (r.failed ? r.shortMessage ?? "" : "") };
 }
 var short = (sha) => sha.slice(0, 7);
-function field(value, ...keys) {
-  let v = value;
-  for (const k of keys) {
-    if (typeof v !== "object" || v === null) return void 0;
-    v = v[k];
-  }
-  return v;
-}
 async function rawParents(cwd, sha) {
   const r = await git2(cwd, ["cat-file", "commit", sha]);
   if (!r.ok) return [];
@@ -72102,10 +73232,9 @@ async function resolveBase(options) {
     await git2(cwd, ["fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--depth=1", remote, sha], FETCH_TIMEOUT_MS);
     return hasCommit(cwd, sha);
   };
-  const isPullRequest = options.eventName === "pull_request" || options.eventName === "pull_request_target";
   const parents = await rawParents(cwd, head);
-  const prHead = field(options.payload, "pull_request", "head", "sha");
-  if (isPullRequest && parents.length === 2 && (typeof prHead !== "string" || prHead === parents[1])) {
+  const pullRequest = eventBase2.pullRequest;
+  if (pullRequest && parents.length === 2 && (pullRequest.head === void 0 || pullRequest.head === parents[1])) {
     const first = parents[0];
     if (!await present(first, "the merge commit's first parent")) {
       throw new BaseUnavailable(
@@ -72301,6 +73430,7 @@ function gitRepositoryHazard(cwd, host) {
 // src/lint.ts
 init_checks();
 init_input_rules();
+init_statement();
 
 // src/core/fingerprint.ts
 import { createHash } from "node:crypto";
@@ -72379,29 +73509,37 @@ function isOversizedCommand(unit) {
 function judgeOversized(text, policy) {
   const span = { start: MAX_COMPLEXITY_LENGTH, end: text.length };
   const lower = describeComplexity({ status: "too-complex", construct: LENGTH_CONSTRUCT, span, nodeCount: 0 }) ?? "";
-  const why = `${lower.charAt(0).toUpperCase()}${lower.slice(1)}`;
+  return judgeUnparsed(text, policy, span, `${lower.charAt(0).toUpperCase()}${lower.slice(1)}`, LENGTH_CONSTRUCT);
+}
+var CROWDED_HEREDOCS_CONSTRUCT = "crowded-heredocs";
+function judgeCrowdedHeredocs(text, span, policy) {
+  const why = `A line holds more than ${MAX_HEREDOCS_PER_LINE} here-document operators (\`<<\`), more than the parser can be stopped in; the command is too complex to analyse.`;
+  return judgeUnparsed(text, policy, span, why, CROWDED_HEREDOCS_CONSTRUCT);
+}
+function judgeUnparsed(text, policy, span, why, construct) {
   const findings = [
     {
       ruleId: "parse-too-complex",
       message: `${why} It was not parsed.`,
       span,
-      data: { construct: LENGTH_CONSTRUCT, offset: span.start }
+      data: { construct, offset: span.start }
     }
   ];
   const scan2 = scanOversized(text, policy);
   const seen = scan2.program !== void 0 ? `\`${scan2.program}\` occurs in it` : "the rule names no program";
-  const model = { text, commands: [], gaps: [{ span, reason: "the command is too long to parse" }], environmentReads: [] };
+  const unparsed = construct === LENGTH_CONSTRUCT ? "the command is too long to parse" : "the command is too complex to parse";
+  const model = { text, commands: [], gaps: [{ span, reason: unparsed }], environmentReads: [] };
   const facts = { suggestions: [], readOnly: false, paths: [], model };
   if (scan2.deny) {
     return {
       findings,
-      decision: { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${scan2.deny.raw}: the command is too long to parse and ${seen}.`, rule: scan2.deny, ...facts }
+      decision: { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${scan2.deny.raw}: ${unparsed} and ${seen}.`, rule: scan2.deny, ...facts }
     };
   }
   if (scan2.ask) {
     return {
       findings,
-      decision: { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: `Rule ${scan2.ask.raw} asks for approval: the command is too long to parse and ${seen}.`, rule: scan2.ask, ...facts }
+      decision: { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: `Rule ${scan2.ask.raw} asks for approval: ${unparsed} and ${seen}.`, rule: scan2.ask, ...facts }
     };
   }
   return { findings, decision: { behavior: "ask", reason: "not-simple", code: "parse-too-complex", message: why, ...facts } };
@@ -72410,6 +73548,7 @@ function judgeOversized(text, policy) {
 // src/parse/nodes.ts
 init_complexity();
 init_words();
+init_arithmetic();
 var WORD_TYPES = /* @__PURE__ */ new Set([
   "word",
   "string",
@@ -72437,6 +73576,7 @@ function toAssignment(node, src) {
 function toHeredoc(node, src) {
   let start2;
   let body2;
+  let end;
   let stripTabs = false;
   for (const c3 of node.children) {
     if (!c3) continue;
@@ -72446,11 +73586,57 @@ function toHeredoc(node, src) {
   }
   if (!start2) return void 0;
   const startEnd = start2.endIndex;
+  for (const c3 of node.children) if (c3?.type === "heredoc_end") end = c3;
   const raw = src.slice(start2.startIndex, startEnd);
   const quoted = /['"\\]/.test(raw);
   const delimiter = raw.replace(/\$(?=['"])/g, "").replace(/['"\\]/g, "");
   const bodySpan = body2 ? spanOf(body2) : { start: startEnd, end: startEnd };
-  return { delimiter, quoted, stripTabs, body: body2 ? src.slice(bodySpan.start, bodySpan.end) : "", bodySpan };
+  const heredoc = { delimiter, quoted, stripTabs, body: body2 ? src.slice(bodySpan.start, bodySpan.end) : "", bodySpan };
+  return { heredoc, differs: bashDiffers(raw, quoted, stripTabs, src, startEnd, end?.startIndex) };
+}
+var METACHARACTERS = /* @__PURE__ */ new Set([" ", "	", "\n", ";", "|", "&", "<", ">", "(", ")"]);
+function bashDiffers(raw, quoted, stripTabs, src, regionStart, regionEnd) {
+  let word = "";
+  for (let i3 = 0; i3 < raw.length; i3++) {
+    const c3 = raw[i3];
+    if (METACHARACTERS.has(c3)) return `is a here-document whose delimiter bash ends at \`${c3}\` (\`${raw.slice(0, i3).slice(0, 40)}\`), earlier than the parser does: the body ends at another line, and what follows it runs as commands that are not modelled.`;
+    if (c3 === "\\") {
+      word += raw[++i3] ?? "";
+    } else if (c3 === "'") {
+      const j = raw.indexOf("'", i3 + 1);
+      word += raw.slice(i3 + 1, j < 0 ? raw.length : j);
+      i3 = j < 0 ? raw.length : j;
+    } else if (c3 === '"') {
+      let j = i3 + 1;
+      for (; j < raw.length && raw[j] !== '"'; j++) word += raw[j] === "\\" ? raw[++j] ?? "" : raw[j];
+      i3 = j;
+    } else if (c3 === "$" && (raw[i3 + 1] === "'" || raw[i3 + 1] === '"')) continue;
+    else word += c3;
+  }
+  if (quoted || regionEnd === void 0) return void 0;
+  const nl = src.indexOf("\n", regionStart);
+  if (nl < 0 || nl >= regionEnd) return void 0;
+  let joined = "";
+  let consumedLast = false;
+  for (let i3 = nl + 1; i3 < regionEnd; i3++) {
+    const c3 = src[i3];
+    if (c3 === "\\") {
+      if (src[i3 + 1] === "\n") {
+        consumedLast = i3 + 1 === regionEnd - 1;
+        i3++;
+        continue;
+      }
+      joined += c3 + (src[i3 + 1] ?? "");
+      i3++;
+      continue;
+    }
+    joined += c3;
+  }
+  if (consumedLast) return "is a here-document body whose last line ends in a backslash: bash joins it with the terminator line, so the document goes on past the parser's end, and what bash runs after it is not modelled.";
+  const lines = joined.split("\n");
+  const early = lines.findIndex((l) => (stripTabs ? l.replace(/^\t+/, "") : l).replace(/\r$/, "") === word);
+  if (early !== -1 && early < lines.length - 1) return `is a here-document body that bash, which joins backslash-newline pairs, ends at its line ${early + 1} (\`${word.slice(0, 40)}\`), earlier than the parser does: what follows runs as commands that are not modelled.`;
+  return void 0;
 }
 function toRedirect(node, src, nodeType = node.type) {
   let operator = "";
@@ -72459,14 +73645,16 @@ function toRedirect(node, src, nodeType = node.type) {
   const nested = [];
   const extraArgs = [];
   const unknown = [];
-  const heredoc = nodeType === "heredoc_redirect" ? toHeredoc(node, src) : void 0;
+  const read = nodeType === "heredoc_redirect" ? toHeredoc(node, src) : void 0;
+  const heredoc = read?.heredoc;
+  if (read?.differs) unknown.push({ span: { start: node.startIndex, end: Math.max(node.endIndex, read.heredoc.bodySpan.end) }, reason: read.differs });
   for (const c3 of node.children) {
     if (!c3) continue;
-    const t = c3.type;
+    const { type: t, named: named2 } = nodeKind(c3);
     if (t === "file_descriptor") fd = src.slice(c3.startIndex, c3.endIndex);
-    else if (!c3.isNamed) {
+    else if (!named2) {
       if (operator === "") operator = src.slice(c3.startIndex, c3.endIndex);
-    } else if (WORD_TYPES.has(t)) targets.push(toWord(c3, src));
+    } else if (WORD_TYPES.has(t)) targets.push(toWord(c3, src, t));
     else if (heredoc) {
       if (isRedirectNode(t)) {
         const r = toRedirect(c3, src, t);
@@ -72510,6 +73698,7 @@ var HEREDOC_PARTS = /* @__PURE__ */ new Set([
   "variable_assignments",
   "list"
 ]);
+var ARITHMETIC_TYPES = /* @__PURE__ */ new Set(["arithmetic_expansion", "compound_statement", "c_style_for_statement", "test_command", "command", "subscript", "expansion"]);
 var HEREDOC_TAIL = "follows a here-document delimiter in a form that is not modelled: what bash does with it is not known.";
 function subscriptCode(w, inIndex) {
   if (w.value === void 0 || w.parts.every((p) => p.kind === "literal" && !p.quoted)) return false;
@@ -72537,8 +73726,9 @@ function toSimpleCommand(node, src, statement, redirectedParent, place, pipeline
   const children = node.children;
   for (let i3 = 0; i3 < children.length; i3++) {
     const c3 = children[i3];
-    if (!c3?.isNamed) continue;
-    const type = c3.type;
+    if (!c3) continue;
+    const { type, named: named2 } = nodeKind(c3);
+    if (!named2) continue;
     if (type === "variable_assignment") assignments.push(toAssignment(c3, src));
     else if (isRedirectNode(type)) {
       const r = toRedirect(c3, src, type);
@@ -72548,7 +73738,7 @@ function toSimpleCommand(node, src, statement, redirectedParent, place, pipeline
     } else if (type === "command_name") {
       const inner = c3.namedChild(0);
       name2 = toWord(inner ?? c3, src);
-    } else if (WORD_TYPES.has(type) || node.fieldNameForChild(i3) === "argument") args2.push(toWord(c3, src));
+    } else if (WORD_TYPES.has(type) || node.fieldNameForChild(i3) === "argument") args2.push(toWord(c3, src, type));
   }
   if (redirectedParent) {
     for (const c3 of redirectedParent.namedChildren) {
@@ -72583,20 +73773,20 @@ var ENCLOSING_KIND = {
   arithmetic_expansion: "arithmetic",
   variable_assignment: "assignment"
 };
-function enclosingOf(kind, cursor, field3, src) {
+function enclosingOf(kind, cursor, field2, src) {
   const span = { start: cursor.startIndex, end: cursor.endIndex };
   if (kind === "for") {
     const node = cursor.currentNode;
     const variable = node.childForFieldName("variable")?.text;
     const values = node.childrenForFieldName("value").filter((c3) => c3 !== null);
     const hasIn = node.children.some((c3) => c3?.type === "in");
-    return { kind, span, ...field3 ? { field: field3 } : {}, ...variable ? { name: variable } : {}, ...hasIn ? { values: values.map((v) => toWord(v, src)) } : {} };
+    return { kind, span, ...field2 ? { field: field2 } : {}, ...variable ? { name: variable } : {}, ...hasIn ? { values: values.map((v) => toWord(v, src)) } : {} };
   }
   if (kind === "function") {
     const name2 = cursor.currentNode.childForFieldName("name")?.text;
-    return { kind, span, ...field3 ? { field: field3 } : {}, ...name2 ? { name: name2 } : {} };
+    return { kind, span, ...field2 ? { field: field2 } : {}, ...name2 ? { name: name2 } : {} };
   }
-  return { kind, span, ...field3 ? { field: field3 } : {} };
+  return { kind, span, ...field2 ? { field: field2 } : {} };
 }
 function errorAnchor(node) {
   const cursor = node.walk();
@@ -72637,6 +73827,31 @@ function previousNamedSpan(cursor) {
   for (; steps > 0; steps--) cursor.gotoNextSibling();
   return span;
 }
+var FLOW_CONTAINERS = /* @__PURE__ */ new Set([
+  "program",
+  "list",
+  "pipeline",
+  "subshell",
+  "compound_statement",
+  "if_statement",
+  "elif_clause",
+  "else_clause",
+  "while_statement",
+  "for_statement",
+  "c_style_for_statement",
+  "do_group",
+  "case_statement",
+  "case_item",
+  "function_definition",
+  "negated_command",
+  "redirected_statement",
+  "heredoc_redirect",
+  "command_substitution",
+  "process_substitution",
+  "ERROR"
+]);
+var FLOW_SCOPES = /* @__PURE__ */ new Set(["command_substitution", "process_substitution"]);
+var FLOW_TOKENS = /* @__PURE__ */ new Set(["&&", "||", "|", "|&", "&", "!", "then", "elif", "else", "do", "while", "until", "select", ";;", ";&", ";;&"]);
 function buildViews(tree, text) {
   const statements = [];
   const commands = [];
@@ -72660,23 +73875,35 @@ function buildViews(tree, text) {
   const declarations = [];
   const assignmentStatements = [];
   const unmodelled = [];
+  const arithmetic = [];
+  const numericSubstitutions = [];
+  const loopBindings = [];
   const pipeGroup = [];
   const pipeNext = [];
   const pipeStageAt = [];
+  const flowAt = [];
+  const flowIn = [];
+  let flowRoot;
   const hasError = tree.rootNode.hasError;
   const src = text.includes("\0") ? text.replaceAll("\0", "�") : text;
   const language = tree.language;
-  const namedById = [];
+  const infoById = [];
+  const infos = [];
+  let bracketAt = -2;
+  let bracketFrom = 0;
   try {
     for (; ; ) {
       nodeCount++;
       const typeId = cursor.nodeTypeId;
-      const type = language.types[typeId] || "ERROR";
-      let isNamed = namedById[typeId];
-      if (isNamed === void 0) {
-        isNamed = cursor.nodeIsNamed;
-        namedById[typeId] = isNamed;
+      let info3 = infoById[typeId];
+      if (info3 === void 0) {
+        const t = language.types[typeId] || "ERROR";
+        info3 = { type: t, named: cursor.nodeIsNamed, enclosing: Object.hasOwn(ENCLOSING_KIND, t) ? ENCLOSING_KIND[t] : void 0, word: WORD_TYPES.has(t) };
+        infoById[typeId] = info3;
       }
+      const type = info3.type;
+      const isNamed = info3.named;
+      infos[depth] = info3;
       complexity.visit(cursor, type, isNamed, depth);
       redirected[depth] = type === "redirected_statement" ? cursor.currentNode : void 0;
       const parentGroup = depth > 0 ? pipeGroup[depth - 1] : void 0;
@@ -72690,8 +73917,8 @@ function buildViews(tree, text) {
         const parentDepth = depth > 0 ? chainDepth[depth - 1] : 0;
         let chain = parentChain;
         let cdepth = parentDepth;
-        const kind = isNamed ? ENCLOSING_KIND[type] : void 0;
-        const parentKind = depth > 0 ? ENCLOSING_KIND[types[depth - 1]] : void 0;
+        const kind = isNamed ? info3.enclosing : void 0;
+        const parentKind = depth > 0 ? infos[depth - 1].enclosing : void 0;
         if (parentKind !== void 0 && cursor.currentFieldName === "condition") {
           chain = { enclosing: { kind: parentKind, span: { start: cursor.startIndex, end: cursor.endIndex }, field: "condition" }, parent: chain };
           cdepth++;
@@ -72727,17 +73954,49 @@ function buildViews(tree, text) {
         if (isNamed && type !== "comment") hasNamedBefore[depth] = true;
         if (depth + 1 < hasNamedBefore.length) hasNamedBefore[depth + 1] = false;
       }
+      const commandsBefore = commands.length;
       if (depth === 1 && isNamed && type !== "comment") {
         statement++;
         statements.push({ type, span: { start: cursor.startIndex, end: cursor.endIndex } });
       }
-      if (isNamed && WORD_TYPES.has(type) && (depth === 0 || !WORD_TYPES.has(types[depth - 1])) && /[[]/.test(text.slice(cursor.startIndex, cursor.endIndex)) || isNamed && depth > 0 && types[depth - 1] === "subscript" && cursor.currentFieldName === "index") {
+      let subscriptCandidate = false;
+      if (isNamed && info3.word && (depth === 0 || !infos[depth - 1].word)) {
+        const start2 = cursor.startIndex;
+        if (start2 < bracketFrom || bracketAt !== -1 && bracketAt < start2) bracketAt = text.indexOf("[", start2);
+        bracketFrom = start2;
+        subscriptCandidate = bracketAt !== -1 && bracketAt < cursor.endIndex;
+      }
+      if (subscriptCandidate || isNamed && depth > 0 && types[depth - 1] === "subscript" && cursor.currentFieldName === "index") {
         const inIndex = depth > 0 && types[depth - 1] === "subscript";
         const snippet = text.slice(cursor.startIndex, cursor.endIndex);
         if (/\$|`|\\[x0-7u]/.test(snippet)) {
           const w = toWord(cursor.currentNode);
           if (subscriptCode(w, inIndex)) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${snippet.slice(0, 40)}\` holds an array subscript with a substitution, which bash runs when it evaluates the text as arithmetic or as a variable name.` });
         }
+      }
+      if (isNamed && ARITHMETIC_TYPES.has(type)) {
+        const use = arithmeticUse(cursor.currentNode, src);
+        if (use) arithmetic.push(use);
+      }
+      if (isNamed && type === "command_substitution" && numericSubstitution(cursor.currentNode, src)) numericSubstitutions.push(cursor.startIndex);
+      if (isNamed && type === "for_statement") {
+        const node = cursor.currentNode;
+        const v = node.childForFieldName("variable");
+        if (v) loopBindings.push({ name: v.text, values: src.startsWith("select", node.startIndex) || node.childrenForFieldName("value").length === 0 ? void 0 : node.childrenForFieldName("value").filter((c3) => c3 !== null).map((c3) => toWord(c3, src)) });
+      }
+      if (isNamed && type === "concatenation") {
+        let at = cursor.startIndex;
+        let between = "";
+        for (const c3 of cursor.currentNode.namedChildren) {
+          if (!c3) continue;
+          between += text.slice(at, c3.startIndex);
+          at = c3.endIndex;
+        }
+        between += text.slice(at, cursor.endIndex);
+        if (between.includes("`")) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${text.slice(cursor.startIndex, Math.min(cursor.endIndex, cursor.startIndex + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
+      }
+      if (isNamed && type === "word" && text.slice(cursor.startIndex, cursor.endIndex).includes("`") && /(?:^|[^\\])(?:\\\\)*`/.test(text.slice(cursor.startIndex, cursor.endIndex))) {
+        unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${text.slice(cursor.startIndex, Math.min(cursor.endIndex, cursor.startIndex + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
       }
       if (isNamed && (type === "expansion" || type === "regex")) {
         const hidden2 = hiddenSubstitution(cursor.currentNode, text);
@@ -72791,17 +74050,39 @@ function buildViews(tree, text) {
         const span = { start: r.redirects[0].span.start, end: r.redirects[r.redirects.length - 1].span.end };
         commands.push({ span, name: void 0, args: [], assignments: [], redirects: r.redirects, statement: Math.max(statement, 0), compound: true, place: { chain: chains[depth], depth: chainDepth[depth] } });
       } else if (type === "command") {
-        const parent = depth > 0 && cursor.currentFieldName === "body" ? redirected[depth - 1] : void 0;
+        const parent = depth > 0 && redirected[depth - 1] !== void 0 && cursor.currentFieldName === "body" ? redirected[depth - 1] : void 0;
         const stage = stageAt[depth];
         const place = { chain: chains[depth], depth: chainDepth[depth], ...stage ? { pipeline: stage } : {} };
-        commands.push(toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth], unmodelled));
+        const simple = toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth], unmodelled);
+        commands.push(simple);
+        const ws = simple.name ? [simple.name, ...simple.args] : simple.args;
+        for (let i3 = 0; i3 + 1 < ws.length; i3++) {
+          if (ws[i3].span.end === ws[i3 + 1].span.start) {
+            unmodelled.push({ span: { start: ws[i3].span.start, end: ws[i3 + 1].span.end }, reason: `\`${src.slice(ws[i3].span.start, Math.min(ws[i3 + 1].span.end, ws[i3].span.start + 40))}\` is one word to bash but two to the parser.` });
+            break;
+          }
+        }
+      }
+      {
+        const parentFlow = depth > 0 ? flowIn[depth - 1] : void 0;
+        const parentIsContainer = parentFlow !== void 0 && depth > 0 && flowAt[depth - 1] === parentFlow && FLOW_CONTAINERS.has(parentFlow.type);
+        let node;
+        if (depth === 0 || isNamed && type !== "comment" && (FLOW_SCOPES.has(type) || parentIsContainer || parentFlow === void 0 && FLOW_CONTAINERS.has(type))) {
+          const field2 = depth > 0 && parentIsContainer ? cursor.currentFieldName : null;
+          node = { type, ...field2 ? { field: field2 } : {}, span: { start: cursor.startIndex, end: cursor.endIndex }, items: [] };
+          if (commands.length > commandsBefore) node.command = commands.length - 1;
+          if (parentFlow) parentFlow.items.push(node);
+          else flowRoot ??= node;
+        } else if (!isNamed && parentIsContainer && FLOW_TOKENS.has(type)) parentFlow.items.push(type);
+        flowAt[depth] = node;
+        flowIn[depth] = node ?? parentFlow;
       }
       if (cursor.gotoFirstChild()) {
         depth++;
         continue;
       }
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...unmodelled.length > 0 ? { unmodelled } : {} };
+        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...unmodelled.length > 0 ? { unmodelled } : {}, ...arithmetic.length > 0 ? { arithmetic, numericSubstitutions, loopBindings } : {}, ...flowRoot ? { flow: flowRoot } : {} };
         depth--;
       }
     }
@@ -72886,14 +74167,22 @@ var Linter = class _Linter {
   }
   active = /* @__PURE__ */ new Map();
   /**
-   * The checks with at least one rule that is not `off` for `profile` (after the configured
-   * severities): a check whose every finding would be dropped is not run at all.
+   * The checks to run for `profile`: `now`, those with at least one rule that is not `off` (after
+   * the configured severities), the policy check last; and `deferred`, the security checks whose
+   * every rule is off but whose findings gate the permission decision. A deferred check cannot
+   * print anything (its findings are all dropped by severity), so it runs only when the unit's
+   * decision is asked for (`lint` of a script never asks); a check that gates nothing and prints
+   * nothing is not run at all.
    */
   activeChecks(profile) {
     let list = this.active.get(profile);
     if (!list) {
-      list = CHECKS.filter((c3) => c3.rules.some((r) => this.severityFor(r.id, { profile }) !== void 0 || r.claudeCode !== void 0));
-      list = [...list.filter((c3) => c3.name !== "permission-rules"), ...list.filter((c3) => c3.name === "permission-rules")];
+      const shown = (c3) => c3.rules.some((r) => this.severityFor(r.id, { profile }) !== void 0);
+      const gating = (c3) => c3.rules.some((r) => r.claudeCode !== void 0);
+      const deferrable = (c3) => !shown(c3) && gating(c3) && isSecurityCheck(c3);
+      const all = CHECKS.filter((c3) => shown(c3) || gating(c3));
+      const ordered = [...all.filter((c3) => c3.name !== "permission-rules"), ...all.filter((c3) => c3.name === "permission-rules")];
+      list = { all: ordered, deferred: new Set(ordered.filter(deferrable)) };
       this.active.set(profile, list);
     }
     return list;
@@ -72929,13 +74218,18 @@ var Linter = class _Linter {
   }
   analyseOrThrow(unit, policy) {
     const out2 = [];
-    const gates = [];
+    const gateSlots = [];
+    let slot = 0;
+    let gateCount = 0;
     const index = this.lineIndex(unit.hostText);
     const place = (f) => {
       const claudeCode = ruleMeta(f.ruleId)?.claudeCode;
       if (claudeCode !== void 0 && isGatingFinding(f.ruleId, f.data)) {
         const order = typeof f.data?.order === "number" ? f.data.order : claudeCode.order;
-        gates.push({ ruleId: f.ruleId, message: f.message, span: f.span, order });
+        const into = gateSlots[slot] ?? [];
+        gateSlots[slot] = into;
+        into.push({ ruleId: f.ruleId, message: f.message, span: f.span, order });
+        gateCount++;
       }
       const severity = this.severityFor(f.ruleId, unit, f.severity);
       if (!severity) return;
@@ -72946,6 +74240,13 @@ var Linter = class _Linter {
     if (isOversizedCommand(unit)) {
       const judged = judgeOversized(unit.text, policy);
       for (const f of judged.findings) place(f);
+      return { diagnostics: out2, decision: () => judged.decision };
+    }
+    const crowded = crowdedHeredocLine(unit.text);
+    if (crowded) {
+      const judged = judgeCrowdedHeredocs(unit.text, crowded, policy);
+      const visible = this.severityFor("parse-too-complex", unit) !== void 0;
+      for (const f of judged.findings) place(visible ? f : { ruleId: INTERNAL_ERROR.id, message: `${f.message.replace(/ It was not parsed\.$/, "")} This code was not analysed.`, span: f.span });
       return { diagnostics: out2, decision: () => judged.decision };
     }
     const budget = parseBudgetMs(unit.text.length, this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS);
@@ -72990,10 +74291,32 @@ var Linter = class _Linter {
       const model = buildModel(parsed, { ...paths?.cwd !== void 0 ? { cwd: paths.cwd } : {}, home: (this.options.pathHost ?? { home: homedir2() }).home });
       let current;
       let currentGates = -1;
+      const active = this.activeChecks(unit.profile);
+      let deferred = [];
+      const runCheck = (check3, at) => {
+        const outer = slot;
+        slot = at + 1;
+        try {
+          check3.run(ctx);
+        } catch (err2) {
+          place({
+            ruleId: INTERNAL_ERROR.id,
+            message: `Check \`${check3.name}\` failed: ${err2 instanceof Error ? err2.message : String(err2)}`,
+            span: { start: 0, end: Math.min(unit.text.length, 1) }
+          });
+        } finally {
+          slot = outer;
+        }
+      };
       const decideNow = () => {
-        if (!current || currentGates !== gates.length) {
-          current = decide(unit.text, parsed, policy, { ...base, model, gates: [...gates] });
-          currentGates = gates.length;
+        if (deferred.length > 0) {
+          const waiting = deferred;
+          deferred = [];
+          for (const [check3, at] of waiting) runCheck(check3, at);
+        }
+        if (!current || currentGates !== gateCount) {
+          current = decide(unit.text, parsed, policy, { ...base, model, gates: gateSlots.flat() });
+          currentGates = gateCount;
         }
         return current;
       };
@@ -73008,17 +74331,10 @@ var Linter = class _Linter {
         report: place,
         ...this.options.packs ? { packs: this.options.packs } : {}
       };
-      for (const check3 of this.activeChecks(unit.profile)) {
-        try {
-          check3.run(ctx);
-        } catch (err2) {
-          place({
-            ruleId: INTERNAL_ERROR.id,
-            message: `Check \`${check3.name}\` failed: ${err2 instanceof Error ? err2.message : String(err2)}`,
-            span: { start: 0, end: Math.min(unit.text.length, 1) }
-          });
-        }
-      }
+      active.all.forEach((check3, at) => {
+        if (active.deferred.has(check3)) deferred.push([check3, at]);
+        else runCheck(check3, at);
+      });
       decision = () => {
         try {
           return decideNow();
@@ -73155,7 +74471,7 @@ function linterOptionsFor(config, mode) {
 }
 
 // src/runner.ts
-var import_picomatch4 = __toESM(require_picomatch2(), 1);
+var import_picomatch5 = __toESM(require_picomatch2(), 1);
 init_input_rules();
 import { open as open2, readFile as readFile2, stat as stat4 } from "node:fs/promises";
 
@@ -73649,7 +74965,7 @@ function argvToShell(argv, defaultDialect = "bash") {
 }
 
 // src/sources/kinds/devcontainer.ts
-var COMMANDS2 = ["initializeCommand", "onCreateCommand", "updateContentCommand", "postCreateCommand", "postStartCommand", "postAttachCommand"];
+var COMMANDS = ["initializeCommand", "onCreateCommand", "updateContentCommand", "postCreateCommand", "postStartCommand", "postAttachCommand"];
 function isDevcontainerPath(path6) {
   const p = posixPath(path6);
   const b = baseName(p);
@@ -73685,7 +75001,7 @@ function extractDevcontainer(text, ctx) {
       units.push({ unit: sh.directExec ? { ...unit, context: { directExec: true } } : unit, kind: "devcontainer-command" });
     }
   };
-  for (const key of COMMANDS2) {
+  for (const key of COMMANDS) {
     const v = root[key];
     const obj = object(v);
     if (obj) for (const [name2, c3] of Object.entries(obj)) one(c3, [key, name2]);
@@ -75898,8 +77214,8 @@ function kindByName(path6, options = {}) {
 }
 var SNIFF_CHARS = 64 * 1024;
 function identifyKind(path6, head, options = {}) {
-  const named = kindByName(path6, options);
-  if (named) return named;
+  const named2 = kindByName(path6, options);
+  if (named2) return named2;
   if (head !== void 0) {
     const text = head.replace(/^\uFEFF/, "");
     for (const k of INPUT_KINDS) if (k.sniff?.(path6, k.read === "stream" ? text : text.slice(0, 512))) return k;
@@ -76071,17 +77387,42 @@ function unitRange(unit, index, lineShift = 0) {
   const e = index.position(Math.max(end, start2 + 1));
   return { start: { line: s.line + lineShift, column: s.column }, end: { line: e.line + lineShift, column: e.column } };
 }
+var VerdictMemo = class _VerdictMemo {
+  constructor(linter) {
+    this.linter = linter;
+  }
+  linter;
+  /** Upper bound of the command text kept, in UTF-16 code units. */
+  static maxChars = 8 * 1024 * 1024;
+  byKey = /* @__PURE__ */ new Map();
+  chars = 0;
+  /** `verdictFor(command, request, linter)`, computed once per distinct command, cwd and home. */
+  verdict(command, request) {
+    const key = `${request.cwd === void 0 ? "-" : `+${request.cwd}`}\0${request.home === void 0 ? "-" : request.home === null ? "0" : `+${request.home}`}\0${command}`;
+    const known = this.byKey.get(key);
+    if (known) return known;
+    const verdict = verdictFor(command, request, this.linter);
+    if (this.chars + key.length > _VerdictMemo.maxChars) {
+      this.byKey.clear();
+      this.chars = 0;
+    }
+    this.byKey.set(key, verdict);
+    this.chars += key.length;
+    return verdict;
+  }
+};
 function unitVerdict(linter, unit, kind, options = {}) {
   const index = options.index ?? new LineIndex(unit.hostText);
   const cwd = unit.context?.cwd ?? options.defaultCwd;
   const { additionalDirectories: _dirs, ...context } = unit.context ?? {};
   const home = unit.context?.home;
+  const request = { ...cwd !== void 0 ? { cwd } : {}, ...home !== void 0 ? { home } : {} };
   return {
     kind,
     command: unit.text,
     range: unitRange(unit, index, options.lineShift ?? 0),
     ...Object.keys(context).length > 0 ? { context } : {},
-    verdict: isAnalysedShell(unit.context) ? verdictFor(unit.text, { ...cwd !== void 0 ? { cwd } : {}, ...home !== void 0 ? { home } : {} }, linter) : notAnalysedVerdict(unit.context?.shell ?? "unknown")
+    verdict: isAnalysedShell(unit.context) ? options.memo?.verdict(unit.text, request) ?? verdictFor(unit.text, request, linter) : notAnalysedVerdict(unit.context?.shell ?? "unknown")
   };
 }
 var NOT_ANALYSED = "not-analysed";
@@ -76164,9 +77505,10 @@ async function lintFiles(linter, candidates, options) {
     transcript: options.transcriptProfile ?? "agent"
   };
   const seen = /* @__PURE__ */ new Set();
+  const memo = options.verdicts ? new VerdictMemo(linter) : void 0;
   const parser = await initParser();
   const names2 = options.makefileNames ?? [];
-  const extraNames = names2.length > 0 ? (0, import_picomatch4.default)([...names2], { dot: true }) : void 0;
+  const extraNames = names2.length > 0 ? (0, import_picomatch5.default)([...names2], { dot: true }) : void 0;
   const kindOptions = extraNames ? { makefileName: extraNames } : {};
   const pending = [];
   const startLoad = (i3) => {
@@ -76198,7 +77540,7 @@ async function lintFiles(linter, candidates, options) {
     const kind = loaded.input;
     const kindProfile = profiles[kind.profileKey];
     if (kind.read === "stream") {
-      push(...await lintStream(linter, c3, file, seen, kindProfile, options.verdicts === true));
+      push(...await lintStream(linter, c3, file, seen, kindProfile, memo));
       continue;
     }
     if (loaded.data === void 0) {
@@ -76235,7 +77577,7 @@ async function lintFiles(linter, candidates, options) {
     if (options.verdicts) {
       const defaultCwd = resolve5(dirname3(c3.path));
       const verdicts = units.flatMap(
-        (u2, i4) => (u2.unit.granularity === "script" ? statementUnits(parser, u2.unit, analysed[i4]?.statements) : [u2.unit]).map((s) => unitVerdict(linter, s, u2.kind, { index, defaultCwd }))
+        (u2, i4) => (u2.unit.granularity === "script" ? statementUnits(parser, u2.unit, analysed[i4]?.statements) : [u2.unit]).map((s) => unitVerdict(linter, s, u2.kind, { index, defaultCwd, ...memo ? { memo } : {} }))
       );
       result = { ...result, verdicts };
     }
@@ -76244,13 +77586,14 @@ async function lintFiles(linter, candidates, options) {
   options.onProgress?.(candidates.length, candidates.length, bytes);
   return { results, filesAnalysed, bytes };
 }
-async function lintStream(linter, c3, file, seen, profile, withVerdicts) {
+async function lintStream(linter, c3, file, seen, profile, memo) {
+  const withVerdicts = memo !== void 0;
   if (c3.content !== void 0) return [{ file, diagnostics: [skipped(file, "an agent transcript; transcripts are read from files, not from staged content or standard input")] }, 0];
   const format2 = detectTranscript(new TextDecoder().decode(await readHead(c3.path, SNIFF_CHARS) ?? new Uint8Array()));
   if (!format2) return [{ file, diagnostics: [skipped(file, "cannot be read (EIO)")] }, 0];
   const verdicts = [];
   const onCall = withVerdicts ? (call) => {
-    verdicts.push(unitVerdict(linter, call.unit, "tool-call", { lineShift: call.lineShift }));
+    verdicts.push(unitVerdict(linter, call.unit, "tool-call", { lineShift: call.lineShift, ...memo ? { memo } : {} }));
   } : void 0;
   try {
     const r = await lintTranscriptFile(linter, c3.path, file, format2, seen, onCall, profile);
@@ -76376,7 +77719,7 @@ async function runProject(options) {
 
 // action/scope.ts
 var CHANGED_ONLY_EVENTS = /* @__PURE__ */ new Set(["pull_request", "pull_request_target"]);
-function field2(value, ...keys) {
+function field(value, ...keys) {
   let v = value;
   for (const k of keys) {
     if (typeof v !== "object" || v === null) return void 0;
@@ -76389,12 +77732,15 @@ function eventBase(eventName, payload) {
   const pick = (value, source) => typeof value === "string" && SHA.test(value) && !/^0+$/.test(value) ? { base: value, source } : void 0;
   switch (eventName) {
     case "pull_request":
-    case "pull_request_target":
-      return pick(field2(payload, "pull_request", "base", "sha"), "pull_request.base.sha");
+    case "pull_request_target": {
+      const base = pick(field(payload, "pull_request", "base", "sha"), "pull_request.base.sha");
+      const head = field(payload, "pull_request", "head", "sha");
+      return base && { ...base, pullRequest: { head: typeof head === "string" ? head : void 0 } };
+    }
     case "merge_group":
-      return pick(field2(payload, "merge_group", "base_sha"), "merge_group.base_sha");
+      return pick(field(payload, "merge_group", "base_sha"), "merge_group.base_sha");
     case "push":
-      return pick(field2(payload, "before"), "push before");
+      return pick(field(payload, "before"), "push before");
     default:
       return void 0;
   }
@@ -76569,7 +77915,7 @@ function readInputs() {
     changedOnly: bool("changed-only", void 0),
     allLines: bool("all-lines", false),
     // Outside the workspace by default, so the report is never linted, committed or uploaded as an artefact by accident.
-    sarifFile: core.getInput("sarif-file") || (process.env.RUNNER_TEMP ? join4(process.env.RUNNER_TEMP, "shellward.sarif") : "shellward.sarif"),
+    sarifFile: core.getInput("sarif-file") || (process.env.RUNNER_TEMP ? join5(process.env.RUNNER_TEMP, "shellward.sarif") : "shellward.sarif"),
     sarifCategory: core.getInput("sarif-category"),
     annotations: bool("annotations", true)
   };
@@ -76661,7 +78007,7 @@ async function run2() {
       core.warning(`changed-only: ${unscoped}; linting every file.`);
     } else {
       try {
-        const found = await resolveBase({ cwd, eventName: event.name, payload: event.payload, eventBase: base, log: (l) => core.info(l) });
+        const found = await resolveBase({ cwd, eventBase: base, log: (l) => core.info(l) });
         changes = await changeSet(cwd, found.base, inputs.allLines, true);
         compared = found.description;
         core.info(`changed-only: ${plural2(changes.files.size, "file")} changed; compared ${compared}.`);
