@@ -28821,6 +28821,16 @@ function arithmeticUse(node, src) {
         continue;
       case "number":
         continue;
+      case "binary_expression": {
+        const left = n2.childForFieldName("left");
+        if (left?.type === "variable_name" && n2.childForFieldName("operator")?.type === "=") {
+          const right = n2.childForFieldName("right");
+          if (right) stack.push(right);
+          continue;
+        }
+        for (const c3 of n2.namedChildren) if (c3) stack.push(c3);
+        continue;
+      }
       default:
         for (const c3 of n2.namedChildren) if (c3) stack.push(c3);
         continue;
@@ -30922,17 +30932,30 @@ function extractSed(e, args2, name2) {
   return out2;
 }
 function extractGitDiff(args2, name2) {
-  const sub = args2[0]?.value;
+  const at = gitSubcommandIndex(args2);
+  const sub = at === void 0 ? void 0 : args2[at]?.value;
   if (sub === "diff") {
-    const after = args2.slice(1);
+    const after = args2.slice(at + 1);
     const recursive = after.some((w) => w.value === "--no-index");
     return filterOutFlags(after).flatMap((w) => argAccesses(w, "read", name2)).map((x) => recursive ? { ...x, recursive: true } : x);
   }
   if (sub !== "grep") return [];
+  return gitGrepPathspecs(args2.slice(at + 1)).flatMap((w) => argAccesses(w, "read", name2)).map((x) => ({ ...x, recursive: true }));
+}
+function gitSubcommandIndex(args2) {
+  for (let i3 = 0; i3 < args2.length; i3++) {
+    const v = args2[i3].value;
+    if (v === void 0) return void 0;
+    if (!v.startsWith("-")) return i3;
+    if (GIT_GLOBAL_VALUED.has(v)) i3++;
+  }
+  return void 0;
+}
+function gitGrepPathspecs(args2) {
   const operands = [];
   let patternGiven = false;
   let rest = false;
-  for (let i3 = 1; i3 < args2.length; i3++) {
+  for (let i3 = 0; i3 < args2.length; i3++) {
     const w = args2[i3];
     const v = lead(w);
     if (rest || !v.startsWith("-")) operands.push(w);
@@ -30945,7 +30968,7 @@ function extractGitDiff(args2, name2) {
       }
     }
   }
-  return (patternGiven ? operands : operands.slice(1)).flatMap((w) => argAccesses(w, "read", name2));
+  return patternGiven ? operands : operands.slice(1);
 }
 function redirectAccess(r) {
   if (!OUTPUT_OPERATORS.has(r.operator) || !r.target) return void 0;
@@ -31004,7 +31027,8 @@ function extractPaths(cmd) {
       for (let k = start2; k < out2.length; k++) out2[k] = { ...out2[k], recursive: true };
     }
   }
-  if (resolved2 && resolved2.name === "git" && resolved2.args.some((w) => w.value === "grep")) {
+  const grepAt = resolved2?.name === "git" ? gitSubcommandIndex(resolved2.args) : void 0;
+  if (resolved2 && grepAt !== void 0 && resolved2.args[grepAt]?.value === "grep" && gitGrepPathspecs(resolved2.args.slice(grepAt + 1)).length === 0) {
     out2.push({ ...defaultAccess(".", "read", "git", resolved2.nameWord), recursive: true, extension: true });
   }
   for (const r of cmd.redirects) {
@@ -31180,7 +31204,7 @@ function unitPaths(parsed, ctx, options) {
   });
   return out2;
 }
-var TABLE, PATH_EXTRACTORS, EXTENSION_EXTRACTORS, EXTRACTORS, PATH_MAX2, MAX_BRACE_ALTERNATIVES, SEQ_NUMBERS, SEQ_LETTERS, FIND_ROOT_END, GIT_GREP_VALUED, OUTPUT_OPERATORS, EXEMPT_TARGET, PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PREFIXES, GLOB_CHARS, DEVICES, MAX_SYMLINK_HOPS, MAX_DOTDOT_WALK, DIRECTORIES;
+var TABLE, PATH_EXTRACTORS, EXTENSION_EXTRACTORS, EXTRACTORS, PATH_MAX2, MAX_BRACE_ALTERNATIVES, SEQ_NUMBERS, SEQ_LETTERS, FIND_ROOT_END, GIT_GREP_VALUED, GIT_GLOBAL_VALUED, OUTPUT_OPERATORS, EXEMPT_TARGET, PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PREFIXES, GLOB_CHARS, DEVICES, MAX_SYMLINK_HOPS, MAX_DOTDOT_WALK, DIRECTORIES;
 var init_paths = __esm({
   "src/analyses/paths.ts"() {
     "use strict";
@@ -31201,6 +31225,7 @@ var init_paths = __esm({
     SEQ_LETTERS = /^([A-Za-z])\.\.([A-Za-z])(?:\.\.([-+]?\d{1,15}))?$/;
     FIND_ROOT_END = /* @__PURE__ */ new Set(["(", ")", "!", ","]);
     GIT_GREP_VALUED = /* @__PURE__ */ new Set(["-e", "-f", "-A", "-B", "-C", "-m", "--max-count", "--max-depth", "--threads", "--context", "--after-context", "--before-context"]);
+    GIT_GLOBAL_VALUED = /* @__PURE__ */ new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"]);
     OUTPUT_OPERATORS = /* @__PURE__ */ new Set([">", ">|", ">>", "&>", "&>>", ">&", "<>"]);
     EXEMPT_TARGET = /^(\/dev\/(null|stdout|stderr|fd\/\d+)|\d+-?|-)$/;
     PROTECTED_DIRS = new Set(protected_paths_default.directories);

@@ -746,20 +746,51 @@ const GIT_GREP_VALUED: ReadonlySet<string> = new Set(['-e', '-f', '-A', '-B', '-
  * https://git-scm.com/docs/git-diff https://git-scm.com/docs/git-grep
  */
 function extractGitDiff(args: readonly Word[], name: string): PathAccess[] {
-  const sub = args[0]?.value;
+  const at = gitSubcommandIndex(args);
+  const sub = at === undefined ? undefined : args[at]?.value;
   if (sub === 'diff') {
     // With `--no-index` the operands are compared as files or whole directories.
-    const after = args.slice(1);
+    const after = args.slice(at! + 1);
     const recursive = after.some((w) => w.value === '--no-index');
     return filterOutFlags(after)
       .flatMap((w) => argAccesses(w, 'read', name))
       .map((x) => (recursive ? { ...x, recursive: true as const } : x));
   }
   if (sub !== 'grep') return [];
+  // A pathspec may name a directory, searched recursively.
+  return gitGrepPathspecs(args.slice(at! + 1))
+    .flatMap((w) => argAccesses(w, 'read', name))
+    .map((x) => ({ ...x, recursive: true as const }));
+}
+
+/** Global options of git(1) whose value is the next word when not attached with `=`. */
+const GIT_GLOBAL_VALUED: ReadonlySet<string> = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env']);
+
+/**
+ * The index in `args` (the words after `git`) of the subcommand word: the first word that is not
+ * a global option or its value (`git -C dir --no-pager grep …` → 3); `undefined` when every word
+ * is an option or a word is not known.
+ */
+function gitSubcommandIndex(args: readonly Word[]): number | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined) return undefined;
+    if (!v.startsWith('-')) return i;
+    if (GIT_GLOBAL_VALUED.has(v)) i++;
+  }
+  return undefined;
+}
+
+/**
+ * The pathspec (or, with `--untracked`/`--no-index`, file) operands of `git grep`, given the words
+ * after `grep`: every operand after the pattern, which is the first operand unless `-e`/`-f`/
+ * `--and`/`--or`/`--not` gave it. Revisions among them count as paths too (over-approximation).
+ */
+function gitGrepPathspecs(args: readonly Word[]): Word[] {
   const operands: Word[] = [];
   let patternGiven = false;
   let rest = false;
-  for (let i = 1; i < args.length; i++) {
+  for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
     const v = lead(w);
     if (rest || !v.startsWith('-')) operands.push(w);
@@ -772,7 +803,7 @@ function extractGitDiff(args: readonly Word[], name: string): PathAccess[] {
       }
     }
   }
-  return (patternGiven ? operands : operands.slice(1)).flatMap((w) => argAccesses(w, 'read', name));
+  return patternGiven ? operands : operands.slice(1);
 }
 
 const OUTPUT_OPERATORS = new Set(['>', '>|', '>>', '&>', '&>>', '>&', '<>']);
@@ -866,7 +897,9 @@ export function extractPaths(cmd: SimpleCommand): PathAccess[] {
   }
   // `git grep` searches the files of the working tree below the current directory (with
   // --untracked or --no-index untracked ones too): a recursive read of `.`, for Read() rules.
-  if (resolved && resolved.name === 'git' && resolved.args.some((w) => w.value === 'grep')) {
+  // With pathspecs, only those are searched (each read above).
+  const grepAt = resolved?.name === 'git' ? gitSubcommandIndex(resolved.args) : undefined;
+  if (resolved && grepAt !== undefined && resolved.args[grepAt]?.value === 'grep' && gitGrepPathspecs(resolved.args.slice(grepAt + 1)).length === 0) {
     out.push({ ...defaultAccess('.', 'read', 'git', resolved.nameWord), recursive: true, extension: true });
   }
   for (const r of cmd.redirects) {

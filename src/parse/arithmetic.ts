@@ -180,6 +180,18 @@ export function arithmeticUse(node: Node, src: string): ArithmeticUse | undefine
         continue;
       case 'number':
         continue;
+      case 'binary_expression': {
+        // `name = expr` stores the value of expr; the old value of name is not evaluated (a
+        // compound `name += expr` reads it). The name stays unbound: a later read still counts.
+        const left = n.childForFieldName('left');
+        if (left?.type === 'variable_name' && n.childForFieldName('operator')?.type === '=') {
+          const right = n.childForFieldName('right');
+          if (right) stack.push(right);
+          continue;
+        }
+        for (const c of n.namedChildren) if (c) stack.push(c);
+        continue;
+      }
       default:
         for (const c of n.namedChildren) if (c) stack.push(c);
         // Text the grammar keeps unnamed inside an arithmetic node (`x` of `$(( x + 1 ))` is named; anonymous tokens are operators).

@@ -343,6 +343,9 @@ describe('arithmetic on run-time data (second review)', () => {
     '[[ $(<a.txt) -eq 0 ]]', 'while read n; do [[ $n -gt 3 ]] && echo big; done < a.txt', 'for n in $(cat a.txt); do [[ $n -gt 3 ]]; done',
     'x=$(cat a.txt); echo ${y:x}', 'x=$(cat a.txt); echo ${y[x]}', 'let x=$(cat a.txt)', '[[ $(wc -l a.txt) -gt 3 ]]', '[[ $HOME -eq 1 ]]',
     "sh -c '[[ $(cat a.txt) -eq 1 ]]'", 'echo $(( $(date +%Ys) ))',
+    // A compound assignment reads the old value (`i += 1` evaluates i); a plain one does not, but
+    // its right side is still read.
+    '(( i += 1 ))', '(( j = i ))', "i='a[$(touch p)]'; (( j = i ))",
   ];
   it.each(RUNS)('%s', (command) => neverAllowed(command));
   it('a denied program visible in the text is denied', () => {
@@ -354,7 +357,8 @@ describe('arithmetic on run-time data (second review)', () => {
   it('numbers the analysis can prove stay allowed', () => {
     for (const c of ['echo $(( $(date +%s) - 1700000000 ))', 'start=$(date +%s); sleep 1; echo $(( $(date +%s) - start ))', '[[ $(wc -l < a.txt) -gt 3 ]]',
       'n=$(ls | wc -l); [[ $n -gt 3 ]]', 'for i in 1 2 3; do echo $((i*2)); done', 'for ((i=0;i<3;i++)); do echo $i; done', 'i=0; while (( i < 3 )); do (( i++ )); done',
-      '[[ $# -gt 1 ]]', 'x=5; [[ $x -gt 1 ]]', 'echo ${#x}', 'echo $(( $(nproc) * 2 ))', 'x=$(git rev-list --count HEAD); echo $((x+1))', 'for i in $(seq 1 3); do echo $((i+1)); done']) {
+      '[[ $# -gt 1 ]]', 'x=5; [[ $x -gt 1 ]]', 'echo ${#x}', 'echo $(( $(nproc) * 2 ))', 'x=$(git rev-list --count HEAD); echo $((x+1))', 'for i in $(seq 1 3); do echo $((i+1)); done',
+      '(( i = 1 + 2 )); echo $i', 'echo $(( n = 4 ))']) {
       expect(check(c).decision, c).toBe('allow');
     }
   });
