@@ -29582,14 +29582,18 @@ function staleValue(bindings, name2) {
   const b = bindings.get(base);
   if (b) b.dynamic = true;
 }
-function changedElsewhere(text, name2, count2) {
-  if (!text.includes(name2)) return false;
-  const n2 = escapeRe(name2);
-  const assigns = text.match(new RegExp(`(?<![\\w$-])${n2}\\s*(?:\\[[^\\]]*\\])?\\s*(?:[-+*/%&|^]|<<|>>|\\*\\*)?=(?!=)`, "g"))?.length ?? 0;
-  if (assigns > count2) return true;
-  if (new RegExp(`(?:\\+\\+|--)\\s*${n2}\\b|(?<![\\w$])${n2}\\s*(?:\\+\\+|--)`).test(text)) return true;
-  if (new RegExp(`\\$\\{${n2}:?=|\\{${n2}\\}\\s*[<>]`).test(text)) return true;
-  return new RegExp(`\\bunset\\b[^;&|\\n]*(?<![\\w$])${n2}\\b`).test(text);
+function variableChanges(text) {
+  const assigns = /* @__PURE__ */ new Map();
+  const other = /* @__PURE__ */ new Set();
+  for (const m of text.matchAll(ASSIGN_FORM)) assigns.set(m[1], (assigns.get(m[1]) ?? 0) + 1);
+  for (const m of text.matchAll(INC_DEC_BEFORE)) other.add(m[1]);
+  for (const m of text.matchAll(INC_DEC_AFTER)) other.add(m[1]);
+  for (const m of text.matchAll(DEFAULT_ASSIGN)) other.add(m[1] ?? m[2]);
+  for (const m of text.matchAll(UNSET)) for (const n2 of m[1].matchAll(NAME_IN_UNSET)) other.add(n2[0]);
+  return { assigns, other };
+}
+function changedElsewhere(changes, name2, count2) {
+  return (changes.assigns.get(name2) ?? 0) > count2 || changes.other.has(name2);
 }
 function buildModel(parsed, options = {}) {
   const text = parsed.text;
@@ -29710,9 +29714,10 @@ function buildModel(parsed, options = {}) {
     }
   }
   for (const m of text.matchAll(/\b(?:for|select|coproc)\s+([A-Za-z_][A-Za-z0-9_]*)/g)) staleValue(bindings, m[1]);
+  const changes = bindings.size > 0 ? variableChanges(text) : void 0;
   for (const [name2, b] of bindings) {
     if (b.dynamic) continue;
-    if (changedElsewhere(text, name2, b.count)) b.dynamic = true;
+    if (changedElsewhere(changes, name2, b.count)) b.dynamic = true;
   }
   for (const d of parsed.declarations ?? []) {
     const wordText2 = (w) => w.value ?? (/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.raw) ? w.raw : void 0);
@@ -29893,7 +29898,7 @@ function buildModel(parsed, options = {}) {
   gaps.sort((a2, b) => a2.span.start - b.span.start);
   return { text, commands: out2, gaps, environmentReads };
 }
-var SHELLS2, RESERVED, staticValue, OPAQUE_BUILTINS, SUBSCRIPT_CODE, IFS_WHITESPACE, SPECIAL_BUILTINS, escapeRe;
+var SHELLS2, RESERVED, staticValue, OPAQUE_BUILTINS, SUBSCRIPT_CODE, IFS_WHITESPACE, SPECIAL_BUILTINS, IDENT, ASSIGN_FORM, INC_DEC_BEFORE, INC_DEC_AFTER, DEFAULT_ASSIGN, UNSET, NAME_IN_UNSET;
 var init_build = __esm({
   "src/model/build.ts"() {
     "use strict";
@@ -29921,7 +29926,13 @@ var init_build = __esm({
     SUBSCRIPT_CODE = /\[[^\]]*(?:\$\(|`|\$\{)/;
     IFS_WHITESPACE = /[ \t\n]+/;
     SPECIAL_BUILTINS = /* @__PURE__ */ new Set([":", ".", "source", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset"]);
-    escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    IDENT = "[A-Za-z_][A-Za-z0-9_]*";
+    ASSIGN_FORM = new RegExp(`(?<![\\w$-])(${IDENT})(?=\\s*(?:\\[|(?:[-+*/%&|^]|<<|>>|\\*\\*)?=(?!=)))`, "g");
+    INC_DEC_BEFORE = new RegExp(`(?:\\+\\+|--)\\s*(${IDENT})`, "g");
+    INC_DEC_AFTER = new RegExp(`(?<![\\w$])(${IDENT})(?=\\s*(?:\\+\\+|--))`, "g");
+    DEFAULT_ASSIGN = new RegExp(`\\$\\{(${IDENT}):?=|\\{(${IDENT})\\}\\s*[<>]`, "g");
+    UNSET = /\bunset\b([^;&|\n]*)/g;
+    NAME_IN_UNSET = new RegExp(`(?<![\\w$])${IDENT}`, "g");
   }
 });
 
@@ -31594,7 +31605,9 @@ var init_hidden_commands = __esm({
         code: "P104",
         title: "Commands the parse does not show",
         category: "parse",
-        severity: { agent: "warning", script: "warning" },
+        // In a script most of these are parser disagreements in ordinary code (a backquote inside
+        // `${…}`, a word the parser splits in two): a note there, a warning on an agent's command.
+        severity: { agent: "warning", script: "note" },
         docs: {
           rationale: "Every other check works on the commands the parser finds. Where bash reads the text differently, the commands bash runs are not the ones checked. bash ends a here-document delimiter word at the first unquoted metacharacter, so in `cat <<X;` the delimiter is `X` while tree-sitter-bash takes `X;`: the lines after the first line `X` run as commands. In a here-document with an unquoted delimiter bash removes each backslash-newline pair before it compares a line with the delimiter, so a body line `\\` followed by `X` ends the document. An element assigned to `BASH_CMDS` (bash's command hash table) or `BASH_ALIASES` works like `hash -p` or `alias`: `BASH_CMDS[ls]=/bin/rm; ls x` removes `x`. Bash manual: https://www.gnu.org/software/bash/manual/bash.html#Here-Documents and https://www.gnu.org/software/bash/manual/bash.html#Bash-Variables.",
           fix: "Put a space or newline between a here-document delimiter and what follows it, quote the delimiter (`<<'EOF'`) when the body holds backslashes, and use `hash`/`alias` explicitly, if at all.",
@@ -31612,7 +31625,7 @@ var init_hidden_commands = __esm({
         for (const u2 of ctx.parsed.unmodelled ?? []) {
           if (++count2 > MAX_PER_UNIT) return;
           const snippet = text.slice(u2.span.start, Math.min(u2.span.end, u2.span.start + 40)).split("\n")[0];
-          ctx.report({ ruleId: "hidden-commands", message: `\`${snippet}\` ${u2.reason}`, span: u2.span });
+          ctx.report({ ruleId: "hidden-commands", message: u2.reason.startsWith("`") ? u2.reason : `\`${snippet}\` ${u2.reason}`, span: u2.span });
         }
         const assignments = [
           ...(ctx.parsed.assignmentStatements ?? []).map((s) => s.assignment),

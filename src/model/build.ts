@@ -358,22 +358,44 @@ function staleValue(bindings: Map<string, Binding>, name: string): void {
   if (b) b.dynamic = true;
 }
 
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** How the text of a unit changes its variables besides plain assignments (see `variableChanges`). */
+interface VariableChanges {
+  /** Per name: its `name=`/`name op=`/`name[` forms (a subscript counts as a possible element assignment). */
+  readonly assigns: ReadonlyMap<string, number>;
+  /** Names changed by `++`/`--`, `${name:=…}`/`${name=…}`, a `{name}>file` redirection or `unset`. */
+  readonly other: ReadonlySet<string>;
+}
+
+const IDENT = '[A-Za-z_][A-Za-z0-9_]*';
+const ASSIGN_FORM = new RegExp(`(?<![\\w$-])(${IDENT})(?=\\s*(?:\\[|(?:[-+*/%&|^]|<<|>>|\\*\\*)?=(?!=)))`, 'g');
+const INC_DEC_BEFORE = new RegExp(`(?:\\+\\+|--)\\s*(${IDENT})`, 'g');
+const INC_DEC_AFTER = new RegExp(`(?<![\\w$])(${IDENT})(?=\\s*(?:\\+\\+|--))`, 'g');
+const DEFAULT_ASSIGN = new RegExp(`\\$\\{(${IDENT}):?=|\\{(${IDENT})\\}\\s*[<>]`, 'g');
+const UNSET = /\bunset\b([^;&|\n]*)/g;
+const NAME_IN_UNSET = new RegExp(`(?<![\\w$])${IDENT}`, 'g');
 
 /**
- * True when `text` changes variable `name` other than by its `count` plain assignments: more
- * `name=`/`name op=`/`name[…]=` forms than those (arithmetic assignment, `let`), `++name`/`name--`,
- * `${name:=…}`/`${name=…}`, a `{name}>file` redirection, or `unset … name`. A text scan: words in
- * strings and comments count too (over-approximation: the value is then unknown).
+ * One scan of `text` (a unit) for the ways it may change a variable other than the plain
+ * assignments the model binds: assignment forms anywhere (arithmetic `(( x=1 ))`, `let x+=2`,
+ * `a[x=1]`, any `name[` as an element assignment), `++x`/`x--`, `${x:=…}`/`${x=…}`, `{x}>file`,
+ * `unset … x`. A text scan: words in strings and comments count too (an over-approximation: the
+ * value is then unknown). Linear in the length of `text`, except that `unset` segments run to the
+ * next `;`, `&`, `|` or newline.
  */
-function changedElsewhere(text: string, name: string, count: number): boolean {
-  if (!text.includes(name)) return false;
-  const n = escapeRe(name);
-  const assigns = text.match(new RegExp(`(?<![\\w$-])${n}\\s*(?:\\[[^\\]]*\\])?\\s*(?:[-+*/%&|^]|<<|>>|\\*\\*)?=(?!=)`, 'g'))?.length ?? 0;
-  if (assigns > count) return true;
-  if (new RegExp(`(?:\\+\\+|--)\\s*${n}\\b|(?<![\\w$])${n}\\s*(?:\\+\\+|--)`).test(text)) return true;
-  if (new RegExp(`\\$\\{${n}:?=|\\{${n}\\}\\s*[<>]`).test(text)) return true;
-  return new RegExp(`\\bunset\\b[^;&|\\n]*(?<![\\w$])${n}\\b`).test(text);
+function variableChanges(text: string): VariableChanges {
+  const assigns = new Map<string, number>();
+  const other = new Set<string>();
+  for (const m of text.matchAll(ASSIGN_FORM)) assigns.set(m[1]!, (assigns.get(m[1]!) ?? 0) + 1);
+  for (const m of text.matchAll(INC_DEC_BEFORE)) other.add(m[1]!);
+  for (const m of text.matchAll(INC_DEC_AFTER)) other.add(m[1]!);
+  for (const m of text.matchAll(DEFAULT_ASSIGN)) other.add((m[1] ?? m[2])!);
+  for (const m of text.matchAll(UNSET)) for (const n of m[1]!.matchAll(NAME_IN_UNSET)) other.add(n[0]);
+  return { assigns, other };
+}
+
+/** True when `changes` shows variable `name` changed other than by its `count` plain assignments. */
+function changedElsewhere(changes: VariableChanges, name: string, count: number): boolean {
+  return (changes.assigns.get(name) ?? 0) > count || changes.other.has(name);
 }
 
 /**
@@ -534,9 +556,10 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     }
   }
   for (const m of text.matchAll(/\b(?:for|select|coproc)\s+([A-Za-z_][A-Za-z0-9_]*)/g)) staleValue(bindings, m[1]!);
+  const changes = bindings.size > 0 ? variableChanges(text) : undefined;
   for (const [name, b] of bindings) {
     if (b.dynamic) continue;
-    if (changedElsewhere(text, name, b.count)) b.dynamic = true;
+    if (changedElsewhere(changes!, name, b.count)) b.dynamic = true;
   }
   for (const d of parsed.declarations ?? []) {
     // A bare name is a `variable_name` word (no static value in the parse): its text is the name.

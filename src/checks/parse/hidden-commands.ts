@@ -18,7 +18,9 @@ export default defineCheck(
     code: 'P104',
     title: 'Commands the parse does not show',
     category: 'parse',
-    severity: { agent: 'warning', script: 'warning' },
+    // In a script most of these are parser disagreements in ordinary code (a backquote inside
+    // `${…}`, a word the parser splits in two): a note there, a warning on an agent's command.
+    severity: { agent: 'warning', script: 'note' },
     docs: {
       rationale:
         'Every other check works on the commands the parser finds. Where bash reads the text ' +
@@ -45,8 +47,9 @@ export default defineCheck(
     const text = ctx.parsed.text;
     for (const u of ctx.parsed.unmodelled ?? []) {
       if (++count > MAX_PER_UNIT) return;
+      // Most reasons already open with the text they are about (`…` holds …).
       const snippet = text.slice(u.span.start, Math.min(u.span.end, u.span.start + 40)).split('\n')[0];
-      ctx.report({ ruleId: 'hidden-commands', message: `\`${snippet}\` ${u.reason}`, span: u.span });
+      ctx.report({ ruleId: 'hidden-commands', message: u.reason.startsWith('`') ? u.reason : `\`${snippet}\` ${u.reason}`, span: u.span });
     }
     const assignments = [
       ...(ctx.parsed.assignmentStatements ?? []).map((s) => s.assignment),
