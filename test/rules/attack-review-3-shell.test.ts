@@ -5,25 +5,11 @@
  * translations and exported variables that no table proves harmless. Each command is checked with
  * no rules, with a deny rule `Bash(rm:*)`, and with allow-all `Bash` beside that deny rule.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { Linter } from '../../src/lint.js';
-import { verdictFor } from '../../src/verdict.js';
+import { describe, expect, it } from 'vitest';
+import { bypassHarness } from './bypass-harness.js';
 import { lint } from '../checks/security/lint.js';
 
-let linter: Linter;
-beforeAll(async () => {
-  linter = await Linter.create({ pathHost: { home: '/home/u' } });
-});
-
-const check = (command: string, allow: string[] = [], deny: string[] = []) =>
-  verdictFor(command, { cwd: '/work/proj', permissions: { allow, deny, ask: [] } }, linter);
-
-/** `command` is never allowed: not with no rules, not with a deny rule, not with allow-all beside it. */
-function neverAllowed(command: string): void {
-  expect(check(command).decision, command).not.toBe('allow');
-  expect(check(command, [], ['Bash(rm:*)']).decision, command).not.toBe('allow');
-  expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).not.toBe('allow');
-}
+const { check, neverAllowed } = bypassHarness();
 
 /** `command` is never allowed, and the visible `rm` in it is denied under the deny rule. */
 function deniedWhereVisible(command: string): void {

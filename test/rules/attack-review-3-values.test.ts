@@ -5,25 +5,10 @@
  * checked with no rules, with a deny rule `Bash(rm:*)`, and with allow-all `Bash` beside it, plus
  * `Read(./.env)` deny and acceptEdits where the bypass is of that kind.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { Linter } from '../../src/lint.js';
-import { verdictFor } from '../../src/verdict.js';
+import { describe, expect, it } from 'vitest';
+import { bypassHarness } from './bypass-harness.js';
 
-let linter: Linter;
-beforeAll(async () => {
-  linter = await Linter.create({ pathHost: { home: '/home/u' } });
-});
-
-type Mode = 'default' | 'acceptEdits';
-const check = (command: string, allow: string[] = [], deny: string[] = [], mode: Mode = 'default') =>
-  verdictFor(command, { cwd: '/work/proj', mode, permissions: { allow, deny, ask: [] } }, linter);
-
-/** `command` is never allowed: not with no rules, not with a deny rule, not with allow-all beside it. */
-function neverAllowed(command: string): void {
-  expect(check(command).decision, command).not.toBe('allow');
-  expect(check(command, [], ['Bash(rm:*)']).decision, command).not.toBe('allow');
-  expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).not.toBe('allow');
-}
+const { check, neverAllowed } = bypassHarness();
 
 /** `command` is not allowed under no rules or a deny rule (allow-all legitimately covers it). */
 function notAutoAllowed(command: string): void {

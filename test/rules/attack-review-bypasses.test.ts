@@ -3,24 +3,10 @@
  * working directories. Each is checked with no rules, with a deny rule `Bash(rm:*)`, and (where
  * the effect is not covered by an allow-all rule) with allow-all `Bash` beside the deny rule.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { Linter } from '../../src/lint.js';
-import { verdictFor } from '../../src/verdict.js';
+import { describe, expect, it } from 'vitest';
+import { bypassHarness } from './bypass-harness.js';
 
-let linter: Linter;
-beforeAll(async () => {
-  linter = await Linter.create({ pathHost: { home: '/home/u' } });
-});
-
-const check = (command: string, allow: string[] = [], deny: string[] = []) =>
-  verdictFor(command, { cwd: '/work/proj', permissions: { allow, deny, ask: [] } }, linter);
-
-/** `command` is never allowed: not with no rules, not with a deny rule, not with allow-all beside it. */
-function neverAllowed(command: string): void {
-  expect(check(command).decision, command).not.toBe('allow');
-  expect(check(command, [], ['Bash(rm:*)']).decision, command).not.toBe('allow');
-  expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).not.toBe('allow');
-}
+const { check, neverAllowed } = bypassHarness();
 
 /** `command` asks with no rules and with a deny rule (a write inside the project: allow-all covers it). */
 function asksWithoutAllowRule(command: string): void {
@@ -303,7 +289,7 @@ describe('programs that run code under an allow-all rule (second review)', () =>
 });
 
 describe('acceptEdits: the sed backup copy is a write (second review)', () => {
-  const edit = (command: string) => verdictFor(command, { cwd: '/work/proj', mode: 'acceptEdits', permissions: { allow: [], deny: [], ask: [] } }, linter).decision;
+  const edit = (command: string) => check(command, [], [], 'acceptEdits').decision;
   // GNU sed names the backup by the suffix, each `*` replaced by the file name as given.
   it.each(["sed --in-place=/tmp/* s/a/b/ a.txt", "sed --in-place=../* s/a/b/ a.txt", "sed --in-place=../x* s/a/b/ a.txt", "sed --in-pl=/tmp/* s/a/b/ a.txt",
     "sed --in-place=.git/* s/x/x/ config", "sed -i'/root/.ssh/*' s/a/b/ a.txt", "sed -i'.git/hooks/*' s/a/b/ pre-commit", 'sed -i"$S" s/a/b/ a.txt'])('%s', (command) => {
@@ -393,7 +379,7 @@ describe('recursive reads and Read() deny rules (second review)', () => {
 });
 
 describe('questionable items of the second review', () => {
-  const edit = (command: string) => verdictFor(command, { cwd: '/work/proj', mode: 'acceptEdits', permissions: { allow: [], deny: [], ask: [] } }, linter).decision;
+  const edit = (command: string) => check(command, [], [], 'acceptEdits').decision;
   it('acceptEdits: touch --reference reads the outside file', () => {
     for (const c of ['touch --reference=/etc/shadow x', 'touch --ref=/etc/shadow x', 'touch -r /etc/shadow x']) expect(edit(c), c).toBe('ask');
     for (const c of ['touch x', 'touch -r a.txt x']) expect(edit(c), c).toBe('allow');
