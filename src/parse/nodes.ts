@@ -7,7 +7,7 @@
 import type { Node, Tree, TreeCursor } from 'web-tree-sitter';
 import { ComplexityScanner, type ParseComplexity } from './complexity.js';
 import type { Span } from '../core/types.js';
-import { nodeKind, toWord, type Word } from './words.js';
+import { joinTouching, joinWords, nodeKind, toWord, type Word } from './words.js';
 import { arithmeticUse, numericSubstitution, type ArithmeticUse } from './arithmetic.js';
 
 /** `NAME=value` before a command (or alone, as a statement). */
@@ -372,9 +372,10 @@ function toRedirect(node: Node, src: string, nodeType: string = node.type): { re
     const early = heredoc.body.split('\n').findIndex((l) => (heredoc.stripTabs ? l.replace(/^\t+/, '') : l).replace(/\r$/, '') === heredoc.delimiter);
     if (early !== -1) unknown.push({ span: heredoc.bodySpan, reason: `is a here-document body that bash ends at its line ${early + 1} (\`${heredoc.delimiter.slice(0, 40)}\`), earlier than the parser does: what follows that line runs as commands that are not modelled.` });
   }
-  const [target, ...rest] = targets;
+  // `>a\`b\`c`: the grammar may give one target as two touching words.
+  const [target, ...rest] = joinTouching(targets, src);
   const own: Redirect = { span: spanOf(node), operator, fd, target: heredoc ? undefined : target, heredoc };
-  return { redirects: [own, ...nested], extraArgs: heredoc ? [...targets, ...extraArgs] : rest, unknown };
+  return { redirects: [own, ...nested], extraArgs: heredoc ? [...joinTouching([...targets, ...extraArgs], src)] : rest, unknown };
 }
 
 /**
@@ -443,25 +444,58 @@ function isRedirectNode(type: string): boolean {
  */
 function toSimpleCommand(node: Node, src: string, statement: number, redirectedParent: Node | undefined, place: CommandPlace | undefined, pipeline: PipelineStage | undefined, unmodelled: Unmodelled[]): SimpleCommand {
   let name: Word | undefined;
-  const args: Word[] = [];
+  let args: Word[] = [];
   const assignments: Assignment[] = [];
   const redirects: Redirect[] = [];
+  /**
+   * What the last child ended with, so a word that touches it joins it (bash's one word, see
+   * joinWords): an assignment's value, the name, an argument, or a redirection's target.
+   */
+  let last: 'assignment' | 'name' | 'arg' | 'redirect' | undefined;
+  let lastEnd = -1;
+  /** The command name node was the tail of an assignment (`x=a\`b\`c cmd`): the first argument is the name. */
+  let nameJoined = false;
   const children = node.children;
   for (let i = 0; i < children.length; i++) {
     const c = children[i];
     if (!c) continue;
     const { type, named } = nodeKind(c);
     if (!named) continue;
-    if (type === 'variable_assignment') assignments.push(toAssignment(c, src));
-    else if (isRedirectNode(type)) {
+    if (type === 'variable_assignment') {
+      assignments.push(toAssignment(c, src));
+      last = 'assignment';
+      lastEnd = assignments[assignments.length - 1]!.span.end;
+    } else if (isRedirectNode(type)) {
       const r = toRedirect(c, src, type);
       redirects.push(...r.redirects);
       args.push(...r.extraArgs);
       unmodelled.push(...r.unknown);
-    } else if (type === 'command_name') {
-      const inner = c.namedChild(0);
-      name = toWord(inner ?? c, src);
-    } else if (WORD_TYPES.has(type) || node.fieldNameForChild(i) === 'argument') args.push(toWord(c, src, type));
+      const target = r.redirects[r.redirects.length - 1]!.target;
+      last = r.extraArgs.length > 0 ? 'arg' : target !== undefined && r.redirects.length === 1 ? 'redirect' : undefined;
+      lastEnd = last === 'arg' ? r.extraArgs[r.extraArgs.length - 1]!.span.end : (target?.span.end ?? -1);
+    } else {
+      const isName = type === 'command_name';
+      if (!isName && !(WORD_TYPES.has(type) || node.fieldNameForChild(i) === 'argument')) continue;
+      const w = isName ? toWord(c.namedChild(0) ?? c, src) : toWord(c, src, type);
+      if (last !== undefined && lastEnd === w.span.start) {
+        if (last === 'assignment') {
+          const a = assignments[assignments.length - 1]!;
+          assignments[assignments.length - 1] = { name: a.name, value: a.value ? joinWords(a.value, w, src) : w, span: { start: a.span.start, end: w.span.end } };
+          if (isName) nameJoined = true;
+        } else if (last === 'name') name = joinWords(name!, w, src);
+        else if (last === 'arg') args[args.length - 1] = joinWords(args[args.length - 1]!, w, src);
+        else {
+          const r = redirects[redirects.length - 1]!;
+          redirects[redirects.length - 1] = { ...r, span: { start: r.span.start, end: w.span.end }, target: joinWords(r.target!, w, src) };
+        }
+        lastEnd = w.span.end;
+        continue;
+      }
+      if (isName) name = w;
+      else args.push(w);
+      last = isName ? 'name' : 'arg';
+      lastEnd = w.span.end;
+    }
   }
   // Redirections written after the command belong to the enclosing redirected_statement.
   if (redirectedParent) {
@@ -476,6 +510,9 @@ function toSimpleCommand(node: Node, src: string, statement: number, redirectedP
     }
   }
   args.sort((a, b) => a.span.start - b.span.start);
+  args = joinTouching(args, src) as Word[];
+  if (nameJoined && name === undefined) name = args.shift();
+  if (name !== undefined && args.length > 0 && args[0]!.span.start === name.span.end) name = joinWords(name, args.shift()!, src);
   return { span: spanOf(node), name, args, assignments, redirects, statement, ...(place ? { place } : {}), ...(pipeline ? { pipeline } : {}) };
 }
 
@@ -518,7 +555,7 @@ function enclosingOf(kind: Enclosing['kind'], cursor: TreeCursor, field: string 
     const variable = node.childForFieldName('variable')?.text;
     const values = node.childrenForFieldName('value').filter((c): c is Node => c !== null);
     const hasIn = node.children.some((c) => c?.type === 'in');
-    return { kind, span, ...(field ? { field } : {}), ...(variable ? { name: variable } : {}), ...(hasIn ? { values: values.map((v) => toWord(v, src)) } : {}) };
+    return { kind, span, ...(field ? { field } : {}), ...(variable ? { name: variable } : {}), ...(hasIn ? { values: joinTouching(values.map((v) => toWord(v, src)), src) } : {}) };
   }
   if (kind === 'function') {
     const name = cursor.currentNode.childForFieldName('name')?.text;
@@ -629,7 +666,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   const unmodelled: Unmodelled[] = [];
   const arithmetic: ArithmeticUse[] = [];
   const numericSubstitutions: number[] = [];
-  const loopBindings: { name: string; values: Word[] | undefined }[] = [];
+  const loopBindings: { name: string; values: readonly Word[] | undefined }[] = [];
   /** The pipeline node at each depth of the current path (else undefined), its next stage index, and the stage in force. */
   const pipeGroup: ({ span: Span } | undefined)[] = [];
   const pipeNext: number[] = [];
@@ -749,7 +786,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
       if (isNamed && type === 'for_statement') {
         const node = cursor.currentNode;
         const v = node.childForFieldName('variable');
-        if (v) loopBindings.push({ name: v.text, values: src.startsWith('select', node.startIndex) || node.childrenForFieldName('value').length === 0 ? undefined : node.childrenForFieldName('value').filter((c): c is Node => c !== null).map((c) => toWord(c, src)) });
+        if (v) loopBindings.push({ name: v.text, values: src.startsWith('select', node.startIndex) || node.childrenForFieldName('value').length === 0 ? undefined : joinTouching(node.childrenForFieldName('value').filter((c): c is Node => c !== null).map((c) => toWord(c, src)), src) });
       }
       if (isNamed && type === 'concatenation') {
         // `r``m`: tree-sitter-bash drops an empty backquote pair between the parts of a word;
@@ -792,11 +829,29 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         const assignments: Assignment[] = [];
         const words: Word[] = [];
         let keyword = '';
+        /** End of the last assignment or word, and which it was: a word touching it is its tail (joinWords). */
+        let lastEnd = -1;
+        let lastWasAssignment = false;
         for (const c of node.children) {
           if (!c) continue;
           if (!c.isNamed) keyword ||= c.text;
-          else if (c.type === 'variable_assignment') assignments.push(toAssignment(c, src));
-          else if (WORD_TYPES.has(c.type) || c.type === 'variable_name') words.push(toWord(c, src));
+          else if (c.type === 'variable_assignment') {
+            const a = toAssignment(c, src);
+            assignments.push(a);
+            lastEnd = a.span.end;
+            lastWasAssignment = true;
+          } else if (WORD_TYPES.has(c.type) || c.type === 'variable_name') {
+            const w = toWord(c, src);
+            if (lastEnd === w.span.start && lastWasAssignment) {
+              const a = assignments[assignments.length - 1]!;
+              assignments[assignments.length - 1] = { name: a.name, value: a.value ? joinWords(a.value, w, src) : w, span: { start: a.span.start, end: w.span.end } };
+            } else if (lastEnd === w.span.start) words[words.length - 1] = joinWords(words[words.length - 1]!, w, src);
+            else {
+              words.push(w);
+              lastWasAssignment = false;
+            }
+            lastEnd = w.span.end;
+          }
         }
         declarations.push({ span: spanOf(node), keyword, assignments, words, place: { chain: chains[depth], depth: chainDepth[depth]! } });
       } else if (type === 'redirected_statement' && cursor.currentNode.childForFieldName('body')?.type !== 'command') {
@@ -834,15 +889,6 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         const place: CommandPlace = { chain: chains[depth], depth: chainDepth[depth]!, ...(stage ? { pipeline: stage } : {}) };
         const simple = toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth], unmodelled);
         commands.push(simple);
-        // Two words the parser sees where bash sees one (`r\`true\`m x`: tree-sitter-bash ends the
-        // command name before the backquotes): what runs is not what the parser read.
-        const ws = simple.name ? [simple.name, ...simple.args] : simple.args;
-        for (let i = 0; i + 1 < ws.length; i++) {
-          if (ws[i]!.span.end === ws[i + 1]!.span.start) {
-            unmodelled.push({ span: { start: ws[i]!.span.start, end: ws[i + 1]!.span.end }, reason: `\`${src.slice(ws[i]!.span.start, Math.min(ws[i + 1]!.span.end, ws[i]!.span.start + 40))}\` is one word to bash but two to the parser.` });
-            break;
-          }
-        }
       }
       {
         // The flow node of this node, if it is one, attached to the innermost one above it.

@@ -255,6 +255,47 @@ export function toWord(node: Node, source?: string, type?: string): Word {
   };
 }
 
+/**
+ * The one word bash reads where tree-sitter-bash gives two that touch (`first` ends at the UTF-16
+ * offset where `second` starts, no blank between): the grammar sometimes ends a word before a
+ * backquote or `$(…)` substitution (`dir/\`basename $i\``, `r\`true\`m`, `x=a\`b\`c`) or
+ * between two process substitutions (`<(a)<(b)`), while bash ends a word only at an unquoted
+ * metacharacter (bash manual, "Definitions": blank, `|`, `&`, `;`, `(`, `)`, `<`, `>`).
+ * `source` is the unit's text both spans point into. Returns a new word: the raw text of both,
+ * the parts of both in order (adjacent literals of equal quoting merged), static only when both
+ * are. Never throws.
+ */
+export function joinWords(first: Word, second: Word, source: string): Word {
+  const parts = mergeLiterals([...first.parts, ...second.parts]);
+  const isStatic = first.value !== undefined && second.value !== undefined;
+  return {
+    raw: source.slice(first.span.start, second.span.end),
+    span: { start: first.span.start, end: second.span.end },
+    value: isStatic ? first.value + second.value : undefined,
+    parts,
+    quoted: first.quoted || second.quoted,
+  };
+}
+
+/**
+ * `words` (in document order) with every run of touching words joined into one
+ * ({@link joinWords}); the same array when no two touch.
+ */
+export function joinTouching(words: readonly Word[], source: string): readonly Word[] {
+  let out: Word[] | undefined;
+  for (let i = 1; i < words.length; i++) {
+    if (words[i - 1]!.span.end !== words[i]!.span.start) continue;
+    out = [];
+    for (const w of words) {
+      const last = out[out.length - 1];
+      if (last !== undefined && last.span.end === w.span.start) out[out.length - 1] = joinWords(last, w, source);
+      else out.push(w);
+    }
+    return out;
+  }
+  return words;
+}
+
 /** True when the word has an unquoted glob character (`*`, `?`, `[`) in a literal part. */
 export function hasUnquotedGlob(word: Word): boolean {
   return word.parts.some((p) => p.kind === 'literal' && !p.quoted && /[*?[]/.test(p.value));

@@ -56,6 +56,40 @@ describe('parse views', () => {
     // The index's backquote is also a substitution the parser reads as text within `${…}`.
     expect(p.unmodelled?.map((u) => src.slice(u.span.start, u.span.end))).toEqual(["'a[$(t)]'", "${a['`t`']}", "'`t`'", "'1+b[${y:-$(t)}]'"]);
   });
+  it('joins the touching words tree-sitter-bash splits into the one word bash reads', async () => {
+    // Each shape is one word to bash (checked with bash 5.2: `echo <(true)<(true)` prints
+    // `/dev/fd/63/dev/fd/62`, `x=a\`echo b\`c env` has x=abc).
+    const one = async (src: string) => (await parse(src)).commands[0]!;
+    const cp = await one('cp x dir/`basename $i` y');
+    expect(cp.args.map((a) => a.raw)).toEqual(['x', 'dir/`basename $i`', 'y']);
+    expect(cp.args[1]!.parts.map((p) => p.kind)).toEqual(['literal', 'dynamic']);
+    expect(cp.args[1]!.value).toBeUndefined();
+    expect((await one('ls /usr/lib/`cmd`/x')).args.map((a) => a.raw)).toEqual(['/usr/lib/`cmd`/x']);
+    expect((await one('echo <(a)<(b)')).args.map((a) => a.raw)).toEqual(['<(a)<(b)']);
+    const esc = await one('echo $0\\`');
+    expect(esc.args.map((a) => a.raw)).toEqual(['$0\\`']);
+    expect(esc.args[0]!.parts).toEqual([{ kind: 'parameter', name: '0', guarded: false, quoted: false, plain: true }, { kind: 'literal', value: '`', quoted: true }]);
+    // A command name built with a substitution is dynamic as a whole, never `r`.
+    const name = await one('r`true`m x');
+    expect(name.name?.raw).toBe('r`true`m');
+    expect(name.name?.value).toBeUndefined();
+    expect(name.args.map((a) => a.raw)).toEqual(['x']);
+    // The tail of an assignment: `cmd` is the command name.
+    const assign = await one('x=a`b`c cmd');
+    expect(assign.assignments.map((a) => [a.name, a.value?.raw])).toEqual([['x', 'a`b`c']]);
+    expect(assign.name?.value).toBe('cmd');
+    expect((await one('x=a`b`c')).name).toBeUndefined();
+    // Redirection targets and here-strings.
+    expect((await one('cat >a`b`c')).redirects.map((r) => r.target?.raw)).toEqual(['a`b`c']);
+    expect((await one('cat <<<a`b`c')).redirects.map((r) => r.target?.raw)).toEqual(['a`b`c']);
+    const decl = (await parse('local a=b`c`d e')).declarations![0]!;
+    expect(decl.assignments.map((a) => a.value?.raw)).toEqual(['b`c`d']);
+    expect(decl.words.map((w) => w.raw)).toEqual(['e']);
+    const loop = await parse('for f in a`b`c d; do :; done');
+    const body = loop.commands.find((c) => c.name?.value === ':')!;
+    expect(body.place?.chain?.enclosing.values?.map((w) => w.raw)).toEqual(['a`b`c', 'd']);
+    expect(loop.unmodelled).toBeUndefined();
+  });
   it('keeps words written after a redirection as arguments', async () => {
     const p = await parse('cmd >f arg1 arg2');
     expect(p.commands[0]!.args.map((a) => a.value)).toEqual(['arg1', 'arg2']);

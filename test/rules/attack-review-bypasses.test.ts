@@ -309,6 +309,12 @@ describe('globs and empty substitutions in the command word (second review)', ()
     expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).toBe('deny');
   });
   it.each(['r`true`m x', 'r$(true)m x', 'l``s', './scripts/*.sh'])('%s', (command) => neverAllowed(command));
+  it('a command word the parser splits before a substitution is one dynamic word, not its first part', () => {
+    // tree-sitter-bash gives `r` and `` `true`m `` as two words; bash runs `rm`.
+    for (const c of ['r`true`m x', 'r`true`m -rf x']) expect(check(c, ['Bash'], ['Bash(rm:*)']).decision, c).not.toBe('allow');
+    expect(check('r`true`m x', ['Bash(r:*)']).decision).not.toBe('allow');
+    expect(check('x=a`true`b rm -rf y', ['Bash'], ['Bash(rm:*)']).decision).toBe('deny');
+  });
   it('a glob that cannot name the denied program asks, and globs in arguments stay allowed', () => {
     expect(check('/usr/bin/l? x', ['Bash'], ['Bash(rm:*)']).decision).toBe('ask');
     for (const c of ['ls *.txt', 'cat src/*.ts', "echo 'a``b'", 'echo a\\`\\`b', 'echo a"b"c']) expect(check(c, ['Bash'], ['Bash(rm:*)']).decision, c).toBe('allow');
