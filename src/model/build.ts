@@ -18,6 +18,7 @@ import { commandBasename, resolveCommand, wrapperLevels } from '../parse/command
 import { embeddedCode } from '../parse/embedded.js';
 import { arithmeticGaps } from '../parse/arithmetic.js';
 import type { Declaration, EnclosingChain, ParsedScript, Redirect, SimpleCommand } from '../parse/nodes.js';
+import type { VariableChanges } from '../parse/variable-changes.js';
 import { hasUnquotedGlob, type Word, type WordPart } from '../parse/words.js';
 import { describeComplexity, LENGTH_CONSTRUCT, NODE_COUNT_CONSTRUCT } from '../parse/complexity.js';
 import {
@@ -358,44 +359,18 @@ function staleValue(bindings: Map<string, Binding>, name: string): void {
   if (b) b.dynamic = true;
 }
 
-/** How the text of a unit changes its variables besides plain assignments (see `variableChanges`). */
-interface VariableChanges {
-  /** Per name: its `name=`/`name op=`/`name[` forms (a subscript counts as a possible element assignment). */
-  readonly assigns: ReadonlyMap<string, number>;
-  /** Names changed by `++`/`--`, `${name:=…}`/`${name=…}`, a `{name}>file` redirection or `unset`. */
-  readonly other: ReadonlySet<string>;
-}
-
-const IDENT = '[A-Za-z_][A-Za-z0-9_]*';
-const ASSIGN_FORM = new RegExp(`(?<![\\w$-])(${IDENT})(?=\\s*(?:\\[|(?:[-+*/%&|^]|<<|>>|\\*\\*)?=(?!=)))`, 'g');
-const INC_DEC_BEFORE = new RegExp(`(?:\\+\\+|--)\\s*(${IDENT})`, 'g');
-const INC_DEC_AFTER = new RegExp(`(?<![\\w$])(${IDENT})(?=\\s*(?:\\+\\+|--))`, 'g');
-const DEFAULT_ASSIGN = new RegExp(`\\$\\{(${IDENT}):?=|\\{(${IDENT})\\}\\s*[<>]`, 'g');
-const UNSET = /\bunset\b([^;&|\n]*)/g;
-const NAME_IN_UNSET = new RegExp(`(?<![\\w$])${IDENT}`, 'g');
-
-/**
- * One scan of `text` (a unit) for the ways it may change a variable other than the plain
- * assignments the model binds: assignment forms anywhere (arithmetic `(( x=1 ))`, `let x+=2`,
- * `a[x=1]`, any `name[` as an element assignment), `++x`/`x--`, `${x:=…}`/`${x=…}`, `{x}>file`,
- * `unset … x`. A text scan: words in strings and comments count too (an over-approximation: the
- * value is then unknown). Linear in the length of `text`, except that `unset` segments run to the
- * next `;`, `&`, `|` or newline.
- */
-function variableChanges(text: string): VariableChanges {
-  const assigns = new Map<string, number>();
-  const other = new Set<string>();
-  for (const m of text.matchAll(ASSIGN_FORM)) assigns.set(m[1]!, (assigns.get(m[1]!) ?? 0) + 1);
-  for (const m of text.matchAll(INC_DEC_BEFORE)) other.add(m[1]!);
-  for (const m of text.matchAll(INC_DEC_AFTER)) other.add(m[1]!);
-  for (const m of text.matchAll(DEFAULT_ASSIGN)) other.add((m[1] ?? m[2])!);
-  for (const m of text.matchAll(UNSET)) for (const n of m[1]!.matchAll(NAME_IN_UNSET)) other.add(n[0]);
-  return { assigns, other };
-}
-
 /** True when `changes` shows variable `name` changed other than by its `count` plain assignments. */
 function changedElsewhere(changes: VariableChanges, name: string, count: number): boolean {
   return (changes.assigns.get(name) ?? 0) > count || changes.other.has(name);
+}
+
+/**
+ * What `parsed.variableChanges` says, or, for views built by hand (no walk), that every variable
+ * may change: no value is then known.
+ */
+function changesOf(parsed: ParsedScript, names: Iterable<string>): VariableChanges {
+  if (parsed.variableChanges) return parsed.variableChanges;
+  return { assigns: new Map(), other: new Set(names), defaults: [], descriptors: [], arithmetic: [] };
 }
 
 /**
@@ -473,20 +448,15 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
       if (e.enclosing.kind === 'for' && e.enclosing.name !== undefined && codeLoadingVariable(e.enclosing.name)) setsLoader(e.enclosing.span, `\`for ${e.enclosing.name}\``, e.enclosing.name);
     }
   }
-  // `${NAME:=value}` and `${NAME=value}` assign NAME (text scan: over-approximates inside quotes).
-  for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g)) {
-    if (codeLoadingVariable(m[1]!)) setsLoader({ start: m.index, end: m.index + m[0].length }, `\`\${${m[1]}:=…}\``, m[1]!);
-  }
-  // `{NAME}>file`: bash opens a descriptor and stores its number in NAME (Bash manual, Redirections).
-  for (const m of text.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}(?=[<>])/g)) {
-    if (codeLoadingVariable(m[1]!)) setsLoader({ start: m.index, end: m.index + m[0].length }, `\`{${m[1]}}\` before a redirection`, m[1]!);
-  }
-  // Arithmetic assigns (`(( PATH=1 ))`, `$(( GLOBIGNORE++ ))`, `[[ IFS=1 -eq 1 ]]`, a subscript
-  // `a[PATH=1]`, `${a[GLOBIGNORE=1]}`): text scan of the regions that bash may evaluate as
-  // arithmetic (over-approximates: `[[ … ]]` string operands and brackets in quotes count too).
-  for (const region of text.matchAll(/\(\(([\s\S]*?)\)\)|\[\[([\s\S]*?)\]\]|\$\[([^\]]*)\]|\[([^\]\n]*)\]/g)) {
-    const inner = region[1] ?? region[2] ?? region[3] ?? region[4] ?? '';
-    arithmeticAssigns(inner, region.index + region[0].indexOf(inner));
+  // `${NAME:=value}` and `${NAME=value}` assign NAME; `{NAME}>file` stores a descriptor number in
+  // NAME (Bash manual, Redirections); arithmetic assigns (`(( PATH=1 ))`, `$(( GLOBIGNORE++ ))`,
+  // `[[ IFS=1 -eq 1 ]]`, a subscript `a[PATH=1]`, `${a[GLOBIGNORE=1]}`), all as the parse walk
+  // recorded them (src/parse/variable-changes.ts: over-approximates in quoted text).
+  const recorded = parsed.variableChanges;
+  if (recorded) {
+    for (const d of recorded.defaults) if (codeLoadingVariable(d.name)) setsLoader(d.span, `\`\${${d.name}:=…}\``, d.name);
+    for (const d of recorded.descriptors) if (codeLoadingVariable(d.name) && (text[d.span.end] === '<' || text[d.span.end] === '>')) setsLoader(d.span, `\`{${d.name}}\` before a redirection`, d.name);
+    for (const a of recorded.arithmetic) if (codeLoadingVariable(a.name)) setsLoader(a.span, `The arithmetic \`${a.text}\``, a.name);
   }
   // `let PATH=1`: each argument is an arithmetic expression.
   for (const c of all) if (c.name?.value === 'let') for (const a of c.args) arithmeticAssigns(a.raw, a.span.start);
@@ -555,8 +525,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
       if (e.enclosing.kind === 'for' && e.enclosing.name !== undefined) staleValue(bindings, e.enclosing.name);
     }
   }
-  for (const m of text.matchAll(/\b(?:for|select|coproc)\s+([A-Za-z_][A-Za-z0-9_]*)/g)) staleValue(bindings, m[1]!);
-  const changes = bindings.size > 0 ? variableChanges(text) : undefined;
+  const changes = bindings.size > 0 ? changesOf(parsed, bindings.keys()) : undefined;
   for (const [name, b] of bindings) {
     if (b.dynamic) continue;
     if (changedElsewhere(changes!, name, b.count)) b.dynamic = true;

@@ -229,7 +229,8 @@ export interface ArithmeticFacts {
   readonly arithmetic?: readonly ArithmeticUse[];
   readonly numericSubstitutions?: readonly number[];
   readonly loopBindings?: readonly { readonly name: string; readonly values: readonly Word[] | undefined }[];
-  readonly text: string;
+  /** The `${x:=…}` forms of the unit (src/parse/variable-changes.ts); absent on hand-built views, where none are seen. */
+  readonly variableChanges?: { readonly defaults: readonly { readonly name: string }[] };
 }
 
 /** Builtins that set the variables named by their arguments from data (`read x`, `mapfile a`, `printf -v x`, `getopts o x`). */
@@ -267,8 +268,8 @@ export function arithmeticGaps(parsed: ArithmeticFacts): { span: Span; reason: s
     if (d.words.some((w) => w.value !== undefined && /^-[A-Za-z]*n/.test(w.value))) for (const a of d.assignments) bind(a.name, false);
   }
   for (const l of parsed.loopBindings ?? []) bind(l.name, l.values?.every((w) => numericValue(w, numericStarts)) === true);
-  // `${x:=word}`, `${x=word}` assign x (text scan: over-approximates).
-  for (const m of parsed.text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g)) bind(m[1]!, false);
+  // `${x:=word}`, `${x=word}` assign x (as the parse walk recorded them, quoted text included).
+  for (const d of parsed.variableChanges?.defaults ?? []) bind(d.name, false);
   const out: { span: Span; reason: string }[] = [];
   for (const u of uses) {
     if (u.unknown !== undefined) {

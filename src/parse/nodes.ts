@@ -9,6 +9,7 @@ import { ComplexityScanner, type ParseComplexity } from './complexity.js';
 import type { Span } from '../core/types.js';
 import { joinTouching, joinWords, nodeKind, toWord, type Word } from './words.js';
 import { arithmeticUse, numericSubstitution, type ArithmeticUse } from './arithmetic.js';
+import { VariableChangeScanner, type VariableChanges } from './variable-changes.js';
 
 /** `NAME=value` before a command (or alone, as a statement). */
 export interface Assignment {
@@ -219,6 +220,12 @@ export interface ParsedScript {
   readonly loopBindings?: readonly { readonly name: string; readonly values: readonly Word[] | undefined }[];
   /** The control structure of the unit's own text (root: the `program` node); embedded code has none. Absent on hand-built views. */
   readonly flow?: FlowNode;
+  /**
+   * How the unit's own text changes its variables besides plain assignments (loops, arithmetic,
+   * `${x:=}`, `{x}>`, `unset`, and such forms in text bash may run later; src/parse/variable-changes.ts).
+   * Absent on hand-built views.
+   */
+  readonly variableChanges?: VariableChanges;
 }
 
 /** A part of the tree whose effect the views do not model, and why (one sentence). */
@@ -617,6 +624,17 @@ function previousNamedSpan(cursor: TreeCursor): Span {
   return span;
 }
 
+/** Leaf node types whose text is data to the tree but may be code to bash later (see src/parse/variable-changes.ts). */
+const DATA_LEAVES: ReadonlySet<string> = new Set(['word', 'string_content', 'raw_string', 'ansi_c_string', 'heredoc_content', 'heredoc_body']);
+
+const ASSIGNED_NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
+
+/** The variable name a `variable_assignment` node starting at `start` assigns (`a` for `a[1]=x`). */
+function assignedName(src: string, start: number): string {
+  ASSIGNED_NAME.lastIndex = start;
+  return ASSIGNED_NAME.exec(src)?.[0] ?? '';
+}
+
 /** Flow nodes whose named children are all flow nodes (statements, clauses, leaves). */
 const FLOW_CONTAINERS: ReadonlySet<string> = new Set([
   'program', 'list', 'pipeline', 'subshell', 'compound_statement', 'if_statement', 'elif_clause', 'else_clause',
@@ -689,6 +707,10 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   /** The first `[` of `text` at or after the last word checked for a subscript (nodes come in document order). */
   let bracketAt = -2;
   let bracketFrom = 0;
+  const changes = new VariableChangeScanner(src);
+  /** Per depth: the node is inside a `[[ … ]]` test, and inside an arithmetic context whose text was scanned. */
+  const inTest: boolean[] = [];
+  const inArithmetic: boolean[] = [];
   try {
     for (;;) {
       nodeCount++;
@@ -710,6 +732,25 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
       pipeNext[depth] = 0;
       types[depth] = type;
       firstCommand[depth] = commands.length;
+      {
+        // Variable changes (src/parse/variable-changes.ts). With a syntax error the whole text is scanned at the end instead.
+        const start = cursor.startIndex;
+        // Operands of `[[ … ]]` and array subscripts (`${a[x=1]}`) are arithmetic text as a whole.
+        inTest[depth] = (depth > 0 && (inTest[depth - 1]! || types[depth - 1] === 'subscript')) || type === 'test_command';
+        let arithmeticHere = depth > 0 && inArithmetic[depth - 1]!;
+        if (!arithmeticHere && isNamed && (type === 'arithmetic_expansion' || (type === 'compound_statement' && src.startsWith('((', start)) || (depth > 0 && types[depth - 1] === 'c_style_for_statement' && cursor.currentFieldName !== 'body'))) {
+          arithmeticHere = true;
+          if (!hasError) changes.arithmeticText(start, cursor.endIndex);
+        }
+        inArithmetic[depth] = arithmeticHere;
+        if (isNamed) {
+          if (type === 'variable_assignment') {
+            if (!hasError) changes.assignment(assignedName(src, start));
+          } else if (type === 'expansion') changes.expansion(start);
+          else if (type === 'unset_command') changes.unset(start, cursor.endIndex);
+          else if (info.word && src.charCodeAt(start) === 0x7b && (depth === 0 || !infos[depth - 1]!.word)) changes.braceWord(start);
+        }
+      }
       {
         // Chain and pipeline stage of this node, from its parent's.
         const parentChain = depth > 0 ? chains[depth - 1] : undefined;
@@ -786,6 +827,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
       if (isNamed && type === 'for_statement') {
         const node = cursor.currentNode;
         const v = node.childForFieldName('variable');
+        if (v) changes.changed(v.text);
         if (v) loopBindings.push({ name: v.text, values: src.startsWith('select', node.startIndex) || node.childrenForFieldName('value').length === 0 ? undefined : joinTouching(node.childrenForFieldName('value').filter((c): c is Node => c !== null).map((c) => toWord(c, src)), src) });
       }
       if (isNamed && type === 'concatenation') {
@@ -889,6 +931,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         const place: CommandPlace = { chain: chains[depth], depth: chainDepth[depth]!, ...(stage ? { pipeline: stage } : {}) };
         const simple = toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth], unmodelled);
         commands.push(simple);
+        changes.words(simple.name, simple.args);
       }
       {
         // The flow node of this node, if it is one, attached to the innermost one above it.
@@ -909,8 +952,12 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         depth++;
         continue;
       }
+      if (isNamed && DATA_LEAVES.has(type) && !hasError) changes.dataLeaf(cursor.startIndex, cursor.endIndex, inTest[depth]!);
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...(unmodelled.length > 0 ? { unmodelled } : {}), ...(arithmetic.length > 0 ? { arithmetic, numericSubstitutions, loopBindings } : {}), ...(flowRoot ? { flow: flowRoot } : {}) };
+        if (!cursor.gotoParent()) {
+          if (hasError) changes.wholeText();
+          return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...(unmodelled.length > 0 ? { unmodelled } : {}), ...(arithmetic.length > 0 ? { arithmetic, numericSubstitutions, loopBindings } : {}), ...(flowRoot ? { flow: flowRoot } : {}), variableChanges: changes.finish() };
+        }
         depth--;
       }
     }

@@ -91,6 +91,13 @@ describe('a variable changed by any assignment form has no stale value', () => {
     'x=ls; printf -vx rm; $x victim',
     'x=ls; read -ax <<< rm; $x victim',
     'x=ls; coproc x { :; }; $x victim',
+    // Forms the parse walk records (src/parse/variable-changes.ts), code in quotes included.
+    'x=ls; command unset x; $x rm victim',
+    "x=ls; eval 'x=rm'; $x victim",
+    "x=ls; eval 'for x in rm; do :; done'; $x victim",
+    "x=ls; trap 'x=rm' DEBUG; $x victim",
+    'x=ls; (( x[0] = 1 )); $x victim',
+    "x=ls; [[ 'x=0' -eq 0 ]]; $x victim",
   ];
   it.each(STALE)('%j', (command) => neverAllowed(command));
 
