@@ -267,31 +267,25 @@ function toHeredoc(node: Node, src: string): { heredoc: Heredoc; differs: string
   for (const c of node.children) if (c?.type === 'heredoc_end') end = c;
   const raw = src.slice(start.startIndex, startEnd);
   const quoted = /['"\\]/.test(raw);
-  // Quote removal, as bash does to the delimiter word (`$'X'` and `$"X"` quote too).
-  const delimiter = raw.replace(/\$(?=['"])/g, '').replace(/['"\\]/g, '');
+  const read = readDelimiter(raw);
+  const delimiter = read.word;
   const bodySpan = body ? spanOf(body) : { start: startEnd, end: startEnd };
   const heredoc: Heredoc = { delimiter, quoted, stripTabs, body: body ? src.slice(bodySpan.start, bodySpan.end) : '', bodySpan };
-  return { heredoc, differs: bashDiffers(raw, quoted, stripTabs, src, startEnd, end?.startIndex) };
+  return { heredoc, differs: bashDiffers(raw, read, quoted, stripTabs, src, startEnd, end?.startIndex) };
 }
 
-/** Unquoted characters that end a word for bash (its metacharacters; Bash manual, Definitions). */
-const METACHARACTERS = new Set([' ', '\t', '\n', ';', '|', '&', '<', '>', '(', ')']);
-
 /**
- * Where bash ends a here-document differently from tree-sitter-bash, as a reason, or `undefined`.
- * `raw` is the parser's delimiter token; `regionStart`..`regionEnd` (UTF-16 offsets into `src`)
- * run from the end of that token to the start of the parser's terminator line (`undefined`: no
- * terminator). Two differences: bash ends the delimiter word at its first unquoted
- * metacharacter (`<<X;` has the delimiter `X`, the parser's token is `X;`), and in a document
- * with an unquoted delimiter bash removes each backslash-newline pair before it compares a line
- * with the delimiter (bash's parse.y `read_secondary_line`), so `\` + newline + `X` is a
- * terminator line for bash, and `foo\` + newline + `X` is not.
+ * The one reader of a here-document delimiter token `raw` (as tree-sitter-bash ends it): `word`
+ * is the delimiter after bash's quote removal (`'…'`, `"…"` with its backslash escapes, `\x`,
+ * and the `$` of `$'…'`/`$"…"` dropped), over the whole token; `cut` is the offset in `raw` of the
+ * first unquoted metacharacter, where bash ends the word instead (`<<X;`), if any.
  */
-function bashDiffers(raw: string, quoted: boolean, stripTabs: boolean, src: string, regionStart: number, regionEnd: number | undefined): string | undefined {
+function readDelimiter(raw: string): { word: string; cut: number | undefined } {
   let word = '';
+  let cut: number | undefined;
   for (let i = 0; i < raw.length; i++) {
     const c = raw[i]!;
-    if (METACHARACTERS.has(c)) return `is a here-document whose delimiter bash ends at \`${c}\` (\`${raw.slice(0, i).slice(0, 40)}\`), earlier than the parser does: the body ends at another line, and what follows it runs as commands that are not modelled.`;
+    if (cut === undefined && METACHARACTERS.has(c)) cut = i;
     if (c === '\\') {
       word += raw[++i] ?? '';
     } else if (c === "'") {
@@ -305,6 +299,25 @@ function bashDiffers(raw: string, quoted: boolean, stripTabs: boolean, src: stri
     } else if (c === '$' && (raw[i + 1] === "'" || raw[i + 1] === '"')) continue;
     else word += c;
   }
+  return { word, cut };
+}
+
+/** Unquoted characters that end a word for bash (its metacharacters; Bash manual, Definitions). */
+const METACHARACTERS = new Set([' ', '\t', '\n', ';', '|', '&', '<', '>', '(', ')']);
+
+/**
+ * Where bash ends a here-document differently from tree-sitter-bash, as a reason, or `undefined`.
+ * `raw` is the parser's delimiter token and `read` its reading ({@link readDelimiter}); `regionStart`..`regionEnd` (UTF-16 offsets into `src`)
+ * run from the end of that token to the start of the parser's terminator line (`undefined`: no
+ * terminator). Two differences: bash ends the delimiter word at its first unquoted
+ * metacharacter (`<<X;` has the delimiter `X`, the parser's token is `X;`), and in a document
+ * with an unquoted delimiter bash removes each backslash-newline pair before it compares a line
+ * with the delimiter (bash's parse.y `read_secondary_line`), so `\` + newline + `X` is a
+ * terminator line for bash, and `foo\` + newline + `X` is not.
+ */
+function bashDiffers(raw: string, read: { word: string; cut: number | undefined }, quoted: boolean, stripTabs: boolean, src: string, regionStart: number, regionEnd: number | undefined): string | undefined {
+  const { word, cut } = read;
+  if (cut !== undefined) return `is a here-document whose delimiter bash ends at \`${raw[cut]}\` (\`${raw.slice(0, cut).slice(0, 40)}\`), earlier than the parser does: the body ends at another line, and what follows it runs as commands that are not modelled.`;
   if (quoted || regionEnd === undefined) return undefined;
   const nl = src.indexOf('\n', regionStart);
   if (nl < 0 || nl >= regionEnd) return undefined;
