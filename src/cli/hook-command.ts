@@ -17,6 +17,7 @@ import type { Command } from 'commander';
 import { decisionRecord } from '../hook/decision-log.js';
 import { answerHookInput, HOOK_AGENTS, MAX_EVENT_LENGTH, shellwardMode, type AskFallback, type DenyOn, type HookAgent, type HookMode, type HookOutcome, type HookReply, type ShellCall } from '../hook/index.js';
 import { Linter } from '../lint.js';
+import { initParser } from '../parse/parser.js';
 import { verdictFor, type Verdict } from '../verdict.js';
 import { requestCwd } from './check-command.js';
 import { addConfigOptions, linterOptions, type ConfigCliOptions } from './config-options.js';
@@ -69,6 +70,10 @@ export function timeoutMs(value: string | number): number | undefined {
  * Throws on a configuration error (the message names the file).
  */
 export async function judgeShellCall(call: ShellCall, opts: ConfigCliOptions, cwd: string, parseTimeoutMs: number): Promise<Verdict> {
+  // Start loading the parser (the default one, which Linter.create uses too: initParser keeps
+  // the first) before the configuration search: its wasm compiles off the main thread while the
+  // search runs. A failure is reported by Linter.create below, which awaits the same promise.
+  initParser().catch(() => {});
   const resolved = await loadConfig({
     cwd,
     ...(opts.config !== undefined ? { configFile: resolve(opts.config) } : {}),
