@@ -4,7 +4,8 @@
  * `node dist/bench/hook-bench.js [--runs N]` (default 50).
  *
  * For four Claude Code PreToolUse events — a quick read-only command, `git status`, a
- * destructive command and a 2 KB heredoc — it starts `node dist/src/cli/bin.js hook` with the
+ * destructive command and a 2 KB heredoc — it starts `node dist/src/cli/bin.cjs hook` (the
+ * package.json `bin`, what an installed hook runs) with the
  * event on stdin and measures the wall time until the process has exited (min / median / max
  * over N runs, in ms), once answered in-process (`SHELLWARD_NO_SERVER=1`) and once through a
  * `shellward serve` started for the run on a private socket; `git status` also in-process
@@ -12,7 +13,7 @@
  * build costs). `node -e 0` runs in the same rounds (interleaved, so a load change hits every
  * row alike); the ratio column is each median over that of `node -e 0`.
  *
- * `--before FILE` adds, for each event, a row answered in-process by another build's bin.js
+ * `--before FILE` adds, for each event, a row answered in-process by another build's entry (bin.js or bin.cjs)
  * (e.g. one of an earlier commit, built with `npx tsc --outDir`), in the same rounds: a
  * before/after comparison under the same load.
  */
@@ -25,7 +26,8 @@ import { fileURLToPath } from 'node:url';
 const self = fileURLToPath(import.meta.url);
 /** Repository root (this file runs from dist/bench/). */
 const repo = resolve(dirname(self), '..', '..');
-const BIN = resolve(repo, 'dist', 'src', 'cli', 'bin.js');
+/** The package.json `bin` of the build: the CommonJS launcher (scripts/bundle-hook.mjs). */
+const BIN = resolve(repo, 'dist', 'src', 'cli', 'bin.cjs');
 
 function argValue(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);

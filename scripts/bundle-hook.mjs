@@ -20,9 +20,16 @@
  * schema validator, commander) become deferred `require`s within the file: their code is in it,
  * but runs only when a run needs it.
  *
+ * It also bundles the executable, src/cli/bin.ts, as the CommonJS file dist/src/cli/bin.cjs (the
+ * package.json `bin`): with the modules a hook run starts with (hook-client, hook-socket,
+ * hook-input, std-io, code-cache, version) in it, a `shellward hook` process loads two
+ * CommonJS files and no ES module (Node's ES module loader resolves, links and evaluates nothing
+ * for it). bin.ts's `import()` of main.js stays a real `import()` (the ES modules of every other
+ * command, loaded by Node).
+ *
  *   node scripts/bundle-hook.mjs [--outdir DIR]   (default: dist/src/cli)
  */
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { chmod, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -88,5 +95,27 @@ const result = await build(
   }),
 );
 
-const outputs = Object.entries(result.metafile.outputs).map(([f, o]) => `${f.replace(/.*\//, '')} ${(o.bytes / 1024).toFixed(0)} KiB`);
-process.stderr.write(`bundle-hook: wrote ${outdir}: ${outputs.join(', ')} (${Object.keys(result.metafile.inputs).length} modules)\n`);
+/** bin.ts's `import('./main.js')` is left to Node, from beside bin.cjs. */
+const mainExternalPlugin = {
+  name: 'shellward-main-external',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/main\.js$/ }, (a) => ({ path: a.path, external: true }));
+  },
+};
+
+const launcher = await build(
+  commonOptions({
+    entryPoints: ['src/cli/bin.ts'],
+    outfile: join(outdir, 'bin.cjs'),
+    format: 'cjs',
+    // bin.ts finds the hook's bundle from its own URL; bin.cjs sits beside bin.js. Strict, as
+    // the ES module is (esbuild's own "use strict" comes after the banner).
+    banner: { js: '"use strict";\nvar __shellwardBinUrl = require("node:url").pathToFileURL(__filename).href;' },
+    define: { 'import.meta.url': '__shellwardBinUrl' },
+    plugins: [mainExternalPlugin],
+  }),
+);
+await chmod(join(outdir, 'bin.cjs'), 0o755);
+
+const outputs = [...Object.entries(result.metafile.outputs), ...Object.entries(launcher.metafile.outputs)].map(([f, o]) => `${f.replace(/.*\//, '')} ${(o.bytes / 1024).toFixed(0)} KiB`);
+process.stderr.write(`bundle-hook: wrote ${outdir}: ${outputs.join(', ')} (${Object.keys(result.metafile.inputs).length} and ${Object.keys(launcher.metafile.inputs).length} modules)\n`);

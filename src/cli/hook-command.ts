@@ -15,14 +15,16 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { decisionRecord } from '../hook/decision-log.js';
-import { answerHookInput, HOOK_AGENTS, shellwardMode, type AskFallback, type DenyOn, type HookAgent, type HookMode, type HookOutcome, type HookReply, type ShellCall } from '../hook/index.js';
+import { answerHookInput, HOOK_AGENTS, MAX_EVENT_LENGTH, shellwardMode, type AskFallback, type DenyOn, type HookAgent, type HookMode, type HookOutcome, type HookReply, type ShellCall } from '../hook/index.js';
 import { Linter } from '../lint.js';
+import { initParser } from '../parse/parser.js';
 import { verdictFor, type Verdict } from '../verdict.js';
 import { requestCwd } from './check-command.js';
 import { addConfigOptions, linterOptions, type ConfigCliOptions } from './config-options.js';
 import { loadConfig } from '../config/load.js';
 import { EXIT } from './exit-codes.js';
 import { takePrereadInput } from './hook-input.js';
+import { flushOutput, readStdinText, writeOutput } from './std-io.js';
 
 /** Parsed options of `shellward hook`. */
 export interface HookCliOptions extends ConfigCliOptions {
@@ -68,6 +70,10 @@ export function timeoutMs(value: string | number): number | undefined {
  * Throws on a configuration error (the message names the file).
  */
 export async function judgeShellCall(call: ShellCall, opts: ConfigCliOptions, cwd: string, parseTimeoutMs: number): Promise<Verdict> {
+  // Start loading the parser (the default one, which Linter.create uses too: initParser keeps
+  // the first) before the configuration search: its wasm compiles off the main thread while the
+  // search runs. A failure is reported by Linter.create below, which awaits the same promise.
+  initParser().catch(() => {});
   const resolved = await loadConfig({
     cwd,
     ...(opts.config !== undefined ? { configFile: resolve(opts.config) } : {}),
@@ -117,26 +123,23 @@ export async function answerHook(text: string, opts: HookCliOptions, processCwd:
   }
 }
 
-/** Reads all of stdin as UTF-8 text, at most `limit` characters (the rest is read and dropped). */
-async function readStdin(limit: number): Promise<string> {
-  let text = '';
-  process.stdin.setEncoding('utf8');
-  for await (const chunk of process.stdin) {
-    if (text.length <= limit) text += chunk as string;
-  }
-  return text;
-}
-
-/** Runs `shellward hook` on this process's stdin (or the event the socket client read) and returns the exit code. */
+/**
+ * Runs `shellward hook` on this process's stdin (or the event the socket client read), writes
+ * the reply (flushed when it returns) and returns the exit code.
+ */
 export async function runHookCommand(opts: HookCliOptions): Promise<number> {
   if (timeoutMs(opts.timeout) === undefined) {
-    process.stderr.write(`shellward hook: --timeout must be a positive number of milliseconds, not ${JSON.stringify(String(opts.timeout))}\n`);
+    writeOutput(2, `shellward hook: --timeout must be a positive number of milliseconds, not ${JSON.stringify(String(opts.timeout))}\n`);
+    await flushOutput();
     return EXIT.ERROR;
   }
-  const text = takePrereadInput() ?? (await readStdin(16 * 1024 * 1024 + 1));
+  // Read and written without Node's stream objects where the descriptors allow it (std-io.ts):
+  // the streams cost a hook process about as much time as its configuration search.
+  const text = takePrereadInput() ?? (await readStdinText(MAX_EVENT_LENGTH + 1));
   const reply = await answerHook(text, opts, process.cwd());
-  if (reply.stdout !== '') process.stdout.write(reply.stdout);
-  if (reply.stderr !== '') process.stderr.write(reply.stderr);
+  writeOutput(1, reply.stdout);
+  writeOutput(2, reply.stderr);
+  await flushOutput();
   return reply.exitCode;
 }
 

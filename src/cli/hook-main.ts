@@ -13,17 +13,29 @@
 import { reportActionError } from './action-error.js';
 import { quickHookArgs } from './hook-args.js';
 import { registerHookCommand, runHookCommand } from './hook-command.js';
+import { flushOutput, outputStream } from './std-io.js';
 
-/** Runs `shellward hook` with `argv` (as process.argv, `argv[2]` is `hook`) and returns the exit code; never throws. */
+/**
+ * Runs `shellward hook` with `argv` (as process.argv, `argv[2]` is `hook`) and returns the exit
+ * code once its output is flushed (the caller needs no stream handling of its own, see
+ * std-io.ts); never throws.
+ */
 export async function main(argv: readonly string[]): Promise<number> {
   const opts = argv[2] === 'hook' ? quickHookArgs(argv.slice(3)) : undefined;
   if (opts !== undefined) {
     try {
       return await runHookCommand(opts);
     } catch (err) {
-      return reportActionError(err);
+      outputStream(2);
+      const code = reportActionError(err);
+      await flushOutput();
+      return code;
     }
   }
+  // commander writes help and usage errors to the streams.
+  outputStream(1);
   const { runProgram } = await import('./program.js');
-  return runProgram([['hook', async () => registerHookCommand]], argv);
+  const code = await runProgram([['hook', async () => registerHookCommand]], argv);
+  await flushOutput();
+  return code;
 }

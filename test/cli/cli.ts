@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 /** Absolute path of the built CLI entry. */
 export const BIN = fileURLToPath(new URL('../../dist/src/cli/bin.js', import.meta.url));
+/** Absolute path of the package.json `bin`: the CommonJS launcher of the same CLI (bin.ts bundled by `npm run build`). */
+export const PACKAGE_BIN = fileURLToPath(new URL('../../dist/src/cli/bin.cjs', import.meta.url));
 /** Repository root. */
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -14,9 +16,9 @@ function baseEnv(): Record<string, string> {
   return env;
 }
 
-/** Runs `shellward args…` in `cwd` without throwing on a non-zero exit. */
-export function shellward(args: readonly string[], opts: { cwd?: string; input?: string; env?: Record<string, string> } = {}): Promise<Result> {
-  return execa(process.execPath, [BIN, ...args], {
+/** Runs `shellward args…` in `cwd` (with `bin`, default {@link BIN}) without throwing on a non-zero exit. */
+export function shellward(args: readonly string[], opts: { cwd?: string; input?: string; env?: Record<string, string>; bin?: string } = {}): Promise<Result> {
+  return execa(process.execPath, [opts.bin ?? BIN, ...args], {
     cwd: opts.cwd ?? REPO,
     reject: false,
     ...(opts.input !== undefined ? { input: opts.input } : {}),

@@ -1,5 +1,6 @@
 /**
- * `shellward hook` end to end, on the built CLI (dist/src/cli/bin.js): real Claude Code
+ * `shellward hook` end to end, on the built CLI as installed (the package.json `bin`,
+ * dist/src/cli/bin.cjs; the server through bin.js, the ES module entry): real Claude Code
  * PreToolUse events, Gemini CLI BeforeTool and Codex CLI PreToolUse events on stdin, answered
  * for allow, ask and deny, other tools, malformed events, the modes, the decision log, and the
  * same answers through `shellward serve`.
@@ -9,7 +10,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, shellward } from './cli.js';
+import { BIN, PACKAGE_BIN, shellward } from './cli.js';
 
 let project: string;
 
@@ -72,7 +73,7 @@ const NO_SERVER = { SHELLWARD_NO_SERVER: '1' };
 
 // biome-ignore lint/suspicious/noExplicitAny: each test reads the answer's fields by the agent's protocol
 async function hook(input: string, args: string[] = [], env: Record<string, string> = NO_SERVER): Promise<{ code: number | undefined; stdout: string; json: Record<string, any> | undefined }> {
-  const r = await shellward(['hook', ...args], { cwd: project, input, env });
+  const r = await shellward(['hook', ...args], { bin: PACKAGE_BIN, cwd: project, input, env });
   const stdout = String(r.stdout);
   // biome-ignore lint/suspicious/noExplicitAny: each test reads the answer's fields by the agent's protocol
   return { code: r.exitCode, stdout, json: stdout.trim() === '' ? undefined : (JSON.parse(stdout) as Record<string, any>) };
@@ -154,7 +155,7 @@ describe('shellward hook, Claude Code PreToolUse', () => {
   });
 
   it('rejects a bad --timeout as a usage error', async () => {
-    const r = await shellward(['hook', '--timeout', 'soon'], { cwd: project, input: claudeEvent('ls'), env: NO_SERVER });
+    const r = await shellward(['hook', '--timeout', 'soon'], { bin: PACKAGE_BIN, cwd: project, input: claudeEvent('ls'), env: NO_SERVER });
     expect(r.exitCode).toBe(2);
     expect(String(r.stderr)).toMatch(/--timeout must be a positive number/);
   });
@@ -231,7 +232,7 @@ describe('shellward hook through shellward serve', () => {
       expect(served).toEqual(local);
     }
     // A usage error comes back from the server as it would in-process.
-    const usage = await shellward(['hook', '--mode', 'loud'], { cwd: project, input: claudeEvent('ls'), env });
+    const usage = await shellward(['hook', '--mode', 'loud'], { bin: PACKAGE_BIN, cwd: project, input: claudeEvent('ls'), env });
     expect(usage.exitCode).toBe(2);
     expect(String(usage.stderr)).toMatch(/--mode/);
     const stopped = new Promise((ok) => server!.once('exit', ok));

@@ -38,7 +38,7 @@ afterAll(async () => {
 describe('the npm tarball', () => {
   it('has the CLI, the rule tables, the schemas and the build record', () => {
     // rules/destructive.json was replaced by the destructive-command packs (rules/packs/*.json).
-    for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'dist/src/cli/bin.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/package.json', 'dist/build-info.json', 'schemas/shellward-config.schema.json', 'schemas/sarif-schema-2.1.0.json', 'rules/packs/files.json']) {
+    for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'dist/src/cli/bin.js', 'dist/src/cli/bin.cjs', 'dist/src/cli/hook-bundle.cjs', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/package.json', 'dist/build-info.json', 'schemas/shellward-config.schema.json', 'schemas/sarif-schema-2.1.0.json', 'rules/packs/files.json']) {
       expect(files, f).toContain(f);
     }
   });
@@ -71,5 +71,19 @@ describe('the npm tarball', () => {
     }
     expect(code).toBe(1);
     expect(out).toContain('path-dangerous-removal');
+  });
+
+  it('runs its package.json bin (the CommonJS launcher): a hook event is answered, other commands load the ES modules', async () => {
+    const pkg = JSON.parse(await readFile(join(pkgDir, 'package.json'), 'utf8')) as { bin: Record<string, string>; version: string };
+    expect(pkg.bin.shellward).toBe('dist/src/cli/bin.cjs');
+    const bin = join(pkgDir, pkg.bin.shellward ?? '');
+    const event = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: tmp, session_id: 's', transcript_path: join(tmp, 't.jsonl'), permission_mode: 'default' });
+    const env = { ...process.env, SHELLWARD_NO_SERVER: '1', XDG_CACHE_HOME: join(tmp, 'cache') };
+    for (let run = 0; run < 2; run++) {
+      // The second run takes the bundle's compiled code from the cache the first one wrote.
+      const out = execFileSync(process.execPath, [bin, 'hook', '--deny-on', 'error'], { cwd: tmp, input: event, env, encoding: 'utf8' });
+      expect(JSON.parse(out).hookSpecificOutput.permissionDecision, `run ${run + 1}`).toBe('deny');
+    }
+    expect(execFileSync(process.execPath, [bin, '--version'], { cwd: tmp, encoding: 'utf8' }).trim()).toBe(pkg.version);
   });
 });
