@@ -131,6 +131,7 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
   // Outcomes in candidate order, pushed as soon as every earlier one is known (`undefined`: the
   // candidate is left out). Without a pool each is known at once.
   const queue: Slot[] = [];
+  let flushed = 0;
   const flush = (): void => {
     while (queue.length > 0 && queue[0]!.done) {
       const outcome = queue.shift()!.outcome;
@@ -142,7 +143,6 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
       options.onFile?.(outcome.result, outcome.bytes);
     }
   };
-  let flushed = 0;
   const settle = (outcome: FileOutcome | undefined): void => {
     queue.push({ done: true, outcome });
     flush();
@@ -153,6 +153,7 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
       while (queue.length >= ahead) {
         await queue[0]!.promise;
         flush();
+        options.onProgress?.(flushed, candidates.length, bytes);
       }
       options.onProgress?.(flushed, candidates.length, bytes);
       const c = candidates[i]!;
@@ -186,8 +187,9 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
       }
       const slot: Slot = { done: false, outcome: undefined };
       slot.promise = pool.pool
-        .lint({ ...text, kind: kind.id, profile: kindProfile })
-        .catch((err: unknown): FileOutcome => ({ result: failedFile(linter, file, kindProfile, `its worker thread stopped: ${err instanceof Error ? err.message : String(err)}`), bytes: text.data.length }))
+        // A view into a larger buffer (staged content) is copied, or the whole buffer would be sent.
+        .lint({ ...text, data: text.data.byteLength === text.data.buffer.byteLength ? text.data : text.data.slice(), kind: kind.id, profile: kindProfile })
+        .catch((err: unknown): FileOutcome => ({ result: failedFile(linter, file, kindProfile, `in its worker thread: ${err instanceof Error ? err.message : String(err)}`), bytes: text.data.length }))
         .then((outcome) => {
           slot.done = true;
           slot.outcome = outcome;
@@ -197,6 +199,7 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
     while (queue.length > 0) {
       await queue[0]!.promise;
       flush();
+      if (queue.length > 0) options.onProgress?.(flushed, candidates.length, bytes);
     }
   } finally {
     await pool?.pool.close();

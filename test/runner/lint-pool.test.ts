@@ -150,9 +150,9 @@ describe('a pooled lint run', () => {
       const pooled = await lintFiles(linter, [...extra, ...candidates], { cwd: dir, verdicts: true, concurrency: 2, workerScript: FAULTY_WORKER });
       const [crashed, exited, threw, ...rest] = pooled.results;
       expect([crashed!.file, exited!.file, threw!.file]).toEqual(planted);
-      expect(internalErrors(crashed!)).toEqual(['The lint of this file failed (its worker thread stopped: planted crash); it was not checked.']);
-      expect(internalErrors(exited!)).toEqual(['The lint of this file failed (its worker thread stopped: process.exit(7) was called while linting this file); it was not checked.']);
-      expect(internalErrors(threw!)).toEqual(['The lint of this file failed (its worker thread stopped: planted failure); it was not checked.']);
+      expect(internalErrors(crashed!)).toEqual(['The lint of this file failed (in its worker thread: planted crash); it was not checked.']);
+      expect(internalErrors(exited!)).toEqual(['The lint of this file failed (in its worker thread: process.exit(7) was called while linting this file); it was not checked.']);
+      expect(internalErrors(threw!)).toEqual(['The lint of this file failed (in its worker thread: planted failure); it was not checked.']);
       expect(threw!.diagnostics).toHaveLength(1);
       expect(threw!.diagnostics[0]).toMatchObject({ severity: 'error', range: { start: { line: 1, column: 1 } } });
       expect(rest).toEqual(serial.results);
