@@ -141,6 +141,14 @@ export class Linter {
     return new Linter(await initParser(options.parser), { ...options, pathHost: options.pathHost ?? { home: homedir() } });
   }
 
+  /**
+   * The options this linter was created with (`pathHost` filled in with its default), so that a
+   * worker thread can create an equal linter (src/lint-pool.ts). Not to be modified.
+   */
+  get createdWith(): LinterOptions {
+    return this.options;
+  }
+
   /** Effective severity of `ruleId` for `unit`, or `undefined` when the rule is off. */
   severityFor(ruleId: string, unit: Pick<CommandUnit, 'profile'>, requested?: Severity): Severity | undefined {
     const override = this.options.severity?.[ruleId];

@@ -14,6 +14,7 @@ import { compareDiagnostics, Linter, type LinterOptions } from './lint.js';
 import type { FileResult } from './report/index.js';
 import type { PermissionMode } from './rules/decide.js';
 import { linterOptionsFor } from './linter-options.js';
+import type { Concurrency } from './lint-pool.js';
 import { lintFiles, type RunResult } from './runner.js';
 import { discover, displayPath, type Candidate, type DiscoveryError } from './sources/discover.js';
 
@@ -48,6 +49,8 @@ export interface ProjectOptions {
   readonly verdicts?: boolean;
   /** Progress of the lint itself (src/runner.ts `RunOptions.onProgress`): candidates done of total, bytes read. */
   readonly onProgress?: (done: number, total: number, bytes: number) => void;
+  /** Worker threads for the files (src/lint-pool.ts); default `off`. The results do not depend on it. */
+  readonly concurrency?: Concurrency;
 }
 
 /** The outcome of {@link runProject}. */
@@ -107,6 +110,7 @@ export async function runProject(options: ProjectOptions): Promise<ProjectRun> {
     makefileProfile: options.profile ?? profiles?.makefile ?? profile,
     transcriptProfile: profiles?.transcript ?? 'agent',
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
   });
   const results: FileResult[] = [...run.results];
   // A policy file reported here but not linted as a file of its own counts as analysed too, so

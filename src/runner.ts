@@ -6,25 +6,18 @@
  */
 import { open, readFile, stat } from 'node:fs/promises';
 import picomatch from 'picomatch';
-import type { Parser } from 'web-tree-sitter';
-import { FILE_SKIPPED, INVALID_UTF8 } from './checks/input/input-rules.js';
-import { lineHash } from './core/fingerprint.js';
-import type { CommandUnit, Diagnostic, Profile, Span } from './core/types.js';
-import { finishFile, type Linter, type PendingDiagnostic } from './lint.js';
-import type { FileResult } from './report/index.js';
+import { failedFile, lintTextFile, skipped, type FileOutcome, type TextFile, type TextRunSettings } from './file-lint.js';
+import type { Linter } from './lint.js';
+import { candidateBytes, LintPool, workerCount, workerSpec, type Concurrency } from './lint-pool.js';
+import { initParser } from './parse/parser.js';
+import type { FileResult, UnitVerdict } from './report/index.js';
 import { displayPath, type Candidate } from './sources/discover.js';
-import type { InputKind, KindOptions, ProfileKey, TextKind } from './sources/kind.js';
+import type { InputKind, KindOptions, ProfileKey } from './sources/kind.js';
 import { identifyKind, kindByName, kindTitles, needsSniffing, SNIFF_CHARS } from './sources/registry.js';
-import { decodeText } from './sources/script.js';
 import { detectTranscript, mayBeTranscript, type SeenIds, type TranscriptCall } from './sources/transcript/index.js';
 import { lintTranscriptFile } from './transcript-runner.js';
-import { statementUnits, unitVerdict, VerdictMemo } from './unit-verdicts.js';
-import { LineIndex } from './core/positions.js';
-import { initParser } from './parse/parser.js';
-import { ruleByName, ruleMeta, rulesCitingShellcheck } from './checks/index.js';
-import { applySuppressions, mayHaveDirectives, parseDirectives } from './suppress.js';
-import type { UnitVerdict } from './report/index.js';
-import { dirname, resolve } from 'node:path';
+import { unitVerdict, VerdictMemo } from './unit-verdicts.js';
+import type { Profile } from './core/types.js';
 
 /** Options of {@link lintFiles}. */
 export interface RunOptions {
@@ -50,6 +43,13 @@ export interface RunOptions {
    * finished (skipped ones included), `bytes` of file content read so far. For a progress line.
    */
   readonly onProgress?: (done: number, total: number, bytes: number) => void;
+  /**
+   * Worker threads for the text files (src/lint-pool.ts {@link Concurrency}); default `off`, all
+   * in this thread. Results are the same either way.
+   */
+  readonly concurrency?: Concurrency;
+  /** The worker module of the pool (default: src/lint-worker.ts compiled); for tests. */
+  readonly workerScript?: URL;
 }
 
 /** Totals of a run. */
@@ -82,38 +82,21 @@ async function readHead(path: string, size = 512): Promise<Uint8Array | undefine
  */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
-function skipped(file: string, reason: string, line = 1, column = 1): Diagnostic {
-  return {
-    ruleId: FILE_SKIPPED.id,
-    severity: 'note',
-    message: `File skipped: ${reason}.`,
-    file,
-    range: { start: { line, column }, end: { line, column: column + 1 } },
-    fingerprint: `${lineHash(FILE_SKIPPED.id, reason)}:1`,
-  };
-}
-
-/** 1-based line and byte column of byte `offset` in `bytes`. */
-function bytePosition(bytes: Uint8Array, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < bytes.length; i++) {
-    if (bytes[i] === 0x0a) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
 /**
- * Lints `candidates` one by one (the parser is single-threaded wasm). Each candidate's kind comes
+ * Lints `candidates` and returns their results in candidate order. Each candidate's kind comes
  * from the input-kind registry (src/sources/registry.ts): by name, else by content (a shebang, a
- * transcript's first record). A text kind's file is read whole and split into units, each linted,
- * plus the notes the kind reports about the file; a stream kind (agent transcripts) is streamed
- * through its reader. A file found in a directory that no kind claims is left out silently; one
- * named explicitly is reported with a `file-skipped` note saying why (an explicit file without
- * an extension and without a shebang is read as a bash script, as a shell would run it).
+ * transcript's first record). A text kind's file is read whole and linted by `lintTextFile`
+ * (src/file-lint.ts): split into units, each linted, plus the notes the kind reports about the
+ * file; a stream kind (agent transcripts) is streamed through its reader, always in this thread
+ * and in candidate order (its tool calls are de-duplicated across the run's files). A file found
+ * in a directory that no kind claims is left out silently; one named explicitly is reported with
+ * a `file-skipped` note saying why (an explicit file without an extension and without a shebang
+ * is read as a bash script, as a shell would run it).
+ *
+ * With {@link RunOptions.concurrency} text files are linted in worker threads
+ * (src/lint-pool.ts) while this thread reads ahead; the results, their order and the totals are
+ * the same as those of a run in this thread. A file whose lint throws, or whose worker thread
+ * dies, gets an `internal-error` result of its own and the run goes on.
  */
 export async function lintFiles(linter: Linter, candidates: readonly Candidate[], options: RunOptions): Promise<RunResult> {
   const results: FileResult[] = [];
@@ -125,6 +108,7 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
     makefile: options.makefileProfile ?? profile,
     transcript: options.transcriptProfile ?? 'agent',
   };
+  const settings: TextRunSettings = { cwd: options.cwd, verdicts: options.verdicts === true };
   // Tool-call ids seen in this run's transcripts: re-logged and replayed calls are linted once.
   const seen: SeenIds = new Set();
   // A command repeated across the run's files (`set -e`, the same tool call) is judged once.
@@ -133,85 +117,120 @@ export async function lintFiles(linter: Linter, candidates: readonly Candidate[]
   const names = options.makefileNames ?? [];
   const extraNames = names.length > 0 ? picomatch([...names], { dot: true }) : undefined;
   const kindOptions: KindOptions = extraNames ? { makefileName: extraNames } : {};
+  const pool = await startPool(linter, candidates, settings, options);
   // Reading overlaps linting: the next few files are read while one is analysed (the parser is
-  // synchronous, so without this the process idles on every read).
+  // synchronous, so without this the process idles on every read); with a pool, enough files
+  // are in flight to keep every worker busy.
+  const ahead = pool ? Math.max(PREFETCH, pool.threads * 4) : PREFETCH;
   const pending: Promise<Loaded>[] = [];
   const startLoad = (i: number): void => {
     const c = candidates[i];
     if (c) pending[i] = loadCandidate(c, kindOptions);
   };
-  for (let i = 0; i < PREFETCH && i < candidates.length; i++) startLoad(i);
-  const push = (result: FileResult, size: number): void => {
-    filesAnalysed++;
-    bytes += size;
-    results.push(result);
-    options.onFile?.(result, size);
+  for (let i = 0; i < ahead && i < candidates.length; i++) startLoad(i);
+  // Outcomes in candidate order, pushed as soon as every earlier one is known (`undefined`: the
+  // candidate is left out). Without a pool each is known at once.
+  const queue: Slot[] = [];
+  let flushed = 0;
+  const flush = (): void => {
+    while (queue.length > 0 && queue[0]!.done) {
+      const outcome = queue.shift()!.outcome;
+      flushed++;
+      if (!outcome) continue;
+      filesAnalysed++;
+      bytes += outcome.bytes;
+      results.push(outcome.result);
+      options.onFile?.(outcome.result, outcome.bytes);
+    }
   };
-  for (let i = 0; i < candidates.length; i++) {
-    options.onProgress?.(i, candidates.length, bytes);
-    const c = candidates[i]!;
-    const loaded = await pending[i]!;
-    delete pending[i];
-    startLoad(i + PREFETCH);
-    const file = displayPath(c.path, options.cwd);
-    if (loaded.kind === 'none') {
-      if (c.explicit) push({ file, diagnostics: [skipped(file, loaded.reason)] }, 0);
-      continue;
+  const settle = (outcome: FileOutcome | undefined): void => {
+    queue.push({ done: true, outcome });
+    flush();
+  };
+  try {
+    for (let i = 0; i < candidates.length; i++) {
+      flush();
+      while (queue.length >= ahead) {
+        await queue[0]!.promise;
+        flush();
+        options.onProgress?.(flushed, candidates.length, bytes);
+      }
+      options.onProgress?.(flushed, candidates.length, bytes);
+      const c = candidates[i]!;
+      const loaded = await pending[i]!;
+      delete pending[i];
+      startLoad(i + ahead);
+      const file = displayPath(c.path, options.cwd);
+      if (loaded.kind === 'none') {
+        settle(c.explicit ? { result: { file, diagnostics: [skipped(file, loaded.reason)] }, bytes: 0 } : undefined);
+        continue;
+      }
+      if (loaded.kind === 'error') {
+        settle({ result: { file, diagnostics: [skipped(file, `cannot be read (${loaded.code})`)] }, bytes: 0 });
+        continue;
+      }
+      const kind = loaded.input;
+      const kindProfile = profiles[kind.profileKey];
+      if (kind.read === 'stream') {
+        const [result, size] = await lintStream(linter, c, file, seen, kindProfile, memo);
+        settle({ result, bytes: size });
+        continue;
+      }
+      if (loaded.data === undefined) {
+        settle({ result: { file, diagnostics: [skipped(file, `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB (${loaded.size} bytes)`)] }, bytes: 0 });
+        continue;
+      }
+      const text: TextFile = { path: c.path, file, explicit: c.explicit, data: loaded.data };
+      if (!pool) {
+        settle(lintTextFile(linter, parser, text, kind, kindProfile, settings, memo));
+        continue;
+      }
+      const slot: Slot = { done: false, outcome: undefined };
+      slot.promise = pool.pool
+        // A view into a larger buffer (staged content) is copied, or the whole buffer would be sent.
+        .lint({ ...text, data: text.data.byteLength === text.data.buffer.byteLength ? text.data : text.data.slice(), kind: kind.id, profile: kindProfile })
+        .catch((err: unknown): FileOutcome => ({ result: failedFile(linter, file, kindProfile, `in its worker thread: ${err instanceof Error ? err.message : String(err)}`), bytes: text.data.length }))
+        .then((outcome) => {
+          slot.done = true;
+          slot.outcome = outcome;
+        });
+      queue.push(slot);
     }
-    if (loaded.kind === 'error') {
-      push({ file, diagnostics: [skipped(file, `cannot be read (${loaded.code})`)] }, 0);
-      continue;
+    while (queue.length > 0) {
+      await queue[0]!.promise;
+      flush();
+      if (queue.length > 0) options.onProgress?.(flushed, candidates.length, bytes);
     }
-    const kind = loaded.input;
-    const kindProfile = profiles[kind.profileKey];
-    if (kind.read === 'stream') {
-      push(...(await lintStream(linter, c, file, seen, kindProfile, memo)));
-      continue;
-    }
-    if (loaded.data === undefined) {
-      push({ file, diagnostics: [skipped(file, `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB (${loaded.size} bytes)`)] }, 0);
-      continue;
-    }
-    const data = loaded.data;
-    const decoded = decodeText(data);
-    if (!decoded.ok) {
-      const pos = bytePosition(data, decoded.offset);
-      push({ file, diagnostics: [skipped(file, `${decoded.reason} at byte ${decoded.offset}`, pos.line, pos.column)] }, data.length);
-      continue;
-    }
-    const text = decoded.text.startsWith('\uFEFF') ? decoded.text.slice(1) : decoded.text;
-    const extraction = kind.extract(text, { file, profile: kindProfile });
-    if (extraction.notThisKind !== undefined) {
-      if (c.explicit) push({ file, diagnostics: [skipped(file, `${extraction.notThisKind}`)] }, 0);
-      continue;
-    }
-    const units = extraction.units.map((u) => ({ ...u, unit: withProjectRoot(u.unit, options.cwd) }));
-    const index = new LineIndex(text);
-    const found: PendingDiagnostic[] = [...encodingNote(linter, file, text, decoded.invalidAt, kindProfile)];
-    for (const n of extraction.notes) {
-      const severity = linter.severityFor(n.ruleId, { profile: kindProfile });
-      if (severity) found.push({ ruleId: n.ruleId, severity, message: n.message, file, range: { start: index.position(n.span.start), end: index.position(Math.max(n.span.end, n.span.start + 1)) }, ...(n.data ? { data: n.data } : {}) });
-    }
-    // The views of each unit's parse are kept so that the suppression comments and the
-    // per-statement verdicts read that parse instead of parsing the text again.
-    const analysed = units.map((u) => {
-      const a = linter.analyse(u.unit);
-      found.push(...a.diagnostics);
-      return a.views;
-    });
-    const whole = units.length === 1 && units[0]!.unit.text === text && units[0]!.unit.sourceMap.toHost(0) === 0 ? analysed[0]?.comments : undefined;
-    let result: FileResult = { file, diagnostics: finishFile(text, withSuppressions(linter, file, text, found, kindProfile, kind, parser, whole)) };
-    if (options.verdicts) {
-      const defaultCwd = resolve(dirname(c.path));
-      const verdicts = units.flatMap((u, i) =>
-        (u.unit.granularity === 'script' ? statementUnits(parser, u.unit, analysed[i]?.statements) : [u.unit]).map((s) => unitVerdict(linter, s, u.kind, { index, defaultCwd, ...(memo ? { memo } : {}) })),
-      );
-      result = { ...result, verdicts };
-    }
-    push(result, data.length);
+  } finally {
+    await pool?.pool.close();
   }
   options.onProgress?.(candidates.length, candidates.length, bytes);
   return { results, filesAnalysed, bytes };
+}
+
+/** One candidate's place in {@link lintFiles}'s ordered output: done with its outcome, or still in a worker thread. */
+interface Slot {
+  done: boolean;
+  outcome: FileOutcome | undefined;
+  promise?: Promise<void>;
+}
+
+/**
+ * The worker pool of a run, or `undefined` when it lints in this thread: concurrency `off` or
+ * unset, too few files or bytes for `auto`, or a linter that cannot be re-created in a worker
+ * thread (src/lint-pool.ts `workerSpec`).
+ */
+async function startPool(linter: Linter, candidates: readonly Candidate[], settings: TextRunSettings, options: RunOptions): Promise<{ pool: LintPool; threads: number } | undefined> {
+  const concurrency = options.concurrency ?? 'off';
+  if (concurrency === 'off' || candidates.length === 0) return undefined;
+  // Sizes are read only when they can give `auto` more threads than the number of files does.
+  const files = candidates.length;
+  const bySize = concurrency === 'auto' && workerCount('auto', files, 0) < workerCount('auto', files, Number.MAX_SAFE_INTEGER);
+  const threads = workerCount(concurrency, files, bySize ? await candidateBytes(candidates) : 0);
+  if (threads === 0) return undefined;
+  const spec = workerSpec(linter, settings);
+  if (!spec) return undefined;
+  return { pool: LintPool.start(threads, spec, options.workerScript), threads };
 }
 
 /** Lints one transcript (a stream kind): its result and its size in bytes; with `memo`, its tool calls' verdicts too. */
@@ -234,50 +253,6 @@ async function lintStream(linter: Linter, c: Candidate, file: string, seen: Seen
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
     return [{ file, diagnostics: [skipped(file, `cannot be read (${code})`)] }, 0];
   }
-}
-
-/**
- * The `invalid-utf8` note of a file decoded with replacement characters (`invalidAt` = byte offset
- * of the first invalid byte), placed at the first U+FFFD of `text`; none when the file was valid
- * UTF-8 or the rule is off.
- */
-function encodingNote(linter: Linter, file: string, text: string, invalidAt: number | undefined, profile: Profile): PendingDiagnostic[] {
-  if (invalidAt === undefined) return [];
-  const severity = linter.severityFor(INVALID_UTF8.id, { profile });
-  if (!severity) return [];
-  const at = Math.max(0, text.indexOf('\uFFFD'));
-  const index = new LineIndex(text);
-  const message = `Not valid UTF-8 at byte ${invalidAt}: invalid bytes were read as U+FFFD and the file was checked.`;
-  return [{ ruleId: INVALID_UTF8.id, severity, message, file, range: { start: index.position(at), end: index.position(Math.min(at + 1, text.length)) } }];
-}
-
-/**
- * A script or Makefile unit with the directory shellward lints from (`RunOptions.cwd`, made
- * absolute) as an additional working directory: path checks treat writes anywhere in the project
- * as inside, whatever directory the script itself is in.
- */
-function withProjectRoot(unit: CommandUnit, root: string): CommandUnit {
-  const dirs = [...(unit.context?.additionalDirectories ?? []), resolve(root)];
-  return { ...unit, context: { ...unit.context, additionalDirectories: dirs } };
-}
-
-/**
- * Applies the inline suppression directives of a file (src/suppress.ts) to its diagnostics,
- * before fingerprinting, when its kind has directives: the kind names the comment spans they are
- * read from (a script's comment nodes, so heredoc bodies and strings never count; a Makefile's
- * comment lines). Files that do not contain the marker are not parsed again; `parsedComments` are
- * the comment spans of the lint's own parse of the whole file, when it has one (then nothing is
- * parsed again).
- */
-function withSuppressions(linter: Linter, file: string, text: string, pending: readonly PendingDiagnostic[], profile: Profile, kind: TextKind, parser: Parser, parsedComments?: readonly Span[]): PendingDiagnostic[] {
-  if (!kind.directiveComments || !mayHaveDirectives(text)) return [...pending];
-  const comments = kind.directiveComments(text, parser, parsedComments);
-  return applySuppressions(file, pending, parseDirectives(text, comments), {
-    known: (id) => ruleMeta(id) !== undefined,
-    severity: (id) => linter.severityFor(id, { profile }),
-    resolve: (name) => ruleByName(name)?.id,
-    shellcheck: rulesCitingShellcheck,
-  });
 }
 
 /** How many files are read ahead of the one being analysed. */

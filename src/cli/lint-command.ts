@@ -29,6 +29,7 @@ import { DEFAULT_SANDBOX_LIMIT, parseSandboxLimit } from '../sandbox/batch.js';
 import { DEFAULT_TIMEOUT_MS } from '../sandbox/defaults.js';
 import { parseTimeout } from './sandbox-check-command.js';
 import { lintProgress, progressWanted } from './progress.js';
+import type { Concurrency } from '../lint-pool.js';
 
 /** `--sandbox-limit` for commander. */
 function sandboxLimitOption(value: string): number {
@@ -59,6 +60,14 @@ interface LintOptions extends ConfigCliOptions {
   quiet?: boolean;
   stdinFilename?: string;
   progress?: boolean;
+  concurrency: Concurrency;
+}
+
+/** `--concurrency` for commander: `auto`, `off` or a positive integer. */
+function concurrencyOption(value: string): Concurrency {
+  if (value === 'auto' || value === 'off') return value;
+  if (!/^[1-9][0-9]{0,3}$/.test(value)) throw new InvalidArgumentError('expected a positive whole number, "auto" or "off"');
+  return Number(value);
 }
 
 /** All of standard input as bytes. */
@@ -226,6 +235,7 @@ export async function runLint(paths: string[], opts: LintOptions): Promise<numbe
       ...(opts.profile ? { profile: opts.profile } : {}),
       ...(opts.permissionMode ? { permissionMode: opts.permissionMode } : {}),
       verdicts: opts.format === 'json' || opts.sandbox === true,
+      concurrency: opts.concurrency,
       ...(progress ? { onProgress: (done: number, total: number, bytes: number) => progress.update(done, total, bytes) } : {}),
     });
   } finally {
@@ -314,6 +324,7 @@ export function registerLintCommand(program: Command, setExit: (code: number) =>
     .addOption(new Option('--sandbox-timeout <ms>', 'with --sandbox: time-out of each command in milliseconds').argParser(parseTimeout).default(DEFAULT_TIMEOUT_MS))
     .option('--progress', 'show a progress line on stderr even in CI or when stderr is not a terminal (then a plain line every 2 s); default: on a terminal outside CI, after half a second')
     .option('--no-progress', 'never show the progress line')
+    .addOption(new Option('--concurrency <n>', 'worker threads for the files: a number, auto (one per 50 files or 512 KB, at most one less than the CPUs, none below 2) or off (all in the main thread); the report is the same').argParser(concurrencyOption).default('auto'))
     .option('--color', 'force colour output')
     .option('--no-color', 'disable colour output');
   addConfigOptions(lint).action(async (paths: string[], opts: LintOptions) => {
