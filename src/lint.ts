@@ -18,6 +18,7 @@ import { crowdedHeredocLine } from './parse/heredoc-pressure.js';
 import { buildViews, type ParsedScript, type Statement } from './parse/nodes.js';
 import { decide, isGatingFinding, type DecisionContext, type GateFinding, type PermissionDecision, type PermissionMode } from './rules/decide.js';
 import { buildModel } from './model/build.js';
+import type { CommandModel } from './model/command-model.js';
 import type { PathContext, PathHost } from './analyses/paths.js';
 import { homedir } from 'node:os';
 import { posix } from 'node:path';
@@ -327,7 +328,25 @@ export class Linter {
         // A mode the transcript recorded for this call wins over the configured one.
         ...((recordedMode(unit) ?? this.options.mode) ? { mode: recordedMode(unit) ?? this.options.mode } : {}),
       };
-      const model = buildModel(parsed, { ...(paths?.cwd !== undefined ? { cwd: paths.cwd } : {}), home: (this.options.pathHost ?? { home: homedir() }).home });
+      const modelCwd = paths?.cwd;
+      const modelHome = (this.options.pathHost ?? { home: homedir() }).home;
+      // Built when first read (the decision, a check judging from the unit's own directory): a
+      // script's lint asks for neither, so its model is never built there.
+      let built: CommandModel | undefined;
+      const model = (): CommandModel => (built ??= buildModel(parsed, { ...(modelCwd !== undefined ? { cwd: modelCwd } : {}), home: modelHome }));
+      // Models of the unit started elsewhere (a check that judges a script from its own
+      // directory), built once per directory and home.
+      const elsewhere = new Map<string, CommandModel>();
+      const modelAt = (cwd: string | undefined, home: string | undefined): CommandModel => {
+        if (cwd === modelCwd && home === modelHome) return model();
+        const key = `${cwd === undefined ? '-' : `+${cwd}`}\0${home === undefined ? '-' : `+${home}`}`;
+        let other = elsewhere.get(key);
+        if (!other) {
+          other = buildModel(parsed, { ...(cwd !== undefined ? { cwd } : {}), home });
+          elsewhere.set(key, other);
+        }
+        return other;
+      };
       let current: PermissionDecision | undefined;
       let currentGates = -1;
       const active = this.activeChecks(unit.profile);
@@ -356,7 +375,7 @@ export class Linter {
           for (const [check, at] of waiting) runCheck(check, at);
         }
         if (!current || currentGates !== gateCount) {
-          current = decide(unit.text, parsed, policy, { ...base, model, gates: gateSlots.flat() });
+          current = decide(unit.text, parsed, policy, { ...base, model: model(), gates: gateSlots.flat() });
           currentGates = gateCount;
         }
         return current;
@@ -367,7 +386,10 @@ export class Linter {
         host: this.checkHost,
         registry: CHECKS,
         policy,
-        model,
+        get model() {
+          return model();
+        },
+        modelAt,
         decision: decideNow,
         report: place,
         ...(this.options.packs ? { packs: this.options.packs } : {}),

@@ -96,6 +96,13 @@ export interface CheckContext<Id extends string = string> {
   /** The unit's command model (src/model/), built once per unit; absent in hand-made contexts. */
   readonly model?: CommandModel;
   /**
+   * The unit's command model started in the absolute directory `cwd` (`undefined`: unknown) with
+   * home `home`: {@link model} itself when it was built with those two, else one built for them
+   * (once per unit and pair), so that a check judging the unit from another directory does not
+   * build a model of its own each time. Absent in hand-made contexts.
+   */
+  modelAt?(cwd: string | undefined, home: string | undefined): CommandModel;
+  /**
    * The one permission decision for the unit (src/rules/decide.ts), with the gates of the checks
    * that ran so far (the policy check runs after every security check).
    */

@@ -177,7 +177,8 @@ export default defineCheck(
   (ctx) => {
     const wd = workingDirectories(ctx.unit, ctx.policy, ctx.host);
     if (!wd) return;
-    const checks = unitPaths(ctx.parsed, { cwd: wd.cwd, workingDirectories: wd.dirs, host: hostOf(ctx.unit, ctx.host) }, { trackCd: true });
+    const host = hostOf(ctx.unit, ctx.host);
+    const checks = unitPaths(ctx.parsed, { cwd: wd.cwd, workingDirectories: wd.dirs, host }, { trackCd: true, ...(ctx.modelAt ? { model: ctx.modelAt(wd.cwd, host.home) } : {}) });
     const inPlace = ctx.parsed.commands.filter(sedInPlace).map((c) => c.span);
     // path-dangerous-removal already reports `rm -rf /` and its kin, as an error.
     const removals = new Set(ctx.parsed.commands.flatMap((c) => dangerousRemovals(c).map((d) => d.word.span.start)));
