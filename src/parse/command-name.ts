@@ -37,6 +37,8 @@ export interface WrapperSpec {
   readonly codeAfterSeparator?: readonly string[];
   /** Options that do what another program does (find -delete ~ rm), for deny and ask rules. */
   readonly implies?: Readonly<Record<string, string>>;
+  /** The n-th operand (1-based; a lone `-` is not counted) is shell code the program runs (`sg GROUP CODE`). */
+  readonly codeOperand?: number;
 }
 
 const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map(Object.entries(table.wrappers as Record<string, WrapperSpec>));
@@ -92,6 +94,13 @@ export function scanWrapper(words: readonly Word[], spec: WrapperSpec): WrapperS
   const code: Word[] = [];
   let opaque: string | undefined;
   let positionals = 0;
+  // Operands counted for `codeOperand` (a lone `-` is an option of `sg`, not its group).
+  let operands = 0;
+  const operand = (word: Word): void => {
+    if (spec.codeOperand === undefined || word.value === '-') return;
+    operands++;
+    if (operands === spec.codeOperand) code.push(word);
+  };
   const wanted = spec.command === 'none' || spec.argvAfter ? Infinity : (spec.positionalsBeforeCommand ?? 0);
   let i = 1;
   let start: number | undefined;
@@ -100,6 +109,7 @@ export function scanWrapper(words: readonly Word[], spec: WrapperSpec): WrapperS
     const v = word.value ?? (word.raw.startsWith('-') ? '-?' : undefined);
     if (v === undefined) {
       if (positionals < wanted) {
+        operand(word);
         positionals++;
         i++;
         continue;
@@ -145,6 +155,7 @@ export function scanWrapper(words: readonly Word[], spec: WrapperSpec): WrapperS
       continue;
     }
     if (positionals < wanted) {
+      operand(word);
       positionals++;
       i++;
       continue;
