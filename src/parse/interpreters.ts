@@ -29,7 +29,9 @@ export interface InterpreterSpec {
   readonly singleDashLong?: boolean;
   readonly operands: 'script' | 'scripts' | 'data';
   readonly codeOperandPattern?: string;
-  readonly stdin: 'always' | 'without-code' | 'never';
+  readonly stdin: 'always' | 'without-code' | 'without-code-operands' | 'never';
+  readonly requiresFlags?: readonly string[];
+  readonly codeOperandsFrom?: number;
   readonly commandPattern?: string;
   readonly shell?: boolean;
   readonly launchers?: readonly string[];
@@ -97,6 +99,11 @@ function lookup(name: string, args: readonly Word[]): { key: string; spec: Inter
   return spec ? { key, spec, args } : undefined;
 }
 
+/** Whether `name` (a program's base name) is an interpreter of the table, under any of its spellings (`python3.12`). */
+export function interpreterKnown(name: string): boolean {
+  return lookup(name, []) !== undefined;
+}
+
 /** Whether a word with an expansion may expand to something starting with `-` (an option). */
 function mayBeOption(w: Word): boolean {
   const first = w.parts[0];
@@ -124,6 +131,9 @@ export function interpreterCode(cmd: SimpleCommand, source: string, siblings?: r
   let codeOption = false;
   let file = false;
   let stdinOperand = false;
+  let required = spec.requiresFlags === undefined;
+  let operandCount = 0;
+  let codeOperand = false;
   const piece = (w: Word, via: string, cut = 0): void => {
     codeOption = true;
     if (w.value === undefined) {
@@ -154,6 +164,7 @@ export function interpreterCode(cmd: SimpleCommand, source: string, siblings?: r
         const name = v.startsWith('--') && eq > 0 ? v.slice(0, eq) : v;
         const attached = v.startsWith('--') && eq > 0;
         if (has(spec.inertFlags, name)) inert = true;
+        if (has(spec.requiresFlags, name)) required = true;
         if (has(spec.codeOptions, name)) {
           if (attached) piece(w, name, eq + 1);
           else if (args[i + 1]) piece(args[++i]!, name);
@@ -169,6 +180,7 @@ export function interpreterCode(cmd: SimpleCommand, source: string, siblings?: r
         const o = `-${v[k]}`;
         const rest = v.slice(k + 1);
         if (has(spec.inertFlags, o)) inert = true;
+        if (has(spec.requiresFlags, o)) required = true;
         if (has(spec.codeOptions, o)) {
           if (rest !== '') piece(w, o, k + 1);
           else if (args[i + 1]) piece(args[++i]!, o);
@@ -193,6 +205,12 @@ export function interpreterCode(cmd: SimpleCommand, source: string, siblings?: r
       if (spec.operands === 'script') break;
       continue;
     }
+    operandCount++;
+    if (spec.codeOperandsFrom !== undefined && operandCount >= spec.codeOperandsFrom) {
+      codeOperand = true;
+      piece(w, 'operand');
+      continue;
+    }
     if (spec.codeOperandPattern !== undefined) {
       if (v === undefined) hidden ??= `the operand \`${w.raw.slice(0, 40)}\` is not known before the command runs and may be code`;
       else if (new RegExp(spec.codeOperandPattern).test(v)) piece(w, 'operand');
@@ -203,8 +221,8 @@ export function interpreterCode(cmd: SimpleCommand, source: string, siblings?: r
     }
     if (spec.operands === 'scripts') file = true;
   }
-  if (inert) return undefined;
-  const readsStdin = spec.stdin === 'always' || stdinOperand || (spec.stdin === 'without-code' && !codeOption && !file);
+  if (inert || !required) return undefined;
+  const readsStdin = spec.stdin === 'always' || stdinOperand || (spec.stdin === 'without-code' && !codeOption && !file) || (spec.stdin === 'without-code-operands' && !codeOperand);
   if (readsStdin) {
     const seen = visibleStdin(cmd, source, siblings);
     for (const s of seen) {

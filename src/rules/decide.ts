@@ -611,7 +611,19 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     if (r) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(r)}: the denied program is visible in a command whose effect is not fully known (${model.gaps[0]!.reason})`, rule: r, ...base };
   }
   // Code given to an interpreter, a link or copy of a program (src/rules/hidden-programs.ts).
-  const hiddenDeny = hiddenProgramDeny(cmds, parsed.commands, text, policy);
+  // A path command word resolved on this machine (symbolic links followed), in each working directory it may run in.
+  const resolveWord = pathCtx
+    ? (m: ModelCommand, word: string): { resolved: string; outside: boolean }[] => {
+        const out: { resolved: string; outside: boolean }[] = [];
+        for (const d of m.cwd ?? [pathCtx.cwd]) {
+          if (d === undefined) continue;
+          const c = validatePath({ path: word, static: true, operation: 'read', source: 'argument', command: word, span: m.cmd.span }, { ...pathCtx, cwd: d });
+          if (c.resolved !== null) out.push({ resolved: c.resolved, outside: c.reason === 'outside' });
+        }
+        return out;
+      }
+    : undefined;
+  const hiddenDeny = hiddenProgramDeny(cmds, parsed.commands, text, policy, resolveWord);
   if (hiddenDeny) return { ...hiddenDeny, ...base };
   // 2. ask rules.
   const wholeAsk = firstExactMatch(policy.ask, whole);
@@ -645,7 +657,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     // An exact allow rule naming the whole command is the user's approval of that very command.
     const exact = policy.allow.filter((r) => r.bash?.kind === 'exact');
     const approved = exact.length > 0 && firstExactMatch(exact, whole) !== undefined;
-    const hidden = hiddenProgramAsk(cmds, parsed.commands, text, policy, () => approved);
+    const hidden = hiddenProgramAsk(cmds, parsed.commands, text, policy, () => approved, resolveWord);
     if (hidden) return { ...hidden, ...base };
   }
   // A program the tables do not know that is given a denied or asked program — as an argument, or

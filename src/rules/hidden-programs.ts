@@ -21,9 +21,10 @@
 import type { Span } from '../core/types.js';
 import type { ModelCommand } from '../model/command-model.js';
 import { linkMayMake, normalizeRelative, programLink, type ProgramLink } from '../analyses/program-links.js';
-import { commandBasename, resolveCommand, wrapperSpec } from '../parse/command-name.js';
-import { interpreterCode, type InterpreterCode } from '../parse/interpreters.js';
+import { commandBasename, resolveCommand, wrapperLevels, wrapperSpec } from '../parse/command-name.js';
+import { interpreterCode, interpreterKnown, type InterpreterCode } from '../parse/interpreters.js';
 import type { SimpleCommand } from '../parse/nodes.js';
+import { visibleStdin } from '../parse/stdin-code.js';
 import { firstMatch, joinContinuations } from './match.js';
 import type { PermissionRule } from './parse.js';
 import type { PermissionPolicy } from './policy.js';
@@ -94,6 +95,24 @@ export function deniedToken(text: string, names: ReadonlySet<string>): string | 
   return undefined;
 }
 
+/**
+ * Where a path command word of `m` leads on this machine: for each working directory it may run
+ * in, the absolute path after symbolic links (`undefined` entries dropped), and whether that is
+ * outside the working directories. Supplied by decide.ts from its path context.
+ */
+export type CommandWordResolver = (m: ModelCommand, word: string) => readonly { readonly resolved: string; readonly outside: boolean }[];
+
+/** The path command word of `m` (`./m`, `tools/x`, `/tmp/x`) and its resolutions whose base name differs from the word's (a link to another program). */
+function linkedWord(m: ModelCommand, resolve: CommandWordResolver | undefined): { word: string; span: Span; targets: { resolved: string; outside: boolean }[] } | undefined {
+  if (!resolve) return undefined;
+  const w = resolveCommand(m.cmd)?.nameWord;
+  const v = w?.value;
+  if (v === undefined || !v.includes('/')) return undefined;
+  const base = commandBasename(v);
+  const targets = resolve(m, v).filter((r) => commandBasename(r.resolved) !== base);
+  return targets.length > 0 ? { word: v, span: w!.span, targets } : undefined;
+}
+
 /** A step's outcome; decide.ts adds the facts. */
 export interface HiddenProgramOutcome {
   readonly behavior: 'deny' | 'ask';
@@ -150,8 +169,17 @@ function ruleForProgram(rules: readonly PermissionRule[], base: string): Permiss
  * name is that program). `all` is the parse views' command list (pipeline indexes). `undefined`
  * when nothing denies.
  */
-export function hiddenProgramDeny(cmds: readonly ModelCommand[], all: readonly SimpleCommand[], text: string, policy: PermissionPolicy): HiddenProgramOutcome | undefined {
+export function hiddenProgramDeny(cmds: readonly ModelCommand[], all: readonly SimpleCommand[], text: string, policy: PermissionPolicy, resolve?: CommandWordResolver): HiddenProgramOutcome | undefined {
   if (!policy.deny.some((r) => r.bash !== undefined)) return undefined;
+  // A command word that is a link on this machine to a denied program (`./tools/format` -> /usr/bin/rm).
+  for (const m of cmds) {
+    const linked = linkedWord(m, resolve);
+    if (!linked) continue;
+    for (const t of linked.targets) {
+      const r = ruleForProgram(policy.deny, commandBasename(t.resolved));
+      if (r) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(r)}: \`${linked.word}\` is a link to \`${t.resolved}\`, the program the rule denies.`, rule: r, span: linked.span };
+    }
+  }
   for (const { m, ic } of interpreted(cmds, all, text)) {
     if (ic.spec.shell) continue;
     const r = visibleRule(ic.code.map((c) => c.text).join('\n'), policy.deny, ic.spec.launchers);
@@ -173,6 +201,49 @@ export function hiddenProgramDeny(cmds: readonly ModelCommand[], all: readonly S
   return undefined;
 }
 
+/** Shells that run a `-c` string (as src/parse/embedded.ts knows them). */
+const SHELL_NAMES: ReadonlySet<string> = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
+
+/**
+ * Why the program or code `xargs` (or `parallel`) runs in `m` comes from its input, or
+ * `undefined`: the command after `xargs` is a wrapper that is given no program (`xargs env`,
+ * `xargs nice`, `xargs timeout 9`), or `-I`/`-i`/`--replace`'s string stands inside a shell's or
+ * an interpreter's code word (`xargs -I{} sh -c '{}'`).
+ */
+function xargsHides(m: ModelCommand): string | undefined {
+  const words = m.cmd.name ? [m.cmd.name, ...m.cmd.args] : [];
+  const levels = wrapperLevels(words);
+  const k = levels.levels.findIndex((l) => l.name === 'xargs' || l.name === 'parallel');
+  if (k < 0) return undefined;
+  const x = levels.levels[k]!;
+  const rest = levels.levels.slice(k + 1);
+  if (levels.inner === undefined && rest.length > 0) {
+    const last = rest[rest.length - 1]!;
+    if (!last.scan.stopped && last.scan.code.length === 0 && last.spec.command !== 'none') return `\`${x.name}\` runs \`${last.name}\` with the program taken from its input`;
+  }
+  if (levels.inner === undefined && rest.length === 0 && x.scan.start === undefined) return undefined;
+  // The replace string of `-I R` / `-iR` / `--replace=R` (default `{}`).
+  const xs = x.words.slice(1);
+  let replace: string | undefined;
+  for (let i = 0; i < xs.length; i++) {
+    const v = xs[i]!.value;
+    if (v === undefined) continue;
+    if (v === '-I' || (x.name === 'parallel' && v === '--replace')) replace = xs[i + 1]?.value;
+    else if (v.startsWith('-I') && v.length > 2) replace = v.slice(2);
+    else if (v === '-i' || v === '--replace') replace = '{}';
+    else if (v.startsWith('-i') && v.length > 2) replace = v.slice(2);
+    else if (v.startsWith('--replace=')) replace = v.slice('--replace='.length);
+  }
+  if (x.name === 'parallel') replace ??= '{}';
+  if (replace === undefined || replace === '') return undefined;
+  const inner = levels.inner ?? [];
+  const program = inner[0]?.value !== undefined ? commandBasename(inner[0].value) : undefined;
+  const runsCode = program !== undefined && (SHELL_NAMES.has(program) || interpreterKnown(program));
+  const inCode = rest.some((l) => l.scan.code.some((w) => (w.value ?? w.raw).includes(replace!)));
+  if (inCode || (runsCode && inner.slice(1).some((w) => (w.value ?? w.raw).includes(replace!)))) return `\`${x.name}\` puts its input in place of \`${replace}\` inside code that \`${program ?? rest[rest.length - 1]?.name ?? x.name}\` runs`;
+  return undefined;
+}
+
 /** Most links followed back from a command word to the file they copy. */
 const MAX_LINK_CHAIN = 3;
 
@@ -189,10 +260,36 @@ const GIT_WORK_TREE_WRITERS: ReadonlySet<string> = new Set(['clone', 'checkout',
  * `exactlyAllowed(m)` tells a command an exact allow rule names as a whole (the user approved that
  * very command). `undefined` when nothing asks.
  */
-export function hiddenProgramAsk(cmds: readonly ModelCommand[], all: readonly SimpleCommand[], text: string, policy: PermissionPolicy, exactlyAllowed: (m: ModelCommand) => boolean): HiddenProgramOutcome | undefined {
+export function hiddenProgramAsk(cmds: readonly ModelCommand[], all: readonly SimpleCommand[], text: string, policy: PermissionPolicy, exactlyAllowed: (m: ModelCommand) => boolean, resolve?: CommandWordResolver): HiddenProgramOutcome | undefined {
   const ruled = [...policy.deny, ...policy.ask].filter((r) => r.bash !== undefined);
   if (ruled.length === 0) return undefined;
   const note = 'With deny or ask rules configured, it is never allowed without approval.';
+  const names = rulesFirstWords(ruled);
+  // A command word that is a link on this machine: to a program a rule names, or out of the project.
+  for (const m of cmds) {
+    if (exactlyAllowed(m)) continue;
+    const linked = linkedWord(m, resolve);
+    if (!linked) continue;
+    for (const t of linked.targets) {
+      const base = commandBasename(t.resolved);
+      const r = ruleForProgram(policy.ask, base);
+      if (r) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(r)} asks for approval: \`${linked.word}\` is a link to \`${t.resolved}\`.`, rule: r, span: linked.span };
+      if (names.has(base) || t.outside) {
+        return { behavior: 'ask', reason: 'unknown-program', code: 'unknown-program', message: `\`${linked.word}\` is a link to \`${t.resolved}\`${t.outside ? ', outside the working directories' : ', which has the name of a program a deny or ask rule names'}: the rules match the name it is run by, not the program it runs. ${note}`, span: linked.span };
+      }
+    }
+  }
+  // `xargs` whose command takes its program from the input (`echo rm x | xargs env`), or whose `-I` string stands in code (`xargs -I{} sh -c '{}'`).
+  for (const m of cmds) {
+    if (exactlyAllowed(m)) continue;
+    const why = xargsHides(m);
+    if (why) {
+      const piped = visibleStdin(m.cmd, text, all).map((s) => s.text).join('\n');
+      const r = piped === '' ? undefined : visibleRule(piped, policy.deny);
+      if (r) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(r)}: ${why}, and the denied program is visible in its input.`, rule: r, span: m.cmd.span };
+      return { behavior: 'ask', reason: 'unknown-program', code: 'unknown-program', message: `${why}, so what runs is not known. ${note}`, span: m.cmd.span };
+    }
+  }
   for (const { m, ic } of interpreted(cmds, all, text)) {
     if (exactlyAllowed(m)) continue;
     if (ic.spec.shell && ic.hidden === undefined) continue;
@@ -202,7 +299,7 @@ export function hiddenProgramAsk(cmds: readonly ModelCommand[], all: readonly Si
     const program = ic.key.startsWith('git ') ? ic.key : (m.program ?? ic.key);
     return { behavior: 'ask', reason: 'unknown-program', code: 'unknown-program', message: `\`${program}\` runs ${what}${ic.hidden ? `; ${ic.hidden}` : ''}. ${note}`, span: ic.span };
   }
-  const firsts = rulesFirstWords(ruled);
+  const firsts = names;
   const made = links(cmds);
   for (const { m, link } of made) {
     if (exactlyAllowed(m)) continue;

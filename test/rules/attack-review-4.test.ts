@@ -211,3 +211,39 @@ describe('root cause B: a denied program under another name', () => {
     allowedUnderAllowAll('ln -s build/tool t; ./t');
   });
 });
+
+describe('more programs that run a command string (strace -o, roff -U, sqlite3, gcc -wrapper, sftp)', () => {
+  it.each(["strace -o '|rm victim' true", "strace -o '!rm victim' true", "strace -o'|rm victim' true", "strace --output='|rm victim' true"])('%j is denied: the pipe is shell code', (command) => denied(command));
+  it.each(["echo '.sy rm victim' | groff -U", "nroff -U <<< '.sy rm victim'", "sqlite3 :memory: <<< '.system rm victim'", "echo '.shell rm victim' | sqlite3", "sqlite3 -cmd '.shell rm victim' db", "sqlite3 db '.system rm victim'"])('%j is denied', (command) => denied(command));
+  it.each(["sqlite3 db '.tables'", "sqlite3 db \"$q\"", "echo '.sy ls' | groff -U"])('%j asks', (command) => asks(command));
+  it.each(["gcc -wrapper /bin/sh,-c,'rm victim' x.c", "sftp -o ProxyCommand='rm victim' -o BatchMode=yes h", "apt-get update -o 'APT::Update::Pre-Invoke::=rm victim'", "screen -dm sh -c 'rm victim'", "echo 'BEGIN{system(\"rm victim\")}' | awk -f /dev/stdin"])('%j asks', (command) => {
+    neverAllowed(command);
+    expect(check(command, ['Bash'], DENY).decision, command).toBe('ask');
+  });
+  it('without the pipe, unsafe mode or a dot-command they stay allowed', () => {
+    allowedUnderAllowAll('strace -o out.txt true');
+    allowedUnderAllowAll('nroff -man x.1');
+    allowedUnderAllowAll("sqlite3 db 'select 1'");
+    allowedUnderAllowAll('gcc -O2 -o x x.c');
+  });
+});
+
+describe('code or a program read from standard input (python3 -, node -, perl, xargs)', () => {
+  it.each([
+    "python3 - <<< 'import os; os.system(\"rm victim\")'",
+    "node - <<< 'require(\"child_process\").execSync(\"rm victim\")'",
+    "perl <<< 'system \"rm victim\"'",
+    "echo 'rm victim' | xargs -I{} sh -c '{}'",
+    "echo 'rm victim' | xargs -0 -I% bash -c %",
+    "printf 'rm\\0victim' | xargs -0 env",
+    'echo rm victim | xargs env',
+    'echo rm victim | xargs nice',
+    'echo rm victim | xargs timeout 9',
+    'echo rm victim | xargs -n2 sudo',
+  ])('%j is denied', (command) => denied(command));
+  it.each(['cat list | xargs env', 'cat cmds | xargs -I{} sh -c "{}"', 'cat f | python3'])('%j asks', (command) => asks(command));
+  it('xargs with a program of its own stays as it was', () => {
+    allowedUnderAllowAll('ls | xargs -I{} echo {}');
+    allowedUnderAllowAll('find . -name "*.txt" | xargs wc -l');
+  });
+});
