@@ -69,22 +69,33 @@ export interface InterpreterCode {
 /** Git's own options that take the next word (https://git-scm.com/docs/git#_options). */
 const GIT_VALUE_OPTIONS: ReadonlySet<string> = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--attr-source', '--list-cmds']);
 
+/**
+ * The subcommand of `git` given `args` (its arguments after the program word): git's own options
+ * skipped, and the index of the subcommand word; `undefined` when there is none or a word before
+ * it is not known before the command runs.
+ */
+export function gitSubcommand(args: readonly Word[]): { readonly name: string; readonly index: number } | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined) return undefined;
+    if (GIT_VALUE_OPTIONS.has(v)) {
+      i++;
+      continue;
+    }
+    if (v.startsWith('-')) continue;
+    return { name: v, index: i };
+  }
+  return undefined;
+}
+
 /** The table entry for program `name` with arguments `args`, and the arguments it reads. */
 function lookup(name: string, args: readonly Word[]): { key: string; spec: InterpreterSpec; args: readonly Word[] } | undefined {
   if (name === 'git') {
-    for (let i = 0; i < args.length; i++) {
-      const v = args[i]!.value;
-      if (v === undefined) return undefined;
-      if (GIT_VALUE_OPTIONS.has(v)) {
-        i++;
-        continue;
-      }
-      if (v.startsWith('-')) continue;
-      const key = `git ${v}`;
-      const spec = SPECS.get(key);
-      return spec ? { key, spec, args: args.slice(i + 1) } : undefined;
-    }
-    return undefined;
+    const sub = gitSubcommand(args);
+    if (!sub) return undefined;
+    const key = `git ${sub.name}`;
+    const spec = SPECS.get(key);
+    return spec ? { key, spec, args: args.slice(sub.index + 1) } : undefined;
   }
   let key = ALIASES.get(name) ?? name;
   let spec = SPECS.get(key);
@@ -149,7 +160,19 @@ export function interpreterCode(cmd: SimpleCommand, source: string, siblings?: r
   scan: for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
     const v = w.value;
-    if (options && v === undefined && mayBeOption(w)) {
+    // A code option whose value is not known (`-e"$x"`, `--upload-pack="$x"`).
+    if (options && v === undefined) {
+      const first = w.parts[0];
+      const lead = first?.kind === 'literal' ? first.value : '';
+      const name = lead.startsWith('--') ? lead.slice(0, lead.includes('=') ? lead.indexOf('=') : lead.length) : lead.length >= 2 && lead.startsWith('-') && !spec.singleDashLong ? lead.slice(0, 2) : lead;
+      if (name.startsWith('-') && has(spec.codeOptions, name)) {
+        codeOption = true;
+        hidden ??= `the code of \`${name}\` is not known before the command runs`;
+        continue;
+      }
+    }
+    // (Shell entries are git subcommands: git's own parsing of a dynamic word is the option-effect analysis's concern.)
+    if (options && v === undefined && mayBeOption(w) && !spec.shell) {
       hidden ??= `\`${w.raw.slice(0, 40)}\` is not known before the command runs and may be an option that gives code`;
       continue;
     }

@@ -22,7 +22,7 @@ import type { Span } from '../core/types.js';
 import type { ModelCommand } from '../model/command-model.js';
 import { linkMayMake, normalizeRelative, programLink, type ProgramLink } from '../analyses/program-links.js';
 import { commandBasename, resolveCommand, wrapperLevels, wrapperSpec } from '../parse/command-name.js';
-import { interpreterCode, interpreterKnown, type InterpreterCode } from '../parse/interpreters.js';
+import { gitSubcommand, interpreterCode, interpreterKnown, type InterpreterCode } from '../parse/interpreters.js';
 import type { SimpleCommand } from '../parse/nodes.js';
 import { visibleStdin } from '../parse/stdin-code.js';
 import { firstMatch, joinContinuations } from './match.js';
@@ -109,8 +109,37 @@ function linkedWord(m: ModelCommand, resolve: CommandWordResolver | undefined): 
   const v = w?.value;
   if (v === undefined || !v.includes('/')) return undefined;
   const base = commandBasename(v);
-  const targets = resolve(m, v).filter((r) => commandBasename(r.resolved) !== base);
+  // An absolute word is the program its author chose (`/usr/bin/python3` -> python3.11 is no escape); only a relative one may lead out.
+  const absolute = v.startsWith('/') || v.startsWith('~');
+  const targets = resolve(m, v)
+    .filter((r) => commandBasename(r.resolved) !== base)
+    .map((r) => ({ resolved: r.resolved, outside: r.outside && !absolute }));
   return targets.length > 0 ? { word: v, span: w!.span, targets } : undefined;
+}
+
+/** Git commands that push as `git push` does (https://git-scm.com/docs/git-send-pack, git-http-push, contrib git-subtree). */
+const GIT_PUSHERS: ReadonlySet<string> = new Set(['send-pack', 'http-push']);
+
+/**
+ * What `m` does under another spelling, as the argv string a deny or ask rule is matched with:
+ * the dashed binary of a git subcommand (`/usr/lib/git-core/git-push x` → `git push x`), and the
+ * commands that push like `git push` (`git send-pack`, `git http-push`, `git subtree push`);
+ * `undefined` for any other command.
+ */
+export function impliedCommand(m: ModelCommand): { readonly as: string; readonly how: string } | undefined {
+  const r = resolveCommand(m.cmd);
+  if (!r) return undefined;
+  const text = (ws: readonly { value: string | undefined; raw: string }[]): string => ws.map((w) => w.value ?? w.raw).join(' ');
+  const dashed = /^git-[a-z][a-z0-9-]*$/.test(r.name) ? r.name.slice(4) : undefined;
+  if (dashed === undefined && r.name !== 'git') return undefined;
+  const sub = dashed !== undefined ? { name: dashed, index: -1 } : gitSubcommand(r.args);
+  if (!sub) return undefined;
+  const rest = r.args.slice(sub.index + 1);
+  const spelled = dashed !== undefined ? `\`${r.nameWord.value ?? r.name}\` (git's own binary for \`git ${dashed}\`)` : `\`git ${sub.name}\``;
+  if (GIT_PUSHERS.has(sub.name)) return { as: `git push ${text(rest)}`.trimEnd(), how: `${spelled} pushes as \`git push\` does` };
+  if (sub.name === 'subtree' && rest.some((w) => w.value === 'push')) return { as: `git push ${text(rest.filter((w) => w.value !== 'push'))}`.trimEnd(), how: `${spelled} with \`push\` runs \`git push\`` };
+  if (dashed !== undefined) return { as: `git ${dashed} ${text(rest)}`.trimEnd(), how: `${spelled} is \`git ${dashed}\`` };
+  return undefined;
 }
 
 /** A step's outcome; decide.ts adds the facts. */
@@ -171,6 +200,13 @@ function ruleForProgram(rules: readonly PermissionRule[], base: string): Permiss
  */
 export function hiddenProgramDeny(cmds: readonly ModelCommand[], all: readonly SimpleCommand[], text: string, policy: PermissionPolicy, resolve?: CommandWordResolver): HiddenProgramOutcome | undefined {
   if (!policy.deny.some((r) => r.bash !== undefined)) return undefined;
+  // Another spelling of a denied command (`git send-pack`, `/usr/lib/git-core/git-push`).
+  for (const m of cmds) {
+    const implied = impliedCommand(m);
+    if (!implied) continue;
+    const r = firstMatch(policy.deny, { exact: [implied.as], prefix: [implied.as] });
+    if (r) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(r)}: ${implied.how}.`, rule: r, span: m.cmd.span };
+  }
   // A command word that is a link on this machine to a denied program (`./tools/format` -> /usr/bin/rm).
   for (const m of cmds) {
     const linked = linkedWord(m, resolve);
@@ -265,6 +301,12 @@ export function hiddenProgramAsk(cmds: readonly ModelCommand[], all: readonly Si
   if (ruled.length === 0) return undefined;
   const note = 'With deny or ask rules configured, it is never allowed without approval.';
   const names = rulesFirstWords(ruled);
+  for (const m of cmds) {
+    const implied = impliedCommand(m);
+    if (!implied || exactlyAllowed(m)) continue;
+    const r = firstMatch(policy.ask, { exact: [implied.as], prefix: [implied.as] });
+    if (r) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(r)} asks for approval: ${implied.how}.`, rule: r, span: m.cmd.span };
+  }
   // A command word that is a link on this machine: to a program a rule names, or out of the project.
   for (const m of cmds) {
     if (exactlyAllowed(m)) continue;

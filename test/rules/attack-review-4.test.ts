@@ -247,3 +247,33 @@ describe('code or a program read from standard input (python3 -, node -, perl, x
     allowedUnderAllowAll('find . -name "*.txt" | xargs wc -l');
   });
 });
+
+describe('git: transport programs as shell code, and the commands that push without the word push', () => {
+  it.each([
+    "git ls-remote --exec='rm victim; git-upload-pack' .",
+    "git ls-remote --upload-pack='rm victim; git-upload-pack' .",
+    "git fetch-pack --upload-pack='rm victim; git-upload-pack' . HEAD",
+    "git fetch-pack --exec='rm victim; git-upload-pack' . HEAD",
+    "git send-pack --receive-pack='rm victim' . HEAD",
+    "git clone -u 'rm victim' src dst",
+    "git fetch --upload-pack 'rm victim; git-upload-pack' origin",
+  ])('%j is denied: the option is shell code', (command) => denied(command));
+  it.each([
+    'git send-pack origin HEAD:refs/heads/main',
+    'git send-pack --force /tmp/remote.git HEAD:refs/heads/main',
+    'git subtree push --prefix=src origin main',
+    'git http-push https://x/ main',
+    '/usr/lib/git-core/git-push origin main',
+    '/usr/lib/git-core/git-send-pack . HEAD',
+  ])('%j is denied by `Bash(git push:*)`', (command) => {
+    const v = check(command, ['Bash'], DENY);
+    expect(v.decision, command).toBe('deny');
+    expect(v.matchedRule?.rule, command).toBe('Bash(git push:*)');
+  });
+  it('a transport option whose value is not known asks', () => asks('git fetch --upload-pack="$x" origin'));
+  it('ordinary transport commands stay allowed', () => {
+    allowedUnderAllowAll('git fetch origin');
+    allowedUnderAllowAll('git ls-remote origin');
+    allowedUnderAllowAll('git subtree split --prefix=src');
+  });
+});
