@@ -37,6 +37,10 @@ export interface WrapperSpec {
   readonly codeAfterSeparator?: readonly string[];
   /** Options that do what another program does (find -delete ~ rm), for deny and ask rules. */
   readonly implies?: Readonly<Record<string, string>>;
+  /** The n-th operand (1-based; a lone `-` is not counted) is shell code the program runs (`sg GROUP CODE`). */
+  readonly codeOperand?: number;
+  /** Output options whose value, when it starts with `|` or `!`, is a shell command (strace -o '|cmd'). */
+  readonly pipeOptions?: readonly string[];
 }
 
 const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map(Object.entries(table.wrappers as Record<string, WrapperSpec>));
@@ -92,6 +96,13 @@ export function scanWrapper(words: readonly Word[], spec: WrapperSpec): WrapperS
   const code: Word[] = [];
   let opaque: string | undefined;
   let positionals = 0;
+  // Operands counted for `codeOperand` (a lone `-` is an option of `sg`, not its group).
+  let operands = 0;
+  const operand = (word: Word): void => {
+    if (spec.codeOperand === undefined || word.value === '-') return;
+    operands++;
+    if (operands === spec.codeOperand) code.push(word);
+  };
   const wanted = spec.command === 'none' || spec.argvAfter ? Infinity : (spec.positionalsBeforeCommand ?? 0);
   let i = 1;
   let start: number | undefined;
@@ -100,6 +111,7 @@ export function scanWrapper(words: readonly Word[], spec: WrapperSpec): WrapperS
     const v = word.value ?? (word.raw.startsWith('-') ? '-?' : undefined);
     if (v === undefined) {
       if (positionals < wanted) {
+        operand(word);
         positionals++;
         i++;
         continue;
@@ -119,6 +131,19 @@ export function scanWrapper(words: readonly Word[], spec: WrapperSpec): WrapperS
     if (v.startsWith('-') && v.length > 1) {
       const flag = v.includes('=') ? v.slice(0, v.indexOf('=')) : v;
       if (spec.stopFlags.includes(flag)) return { start: undefined, code, opaque, stopped: true };
+      const pipeOpt = optionIs(v, spec.pipeOptions);
+      if (pipeOpt) {
+        // `-o '|cmd'` / `-o'!cmd'` / `--output=|cmd`: the rest after the `|` or `!` is shell code.
+        const whole = v === pipeOpt;
+        const w = whole ? words[i + 1] : word;
+        const cut = whole ? 0 : v.startsWith('--') ? pipeOpt.length + 1 : 2;
+        const value = w?.value?.slice(cut);
+        if (w && (value === undefined ? /^['"]?[|!]/.test(w.raw.slice(cut)) : /^[|!]/.test(value))) {
+          code.push({ ...w, value: value?.slice(1), raw: w.raw.slice(cut), span: w.span });
+        }
+        i += whole ? 2 : 1;
+        continue;
+      }
       const codeOpt = optionIs(v, spec.codeOptions);
       const opaqueOpt = optionIs(v, spec.opaqueOptions);
       if (opaqueOpt) opaque ??= opaqueOpt;
@@ -145,6 +170,7 @@ export function scanWrapper(words: readonly Word[], spec: WrapperSpec): WrapperS
       continue;
     }
     if (positionals < wanted) {
+      operand(word);
       positionals++;
       i++;
       continue;
@@ -201,7 +227,7 @@ export function wrapperLevels(words: readonly Word[]): { readonly levels: readon
  * command-name resolution and the deny/ask rule matching (src/rules/match.ts).
  */
 export function wrapperCommandStart(words: readonly Word[], spec: WrapperSpec): number | undefined {
-  if (spec.command === 'none' || spec.argvAfter || spec.codeOptions || spec.optionsWithTwoValues || spec.opaqueOptions || spec.stdinCode) return scanWrapper(words, spec).start;
+  if (spec.command === 'none' || spec.argvAfter || spec.codeOptions || spec.optionsWithTwoValues || spec.opaqueOptions || spec.stdinCode || spec.pipeOptions) return scanWrapper(words, spec).start;
   let i = 1;
   while (i < words.length) {
     const word = words[i]!;

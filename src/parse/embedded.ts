@@ -10,6 +10,8 @@ import type { Span } from '../core/types.js';
 import { commandBasename, resolveCommand, wrapperLevels, type WrapperLevel } from './command-name.js';
 import type { ParsedScript, SimpleCommand } from './nodes.js';
 import type { Word } from './words.js';
+import { visibleStdin, wordCode } from './stdin-code.js';
+import { interpreterCode } from './interpreters.js';
 
 /** Programs that run their `-c` string or their standard input as shell code. */
 const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox']);
@@ -37,15 +39,6 @@ export interface EmbeddedCode {
   readonly via: string;
   /** For `alias` definitions: the alias name whose body `text` is. */
   readonly alias?: string;
-}
-
-/** The code of a static word, with whether it is a verbatim slice of the source (and where). */
-function wordCode(w: Word, source: string): { text: string; base: number; exact: boolean } | undefined {
-  if (w.value === undefined) return undefined;
-  const inner = w.raw.length >= 2 && (w.raw[0] === "'" || w.raw[0] === '"') && w.raw.endsWith(w.raw[0]!) ? 1 : 0;
-  const base = w.span.start + inner;
-  const exact = source.slice(base, base + w.value.length) === w.value;
-  return { text: w.value, base, exact };
 }
 
 /** What a shell invocation runs: its `-c` string word, or its standard input. */
@@ -135,41 +128,9 @@ function levelCode(level: WrapperLevel, source: string): EmbeddedCode[] {
   return out;
 }
 
-/**
- * Code a command's standard input carries, when it is visible: a heredoc or here-string on the
- * command, or the previous pipeline stage when that is `echo`/`printf` of fixed words or `cat` of
- * a heredoc (`echo 'rm x' | sh`, `cat <<EOF | sh`). `siblings` is the command list that
- * `cmd.place.pipeline.previous` indexes.
- */
+/** Code a command's standard input carries, when it is visible (src/parse/stdin-code.ts). */
 function stdinCode(cmd: SimpleCommand, source: string, siblings: readonly SimpleCommand[] | undefined): EmbeddedCode[] {
-  const out: EmbeddedCode[] = [];
-  for (const r of cmd.redirects) {
-    if (r.heredoc && (r.fd === undefined || r.fd === '0')) {
-      out.push({ text: r.heredoc.body, base: r.heredoc.bodySpan.start, exact: true, span: r.heredoc.bodySpan, via: 'heredoc' });
-    } else if (r.operator === '<<<' && r.target) {
-      const c = wordCode(r.target, source);
-      if (c) out.push({ ...c, span: r.target.span, via: 'here-string' });
-    }
-  }
-  if (out.length > 0) return out;
-  const prev = cmd.place?.pipeline?.previous;
-  const p = prev !== undefined ? siblings?.[prev] : undefined;
-  if (!p) return out;
-  const name = p.name?.value !== undefined ? commandBasename(p.name.value) : undefined;
-  if ((name === 'echo' || name === 'printf') && p.args.length > 0 && p.args.every((a) => a.value !== undefined)) {
-    const args = p.args.filter((a, k) => !(k === 0 && name === 'echo' && /^-[neE]+$/.test(a.value!)));
-    const text = args.map((a) => a.value!).join(' ');
-    const span = { start: p.args[0]!.span.start, end: p.args[p.args.length - 1]!.span.end };
-    if (args.length === 1) {
-      const c = wordCode(args[0]!, source)!;
-      out.push({ ...c, span, via: 'pipe' });
-    } else out.push({ text, base: span.start, exact: false, span, via: 'pipe' });
-  } else if (name === 'cat' && p.args.length === 0) {
-    for (const r of p.redirects) {
-      if (r.heredoc) out.push({ text: r.heredoc.body, base: r.heredoc.bodySpan.start, exact: true, span: r.heredoc.bodySpan, via: 'pipe' });
-    }
-  }
-  return out;
+  return visibleStdin(cmd, source, siblings).map(({ expands: _expands, ...c }) => c);
 }
 
 /**
@@ -190,6 +151,12 @@ export function embeddedCode(cmd: SimpleCommand, source: string, siblings?: read
   const resolved = resolveCommand(cmd);
   if (!resolved) return fromLevels;
   const out: EmbeddedCode[] = [...fromLevels];
+  // Shell code given to a program that is no shell (`git filter-branch --tree-filter CODE`; rules/commands/interpreters.json).
+  const interpreted = interpreterCode(cmd, source, siblings);
+  if (interpreted?.spec.shell) {
+    for (const c of interpreted.code) out.push({ text: c.text, base: c.base, exact: c.exact, span: c.span, via: `${interpreted.key} ${c.via}` });
+    return out;
+  }
   if (resolved.name === 'eval') {
     const words = resolved.args;
     if (words.length === 0 || words.some((w) => w.value === undefined)) return out;

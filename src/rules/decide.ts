@@ -5,8 +5,13 @@
  * 1. deny — an exact deny of the whole command; a deny rule on any simple command anywhere in the
  *    tree, in any of its known forms (loop values, assigned literals, brace expansion of the
  *    command word, `${X:-rm}` defaults, `find -delete` as `rm`); and, when the model cannot see
- *    everything that runs, a denied program visible anywhere in the text → `deny`;
- * 2. ask — the same for ask rules → `ask`;
+ *    everything that runs, a denied program visible anywhere in the text → `deny`; a denied
+ *    program visible in code given to an interpreter (`tclsh <<< 'exec rm x'`), or a link or copy
+ *    of a denied program (`ln -s /bin/rm m`) → `deny` (src/rules/hidden-programs.ts);
+ * 2. ask — the same for ask rules → `ask`; then, while deny or ask rules exist: code given to an
+ *    interpreter, a link or copy that may be of a ruled program, a path command word naming a
+ *    file the unit may make (`./m`), and a program the tables do not know given a ruled program's
+ *    name as an argument or as a shell token inside its arguments or input → `ask`;
  * 3. what runs is not known (an unknown command word, code read from a pipe or a file, a depth or
  *    size cap, a parse error) or a parser differential (text bash could read differently from
  *    any parser): never better than `ask` while any deny or ask rule exists; otherwise only an
@@ -42,10 +47,10 @@
 import type { Span } from '../core/types.js';
 import type { ParsedScript, SimpleCommand } from '../parse/nodes.js';
 import type { Word } from '../parse/words.js';
-import { commandBasename, resolveCommand, wrapperSpec } from '../parse/command-name.js';
+import { commandBasename, resolveCommand } from '../parse/command-name.js';
 import picomatch from 'picomatch';
 import { permittingFileRule, restrictingFileRule } from './file-rules.js';
-import { candidatesFor, firstExactMatch, firstMatch, joinContinuations, prefixAllowCovers, renderWord } from './match.js';
+import { candidatesFor, firstExactMatch, firstMatch, prefixAllowCovers, renderWord } from './match.js';
 import type { CommandModel, ModelCommand } from '../model/command-model.js';
 import { abstractWord, buildModel, codeLoadingVariable } from '../model/build.js';
 import { classifyAssignment } from '../model/environment.js';
@@ -59,6 +64,10 @@ import { cdStaysPut, gitGuard, simpleCommandReadOnly } from '../analyses/read-on
 import { extractPaths, protectedPath, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
 import { sedAllowed } from '../analyses/sed.js';
 import { commandEffects, optionEffectConstraint } from './effect-constraint.js';
+import { deniedToken, hiddenProgramAsk, hiddenProgramDeny, ruleText, rulesFirstWords, visibleRule } from './hidden-programs.js';
+import { visibleStdin } from '../parse/stdin-code.js';
+
+export { visibleRule };
 
 /** Claude Code's MAX_SUBCOMMANDS_FOR_SECURITY_CHECK. */
 export const MAX_SUBCOMMANDS = 50;
@@ -169,10 +178,6 @@ export interface DecisionContext {
 export function wholeCommandText(text: string): string {
   const lines = text.split('\n').filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
   return (lines.length === 0 ? text : lines.join('\n')).trim();
-}
-
-function ruleText(r: PermissionRule): string {
-  return `${r.raw} (${r.origin.file}${r.origin.path ? ` ${r.origin.path}` : ''})`;
 }
 
 /** The first deny rule matching one simple command of `text` (aggressive stripping, §2.3 item 4). */
@@ -352,44 +357,6 @@ const READ_ONLY_WRAPPERS: ReadonlySet<string> = new Set(['nice', 'time', 'timeou
  */
 const GLOB_OPTION_SAFE: ReadonlySet<string> = new Set(['ls', 'cat', 'head', 'tail', 'echo', 'stat']);
 
-function rulesFirstWords(rules: readonly PermissionRule[]): Set<string> {
-  const out = new Set<string>();
-  for (const r of rules) {
-    const m = r.bash;
-    if (!m) continue;
-    const text = m.kind === 'exact' ? m.command : m.kind === 'prefix' ? m.prefix : m.kind === 'wildcard' ? (m.segments[0] ?? '') : '';
-    const w = text.trim().split(/\s+/)[0];
-    if (w) out.add(commandBasename(w));
-  }
-  return out;
-}
-
-/**
- * The first rule of `rules` matching a command visible anywhere in `text`: the text is cut at
- * shell operators, quotes, parentheses and backticks, and every piece from a word whose basename
- * is a rule's program is tried. Used only where the model cannot see what runs (a parse error, a
- * cap, code from a pipe), so that a denied program in plain sight still denies. Linear in the text.
- */
-export function visibleRule(text: string, rules: readonly PermissionRule[]): PermissionRule | undefined {
-  if (rules.length === 0) return undefined;
-  if (rules.some((r) => r.bash?.kind === 'any')) return rules.find((r) => r.bash?.kind === 'any');
-  const firsts = rulesFirstWords(rules);
-  const clean = joinContinuations(text);
-  for (const piece of clean.split(/[;&|\n\r()`'"{},<>$\\]+/)) {
-    const tokens = piece.trim().split(/[ \t]+/).filter((t) => t !== '');
-    for (let i = 0; i < tokens.length; i++) {
-      const base = commandBasename(tokens[i]!);
-      // Only where a program name can stand: first in the piece, or after wrappers, options and assignments.
-      if (i > 0 && !(wrapperSpec(commandBasename(tokens[i - 1]!)) !== undefined || tokens[i - 1]!.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[i - 1]!))) continue;
-      if (!firsts.has(base)) continue;
-      const cand = [base, ...tokens.slice(i + 1, i + 12)].join(' ');
-      const r = firstMatch(rules, { exact: [cand, base], prefix: [cand, base] });
-      if (r) return r;
-    }
-  }
-  return undefined;
-}
-
 /**
  * The first rule of `rules` whose program a glob command word (`/bin/[r]m`, `r?`; the model's
  * `nameGlob`) may expand to: its first word's base name matches the glob as bash would match a
@@ -537,6 +504,29 @@ function inputPaths(inst: SimpleCommand): PathAccess[] {
   return out;
 }
 
+/**
+ * The first shell token naming a program of `names` inside an argument of `inst`, its
+ * here-strings and heredocs, or the literal input piped to it (`echo '!rm x' | prog`), with where
+ * it is; `undefined` when there is none.
+ */
+function tokenInInput(inst: SimpleCommand, args: readonly Word[], all: readonly SimpleCommand[], text: string, names: ReadonlySet<string>): { token: string; where: string } | undefined {
+  for (const a of args) {
+    const t = deniedToken(a.value ?? a.raw, names);
+    if (t) return { token: t, where: `its argument ${quoteCode(a.value ?? a.raw)}` };
+  }
+  for (const s of visibleStdin(inst, text, all)) {
+    const t = deniedToken(s.text, names);
+    if (t) return { token: t, where: s.via === 'pipe' ? 'the input piped to it' : `its ${s.via}` };
+  }
+  for (const r of inst.redirects) {
+    if (r.operator === '<<<' && r.target && r.target.value === undefined) {
+      const t = deniedToken(r.target.raw, names);
+      if (t) return { token: t, where: 'its here-string' };
+    }
+  }
+  return undefined;
+}
+
 function hasAnyRule(policy: PermissionPolicy): boolean {
   return policy.deny.some((r) => r.bash !== undefined) || policy.ask.some((r) => r.bash !== undefined);
 }
@@ -620,6 +610,21 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     const r = visibleRule(text, policy.deny);
     if (r) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(r)}: the denied program is visible in a command whose effect is not fully known (${model.gaps[0]!.reason})`, rule: r, ...base };
   }
+  // Code given to an interpreter, a link or copy of a program (src/rules/hidden-programs.ts).
+  // A path command word resolved on this machine (symbolic links followed), in each working directory it may run in.
+  const resolveWord = pathCtx
+    ? (m: ModelCommand, word: string): { resolved: string; outside: boolean }[] => {
+        const out: { resolved: string; outside: boolean }[] = [];
+        for (const d of m.cwd ?? [pathCtx.cwd]) {
+          if (d === undefined) continue;
+          const c = validatePath({ path: word, static: true, operation: 'read', source: 'argument', command: word, span: m.cmd.span }, { ...pathCtx, cwd: d });
+          if (c.resolved !== null) out.push({ resolved: c.resolved, outside: c.reason === 'outside' });
+        }
+        return out;
+      }
+    : undefined;
+  const hiddenDeny = hiddenProgramDeny(cmds, parsed.commands, text, policy, resolveWord);
+  if (hiddenDeny) return { ...hiddenDeny, ...base };
   // 2. ask rules.
   const wholeAsk = firstExactMatch(policy.ask, whole);
   if (wholeAsk) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(wholeAsk)} asks for approval.`, rule: wholeAsk, wholeCommand: true, ...base };
@@ -647,19 +652,32 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     const r = visibleRule(text, policy.ask);
     if (r) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(r)} asks for approval: its program is visible in a command whose effect is not fully known.`, rule: r, ...base };
   }
-  // A program the tables do not know that takes a denied or asked program as an argument may run it.
+  // Code an interpreter runs, links and copies of programs, a path command word the unit may make.
+  if (hasAnyRule(policy)) {
+    // An exact allow rule naming the whole command is the user's approval of that very command.
+    const exact = policy.allow.filter((r) => r.bash?.kind === 'exact');
+    const approved = exact.length > 0 && firstExactMatch(exact, whole) !== undefined;
+    const hidden = hiddenProgramAsk(cmds, parsed.commands, text, policy, () => approved, resolveWord);
+    if (hidden) return { ...hidden, ...base };
+  }
+  // A program the tables do not know that is given a denied or asked program — as an argument, or
+  // as a shell token inside an argument, a here-string, a heredoc or literal piped input — may run it.
   if (hasAnyRule(policy)) {
     const firsts = rulesFirstWords([...policy.deny, ...policy.ask]);
     for (const m of cmds) {
       if (m.program === undefined || KNOWN_NON_EXEC.has(m.program) || m.wrappers.length > 0) continue;
-      const resolved = resolveCommand(m.instances[0]!);
+      const inst = m.instances[0]!;
+      const resolved = resolveCommand(inst);
       const arg = resolved?.args.find((a) => a.value !== undefined && firsts.has(commandBasename(a.value)));
-      if (arg && !simpleCommandReadOnly(m.instances[0]!, text, { embedded: true }).readOnly) {
+      const inside = arg ? undefined : tokenInInput(inst, resolved?.args ?? [], parsed.commands, text, firsts);
+      if ((arg || inside) && !simpleCommandReadOnly(inst, text, { embedded: true }).readOnly) {
         return {
           behavior: 'ask',
           reason: 'unknown-program',
           code: 'unknown-program',
-          message: `\`${m.program}\` is not a program shellward knows, and it is given \`${arg.value}\`, which a deny or ask rule names: it may run it.`,
+          message: arg
+            ? `\`${m.program}\` is not a program shellward knows, and it is given \`${arg.value}\`, which a deny or ask rule names: it may run it.`
+            : `\`${m.program}\` is not a program shellward knows, and \`${inside!.token}\` appears in ${inside!.where}, as a program a deny or ask rule names: it may run code that runs it. With deny or ask rules configured, it is never allowed without approval.`,
           span: m.cmd.span,
           ...base,
         };
