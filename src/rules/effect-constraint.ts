@@ -18,7 +18,8 @@
  *
  * Pure; never throws.
  */
-import { environmentEffects, optionEffects, type OptionEffect } from '../analyses/option-effects.js';
+import { environmentEffects, optionEffects, optionsAWordMaySpell, type OptionEffect } from '../analyses/option-effects.js';
+import { abstractWord } from '../model/build.js';
 import { protectedPath, validatePath, type PathContext } from '../analyses/paths.js';
 import { sedHazards } from '../analyses/sed.js';
 import { resolveCommand } from '../parse/command-name.js';
@@ -47,7 +48,22 @@ const NO_FILE_OPERANDS: ReadonlySet<string> = new Set(['echo', 'printf', 'true',
 export function commandEffects(cmd: SimpleCommand, stdinArguments = false): { readonly program: string; readonly effects: readonly OptionEffect[] } | undefined {
   const resolved = resolveCommand(cmd);
   if (!resolved) return undefined;
-  const effects = optionEffects(resolved.name, resolved.args.map((w) => w.value ?? null));
+  const values = resolved.args.map((w) => w.value ?? null);
+  const effects = optionEffects(resolved.name, values);
+  // A glob that may expand to option words (`*`, `\\-*`, `[-]*`: a file named
+  // `--compress-program=sh` or `-delete` becomes an option of the program) may spell any option
+  // valid where it stands: each kind of effect those options have, its target unknown.
+  let dashDash = false;
+  for (let i = 0; i < resolved.args.length; i++) {
+    const w = resolved.args[i]!;
+    const aw = abstractWord(w, dashDash);
+    if (w.value === '--') dashDash = true;
+    if (aw.kind !== 'glob' || !aw.mayBeOption) continue;
+    for (const [kind, names] of optionsAWordMaySpell(resolved.name, values, i)) {
+      effects.push({ kind, option: w.raw.length > 40 ? `${w.raw.slice(0, 37)}...` : w.raw, argIndex: i, note: `a glob that may expand to file names spelling options such as ${names.map((n) => `\`${n}\``).join(', ')}` });
+    }
+    break;
+  }
   // GNU sed's `e` command and `s///e` flag run shell code; `w`/`W` and `s///w` write a file
   // (https://www.gnu.org/software/sed/manual/sed.html#Extended-Commands). Effects of the script,
   // so that allow rules (`Bash(sed:*)`, `Bash`) do not pass them unseen.
