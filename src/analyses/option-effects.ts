@@ -33,6 +33,12 @@ export interface OptionEffect {
   readonly argIndex: number;
   /** A short reason from the table, when it has one. */
   readonly note?: string;
+  /**
+   * On a subcommand's own effect: the code it runs is the project's own (`npm run`, `go run`),
+   * which the allow-all rule covers as it covers `make`; absent for a subcommand that runs code
+   * from its arguments or its configuration (`git filter-branch`, `npm exec`).
+   */
+  readonly projectCode?: boolean;
 }
 
 interface TableOption {
@@ -59,6 +65,7 @@ interface TableEntry {
   readonly operands?: EffectKind;
   readonly operandPatterns?: readonly { readonly pattern: string; readonly effect: EffectKind; readonly note?: string }[];
   readonly subcommandEffect?: EffectKind;
+  readonly projectCode?: boolean;
   readonly subcommands?: Readonly<Record<string, TableEntry>>;
   readonly note?: string;
 }
@@ -182,7 +189,7 @@ export function optionEffects(program: string, args: readonly (string | null | u
   if (head.rest >= args.length) return out;
   const sub = typeof name === 'string' && Object.hasOwn(entry.subcommands, name) ? entry.subcommands[name] : undefined;
   const inherited = entry.stopAtOperand ? [] : entry.options;
-  if (sub?.subcommandEffect) out.push({ kind: sub.subcommandEffect, option: `${program} ${name}`, argIndex: head.rest });
+  if (sub?.subcommandEffect) out.push({ kind: sub.subcommandEffect, option: `${program} ${name}`, argIndex: head.rest, ...(sub.projectCode ? { projectCode: true } : {}) });
   parseEffects(sub ?? { source: entry.source, options: [] }, args, head.rest + 1, inherited, out);
   return out;
 }

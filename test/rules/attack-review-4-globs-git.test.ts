@@ -40,3 +40,58 @@ describe('a glob whose expansion can begin with `-` may be an option word', () =
     expect(check('grep x -- \\-*').decision).toBe('allow');
   });
 });
+
+describe('git: subcommands and spellings that run code or push', () => {
+  const PUSH_DENY = ['Bash(rm:*)', 'Bash(git push:*)'];
+
+  it.each([
+    "git filter-branch -f --tree-filter 'rm victim' HEAD",
+    "git filter-branch -f --msg-filter 'rm victim' HEAD",
+    "git filter-branch --env-filter 'rm victim' HEAD",
+    "git filter-branch --commit-filter 'rm victim' HEAD",
+    "git filter-branch --index-filter 'rm victim' HEAD",
+    'git difftool',
+    'git mergetool',
+    'git instaweb',
+    "git ls-remote --exec='rm victim; git-upload-pack' .",
+    "git ls-remote --exe='rm victim; git-upload-pack' .",
+    "git fetch-pack --upload-pack='rm victim; git-upload-pack' . HEAD",
+    "git fetch-pack --exec='rm victim; git-upload-pack' . HEAD",
+    "git send-pack --receive-pack='rm victim' . HEAD",
+    "git send-pack --exec='rm victim; git-receive-pack' . HEAD",
+    "/usr/lib/git-core/git-filter-branch --tree-filter 'rm victim' HEAD",
+    "/usr/lib/git-core/git-fetch-pack --exec='rm victim' . HEAD",
+    "npm exec -- rimraf victim",
+  ])('%s is not allowed beside a deny rule', (command) => neverAllowed(command));
+
+  it.each([
+    ["git filter-branch --tree-filter 'rm victim' HEAD", 'Bash(git filter-branch:*)'],
+    ["git filter-branch --tree-filter 'rm victim' HEAD", 'Bash(git:*)'],
+    ["git send-pack --receive-pack='rm victim' . HEAD", 'Bash(git send-pack:*)'],
+  ])('%s is not allowed by the prefix rule %s', (command, rule) => {
+    expect(check(command, [rule], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+  });
+
+  it.each([
+    'git send-pack origin HEAD:refs/heads/main',
+    'git send-pack --force /tmp/remote.git HEAD:refs/heads/main',
+    'git -C . send-pack origin main',
+    'git subtree push --prefix=src origin main',
+    'git subtree -P src push origin main',
+    'git http-push https://example.invalid/x main',
+    '/usr/lib/git-core/git-push origin main',
+    '/usr/lib/git-core/git-send-pack origin HEAD:refs/heads/main',
+    'git-push origin main',
+  ])('%s is denied by `Bash(git push:*)`', (command) => {
+    expect(check(command, ['Bash'], PUSH_DENY).decision, command).toBe('deny');
+    expect(check(command, [], PUSH_DENY).decision, command).toBe('deny');
+  });
+
+  it('keeps what the rules cover: the project own code under allow-all, other git commands', () => {
+    for (const command of ['npm run build', 'npm install', 'go run .', 'git status', 'git subtree split -P src', 'git fetch origin', 'git log --oneline']) {
+      expect(check(command, ['Bash'], PUSH_DENY).decision, command).toBe('allow');
+    }
+    expect(check('git filter-branch --tree-filter true HEAD', ['Bash'], []).decision).toBe('allow');
+    expect(check('/usr/lib/git-core/git-status', ['Bash'], PUSH_DENY).decision).toBe('allow');
+  });
+});
