@@ -95,3 +95,28 @@ describe('git: subcommands and spellings that run code or push', () => {
     expect(check('/usr/lib/git-core/git-status', ['Bash'], PUSH_DENY).decision).toBe('allow');
   });
 });
+
+describe("other agents' and editors' settings that run commands are protected like .claude/", () => {
+  const FILES = ['.gemini/settings.json', '.codex/hooks.json', '.codex/config.toml', '.cursor/mcp.json', '.devcontainer/devcontainer.json', '.devcontainer.json', '.zed/settings.json', '.continue/config.json', '.windsurf/mcp.json', '.amazonq/mcp.json', '.roo/mcp.json', 'opencode.json', '.aider.conf.yml', '.gemini/extensions/x/gemini-extension.json'];
+  it.each(FILES)('writing %s asks in acceptEdits and under allow-all', (file) => {
+    for (const command of [`cp a.txt ${file}`, `sed -i 's/shellward hook/true/' ${file}`, `rm ${file}`]) {
+      expect(check(command, [], [], 'acceptEdits').decision, command).not.toBe('allow');
+      expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+    }
+  });
+  it('removing the whole directory asks too', () => {
+    for (const command of ['rm -rf .gemini', 'rm -rf .codex', 'mv .codex old']) expect(check(command, [], [], 'acceptEdits').decision, command).not.toBe('allow');
+  });
+  it('reading them stays allowed', () => {
+    expect(check('cat .gemini/settings.json').decision).toBe('allow');
+  });
+});
+
+describe("npm's -C is --prefix", () => {
+  it.each(['npm test -C /tmp/other', 'npm test -C/tmp/other', 'npm run build -C ../other', 'npm test --logs-dir=/tmp/l', 'npm test --prefix /tmp/other'])('%s is not allowed by `Bash(npm test:*)` or `Bash(npm run:*)`', (command) => {
+    expect(check(command, ['Bash(npm test:*)', 'Bash(npm run:*)'], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+  });
+  it('inside the project it still passes', () => {
+    expect(check('npm test -C sub', ['Bash(npm test:*)'], ['Bash(rm:*)']).decision).toBe('allow');
+  });
+});
