@@ -120,3 +120,14 @@ describe("npm's -C is --prefix", () => {
     expect(check('npm test -C sub', ['Bash(npm test:*)'], ['Bash(rm:*)']).decision).toBe('allow');
   });
 });
+
+describe('options that follow symbolic links while walking a tree may read outside', () => {
+  it.each(['grep -R root .', 'grep --dereference-recursive root .', 'grep -Rn root .', 'find -L . -name passwd', 'find . -follow -name shadow', 'find -H . -name x', 'du -aL', 'du -L .', 'rg -L root', 'rg --follow root', 'diff -r a b', 'diff -ru a b'])('%s is not auto-allowed', (command) => {
+    expect(check(command).decision, command).not.toBe('allow');
+    expect(check(command, [], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+    expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+  });
+  it('walking without following links stays read-only', () => {
+    for (const command of ['grep -r root .', 'find . -name x', 'du -a', 'rg root', 'diff a b']) expect(check(command).decision, command).toBe('allow');
+  });
+});
