@@ -33,6 +33,12 @@ export interface OptionEffect {
   readonly argIndex: number;
   /** A short reason from the table, when it has one. */
   readonly note?: string;
+  /**
+   * On a subcommand's own effect: the code it runs is the project's own (`npm run`, `go run`),
+   * which the allow-all rule covers as it covers `make`; absent for a subcommand that runs code
+   * from its arguments or its configuration (`git filter-branch`, `npm exec`).
+   */
+  readonly projectCode?: boolean;
 }
 
 interface TableOption {
@@ -59,6 +65,7 @@ interface TableEntry {
   readonly operands?: EffectKind;
   readonly operandPatterns?: readonly { readonly pattern: string; readonly effect: EffectKind; readonly note?: string }[];
   readonly subcommandEffect?: EffectKind;
+  readonly projectCode?: boolean;
   readonly subcommands?: Readonly<Record<string, TableEntry>>;
   readonly note?: string;
 }
@@ -182,8 +189,47 @@ export function optionEffects(program: string, args: readonly (string | null | u
   if (head.rest >= args.length) return out;
   const sub = typeof name === 'string' && Object.hasOwn(entry.subcommands, name) ? entry.subcommands[name] : undefined;
   const inherited = entry.stopAtOperand ? [] : entry.options;
-  if (sub?.subcommandEffect) out.push({ kind: sub.subcommandEffect, option: `${program} ${name}`, argIndex: head.rest });
+  if (sub?.subcommandEffect) out.push({ kind: sub.subcommandEffect, option: `${program} ${name}`, argIndex: head.rest, ...(sub.projectCode ? { projectCode: true } : {}) });
   parseEffects(sub ?? { source: entry.source, options: [] }, args, head.rest + 1, inherited, out);
+  return out;
+}
+
+/**
+ * The options of `program` a word at `args[index]` could spell when the word is not known before
+ * it runs (a glob such as `*` or `\\-*` that may match a file named `--compress-program=sh`):
+ * for each effect kind, the first few option names of that kind, in table order. A word at the
+ * subcommand's place (`git \\-*`) may spell the program's own options or any subcommand. `args`
+ * are argv[1…] as in {@link optionEffects}. Empty for a program without a table entry. Pure.
+ */
+export function optionsAWordMaySpell(program: string, args: readonly (string | null | undefined)[], index: number): ReadonlyMap<EffectKind, readonly string[]> {
+  const entry = effectEntry(program);
+  const out = new Map<EffectKind, string[]>();
+  if (!entry) return out;
+  const add = (kind: EffectKind, name: string): void => {
+    const list = out.get(kind) ?? [];
+    if (list.length < 3 && !list.includes(name)) list.push(name);
+    out.set(kind, list);
+  };
+  const fromOptions = (options: readonly TableOption[]): void => {
+    for (const o of options) {
+      const name = o.names.find((n) => n.startsWith('--')) ?? o.names[0]!;
+      if (o.effect) add(o.effect, name);
+      for (const a of o.also ?? []) add(a.effect, name);
+    }
+  };
+  if (!entry.subcommands) {
+    fromOptions(entry.options);
+    return out;
+  }
+  const head = spellOptions(args, syntaxOf(entry, [], true));
+  if (index <= head.rest || !entry.stopAtOperand) fromOptions(entry.options);
+  if (index < head.rest) return out;
+  const name = args[head.rest];
+  const subs = index === head.rest ? Object.entries(entry.subcommands) : typeof name === 'string' && Object.hasOwn(entry.subcommands, name) ? [[name, entry.subcommands[name]!] as const] : [];
+  for (const [n, sub] of subs) {
+    if (index === head.rest && sub.subcommandEffect) add(sub.subcommandEffect, `${program} ${n}`);
+    fromOptions(sub.options);
+  }
   return out;
 }
 

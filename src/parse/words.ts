@@ -57,6 +57,35 @@ function unescapeUnquoted(text: string): string {
   return out;
 }
 
+/** True when unquoted word text `text` has a `*`, `?` or `[` that no backslash escapes. */
+function hasBareGlobChar(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === '*' || c === '?' || c === '[') return true;
+  }
+  return false;
+}
+
+/**
+ * Appends unquoted word text `text` to `out` as literal parts after quote removal: each
+ * backslash-escaped character in a quoted part, the runs between them in unquoted parts (bash
+ * manual, "Escape Character"; backslash-newline disappears).
+ */
+function splitEscapes(text: string, out: WordPart[]): void {
+  let run = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\\' && i + 1 < text.length) {
+      const n = text[++i]!;
+      if (run !== '') out.push({ kind: 'literal', value: run, quoted: false });
+      run = '';
+      if (n !== '\n') out.push({ kind: 'literal', value: n, quoted: true });
+    } else run += c;
+  }
+  if (run !== '') out.push({ kind: 'literal', value: run, quoted: false });
+}
+
 const ANSI_C_SIMPLE: Readonly<Record<string, string>> = {
   a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
   '\\': '\\', "'": "'", '"': '"', '?': '?',
@@ -155,9 +184,12 @@ function collectParts(node: Node, type: string, start: number, end: number, quot
   switch (type) {
     case 'word':
     case 'number': {
-      // A backslash-escaped character is quoted; the part is marked quoted as a whole.
+      // A backslash-escaped character is quoted; the part is marked quoted as a whole, unless
+      // the word also holds an unescaped glob character (`\\-*`): then it is split into escaped
+      // and unescaped pieces, so the `*` stays a wildcard while the `-` is fixed text.
       const text = sub(start, end);
-      out.push({ kind: 'literal', value: quoted ? text : unescapeUnquoted(text), quoted: quoted || text.includes('\\') });
+      if (!quoted && text.includes('\\') && hasBareGlobChar(text)) splitEscapes(text, out);
+      else out.push({ kind: 'literal', value: quoted ? text : unescapeUnquoted(text), quoted: quoted || text.includes('\\') });
       return;
     }
     case 'raw_string':

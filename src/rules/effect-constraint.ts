@@ -18,7 +18,9 @@
  *
  * Pure; never throws.
  */
-import { environmentEffects, optionEffects, type OptionEffect } from '../analyses/option-effects.js';
+import { environmentEffects, optionEffects, optionsAWordMaySpell, type OptionEffect } from '../analyses/option-effects.js';
+import { abstractWord } from '../model/build.js';
+import { dashedSubcommand } from './option-match.js';
 import { protectedPath, validatePath, type PathContext } from '../analyses/paths.js';
 import { sedHazards } from '../analyses/sed.js';
 import { resolveCommand } from '../parse/command-name.js';
@@ -47,7 +49,26 @@ const NO_FILE_OPERANDS: ReadonlySet<string> = new Set(['echo', 'printf', 'true',
 export function commandEffects(cmd: SimpleCommand, stdinArguments = false): { readonly program: string; readonly effects: readonly OptionEffect[] } | undefined {
   const resolved = resolveCommand(cmd);
   if (!resolved) return undefined;
-  const effects = optionEffects(resolved.name, resolved.args.map((w) => w.value ?? null));
+  // `git-push` (the dashed program in git's exec path, `/usr/lib/git-core/git-push`) is `git push`.
+  const dashed = dashedSubcommand(resolved.name);
+  const program = dashed ? dashed[0] : resolved.name;
+  const values = [...(dashed ? [dashed[1]] : []), ...resolved.args.map((w) => w.value ?? null)];
+  const shift = dashed ? 1 : 0;
+  const effects = optionEffects(program, values).map((e) => (shift === 0 || e.argIndex < 0 ? e : { ...e, argIndex: Math.max(0, e.argIndex - shift) }));
+  // A glob that may expand to option words (`*`, `\\-*`, `[-]*`: a file named
+  // `--compress-program=sh` or `-delete` becomes an option of the program) may spell any option
+  // valid where it stands: each kind of effect those options have, its target unknown.
+  let dashDash = false;
+  for (let i = 0; i < resolved.args.length; i++) {
+    const w = resolved.args[i]!;
+    const aw = abstractWord(w, dashDash);
+    if (w.value === '--') dashDash = true;
+    if (aw.kind !== 'glob' || !aw.mayBeOption) continue;
+    for (const [kind, names] of optionsAWordMaySpell(program, values, i + shift)) {
+      effects.push({ kind, option: w.raw.length > 40 ? `${w.raw.slice(0, 37)}...` : w.raw, argIndex: i, note: `a glob that may expand to file names spelling options such as ${names.map((n) => `\`${n}\``).join(', ')}` });
+    }
+    break;
+  }
   // GNU sed's `e` command and `s///e` flag run shell code; `w`/`W` and `s///w` write a file
   // (https://www.gnu.org/software/sed/manual/sed.html#Extended-Commands). Effects of the script,
   // so that allow rules (`Bash(sed:*)`, `Bash`) do not pass them unseen.
@@ -64,7 +85,7 @@ export function commandEffects(cmd: SimpleCommand, stdinArguments = false): { re
   // An assignment the harmless table allows with its value (`PAGER=cat`) runs no program.
   const live = cmd.assignments.filter((a) => classifyAssignment(a.name, a.value ? a.value.value : '') !== 'harmless');
   for (const e of environmentEffects(live.map((a) => a.name))) effects.push(e);
-  return { program: resolved.name, effects };
+  return { program, effects };
 }
 
 /** How many argument words of the program the rule's prefix names (`Bash(go run:*)` → 1), -1 when the rule names none. */
@@ -108,8 +129,11 @@ export function optionEffectConstraint(cmd: SimpleCommand, gate: EffectGate, ctx
     const named = namedWords(gate.rule);
     for (const e of effects) {
       if (e.argIndex >= 0 && e.argIndex < named) continue;
-      // A subcommand that runs code (`npm run`, `go run`) is what a rule for the program is about; the policy lint names it.
-      if (e.option.startsWith(`${program} `)) continue;
+      // A subcommand that runs code (`npm run`, `go run`) is what a rule for the program is about;
+      // the policy lint names it. Under allow-all beside deny or ask rules only the project's own
+      // code passes (`npm run` as `make` does): `git filter-branch`, `git difftool`, `npm exec`
+      // run code from their arguments or configuration, which those rules cannot see.
+      if (e.option.startsWith(`${program} `) && !(any && gate.strictExec && e.kind === 'exec' && e.projectCode !== true)) continue;
       if (e.kind === 'exec') {
         if (any && !gate.strictExec) continue;
         return `${describe(program, e)}; allow rule \`${gate.rule.raw}\` does not cover what that program does${any ? ' while deny or ask rules exist' : ''}.`;

@@ -19,6 +19,7 @@ import { commandBasename, wrapperCommandStart, wrapperSpec } from '../parse/comm
 import type { Word } from '../parse/words.js';
 import type { BashMatcher, PermissionRule, RuleBehavior } from './parse.js';
 import { classifyAssignment } from '../model/environment.js';
+import { equivalentArgv } from './option-match.js';
 
 /** SAFE_ENV_VARS (claude-code-reference.md §3.1), from rules/permissions.json. */
 export const SAFE_ENV_VARS: ReadonlySet<string> = new Set(facts.safeEnvVars);
@@ -329,6 +330,8 @@ export function candidatesFor(text: string, cmd: SimpleCommand, behavior: RuleBe
   if (first !== undefined) {
     const base = commandBasename(first);
     if (base !== first && base !== '') add(render([], ws, base));
+    // `/usr/lib/git-core/git-push x` is `git push x`; `git send-pack x` does what `git push x` does.
+    if (base !== '') for (const argv of equivalentArgv([base, ...ws.slice(1).map(renderWord)])) add(argv.join(' '));
   }
   for (const piece of nestedCommandPieces(ws)) add(piece);
   return { exact: [...exact], prefix: [...prefix] };

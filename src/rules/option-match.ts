@@ -37,6 +37,38 @@ function splitOption(word: string): string[] {
 
 const isOption = (w: string): boolean => w.length > 1 && w.startsWith('-') && w !== '--';
 
+const DASHED: ReadonlySet<string> = new Set(facts.dashedSubcommandPrograms as string[]);
+const EQUIVALENTS: readonly (readonly [readonly string[], readonly string[]])[] = Object.entries(facts.commandEquivalents as Record<string, string>).map(([k, v]) => [k.split(' '), v.split(' ')] as const);
+
+/**
+ * `[program, subcommand]` when program base name `name` is the dashed form of a subcommand
+ * (`git-push` → `['git', 'push']`; rules/permissions.json `dashedSubcommandPrograms`), else
+ * `undefined`.
+ */
+export function dashedSubcommand(name: string): readonly [string, string] | undefined {
+  const m = /^([a-z][a-z0-9]*)-([a-z][a-z0-9-]*)$/.exec(name);
+  return m && DASHED.has(m[1]!) ? [m[1]!, m[2]!] : undefined;
+}
+
+/**
+ * The argv forms deny and ask rules also see for `argv` (program base name first): the dashed
+ * program spelled as program and subcommand (`git-send-pack x` → `git send-pack x`), and each
+ * command it is equivalent to by its leading words (rules/permissions.json `commandEquivalents`:
+ * `git send-pack x` → `git push x`). Empty when none applies. Pure.
+ */
+export function equivalentArgv(argv: readonly string[]): string[][] {
+  const out: string[][] = [];
+  const dashed = argv[0] !== undefined ? dashedSubcommand(argv[0]) : undefined;
+  const forms = dashed ? [[dashed[0], dashed[1], ...argv.slice(1)]] : [];
+  out.push(...forms);
+  for (const form of [argv, ...forms]) {
+    for (const [key, value] of EQUIVALENTS) {
+      if (key.every((k, i) => form[i] === k)) out.push([...value, ...form.slice(key.length)]);
+    }
+  }
+  return out;
+}
+
 /**
  * True when `rule` (deny or ask) names a program, optional subcommand words and only options
  * after them, and `cmd` runs that program (wrappers and directories stripped) with those
@@ -56,8 +88,10 @@ export function optionSetMatches(rule: PermissionRule, cmd: SimpleCommand): bool
   // between them (`kubectl -n ns delete` for `Bash(kubectl delete:*)`).
   if (head.length < 1 || (head.length === 1 && firstOption === words.length)) return false;
   const resolved = resolveCommand(cmd);
-  if (!resolved || resolved.name !== head[0]) return false;
-  const operands: { value: string; maybeValue: boolean }[] = [];
+  if (!resolved) return false;
+  const dashed = dashedSubcommand(resolved.name);
+  if ((dashed ? dashed[0] : resolved.name) !== head[0]) return false;
+  const operands: { value: string; maybeValue: boolean }[] = dashed ? [{ value: dashed[1], maybeValue: false }] : [];
   const options = new Set<string>();
   let endOfOptions = false;
   let previousWasOption = false;
@@ -77,13 +111,24 @@ export function optionSetMatches(rule: PermissionRule, cmd: SimpleCommand): bool
   }
   // The subcommand words must be the leading operands; an operand right after an option may be
   // that option's value (`-n ns`, `-C dir`) and is passed over when it does not match.
-  let next = 1;
-  for (const o of operands) {
-    if (next === head.length) break;
-    if (o.value === head[next]) next++;
-    else if (!o.maybeValue) return false;
+  const leads = (list: readonly { value: string; maybeValue: boolean }[], words: readonly string[]): number | undefined => {
+    let next = 1;
+    let i = 0;
+    for (; i < list.length && next < words.length; i++) {
+      const o = list[i]!;
+      if (o.value === words[next]) next++;
+      else if (!o.maybeValue) return undefined;
+    }
+    return next === words.length ? i : undefined;
+  };
+  // A command equivalent by its leading words (`git send-pack` for `git push`) matches as that command.
+  const alternatives = [operands];
+  for (const [key, value] of EQUIVALENTS) {
+    if (key[0] !== head[0]) continue;
+    const used = leads(operands, key);
+    if (used !== undefined) alternatives.push([...value.slice(1).map((v) => ({ value: v, maybeValue: false })), ...operands.slice(used)]);
   }
-  if (next < head.length) return false;
+  if (!alternatives.some((list) => leads(list, head) !== undefined)) return false;
   const synonyms = SYNONYMS.get(head.join(' ')) ?? SYNONYMS.get(head[0]!);
   const canon = (o: string): string => synonyms?.get(o) ?? o;
   const have = new Set([...options].map(canon));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeRunningOptions, environmentEffects, optionEffects, type OptionEffect } from '../../src/analyses/option-effects.js';
+import { codeRunningOptions, environmentEffects, optionEffects, optionsAWordMaySpell, type OptionEffect } from '../../src/analyses/option-effects.js';
 
 const fx = (line: string): [string, string, string | undefined][] => {
   const [program, ...args] = line.split(' ');
@@ -159,5 +159,21 @@ describe('optionEffects: every spelling of an effect', () => {
     expect(codeRunningOptions(['git'])).toContain('-c');
     expect(codeRunningOptions(['grep'])).toEqual([]);
     expect(codeRunningOptions(['go'])).toContain('go run');
+  });
+});
+
+describe('optionsAWordMaySpell: what a glob that may expand to option words could select', () => {
+  it('lists option names of each effect kind valid where the word stands', () => {
+    expect(optionsAWordMaySpell('sort', ['*'], 0).get('exec')).toContain('--compress-program');
+    expect(optionsAWordMaySpell('sort', ['*'], 0).get('write')).toContain('--output');
+    expect(optionsAWordMaySpell('git', ['diff', '-*'], 1).get('write')).toContain('--output');
+    expect(optionsAWordMaySpell('git', ['grep', '-*'], 1).get('exec')).toContain('--open-files-in-pager');
+  });
+  it('at the subcommand place, the program options and every subcommand', () => {
+    const m = optionsAWordMaySpell('git', ['-*', 'status'], 0);
+    expect(m.get('exec')?.length).toBeGreaterThan(0);
+  });
+  it('is empty for a program without a table entry', () => {
+    expect(optionsAWordMaySpell('cat', ['*'], 0).size).toBe(0);
   });
 });

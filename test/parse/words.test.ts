@@ -26,6 +26,16 @@ describe('word resolution', () => {
     const p = await parse(`ls *.txt '*.md' "a?" b\\*`);
     expect(p.commands[0]!.args.map(hasUnquotedGlob)).toEqual([true, false, false, false]);
   });
+  it('keeps a wildcard beside an escaped character a wildcard (`\\-*` is every name starting with `-`)', async () => {
+    const p = await parse(`sort \\-* a\\ b* \\-\\* x\\?y \\rm`);
+    const [dash, spaced, inert, inert2] = p.commands[0]!.args;
+    expect(p.commands[0]!.args.map(hasUnquotedGlob)).toEqual([true, true, false, false, false]);
+    expect(dash!.value).toBe('-*');
+    expect(dash!.parts).toEqual([{ kind: 'literal', value: '-', quoted: true }, { kind: 'literal', value: '*', quoted: false }]);
+    expect(spaced!.value).toBe('a b*');
+    expect(inert!.value).toBe('-*');
+    expect(inert2!.value).toBe('x?y');
+  });
   it('decodes ANSI-C escapes', () => {
     expect(decodeAnsiC('a\\x41\\101\\u00e9\\cA\\q')).toBe('aAAé\x01\\q');
   });
