@@ -74,8 +74,10 @@ export interface PathHost {
    */
   readFile?(path: string): string | undefined;
   /**
-   * Whether `dir` looks like a bare git repository (`HEAD`, `objects/` and `refs/` directly in it,
-   * no `.git`): git run there reads its config and hooks (claude-code-reference.md §3.3.1 item 4). Absent → not known.
+   * Whether `dir` is a git directory as git's discovery judges one (a valid `HEAD`, and `objects`
+   * and `refs` of its common directory accessible, whatever their file type) with no `.git` in it:
+   * a bare repository, whose config and hooks git run there uses; also asked of a `.git`
+   * directory, which git skips when it is not one. Absent → not known.
    */
   isBareRepository?(dir: string): boolean;
 }
