@@ -21,6 +21,10 @@
  * root: git discovers it the same way
  * (https://git-scm.com/docs/git#Documentation/git.txt-GITDIR). A `.git` directory that is not a
  * git directory (no HEAD, objects, refs) is skipped, as git skips it and goes on to the parent.
+ * A config file that is there but cannot be read in full (over the host's size cap, not a regular
+ * file) is a hazard. Checked-out submodules listed in `.gitmodules` are checked the same way
+ * (their git directories under `modules/` too), since `git status`/`git diff` run git in them;
+ * a gitlink that `.gitmodules` does not list is not seen (that needs the index).
  * Files are read only through the injected {@link PathHost}; without `readFile` the configuration
  * is not known, and `undefined` (no hazard seen) is returned for it. Pure.
  */
@@ -159,7 +163,7 @@ export function gitRepositoryHazard(cwd: string, host: PathHost): string | undef
 }
 
 /** The hazard of the repository with git directory `gitDir` found in `top` (see {@link gitRepositoryHazard}). */
-function repositoryHazard(top: string, gitDir: string, host: PathHost): string | undefined {
+function repositoryHazard(top: string, gitDir: string, host: PathHost, depth = 0): string | undefined {
   // `$GIT_DIR/commondir` names the directory with the shared config (git's get_common_dir), in any git directory.
   let common = gitDir;
   for (let k = 0; k < MAX_INDIRECTIONS; k++) {
@@ -172,7 +176,11 @@ function repositoryHazard(top: string, gitDir: string, host: PathHost): string |
   const files = [...new Set([posix.join(common, 'config'), posix.join(gitDir, 'config.worktree'), posix.join(common, 'config.worktree')])];
   for (const file of files) {
     const text = host.readFile?.(file);
-    if (text === undefined) continue;
+    if (text === undefined) {
+      // There but not readable in full (over the host's size cap, a FIFO, a directory): not known to be inert.
+      if (host.readFile !== undefined && host.realpath?.(file) !== undefined) return `the repository's ${posix.basename(file)} cannot be read in full, so the programs it names are not known`;
+      continue;
+    }
     const key = gitConfigHazard(text);
     if (key) return `the repository's ${posix.basename(file)} sets \`${key}\`, a program git runs`;
     const worktree = coreWorktree(text);
@@ -180,5 +188,31 @@ function repositoryHazard(top: string, gitDir: string, host: PathHost): string |
       return `the repository's ${posix.basename(file)} sets \`core.worktree\` to \`${worktree}\`, outside the directory that holds it`;
     }
   }
+  if (depth < MAX_SUBMODULE_DEPTH) {
+    // `git status` and `git diff` recurse into checked-out submodules and run git there with the
+    // submodule's own config: each path `.gitmodules` lists, and each directory under `modules/`
+    // named after a submodule (https://git-scm.com/docs/gitsubmodules).
+    const gitmodules = host.readFile?.(posix.join(top, '.gitmodules'));
+    let seen = 0;
+    for (const { key, value } of gitmodules === undefined ? [] : configEntries(gitmodules)) {
+      const m = /^submodule\.(.+)\.path$/i.exec(key);
+      if (!m || value === '' || ++seen > MAX_SUBMODULES) continue;
+      const subTop = posix.resolve(top, value);
+      if (!subTop.startsWith(`${top}/`)) continue;
+      const dotGit = posix.join(subTop, '.git');
+      const asFile = host.readFile?.(dotGit);
+      const gitLink = asFile === undefined ? undefined : /^gitdir:\s*(.+)$/m.exec(asFile)?.[1]?.trim();
+      const candidates = [gitLink !== undefined ? posix.resolve(subTop, gitLink) : dotGit, posix.join(common, 'modules', m[1]!)];
+      for (const subGitDir of new Set(candidates)) {
+        if (host.realpath?.(subGitDir) === undefined) continue;
+        const hazard = repositoryHazard(subTop, subGitDir, host, depth + 1);
+        if (hazard) return `submodule ${value}: ${hazard}`;
+      }
+    }
+  }
   return undefined;
 }
+
+/** Submodules followed below the top repository (nested ones included), and how many per repository. */
+const MAX_SUBMODULE_DEPTH = 3;
+const MAX_SUBMODULES = 64;

@@ -101,6 +101,13 @@ function buildGitRepos(): void {
   gitRepo('subsrc');
   const sup = gitRepo('super');
   git(sup, 'submodule', '-q', 'add', join(root, 'subsrc'), 's');
+  // A submodule whose own config names a program: git status runs git in it.
+  const supm = gitRepo('supermod');
+  git(supm, 'submodule', '-q', 'add', join(root, 'subsrc'), 's');
+  git(supm, 'config', '-f', '.git/modules/s/config', 'core.fsmonitor', 'touch PWN; false');
+  // A config over the 64 KiB the host reads: not known to be inert.
+  const big = gitRepo('bigconfig');
+  writeFileSync(join(big, '.git/config'), `[core]\n\trepositoryformatversion = 0\n\tfsmonitor = "touch PWN; false"\n${'# padding ..................................................\n'.repeat(1200)}`);
   // A repository that ships an embedded "bare" repository whose objects and refs are executable files.
   const emb = gitRepo('embedded');
   mkdirSync(join(emb, 'evil'));
@@ -189,6 +196,8 @@ describe('git read-only under the repository config', () => {
     ['exturl2', 'remote.origin.url'],
     ['insteadof', 'insteadof'],
     ['coreworktree', 'core.worktree'],
+    ['supermod', 'submodule s'],
+    ['bigconfig', 'cannot be read in full'],
   ])('a repository made with git, %s: read-only git asks', (name, phrase) => {
     const dir = join(root, name);
     expect(gitRepositoryHazard(dir, LOCAL_PATH_HOST)).toContain(phrase);
