@@ -50,10 +50,12 @@ export interface PathAccess {
    */
   readonly extension?: true;
   /**
-   * A word of a program without a path row that looks like a path ({@link unlistedPathAccesses}):
-   * what the program does with it is not known, so a path that is not inside cannot be checked.
+   * A word of a program without a path row ({@link unlistedPathAccesses}): `path` when it looks
+   * like a path (what the program does with it is not known, so a path that is not inside cannot
+   * be checked), `word` for any other word of a program with no row at all (operation `write`:
+   * it may name a file the program writes, so a protected file among them needs approval).
    */
-  readonly unlisted?: true;
+  readonly unlisted?: 'path' | 'word';
   /** On an extension access standing for a brace expansion too large to list (over {@link MAX_BRACE_ALTERNATIVES}): unknown, reason `brace`. */
   readonly braceOverflow?: true;
   /**
@@ -756,6 +758,35 @@ function extractGetopt(e: GetoptRow, args: readonly Word[], name: string): PathA
   return out;
 }
 
+/**
+ * git subcommands that write work-tree files named by their operands (`git checkout REV -- F`,
+ * `git restore F`, `git mv A B`, `git rm F`, `git checkout-index F`): a protected file among the
+ * operands is a write of it.
+ */
+const GIT_WORKTREE_WRITERS: ReadonlySet<string> = new Set(['checkout', 'restore', 'mv', 'rm', 'checkout-index', 'switch']);
+
+/**
+ * How far the path rows cover the words of `name args` (see {@link unlistedPathAccesses}):
+ * `covered` (every path word is in a row), `paths` (a partial row, or a git subcommand without
+ * one: words that name a path outright still count), `words` (no row: any word may be a file
+ * the program writes).
+ */
+function tableCoverage(name: string, args: readonly Word[]): 'covered' | 'paths' | 'words' {
+  if (NO_PATH_OPERANDS.has(name)) return 'covered';
+  const e = extractorFor(name);
+  if (!e) return 'words';
+  if (e.kind === 'getopt') return e.partial ? 'paths' : 'covered';
+  if (e.kind === 'gitDiffNoIndex') {
+    const at = gitSubcommandIndex(args);
+    const sub = at === undefined ? undefined : args[at]!.value!;
+    if (sub === 'diff' || sub === 'grep') return 'covered';
+    if (sub !== undefined && GIT_WORKTREE_WRITERS.has(sub)) return 'words';
+    const row = sub === undefined ? undefined : GIT_SUBCOMMANDS.get(sub);
+    return row !== undefined && !row.partial ? 'covered' : 'paths';
+  }
+  return 'covered';
+}
+
 /** Whether a path row covers every word of the command `name args` (see {@link unlistedPathAccesses}). */
 function coveredByTable(name: string, args: readonly Word[]): boolean {
   if (NO_PATH_OPERANDS.has(name)) return true;
@@ -788,17 +819,21 @@ function pathLike(v: string): boolean {
  * rules/path-extractors.json, a row marked `partial`, or a git subcommand without a row) that
  * look like paths: a static argument that is absolute, starts with `~` or has a `..` component
  * (also as the value of `--opt=VALUE`, `-oVALUE` and `key=VALUE`), and a word that is not static
- * but starts with `/`, `~` or `$HOME`. Each is an access marked {@link PathAccess.unlisted}
- * (operation `read`: what the program does with it is not known). The caller judges them with
- * {@link validatePath}; a path that is not inside cannot be checked before the command runs.
+ * but starts with `/`, `~` or `$HOME` (marked `unlisted: 'path'`, operation `read`); and, for a
+ * program with no row at all and for the git subcommands that write the files their operands
+ * name (`checkout`, `restore`, `mv`, `rm` …), every other static word (`unlisted: 'word'`,
+ * operation `write`). The caller judges them with {@link validatePath}: a `path` access that is
+ * not inside cannot be checked before the command runs; a `word` access that resolves to a
+ * protected file ({@link protectedPath}) may write it.
  * Redirections and the command word are not included. Linear in the words.
  */
 export function unlistedPathAccesses(cmd: SimpleCommand): PathAccess[] {
   const resolved = resolveCommand(cmd);
-  if (!resolved || coveredByTable(resolved.name, resolved.args)) return [];
+  const coverage = resolved ? tableCoverage(resolved.name, resolved.args) : 'covered';
+  if (!resolved || coverage === 'covered') return [];
   const { name, args } = resolved;
   const out: PathAccess[] = [];
-  const mark = (a: PathAccess): PathAccess => ({ ...a, unlisted: true });
+  const mark = (a: PathAccess, kind: 'path' | 'word' = 'path'): PathAccess => ({ ...a, unlisted: kind });
   for (const w of args) {
     if (w.value === undefined) {
       const v = lead(w);
@@ -813,6 +848,11 @@ export function unlistedPathAccesses(cmd: SimpleCommand): PathAccess[] {
     else if (eq > 0 && /^[A-Za-z_][A-Za-z0-9_.-]*=/.test(v)) candidates.push({ text: v.slice(eq + 1), prefix: v.slice(0, eq + 1) });
     for (const c of candidates) {
       if (c.prefix === '' && v.startsWith('-')) continue;
+      if (!pathLike(c.text) && coverage === 'words' && c.text !== '' && (c.prefix === '' || c.prefix.endsWith('='))) {
+        // Any other word may name a file the program writes: judged against the protected files only.
+        out.push(mark(access(w, 'write', name, 'argument', c.prefix), 'word'));
+        continue;
+      }
       if (!pathLike(c.text)) {
         // A brace alternative may be absolute (`{x,/etc/passwd}`).
         if (!c.text.includes('{')) continue;

@@ -270,7 +270,10 @@ function unlistedPathProblem(inst: SimpleCommand, m: ModelCommand, ctx: PathCont
   for (const a of unlistedPathAccesses(inst)) {
     for (const d of dirs) {
       const c = validatePath(a, { ...ctx, cwd: d });
-      if (c.allowed) continue;
+      if (c.allowed && c.reason === 'inside' && c.resolved !== null && protectedPath(c.resolved)) {
+        return `${quoteCode(c.command)} is given \`${c.path}\`, which configures git, Claude Code, shellward's policy, an editor or a shell, or runs code later; shellward has no path table for what \`${c.command}\` does with it, so it may write it, which needs approval.`;
+      }
+      if (c.allowed || a.unlisted === 'word') continue;
       const where = c.reason === 'outside' ? `${c.resolved && c.resolved !== c.path ? ` (${c.resolved})` : ''}, outside the allowed working directories` : '';
       return `${quoteCode(c.command)} is given \`${c.path}\`${where}; shellward has no path table for what \`${c.command}\` does with it, so that target cannot be checked before it runs.`;
     }

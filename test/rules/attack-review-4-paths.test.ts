@@ -276,3 +276,36 @@ describe('Read() and Edit() rules see the operands of the new tables', () => {
     }
   });
 });
+
+describe('protected files written by programs that had no path table', () => {
+  it.each([
+    'install new.json .claude/settings.json',
+    'install cfg.txt shellward.config.json',
+    'ln -sf cfg.txt .claude/settings.json',
+    'install -m 644 cfg.txt .git/config',
+    'patch .git/config < p.diff',
+    'install -m 755 evil.sh .git/hooks/pre-commit',
+    'ln -sf ../../evil.sh .git/hooks/post-checkout',
+    'rsync evil.sh .git/hooks/pre-commit',
+    'split -n1 cfg.txt .git/hooks/pre-commi',
+    'unzip -o x.zip -d .git/hooks',
+    'install cfg.txt Makefile',
+    'foo cfg.txt .claude/settings.json',
+    'foo --out=.git/config',
+    'git checkout HEAD~1 -- .claude/settings.json',
+    'git restore --source=HEAD~1 .claude/settings.json',
+    'git mv -f new.json .claude/settings.json',
+    'git checkout-index -f .claude/settings.json',
+    'git rm .claude/settings.json',
+    'git worktree add ../wt-out',
+  ])('%s asks under allow-all', (command) => {
+    neverAllowed(command);
+    for (const deny of [DENY, []]) expect(check(command, ALL, deny).decision, command).toBe('ask');
+  });
+
+  it('git subcommands that only record or read protected files stay allowed', () => {
+    for (const c of ['git add package.json Makefile', 'git commit -m x package.json', 'git checkout main', 'git checkout -b feature', 'git log -- Makefile', 'git diff package.json', 'make build', 'npm run build']) {
+      expect(check(c, ALL, DENY).decision, c).toBe('allow');
+    }
+  });
+});
