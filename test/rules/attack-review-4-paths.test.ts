@@ -309,3 +309,14 @@ describe('protected files written by programs that had no path table', () => {
     }
   });
 });
+
+describe('git run in another repository under allow-all beside a deny rule', () => {
+  it('-C, --git-dir and --work-tree ask: that repository config can name programs git runs', () => {
+    for (const c of ['git -C sub status', 'git --git-dir=sub status', 'git --git-dir=sub --work-tree=. status', 'git -C ../other log']) {
+      expect(check(c, ALL, DENY).decision, c).toBe('ask');
+      neverAllowed(c);
+    }
+    // Without deny or ask rules allow-all covers what the program runs.
+    expect(check('git -C sub status', ALL, []).decision).toBe('allow');
+  });
+});
