@@ -37,7 +37,7 @@ import type { PathHost } from './paths.js';
  * value are in {@link valueHazard}.
  */
 const HAZARDS: readonly RegExp[] = [
-  /^core\.(?:fsmonitor|pager|editor|sshcommand|askpass|gitproxy|attributesfile|excludesfile|hookspath|alternaterefscommand)$/,
+  /^core\.(?:fsmonitor|pager|editor|sshcommand|askpass|gitproxy|attributesfile|excludesfile|alternaterefscommand)$/,
   /^diff\.external$/,
   /^diff\..+\.(?:textconv|command)$/,
   /^(?:difftool|mergetool)\..+\.(?:cmd|path)$/,
@@ -54,12 +54,10 @@ const HAZARDS: readonly RegExp[] = [
   /^uploadpack\.packobjectshook$/,
   /^alias\./,
   /^remote\..+\.(?:uploadpack|receivepack|vcs)$/,
-  /^protocol\.(?:.+\.)?allow$/,
   /^tar\..+\.command$/,
   /^trailer\..+\.(?:command|cmd)$/,
-  /^submodule\..+\.update$/,
   /^(?:man|browser)\..+\.(?:cmd|path)$/,
-  /^(?:man\.viewer|web\.browser|imap\.tunnel|blame\.ignorerevsfile|mailmap\.file|commit\.template)$/,
+  /^(?:man\.viewer|web\.browser|imap\.tunnel)$/,
   /^sendemail\.(?:.+\.)?(?:smtpserver|tocmd|cccmd|headercmd)$/,
   /^instaweb\./,
 ];
@@ -78,6 +76,15 @@ function valueHazard(key: string, value: string): boolean {
   // `[url "ext::sh -c …"] insteadOf = https://x`: the base (the subsection) replaces the URL.
   const m = /^url\.(.+)\.(?:insteadof|pushinsteadof)$/i.exec(key);
   if (m) return HELPER_URL.test(m[1]!);
+  // `protocol.ext.allow` (or a default for every protocol) lets an `ext::` URL run its command;
+  // `protocol.file.allow` and the like do not.
+  if (/^protocol\.ext\.allow$/.test(lower)) return !/^never$/i.test(value);
+  if (lower === 'protocol.allow') return /^always$/i.test(value);
+  // `update = !command` runs the command; `checkout`, `rebase`, `merge`, `none` do not.
+  if (/^submodule\..+\.update$/.test(lower)) return value.startsWith('!');
+  // Files git reads and prints from for `git log`/`git blame`: a hazard only when they lie
+  // elsewhere (absolute, `~`, or climbing out with `..`); `.git-blame-ignore-revs` is common.
+  if (/^(?:blame\.ignorerevsfile|mailmap\.file|commit\.template)$/.test(lower)) return /^(?:\/|~)/.test(value) || value.split('/').includes('..');
   return false;
 }
 

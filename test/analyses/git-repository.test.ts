@@ -146,7 +146,6 @@ describe('gitConfigHazard', () => {
   });
   it('names the other keys git-config(1) documents as programs or files git reads', () => {
     const keys: [string, string][] = [
-      ['[core]\n hooksPath = /x\n', 'core.hookspath'],
       ['[core]\n editor = x\n', 'core.editor'],
       ['[core]\n sshCommand = x\n', 'core.sshcommand'],
       ['[credential]\n helper = x\n', 'credential.helper'],
@@ -160,6 +159,7 @@ describe('gitConfigHazard', () => {
       ['[includeIf "gitdir:/x"]\n path = /x\n', 'includeif.gitdir:/x.path'],
       ['[tar "tgz"]\n command = x\n', 'tar.tgz.command'],
       ['[mailmap]\n file = /etc/x\n', 'mailmap.file'],
+      ['[blame]\n ignoreRevsFile = ../../x\n', 'blame.ignorerevsfile'],
       ['[difftool "x"]\n cmd = x\n', 'difftool.x.cmd'],
       ['[submodule "x"]\n update = !x\n', 'submodule.x.update'],
       ['[pager]\n log = x\n', 'pager.log'],
@@ -172,6 +172,10 @@ describe('gitConfigHazard', () => {
     expect(gitConfigHazard('[remote "origin"]\n  url = https://github.com/x/y.git\n  pushurl = git@github.com:x/y.git\n  fetch = +refs/heads/*:refs/remotes/origin/*\n')).toBeUndefined();
     expect(gitConfigHazard('[url "git@github.com:"]\n  insteadOf = https://github.com/\n')).toBeUndefined();
     expect(gitConfigHazard('[remote "o"]\n  url = ../other\n')).toBeUndefined();
+    // husky's hooks path, a blame ignore file in the repository, the file protocol allowed: no program runs for read-only git.
+    expect(gitConfigHazard('[core]\n  hooksPath = .husky/_\n[blame]\n  ignoreRevsFile = .git-blame-ignore-revs\n[protocol "file"]\n  allow = always\n')).toBeUndefined();
+    expect(gitConfigHazard('[protocol "ext"]\n  allow = never\n')).toBeUndefined();
+    expect(gitConfigHazard('[submodule "x"]\n  update = rebase\n')).toBeUndefined();
   });
 });
 
