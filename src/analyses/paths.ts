@@ -20,6 +20,8 @@ import { buildModel } from '../model/build.js';
 import type { ParsedScript, Redirect, SimpleCommand } from '../parse/nodes.js';
 import { decodeAnsiC, type Word } from '../parse/words.js';
 import { sedAllowed } from './sed.js';
+import { effectEntry } from './option-effects.js';
+import { spellOptions, type OptionArity, type OptionSpec } from './option-spelling.js';
 
 export type PathOperation = 'read' | 'write' | 'create';
 
@@ -47,6 +49,13 @@ export interface PathAccess {
    * verdict's `paths`, `outsideCwd`): the permission decision must skip these to mirror Claude Code.
    */
   readonly extension?: true;
+  /**
+   * A word of a program without a path row ({@link unlistedPathAccesses}): `path` when it looks
+   * like a path (what the program does with it is not known, so a path that is not inside cannot
+   * be checked), `word` for any other word of a program with no row at all (operation `write`:
+   * it may name a file the program writes, so a protected file among them needs approval).
+   */
+  readonly unlisted?: 'path' | 'word';
   /** On an extension access standing for a brace expansion too large to list (over {@link MAX_BRACE_ALTERNATIVES}): unknown, reason `brace`. */
   readonly braceOverflow?: true;
   /**
@@ -74,8 +83,10 @@ export interface PathHost {
    */
   readFile?(path: string): string | undefined;
   /**
-   * Whether `dir` looks like a bare git repository (`HEAD`, `objects/` and `refs/` directly in it,
-   * no `.git`): git run there reads its config and hooks (claude-code-reference.md §3.3.1 item 4). Absent → not known.
+   * Whether `dir` is a git directory as git's discovery judges one (a valid `HEAD`, and `objects`
+   * and `refs` of its common directory accessible, whatever their file type) with no `.git` in it:
+   * a bare repository, whose config and hooks git run there uses; also asked of a `.git`
+   * directory, which git skips when it is not one. Absent → not known.
    */
   isBareRepository?(dir: string): boolean;
 }
@@ -144,6 +155,7 @@ type ExtractorKind =
       readonly valueOptions: readonly string[];
     }
   | { readonly operation: PathOperation; readonly kind: 'gitDiffNoIndex' }
+  | GetoptRow
   | {
       readonly operation: PathOperation;
       readonly kind: 'operands';
@@ -159,7 +171,46 @@ type ExtractorKind =
       readonly defaultUnless?: readonly string[];
     };
 
+/** What a `getopt` row does with an operand: a path operation, or `none` (not a path). */
+type OperandOperation = PathOperation | 'none';
+
+/** Which operands of a `getopt` row are paths (see rules/schema/path-extractors.schema.json). */
+interface OperandShape {
+  readonly operands?: readonly OperandOperation[];
+  readonly rest?: OperandOperation;
+  readonly last?: OperandOperation;
+}
+
+/** A `getopt` row: options and operands read with the program's own option parser (src/analyses/option-spelling.ts). */
+interface GetoptRow extends OperandShape {
+  readonly operation: PathOperation;
+  readonly kind: 'getopt';
+  readonly options: readonly { readonly names: readonly string[]; readonly arity: OptionArity; readonly path?: PathOperation }[];
+  readonly variants?: readonly (OperandShape & { readonly when: readonly string[] })[];
+  readonly recursiveWith?: readonly string[];
+  readonly plusOperands?: boolean;
+  readonly longPrefixes?: boolean;
+  readonly singleDashLong?: boolean;
+  readonly stopAtOperand?: boolean;
+  readonly oldStyleFirst?: boolean;
+  readonly partial?: boolean;
+}
+
 const TABLE: readonly [string, Extractor][] = Object.entries(table.commands as unknown as Record<string, Extractor>);
+
+/** Other names of a row's program (`gunzip` → `gzip`), from the table's `aliases`. */
+const ALIASES: Readonly<Record<string, string>> = (table as { aliases?: Record<string, string> }).aliases ?? {};
+
+/** The `getopt` rows of git's subcommands (`git init`, `git clone` …), from the table's `gitSubcommands`. */
+const GIT_SUBCOMMANDS: ReadonlyMap<string, GetoptRow> = new Map(Object.entries((table as { gitSubcommands?: Record<string, GetoptRow> }).gitSubcommands ?? {}));
+
+/** Programs none of whose words names a file they open (the table's `noPathOperands`). */
+const NO_PATH_OPERANDS: ReadonlySet<string> = new Set((table as { noPathOperands?: string[] }).noPathOperands ?? []);
+
+/** The row of program `name`, aliases followed. */
+function extractorFor(name: string): Extractor | undefined {
+  return EXTRACTORS.get(Object.hasOwn(ALIASES, name) ? ALIASES[name]! : name);
+}
 
 /** The extractor of each of Claude Code's 36 commands (rules/path-extractors.json). */
 export const PATH_EXTRACTORS: ReadonlyMap<string, Extractor> = new Map(TABLE.filter(([, e]) => !e.extension));
@@ -660,6 +711,161 @@ function extractOperands(e: Extract<Extractor, { kind: 'operands' }>, args: read
   return out;
 }
 
+/**
+ * A `getopt` row (rules/schema/path-extractors.schema.json): the words read as the program's
+ * parser reads them ({@link spellOptions}: clusters, attached values, unambiguous long prefixes,
+ * `--`, and the options' arities of rules/option-effects.json for the program when it has a row
+ * there), then the values of the row's path options and the operands its shape names as paths.
+ * `-` (standard input or output) is no path. A word that is not static is an operand of unknown
+ * text (its access is not static, so it is never judged inside).
+ */
+function extractGetopt(e: GetoptRow, args: readonly Word[], name: string): PathAccess[] {
+  const out: PathAccess[] = [];
+  const listed = new Set(e.options.flatMap((o) => o.names));
+  const borrowed = (effectEntry(name)?.options ?? []).filter((o) => !o.names.some((n) => listed.has(n))).map((o) => ({ names: o.names, arity: o.arity, ...(o.terminators ? { terminators: o.terminators } : {}) }));
+  const specs: OptionSpec[] = [...e.options.map((o) => ({ names: o.names, arity: o.arity })), ...borrowed];
+  const words = args.map((w) => w.value ?? null);
+  const spelled = spellOptions(words, {
+    options: specs,
+    ...(e.longPrefixes !== undefined ? { longPrefixes: e.longPrefixes } : {}),
+    ...(e.singleDashLong ? { singleDashLong: true } : {}),
+    ...(e.stopAtOperand ? { stopAtOperand: true } : {}),
+    ...(e.oldStyleFirst ? { oldStyleFirst: true } : {}),
+  });
+  const present = new Set(spelled.options.map((o) => o.option));
+  for (const occ of spelled.options) {
+    const spec = occ.known ? e.options.find((o) => o.names[0] === occ.option) : undefined;
+    if (!spec?.path || occ.valueIndex === undefined || occ.value === '-') continue;
+    const w = args[occ.valueIndex]!;
+    const prefix = occ.valueIndex === occ.argIndex && w.value !== undefined && typeof occ.value === 'string' ? w.value.slice(0, w.value.length - occ.value.length) : '';
+    append(out, argAccesses(w, spec.path, name, prefix));
+  }
+  const indexes = spelled.operands.map((o) => o.argIndex);
+  // With stopAtOperand the parser stops at the first operand: every later word is an operand too.
+  if (e.stopAtOperand && spelled.rest < words.length) for (let i = spelled.rest + 1; i < words.length; i++) indexes.push(i);
+  const operands = e.plusOperands ? indexes.filter((i) => !(args[i]!.value ?? '').startsWith('+')) : indexes;
+  const shape: OperandShape = e.variants?.find((v) => v.when.some((o) => present.has(o))) ?? e;
+  const first = shape.operands ?? [];
+  const rest = shape.rest ?? e.operation;
+  const recursive = e.recursiveWith?.some((o) => present.has(o)) ?? false;
+  operands.forEach((argIndex, k) => {
+    const op = k < first.length ? first[k]! : shape.last !== undefined && k === operands.length - 1 && operands.length - first.length >= 2 ? shape.last : rest;
+    const w = args[argIndex]!;
+    if (op === 'none' || w.value === '-') return;
+    const accesses = argAccesses(w, op, name);
+    append(out, recursive ? accesses.map((a) => ({ ...a, recursive: true as const })) : accesses);
+  });
+  return out;
+}
+
+/**
+ * git subcommands that write work-tree files named by their operands (`git checkout REV -- F`,
+ * `git restore F`, `git mv A B`, `git rm F`, `git checkout-index F`): a protected file among the
+ * operands is a write of it.
+ */
+const GIT_WORKTREE_WRITERS: ReadonlySet<string> = new Set(['checkout', 'restore', 'mv', 'rm', 'checkout-index', 'switch']);
+
+/**
+ * How far the path rows cover the words of `name args` (see {@link unlistedPathAccesses}):
+ * `covered` (every path word is in a row), `paths` (a partial row, or a git subcommand without
+ * one: words that name a path outright still count), `words` (no row: any word may be a file
+ * the program writes).
+ */
+function tableCoverage(name: string, args: readonly Word[]): 'covered' | 'paths' | 'words' {
+  if (NO_PATH_OPERANDS.has(name)) return 'covered';
+  const e = extractorFor(name);
+  if (!e) return 'words';
+  if (e.kind === 'getopt') return e.partial ? 'paths' : 'covered';
+  if (e.kind === 'gitDiffNoIndex') {
+    const at = gitSubcommandIndex(args);
+    const sub = at === undefined ? undefined : args[at]!.value!;
+    if (sub === 'diff' || sub === 'grep') return 'covered';
+    if (sub !== undefined && GIT_WORKTREE_WRITERS.has(sub)) return 'words';
+    const row = sub === undefined ? undefined : GIT_SUBCOMMANDS.get(sub);
+    return row !== undefined && !row.partial ? 'covered' : 'paths';
+  }
+  return 'covered';
+}
+
+/** Whether a path row covers every word of the command `name args` (see {@link unlistedPathAccesses}). */
+function coveredByTable(name: string, args: readonly Word[]): boolean {
+  if (NO_PATH_OPERANDS.has(name)) return true;
+  const e = extractorFor(name);
+  if (!e) return false;
+  if (e.kind === 'getopt') return !e.partial;
+  if (e.kind === 'gitDiffNoIndex') {
+    const at = gitSubcommandIndex(args);
+    const sub = at === undefined ? undefined : args[at]!.value!;
+    if (sub === 'diff' || sub === 'grep') return true;
+    const row = sub === undefined ? undefined : GIT_SUBCOMMANDS.get(sub);
+    return row !== undefined && !row.partial;
+  }
+  return true;
+}
+
+/** The home directory written as a variable at the start of a word: `$HOME/…`, `${HOME}…`. */
+const HOME_VARIABLE = /^["']?\$(?:HOME\b|\{HOME\})/;
+
+/**
+ * Whether the text of a word names a path whatever the program does with it: absolute, `~…`, or
+ * with a `..` component (which may leave the working directories).
+ */
+function pathLike(v: string): boolean {
+  return v.startsWith('/') || v.startsWith('~') || v.split('/').includes('..');
+}
+
+/**
+ * The words of a command whose program has no path row covering them (not in
+ * rules/path-extractors.json, a row marked `partial`, or a git subcommand without a row) that
+ * look like paths: a static argument that is absolute, starts with `~` or has a `..` component
+ * (also as the value of `--opt=VALUE`, `-oVALUE` and `key=VALUE`), and a word that is not static
+ * but starts with `/`, `~` or `$HOME` (marked `unlisted: 'path'`, operation `read`); and, for a
+ * program with no row at all and for the git subcommands that write the files their operands
+ * name (`checkout`, `restore`, `mv`, `rm` …), every other static word (`unlisted: 'word'`,
+ * operation `write`). The caller judges them with {@link validatePath}: a `path` access that is
+ * not inside cannot be checked before the command runs; a `word` access that resolves to a
+ * protected file ({@link protectedPath}) may write it.
+ * Redirections and the command word are not included. Linear in the words.
+ */
+export function unlistedPathAccesses(cmd: SimpleCommand): PathAccess[] {
+  const resolved = resolveCommand(cmd);
+  const coverage = resolved ? tableCoverage(resolved.name, resolved.args) : 'covered';
+  if (!resolved || coverage === 'covered') return [];
+  const { name, args } = resolved;
+  const out: PathAccess[] = [];
+  const mark = (a: PathAccess, kind: 'path' | 'word' = 'path'): PathAccess => ({ ...a, unlisted: kind });
+  for (const w of args) {
+    if (w.value === undefined) {
+      const v = lead(w);
+      if (v.startsWith('/') || v.startsWith('~') || HOME_VARIABLE.test(w.raw) || /^(?:-[^=]*|[A-Za-z_][A-Za-z0-9_]*)=["']?(?:\/|~|\$HOME\b|\$\{HOME\})/.test(w.raw)) out.push(mark(access(w, 'read', name)));
+      continue;
+    }
+    const v = w.value;
+    const candidates: { text: string; prefix: string }[] = [{ text: v, prefix: '' }];
+    const eq = v.indexOf('=');
+    if (v.startsWith('-') && eq > 0) candidates.push({ text: v.slice(eq + 1), prefix: v.slice(0, eq + 1) });
+    else if (/^-[A-Za-z0-9]./.test(v) && !v.startsWith('--')) candidates.push({ text: v.slice(2), prefix: v.slice(0, 2) });
+    else if (eq > 0 && /^[A-Za-z_][A-Za-z0-9_.-]*=/.test(v)) candidates.push({ text: v.slice(eq + 1), prefix: v.slice(0, eq + 1) });
+    for (const c of candidates) {
+      if (c.prefix === '' && v.startsWith('-')) continue;
+      if (!pathLike(c.text) && coverage === 'words' && c.text !== '' && (c.prefix === '' || c.prefix.endsWith('='))) {
+        // Any other word may name a file the program writes: judged against the protected files only.
+        out.push(mark(access(w, 'write', name, 'argument', c.prefix), 'word'));
+        continue;
+      }
+      if (!pathLike(c.text)) {
+        // A brace alternative may be absolute (`{x,/etc/passwd}`).
+        if (!c.text.includes('{')) continue;
+        const alts = argAccesses(w, 'read', name, c.prefix).filter((a) => a.braceOverflow || pathLike(a.path));
+        for (const a of alts) out.push(mark(a));
+        continue;
+      }
+      for (const a of argAccesses(w, 'read', name, c.prefix)) if (a.braceOverflow || pathLike(a.path)) out.push(mark(a));
+    }
+  }
+  return out;
+}
+
 function extractSed(e: Extract<Extractor, { kind: 'sed' }>, args: readonly Word[], name: string): PathAccess[] {
   const operation: PathOperation = e.readWhenAllowlisted && sedAllowed(args, { allowFileWrites: false }) ? 'read' : e.operation;
   const out: PathAccess[] = [];
@@ -856,7 +1062,7 @@ function append<T>(out: T[], items: readonly T[]): void {
 export function extractPaths(cmd: SimpleCommand): PathAccess[] {
   const out: PathAccess[] = [];
   const resolved = resolveCommand(cmd);
-  const e = resolved ? EXTRACTORS.get(resolved.name) : undefined;
+  const e = resolved ? extractorFor(resolved.name) : undefined;
   if (resolved && e) {
     const { name, args, nameWord } = resolved;
     const start = out.length;
@@ -888,6 +1094,9 @@ export function extractPaths(cmd: SimpleCommand): PathAccess[] {
       case 'operands':
         append(out, extractOperands(e, args, name, nameWord));
         break;
+      case 'getopt':
+        append(out, extractGetopt(e, args, name));
+        break;
     }
     if (e.extension) for (let k = start; k < out.length; k++) out[k] = { ...out[k]!, extension: true };
     // `diff -r` compares directories recursively.
@@ -899,6 +1108,8 @@ export function extractPaths(cmd: SimpleCommand): PathAccess[] {
   // --untracked or --no-index untracked ones too): a recursive read of `.`, for Read() rules.
   // With pathspecs, only those are searched (each read above).
   const grepAt = resolved?.name === 'git' ? gitSubcommandIndex(resolved.args) : undefined;
+  const gitRow = grepAt !== undefined ? GIT_SUBCOMMANDS.get(resolved!.args[grepAt]?.value ?? '') : undefined;
+  if (gitRow) append(out, extractGetopt(gitRow, resolved!.args.slice(grepAt! + 1), `git ${resolved!.args[grepAt!]!.value}`).map((a) => ({ ...a, extension: true as const })));
   if (resolved && grepAt !== undefined && resolved.args[grepAt]?.value === 'grep' && gitGrepPathspecs(resolved.args.slice(grepAt + 1)).length === 0) {
     out.push({ ...defaultAccess('.', 'read', 'git', resolved.nameWord), recursive: true, extension: true });
   }

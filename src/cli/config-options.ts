@@ -3,8 +3,8 @@ import type { Command } from 'commander';
 import type { PermissionMode } from '../rules/decide.js';
 import type { PathHost } from '../analyses/paths.js';
 import type { LinterOptions } from '../lint.js';
-import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { ConfigError, type ResolvedConfig } from '../config/config.js';
 import { loadConfig } from '../config/load.js';
@@ -48,13 +48,26 @@ const MAX_REALPATHS = 4096;
 export const LOCAL_PATH_HOST: PathHost = {
   home: homedir(),
   isBareRepository(dir: string): boolean {
+    // git's is_git_directory (setup.c): HEAD a valid ref (a symlink into refs/, `ref: refs/…` or
+    // an object id), and `objects` and `refs` of the common directory (`commondir`, if any)
+    // accessible with X_OK, whatever their file type (executable regular files pass).
+    // GIT_OBJECT_DIRECTORY is not consulted: only this process's own environment would have it.
     try {
-      return (
-        statSync(join(dir, 'HEAD')).isFile() &&
-        statSync(join(dir, 'objects')).isDirectory() &&
-        statSync(join(dir, 'refs')).isDirectory() &&
-        !existsSync(join(dir, '.git'))
-      );
+      if (existsSync(join(dir, '.git'))) return false;
+      const head = join(dir, 'HEAD');
+      const st = lstatSync(head);
+      if (st.isSymbolicLink()) {
+        if (!readlinkSync(head).startsWith('refs/')) return false;
+      } else {
+        if (!st.isFile()) return false;
+        const text = LOCAL_PATH_HOST.readFile?.(head) ?? '';
+        if (!/^ref:\s*refs\//.test(text) && !/^[0-9a-f]{40}(?:[0-9a-f]{24})?\s*$/.test(text)) return false;
+      }
+      const commondir = LOCAL_PATH_HOST.readFile?.(join(dir, 'commondir'))?.trim();
+      const common = commondir ? resolve(dir, commondir) : dir;
+      accessSync(join(common, 'objects'), constants.X_OK);
+      accessSync(join(common, 'refs'), constants.X_OK);
+      return true;
     } catch {
       return false;
     }

@@ -61,7 +61,7 @@ import type { PermissionPolicy } from './policy.js';
 import { MAX_SUGGESTED_RULES_FOR_COMPOUND, suggestionForExactCommand } from './suggest.js';
 import { optionSetMatches } from './option-match.js';
 import { cdStaysPut, gitGuard, simpleCommandReadOnly } from '../analyses/read-only.js';
-import { extractPaths, protectedPath, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
+import { extractPaths, protectedPath, unlistedPathAccesses, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
 import { sedAllowed } from '../analyses/sed.js';
 import { commandEffects, optionEffectConstraint } from './effect-constraint.js';
 import { deniedToken, hiddenProgramAsk, hiddenProgramDeny, ruleText, rulesFirstWords, visibleRule } from './hidden-programs.js';
@@ -262,6 +262,28 @@ function removesWorkingDirectory(p: PathCheck, ctx: PathContext): boolean {
   const dir = p.resolved.replace(/(.)\/+$/, '$1');
   const within = (wd: string): boolean => wd === dir || dir === '/' || wd.startsWith(`${dir}/`);
   return [...(ctx.cwd !== undefined ? [ctx.cwd] : []), ...ctx.workingDirectories].some(within);
+}
+
+/**
+ * Why an allow rule does not pass `inst` (of `m`) for a word that looks like a path but that no
+ * path table covers (`install a /x`, `ln -s /etc/passwd p`; src/analyses/paths.ts
+ * unlistedPathAccesses), in any working directory the command may run in; `undefined` when every
+ * such word is inside (or a pseudo-device).
+ */
+function unlistedPathProblem(inst: SimpleCommand, m: ModelCommand, ctx: PathContext): string | undefined {
+  const dirs: (string | undefined)[] = m.cwd === undefined ? [undefined] : [...m.cwd];
+  for (const a of unlistedPathAccesses(inst)) {
+    for (const d of dirs) {
+      const c = validatePath(a, { ...ctx, cwd: d });
+      if (c.allowed && c.reason === 'inside' && c.resolved !== null && protectedPath(c.resolved)) {
+        return `${quoteCode(c.command)} is given \`${c.path}\`, which configures git, Claude Code, shellward's policy, an editor or a shell, or runs code later; shellward has no path table for what \`${c.command}\` does with it, so it may write it, which needs approval.`;
+      }
+      if (c.allowed || a.unlisted === 'word') continue;
+      const where = c.reason === 'outside' ? `${c.resolved && c.resolved !== c.path ? ` (${c.resolved})` : ''}, outside the allowed working directories` : '';
+      return `${quoteCode(c.command)} is given \`${c.path}\`${where}; shellward has no path table for what \`${c.command}\` does with it, so that target cannot be checked before it runs.`;
+    }
+  }
+  return undefined;
 }
 
 /** Why `check` stops the command, as one sentence; `undefined` when the path passes (§3.4.3). */
@@ -761,6 +783,9 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
         // Option effects (src/rules/effect-constraint.ts): a prefix rule does not cover an option that runs code or writes outside.
         const effect = optionEffectConstraint(inst, { kind: 'allow-rule', rule, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx);
         if (effect) return { behavior: 'ask', reason: 'option-effect', code: 'option-effect', message: effect, span: m.cmd.span, ...base };
+        // A program with no path table (src/analyses/paths.ts unlistedPathAccesses): a word that names a path outside cannot be checked.
+        const unlisted = pathCtx && rule.bash?.kind !== 'exact' ? unlistedPathProblem(inst, m, pathCtx) : undefined;
+        if (unlisted) return { behavior: 'ask', reason: 'path-constraint', code: 'path-constraint', message: unlisted, span: m.cmd.span, ...base };
         allowRule ??= rule;
         how ??= 'rule';
         continue;

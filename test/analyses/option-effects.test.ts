@@ -24,8 +24,9 @@ describe('optionEffects: every spelling of an effect', () => {
     expect(kinds('git -c user.name=x commit')).toEqual([]);
     expect(kinds('git --exec-path=/tmp/x status')).toEqual(['exec']);
     expect(kinds('git --exec-path')).toEqual([]);
-    expect(fx('git -C /etc status')).toEqual([['read', '-C', '/etc']]);
-    expect(fx('git --git-dir=/x/.git log')).toEqual([['read', '--git-dir', '/x/.git']]);
+    // The directory is read, and the repository config there can name programs git runs.
+    expect(fx('git -C /etc status')).toEqual([['read', '-C', '/etc'], ['exec', '-C', undefined]]);
+    expect(fx('git --git-dir=/x/.git log')).toEqual([['read', '--git-dir', '/x/.git'], ['exec', '--git-dir', undefined]]);
     // A subcommand's option before the subcommand is not that option.
     expect(kinds('git --output=/x diff')).toEqual([]);
   });
