@@ -13,7 +13,8 @@ import { LineIndex, spanToRange } from './core/positions.js';
 import type { CommandUnit, Diagnostic, Finding, Range, Severity, SeverityLevel, Span } from './core/types.js';
 import { SEVERITY_RANK } from './core/types.js';
 import { withEmbedded } from './parse/embedded.js';
-import { isOversizedCommand, judgeCrowdedHeredocs, judgeOversized } from './oversized-command.js';
+import { isOversizedCommand, judgeCrowdedHeredocs, judgeDeepNesting, judgeOversized } from './oversized-command.js';
+import { deepNesting } from './parse/nesting-pressure.js';
 import { crowdedHeredocLine } from './parse/heredoc-pressure.js';
 import { buildViews, type ParsedScript, type Statement } from './parse/nodes.js';
 import { decide, isGatingFinding, type DecisionContext, type GateFinding, type PermissionDecision, type PermissionMode } from './rules/decide.js';
@@ -24,7 +25,7 @@ import { homedir } from 'node:os';
 import { posix } from 'node:path';
 import { toPosixPath } from './core/session-paths.js';
 import { EMPTY_POLICY, type PermissionPolicy } from './rules/policy.js';
-import { DEFAULT_PARSE_TIMEOUT_MS, initParser, parseBashBefore, parseBudgetMs, type ParserInit } from './parse/parser.js';
+import { DEFAULT_PARSE_TIMEOUT_MS, initParser, parseBudgetMs, parseClockMs, parseWithin, type ParserInit, type ParseStop } from './parse/parser.js';
 import type { Parser } from 'web-tree-sitter';
 import type { PackSet } from './analyses/destructive.js';
 
@@ -33,8 +34,9 @@ export interface LinterOptions {
   /** Per-rule severity overrides (`off` silences a rule); unknown ids are ignored here. */
   readonly severity?: Readonly<Record<string, SeverityLevel>>;
   /**
-   * Longest parse time per unit, its embedded code included, in milliseconds (default 10 000);
-   * a unit's budget is proportional to its size up to this (see `parseBudgetMs`).
+   * Longest parse time per unit, its embedded code included, in milliseconds of this process's CPU
+   * time (default 10 000); a unit's budget is proportional to its size up to this (see
+   * `parseBudgetMs`), so a loaded machine does not turn a parse into a time-out.
    */
   readonly parseTimeoutMs?: number;
   readonly parser?: ParserInit;
@@ -212,12 +214,13 @@ export class Linter {
   }
 
   /**
-   * Parses embedded shell code into views (the tree is freed at once); `undefined` when the
-   * unit's `deadline` (shared with the unit's own parse) passed.
+   * Parses embedded shell code into views (the tree is freed at once), or says why it was not
+   * parsed: the unit's `deadline` (CPU milliseconds, shared with the unit's own parse) passed,
+   * the parse stalled, or the code was refused unparsed (`parseWithin`).
    */
-  private views(code: string, deadline: number): ParsedScript | undefined {
-    const tree = parseBashBefore(this.parser, code, deadline);
-    if (!tree) return undefined;
+  private views(code: string, deadline: number): ParsedScript | ParseStop {
+    const { tree, stop } = parseWithin(this.parser, code, deadline);
+    if (!tree) return stop;
     try {
       return buildViews(tree, code);
     } finally {
@@ -277,8 +280,9 @@ export class Linter {
     }
     // Text the parser could not be stopped in is judged unparsed, like an oversized command.
     const crowded = crowdedHeredocLine(unit.text);
-    if (crowded) {
-      const judged = judgeCrowdedHeredocs(unit.text, crowded, policy);
+    const nesting = crowded ? undefined : deepNesting(unit.text);
+    if (crowded || nesting) {
+      const judged = crowded ? judgeCrowdedHeredocs(unit.text, crowded, policy) : judgeDeepNesting(unit.text, nesting!, policy);
       // Where `parse-too-complex` is off (scripts), the unanalysed text is an `internal-error`, as
       // a parse time-out is: never silent.
       const visible = this.severityFor('parse-too-complex', unit) !== undefined;
@@ -287,12 +291,12 @@ export class Linter {
     }
     // One time budget, proportional to the unit's size, covers the unit and all code embedded in it.
     const budget = parseBudgetMs(unit.text.length, this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS);
-    const deadline = Date.now() + budget;
-    const tree = parseBashBefore(this.parser, unit.text, deadline);
+    const deadline = parseClockMs() + budget;
+    const { tree, stop } = parseWithin(this.parser, unit.text, deadline);
     if (!tree) {
       place({
         ruleId: INTERNAL_ERROR.id,
-        message: `Parsing took longer than ${Math.round(budget)} ms (the budget for ${unit.text.length} characters) and was stopped; this code was not analysed.`,
+        message: `${stopMessage(stop, budget, unit.text.length)}; this code was not analysed.`,
         span: { start: 0, end: Math.min(unit.text.length, 1) },
       });
       return { diagnostics: out, decision: () => undefined };
@@ -301,19 +305,25 @@ export class Linter {
     let views: { comments: readonly Span[]; statements: readonly Statement[] } | undefined;
     try {
       // Commands inside `sh -c '…'`, `eval …` and heredocs fed to a shell are checked too.
-      let embeddedTimedOut = false;
+      let embeddedStop: { stop: ParseStop; length: number } | undefined;
       const own = buildViews(tree, unit.text);
       views = { comments: own.comments, statements: own.statements };
       const parsed = withEmbedded(own, unit.text, (code) => {
         const inner = this.views(code, deadline);
-        if (!inner) embeddedTimedOut = true;
+        if ('reason' in inner) {
+          embeddedStop ??= { stop: inner, length: code.length };
+          return undefined;
+        }
         return inner;
       });
-      if (embeddedTimedOut) {
+      if (embeddedStop) {
         // The embedded code was not seen: the unit's analysis is incomplete, never silently so.
         place({
           ruleId: INTERNAL_ERROR.id,
-          message: `Parsing the shell code embedded in this command ran past the parse budget of ${Math.round(budget)} ms and was stopped; that code was not analysed.`,
+          message:
+            embeddedStop.stop.reason === 'deadline'
+              ? `Parsing the shell code embedded in this command ran past the parse budget of ${Math.round(budget)} ms of CPU time and was stopped; that code was not analysed.`
+              : `Shell code embedded in this command was not analysed: ${stopMessage(embeddedStop.stop, budget, embeddedStop.length).replace(/^./, (c) => c.toLowerCase())}.`,
           span: { start: 0, end: Math.min(unit.text.length, 1) },
         });
       }
@@ -411,6 +421,16 @@ export class Linter {
     }
     return { diagnostics: out, decision: decision ?? (() => undefined), ...(views ? { views } : {}) };
   }
+}
+
+/** Why the parse of a unit of `length` UTF-16 code units with a budget of `budget` ms stopped, as the start of a sentence. */
+function stopMessage(stop: ParseStop, budget: number, length: number): string {
+  if (stop.reason === 'stalled') {
+    return `The parser's error recovery stopped making progress (${stop.offset} of ${length} characters read after ${Math.round(stop.spentMs)} ms of CPU time) and was stopped`;
+  }
+  if (stop.reason === 'crowded-heredocs') return 'A line holds more here-document operators than the parser can be stopped in, so it was not parsed';
+  if (stop.reason === 'deep-nesting') return 'Substitutions or `[[` conditionals are nested deeper than the analysis is bounded for, so it was not parsed';
+  return `Parsing used more than ${Math.round(budget)} ms of CPU time (the budget for ${length} characters) and was stopped`;
 }
 
 /** Orders diagnostics: line, column, severity (most severe first), rule id, message. */

@@ -8,6 +8,7 @@ import { describeComplexity, LENGTH_CONSTRUCT, MAX_COMPLEXITY_LENGTH } from './p
 import { scanOversized } from './rules/oversized.js';
 import type { CommandUnit, Finding, Span } from './core/types.js';
 import { MAX_HEREDOCS_PER_LINE } from './parse/heredoc-pressure.js';
+import { MAX_OPEN_CONDITIONALS, MAX_SUBSTITUTION_DEPTH, type DeepNesting } from './parse/nesting-pressure.js';
 import type { PermissionDecision } from './rules/decide.js';
 import type { PermissionPolicy } from './rules/policy.js';
 
@@ -46,6 +47,23 @@ export const CROWDED_HEREDOCS_CONSTRUCT = 'crowded-heredocs';
 export function judgeCrowdedHeredocs(text: string, span: Span, policy: PermissionPolicy): { findings: Finding[]; decision: PermissionDecision } {
   const why = `A line holds more than ${MAX_HEREDOCS_PER_LINE} here-document operators (\`<<\`), more than the parser can be stopped in; the command is too complex to analyse.`;
   return judgeUnparsed(text, policy, span, why, CROWDED_HEREDOCS_CONSTRUCT);
+}
+
+/** Construct name of text refused for its nesting (`data.construct`). */
+export const DEEP_NESTING_CONSTRUCT = 'deep-nesting';
+
+/**
+ * The findings and decision of a unit refused for nesting no script has (see
+ * src/parse/nesting-pressure.ts, `deepNesting`): not parsed, one `parse-too-complex` finding from
+ * the opener that passed the limit to the end of its line, and the decision of
+ * {@link judgeOversized} (deny when a deny rule's program occurs in the text, else ask; never allow).
+ */
+export function judgeDeepNesting(text: string, nesting: DeepNesting, policy: PermissionPolicy): { findings: Finding[]; decision: PermissionDecision } {
+  const why =
+    nesting.construct === 'substitution'
+      ? `Substitutions (\`$(\`, \`\${\`) are nested more than ${MAX_SUBSTITUTION_DEPTH} deep, more than the analysis is bounded for; the command is too complex to analyse.`
+      : `More than ${MAX_OPEN_CONDITIONALS} \`[[\` conditionals are open at once, more than the analysis is bounded for; the command is too complex to analyse.`;
+  return judgeUnparsed(text, policy, nesting.span, why, DEEP_NESTING_CONSTRUCT);
 }
 
 /** {@link judgeOversized} for any text refused unparsed: `why` is the finding's and the decision's message. */

@@ -92,11 +92,28 @@ describe('parse budget', () => {
   });
 
   it('a deadline that has passed stops the parse', async () => {
-    const { initParser, parseBashBefore } = await import('../src/parse/parser.js');
+    const { initParser, parseBashBefore, parseClockMs } = await import('../src/parse/parser.js');
     const parser = await initParser();
-    expect(parseBashBefore(parser, 'echo a; '.repeat(20_000), Date.now() - 1)).toBeUndefined();
-    const tree = parseBashBefore(parser, 'echo a', Date.now() + 60_000);
+    expect(parseBashBefore(parser, 'echo a; '.repeat(20_000), parseClockMs() - 1)).toBeUndefined();
+    const tree = parseBashBefore(parser, 'echo a', parseClockMs() + 60_000);
     expect(tree?.rootNode.type).toBe('program');
     tree?.delete();
+  });
+
+  it('error recovery that stops making progress is stopped long before the deadline', async () => {
+    const { initParser, parseTimed, parseWithin, parseClockMs, PARSE_STALL_BASE_MS } = await import('../src/parse/parser.js');
+    const parser = await initParser();
+    // Unclosed `${` repeated: tree-sitter needs tens of seconds for 100 KB of it (the nesting
+    // pre-scan would refuse it unparsed; parseTimed skips that scan).
+    const text = '${'.repeat(50_000);
+    const r = parseTimed(parser, text, parseClockMs() + 600_000);
+    expect(r.tree).toBeUndefined();
+    expect(r.stop?.reason).toBe('stalled');
+    if (r.stop?.reason !== 'stalled') return;
+    expect(r.stop.offset).toBeLessThan(text.length / 2);
+    expect(r.stop.spentMs).toBeGreaterThanOrEqual(PARSE_STALL_BASE_MS);
+    // The same text is not parsed again, whatever the budget.
+    expect(parseTimed(parser, text, parseClockMs() + 600_000).stop?.reason).toBe('stalled');
+    expect(parseWithin(parser, text, parseClockMs() + 600_000).stop?.reason).toBe('deep-nesting');
   });
 });
