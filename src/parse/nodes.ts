@@ -720,6 +720,21 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   /** The first `[` of `text` at or after the last word checked for a subscript (nodes come in document order). */
   let bracketAt = -2;
   let bracketFrom = 0;
+  /** The same for `:` (an expansion is an arithmetic context only with a `:` operator in it). */
+  let colonAt = -2;
+  let colonFrom = 0;
+  /**
+   * A cheap test that a node of an arithmetic type may be an arithmetic context (src/parse/arithmetic.ts
+   * `operandsOf` decides): `(( … ))` and `[[ … ]]` by their opening, `${x:offset}` only with a `:`.
+   */
+  const mayBeArithmetic = (type: string, start: number, end: number): boolean => {
+    if (type === 'compound_statement') return src.startsWith('((', start);
+    if (type === 'test_command') return src.startsWith('[[', start);
+    if (type !== 'expansion') return true;
+    if (start < colonFrom || (colonAt !== -1 && colonAt < start)) colonAt = src.indexOf(':', start);
+    colonFrom = start;
+    return colonAt !== -1 && colonAt < end;
+  };
   const changes = new VariableChangeScanner(src);
   /** Per depth: the node is inside a `[[ … ]]` test, and inside an arithmetic context whose text was scanned. */
   const inTest: boolean[] = [];
@@ -832,7 +847,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
           if (subscriptCode(w, inIndex)) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${snippet.slice(0, 40)}\` holds an array subscript with a substitution, which bash runs when it evaluates the text as arithmetic or as a variable name.` });
         }
       }
-      if (isNamed && ARITHMETIC_TYPES.has(type)) {
+      if (isNamed && ARITHMETIC_TYPES.has(type) && type !== 'command' && mayBeArithmetic(type, cursor.startIndex, cursor.endIndex)) {
         const use = arithmeticUse(cursor.currentNode, src);
         if (use) arithmetic.push(use);
       }
@@ -945,6 +960,11 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         const simple = toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth], unmodelled);
         commands.push(simple);
         changes.words(simple.name, simple.args);
+        // `let EXPR…` (arithmeticUse reads the parser's own command name; a name that does not start with `let` is not it).
+        if (simple.name?.raw.startsWith('let')) {
+          const use = arithmeticUse(cursor.currentNode, src);
+          if (use) arithmetic.push(use);
+        }
       }
       {
         // The flow node of this node, if it is one, attached to the innermost one above it.
