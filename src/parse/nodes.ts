@@ -438,11 +438,13 @@ function subscriptCode(w: Word, inIndex: boolean): boolean {
  * regex, nor a `$(…)` inside single quotes within `${…}` (which bash runs when the expansion is
  * double-quoted), nor a `$'…'` escape inside `${…}` that bash decodes into `$(`. Any `` ` ``, `$(`
  * or `$'…\` left once the substitutions the parser did see are cut out counts; over-approximates
- * (an unquoted `${x:-'$(a)'}` runs nothing), in the safe direction.
+ * (an unquoted `${x:-'$(a)'}` runs nothing), in the safe direction. `[start, end)` is the node's
+ * extent; `nodeAt` gives the node, read only when its text holds a candidate (a node costs wasm calls).
  */
-function hiddenSubstitution(node: Node, text: string): string | undefined {
-  let s = text.slice(node.startIndex, node.endIndex);
+function hiddenSubstitution(nodeAt: () => Node, start: number, end: number, text: string): string | undefined {
+  let s = text.slice(start, end);
   if (!/`|\$\(|\$'[^']*\\/.test(s)) return undefined;
+  const node = nodeAt();
   const cuts = node.descendantsOfType(['command_substitution', 'process_substitution']).filter((d): d is Node => d !== null);
   for (const d of cuts.sort((a, b) => b.startIndex - a.startIndex)) {
     s = s.slice(0, d.startIndex - node.startIndex) + ' '.repeat(d.endIndex - d.startIndex) + s.slice(d.endIndex - node.startIndex);
@@ -720,6 +722,15 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   /** The first `[` of `text` at or after the last word checked for a subscript (nodes come in document order). */
   let bracketAt = -2;
   let bracketFrom = 0;
+  /** The same for a backquote. */
+  let backquoteAt = -2;
+  let backquoteFrom = 0;
+  /** Whether `text` holds a backquote in `[start, end)` (amortised constant time: nodes come in document order). */
+  const hasBackquote = (start: number, end: number): boolean => {
+    if (start < backquoteFrom || (backquoteAt !== -1 && backquoteAt < start)) backquoteAt = text.indexOf('`', start);
+    backquoteFrom = start;
+    return backquoteAt !== -1 && backquoteAt < end;
+  };
   /** The same for `:` (an expansion is an arithmetic context only with a `:` operator in it). */
   let colonAt = -2;
   let colonFrom = 0;
@@ -858,7 +869,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         if (v) changes.changed(v.text);
         if (v) loopBindings.push({ name: v.text, values: src.startsWith('select', node.startIndex) || node.childrenForFieldName('value').length === 0 ? undefined : joinTouching(node.childrenForFieldName('value').filter((c): c is Node => c !== null).map((c) => toWord(c, src)), src) });
       }
-      if (isNamed && type === 'concatenation') {
+      if (isNamed && type === 'concatenation' && hasBackquote(cursor.startIndex, cursor.endIndex)) {
         // `r``m`: tree-sitter-bash drops an empty backquote pair between the parts of a word;
         // bash runs it as a command substitution (empty output).
         let at = cursor.startIndex;
@@ -871,13 +882,13 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         between += text.slice(at, cursor.endIndex);
         if (between.includes('`')) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${text.slice(cursor.startIndex, Math.min(cursor.endIndex, cursor.startIndex + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
       }
-      if (isNamed && type === 'word' && text.slice(cursor.startIndex, cursor.endIndex).includes('`') && /(?:^|[^\\])(?:\\\\)*`/.test(text.slice(cursor.startIndex, cursor.endIndex))) {
+      if (isNamed && type === 'word' && hasBackquote(cursor.startIndex, cursor.endIndex) && /(?:^|[^\\])(?:\\\\)*`/.test(text.slice(cursor.startIndex, cursor.endIndex))) {
         // `r``m`: tree-sitter-bash keeps an empty (or unterminated) backquote pair inside a plain
         // word as text; bash runs it as a command substitution.
         unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${text.slice(cursor.startIndex, Math.min(cursor.endIndex, cursor.startIndex + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
       }
       if (isNamed && (type === 'expansion' || type === 'regex')) {
-        const hidden = hiddenSubstitution(cursor.currentNode, text);
+        const hidden = hiddenSubstitution(() => cursor.currentNode, cursor.startIndex, cursor.endIndex, text);
         if (hidden) unmodelled.push({ span: spanOf(cursor.currentNode), reason: hidden });
       }
       if (type === 'comment') {
