@@ -773,21 +773,23 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
       firstCommand[depth] = commands.length;
       {
         // Variable changes (src/parse/variable-changes.ts). With a syntax error the whole text is scanned at the end instead.
-        const start = cursor.startIndex;
-        // Operands of `[[ … ]]` and array subscripts (`${a[x=1]}`) are arithmetic text as a whole.
+        // A cursor position is a call into wasm: read only for the node types that need it.
         inTest[depth] = (depth > 0 && (inTest[depth - 1]! || types[depth - 1] === 'subscript')) || type === 'test_command';
         let arithmeticHere = depth > 0 && inArithmetic[depth - 1]!;
-        if (!arithmeticHere && isNamed && (type === 'arithmetic_expansion' || (type === 'compound_statement' && src.startsWith('((', start)) || (depth > 0 && types[depth - 1] === 'c_style_for_statement' && cursor.currentFieldName !== 'body'))) {
+        if (!arithmeticHere && isNamed && (type === 'arithmetic_expansion' || (type === 'compound_statement' && src.startsWith('((', cursor.startIndex)) || (depth > 0 && types[depth - 1] === 'c_style_for_statement' && cursor.currentFieldName !== 'body'))) {
           arithmeticHere = true;
-          if (!hasError) changes.arithmeticText(start, cursor.endIndex);
+          if (!hasError) changes.arithmeticText(cursor.startIndex, cursor.endIndex);
         }
         inArithmetic[depth] = arithmeticHere;
         if (isNamed) {
           if (type === 'variable_assignment') {
-            if (!hasError) changes.assignment(assignedName(src, start));
-          } else if (type === 'expansion') changes.expansion(start);
-          else if (type === 'unset_command') changes.unset(start, cursor.endIndex);
-          else if (info.word && src.charCodeAt(start) === 0x7b && (depth === 0 || !infos[depth - 1]!.word)) changes.braceWord(start);
+            if (!hasError) changes.assignment(assignedName(src, cursor.startIndex));
+          } else if (type === 'expansion') changes.expansion(cursor.startIndex);
+          else if (type === 'unset_command') changes.unset(cursor.startIndex, cursor.endIndex);
+          else if (info.word && (depth === 0 || !infos[depth - 1]!.word)) {
+            const start = cursor.startIndex;
+            if (src.charCodeAt(start) === 0x7b) changes.braceWord(start);
+          }
         }
       }
       {
