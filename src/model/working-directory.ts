@@ -146,10 +146,25 @@ export function workingDirectories(parsed: ParsedScript, commands: readonly Mode
   };
   collect(flow);
 
+  // Each command's resolution and callee, computed once (loops and function calls visit a command many times).
+  const resolvedMemo = new Map<ModelCommand, ReturnType<typeof resolveCommand>>();
+  const resolved = (m: ModelCommand): ReturnType<typeof resolveCommand> => {
+    if (resolvedMemo.has(m)) return resolvedMemo.get(m);
+    const r = resolveCommand(m.instances[0]!);
+    resolvedMemo.set(m, r);
+    return r;
+  };
+  const calleeMemo = new Map<ModelCommand, string | undefined>();
   /** The function a command calls, when it calls one of the unit's functions by its name. */
   const callee = (m: ModelCommand): string | undefined => {
     if (m.cmd.embedded || functions.size === 0) return undefined;
-    const r = resolveCommand(m.instances[0]!);
+    if (calleeMemo.has(m)) return calleeMemo.get(m);
+    const name = calleeOf(m);
+    calleeMemo.set(m, name);
+    return name;
+  };
+  const calleeOf = (m: ModelCommand): string | undefined => {
+    const r = resolved(m);
     const name = r?.nameWord.value;
     if (name === undefined || !functions.has(name) || !r!.wrappers.every((w) => w === 'time')) return undefined;
     return name;
@@ -337,7 +352,7 @@ export function workingDirectories(parsed: ParsedScript, commands: readonly Mode
       const certain = functions.get(fn)!.some((f) => f.span.end <= m.cmd.span.start && atTop(f));
       return certain ? r : { ok: join(r.ok, d), fail: join(r.fail, failOrExit(d)) };
     }
-    const r = resolveCommand(m.instances[0]!);
+    const r = resolved(m);
     const program = m.program;
     const inShell = r?.wrappers.every((w) => IN_SHELL_WRAPPERS.has(w)) === true;
     if (program === undefined || !inShell) return { ok: d, fail: failOrExit(d) };
@@ -673,7 +688,7 @@ export function workingDirectories(parsed: ParsedScript, commands: readonly Mode
     }
     const here = after.get(h) ?? recorded[h] ?? TOP;
     recorded[k] = here;
-    const r = resolveCommand(m.instances[0]!);
+    const r = resolved(m);
     const inShell = r?.wrappers.every((w) => IN_SHELL_WRAPPERS.has(w)) === true;
     if (m.program !== undefined && inShell && CD_LIKE.has(m.program)) after.set(h, join(here, cdOutcome(m, here)));
     else if (m.program === 'source' || m.program === '.') after.set(h, TOP);

@@ -438,11 +438,13 @@ function subscriptCode(w: Word, inIndex: boolean): boolean {
  * regex, nor a `$(…)` inside single quotes within `${…}` (which bash runs when the expansion is
  * double-quoted), nor a `$'…'` escape inside `${…}` that bash decodes into `$(`. Any `` ` ``, `$(`
  * or `$'…\` left once the substitutions the parser did see are cut out counts; over-approximates
- * (an unquoted `${x:-'$(a)'}` runs nothing), in the safe direction.
+ * (an unquoted `${x:-'$(a)'}` runs nothing), in the safe direction. `[start, end)` is the node's
+ * extent; `nodeAt` gives the node, read only when its text holds a candidate (a node costs wasm calls).
  */
-function hiddenSubstitution(node: Node, text: string): string | undefined {
-  let s = text.slice(node.startIndex, node.endIndex);
+function hiddenSubstitution(nodeAt: () => Node, start: number, end: number, text: string): string | undefined {
+  let s = text.slice(start, end);
   if (!/`|\$\(|\$'[^']*\\/.test(s)) return undefined;
+  const node = nodeAt();
   const cuts = node.descendantsOfType(['command_substitution', 'process_substitution']).filter((d): d is Node => d !== null);
   for (const d of cuts.sort((a, b) => b.startIndex - a.startIndex)) {
     s = s.slice(0, d.startIndex - node.startIndex) + ' '.repeat(d.endIndex - d.startIndex) + s.slice(d.endIndex - node.startIndex);
@@ -720,6 +722,30 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   /** The first `[` of `text` at or after the last word checked for a subscript (nodes come in document order). */
   let bracketAt = -2;
   let bracketFrom = 0;
+  /** The same for a backquote. */
+  let backquoteAt = -2;
+  let backquoteFrom = 0;
+  /** Whether `text` holds a backquote in `[start, end)` (amortised constant time: nodes come in document order). */
+  const hasBackquote = (start: number, end: number): boolean => {
+    if (start < backquoteFrom || (backquoteAt !== -1 && backquoteAt < start)) backquoteAt = text.indexOf('`', start);
+    backquoteFrom = start;
+    return backquoteAt !== -1 && backquoteAt < end;
+  };
+  /** The same for `:` (an expansion is an arithmetic context only with a `:` operator in it). */
+  let colonAt = -2;
+  let colonFrom = 0;
+  /**
+   * A cheap test that a node of an arithmetic type may be an arithmetic context (src/parse/arithmetic.ts
+   * `operandsOf` decides): `(( … ))` and `[[ … ]]` by their opening, `${x:offset}` only with a `:`.
+   */
+  const mayBeArithmetic = (type: string, start: number, end: number): boolean => {
+    if (type === 'compound_statement') return src.startsWith('((', start);
+    if (type === 'test_command') return src.startsWith('[[', start);
+    if (type !== 'expansion') return true;
+    if (start < colonFrom || (colonAt !== -1 && colonAt < start)) colonAt = src.indexOf(':', start);
+    colonFrom = start;
+    return colonAt !== -1 && colonAt < end;
+  };
   const changes = new VariableChangeScanner(src);
   /** Per depth: the node is inside a `[[ … ]]` test, and inside an arithmetic context whose text was scanned. */
   const inTest: boolean[] = [];
@@ -747,21 +773,23 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
       firstCommand[depth] = commands.length;
       {
         // Variable changes (src/parse/variable-changes.ts). With a syntax error the whole text is scanned at the end instead.
-        const start = cursor.startIndex;
-        // Operands of `[[ … ]]` and array subscripts (`${a[x=1]}`) are arithmetic text as a whole.
+        // A cursor position is a call into wasm: read only for the node types that need it.
         inTest[depth] = (depth > 0 && (inTest[depth - 1]! || types[depth - 1] === 'subscript')) || type === 'test_command';
         let arithmeticHere = depth > 0 && inArithmetic[depth - 1]!;
-        if (!arithmeticHere && isNamed && (type === 'arithmetic_expansion' || (type === 'compound_statement' && src.startsWith('((', start)) || (depth > 0 && types[depth - 1] === 'c_style_for_statement' && cursor.currentFieldName !== 'body'))) {
+        if (!arithmeticHere && isNamed && (type === 'arithmetic_expansion' || (type === 'compound_statement' && src.startsWith('((', cursor.startIndex)) || (depth > 0 && types[depth - 1] === 'c_style_for_statement' && cursor.currentFieldName !== 'body'))) {
           arithmeticHere = true;
-          if (!hasError) changes.arithmeticText(start, cursor.endIndex);
+          if (!hasError) changes.arithmeticText(cursor.startIndex, cursor.endIndex);
         }
         inArithmetic[depth] = arithmeticHere;
         if (isNamed) {
           if (type === 'variable_assignment') {
-            if (!hasError) changes.assignment(assignedName(src, start));
-          } else if (type === 'expansion') changes.expansion(start);
-          else if (type === 'unset_command') changes.unset(start, cursor.endIndex);
-          else if (info.word && src.charCodeAt(start) === 0x7b && (depth === 0 || !infos[depth - 1]!.word)) changes.braceWord(start);
+            if (!hasError) changes.assignment(assignedName(src, cursor.startIndex));
+          } else if (type === 'expansion') changes.expansion(cursor.startIndex);
+          else if (type === 'unset_command') changes.unset(cursor.startIndex, cursor.endIndex);
+          else if (info.word && (depth === 0 || !infos[depth - 1]!.word)) {
+            const start = cursor.startIndex;
+            if (src.charCodeAt(start) === 0x7b) changes.braceWord(start);
+          }
         }
       }
       {
@@ -832,7 +860,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
           if (subscriptCode(w, inIndex)) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${snippet.slice(0, 40)}\` holds an array subscript with a substitution, which bash runs when it evaluates the text as arithmetic or as a variable name.` });
         }
       }
-      if (isNamed && ARITHMETIC_TYPES.has(type)) {
+      if (isNamed && ARITHMETIC_TYPES.has(type) && type !== 'command' && mayBeArithmetic(type, cursor.startIndex, cursor.endIndex)) {
         const use = arithmeticUse(cursor.currentNode, src);
         if (use) arithmetic.push(use);
       }
@@ -843,7 +871,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         if (v) changes.changed(v.text);
         if (v) loopBindings.push({ name: v.text, values: src.startsWith('select', node.startIndex) || node.childrenForFieldName('value').length === 0 ? undefined : joinTouching(node.childrenForFieldName('value').filter((c): c is Node => c !== null).map((c) => toWord(c, src)), src) });
       }
-      if (isNamed && type === 'concatenation') {
+      if (isNamed && type === 'concatenation' && hasBackquote(cursor.startIndex, cursor.endIndex)) {
         // `r``m`: tree-sitter-bash drops an empty backquote pair between the parts of a word;
         // bash runs it as a command substitution (empty output).
         let at = cursor.startIndex;
@@ -856,13 +884,13 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         between += text.slice(at, cursor.endIndex);
         if (between.includes('`')) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${text.slice(cursor.startIndex, Math.min(cursor.endIndex, cursor.startIndex + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
       }
-      if (isNamed && type === 'word' && text.slice(cursor.startIndex, cursor.endIndex).includes('`') && /(?:^|[^\\])(?:\\\\)*`/.test(text.slice(cursor.startIndex, cursor.endIndex))) {
+      if (isNamed && type === 'word' && hasBackquote(cursor.startIndex, cursor.endIndex) && /(?:^|[^\\])(?:\\\\)*`/.test(text.slice(cursor.startIndex, cursor.endIndex))) {
         // `r``m`: tree-sitter-bash keeps an empty (or unterminated) backquote pair inside a plain
         // word as text; bash runs it as a command substitution.
         unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${text.slice(cursor.startIndex, Math.min(cursor.endIndex, cursor.startIndex + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
       }
       if (isNamed && (type === 'expansion' || type === 'regex')) {
-        const hidden = hiddenSubstitution(cursor.currentNode, text);
+        const hidden = hiddenSubstitution(() => cursor.currentNode, cursor.startIndex, cursor.endIndex, text);
         if (hidden) unmodelled.push({ span: spanOf(cursor.currentNode), reason: hidden });
       }
       if (type === 'comment') {
@@ -945,6 +973,11 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         const simple = toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth], unmodelled);
         commands.push(simple);
         changes.words(simple.name, simple.args);
+        // `let EXPR…` (arithmeticUse reads the parser's own command name; a name that does not start with `let` is not it).
+        if (simple.name?.raw.startsWith('let')) {
+          const use = arithmeticUse(cursor.currentNode, src);
+          if (use) arithmetic.push(use);
+        }
       }
       {
         // The flow node of this node, if it is one, attached to the innermost one above it.

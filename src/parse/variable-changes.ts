@@ -59,8 +59,8 @@ const LOOP_FORM = new RegExp(`\\b(?:for|select|coproc)\\s+(${IDENT})`, 'g');
 const ARITHMETIC_ASSIGN = /(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)|(?<![$\w])([A-Za-z_][A-Za-z0-9_]*)\s*(?:\+\+|--|(?:[-+*/%&^|]|<<|>>)?=(?!=))/g;
 /** Text inside data that bash may evaluate as arithmetic when it is run as code: `((…))`, `[[…]]`, `$[…]`, `[…]`. */
 const ARITHMETIC_REGION = /\(\(([\s\S]*?)\)\)|\[\[([\s\S]*?)\]\]|\$\[([^\]]*)\]|\[([^\]\n]*)\]/g;
-/** A data leaf can hold one of the forms only if it holds one of these. */
-const MAY_CHANGE = /[=[+{]|--|\b(?:unset|for|select|coproc)\b/;
+/** A data leaf can hold one of the forms only if one of these starts in it. */
+const MAY_CHANGE = /[=[+{]|--|\b(?:unset|for|select|coproc)\b/g;
 
 /** Words after which the next word names a variable that changes (`command unset x`, `eval for x in …`). */
 const NAMING_WORDS: ReadonlySet<string> = new Set(['for', 'select', 'coproc']);
@@ -76,6 +76,8 @@ export class VariableChangeScanner {
   private readonly defaults: VariableChangeAt[] = [];
   private readonly descriptors: VariableChangeAt[] = [];
   private readonly arithmetic: VariableChangeAt[] = [];
+  private candidateAt = -2;
+  private candidateFrom = 0;
 
   /** `text` is the unit's text, as parsed. */
   constructor(private readonly text: string) {}
@@ -136,9 +138,15 @@ export class VariableChangeScanner {
    * operand of `[[ … ]]` or an array subscript; otherwise its bracketed regions).
    */
   dataLeaf(start: number, end: number, inTest: boolean): void {
-    const s = this.text.slice(start, end);
-    if (!MAY_CHANGE.test(s)) return;
-    this.scanData(s, start, inTest);
+    // The first candidate at or after `start`, kept between calls: leaves come in document order,
+    // so this is amortised constant time and most leaves are never sliced.
+    if (start < this.candidateFrom || (this.candidateAt !== -1 && this.candidateAt < start)) {
+      MAY_CHANGE.lastIndex = start;
+      this.candidateAt = MAY_CHANGE.exec(this.text)?.index ?? -1;
+    }
+    this.candidateFrom = start;
+    if (this.candidateAt === -1 || this.candidateAt >= end) return;
+    this.scanData(this.text.slice(start, end), start, inTest);
   }
 
   /** Scans the whole text as data (used instead of the leaves when the tree has a syntax error). */
