@@ -342,7 +342,7 @@ var require_tunnel = __commonJS({
     var http = __require("http");
     var https = __require("https");
     var events = __require("events");
-    var assert2 = __require("assert");
+    var assert3 = __require("assert");
     var util = __require("util");
     exports2.httpOverHttp = httpOverHttp;
     exports2.httpsOverHttp = httpsOverHttp;
@@ -755,7 +755,7 @@ var require_errors = __commonJS({
       [kInvalidReturnValueError] = true;
     };
     var kAbortError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_ABORT");
-    var AbortError = class extends UndiciError {
+    var AbortError2 = class extends UndiciError {
       constructor(message4) {
         super(message4);
         this.name = "AbortError";
@@ -768,7 +768,7 @@ var require_errors = __commonJS({
       [kAbortError] = true;
     };
     var kRequestAbortedError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_ABORTED");
-    var RequestAbortedError = class extends AbortError {
+    var RequestAbortedError = class extends AbortError2 {
       constructor(message4) {
         super(message4);
         this.name = "AbortError";
@@ -973,7 +973,7 @@ var require_errors = __commonJS({
       }
     };
     module2.exports = {
-      AbortError,
+      AbortError: AbortError2,
       HTTPParserError,
       UndiciError,
       HeadersTimeoutError,
@@ -1260,7 +1260,7 @@ var require_tree = __commonJS({
 var require_util = __commonJS({
   "node_modules/undici/lib/core/util.js"(exports2, module2) {
     "use strict";
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var { kDestroyed, kBodyUsed, kListeners, kBody } = require_symbols();
     var { IncomingMessage } = __require("node:http");
     var stream = __require("node:stream");
@@ -1279,7 +1279,7 @@ var require_util = __commonJS({
         this[kBodyUsed] = false;
       }
       async *[Symbol.asyncIterator]() {
-        assert2(!this[kBodyUsed], "disturbed");
+        assert3(!this[kBodyUsed], "disturbed");
         this[kBodyUsed] = true;
         yield* this[kBody];
       }
@@ -1288,7 +1288,7 @@ var require_util = __commonJS({
       if (isStream2(body2)) {
         if (bodyLength(body2) === 0) {
           body2.on("data", function() {
-            assert2(false);
+            assert3(false);
           });
         }
         if (typeof body2.readableDidRead !== "boolean") {
@@ -1396,7 +1396,7 @@ var require_util = __commonJS({
     function getHostname(host) {
       if (host[0] === "[") {
         const idx2 = host.indexOf("]");
-        assert2(idx2 !== -1);
+        assert3(idx2 !== -1);
         return host.substring(1, idx2);
       }
       const idx = host.indexOf(":");
@@ -1407,7 +1407,7 @@ var require_util = __commonJS({
       if (!host) {
         return null;
       }
-      assert2(typeof host === "string");
+      assert3(typeof host === "string");
       const servername = getHostname(host);
       if (net.isIP(servername)) {
         return "";
@@ -1684,7 +1684,7 @@ var require_util = __commonJS({
     function errorRequest(client, request, err2) {
       try {
         request.onError(err2);
-        assert2(request.aborted);
+        assert3(request.aborted);
       } catch (err3) {
         client.emit("error", err3);
       }
@@ -1955,7 +1955,7 @@ var require_request = __commonJS({
       InvalidArgumentError,
       NotSupportedError
     } = require_errors();
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var {
       isValidHTTPToken,
       isValidHeaderValue,
@@ -2124,8 +2124,8 @@ var require_request = __commonJS({
         }
       }
       onConnect(abort2) {
-        assert2(!this.aborted);
-        assert2(!this.completed);
+        assert3(!this.aborted);
+        assert3(!this.completed);
         if (this.error) {
           abort2(this.error);
         } else {
@@ -2137,8 +2137,8 @@ var require_request = __commonJS({
         return this[kHandler].onResponseStarted?.();
       }
       onHeaders(statusCode, headers, resume, statusText) {
-        assert2(!this.aborted);
-        assert2(!this.completed);
+        assert3(!this.aborted);
+        assert3(!this.completed);
         if (channels.headers.hasSubscribers) {
           channels.headers.publish({ request: this, response: { statusCode, headers, statusText } });
         }
@@ -2149,8 +2149,8 @@ var require_request = __commonJS({
         }
       }
       onData(chunk) {
-        assert2(!this.aborted);
-        assert2(!this.completed);
+        assert3(!this.aborted);
+        assert3(!this.completed);
         try {
           return this[kHandler].onData(chunk);
         } catch (err2) {
@@ -2166,8 +2166,8 @@ var require_request = __commonJS({
        */
       onUpgrade(statusCode, headers, socket, statusText = "") {
         this.onFinally();
-        assert2(!this.aborted);
-        assert2(!this.completed);
+        assert3(!this.aborted);
+        assert3(!this.completed);
         if (statusCode !== null) {
           this.#publishUpgradeHeaders(statusCode, headers, statusText);
         }
@@ -2187,8 +2187,8 @@ var require_request = __commonJS({
        * @param {string} [statusText]
        */
       onUpgradeResponse(statusCode, headers, parseHeaders, statusText = "") {
-        assert2(!this.aborted);
-        assert2(this.completed);
+        assert3(!this.aborted);
+        assert3(this.completed);
         if (channels.headers.hasSubscribers) {
           this.#publishUpgradeHeaders(statusCode, parseHeaders(headers), statusText);
         }
@@ -2198,8 +2198,8 @@ var require_request = __commonJS({
        * @param {Error} error
        */
       onUpgradeError(error2) {
-        assert2(!this.aborted);
-        assert2(this.completed);
+        assert3(!this.aborted);
+        assert3(this.completed);
         if (channels.error.hasSubscribers) {
           channels.error.publish({ request: this, error: error2 });
         }
@@ -2221,7 +2221,7 @@ var require_request = __commonJS({
       }
       onComplete(trailers) {
         this.onFinally();
-        assert2(!this.aborted);
+        assert3(!this.aborted);
         this.completed = true;
         if (channels.trailers.hasSubscribers) {
           channels.trailers.publish({ request: this, trailers });
@@ -2811,7 +2811,7 @@ var require_connect = __commonJS({
   "node_modules/undici/lib/core/connect.js"(exports2, module2) {
     "use strict";
     var net = __require("node:net");
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var util = require_util();
     var { InvalidArgumentError, ConnectTimeoutError } = require_errors();
     var timers = require_timers();
@@ -2883,7 +2883,7 @@ var require_connect = __commonJS({
           }
           servername = servername || options.servername || util.getServerName(host) || null;
           const sessionKey = servername || hostname;
-          assert2(sessionKey);
+          assert3(sessionKey);
           const session = customSession || sessionCache.get(sessionKey) || null;
           port = port || 443;
           socket = tls.connect({
@@ -2904,7 +2904,7 @@ var require_connect = __commonJS({
             sessionCache.set(sessionKey, session2);
           });
         } else {
-          assert2(!httpSocket, "httpSocket can only be sent on TLS update");
+          assert3(!httpSocket, "httpSocket can only be sent on TLS update");
           port = port || 80;
           socket = net.connect({
             highWaterMark: 64 * 1024,
@@ -3603,14 +3603,14 @@ var require_global = __commonJS({
 var require_data_url = __commonJS({
   "node_modules/undici/lib/web/fetch/data-url.js"(exports2, module2) {
     "use strict";
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var encoder = new TextEncoder();
     var HTTP_TOKEN_CODEPOINTS = /^[!#$%&'*+\-.^_|~A-Za-z0-9]+$/;
     var HTTP_WHITESPACE_REGEX = /[\u000A\u000D\u0009\u0020]/;
     var ASCII_WHITESPACE_REPLACE_REGEX = /[\u0009\u000A\u000C\u000D\u0020]/g;
     var HTTP_QUOTED_STRING_TOKENS = /^[\u0009\u0020-\u007E\u0080-\u00FF]+$/;
     function dataURLProcessor(dataURL) {
-      assert2(dataURL.protocol === "data:");
+      assert3(dataURL.protocol === "data:");
       let input = URLSerializer(dataURL, true);
       input = input.slice(5);
       const position = { position: 0 };
@@ -3811,7 +3811,7 @@ var require_data_url = __commonJS({
     function collectAnHTTPQuotedString(input, position, extractValue) {
       const positionStart = position.position;
       let value = "";
-      assert2(input[position.position] === '"');
+      assert3(input[position.position] === '"');
       position.position++;
       while (true) {
         value += collectASequenceOfCodePoints(
@@ -3832,7 +3832,7 @@ var require_data_url = __commonJS({
           value += input[position.position];
           position.position++;
         } else {
-          assert2(quoteOrBackslash === '"');
+          assert3(quoteOrBackslash === '"');
           break;
         }
       }
@@ -3842,7 +3842,7 @@ var require_data_url = __commonJS({
       return input.slice(positionStart, position.position);
     }
     function serializeAMimeType(mimeType) {
-      assert2(mimeType !== "failure");
+      assert3(mimeType !== "failure");
       const { parameters, essence } = mimeType;
       let serialization = essence;
       for (let [name2, value] of parameters.entries()) {
@@ -3955,7 +3955,7 @@ var require_data_url = __commonJS({
 var require_webidl = __commonJS({
   "node_modules/undici/lib/web/fetch/webidl.js"(exports2, module2) {
     "use strict";
-    var { types, inspect: inspect3 } = __require("node:util");
+    var { types: types2, inspect: inspect4 } = __require("node:util");
     var { markAsUncloneable } = __require("node:worker_threads");
     var { toUSVString } = require_util();
     var webidl = {};
@@ -4102,7 +4102,7 @@ var require_webidl = __commonJS({
         case "Symbol":
           return `Symbol(${V.description})`;
         case "Object":
-          return inspect3(V);
+          return inspect4(V);
         case "String":
           return `"${V}"`;
         default:
@@ -4145,7 +4145,7 @@ var require_webidl = __commonJS({
           });
         }
         const result = {};
-        if (!types.isProxy(O)) {
+        if (!types2.isProxy(O)) {
           const keys2 = [...Object.getOwnPropertyNames(O), ...Object.getOwnPropertySymbols(O)];
           for (const key of keys2) {
             const typedKey = keyConverter(key, prefix, argument);
@@ -4274,14 +4274,14 @@ var require_webidl = __commonJS({
       return x;
     };
     webidl.converters.ArrayBuffer = function(V, prefix, argument, opts) {
-      if (webidl.util.Type(V) !== "Object" || !types.isAnyArrayBuffer(V)) {
+      if (webidl.util.Type(V) !== "Object" || !types2.isAnyArrayBuffer(V)) {
         throw webidl.errors.conversionFailed({
           prefix,
           argument: `${argument} ("${webidl.util.Stringify(V)}")`,
           types: ["ArrayBuffer"]
         });
       }
-      if (opts?.allowShared === false && types.isSharedArrayBuffer(V)) {
+      if (opts?.allowShared === false && types2.isSharedArrayBuffer(V)) {
         throw webidl.errors.exception({
           header: "ArrayBuffer",
           message: "SharedArrayBuffer is not allowed."
@@ -4296,14 +4296,14 @@ var require_webidl = __commonJS({
       return V;
     };
     webidl.converters.TypedArray = function(V, T, prefix, name2, opts) {
-      if (webidl.util.Type(V) !== "Object" || !types.isTypedArray(V) || V.constructor.name !== T.name) {
+      if (webidl.util.Type(V) !== "Object" || !types2.isTypedArray(V) || V.constructor.name !== T.name) {
         throw webidl.errors.conversionFailed({
           prefix,
           argument: `${name2} ("${webidl.util.Stringify(V)}")`,
           types: [T.name]
         });
       }
-      if (opts?.allowShared === false && types.isSharedArrayBuffer(V.buffer)) {
+      if (opts?.allowShared === false && types2.isSharedArrayBuffer(V.buffer)) {
         throw webidl.errors.exception({
           header: "ArrayBuffer",
           message: "SharedArrayBuffer is not allowed."
@@ -4318,13 +4318,13 @@ var require_webidl = __commonJS({
       return V;
     };
     webidl.converters.DataView = function(V, prefix, name2, opts) {
-      if (webidl.util.Type(V) !== "Object" || !types.isDataView(V)) {
+      if (webidl.util.Type(V) !== "Object" || !types2.isDataView(V)) {
         throw webidl.errors.exception({
           header: prefix,
           message: `${name2} is not a DataView.`
         });
       }
-      if (opts?.allowShared === false && types.isSharedArrayBuffer(V.buffer)) {
+      if (opts?.allowShared === false && types2.isSharedArrayBuffer(V.buffer)) {
         throw webidl.errors.exception({
           header: "ArrayBuffer",
           message: "SharedArrayBuffer is not allowed."
@@ -4339,13 +4339,13 @@ var require_webidl = __commonJS({
       return V;
     };
     webidl.converters.BufferSource = function(V, prefix, name2, opts) {
-      if (types.isAnyArrayBuffer(V)) {
+      if (types2.isAnyArrayBuffer(V)) {
         return webidl.converters.ArrayBuffer(V, prefix, name2, { ...opts, allowShared: false });
       }
-      if (types.isTypedArray(V)) {
+      if (types2.isTypedArray(V)) {
         return webidl.converters.TypedArray(V, V.constructor, prefix, name2, { ...opts, allowShared: false });
       }
-      if (types.isDataView(V)) {
+      if (types2.isDataView(V)) {
         return webidl.converters.DataView(V, prefix, name2, { ...opts, allowShared: false });
       }
       throw webidl.errors.conversionFailed({
@@ -4379,9 +4379,9 @@ var require_util2 = __commonJS({
     var { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = require_constants3();
     var { getGlobalOrigin } = require_global();
     var { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = require_data_url();
-    var { performance: performance2 } = __require("node:perf_hooks");
+    var { performance: performance3 } = __require("node:perf_hooks");
     var { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util();
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var { isUint8Array: isUint8Array2 } = __require("node:util/types");
     var { webidl } = require_webidl();
     var supportedHashes = [];
@@ -4538,7 +4538,7 @@ var require_util2 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance2.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance3.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -4567,7 +4567,7 @@ var require_util2 = __commonJS({
     }
     function determineRequestsReferrer(request) {
       const policy = request.referrerPolicy;
-      assert2(policy);
+      assert3(policy);
       let referrerSource = null;
       if (request.referrer === "client") {
         const globalOrigin = getGlobalOrigin();
@@ -4625,7 +4625,7 @@ var require_util2 = __commonJS({
       }
     }
     function stripURLForReferrer(url, originOnly) {
-      assert2(url instanceof URL);
+      assert3(url instanceof URL);
       url = new URL(url);
       if (url.protocol === "file:" || url.protocol === "about:" || url.protocol === "blank:") {
         return "no-referrer";
@@ -4790,7 +4790,7 @@ var require_util2 = __commonJS({
       if (result === void 0) {
         throw new TypeError("Value is not JSON serializable");
       }
-      assert2(typeof result === "string");
+      assert3(typeof result === "string");
       return result;
     }
     var esIteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
@@ -4951,7 +4951,7 @@ var require_util2 = __commonJS({
     }
     var invalidIsomorphicEncodeValueRegex = /[^\x00-\xFF]/;
     function isomorphicEncode(input) {
-      assert2(!invalidIsomorphicEncodeValueRegex.test(input));
+      assert3(!invalidIsomorphicEncodeValueRegex.test(input));
       return input;
     }
     async function readAllBytes(reader) {
@@ -4970,7 +4970,7 @@ var require_util2 = __commonJS({
       }
     }
     function urlIsLocal(url) {
-      assert2("protocol" in url);
+      assert3("protocol" in url);
       const protocol = url.protocol;
       return protocol === "about:" || protocol === "blob:" || protocol === "data:";
     }
@@ -4978,7 +4978,7 @@ var require_util2 = __commonJS({
       return typeof url === "string" && url[5] === ":" && url[0] === "h" && url[1] === "t" && url[2] === "t" && url[3] === "p" && url[4] === "s" || url.protocol === "https:";
     }
     function urlIsHttpHttpsScheme(url) {
-      assert2("protocol" in url);
+      assert3("protocol" in url);
       const protocol = url.protocol;
       return protocol === "http:" || protocol === "https:";
     }
@@ -5143,7 +5143,7 @@ var require_util2 = __commonJS({
               continue;
             }
           } else {
-            assert2(input.charCodeAt(position.position) === 44);
+            assert3(input.charCodeAt(position.position) === 44);
             position.position++;
           }
         }
@@ -5473,7 +5473,7 @@ var require_formdata_parser = __commonJS({
     var { HTTP_TOKEN_CODEPOINTS, isomorphicDecode } = require_data_url();
     var { isFileLike } = require_file();
     var { makeEntry } = require_formdata();
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var { File: NodeFile } = __require("node:buffer");
     var File = globalThis.File ?? NodeFile;
     var formDataNameBuffer = Buffer.from('form-data; name="');
@@ -5502,7 +5502,7 @@ var require_formdata_parser = __commonJS({
       return true;
     }
     function multipartFormDataParser(input, mimeType) {
-      assert2(mimeType !== "failure" && mimeType.essence === "multipart/form-data");
+      assert3(mimeType !== "failure" && mimeType.essence === "multipart/form-data");
       const boundaryString = mimeType.parameters.get("boundary");
       if (boundaryString === void 0) {
         return "failure";
@@ -5566,8 +5566,8 @@ var require_formdata_parser = __commonJS({
         } else {
           value = utf8DecodeBytes(Buffer.from(body2));
         }
-        assert2(isUSVString(name2));
-        assert2(typeof value === "string" && isUSVString(value) || isFileLike(value));
+        assert3(isUSVString(name2));
+        assert3(typeof value === "string" && isUSVString(value) || isFileLike(value));
         entryList.push(makeEntry(name2, value, filename));
       }
     }
@@ -5665,7 +5665,7 @@ var require_formdata_parser = __commonJS({
       }
     }
     function parseMultipartFormDataName(input, position) {
-      assert2(input[position.position - 1] === 34);
+      assert3(input[position.position - 1] === 34);
       let name2 = collectASequenceOfBytes(
         (char) => char !== 10 && char !== 13 && char !== 34,
         input,
@@ -5734,7 +5734,7 @@ var require_body = __commonJS({
     var { kState } = require_symbols2();
     var { webidl } = require_webidl();
     var { Blob: Blob2 } = __require("node:buffer");
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var { isErrored, isDisturbed } = __require("node:stream");
     var { isArrayBuffer: isArrayBuffer2 } = __require("node:util/types");
     var { serializeAMimeType } = require_data_url();
@@ -5779,7 +5779,7 @@ var require_body = __commonJS({
           type: "bytes"
         });
       }
-      assert2(isReadableStreamLike(stream));
+      assert3(isReadableStreamLike(stream));
       let action = null;
       let source = null;
       let length = null;
@@ -5897,8 +5897,8 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     }
     function safelyExtractBody(object2, keepalive = false) {
       if (object2 instanceof ReadableStream) {
-        assert2(!util.isDisturbed(object2), "The body has already been consumed.");
-        assert2(!object2.locked, "The stream is locked.");
+        assert3(!util.isDisturbed(object2), "The body has already been consumed.");
+        assert3(!object2.locked, "The stream is locked.");
       }
       return extractBody(object2, keepalive);
     }
@@ -6033,7 +6033,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
 var require_client_h1 = __commonJS({
   "node_modules/undici/lib/dispatcher/client-h1.js"(exports2, module2) {
     "use strict";
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var util = require_util();
     var { channels } = require_diagnostics();
     var timers = require_timers();
@@ -6107,35 +6107,35 @@ var require_client_h1 = __commonJS({
             return 0;
           },
           wasm_on_status: (p, at, len) => {
-            assert2(currentParser.ptr === p);
+            assert3(currentParser.ptr === p);
             const start2 = at - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start2, len)) || 0;
           },
           wasm_on_message_begin: (p) => {
-            assert2(currentParser.ptr === p);
+            assert3(currentParser.ptr === p);
             return currentParser.onMessageBegin() || 0;
           },
           wasm_on_header_field: (p, at, len) => {
-            assert2(currentParser.ptr === p);
+            assert3(currentParser.ptr === p);
             const start2 = at - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start2, len)) || 0;
           },
           wasm_on_header_value: (p, at, len) => {
-            assert2(currentParser.ptr === p);
+            assert3(currentParser.ptr === p);
             const start2 = at - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start2, len)) || 0;
           },
           wasm_on_headers_complete: (p, statusCode, upgrade, shouldKeepAlive) => {
-            assert2(currentParser.ptr === p);
+            assert3(currentParser.ptr === p);
             return currentParser.onHeadersComplete(statusCode, Boolean(upgrade), Boolean(shouldKeepAlive)) || 0;
           },
           wasm_on_body: (p, at, len) => {
-            assert2(currentParser.ptr === p);
+            assert3(currentParser.ptr === p);
             const start2 = at - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start2, len)) || 0;
           },
           wasm_on_message_complete: (p) => {
-            assert2(currentParser.ptr === p);
+            assert3(currentParser.ptr === p);
             return currentParser.onMessageComplete() || 0;
           }
           /* eslint-enable camelcase */
@@ -6156,7 +6156,7 @@ var require_client_h1 = __commonJS({
     var TIMEOUT_KEEP_ALIVE = 8 | USE_NATIVE_TIMER;
     var Parser2 = class {
       constructor(client, socket, { exports: exports3 }) {
-        assert2(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
+        assert3(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports3;
         this.ptr = this.llhttp.llhttp_alloc(constants5.TYPE.RESPONSE);
         this.client = client;
@@ -6205,10 +6205,10 @@ var require_client_h1 = __commonJS({
         if (this.socket.destroyed || !this.paused) {
           return;
         }
-        assert2(this.ptr != null);
-        assert2(currentParser == null);
+        assert3(this.ptr != null);
+        assert3(currentParser == null);
         this.llhttp.llhttp_resume(this.ptr);
-        assert2(this.timeoutType === TIMEOUT_BODY);
+        assert3(this.timeoutType === TIMEOUT_BODY);
         if (this.timeout) {
           if (this.timeout.refresh) {
             this.timeout.refresh();
@@ -6228,9 +6228,9 @@ var require_client_h1 = __commonJS({
         }
       }
       execute(data) {
-        assert2(this.ptr != null);
-        assert2(currentParser == null);
-        assert2(!this.paused);
+        assert3(this.ptr != null);
+        assert3(currentParser == null);
+        assert3(!this.paused);
         const { socket, llhttp } = this;
         if (data.length > currentBufferSize) {
           if (currentBufferPtr) {
@@ -6269,9 +6269,9 @@ var require_client_h1 = __commonJS({
         }
       }
       finish() {
-        assert2(currentParser === null);
-        assert2(this.ptr != null);
-        assert2(!this.paused);
+        assert3(currentParser === null);
+        assert3(this.ptr != null);
+        assert3(!this.paused);
         const { llhttp } = this;
         let ret;
         try {
@@ -6303,8 +6303,8 @@ var require_client_h1 = __commonJS({
         return new HTTPParserError(message4, constants5.ERROR[ret], data);
       }
       destroy() {
-        assert2(this.ptr != null);
-        assert2(currentParser == null);
+        assert3(this.ptr != null);
+        assert3(currentParser == null);
         this.llhttp.llhttp_free(this.ptr);
         this.ptr = null;
         this.timeout && timers.clearTimeout(this.timeout);
@@ -6369,14 +6369,14 @@ var require_client_h1 = __commonJS({
       }
       onUpgrade(head) {
         const { upgrade, client, socket, headers, statusCode, statusText } = this;
-        assert2(upgrade);
-        assert2(client[kSocket] === socket);
-        assert2(!socket.destroyed);
-        assert2(!this.paused);
-        assert2((headers.length & 1) === 0);
+        assert3(upgrade);
+        assert3(client[kSocket] === socket);
+        assert3(!socket.destroyed);
+        assert3(!this.paused);
+        assert3((headers.length & 1) === 0);
         const request = client[kQueue][client[kRunningIdx]];
-        assert2(request);
-        assert2(request.upgrade || request.method === "CONNECT");
+        assert3(request);
+        assert3(request.upgrade || request.method === "CONNECT");
         this.statusCode = null;
         this.statusText = "";
         this.shouldKeepAlive = null;
@@ -6413,8 +6413,8 @@ var require_client_h1 = __commonJS({
         if (!request) {
           return -1;
         }
-        assert2(!this.upgrade);
-        assert2(this.statusCode < 200);
+        assert3(!this.upgrade);
+        assert3(this.statusCode < 200);
         if (statusCode === 100) {
           util.destroy(socket, new SocketError("bad response", util.getSocketInfo(socket)));
           return -1;
@@ -6423,7 +6423,7 @@ var require_client_h1 = __commonJS({
           util.destroy(socket, new SocketError("bad upgrade", util.getSocketInfo(socket)));
           return -1;
         }
-        assert2(this.timeoutType === TIMEOUT_HEADERS);
+        assert3(this.timeoutType === TIMEOUT_HEADERS);
         this.statusCode = statusCode;
         this.shouldKeepAlive = shouldKeepAlive || // Override llhttp value which does not allow keepAlive for HEAD.
         request.method === "HEAD" && !socket[kReset] && this.connection.toLowerCase() === "keep-alive";
@@ -6436,16 +6436,16 @@ var require_client_h1 = __commonJS({
           }
         }
         if (request.method === "CONNECT") {
-          assert2(client[kRunning] === 1);
+          assert3(client[kRunning] === 1);
           this.upgrade = true;
           return 2;
         }
         if (upgrade) {
-          assert2(client[kRunning] === 1);
+          assert3(client[kRunning] === 1);
           this.upgrade = true;
           return 2;
         }
-        assert2((this.headers.length & 1) === 0);
+        assert3((this.headers.length & 1) === 0);
         this.headers = [];
         this.headersSize = 0;
         if (this.shouldKeepAlive && client[kPipelining]) {
@@ -6488,14 +6488,14 @@ var require_client_h1 = __commonJS({
           return -1;
         }
         const request = client[kQueue][client[kRunningIdx]];
-        assert2(request);
-        assert2(this.timeoutType === TIMEOUT_BODY);
+        assert3(request);
+        assert3(this.timeoutType === TIMEOUT_BODY);
         if (this.timeout) {
           if (this.timeout.refresh) {
             this.timeout.refresh();
           }
         }
-        assert2(statusCode >= 200);
+        assert3(statusCode >= 200);
         if (maxResponseSize > -1 && this.bytesRead + buf.length > maxResponseSize) {
           util.destroy(socket, new ResponseExceededMaxSizeError());
           return -1;
@@ -6513,10 +6513,10 @@ var require_client_h1 = __commonJS({
         if (upgrade) {
           return;
         }
-        assert2(statusCode >= 100);
-        assert2((this.headers.length & 1) === 0);
+        assert3(statusCode >= 100);
+        assert3((this.headers.length & 1) === 0);
         const request = client[kQueue][client[kRunningIdx]];
-        assert2(request);
+        assert3(request);
         this.statusCode = null;
         this.statusText = "";
         this.bytesRead = 0;
@@ -6536,7 +6536,7 @@ var require_client_h1 = __commonJS({
         client[kQueue][client[kRunningIdx]++] = null;
         socket[kSocketUsed] = true;
         if (socket[kWriting]) {
-          assert2(client[kRunning] === 0);
+          assert3(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
           return constants5.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
@@ -6556,7 +6556,7 @@ var require_client_h1 = __commonJS({
       const { socket, timeoutType, client, paused } = parser.deref();
       if (timeoutType === TIMEOUT_HEADERS) {
         if (!socket[kWriting] || socket.writableNeedDrain || client[kRunning] > 1) {
-          assert2(!paused, "cannot be paused while waiting for headers");
+          assert3(!paused, "cannot be paused while waiting for headers");
           util.destroy(socket, new HeadersTimeoutError());
         }
       } else if (timeoutType === TIMEOUT_BODY) {
@@ -6564,7 +6564,7 @@ var require_client_h1 = __commonJS({
           util.destroy(socket, new BodyTimeoutError());
         }
       } else if (timeoutType === TIMEOUT_KEEP_ALIVE) {
-        assert2(client[kRunning] === 0 && client[kKeepAliveTimeoutValue]);
+        assert3(client[kRunning] === 0 && client[kKeepAliveTimeoutValue]);
         util.destroy(socket, new InformationalError("socket idle timeout"));
       }
     }
@@ -6627,7 +6627,7 @@ var require_client_h1 = __commonJS({
         client2[kSocket] = null;
         client2[kHTTPContext] = null;
         if (client2.destroyed) {
-          assert2(client2[kPending] === 0);
+          assert3(client2[kPending] === 0);
           const requests = client2[kQueue].splice(client2[kRunningIdx]);
           for (let i3 = 0; i3 < requests.length; i3++) {
             const request = requests[i3];
@@ -6639,7 +6639,7 @@ var require_client_h1 = __commonJS({
           util.errorRequest(client2, request, err2);
         }
         client2[kPendingIdx] = client2[kRunningIdx];
-        assert2(client2[kRunning] === 0);
+        assert3(client2[kRunning] === 0);
         client2.emit("disconnect", client2[kUrl], [client2], err2);
         client2[kResume]();
       });
@@ -6885,12 +6885,12 @@ upgrade: ${upgrade}\r
       } else if (util.isIterable(body2)) {
         writeIterable(abort2, body2, client, request, socket, contentLength, header, expectsPayload);
       } else {
-        assert2(false);
+        assert3(false);
       }
       return true;
     }
     function writeStream(abort2, body2, client, request, socket, contentLength, header, expectsPayload) {
-      assert2(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
+      assert3(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
       let finished7 = false;
       const writer = new AsyncWriter({ abort: abort2, socket, request, contentLength, client, expectsPayload, header });
       const onData = function(chunk) {
@@ -6927,7 +6927,7 @@ upgrade: ${upgrade}\r
           return;
         }
         finished7 = true;
-        assert2(socket.destroyed || socket[kWriting] && client[kRunning] <= 1);
+        assert3(socket.destroyed || socket[kWriting] && client[kRunning] <= 1);
         socket.off("drain", onDrain).off("error", onFinished);
         body2.removeListener("data", onData).removeListener("end", onFinished).removeListener("close", onClose);
         if (!err2) {
@@ -6966,12 +6966,12 @@ upgrade: ${upgrade}\r
 \r
 `, "latin1");
           } else {
-            assert2(contentLength === null, "no body must not have content length");
+            assert3(contentLength === null, "no body must not have content length");
             socket.write(`${header}\r
 `, "latin1");
           }
         } else if (util.isBuffer(body2)) {
-          assert2(contentLength === body2.byteLength, "buffer body must have content length");
+          assert3(contentLength === body2.byteLength, "buffer body must have content length");
           socket.cork();
           socket.write(`${header}content-length: ${contentLength}\r
 \r
@@ -6990,7 +6990,7 @@ upgrade: ${upgrade}\r
       }
     }
     async function writeBlob(abort2, body2, client, request, socket, contentLength, header, expectsPayload) {
-      assert2(contentLength === body2.size, "blob body must have content length");
+      assert3(contentLength === body2.size, "blob body must have content length");
       try {
         if (contentLength != null && contentLength !== body2.size) {
           throw new RequestContentLengthMismatchError();
@@ -7013,7 +7013,7 @@ upgrade: ${upgrade}\r
       }
     }
     async function writeIterable(abort2, body2, client, request, socket, contentLength, header, expectsPayload) {
-      assert2(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
+      assert3(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
       let callback2 = null;
       function onDrain() {
         if (callback2) {
@@ -7023,7 +7023,7 @@ upgrade: ${upgrade}\r
         }
       }
       const waitForDrain = () => new Promise((resolve7, reject) => {
-        assert2(callback2 === null);
+        assert3(callback2 === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
@@ -7150,7 +7150,7 @@ ${len.toString(16)}\r
         const { socket, client, abort: abort2 } = this;
         socket[kWriting] = false;
         if (err2) {
-          assert2(client[kRunning] <= 1, "pipeline should only contain this request");
+          assert3(client[kRunning] <= 1, "pipeline should only contain this request");
           abort2(err2);
         }
       }
@@ -7163,7 +7163,7 @@ ${len.toString(16)}\r
 var require_client_h2 = __commonJS({
   "node_modules/undici/lib/dispatcher/client-h2.js"(exports2, module2) {
     "use strict";
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var { errorMonitor } = __require("node:events");
     var { pipeline } = __require("node:stream");
     var util = require_util();
@@ -7254,7 +7254,7 @@ var require_client_h2 = __commonJS({
         const err2 = this[kSocket][kError] || this[kError] || new SocketError("closed", util.getSocketInfo(socket2));
         client2[kHTTP2Session] = null;
         if (client2.destroyed) {
-          assert2(client2[kPending] === 0);
+          assert3(client2[kPending] === 0);
           const requests = client2[kQueue].splice(client2[kRunningIdx]);
           for (let i3 = 0; i3 < requests.length; i3++) {
             const request = requests[i3];
@@ -7279,7 +7279,7 @@ var require_client_h2 = __commonJS({
           this[kHTTP2Session].destroy(err2);
         }
         client[kPendingIdx] = client[kRunningIdx];
-        assert2(client[kRunning] === 0);
+        assert3(client[kRunning] === 0);
         client.emit("disconnect", client[kUrl], [client], err2);
         client[kResume]();
       });
@@ -7355,7 +7355,7 @@ var require_client_h2 = __commonJS({
         util.errorRequest(client, request, err2);
         client[kPendingIdx] = client[kRunningIdx];
       }
-      assert2(client[kRunning] === 0);
+      assert3(client[kRunning] === 0);
       client.emit("disconnect", client[kUrl], [client], err2);
       client[kResume]();
     }
@@ -7489,7 +7489,7 @@ var require_client_h2 = __commonJS({
         process.emitWarning(new RequestContentLengthMismatchError());
       }
       if (contentLength != null) {
-        assert2(body2, "no body must not have content length");
+        assert3(body2, "no body must not have content length");
         headers[HTTP2_HEADER_CONTENT_LENGTH] = `${contentLength}`;
       }
       session.ref();
@@ -7619,14 +7619,14 @@ var require_client_h2 = __commonJS({
             expectsPayload
           );
         } else {
-          assert2(false);
+          assert3(false);
         }
       }
     }
     function writeBuffer(abort2, h2stream, body2, client, request, socket, contentLength, expectsPayload) {
       try {
         if (body2 != null && util.isBuffer(body2)) {
-          assert2(contentLength === body2.byteLength, "buffer body must have content length");
+          assert3(contentLength === body2.byteLength, "buffer body must have content length");
           h2stream.cork();
           h2stream.write(body2);
           h2stream.uncork();
@@ -7643,7 +7643,7 @@ var require_client_h2 = __commonJS({
       }
     }
     function writeStream(abort2, socket, expectsPayload, h2stream, body2, client, request, contentLength) {
-      assert2(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
+      assert3(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
       const pipe = pipeline(
         body2,
         h2stream,
@@ -7667,7 +7667,7 @@ var require_client_h2 = __commonJS({
       }
     }
     async function writeBlob(abort2, h2stream, body2, client, request, socket, contentLength, expectsPayload) {
-      assert2(contentLength === body2.size, "blob body must have content length");
+      assert3(contentLength === body2.size, "blob body must have content length");
       try {
         if (contentLength != null && contentLength !== body2.size) {
           throw new RequestContentLengthMismatchError();
@@ -7688,7 +7688,7 @@ var require_client_h2 = __commonJS({
       }
     }
     async function writeIterable(abort2, h2stream, body2, client, request, socket, contentLength, expectsPayload) {
-      assert2(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
+      assert3(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
       let callback2 = null;
       function onDrain() {
         if (callback2) {
@@ -7698,7 +7698,7 @@ var require_client_h2 = __commonJS({
         }
       }
       const waitForDrain = () => new Promise((resolve7, reject) => {
-        assert2(callback2 === null);
+        assert3(callback2 === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
@@ -7739,7 +7739,7 @@ var require_redirect_handler = __commonJS({
     "use strict";
     var util = require_util();
     var { kBodyUsed } = require_symbols();
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var { InvalidArgumentError } = require_errors();
     var EE = __require("node:events");
     var redirectableStatusCodes = [300, 301, 302, 303, 307, 308];
@@ -7750,7 +7750,7 @@ var require_redirect_handler = __commonJS({
         this[kBodyUsed] = false;
       }
       async *[Symbol.asyncIterator]() {
-        assert2(!this[kBodyUsed], "disturbed");
+        assert3(!this[kBodyUsed], "disturbed");
         this[kBodyUsed] = true;
         yield* this[kBody];
       }
@@ -7772,7 +7772,7 @@ var require_redirect_handler = __commonJS({
         if (util.isStream(this.opts.body)) {
           if (util.bodyLength(this.opts.body) === 0) {
             this.opts.body.on("data", function() {
-              assert2(false);
+              assert3(false);
             });
           }
           if (typeof this.opts.body.readableDidRead !== "boolean") {
@@ -7884,7 +7884,7 @@ var require_redirect_handler = __commonJS({
           }
         }
       } else {
-        assert2(headers == null, "headers must be an object or an array");
+        assert3(headers == null, "headers must be an object or an array");
       }
       return ret;
     }
@@ -7918,7 +7918,7 @@ var require_redirect_interceptor = __commonJS({
 var require_client = __commonJS({
   "node_modules/undici/lib/dispatcher/client.js"(exports2, module2) {
     "use strict";
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var net = __require("node:net");
     var http = __require("node:http");
     var util = require_util();
@@ -8216,24 +8216,24 @@ var require_client = __commonJS({
     var createRedirectInterceptor = require_redirect_interceptor();
     function onError(client, err2) {
       if (client[kRunning] === 0 && err2.code !== "UND_ERR_INFO" && err2.code !== "UND_ERR_SOCKET") {
-        assert2(client[kPendingIdx] === client[kRunningIdx]);
+        assert3(client[kPendingIdx] === client[kRunningIdx]);
         const requests = client[kQueue].splice(client[kRunningIdx]);
         for (let i3 = 0; i3 < requests.length; i3++) {
           const request = requests[i3];
           util.errorRequest(client, request, err2);
         }
-        assert2(client[kSize] === 0);
+        assert3(client[kSize] === 0);
       }
     }
     async function connect(client) {
-      assert2(!client[kConnecting]);
-      assert2(!client[kHTTPContext]);
+      assert3(!client[kConnecting]);
+      assert3(!client[kHTTPContext]);
       let { host, hostname, protocol, port } = client[kUrl];
       if (hostname[0] === "[") {
         const idx = hostname.indexOf("]");
-        assert2(idx !== -1);
+        assert3(idx !== -1);
         const ip = hostname.substring(1, idx);
-        assert2(net.isIP(ip));
+        assert3(net.isIP(ip));
         hostname = ip;
       }
       client[kConnecting] = true;
@@ -8272,7 +8272,7 @@ var require_client = __commonJS({
           util.destroy(socket.on("error", noop3), new ClientDestroyedError());
           return;
         }
-        assert2(socket);
+        assert3(socket);
         try {
           client[kHTTPContext] = socket.alpnProtocol === "h2" ? await connectH2(client, socket) : await connectH1(client, socket);
         } catch (err2) {
@@ -8321,7 +8321,7 @@ var require_client = __commonJS({
           });
         }
         if (err2.code === "ERR_TLS_CERT_ALTNAME_INVALID") {
-          assert2(client[kRunning] === 0);
+          assert3(client[kRunning] === 0);
           while (client[kPending] > 0 && client[kQueue][client[kPendingIdx]].servername === client[kServerName]) {
             const request = client[kQueue][client[kPendingIdx]++];
             util.errorRequest(client, request, err2);
@@ -8353,7 +8353,7 @@ var require_client = __commonJS({
     function _resume(client, sync2) {
       while (true) {
         if (client.destroyed) {
-          assert2(client[kPending] === 0);
+          assert3(client[kPending] === 0);
           return;
         }
         if (client[kClosedResolve] && !client[kSize]) {
@@ -9000,7 +9000,7 @@ var require_proxy_agent = __commonJS({
   "node_modules/undici/lib/dispatcher/proxy-agent.js"(exports2, module2) {
     "use strict";
     var { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = require_symbols();
-    var { URL: URL2 } = __require("node:url");
+    var { URL: URL3 } = __require("node:url");
     var Agent = require_agent();
     var Pool = require_pool();
     var DispatcherBase = require_dispatcher_base();
@@ -9060,7 +9060,7 @@ var require_proxy_agent = __commonJS({
         } = opts;
         opts.path = origin + path6;
         if (!("host" in headers) && !("Host" in headers)) {
-          const { host } = new URL2(origin);
+          const { host } = new URL3(origin);
           headers.host = host;
         }
         opts.headers = { ...this[kProxyHeaders], ...headers };
@@ -9076,7 +9076,7 @@ var require_proxy_agent = __commonJS({
     var ProxyAgent = class extends DispatcherBase {
       constructor(opts) {
         super();
-        if (!opts || typeof opts === "object" && !(opts instanceof URL2) && !opts.uri) {
+        if (!opts || typeof opts === "object" && !(opts instanceof URL3) && !opts.uri) {
           throw new InvalidArgumentError("Proxy uri is mandatory");
         }
         const { clientFactory = defaultFactory } = opts;
@@ -9105,7 +9105,7 @@ var require_proxy_agent = __commonJS({
         this[kConnectEndpoint] = buildConnector({ ...opts.requestTls });
         const agentFactory = opts.factory || defaultAgentFactory;
         const factory = (origin2, options) => {
-          const { protocol: protocol2 } = new URL2(origin2);
+          const { protocol: protocol2 } = new URL3(origin2);
           if (!this[kTunnelProxy] && protocol2 === "http:" && this[kProxy].protocol === "http:") {
             return new Http1ProxyWrapper(this[kProxy].uri, {
               headers: this[kProxyHeaders],
@@ -9165,7 +9165,7 @@ var require_proxy_agent = __commonJS({
         const headers = buildHeaders(opts.headers);
         throwIfProxyAuthIsSent(headers);
         if (headers && !("host" in headers) && !("Host" in headers)) {
-          const { host } = new URL2(opts.origin);
+          const { host } = new URL3(opts.origin);
           headers.host = host;
         }
         return this[kAgent].dispatch(
@@ -9182,11 +9182,11 @@ var require_proxy_agent = __commonJS({
        */
       #getUrl(opts) {
         if (typeof opts === "string") {
-          return new URL2(opts);
-        } else if (opts instanceof URL2) {
+          return new URL3(opts);
+        } else if (opts instanceof URL3) {
           return opts;
         } else {
-          return new URL2(opts.uri);
+          return new URL3(opts.uri);
         }
       }
       async [kClose]() {
@@ -9358,7 +9358,7 @@ var require_env_http_proxy_agent = __commonJS({
 var require_retry_handler = __commonJS({
   "node_modules/undici/lib/handler/retry-handler.js"(exports2, module2) {
     "use strict";
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var { kRetryHandlerDefaultRetry } = require_symbols();
     var { RequestRetryError } = require_errors();
     var {
@@ -9456,7 +9456,7 @@ var require_retry_handler = __commonJS({
         if (this.end == null && this.opts.method !== "HEAD") {
           const contentLength = headers["content-length"];
           this.end = contentLength != null ? Number(contentLength) - 1 : null;
-          assert2(
+          assert3(
             this.end == null || Number.isFinite(this.end),
             "invalid content-length"
           );
@@ -9611,11 +9611,11 @@ var require_retry_handler = __commonJS({
               return false;
             }
             const { start: start2, size, end = size - 1 } = range2;
-            assert2(
+            assert3(
               start2 != null && Number.isFinite(start2),
               "content-range mismatch"
             );
-            assert2(end != null && Number.isFinite(end), "invalid content-length");
+            assert3(end != null && Number.isFinite(end), "invalid content-length");
             this.start = start2;
             this.end = end;
           }
@@ -9623,8 +9623,8 @@ var require_retry_handler = __commonJS({
             const contentLength = headers["content-length"];
             this.end = contentLength != null ? Number(contentLength) - 1 : null;
           }
-          assert2(Number.isFinite(this.start));
-          assert2(
+          assert3(Number.isFinite(this.start));
+          assert3(
             this.end == null || Number.isFinite(this.end),
             "invalid content-length"
           );
@@ -9742,9 +9742,9 @@ var require_retry_agent = __commonJS({
 var require_readable = __commonJS({
   "node_modules/undici/lib/api/readable.js"(exports2, module2) {
     "use strict";
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var { Readable: Readable4 } = __require("node:stream");
-    var { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = require_errors();
+    var { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError: AbortError2 } = require_errors();
     var util = require_util();
     var { ReadableStreamFrom } = require_util();
     var kConsume = /* @__PURE__ */ Symbol("kConsume");
@@ -9855,7 +9855,7 @@ var require_readable = __commonJS({
           this[kBody] = ReadableStreamFrom(this);
           if (this[kConsume]) {
             this[kBody].getReader();
-            assert2(this[kBody].locked);
+            assert3(this[kBody].locked);
           }
         }
         return this[kBody];
@@ -9872,16 +9872,16 @@ var require_readable = __commonJS({
         }
         return await new Promise((resolve7, reject) => {
           if (this[kContentLength] > limit) {
-            this.destroy(new AbortError());
+            this.destroy(new AbortError2());
           }
           const onAbort = () => {
-            this.destroy(signal.reason ?? new AbortError());
+            this.destroy(signal.reason ?? new AbortError2());
           };
           signal?.addEventListener("abort", onAbort);
           this.on("close", function() {
             signal?.removeEventListener("abort", onAbort);
             if (signal?.aborted) {
-              reject(signal.reason ?? new AbortError());
+              reject(signal.reason ?? new AbortError2());
             } else {
               resolve7(null);
             }
@@ -9901,7 +9901,7 @@ var require_readable = __commonJS({
       return util.isDisturbed(self2) || isLocked(self2);
     }
     async function consume(stream, type) {
-      assert2(!stream[kConsume]);
+      assert3(!stream[kConsume]);
       return new Promise((resolve7, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
@@ -10034,14 +10034,14 @@ var require_readable = __commonJS({
 // node_modules/undici/lib/api/util.js
 var require_util3 = __commonJS({
   "node_modules/undici/lib/api/util.js"(exports2, module2) {
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var {
       ResponseStatusCodeError
     } = require_errors();
     var { chunksDecode } = require_readable();
     var CHUNK_LIMIT = 128 * 1024;
     async function getResolveErrorBodyCallback({ callback: callback2, body: body2, contentType, statusCode, statusMessage, headers }) {
-      assert2(body2);
+      assert3(body2);
       let chunks = [];
       let length = 0;
       try {
@@ -10096,13 +10096,13 @@ var require_util3 = __commonJS({
 var require_api_request = __commonJS({
   "node_modules/undici/lib/api/api-request.js"(exports2, module2) {
     "use strict";
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var { Readable: Readable4 } = require_readable();
     var { InvalidArgumentError, RequestAbortedError } = require_errors();
     var util = require_util();
     var { getResolveErrorBodyCallback } = require_util3();
-    var { AsyncResource } = __require("node:async_hooks");
-    var RequestHandler = class extends AsyncResource {
+    var { AsyncResource: AsyncResource2 } = __require("node:async_hooks");
+    var RequestHandler = class extends AsyncResource2 {
       constructor(opts, callback2) {
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
@@ -10176,7 +10176,7 @@ var require_api_request = __commonJS({
           abort2(this.reason);
           return;
         }
-        assert2(this.callback);
+        assert3(this.callback);
         this.abort = abort2;
         this.context = context;
       }
@@ -10333,14 +10333,14 @@ var require_abort_signal = __commonJS({
 var require_api_stream = __commonJS({
   "node_modules/undici/lib/api/api-stream.js"(exports2, module2) {
     "use strict";
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var { finished: finished7, PassThrough: PassThrough2 } = __require("node:stream");
     var { InvalidArgumentError, InvalidReturnValueError } = require_errors();
     var util = require_util();
     var { getResolveErrorBodyCallback } = require_util3();
-    var { AsyncResource } = __require("node:async_hooks");
+    var { AsyncResource: AsyncResource2 } = __require("node:async_hooks");
     var { addSignal, removeSignal } = require_abort_signal();
-    var StreamHandler = class extends AsyncResource {
+    var StreamHandler = class extends AsyncResource2 {
       constructor(opts, factory, callback2) {
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
@@ -10392,7 +10392,7 @@ var require_api_stream = __commonJS({
           abort2(this.reason);
           return;
         }
-        assert2(this.callback);
+        assert3(this.callback);
         this.abort = abort2;
         this.context = context;
       }
@@ -10517,9 +10517,9 @@ var require_api_pipeline = __commonJS({
       RequestAbortedError
     } = require_errors();
     var util = require_util();
-    var { AsyncResource } = __require("node:async_hooks");
+    var { AsyncResource: AsyncResource2 } = __require("node:async_hooks");
     var { addSignal, removeSignal } = require_abort_signal();
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var kResume = /* @__PURE__ */ Symbol("resume");
     var PipelineRequest = class extends Readable4 {
       constructor() {
@@ -10553,7 +10553,7 @@ var require_api_pipeline = __commonJS({
         callback2(err2);
       }
     };
-    var PipelineHandler = class extends AsyncResource {
+    var PipelineHandler = class extends AsyncResource2 {
       constructor(opts, handler) {
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
@@ -10623,8 +10623,8 @@ var require_api_pipeline = __commonJS({
           abort2(this.reason);
           return;
         }
-        assert2(!res, "pipeline cannot be retried");
-        assert2(!ret.destroyed);
+        assert3(!res, "pipeline cannot be retried");
+        assert3(!ret.destroyed);
         this.abort = abort2;
         this.context = context;
       }
@@ -10707,11 +10707,11 @@ var require_api_upgrade = __commonJS({
   "node_modules/undici/lib/api/api-upgrade.js"(exports2, module2) {
     "use strict";
     var { InvalidArgumentError, SocketError } = require_errors();
-    var { AsyncResource } = __require("node:async_hooks");
+    var { AsyncResource: AsyncResource2 } = __require("node:async_hooks");
     var util = require_util();
     var { addSignal, removeSignal } = require_abort_signal();
-    var assert2 = __require("node:assert");
-    var UpgradeHandler = class extends AsyncResource {
+    var assert3 = __require("node:assert");
+    var UpgradeHandler = class extends AsyncResource2 {
       constructor(opts, callback2) {
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
@@ -10736,7 +10736,7 @@ var require_api_upgrade = __commonJS({
           abort2(this.reason);
           return;
         }
-        assert2(this.callback);
+        assert3(this.callback);
         this.abort = abort2;
         this.context = null;
       }
@@ -10744,7 +10744,7 @@ var require_api_upgrade = __commonJS({
         throw new SocketError("bad upgrade", null);
       }
       onUpgrade(statusCode, rawHeaders, socket) {
-        assert2(statusCode === 101);
+        assert3(statusCode === 101);
         const { callback: callback2, opaque, context } = this;
         removeSignal(this);
         this.callback = null;
@@ -10798,12 +10798,12 @@ var require_api_upgrade = __commonJS({
 var require_api_connect = __commonJS({
   "node_modules/undici/lib/api/api-connect.js"(exports2, module2) {
     "use strict";
-    var assert2 = __require("node:assert");
-    var { AsyncResource } = __require("node:async_hooks");
+    var assert3 = __require("node:assert");
+    var { AsyncResource: AsyncResource2 } = __require("node:async_hooks");
     var { InvalidArgumentError, SocketError } = require_errors();
     var util = require_util();
     var { addSignal, removeSignal } = require_abort_signal();
-    var ConnectHandler = class extends AsyncResource {
+    var ConnectHandler = class extends AsyncResource2 {
       constructor(opts, callback2) {
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
@@ -10827,7 +10827,7 @@ var require_api_connect = __commonJS({
           abort2(this.reason);
           return;
         }
-        assert2(this.callback);
+        assert3(this.callback);
         this.abort = abort2;
         this.context = context;
       }
@@ -11939,7 +11939,7 @@ var require_dns = __commonJS({
   "node_modules/undici/lib/interceptor/dns.js"(exports2, module2) {
     "use strict";
     var { isIP } = __require("node:net");
-    var { lookup } = __require("node:dns");
+    var { lookup: lookup2 } = __require("node:dns");
     var DecoratorHandler = require_decorator_handler();
     var { InvalidArgumentError, InformationalError } = require_errors();
     var maxInt = Math.pow(2, 31) - 1;
@@ -12029,7 +12029,7 @@ var require_dns = __commonJS({
         }
       }
       #defaultLookup(origin, opts, cb) {
-        lookup(
+        lookup2(
           origin.hostname,
           {
             all: true,
@@ -12235,7 +12235,7 @@ var require_headers = __commonJS({
       isValidHeaderValue
     } = require_util2();
     var { webidl } = require_webidl();
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var util = __require("node:util");
     var kHeadersMap = /* @__PURE__ */ Symbol("headers map");
     var kHeadersSortedMap = /* @__PURE__ */ Symbol("headers map sorted");
@@ -12425,11 +12425,11 @@ var require_headers = __commonJS({
           const iterator = this[kHeadersMap][Symbol.iterator]();
           const firstValue = iterator.next().value;
           array[0] = [firstValue[0], firstValue[1].value];
-          assert2(firstValue[1].value !== null);
+          assert3(firstValue[1].value !== null);
           for (let i3 = 1, j = 0, right = 0, left = 0, pivot = 0, x, value; i3 < size; ++i3) {
             value = iterator.next().value;
             x = array[i3] = [value[0], value[1].value];
-            assert2(x[1] !== null);
+            assert3(x[1] !== null);
             left = 0;
             right = i3;
             while (left < right) {
@@ -12456,7 +12456,7 @@ var require_headers = __commonJS({
           let i3 = 0;
           for (const { 0: name2, 1: { value } } of this[kHeadersMap]) {
             array[i3++] = [name2, value];
-            assert2(value !== null);
+            assert3(value !== null);
           }
           return array.sort(compareHeaderName);
         }
@@ -12695,8 +12695,8 @@ var require_response = __commonJS({
     var { FormData } = require_formdata();
     var { URLSerializer } = require_data_url();
     var { kConstruct } = require_symbols();
-    var assert2 = __require("node:assert");
-    var { types } = __require("node:util");
+    var assert3 = __require("node:assert");
+    var { types: types2 } = __require("node:util");
     var textEncoder3 = new TextEncoder("utf-8");
     var Response = class _Response {
       // Creates network error Response.
@@ -12918,7 +12918,7 @@ var require_response = __commonJS({
           return p in state ? state[p] : target[p];
         },
         set(target, p, value) {
-          assert2(!(p in state));
+          assert3(!(p in state));
           target[p] = value;
           return true;
         }
@@ -12952,11 +12952,11 @@ var require_response = __commonJS({
           body: null
         });
       } else {
-        assert2(false);
+        assert3(false);
       }
     }
     function makeAppropriateNetworkError(fetchParams, err2 = null) {
-      assert2(isCancelled(fetchParams));
+      assert3(isCancelled(fetchParams));
       return isAborted(fetchParams) ? makeNetworkError(Object.assign(new DOMException("The operation was aborted.", "AbortError"), { cause: err2 })) : makeNetworkError(Object.assign(new DOMException("Request was cancelled."), { cause: err2 }));
     }
     function initializeResponse(response, init2, body2) {
@@ -13017,7 +13017,7 @@ var require_response = __commonJS({
       if (isBlobLike(V)) {
         return webidl.converters.Blob(V, prefix, name2, { strict: false });
       }
-      if (ArrayBuffer.isView(V) || types.isArrayBuffer(V)) {
+      if (ArrayBuffer.isView(V) || types2.isArrayBuffer(V)) {
         return webidl.converters.BufferSource(V, prefix, name2);
       }
       if (util.isFormDataLike(V)) {
@@ -13137,7 +13137,7 @@ var require_request2 = __commonJS({
     var { webidl } = require_webidl();
     var { URLSerializer } = require_data_url();
     var { kConstruct } = require_symbols();
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var { getMaxListeners, setMaxListeners: setMaxListeners2, getEventListeners, defaultMaxListeners } = __require("node:events");
     var kAbortController = /* @__PURE__ */ Symbol("abortController");
     var requestFinalizer = new FinalizationRegistry2(({ signal, abort: abort2 }) => {
@@ -13201,7 +13201,7 @@ var require_request2 = __commonJS({
           fallbackMode = "cors";
         } else {
           this[kDispatcher] = init2.dispatcher || input[kDispatcher];
-          assert2(input instanceof _Request);
+          assert3(input instanceof _Request);
           request = input[kState];
           signal = input[kSignal];
         }
@@ -13853,7 +13853,7 @@ var require_fetch = __commonJS({
       extractMimeType
     } = require_util2();
     var { kState, kDispatcher } = require_symbols2();
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var { safelyExtractBody, extractBody } = require_body();
     var {
       redirectStatusSet,
@@ -13931,7 +13931,7 @@ var require_fetch = __commonJS({
         requestObject.signal,
         () => {
           locallyAborted = true;
-          assert2(controller != null);
+          assert3(controller != null);
           controller.abort(requestObject.signal.reason);
           const realResponse = responseObject?.deref();
           abortFetch(p, request, realResponse, requestObject.signal.reason);
@@ -14031,7 +14031,7 @@ var require_fetch = __commonJS({
       dispatcher = getGlobalDispatcher()
       // undici
     }) {
-      assert2(dispatcher);
+      assert3(dispatcher);
       let taskDestination = null;
       let crossOriginIsolatedCapability = false;
       if (request.client != null) {
@@ -14054,7 +14054,7 @@ var require_fetch = __commonJS({
         taskDestination,
         crossOriginIsolatedCapability
       };
-      assert2(!request.body || request.body.stream);
+      assert3(!request.body || request.body.stream);
       if (request.window === "client") {
         request.window = request.client?.globalObject?.constructor?.name === "Window" ? request.client : "no-window";
       }
@@ -14147,7 +14147,7 @@ var require_fetch = __commonJS({
         } else if (request.responseTainting === "opaque") {
           response = filterResponse(response, "opaque");
         } else {
-          assert2(false);
+          assert3(false);
         }
       }
       let internalResponse = response.status === 0 ? response : response.internalResponse;
@@ -14374,7 +14374,7 @@ var require_fetch = __commonJS({
         } else if (request.redirect === "follow") {
           response = await httpRedirectFetch(fetchParams, response);
         } else {
-          assert2(false);
+          assert3(false);
         }
       }
       response.timingInfo = timingInfo;
@@ -14427,7 +14427,7 @@ var require_fetch = __commonJS({
         request.headersList.delete("host", true);
       }
       if (request.body != null) {
-        assert2(request.body.source != null);
+        assert3(request.body.source != null);
         request.body = safelyExtractBody(request.body.source)[0];
       }
       const timingInfo = fetchParams.timingInfo;
@@ -14560,7 +14560,7 @@ var require_fetch = __commonJS({
       return response;
     }
     async function httpNetworkFetch(fetchParams, includeCredentials = false, forceNewConnection = false) {
-      assert2(!fetchParams.controller.connection || fetchParams.controller.connection.destroyed);
+      assert3(!fetchParams.controller.connection || fetchParams.controller.connection.destroyed);
       fetchParams.controller.connection = {
         abort: null,
         destroyed: false,
@@ -15251,7 +15251,7 @@ var require_util4 = __commonJS({
     var { ProgressEvent } = require_progressevent();
     var { getEncoding } = require_encoding();
     var { serializeAMimeType, parseMIMEType } = require_data_url();
-    var { types } = __require("node:util");
+    var { types: types2 } = __require("node:util");
     var { StringDecoder: StringDecoder3 } = __require("string_decoder");
     var { btoa: btoa2 } = __require("node:buffer");
     var staticPropertyDescriptors = {
@@ -15281,7 +15281,7 @@ var require_util4 = __commonJS({
               });
             }
             isFirstChunk = false;
-            if (!done && types.isUint8Array(value)) {
+            if (!done && types2.isUint8Array(value)) {
               bytes.push(value);
               if ((fr[kLastProgressEventFired] === void 0 || Date.now() - fr[kLastProgressEventFired] >= 50) && !fr[kAborted]) {
                 fr[kLastProgressEventFired] = Date.now();
@@ -15695,7 +15695,7 @@ var require_symbols4 = __commonJS({
 var require_util5 = __commonJS({
   "node_modules/undici/lib/web/cache/util.js"(exports2, module2) {
     "use strict";
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var { URLSerializer } = require_data_url();
     var { isValidHeaderName } = require_util2();
     function urlEquals(A, B, excludeFragment = false) {
@@ -15704,7 +15704,7 @@ var require_util5 = __commonJS({
       return serializedA === serializedB;
     }
     function getFieldValues(header) {
-      assert2(header !== null);
+      assert3(header !== null);
       const values = [];
       for (let value of header.split(",")) {
         value = value.trim();
@@ -15734,7 +15734,7 @@ var require_cache = __commonJS({
     var { kState } = require_symbols2();
     var { fetching } = require_fetch();
     var { urlIsHttpHttpsScheme, createDeferredPromise, readAllBytes } = require_util2();
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var Cache = class _Cache {
       /**
        * @see https://w3c.github.io/ServiceWorker/#dfn-relevant-request-response-list
@@ -15975,7 +15975,7 @@ var require_cache = __commonJS({
             return false;
           }
         } else {
-          assert2(typeof request === "string");
+          assert3(typeof request === "string");
           r = new Request(request)[kState];
         }
         const operations = [];
@@ -16085,7 +16085,7 @@ var require_cache = __commonJS({
               }
               for (const requestResponse of requestResponses) {
                 const idx = cache2.indexOf(requestResponse);
-                assert2(idx !== -1);
+                assert3(idx !== -1);
                 cache2.splice(idx, 1);
               }
             } else if (operation.type === "put") {
@@ -16117,7 +16117,7 @@ var require_cache = __commonJS({
               requestResponses = this.#queryCache(operation.request);
               for (const requestResponse of requestResponses) {
                 const idx = cache2.indexOf(requestResponse);
-                assert2(idx !== -1);
+                assert3(idx !== -1);
                 cache2.splice(idx, 1);
               }
               cache2.push([operation.request, operation.response]);
@@ -16604,7 +16604,7 @@ var require_parse = __commonJS({
     var { maxNameValuePairSize, maxAttributeValueSize } = require_constants4();
     var { isCTLExcludingHtab } = require_util6();
     var { collectASequenceOfCodePointsFast } = require_data_url();
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     function parseSetCookie(header) {
       if (isCTLExcludingHtab(header)) {
         return null;
@@ -16646,7 +16646,7 @@ var require_parse = __commonJS({
       if (unparsedAttributes.length === 0) {
         return cookieAttributeList;
       }
-      assert2(unparsedAttributes[0] === ";");
+      assert3(unparsedAttributes[0] === ";");
       unparsedAttributes = unparsedAttributes.slice(1);
       let cookieAv = "";
       if (unparsedAttributes.includes(";")) {
@@ -16869,7 +16869,7 @@ var require_events = __commonJS({
     var { webidl } = require_webidl();
     var { kEnumerableProperty } = require_util();
     var { kConstruct } = require_symbols();
-    var { MessagePort } = __require("node:worker_threads");
+    var { MessagePort: MessagePort2 } = __require("node:worker_threads");
     var MessageEvent = class _MessageEvent extends Event {
       #eventInit;
       constructor(type, eventInitDict = {}) {
@@ -17023,7 +17023,7 @@ var require_events = __commonJS({
       colno: kEnumerableProperty,
       error: kEnumerableProperty
     });
-    webidl.converters.MessagePort = webidl.interfaceConverter(MessagePort);
+    webidl.converters.MessagePort = webidl.interfaceConverter(MessagePort2);
     webidl.converters["sequence<MessagePort>"] = webidl.sequenceConverter(
       webidl.converters.MessagePort
     );
@@ -17724,7 +17724,7 @@ var require_receiver = __commonJS({
   "node_modules/undici/lib/web/websocket/receiver.js"(exports2, module2) {
     "use strict";
     var { Writable: Writable4 } = __require("node:stream");
-    var assert2 = __require("node:assert");
+    var assert3 = __require("node:assert");
     var { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = require_constants5();
     var { kReadyState, kSentClose, kResponse, kReceivedClose } = require_symbols5();
     var { channels } = require_diagnostics();
@@ -18016,7 +18016,7 @@ var require_receiver = __commonJS({
         return output;
       }
       parseCloseBody(data) {
-        assert2(data.length !== 1);
+        assert3(data.length !== 1);
         let code;
         if (data.length >= 2) {
           code = data.readUInt16BE(0);
@@ -18211,7 +18211,7 @@ var require_websocket = __commonJS({
     var { ByteParser } = require_receiver();
     var { kEnumerableProperty, isBlobLike } = require_util();
     var { getGlobalDispatcher } = require_global2();
-    var { types } = __require("node:util");
+    var { types: types2 } = __require("node:util");
     var { ErrorEvent, CloseEvent } = require_events();
     var { SendQueue } = require_sender();
     var WebSocket = class _WebSocket extends EventTarget {
@@ -18334,7 +18334,7 @@ var require_websocket = __commonJS({
           this.#sendQueue.add(data, () => {
             this.#bufferedAmount -= length;
           }, sendHints.string);
-        } else if (types.isArrayBuffer(data)) {
+        } else if (types2.isArrayBuffer(data)) {
           this.#bufferedAmount += data.byteLength;
           this.#sendQueue.add(data, () => {
             this.#bufferedAmount -= data.byteLength;
@@ -18546,7 +18546,7 @@ var require_websocket = __commonJS({
         if (isBlobLike(V)) {
           return webidl.converters.Blob(V, { strict: false });
         }
-        if (ArrayBuffer.isView(V) || types.isArrayBuffer(V)) {
+        if (ArrayBuffer.isView(V) || types2.isArrayBuffer(V)) {
           return webidl.converters.BufferSource(V);
         }
       }
@@ -22159,15 +22159,15 @@ var require_windows = __commonJS({
       }
       return false;
     }
-    function checkStat(stat5, path6, options) {
-      if (!stat5.isSymbolicLink() && !stat5.isFile()) {
+    function checkStat(stat6, path6, options) {
+      if (!stat6.isSymbolicLink() && !stat6.isFile()) {
         return false;
       }
       return checkPathExt(path6, options);
     }
     function isexe(path6, options, cb) {
-      fs2.stat(path6, function(er, stat5) {
-        cb(er, er ? false : checkStat(stat5, path6, options));
+      fs2.stat(path6, function(er, stat6) {
+        cb(er, er ? false : checkStat(stat6, path6, options));
       });
     }
     function sync2(path6, options) {
@@ -22183,20 +22183,20 @@ var require_mode = __commonJS({
     isexe.sync = sync2;
     var fs2 = __require("fs");
     function isexe(path6, options, cb) {
-      fs2.stat(path6, function(er, stat5) {
-        cb(er, er ? false : checkStat(stat5, options));
+      fs2.stat(path6, function(er, stat6) {
+        cb(er, er ? false : checkStat(stat6, options));
       });
     }
     function sync2(path6, options) {
       return checkStat(fs2.statSync(path6), options);
     }
-    function checkStat(stat5, options) {
-      return stat5.isFile() && checkMode(stat5, options);
+    function checkStat(stat6, options) {
+      return stat6.isFile() && checkMode(stat6, options);
     }
-    function checkMode(stat5, options) {
-      var mod = stat5.mode;
-      var uid = stat5.uid;
-      var gid = stat5.gid;
+    function checkMode(stat6, options) {
+      var mod = stat6.mode;
+      var uid = stat6.uid;
+      var gid = stat6.gid;
       var myUid = options.uid !== void 0 ? options.uid : process.getuid && process.getuid();
       var myGid = options.gid !== void 0 ? options.gid : process.getgid && process.getgid();
       var u2 = parseInt("100", 8);
@@ -23145,7 +23145,7 @@ var init_wrappers = __esm({
   "rules/commands/wrappers.json"() {
     wrappers_default = {
       $schema: "../schema/wrappers.schema.json",
-      description: "Programs and builtins that run another command, and how each takes it: the argv tail after its own options (the default), the value of a code option run as shell code (`codeOptions`: `flock -c`, `su -c`, `env -S`), a command read from standard input when none is given (`stdinCode`: `su`, `at`, `chroot`), options after which what runs is not knowable here (`opaqueOptions`: a script file such as `at -f`, `gdb -x`), the segments of `find -exec … ;` (`execOptions`), and builtins whose argument is shell code (`codeArgument`: `trap`, `alias`, `mapfile -C`). Stripping a wrapper yields the inner command's argv. Sources: Claude Code stripSafeWrappers / stripWrappersFromArgv, ShellCheck Data.hs privilegeElevationCommands, the manuals of coreutils (https://www.gnu.org/software/coreutils/manual/), util-linux (https://man7.org/linux/man-pages/), sudo, GNU parallel, GNU findutils, bubblewrap, systemd-run, strace, ltrace, valgrind, gdb, proot, firejail, busybox and toybox, and the bash manual (https://www.gnu.org/software/bash/manual/bash.html: trap, alias, mapfile, coproc). `allowRule` marks the wrappers that allow rules see through (Claude Code stripSafeWrappers plus `command`, `builtin` and zsh `noglob`; bare `xargs` only for prefix rules): only the forms it lists are stripped. Deny and ask rules see through every wrapper.",
+      description: "Programs and builtins that run another command, and how each takes it: the argv tail after its own options (the default), the value of a code option run as shell code (`codeOptions`: `flock -c`, `su -c`, `env -S`), a command read from standard input when none is given (`stdinCode`: `su`, `at`, `chroot`), options after which what runs is not knowable here (`opaqueOptions`: a script file such as `at -f`, `gdb -x`), the segments of `find -exec … ;` (`execOptions`), and builtins whose argument is shell code (`codeArgument`: `trap`, `alias`, `mapfile -C`), an output option whose `|cmd` or `!cmd` value is a shell command (`pipeOptions`: strace -o, https://man7.org/linux/man-pages/man1/strace.1.html), and the operand that is shell code (`codeOperand`: `sg GROUP CODE`; capsh runs the words after `--` with bash, so its `-c` is a code option there). Stripping a wrapper yields the inner command's argv. Sources: Claude Code stripSafeWrappers / stripWrappersFromArgv, ShellCheck Data.hs privilegeElevationCommands, sg(1) and capsh(1) (https://man7.org/linux/man-pages/man1/sg.1.html, https://man7.org/linux/man-pages/man1/capsh.1.html), the manuals of coreutils (https://www.gnu.org/software/coreutils/manual/), util-linux (https://man7.org/linux/man-pages/), sudo, GNU parallel, GNU findutils, bubblewrap, systemd-run, strace, ltrace, valgrind, gdb, proot, firejail, busybox and toybox, and the bash manual (https://www.gnu.org/software/bash/manual/bash.html: trap, alias, mapfile, coproc). `allowRule` marks the wrappers that allow rules see through (Claude Code stripSafeWrappers plus `command`, `builtin` and zsh `noglob`; bare `xargs` only for prefix rules): only the forms it lists are stripped. Deny and ask rules see through every wrapper.",
       wrappers: {
         alias: { optionsWithValue: [], stopFlags: [], command: "none", codeArgument: "assignments" },
         at: { optionsWithValue: ["-q", "-t", "-f"], stopFlags: [], command: "none", stdinCode: true, opaqueOptions: ["-f"] },
@@ -23153,6 +23153,7 @@ var init_wrappers = __esm({
         builtin: { optionsWithValue: [], stopFlags: [], allowRule: {} },
         busybox: { optionsWithValue: [], stopFlags: [] },
         bwrap: { optionsWithValue: ["--args", "--uid", "--gid", "--hostname", "--chdir", "--unsetenv", "--lock-file", "--sync-fd", "--remount-ro", "--exec-label", "--file-label", "--proc", "--dev", "--tmpfs", "--mqueue", "--dir", "--seccomp", "--add-seccomp-fd", "--block-fd", "--userns-block-fd", "--info-fd", "--json-status-fd", "--cap-add", "--cap-drop", "--perms", "--size", "--argv0", "--userns", "--userns2", "--pidns"], stopFlags: [], optionsWithTwoValues: ["--setenv", "--bind", "--bind-try", "--dev-bind", "--dev-bind-try", "--ro-bind", "--ro-bind-try", "--file", "--bind-data", "--ro-bind-data", "--symlink", "--chmod", "--bind-fd", "--ro-bind-fd"] },
+        capsh: { optionsWithValue: [], stopFlags: ["--help"], command: "none", codeOptions: ["-c"], opaqueOptions: ["--shell"], stdinCode: true },
         chroot: { optionsWithValue: ["--userspec", "--groups"], stopFlags: [], positionalsBeforeCommand: 1, stdinCode: true },
         chrt: { optionsWithValue: ["-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"], positionalsBeforeCommand: 1, stopFlags: ["-p", "--pid", "-m", "--max"] },
         command: { optionsWithValue: [], stopFlags: ["-v", "-V"], allowRule: {} },
@@ -23184,9 +23185,10 @@ var init_wrappers = __esm({
         run0: { optionsWithValue: ["-u", "--user", "-g", "--group", "-D", "--chdir", "--setenv", "--property", "--description", "--slice", "--unit", "--nice", "--background"], stopFlags: [] },
         runuser: { optionsWithValue: ["-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w", "--whitelist-environment"], stopFlags: [], codeOptions: ["-c", "--command", "--session-command"], stdinCode: true },
         script: { optionsWithValue: ["-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing", "-m", "--logging-format", "-o", "--output-limit", "-t", "--timing"], stopFlags: [], command: "none", codeOptions: ["-c", "--command"], stdinCode: true },
+        sg: { optionsWithValue: [], stopFlags: [], command: "none", codeOptions: ["-c"], codeOperand: 2, stdinCode: true },
         setsid: { optionsWithValue: [], stopFlags: [] },
         stdbuf: { optionsWithValue: ["-i", "-o", "-e", "--input", "--output", "--error"], stopFlags: [], allowRule: { fusedOptions: ["-i", "-o", "-e"], valuePattern: "^(L|N|[0-9]+)$", minOptions: 1 } },
-        strace: { optionsWithValue: ["-e", "-o", "--output", "-p", "--attach", "-s", "--string-limit", "-u", "--user", "-E", "--env", "-a", "--columns", "-b", "--detach-on", "-I", "--interruptible", "-O", "-S", "--summary-sort-by", "-X", "--const-print-style", "-P", "--trace-path", "-U", "--summary-columns", "--seccomp-bpf"], stopFlags: [] },
+        strace: { pipeOptions: ["-o", "--output"], optionsWithValue: ["-e", "-o", "--output", "-p", "--attach", "-s", "--string-limit", "-u", "--user", "-E", "--env", "-a", "--columns", "-b", "--detach-on", "-I", "--interruptible", "-O", "-S", "--summary-sort-by", "-X", "--const-print-style", "-P", "--trace-path", "-U", "--summary-columns", "--seccomp-bpf"], stopFlags: [] },
         su: { optionsWithValue: ["-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w", "--whitelist-environment"], stopFlags: [], command: "none", codeOptions: ["-c", "--command", "--session-command"], stdinCode: true },
         sudo: { optionsWithValue: ["-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir", "-h", "--host", "-p", "--prompt", "-r", "--role", "-t", "--type", "-T", "--command-timeout", "-U", "--other-user"], allowsAssignments: true, stopFlags: ["-l", "--list", "-v", "--validate", "-K", "--remove-timestamp", "-e", "--edit", "-V", "--version"] },
         "systemd-run": { optionsWithValue: ["-p", "--property", "-u", "--unit", "-M", "--machine", "-H", "--host", "--description", "--slice", "-E", "--setenv", "--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--on-clock-change", "--on-timezone-change", "--timer-property", "--path-property", "--socket-property", "--working-directory", "--uid", "--gid", "--nice", "--service-type", "--expand-environment"], stopFlags: [] },
@@ -23223,6 +23225,12 @@ function scanWrapper(words, spec) {
   const code = [];
   let opaque;
   let positionals = 0;
+  let operands = 0;
+  const operand = (word) => {
+    if (spec.codeOperand === void 0 || word.value === "-") return;
+    operands++;
+    if (operands === spec.codeOperand) code.push(word);
+  };
   const wanted = spec.command === "none" || spec.argvAfter ? Infinity : spec.positionalsBeforeCommand ?? 0;
   let i3 = 1;
   let start2;
@@ -23231,6 +23239,7 @@ function scanWrapper(words, spec) {
     const v = word.value ?? (word.raw.startsWith("-") ? "-?" : void 0);
     if (v === void 0) {
       if (positionals < wanted) {
+        operand(word);
         positionals++;
         i3++;
         continue;
@@ -23250,6 +23259,18 @@ function scanWrapper(words, spec) {
     if (v.startsWith("-") && v.length > 1) {
       const flag = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
       if (spec.stopFlags.includes(flag)) return { start: void 0, code, opaque, stopped: true };
+      const pipeOpt = optionIs(v, spec.pipeOptions);
+      if (pipeOpt) {
+        const whole = v === pipeOpt;
+        const w = whole ? words[i3 + 1] : word;
+        const cut = whole ? 0 : v.startsWith("--") ? pipeOpt.length + 1 : 2;
+        const value = w?.value?.slice(cut);
+        if (w && (value === void 0 ? /^['"]?[|!]/.test(w.raw.slice(cut)) : /^[|!]/.test(value))) {
+          code.push({ ...w, value: value?.slice(1), raw: w.raw.slice(cut), span: w.span });
+        }
+        i3 += whole ? 2 : 1;
+        continue;
+      }
       const codeOpt = optionIs(v, spec.codeOptions);
       const opaqueOpt = optionIs(v, spec.opaqueOptions);
       if (opaqueOpt) opaque ??= opaqueOpt;
@@ -23275,6 +23296,7 @@ function scanWrapper(words, spec) {
       continue;
     }
     if (positionals < wanted) {
+      operand(word);
       positionals++;
       i3++;
       continue;
@@ -23307,7 +23329,7 @@ function wrapperLevels(words) {
   return { levels, inner: ws.length > 0 ? ws : void 0 };
 }
 function wrapperCommandStart(words, spec) {
-  if (spec.command === "none" || spec.argvAfter || spec.codeOptions || spec.optionsWithTwoValues || spec.opaqueOptions || spec.stdinCode) return scanWrapper(words, spec).start;
+  if (spec.command === "none" || spec.argvAfter || spec.codeOptions || spec.optionsWithTwoValues || spec.opaqueOptions || spec.stdinCode || spec.pipeOptions) return scanWrapper(words, spec).start;
   let i3 = 1;
   while (i3 < words.length) {
     const word = words[i3];
@@ -27355,14 +27377,23 @@ var init_protected_paths = __esm({
   "rules/protected-paths.json"() {
     protected_paths_default = {
       $schema: "./schema/protected-paths.schema.json",
-      description: "Paths a command may never write without asking, even in acceptEdits mode. Claude Code's own list (its auto-edit safety check, https://docs.anthropic.com/en/docs/claude-code/iam#permission-modes): directories whose contents configure tools that run code (a path with one of these as a segment), and dotfiles read by shells and tools (matched by base name). shellward adds its own policy files (a rewritten policy would be loaded by the next run: `filePrefixes` shellward.config.* and .shellwardrc*, and package.json, whose `shellward` key is a config and whose scripts run later) and files that make tools run code later: git hooks and attributes (textconv, filters), husky hooks, CI workflows, direnv's .envrc, .npmrc (script-shell, node-options), Makefiles and the pre-commit framework's config. Names are compared in lower case.",
+      description: "Paths a command may never write without asking, even in acceptEdits mode. Claude Code's own list (its auto-edit safety check, https://docs.anthropic.com/en/docs/claude-code/iam#permission-modes): directories whose contents configure tools that run code (a path with one of these as a segment), and dotfiles read by shells and tools (matched by base name). shellward adds its own policy files (a rewritten policy would be loaded by the next run: `filePrefixes` shellward.config.* and .shellwardrc*, and package.json, whose `shellward` key is a config and whose scripts run later) and files that make tools run code later: git hooks and attributes (textconv, filters), husky hooks, CI workflows, direnv's .envrc, .npmrc (script-shell, node-options), Makefiles and the pre-commit framework's config; and other agents' and editors' project settings that name commands they run or hooks (shellward's own Gemini CLI and Codex hooks live in .gemini/settings.json and .codex/hooks.json, https://github.com/google-gemini/gemini-cli/blob/main/docs/get-started/configuration.md; MCP server commands in .cursor/, .windsurf/, .amazonq/, .roo/, .continue/, .zed/ and opencode.json; a dev container's postCreateCommand, https://containers.dev/implementors/json_reference/; aider's lint-cmd and test-cmd in .aider.conf.yml). Names are compared in lower case.",
       directories: [
         ".git",
         ".claude",
         ".vscode",
         ".idea",
         ".husky",
-        ".github"
+        ".github",
+        ".gemini",
+        ".codex",
+        ".cursor",
+        ".windsurf",
+        ".zed",
+        ".continue",
+        ".amazonq",
+        ".roo",
+        ".devcontainer"
       ],
       files: [
         ".gitconfig",
@@ -27385,7 +27416,11 @@ var init_protected_paths = __esm({
         "makefile",
         "gnumakefile",
         ".pre-commit-config.yaml",
-        "package.json"
+        "package.json",
+        ".devcontainer.json",
+        "opencode.json",
+        "opencode.jsonc",
+        ".aider.conf.yml"
       ],
       filePrefixes: [
         "shellward.config.",
@@ -27601,7 +27636,54 @@ var init_path_extractors = __esm({
           operandOperations: ["read", "write"],
           clusters: false,
           note: "xxd options do not cluster and take their value attached or as the next word; the second operand is the output file. Not read-only in Claude Code."
-        }
+        },
+        make: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/make/manual/html_node/Options-Summary.html", options: [{ names: ["-f", "--file", "--makefile"], arity: "required", path: "read" }, { names: ["-C", "--directory"], arity: "required", path: "read" }, { names: ["-I", "--include-dir"], arity: "required", path: "read" }], rest: "none", partial: true, note: "Operands are targets and variable assignments (rules/option-effects.json judges those that set a program). Partial: a target or value that names a path outside still asks under an allow rule." },
+        install: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/install-invocation.html", options: [{ names: ["-t", "--target-directory"], arity: "required", path: "write" }, { names: ["-m", "--mode"], arity: "required" }, { names: ["-o", "--owner"], arity: "required" }, { names: ["-g", "--group"], arity: "required" }, { names: ["-S", "--suffix"], arity: "required" }, { names: ["--strip-program"], arity: "required" }, { names: ["--backup"], arity: "optional" }, { names: ["--context"], arity: "optional" }, { names: ["-d", "--directory"], arity: "none" }, { names: ["-T", "--no-target-directory"], arity: "none" }], rest: "read", last: "write", variants: [{ when: ["-d"], rest: "create" }, { when: ["-t"], rest: "read" }], note: "`install SOURCE… DEST`: the sources are read (copied), the last operand written; with -t every operand is a source; with -d every operand is a directory created." },
+        ln: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/ln-invocation.html", options: [{ names: ["-t", "--target-directory"], arity: "required", path: "write" }, { names: ["-S", "--suffix"], arity: "required" }, { names: ["--backup"], arity: "optional" }, { names: ["-T", "--no-target-directory"], arity: "none" }], rest: "read", last: "write", variants: [{ when: ["-t"], rest: "read" }], note: "`ln TARGET… LINK`: each target is judged as a read (a link to a file outside lets a later command in the project read it), the last operand is the link written. A symbolic link's relative target is resolved against the cwd here, not against the link's directory." },
+        split: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/split-invocation.html", options: [{ names: ["-a", "--suffix-length"], arity: "required" }, { names: ["--additional-suffix"], arity: "required" }, { names: ["-b", "--bytes"], arity: "required" }, { names: ["-C", "--line-bytes"], arity: "required" }, { names: ["-l", "--lines"], arity: "required" }, { names: ["-n", "--number"], arity: "required" }, { names: ["-t", "--separator"], arity: "required" }, { names: ["--filter"], arity: "required" }, { names: ["--numeric-suffixes"], arity: "optional" }, { names: ["--hex-suffixes"], arity: "optional" }], operands: ["read", "write"], rest: "none", note: "`split [FILE [PREFIX]]`: the prefix is where the pieces are written." },
+        csplit: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/csplit-invocation.html", options: [{ names: ["-f", "--prefix"], arity: "required", path: "write" }, { names: ["-b", "--suffix-format"], arity: "required", path: "write" }, { names: ["-n", "--digits"], arity: "required" }], operands: ["read"], rest: "none", note: "The rest are patterns. The pieces are PREFIX+SUFFIX: both are judged as written paths (a suffix format holds `%`, so it is never known inside)." },
+        truncate: { operation: "write", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/truncate-invocation.html", options: [{ names: ["-r", "--reference"], arity: "required", path: "read" }, { names: ["-s", "--size"], arity: "required" }] },
+        shred: { operation: "write", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/shred-invocation.html", options: [{ names: ["-n", "--iterations"], arity: "required" }, { names: ["--random-source"], arity: "required", path: "read" }, { names: ["-s", "--size"], arity: "required" }, { names: ["--remove"], arity: "optional" }] },
+        mkfifo: { operation: "create", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/mkfifo-invocation.html", options: [{ names: ["-m", "--mode"], arity: "required" }, { names: ["--context"], arity: "optional" }] },
+        mknod: { operation: "create", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/mknod-invocation.html", options: [{ names: ["-m", "--mode"], arity: "required" }, { names: ["--context"], arity: "optional" }], operands: ["create"], rest: "none", note: "`mknod NAME TYPE [MAJOR MINOR]`." },
+        gzip: { operation: "write", kind: "getopt", extension: true, source: "https://www.gnu.org/software/gzip/manual/gzip.html#Invoking-gzip", options: [{ names: ["-S", "--suffix"], arity: "required" }, { names: ["-c", "--stdout", "--to-stdout"], arity: "none" }, { names: ["-l", "--list"], arity: "none" }, { names: ["-t", "--test"], arity: "none" }, { names: ["-r", "--recursive"], arity: "none" }], variants: [{ when: ["-c", "-l", "-t"], rest: "read" }], recursiveWith: ["-r"], note: "Each file is replaced by its compressed (or decompressed) form; with -c, -l or -t it is only read. bzip2, gunzip, bunzip2 and uncompress read their options the same way." },
+        xz: { operation: "write", kind: "getopt", extension: true, source: "https://man7.org/linux/man-pages/man1/xz.1.html", options: [{ names: ["-S", "--suffix"], arity: "required" }, { names: ["-c", "--stdout", "--to-stdout"], arity: "none" }, { names: ["-l", "--list"], arity: "none" }, { names: ["-t", "--test"], arity: "none" }, { names: ["-F", "--format"], arity: "required" }, { names: ["-C", "--check"], arity: "required" }, { names: ["-T", "--threads"], arity: "required" }, { names: ["-M", "--memlimit", "--memory"], arity: "required" }, { names: ["--memlimit-compress"], arity: "required" }, { names: ["--memlimit-decompress"], arity: "required" }, { names: ["--memlimit-mt-decompress"], arity: "required" }, { names: ["--block-size"], arity: "required" }, { names: ["--block-list"], arity: "required" }, { names: ["--flush-timeout"], arity: "required" }, { names: ["--files"], arity: "optional", path: "read" }, { names: ["--files0"], arity: "optional", path: "read" }, { names: ["--filters"], arity: "required" }, { names: ["--lzma1"], arity: "optional" }, { names: ["--lzma2"], arity: "optional" }, { names: ["--delta"], arity: "optional" }, { names: ["--x86"], arity: "optional" }], variants: [{ when: ["-c", "-l", "-t"], rest: "read" }], note: "As gzip. --files and --files0 read the names of the files from a file (rules/option-effects.json: those files are not known)." },
+        zstd: { operation: "write", kind: "getopt", extension: true, source: "https://github.com/facebook/zstd/blob/dev/programs/zstd.1.md", options: [{ names: ["-o"], arity: "required", path: "write" }, { names: ["-D"], arity: "required", path: "read" }, { names: ["--output-dir-flat"], arity: "required", path: "write" }, { names: ["--output-dir-mirror"], arity: "required", path: "write" }, { names: ["--filelist"], arity: "required", path: "read" }, { names: ["-c", "--stdout"], arity: "none" }, { names: ["-l", "--list"], arity: "none" }, { names: ["-t", "--test"], arity: "none" }], variants: [{ when: ["-c", "-l", "-t"], rest: "read" }], partial: true, longPrefixes: false, note: "zstd's own parser (attached numbers such as -19, -T4): partial." },
+        zcat: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/gzip/manual/gzip.html#Invoking-gzip", options: [{ names: ["-S", "--suffix"], arity: "required" }], note: "Decompresses to standard output; bzcat, xzcat, lzcat, zstdcat, zless and zmore too." },
+        unzip: { operation: "read", kind: "getopt", extension: true, source: "https://linux.die.net/man/1/unzip", options: [{ names: ["-d"], arity: "required", path: "write" }, { names: ["-P"], arity: "required" }, { names: ["-x"], arity: "none" }, { names: ["-Z"], arity: "none" }], operands: ["read"], rest: "none", longPrefixes: false, note: "The first operand is the archive; the rest are member names. -d is the directory extracted into (written)." },
+        zip: { operation: "read", kind: "getopt", extension: true, source: "https://linux.die.net/man/1/zip", options: [{ names: ["-b", "--temp-path"], arity: "required", path: "write" }, { names: ["-O", "--output-file"], arity: "required", path: "write" }, { names: ["-n", "--suffixes"], arity: "required" }, { names: ["-t", "--from-date"], arity: "required" }, { names: ["-tt", "--before-date"], arity: "required" }, { names: ["-P", "--password"], arity: "required" }, { names: ["-Z", "--compression-method"], arity: "required" }, { names: ["-TT", "--unzip-command"], arity: "required" }, { names: ["-r", "--recurse-paths"], arity: "none" }, { names: ["-R", "--recurse-patterns"], arity: "none" }], operands: ["write"], rest: "read", recursiveWith: ["-r", "-R"], longPrefixes: false, note: "`zip ARCHIVE FILE…`: the archive is written, the files read (recursively with -r)." },
+        patch: { operation: "write", kind: "getopt", extension: true, source: "https://www.gnu.org/software/diffutils/manual/html_node/patch-Options.html", options: [{ names: ["-i", "--input"], arity: "required", path: "read" }, { names: ["-o", "--output"], arity: "required", path: "write" }, { names: ["-r", "--reject-file"], arity: "required", path: "write" }, { names: ["-B", "--prefix"], arity: "required", path: "write" }, { names: ["-Y", "--basename-prefix"], arity: "required" }, { names: ["-z", "--suffix"], arity: "required" }, { names: ["-d", "--directory"], arity: "required", path: "write" }, { names: ["-p", "--strip"], arity: "required" }, { names: ["-D", "--ifdef"], arity: "required" }, { names: ["-F", "--fuzz"], arity: "required" }, { names: ["-V", "--version-control"], arity: "required" }, { names: ["-g", "--get"], arity: "required" }, { names: ["--quoting-style"], arity: "required" }, { names: ["--reject-format"], arity: "required" }, { names: ["--merge"], arity: "optional" }], operands: ["write", "read"], rest: "none", note: "`patch [ORIGFILE [PATCHFILE]]`. -d changes to the directory whose files are patched. The files a patch names are not known; GNU patch refuses names that are absolute or hold `..`." },
+        setfacl: { operation: "write", kind: "getopt", extension: true, source: "https://man7.org/linux/man-pages/man1/setfacl.1.html", options: [{ names: ["-m", "--modify"], arity: "required" }, { names: ["-x", "--remove"], arity: "required" }, { names: ["-M", "--modify-file"], arity: "required", path: "read" }, { names: ["-X", "--remove-file"], arity: "required", path: "read" }, { names: ["--set"], arity: "required" }, { names: ["--set-file"], arity: "required", path: "read" }, { names: ["--restore"], arity: "required", path: "read" }, { names: ["-R", "--recursive"], arity: "none" }], recursiveWith: ["-R"], note: "--restore applies the ACLs of the files a dump names (rules/option-effects.json)." },
+        chattr: { operation: "write", kind: "getopt", extension: true, source: "https://man7.org/linux/man-pages/man1/chattr.1.html", options: [{ names: ["-v"], arity: "required" }, { names: ["-p"], arity: "required" }, { names: ["-R"], arity: "none" }], plusOperands: true, longPrefixes: false, recursiveWith: ["-R"], note: "Modes are written `+i`, `-i`, `=i`; a `-` mode reads as an option cluster, a `+` mode is skipped." },
+        mktemp: { operation: "create", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/mktemp-invocation.html", options: [{ names: ["-p"], arity: "required", path: "create" }, { names: ["--tmpdir"], arity: "optional", path: "create" }, { names: ["--suffix"], arity: "required" }], operands: ["create"], rest: "none", note: "Without a template or a directory the file is created under $TMPDIR or /tmp with a fresh name; that is not judged." },
+        rsync: { operation: "read", kind: "getopt", extension: true, source: "https://download.samba.org/pub/rsync/rsync.1", options: [{ names: ["-T", "--temp-dir"], arity: "required", path: "write" }, { names: ["--partial-dir"], arity: "required", path: "write" }, { names: ["--backup-dir"], arity: "required", path: "write" }, { names: ["--compare-dest"], arity: "required", path: "read" }, { names: ["--copy-dest"], arity: "required", path: "read" }, { names: ["--link-dest"], arity: "required", path: "read" }, { names: ["--read-batch"], arity: "required", path: "read" }, { names: ["--early-input"], arity: "required", path: "read" }, { names: ["-f", "--filter"], arity: "required" }, { names: ["--exclude"], arity: "required" }, { names: ["--include"], arity: "required" }, { names: ["-B", "--block-size"], arity: "required" }, { names: ["--suffix"], arity: "required" }, { names: ["--chmod"], arity: "required" }, { names: ["--chown"], arity: "required" }, { names: ["--usermap"], arity: "required" }, { names: ["--groupmap"], arity: "required" }, { names: ["--timeout"], arity: "required" }, { names: ["--contimeout"], arity: "required" }, { names: ["--port"], arity: "required" }, { names: ["--sockopts"], arity: "required" }, { names: ["--bwlimit"], arity: "required" }, { names: ["--max-size"], arity: "required" }, { names: ["--min-size"], arity: "required" }, { names: ["--max-delete"], arity: "required" }, { names: ["--modify-window"], arity: "required" }, { names: ["--out-format"], arity: "required" }, { names: ["--log-file-format"], arity: "required" }, { names: ["--info"], arity: "required" }, { names: ["--debug"], arity: "required" }, { names: ["--protocol"], arity: "required" }, { names: ["--iconv"], arity: "required" }, { names: ["--checksum-choice"], arity: "required" }, { names: ["--compress-choice", "--zc"], arity: "required" }, { names: ["--compress-level", "--zl"], arity: "required" }, { names: ["--skip-compress"], arity: "required" }, { names: ["-M", "--remote-option"], arity: "required" }, { names: ["--stop-after"], arity: "required" }, { names: ["--stop-at"], arity: "required" }, { names: ["--outbuf"], arity: "required" }, { names: ["--address"], arity: "required" }, { names: ["-r", "--recursive"], arity: "none" }, { names: ["-a", "--archive"], arity: "none" }], rest: "read", last: "write", recursiveWith: ["-r", "-a"], partial: true, note: "`rsync SRC… DEST`: sources read, the last operand written (`host:path` is remote). Over a hundred options: partial." },
+        scp: { operation: "read", kind: "getopt", extension: true, source: "https://man.openbsd.org/scp", options: [{ names: ["-i"], arity: "required", path: "read" }, { names: ["-F"], arity: "required" }, { names: ["-o"], arity: "required" }, { names: ["-S"], arity: "required" }, { names: ["-P"], arity: "required" }, { names: ["-l"], arity: "required" }, { names: ["-c"], arity: "required" }, { names: ["-J"], arity: "required" }, { names: ["-D"], arity: "required" }, { names: ["-X"], arity: "required" }, { names: ["-r"], arity: "none" }], rest: "read", last: "write", recursiveWith: ["-r"], longPrefixes: false, note: "`scp SOURCE… TARGET`: sources read, the target written (`host:path` is remote)." },
+        sqlite3: { operation: "write", kind: "getopt", extension: true, source: "https://sqlite.org/cli.html", options: [{ names: ["-init", "--init"], arity: "required" }, { names: ["-cmd", "--cmd"], arity: "required" }, { names: ["-separator", "--separator"], arity: "required" }, { names: ["-newline", "--newline"], arity: "required" }, { names: ["-nullvalue", "--nullvalue"], arity: "required" }, { names: ["-A", "--A"], arity: "required" }, { names: ["-readonly", "--readonly"], arity: "none" }, { names: ["-safe", "--safe"], arity: "none" }], operands: ["write"], rest: "none", variants: [{ when: ["-readonly"], operands: ["read"], rest: "none" }], singleDashLong: true, partial: true, note: "The first operand is the database, opened for writing (and created) unless -readonly; the rest are SQL, which can ATTACH other files (rules/option-effects.json)." },
+        openssl: { operation: "read", kind: "getopt", extension: true, source: "https://docs.openssl.org/master/man1/openssl/", options: [{ names: ["-in"], arity: "required", path: "read" }, { names: ["-out"], arity: "required", path: "write" }, { names: ["-inkey"], arity: "required", path: "read" }, { names: ["-key"], arity: "required", path: "read" }, { names: ["-signkey"], arity: "required", path: "read" }, { names: ["-CAfile"], arity: "required", path: "read" }, { names: ["-CAkey"], arity: "required", path: "read" }, { names: ["-CApath"], arity: "required", path: "read" }, { names: ["-cert"], arity: "required", path: "read" }, { names: ["-certfile"], arity: "required", path: "read" }, { names: ["-config"], arity: "required", path: "read" }, { names: ["-kfile"], arity: "required", path: "read" }, { names: ["-sigfile"], arity: "required", path: "read" }, { names: ["-signature"], arity: "required", path: "read" }, { names: ["-extfile"], arity: "required", path: "read" }, { names: ["-keyfile"], arity: "required", path: "read" }, { names: ["-rand"], arity: "required", path: "read" }, { names: ["-writerand"], arity: "required", path: "write" }, { names: ["-keyout"], arity: "required", path: "write" }, { names: ["-passin"], arity: "required" }, { names: ["-passout"], arity: "required" }, { names: ["-pass"], arity: "required" }, { names: ["-k"], arity: "required" }, { names: ["-engine"], arity: "required" }, { names: ["-provider"], arity: "required" }, { names: ["-provider-path"], arity: "required" }, { names: ["-propquery"], arity: "required" }, { names: ["-digest"], arity: "required" }, { names: ["-cipher"], arity: "required" }, { names: ["-md"], arity: "required" }, { names: ["-iter"], arity: "required" }, { names: ["-S"], arity: "required" }, { names: ["-K"], arity: "required" }, { names: ["-iv"], arity: "required" }, { names: ["-subj"], arity: "required" }, { names: ["-days"], arity: "required" }, { names: ["-newkey"], arity: "required" }, { names: ["-pkeyopt"], arity: "required" }, { names: ["-name"], arity: "required" }, { names: ["-inform"], arity: "required" }, { names: ["-outform"], arity: "required" }, { names: ["-keyform"], arity: "required" }], operands: ["none"], rest: "read", singleDashLong: true, partial: true, note: "`openssl COMMAND [OPTION…] [FILE…]`; each command has its own options: partial." },
+        gpg: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnupg.org/documentation/manuals/gnupg/GPG-Options.html", options: [{ names: ["-o", "--output"], arity: "required", path: "write" }, { names: ["--homedir"], arity: "required", path: "read" }, { names: ["--options"], arity: "required", path: "read" }, { names: ["--keyring"], arity: "required", path: "read" }, { names: ["--secret-keyring"], arity: "required", path: "read" }, { names: ["--primary-keyring"], arity: "required", path: "read" }, { names: ["--passphrase-file"], arity: "required", path: "read" }, { names: ["-r", "--recipient"], arity: "required" }, { names: ["-u", "--local-user"], arity: "required" }, { names: ["--default-key"], arity: "required" }, { names: ["--passphrase"], arity: "required" }, { names: ["--cipher-algo"], arity: "required" }, { names: ["--digest-algo"], arity: "required" }, { names: ["--compress-algo"], arity: "required" }, { names: ["-z"], arity: "required" }, { names: ["--trust-model"], arity: "required" }, { names: ["--keyserver"], arity: "required" }, { names: ["--status-fd"], arity: "required" }, { names: ["--logger-fd"], arity: "required" }, { names: ["--passphrase-fd"], arity: "required" }, { names: ["--command-fd"], arity: "required" }, { names: ["--pinentry-mode"], arity: "required" }, { names: ["--set-filename"], arity: "required" }], partial: true, note: "Operands are the files signed, encrypted or imported. Hundreds of options: partial." },
+        "ssh-keygen": { operation: "write", kind: "getopt", extension: true, source: "https://man.openbsd.org/ssh-keygen", options: [{ names: ["-f"], arity: "required", path: "write" }, { names: ["-s"], arity: "required", path: "read" }, { names: ["-N"], arity: "required" }, { names: ["-P"], arity: "required" }, { names: ["-C"], arity: "required" }, { names: ["-t"], arity: "required" }, { names: ["-b"], arity: "required" }, { names: ["-m"], arity: "required" }, { names: ["-O"], arity: "required" }, { names: ["-Z"], arity: "required" }, { names: ["-a"], arity: "required" }, { names: ["-n"], arity: "required" }, { names: ["-I"], arity: "required" }, { names: ["-V"], arity: "required" }, { names: ["-z"], arity: "required" }, { names: ["-D"], arity: "required" }, { names: ["-E"], arity: "required" }, { names: ["-F"], arity: "required" }, { names: ["-I"], arity: "required" }, { names: ["-r"], arity: "required" }, { names: ["-S"], arity: "required" }, { names: ["-w"], arity: "required" }, { names: ["-Y"], arity: "required" }, { names: ["-J"], arity: "required" }, { names: ["-j"], arity: "required" }, { names: ["-K"], arity: "none" }], longPrefixes: false, partial: true, note: "-f names the key file read or written; operands (with -s, -L, -Y …) are keys and certificates." },
+        script: { operation: "write", kind: "getopt", extension: true, source: "https://man7.org/linux/man-pages/man1/script.1.html", options: [{ names: ["-c", "--command"], arity: "required" }, { names: ["-O", "--log-out"], arity: "required", path: "write" }, { names: ["-I", "--log-in"], arity: "required", path: "write" }, { names: ["-B", "--log-io"], arity: "required", path: "write" }, { names: ["-T", "--log-timing"], arity: "required", path: "write" }, { names: ["-t", "--timing"], arity: "optional", path: "write" }, { names: ["-E", "--echo"], arity: "required" }, { names: ["-m", "--logging-format"], arity: "required" }], operands: ["write"], rest: "none", note: "The operand is the typescript file written." },
+        shuf: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/shuf-invocation.html", options: [{ names: ["-i", "--input-range"], arity: "required" }, { names: ["-n", "--head-count"], arity: "required" }, { names: ["-o", "--output"], arity: "required", path: "write" }, { names: ["--random-source"], arity: "required", path: "read" }, { names: ["-e", "--echo"], arity: "none" }], variants: [{ when: ["-e", "-i"], rest: "none" }], note: "With -e the operands are the lines; with -i there is no file." },
+        join: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/join-invocation.html", options: [{ names: ["-a"], arity: "required" }, { names: ["-e"], arity: "required" }, { names: ["-j"], arity: "required" }, { names: ["-o"], arity: "required" }, { names: ["-t"], arity: "required" }, { names: ["-v"], arity: "required" }, { names: ["-1"], arity: "required" }, { names: ["-2"], arity: "required" }] },
+        iconv: { operation: "read", kind: "getopt", extension: true, source: "https://man7.org/linux/man-pages/man1/iconv.1.html", options: [{ names: ["-f", "--from-code"], arity: "required" }, { names: ["-t", "--to-code"], arity: "required" }, { names: ["-o", "--output"], arity: "required", path: "write" }] },
+        base32: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/base32-invocation.html", options: [{ names: ["-w", "--wrap"], arity: "required" }] },
+        basenc: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/basenc-invocation.html", options: [{ names: ["-w", "--wrap"], arity: "required" }] },
+        cksum: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/cksum-invocation.html", options: [{ names: ["-a", "--algorithm"], arity: "required" }, { names: ["-l", "--length"], arity: "required" }], note: "With -c the files the list names are read (rules/option-effects.json). b2sum and sum read their operands the same way." },
+        ptx: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/ptx-invocation.html", options: [{ names: ["-F", "--flag-truncation"], arity: "required" }, { names: ["-M", "--macro-name"], arity: "required" }, { names: ["-S", "--sentence-regexp"], arity: "required" }, { names: ["-W", "--word-regexp"], arity: "required" }, { names: ["-b", "--break-file"], arity: "required", path: "read" }, { names: ["-g", "--gap-size"], arity: "required" }, { names: ["-i", "--ignore-file"], arity: "required", path: "read" }, { names: ["-o", "--only-file"], arity: "required", path: "read" }, { names: ["-w", "--width"], arity: "required" }, { names: ["-G", "--traditional"], arity: "none" }], variants: [{ when: ["-G"], operands: ["read", "write"], rest: "none" }], note: "With -G (traditional) the second operand is the output file." },
+        look: { operation: "read", kind: "getopt", extension: true, source: "https://man7.org/linux/man-pages/man1/look.1.html", options: [{ names: ["-t", "--terminate"], arity: "required" }], operands: ["none"], rest: "read", note: "`look STRING [FILE…]`." },
+        dos2unix: { operation: "write", kind: "getopt", extension: true, source: "https://waterlan.home.xs4all.nl/dos2unix/dos2unix.htm", options: [{ names: ["-c", "--convmode"], arity: "required" }, { names: ["-n", "--newfile"], arity: "none" }, { names: ["-o", "--oldfile"], arity: "none" }], note: "Files are converted in place; with -n they come in pairs INFILE OUTFILE (both judged as written). unix2dos, mac2unix and unix2mac too." },
+        diff3: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/diffutils/manual/html_node/Invoking-diff3.html", options: [{ names: ["-L", "--label"], arity: "required" }, { names: ["--diff-program"], arity: "required" }] },
+        sdiff: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/diffutils/manual/html_node/Invoking-sdiff.html", options: [{ names: ["-o", "--output"], arity: "required", path: "write" }, { names: ["-w", "--width"], arity: "required" }, { names: ["-I", "--ignore-matching-lines"], arity: "required" }, { names: ["--diff-program"], arity: "required" }, { names: ["--tabsize"], arity: "required" }] },
+        yq: { operation: "read", kind: "getopt", extension: true, source: "https://mikefarah.gitbook.io/yq/", options: [{ names: ["--from-file"], arity: "required", path: "read" }, { names: ["--front-matter"], arity: "required" }, { names: ["-p", "--input-format"], arity: "required" }, { names: ["-o", "--output-format"], arity: "required" }, { names: ["-I", "--indent"], arity: "required" }, { names: ["--expression"], arity: "required" }, { names: ["-s", "--split-exp"], arity: "required" }, { names: ["--properties-separator"], arity: "required" }, { names: ["--lua-prefix"], arity: "required" }, { names: ["--xml-attribute-prefix"], arity: "required" }, { names: ["--xml-content-name"], arity: "required" }, { names: ["-i", "--inplace"], arity: "none" }, { names: ["-n", "--null-input"], arity: "none" }], operands: ["none"], variants: [{ when: ["--expression", "--from-file"], operands: [], rest: "read" }, { when: ["-n"], rest: "none" }], partial: true, note: "mikefarah yq: the first operand is the expression unless --expression or --from-file gives it; -i writes the files (rules/option-effects.json), an expression can `load` others." },
+        tar: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/tar/manual/html_node/All-Options.html", options: [], oldStyleFirst: true, recursiveWith: ["-c", "-r", "-u"], note: "Members to archive are read (recursively); members to extract name files in the directory (-C) extracted into. The option arities are those of rules/option-effects.json, which also judges -f, -C, -T and the rest." }
+      },
+      noPathOperands: ["[", "alias", "basename", "command", "date", "declare", "dirname", "echo", "exit", "export", "expr", "false", "getconf", "hash", "history", "hostname", "id", "jobs", "kill", "local", "nproc", "numfmt", "pgrep", "pkill", "printenv", "printf", "ps", "readonly", "return", "seq", "set", "shift", "shopt", "sleep", "test", "times", "tput", "trap", "true", "type", "typeset", "ulimit", "umask", "unalias", "uname", "unset", "wait", "which", "whoami"],
+      aliases: { bzip2: "gzip", gunzip: "gzip", bunzip2: "gzip", uncompress: "gzip", compress: "gzip", unxz: "xz", lzma: "xz", unlzma: "xz", unzstd: "zstd", bzcat: "zcat", xzcat: "zcat", lzcat: "zcat", zstdcat: "zcat", zless: "zcat", zmore: "zcat", gzcat: "zcat", b2sum: "cksum", sum: "cksum", unix2dos: "dos2unix", mac2unix: "dos2unix", unix2mac: "dos2unix", gpg2: "gpg", zipinfo: "unzip", ginstall: "install", gtar: "tar", bsdtar: "tar" },
+      gitSubcommands: {
+        init: { operation: "create", kind: "getopt", extension: true, source: "https://git-scm.com/docs/git-init", options: [{ names: ["--template"], arity: "required" }, { names: ["--separate-git-dir"], arity: "required", path: "write" }, { names: ["-b", "--initial-branch"], arity: "required" }, { names: ["--object-format"], arity: "required" }, { names: ["--shared"], arity: "optional" }], operands: ["create"], rest: "none" },
+        clone: { operation: "read", kind: "getopt", extension: true, source: "https://git-scm.com/docs/git-clone", options: [{ names: ["-u", "--upload-pack"], arity: "required" }, { names: ["-c", "--config"], arity: "required" }, { names: ["--template"], arity: "required" }, { names: ["--separate-git-dir"], arity: "required", path: "write" }, { names: ["-b", "--branch"], arity: "required" }, { names: ["-o", "--origin"], arity: "required" }, { names: ["--depth"], arity: "required" }, { names: ["--reference"], arity: "required", path: "read" }, { names: ["--reference-if-able"], arity: "required", path: "read" }, { names: ["--filter"], arity: "required" }, { names: ["--shallow-since"], arity: "required" }, { names: ["--shallow-exclude"], arity: "required" }, { names: ["-j", "--jobs"], arity: "required" }, { names: ["--bundle-uri"], arity: "required" }, { names: ["--server-option"], arity: "required" }, { names: ["--recurse-submodules"], arity: "optional" }], operands: ["read", "create"], rest: "none", note: "`git clone REPOSITORY [DIRECTORY]`: a local repository is read; a URL is judged as a relative name." },
+        bundle: { operation: "write", kind: "getopt", extension: true, source: "https://git-scm.com/docs/git-bundle", options: [{ names: ["--version"], arity: "required" }, { names: ["-q", "--quiet"], arity: "none" }], operands: ["none", "write"], rest: "none", note: "`git bundle create|verify|list-heads|unbundle FILE …`: the file is judged as written for every subcommand." },
+        "hash-object": { operation: "read", kind: "getopt", extension: true, source: "https://git-scm.com/docs/git-hash-object", options: [{ names: ["-t"], arity: "required" }, { names: ["--path"], arity: "required" }], note: "--stdin-paths reads the names from standard input (not judged here)." }
       }
     };
   }
@@ -27808,6 +27890,12 @@ var init_permissions2 = __esm({
         "xargs",
         "sudo"
       ],
+      dashedSubcommandPrograms: ["git"],
+      commandEquivalents: {
+        "git send-pack": "git push",
+        "git http-push": "git push",
+        "git subtree push": "git push"
+      },
       optionSynonyms: {
         rm: [["-r", "-R", "--recursive"], ["-f", "--force"], ["-i", "--interactive"], ["-d", "--dir"], ["-v", "--verbose"]],
         cp: [["-r", "-R", "--recursive"], ["-f", "--force"]],
@@ -28516,6 +28604,27 @@ function unescapeUnquoted(text) {
   }
   return out2;
 }
+function hasBareGlobChar(text) {
+  for (let i3 = 0; i3 < text.length; i3++) {
+    const c3 = text[i3];
+    if (c3 === "\\") i3++;
+    else if (c3 === "*" || c3 === "?" || c3 === "[") return true;
+  }
+  return false;
+}
+function splitEscapes(text, out2) {
+  let run3 = "";
+  for (let i3 = 0; i3 < text.length; i3++) {
+    const c3 = text[i3];
+    if (c3 === "\\" && i3 + 1 < text.length) {
+      const n2 = text[++i3];
+      if (run3 !== "") out2.push({ kind: "literal", value: run3, quoted: false });
+      run3 = "";
+      if (n2 !== "\n") out2.push({ kind: "literal", value: n2, quoted: true });
+    } else run3 += c3;
+  }
+  if (run3 !== "") out2.push({ kind: "literal", value: run3, quoted: false });
+}
 function decodeAnsiC(body2) {
   let out2 = "";
   for (let i3 = 0; i3 < body2.length; i3++) {
@@ -28587,7 +28696,8 @@ function collectParts(node, type, start2, end, quoted, out2, sub) {
     case "word":
     case "number": {
       const text = sub(start2, end);
-      out2.push({ kind: "literal", value: quoted ? text : unescapeUnquoted(text), quoted: quoted || text.includes("\\") });
+      if (!quoted && text.includes("\\") && hasBareGlobChar(text)) splitEscapes(text, out2);
+      else out2.push({ kind: "literal", value: quoted ? text : unescapeUnquoted(text), quoted: quoted || text.includes("\\") });
       return;
     }
     case "raw_string":
@@ -28671,6 +28781,31 @@ function toWord(node, source, type) {
     // quadratic in the nesting depth (each level's raw text contains all deeper levels).
     quoted: merged.some((p) => p.quoted)
   };
+}
+function joinWords(first, second, source) {
+  const parts2 = mergeLiterals([...first.parts, ...second.parts]);
+  const isStatic = first.value !== void 0 && second.value !== void 0;
+  return {
+    raw: source.slice(first.span.start, second.span.end),
+    span: { start: first.span.start, end: second.span.end },
+    value: isStatic ? first.value + second.value : void 0,
+    parts: parts2,
+    quoted: first.quoted || second.quoted
+  };
+}
+function joinTouching(words, source) {
+  let out2;
+  for (let i3 = 1; i3 < words.length; i3++) {
+    if (words[i3 - 1].span.end !== words[i3].span.start) continue;
+    out2 = [];
+    for (const w of words) {
+      const last = out2[out2.length - 1];
+      if (last !== void 0 && last.span.end === w.span.start) out2[out2.length - 1] = joinWords(last, w, source);
+      else out2.push(w);
+    }
+    return out2;
+  }
+  return words;
 }
 function hasUnquotedGlob(word) {
   return word.parts.some((p) => p.kind === "literal" && !p.quoted && /[*?[]/.test(p.value));
@@ -28868,7 +29003,7 @@ function arithmeticGaps(parsed) {
     if (d.words.some((w) => w.value !== void 0 && /^-[A-Za-z]*n/.test(w.value))) for (const a2 of d.assignments) bind(a2.name, false);
   }
   for (const l of parsed.loopBindings ?? []) bind(l.name, l.values?.every((w) => numericValue(w, numericStarts)) === true);
-  for (const m of parsed.text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g)) bind(m[1], false);
+  for (const d of parsed.variableChanges?.defaults ?? []) bind(d.name, false);
   const out2 = [];
   for (const u2 of uses) {
     if (u2.unknown !== void 0) {
@@ -28904,7 +29039,7 @@ var init_arithmetic = __esm({
   }
 });
 
-// src/parse/embedded.ts
+// src/parse/stdin-code.ts
 function wordCode(w, source) {
   if (w.value === void 0) return void 0;
   const inner = w.raw.length >= 2 && (w.raw[0] === "'" || w.raw[0] === '"') && w.raw.endsWith(w.raw[0]) ? 1 : 0;
@@ -28912,6 +29047,558 @@ function wordCode(w, source) {
   const exact = source.slice(base, base + w.value.length) === w.value;
   return { text: w.value, base, exact };
 }
+function visibleStdin(cmd, source, siblings) {
+  const out2 = [];
+  for (const r of cmd.redirects) {
+    if (r.heredoc && (r.fd === void 0 || r.fd === "0")) {
+      out2.push({ text: r.heredoc.body, base: r.heredoc.bodySpan.start, exact: true, span: r.heredoc.bodySpan, via: "heredoc", ...!r.heredoc.quoted && /[$`]/.test(r.heredoc.body) ? { expands: true } : {} });
+    } else if (r.operator === "<<<" && r.target) {
+      const c3 = wordCode(r.target, source);
+      if (c3) out2.push({ ...c3, span: r.target.span, via: "here-string" });
+    }
+  }
+  if (out2.length > 0) return out2;
+  const prev = cmd.place?.pipeline?.previous;
+  const p = prev !== void 0 ? siblings?.[prev] : void 0;
+  if (!p) return out2;
+  const name2 = p.name?.value !== void 0 ? commandBasename(p.name.value) : void 0;
+  if ((name2 === "echo" || name2 === "printf") && p.args.length > 0 && p.args.every((a2) => a2.value !== void 0)) {
+    const args2 = p.args.filter((a2, k) => !(k === 0 && name2 === "echo" && /^-[neE]+$/.test(a2.value)));
+    const text = args2.map((a2) => a2.value).join(" ");
+    const span = { start: p.args[0].span.start, end: p.args[p.args.length - 1].span.end };
+    if (args2.length === 1) {
+      const c3 = wordCode(args2[0], source);
+      out2.push({ ...c3, span, via: "pipe" });
+    } else out2.push({ text, base: span.start, exact: false, span, via: "pipe" });
+  } else if (name2 === "cat" && p.args.length === 0) {
+    for (const r of p.redirects) {
+      if (r.heredoc) out2.push({ text: r.heredoc.body, base: r.heredoc.bodySpan.start, exact: true, span: r.heredoc.bodySpan, via: "pipe", ...!r.heredoc.quoted && /[$`]/.test(r.heredoc.body) ? { expands: true } : {} });
+    }
+  }
+  return out2;
+}
+var init_stdin_code = __esm({
+  "src/parse/stdin-code.ts"() {
+    "use strict";
+    init_command_name();
+  }
+});
+
+// rules/commands/interpreters.json
+var interpreters_default;
+var init_interpreters = __esm({
+  "rules/commands/interpreters.json"() {
+    interpreters_default = {
+      $schema: "../schema/interpreters.schema.json",
+      description: "Programs that run code written in the command itself — an option value (`lua -e`, `php -r`, `R -e`), an operand (ed's `!command` file name), or the standard input (a here-string, a heredoc, `echo … |`) — in a language the command model does not read, with how each takes it. Under deny or ask rules such code is never allowed without approval, and a denied program visible in it denies (src/analyses/hidden-code.ts). Code in a file (a script operand, `-f FILE`) is the project's, as a script run by its path is. `shell` entries run shell code and are parsed as embedded code (git filter-branch evaluates its filters with sh). Not here: red (GNU ed's restricted mode refuses `!command`), the shells (src/parse/embedded.ts), and the wrappers whose code is shell code (rules/commands/wrappers.json).",
+      aliases: { python3: "python", python2: "python", pypy: "python", pypy3: "python", nodejs: "node", jimsh: "tclsh" },
+      interpreters: {
+        ed: {
+          language: "ed",
+          runs: "`!command` runs a shell command, also after `e`, `r` and `w` and as a file name",
+          source: "https://www.gnu.org/software/ed/manual/ed_manual.html",
+          optionsWithValue: ["-p", "--prompt"],
+          inertFlags: ["-h", "--help", "-V", "--version", "-r", "--restricted"],
+          operands: "data",
+          codeOperandPattern: "^!",
+          stdin: "always",
+          commandPattern: "!"
+        },
+        dc: {
+          language: "dc",
+          runs: "`!` runs the rest of the line as a shell command",
+          source: "https://www.gnu.org/software/bc/manual/dc-1.05/html_mono/dc.html",
+          codeOptions: ["-e", "--expression"],
+          fileOptions: ["-f", "--file"],
+          inertFlags: ["-h", "--help", "-V", "--version"],
+          operands: "scripts",
+          stdin: "without-code"
+        },
+        m4: {
+          language: "m4",
+          runs: "`syscmd` and `esyscmd` run shell commands",
+          source: "https://www.gnu.org/software/m4/manual/m4.html#Shell-commands",
+          optionsWithValue: ["-D", "--define", "-U", "--undefine", "-I", "--include", "-d", "--debug", "-o", "--error-output", "--debugfile", "-l", "--arglength", "-L", "--nesting-limit", "-t", "--trace", "-F", "--freeze-state", "-R", "--reload-state", "-B", "-H", "-S", "-T", "--hashsize", "--word-regexp", "-W"],
+          inertFlags: ["--help", "--version"],
+          operands: "scripts",
+          stdin: "without-code"
+        },
+        tclsh: {
+          language: "Tcl",
+          runs: "`exec` and `open |…` run programs",
+          source: "https://www.tcl-lang.org/man/tcl/UserCmd/tclsh.htm",
+          optionsWithValue: ["-encoding"],
+          singleDashLong: true,
+          operands: "script",
+          stdin: "without-code"
+        },
+        wish: {
+          language: "Tcl",
+          runs: "`exec` and `open |…` run programs",
+          source: "https://www.tcl-lang.org/man/tcl/UserCmd/wish.htm",
+          optionsWithValue: ["-encoding", "-colormap", "-display", "-geometry", "-name", "-use", "-visual"],
+          singleDashLong: true,
+          operands: "script",
+          stdin: "without-code"
+        },
+        expect: {
+          language: "Tcl (Expect)",
+          runs: "`spawn`, `exec` and `system` run programs",
+          source: "https://core.tcl-lang.org/expect/file?name=expect.man",
+          codeOptions: ["-c"],
+          fileOptions: ["-f"],
+          optionsWithValue: ["-D"],
+          inertFlags: ["-v"],
+          launchers: ["spawn", "system"],
+          operands: "script",
+          stdin: "without-code"
+        },
+        lua: {
+          language: "Lua",
+          runs: "`os.execute` and `io.popen` run shell commands",
+          source: "https://www.lua.org/manual/5.4/manual.html#7",
+          codeOptions: ["-e"],
+          optionsWithValue: ["-l"],
+          inertFlags: ["-v"],
+          operands: "script",
+          stdin: "without-code"
+        },
+        luajit: {
+          language: "Lua",
+          runs: "`os.execute` and `io.popen` run shell commands",
+          source: "https://luajit.org/running.html",
+          codeOptions: ["-e"],
+          optionsWithValue: ["-l", "-b", "-j"],
+          inertFlags: ["-v"],
+          operands: "script",
+          stdin: "without-code"
+        },
+        php: {
+          language: "PHP",
+          runs: "`system`, `exec`, `shell_exec`, `passthru`, `proc_open` and backticks run shell commands",
+          source: "https://www.php.net/manual/en/features.commandline.options.php",
+          codeOptions: ["-r", "--run", "-B", "--process-begin", "-R", "--process-code", "-E", "--process-end"],
+          fileOptions: ["-f", "--file", "-F", "--process-file"],
+          optionsWithValue: ["-c", "--php-ini", "-d", "--define", "-z", "--zend-extension", "-t", "--docroot", "-S", "--server", "--rf", "--rc", "--re", "--rz", "--ri"],
+          inertFlags: ["-v", "--version", "-h", "--help", "-i", "--info", "-m", "--modules", "-l", "--syntax-check"],
+          operands: "script",
+          stdin: "without-code"
+        },
+        R: {
+          language: "R",
+          runs: "`system`, `system2` and `pipe` run programs",
+          source: "https://cran.r-project.org/doc/manuals/r-release/R-intro.html#Invoking-R-from-the-command-line",
+          codeOptions: ["-e"],
+          fileOptions: ["-f", "--file"],
+          optionsWithValue: ["-d", "--debugger", "-g", "--gui", "--encoding", "--min-vsize", "--max-vsize", "--min-nsize", "--max-nsize", "--max-ppsize"],
+          inertFlags: ["--version", "-h", "--help"],
+          operands: "data",
+          stdin: "without-code"
+        },
+        Rscript: {
+          language: "R",
+          runs: "`system`, `system2` and `pipe` run programs",
+          source: "https://stat.ethz.ch/R-manual/R-devel/library/utils/html/Rscript.html",
+          codeOptions: ["-e"],
+          optionsWithValue: ["--default-packages"],
+          inertFlags: ["--version", "--help"],
+          operands: "script",
+          stdin: "never"
+        },
+        emacs: {
+          language: "Emacs Lisp",
+          runs: "`shell-command`, `call-process` and `start-process` run programs",
+          source: "https://www.gnu.org/software/emacs/manual/html_node/emacs/Action-Arguments.html",
+          codeOptions: ["--eval", "-eval", "--execute", "-execute", "-f", "--funcall", "-funcall"],
+          fileOptions: ["-l", "--load", "-load", "--script", "-script", "-x"],
+          optionsWithValue: ["-L", "--directory", "-directory", "--chdir", "--insert", "-insert", "--file", "--find-file", "--visit", "-t", "--terminal", "-d", "--display", "--init-directory", "-u", "--user", "--fg-daemon", "--bg-daemon"],
+          inertFlags: ["--version", "-version", "--help", "-help"],
+          singleDashLong: true,
+          operands: "data",
+          stdin: "never"
+        },
+        julia: {
+          language: "Julia",
+          runs: "`run` and backtick commands run programs",
+          source: "https://docs.julialang.org/en/v1/manual/command-line-interface/",
+          codeOptions: ["-e", "--eval", "-E", "--print"],
+          fileOptions: ["-L", "--load"],
+          optionsWithValue: ["-J", "--sysimage", "-t", "--threads", "-p", "--procs"],
+          inertFlags: ["-v", "--version", "-h", "--help"],
+          operands: "script",
+          stdin: "without-code"
+        },
+        guile: {
+          language: "Scheme (Guile)",
+          runs: "`system` and `open-pipe` run shell commands",
+          source: "https://www.gnu.org/software/guile/manual/html_node/Command_002dline-Options.html",
+          codeOptions: ["-c"],
+          fileOptions: ["-s", "-l"],
+          optionsWithValue: ["-L", "-C", "-e", "-x"],
+          inertFlags: ["-v", "--version", "-h", "--help"],
+          operands: "script",
+          stdin: "without-code"
+        },
+        python: {
+          language: "Python",
+          runs: "`os.system`, `subprocess` and `os.exec*` run programs",
+          source: "https://docs.python.org/3/using/cmdline.html",
+          codeOptions: ["-c"],
+          fileOptions: ["-m"],
+          optionsWithValue: ["-W", "-X", "--check-hash-based-pycs"],
+          inertFlags: ["-V", "--version", "-h", "--help"],
+          operands: "script",
+          stdin: "without-code"
+        },
+        perl: {
+          language: "Perl",
+          runs: "`system`, `exec`, backticks and `open` with a pipe run programs",
+          source: "https://perldoc.perl.org/perlrun",
+          codeOptions: ["-e", "-E"],
+          optionsWithValue: ["-I", "-M", "-m"],
+          inertFlags: ["-v", "-V", "--version", "-h", "--help"],
+          operands: "script",
+          stdin: "without-code"
+        },
+        ruby: {
+          language: "Ruby",
+          runs: "`system`, `exec`, `spawn` and backticks run programs",
+          source: "https://docs.ruby-lang.org/en/master/ruby/options_md.html",
+          codeOptions: ["-e"],
+          optionsWithValue: ["-I", "-r", "--require", "-C", "-E", "--encoding", "--enable", "--disable"],
+          inertFlags: ["-v", "--version", "-h", "--help"],
+          operands: "script",
+          stdin: "without-code"
+        },
+        node: {
+          language: "JavaScript",
+          runs: "`child_process` runs programs",
+          source: "https://nodejs.org/api/cli.html",
+          codeOptions: ["-e", "--eval", "-p", "--print"],
+          optionsWithValue: ["-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file", "--input-type", "-C", "--conditions", "--inspect-port", "--title", "--max-old-space-size", "--stack-size"],
+          inertFlags: ["-v", "--version", "-h", "--help", "-c", "--check"],
+          operands: "script",
+          stdin: "without-code"
+        },
+        sqlite3: {
+          language: "SQLite shell input",
+          runs: "`.shell`, `.system`, `.once |cmd`, `.output |cmd`, `.import |cmd` and `edit()` run programs; `.load` and `load_extension()` load code",
+          source: "https://sqlite.org/cli.html",
+          codeOptions: ["-cmd", "--cmd"],
+          fileOptions: ["-init", "--init"],
+          optionsWithValue: ["-separator", "--separator", "-newline", "--newline", "-nullvalue", "--nullvalue", "-vfs", "--vfs", "-maxsize", "--maxsize", "-mmap", "--mmap", "-escape", "--escape"],
+          inertFlags: ["-version", "--version", "-help", "--help"],
+          singleDashLong: true,
+          operands: "data",
+          codeOperandsFrom: 2,
+          stdin: "without-code-operands",
+          launchers: [".shell", ".system", ".sh"],
+          commandPattern: "(?:^|\\n|;)\\s*\\.[a-z]|\\bedit\\s*\\(|load_extension"
+        },
+        groff: {
+          language: "roff",
+          runs: "in unsafe mode (`-U`) the `.sy`, `.pso` and `.pi` requests run shell commands",
+          source: "https://www.gnu.org/software/groff/manual/groff.html.node/I_002fO.html",
+          requiresFlags: ["-U"],
+          launchers: [".sy", ".pso", ".pi"],
+          optionsWithValue: ["-m", "-M", "-T", "-P", "-I", "-d", "-f", "-F", "-n", "-o", "-r", "-w", "-W", "-K", "-D", "-L"],
+          inertFlags: ["-v", "--version", "-h", "--help"],
+          operands: "scripts",
+          stdin: "without-code"
+        },
+        nroff: {
+          language: "roff",
+          runs: "in unsafe mode (`-U`) the `.sy`, `.pso` and `.pi` requests run shell commands",
+          source: "https://www.gnu.org/software/groff/manual/groff.html.node/I_002fO.html",
+          requiresFlags: ["-U"],
+          launchers: [".sy", ".pso", ".pi"],
+          optionsWithValue: ["-m", "-M", "-T", "-P", "-d", "-n", "-o", "-r", "-w", "-W", "-K"],
+          inertFlags: ["-v", "--version", "-h", "--help"],
+          operands: "scripts",
+          stdin: "without-code"
+        },
+        troff: {
+          language: "roff",
+          runs: "in unsafe mode (`-U`) the `.sy`, `.pso` and `.pi` requests run shell commands",
+          source: "https://www.gnu.org/software/groff/manual/groff.html.node/I_002fO.html",
+          requiresFlags: ["-U"],
+          launchers: [".sy", ".pso", ".pi"],
+          optionsWithValue: ["-m", "-M", "-T", "-d", "-f", "-F", "-n", "-o", "-r", "-w", "-W"],
+          inertFlags: ["-v", "--version", "-h", "--help"],
+          operands: "scripts",
+          stdin: "without-code"
+        },
+        "git ls-remote": {
+          language: "shell",
+          runs: "git runs the program named by the option with sh on the local side of the transport",
+          source: "https://git-scm.com/docs/git-ls-remote",
+          codeOptions: ["--upload-pack", "--exec"],
+          optionsWithValue: ["--sort", "-o", "--server-option"],
+          operands: "data",
+          stdin: "never",
+          shell: true
+        },
+        "git fetch-pack": {
+          language: "shell",
+          runs: "git runs the program named by the option with sh on the local side of the transport",
+          source: "https://git-scm.com/docs/git-fetch-pack",
+          codeOptions: ["--upload-pack", "--exec"],
+          optionsWithValue: ["--depth", "--shallow-since", "--shallow-exclude"],
+          operands: "data",
+          stdin: "never",
+          shell: true
+        },
+        "git send-pack": {
+          language: "shell",
+          runs: "git runs the program named by the option with sh on the local side of the transport",
+          source: "https://git-scm.com/docs/git-send-pack",
+          codeOptions: ["--receive-pack", "--exec"],
+          optionsWithValue: ["--push-option", "--signed", "--force-with-lease"],
+          operands: "data",
+          stdin: "never",
+          shell: true
+        },
+        "git fetch": {
+          language: "shell",
+          runs: "git runs the program named by the option with sh on the local side of the transport",
+          source: "https://git-scm.com/docs/git-fetch",
+          codeOptions: ["--upload-pack"],
+          optionsWithValue: ["--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--refmap", "-o", "--server-option", "--negotiation-tip", "--filter"],
+          operands: "data",
+          stdin: "never",
+          shell: true
+        },
+        "git pull": {
+          language: "shell",
+          runs: "git runs the program named by the option with sh on the local side of the transport",
+          source: "https://git-scm.com/docs/git-pull",
+          codeOptions: ["--upload-pack"],
+          optionsWithValue: ["--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "-o", "--server-option", "-s", "--strategy", "-X", "--strategy-option"],
+          operands: "data",
+          stdin: "never",
+          shell: true
+        },
+        "git clone": {
+          language: "shell",
+          runs: "git runs the program named by the option with sh on the local side of the transport",
+          source: "https://git-scm.com/docs/git-clone",
+          codeOptions: ["-u", "--upload-pack"],
+          optionsWithValue: ["-b", "--branch", "-o", "--origin", "--depth", "--reference", "--filter", "-c", "--config", "--template", "--separate-git-dir", "-j", "--jobs", "--shallow-since", "--shallow-exclude", "--server-option"],
+          operands: "data",
+          stdin: "never",
+          shell: true
+        },
+        "git push": {
+          language: "shell",
+          runs: "git runs the program named by the option with sh on the local side of the transport",
+          source: "https://git-scm.com/docs/git-push",
+          codeOptions: ["--receive-pack", "--exec"],
+          optionsWithValue: ["--repo", "-o", "--push-option", "--force-with-lease", "--signed"],
+          operands: "data",
+          stdin: "never",
+          shell: true
+        },
+        "git filter-branch": {
+          language: "shell",
+          runs: "each filter is evaluated by sh for every commit rewritten",
+          source: "https://git-scm.com/docs/git-filter-branch",
+          codeOptions: ["--setup", "--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter"],
+          optionsWithValue: ["--subdirectory-filter", "-d", "--original", "--state-branch"],
+          operands: "data",
+          stdin: "never",
+          shell: true
+        }
+      }
+    };
+  }
+});
+
+// src/parse/interpreters.ts
+function gitSubcommand(args2) {
+  for (let i3 = 0; i3 < args2.length; i3++) {
+    const v = args2[i3].value;
+    if (v === void 0) return void 0;
+    if (GIT_VALUE_OPTIONS.has(v)) {
+      i3++;
+      continue;
+    }
+    if (v.startsWith("-")) continue;
+    return { name: v, index: i3 };
+  }
+  return void 0;
+}
+function lookup(name2, args2) {
+  if (name2 === "git") {
+    const sub = gitSubcommand(args2);
+    if (!sub) return void 0;
+    const key2 = `git ${sub.name}`;
+    const spec2 = SPECS.get(key2);
+    return spec2 ? { key: key2, spec: spec2, args: args2.slice(sub.index + 1) } : void 0;
+  }
+  let key = ALIASES.get(name2) ?? name2;
+  let spec = SPECS.get(key);
+  if (!spec) {
+    const bare = name2.replace(/-?[0-9][0-9.]*$/, "");
+    if (bare !== name2 && bare !== "") {
+      key = ALIASES.get(bare) ?? bare;
+      spec = SPECS.get(key);
+    }
+  }
+  return spec ? { key, spec, args: args2 } : void 0;
+}
+function interpreterKnown(name2) {
+  return lookup(name2, []) !== void 0;
+}
+function mayBeOption(w) {
+  const first = w.parts[0];
+  return !(first && first.kind === "literal" && first.value !== "" && !first.value.startsWith("-"));
+}
+function interpreterCode(cmd, source, siblings) {
+  const resolved2 = resolveCommand(cmd);
+  if (!resolved2) return void 0;
+  const found = lookup(resolved2.name, resolved2.args);
+  if (!found) return void 0;
+  const { key, spec, args: args2 } = found;
+  const has = (list, o2) => list?.includes(o2) ?? false;
+  const code = [];
+  let hidden2;
+  let inert = false;
+  let codeOption = false;
+  let file = false;
+  let stdinOperand = false;
+  let required = spec.requiresFlags === void 0;
+  let operandCount = 0;
+  let codeOperand = false;
+  const piece = (w, via, cut = 0) => {
+    codeOption = true;
+    if (w.value === void 0) {
+      hidden2 ??= `the code of \`${via}\` is not known before the command runs`;
+      return;
+    }
+    if (cut === 0) {
+      const c3 = wordCode(w, source);
+      code.push({ ...c3, span: w.span, via });
+    } else code.push({ text: w.value.slice(cut), base: w.span.start, exact: false, span: w.span, via });
+  };
+  let options = true;
+  scan: for (let i3 = 0; i3 < args2.length; i3++) {
+    const w = args2[i3];
+    const v = w.value;
+    if (options && v === void 0) {
+      const first = w.parts[0];
+      const lead2 = first?.kind === "literal" ? first.value : "";
+      const name2 = lead2.startsWith("--") ? lead2.slice(0, lead2.includes("=") ? lead2.indexOf("=") : lead2.length) : lead2.length >= 2 && lead2.startsWith("-") && !spec.singleDashLong ? lead2.slice(0, 2) : lead2;
+      if (name2.startsWith("-") && has(spec.codeOptions, name2)) {
+        codeOption = true;
+        hidden2 ??= `the code of \`${name2}\` is not known before the command runs`;
+        continue;
+      }
+    }
+    if (options && v === void 0 && mayBeOption(w) && !spec.shell) {
+      hidden2 ??= `\`${w.raw.slice(0, 40)}\` is not known before the command runs and may be an option that gives code`;
+      continue;
+    }
+    if (options && v === "--") {
+      options = false;
+      continue;
+    }
+    if (options && v?.startsWith("-") && v.length > 1) {
+      const eq = v.indexOf("=");
+      const whole = v.startsWith("--") || spec.singleDashLong === true || [spec.codeOptions, spec.fileOptions, spec.optionsWithValue, spec.inertFlags].some((l) => has(l, v));
+      if (whole) {
+        const name2 = v.startsWith("--") && eq > 0 ? v.slice(0, eq) : v;
+        const attached = v.startsWith("--") && eq > 0;
+        if (has(spec.inertFlags, name2)) inert = true;
+        if (has(spec.requiresFlags, name2)) required = true;
+        if (has(spec.codeOptions, name2)) {
+          if (attached) piece(w, name2, eq + 1);
+          else if (args2[i3 + 1]) piece(args2[++i3], name2);
+        } else if (has(spec.fileOptions, name2)) {
+          file = true;
+          if (!attached) i3++;
+          if (spec.operands === "script") break;
+        } else if (has(spec.optionsWithValue, name2) && !attached) i3++;
+        continue;
+      }
+      for (let k = 1; k < v.length; k++) {
+        const o2 = `-${v[k]}`;
+        const rest = v.slice(k + 1);
+        if (has(spec.inertFlags, o2)) inert = true;
+        if (has(spec.requiresFlags, o2)) required = true;
+        if (has(spec.codeOptions, o2)) {
+          if (rest !== "") piece(w, o2, k + 1);
+          else if (args2[i3 + 1]) piece(args2[++i3], o2);
+          continue scan;
+        }
+        if (has(spec.fileOptions, o2)) {
+          file = true;
+          if (rest === "") i3++;
+          if (spec.operands === "script") break scan;
+          continue scan;
+        }
+        if (has(spec.optionsWithValue, o2)) {
+          if (rest === "") i3++;
+          continue scan;
+        }
+      }
+      continue;
+    }
+    if (v === "-") {
+      stdinOperand = true;
+      if (spec.operands === "script") break;
+      continue;
+    }
+    operandCount++;
+    if (spec.codeOperandsFrom !== void 0 && operandCount >= spec.codeOperandsFrom) {
+      codeOperand = true;
+      piece(w, "operand");
+      continue;
+    }
+    if (spec.codeOperandPattern !== void 0) {
+      if (v === void 0) hidden2 ??= `the operand \`${w.raw.slice(0, 40)}\` is not known before the command runs and may be code`;
+      else if (new RegExp(spec.codeOperandPattern).test(v)) piece(w, "operand");
+    }
+    if (spec.operands === "script") {
+      file = true;
+      break;
+    }
+    if (spec.operands === "scripts") file = true;
+  }
+  if (inert || !required) return void 0;
+  const readsStdin = spec.stdin === "always" || stdinOperand || spec.stdin === "without-code" && !codeOption && !file || spec.stdin === "without-code-operands" && !codeOperand;
+  if (readsStdin) {
+    const seen = visibleStdin(cmd, source, siblings);
+    for (const s of seen) {
+      code.push({ text: s.text, span: s.span, base: s.base, exact: s.exact, via: s.via });
+      if (s.expands) hidden2 ??= `bash expands the ${s.via === "pipe" ? "piped " : ""}heredoc before \`${resolved2.name}\` reads it`;
+    }
+    if (seen.length === 0 && !cmd.redirects.some((r) => (r.operator === "<" || r.operator === "<>") && (r.fd === void 0 || r.fd === "0"))) {
+      if (cmd.redirects.some((r) => r.operator === "<<<")) hidden2 ??= "its standard input is a here-string that is not known before the command runs";
+      else hidden2 ??= cmd.place?.pipeline && cmd.place.pipeline.stage > 0 ? "it reads its code from a pipe whose content is not visible here" : "it reads its code from its standard input, which is not visible here";
+    }
+  }
+  if (code.length === 0 && hidden2 === void 0) return void 0;
+  if (hidden2 === void 0 && spec.commandPattern !== void 0) {
+    const re4 = new RegExp(spec.commandPattern);
+    if (!code.some((c3) => re4.test(c3.text))) return void 0;
+  }
+  const span = code[0]?.span ?? cmd.span;
+  return { key, spec, code, ...hidden2 !== void 0 ? { hidden: hidden2 } : {}, span };
+}
+var SPECS, ALIASES, GIT_VALUE_OPTIONS;
+var init_interpreters2 = __esm({
+  "src/parse/interpreters.ts"() {
+    "use strict";
+    init_interpreters();
+    init_command_name();
+    init_stdin_code();
+    SPECS = new Map(Object.entries(interpreters_default.interpreters));
+    ALIASES = new Map(Object.entries(interpreters_default.aliases ?? {}));
+    GIT_VALUE_OPTIONS = /* @__PURE__ */ new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--attr-source", "--list-cmds"]);
+  }
+});
+
+// src/parse/embedded.ts
 function shellInvocation(args2) {
   let sawC = false;
   for (let i3 = 0; i3 < args2.length; i3++) {
@@ -28992,34 +29679,7 @@ function levelCode(level, source) {
   return out2;
 }
 function stdinCode(cmd, source, siblings) {
-  const out2 = [];
-  for (const r of cmd.redirects) {
-    if (r.heredoc && (r.fd === void 0 || r.fd === "0")) {
-      out2.push({ text: r.heredoc.body, base: r.heredoc.bodySpan.start, exact: true, span: r.heredoc.bodySpan, via: "heredoc" });
-    } else if (r.operator === "<<<" && r.target) {
-      const c3 = wordCode(r.target, source);
-      if (c3) out2.push({ ...c3, span: r.target.span, via: "here-string" });
-    }
-  }
-  if (out2.length > 0) return out2;
-  const prev = cmd.place?.pipeline?.previous;
-  const p = prev !== void 0 ? siblings?.[prev] : void 0;
-  if (!p) return out2;
-  const name2 = p.name?.value !== void 0 ? commandBasename(p.name.value) : void 0;
-  if ((name2 === "echo" || name2 === "printf") && p.args.length > 0 && p.args.every((a2) => a2.value !== void 0)) {
-    const args2 = p.args.filter((a2, k) => !(k === 0 && name2 === "echo" && /^-[neE]+$/.test(a2.value)));
-    const text = args2.map((a2) => a2.value).join(" ");
-    const span = { start: p.args[0].span.start, end: p.args[p.args.length - 1].span.end };
-    if (args2.length === 1) {
-      const c3 = wordCode(args2[0], source);
-      out2.push({ ...c3, span, via: "pipe" });
-    } else out2.push({ text, base: span.start, exact: false, span, via: "pipe" });
-  } else if (name2 === "cat" && p.args.length === 0) {
-    for (const r of p.redirects) {
-      if (r.heredoc) out2.push({ text: r.heredoc.body, base: r.heredoc.bodySpan.start, exact: true, span: r.heredoc.bodySpan, via: "pipe" });
-    }
-  }
-  return out2;
+  return visibleStdin(cmd, source, siblings).map(({ expands: _expands, ...c3 }) => c3);
 }
 function embeddedCode(cmd, source, siblings) {
   const words = cmd.name ? [cmd.name, ...cmd.args] : [];
@@ -29030,6 +29690,11 @@ function embeddedCode(cmd, source, siblings) {
   const resolved2 = resolveCommand(cmd);
   if (!resolved2) return fromLevels;
   const out2 = [...fromLevels];
+  const interpreted2 = interpreterCode(cmd, source, siblings);
+  if (interpreted2?.spec.shell) {
+    for (const c3 of interpreted2.code) out2.push({ text: c3.text, base: c3.base, exact: c3.exact, span: c3.span, via: `${interpreted2.key} ${c3.via}` });
+    return out2;
+  }
   if (resolved2.name === "eval") {
     const words2 = resolved2.args;
     if (words2.length === 0 || words2.some((w) => w.value === void 0)) return out2;
@@ -29160,6 +29825,8 @@ var init_embedded = __esm({
     "use strict";
     init_arithmetic();
     init_command_name();
+    init_stdin_code();
+    init_interpreters2();
     SHELLS = /* @__PURE__ */ new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);
     SHELL_VALUE_OPTIONS = /* @__PURE__ */ new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]);
     EMBEDDED_LIMITS = {
@@ -29461,8 +30128,8 @@ function abstractWord(w, afterDashDash = false) {
   const glob2 = provenance.includes("glob");
   const first = w.parts[0];
   const leadsLiteral = first?.kind === "literal" && first.value !== "" && !first.value.startsWith("-") && !(!first.quoted && /^[*?[]/.test(first.value));
-  const mayBeOption = afterDashDash ? false : w.value !== void 0 && !glob2 ? w.value.startsWith("-") : !leadsLiteral;
-  return { word: w, kind: dynamic ? "unknown" : glob2 ? "glob" : "literal", provenance, mayBeOption };
+  const mayBeOption2 = afterDashDash ? false : w.value !== void 0 && !glob2 ? w.value.startsWith("-") : !leadsLiteral;
+  return { word: w, kind: dynamic ? "unknown" : glob2 ? "glob" : "literal", provenance, mayBeOption: mayBeOption2 };
 }
 function substituteWord(word, subst) {
   if (!word.parts.some((p) => p.kind === "parameter" && subst.has(p.name) && p.plain === true) && !word.parts.some((p) => p.kind === "dynamic" && p.node === "process_substitution" && word.parts.length === 1)) return word;
@@ -29582,18 +30249,12 @@ function staleValue(bindings, name2) {
   const b = bindings.get(base);
   if (b) b.dynamic = true;
 }
-function variableChanges(text) {
-  const assigns = /* @__PURE__ */ new Map();
-  const other = /* @__PURE__ */ new Set();
-  for (const m of text.matchAll(ASSIGN_FORM)) assigns.set(m[1], (assigns.get(m[1]) ?? 0) + 1);
-  for (const m of text.matchAll(INC_DEC_BEFORE)) other.add(m[1]);
-  for (const m of text.matchAll(INC_DEC_AFTER)) other.add(m[1]);
-  for (const m of text.matchAll(DEFAULT_ASSIGN)) other.add(m[1] ?? m[2]);
-  for (const m of text.matchAll(UNSET)) for (const n2 of m[1].matchAll(NAME_IN_UNSET)) other.add(n2[0]);
-  return { assigns, other };
-}
 function changedElsewhere(changes, name2, count2) {
   return (changes.assigns.get(name2) ?? 0) > count2 || changes.other.has(name2);
+}
+function changesOf(parsed, names2) {
+  if (parsed.variableChanges) return parsed.variableChanges;
+  return { assigns: /* @__PURE__ */ new Map(), other: new Set(names2), defaults: [], descriptors: [], arithmetic: [] };
 }
 function buildModel(parsed, options = {}) {
   const text = parsed.text;
@@ -29653,15 +30314,11 @@ function buildModel(parsed, options = {}) {
       if (e.enclosing.kind === "for" && e.enclosing.name !== void 0 && codeLoadingVariable(e.enclosing.name)) setsLoader(e.enclosing.span, `\`for ${e.enclosing.name}\``, e.enclosing.name);
     }
   }
-  for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g)) {
-    if (codeLoadingVariable(m[1])) setsLoader({ start: m.index, end: m.index + m[0].length }, `\`\${${m[1]}:=…}\``, m[1]);
-  }
-  for (const m of text.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}(?=[<>])/g)) {
-    if (codeLoadingVariable(m[1])) setsLoader({ start: m.index, end: m.index + m[0].length }, `\`{${m[1]}}\` before a redirection`, m[1]);
-  }
-  for (const region of text.matchAll(/\(\(([\s\S]*?)\)\)|\[\[([\s\S]*?)\]\]|\$\[([^\]]*)\]|\[([^\]\n]*)\]/g)) {
-    const inner = region[1] ?? region[2] ?? region[3] ?? region[4] ?? "";
-    arithmeticAssigns(inner, region.index + region[0].indexOf(inner));
+  const recorded = parsed.variableChanges;
+  if (recorded) {
+    for (const d of recorded.defaults) if (codeLoadingVariable(d.name)) setsLoader(d.span, `\`\${${d.name}:=…}\``, d.name);
+    for (const d of recorded.descriptors) if (codeLoadingVariable(d.name) && (text[d.span.end] === "<" || text[d.span.end] === ">")) setsLoader(d.span, `\`{${d.name}}\` before a redirection`, d.name);
+    for (const a2 of recorded.arithmetic) if (codeLoadingVariable(a2.name)) setsLoader(a2.span, `The arithmetic \`${a2.text}\``, a2.name);
   }
   for (const c3 of all) if (c3.name?.value === "let") for (const a2 of c3.args) arithmeticAssigns(a2.raw, a2.span.start);
   function arithmeticAssigns(inner, at) {
@@ -29713,8 +30370,7 @@ function buildModel(parsed, options = {}) {
       if (e.enclosing.kind === "for" && e.enclosing.name !== void 0) staleValue(bindings, e.enclosing.name);
     }
   }
-  for (const m of text.matchAll(/\b(?:for|select|coproc)\s+([A-Za-z_][A-Za-z0-9_]*)/g)) staleValue(bindings, m[1]);
-  const changes = bindings.size > 0 ? variableChanges(text) : void 0;
+  const changes = bindings.size > 0 ? changesOf(parsed, bindings.keys()) : void 0;
   for (const [name2, b] of bindings) {
     if (b.dynamic) continue;
     if (changedElsewhere(changes, name2, b.count)) b.dynamic = true;
@@ -29898,7 +30554,7 @@ function buildModel(parsed, options = {}) {
   gaps.sort((a2, b) => a2.span.start - b.span.start);
   return { text, commands: out2, gaps, environmentReads };
 }
-var SHELLS2, RESERVED, staticValue, OPAQUE_BUILTINS, SUBSCRIPT_CODE, IFS_WHITESPACE, SPECIAL_BUILTINS, IDENT, ASSIGN_FORM, INC_DEC_BEFORE, INC_DEC_AFTER, DEFAULT_ASSIGN, UNSET, NAME_IN_UNSET;
+var SHELLS2, RESERVED, staticValue, OPAQUE_BUILTINS, SUBSCRIPT_CODE, IFS_WHITESPACE, SPECIAL_BUILTINS;
 var init_build = __esm({
   "src/model/build.ts"() {
     "use strict";
@@ -29926,13 +30582,6 @@ var init_build = __esm({
     SUBSCRIPT_CODE = /\[[^\]]*(?:\$\(|`|\$\{)/;
     IFS_WHITESPACE = /[ \t\n]+/;
     SPECIAL_BUILTINS = /* @__PURE__ */ new Set([":", ".", "source", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset"]);
-    IDENT = "[A-Za-z_][A-Za-z0-9_]*";
-    ASSIGN_FORM = new RegExp(`(?<![\\w$-])(${IDENT})(?=\\s*(?:\\[|(?:[-+*/%&|^]|<<|>>|\\*\\*)?=(?!=)))`, "g");
-    INC_DEC_BEFORE = new RegExp(`(?:\\+\\+|--)\\s*(${IDENT})`, "g");
-    INC_DEC_AFTER = new RegExp(`(?<![\\w$])(${IDENT})(?=\\s*(?:\\+\\+|--))`, "g");
-    DEFAULT_ASSIGN = new RegExp(`\\$\\{(${IDENT}):?=|\\{(${IDENT})\\}\\s*[<>]`, "g");
-    UNSET = /\bunset\b([^;&|\n]*)/g;
-    NAME_IN_UNSET = new RegExp(`(?<![\\w$])${IDENT}`, "g");
   }
 });
 
@@ -30486,8 +31135,879 @@ var init_sed = __esm({
   }
 });
 
+// rules/option-effects.json
+var option_effects_default;
+var init_option_effects = __esm({
+  "rules/option-effects.json"() {
+    option_effects_default = {
+      $schema: "./schema/option-effects.schema.json",
+      description: "Options and operand forms that write a file, run a program, read a file or reach the network, per program, as each program's parser reads them (src/analyses/option-spelling.ts: clusters, attached values, unambiguous long prefixes unless longPrefixes is false). Options without an effect are listed when they take a value, so the value word is not read as an option or operand. Regular expressions are matched without case. `environment`: variables whose value names a program that the command runs.",
+      environment: {
+        PAGER: "exec",
+        GIT_PAGER: "exec",
+        MANPAGER: "exec",
+        SYSTEMD_PAGER: "exec",
+        LESSOPEN: "exec",
+        LESSCLOSE: "exec",
+        EDITOR: "exec",
+        VISUAL: "exec",
+        GIT_EDITOR: "exec",
+        GIT_SEQUENCE_EDITOR: "exec",
+        GIT_EXTERNAL_DIFF: "exec",
+        GIT_SSH: "exec",
+        GIT_SSH_COMMAND: "exec",
+        GIT_ASKPASS: "exec",
+        SSH_ASKPASS: "exec",
+        GIT_EXEC_PATH: "exec",
+        GIT_CONFIG_PARAMETERS: "exec",
+        GIT_CONFIG_GLOBAL: "exec",
+        GIT_CONFIG_SYSTEM: "exec",
+        GIT_CONFIG: "exec",
+        GIT_DIR: "exec",
+        GIT_PROXY_COMMAND: "exec",
+        BASH_ENV: "exec",
+        ENV: "exec",
+        PROMPT_COMMAND: "exec",
+        LD_PRELOAD: "exec",
+        LD_LIBRARY_PATH: "exec",
+        LD_AUDIT: "exec",
+        PYTHONSTARTUP: "exec",
+        PYTHONPATH: "exec",
+        PYTHONHOME: "exec",
+        NODE_OPTIONS: "exec",
+        NODE_PATH: "exec",
+        PERL5OPT: "exec",
+        PERL5LIB: "exec",
+        RUBYOPT: "exec",
+        RUBYLIB: "exec",
+        TAR_OPTIONS: "exec",
+        GREP_OPTIONS: "exec",
+        RIPGREP_CONFIG_PATH: "exec",
+        LESSKEYIN: "exec",
+        MAKEFLAGS: "exec",
+        MFLAGS: "exec",
+        MAKEFILES: "exec",
+        npm_config_script_shell: "exec",
+        NPM_CONFIG_SCRIPT_SHELL: "exec",
+        npm_config_userconfig: "exec",
+        GOFLAGS: "exec",
+        CURL_HOME: "exec",
+        WGETRC: "exec",
+        SHELL: "exec"
+      },
+      aliases: {
+        sha1sum: "md5sum",
+        sha224sum: "md5sum",
+        sha256sum: "md5sum",
+        sha384sum: "md5sum",
+        sha512sum: "md5sum",
+        b2sum: "md5sum",
+        pidwait: "pgrep",
+        nvim: "vim",
+        vi: "vim",
+        ex: "vim",
+        view: "vim",
+        vimdiff: "vim",
+        rvim: "vim",
+        gvim: "vim",
+        gawk: "awk",
+        mawk: "awk",
+        nawk: "awk",
+        "busybox-awk": "awk",
+        python3: "python",
+        python2: "python",
+        pypy: "python",
+        pypy3: "python",
+        gsed: "sed",
+        gtar: "tar",
+        bsdtar: "tar",
+        gmake: "make",
+        pnpm: "npm",
+        yarn: "npm",
+        more: "less",
+        chown: "chmod",
+        chgrp: "chmod",
+        egrep: "grep",
+        fgrep: "grep",
+        zgrep: "grep",
+        ggrep: "grep",
+        gfind: "find"
+      },
+      programs: {
+        git: {
+          source: "https://git-scm.com/docs/git#_options",
+          longPrefixes: false,
+          stopAtOperand: true,
+          options: [
+            { names: ["-c"], arity: "required", effect: "exec", target: "none", unlessValue: "^(?:color\\.[a-z0-9.-]+|user\\.(?:name|email|signingkey)|author\\.(?:name|email)|committer\\.(?:name|email)|log\\.[a-z]+|advice\\.[a-z]+|init\\.defaultbranch|i18n\\.[a-z]+|core\\.(?:quotepath|autocrlf|safecrlf|eol|filemode|ignorecase|abbrev|whitespace|precomposeunicode|longpaths)|diff\\.(?:renames|renamelimit|algorithm|context|interhunkcontext|noprefix|mnemonicprefix|relative|indentheuristic|colormoved|suppressblankempty|statgraphwidth|dirstat)|status\\.(?:short|branch|showuntrackedfiles|relativepaths)|grep\\.(?:linenumber|column|patterntype|extendedregexp|fullname)|blame\\.(?:date|coloring|showemail)|format\\.pretty|pretty\\.[a-z0-9_-]+)(?:=|$)", note: "a configuration key set for this run can name a program git runs (core.pager, core.sshCommand, core.fsmonitor, diff.external, alias.x=!cmd, …); only keys known to be inert pass" },
+            { names: ["--config-env"], arity: "required", effect: "exec", target: "none", note: "sets a configuration key from an environment variable" },
+            { names: ["--exec-path"], arity: "optional", effect: "exec", target: "none", valuePattern: ".", note: "with a value, git runs its subcommands from that directory" },
+            { names: ["--git-dir"], arity: "required", effect: "read", note: "that repository's config can name programs git runs", also: [{ effect: "exec", target: "none", note: "the config of the repository there can name programs git runs (core.fsmonitor, pagers, diff drivers)" }] },
+            { names: ["--work-tree"], arity: "required", effect: "read", also: [{ effect: "exec", target: "none", note: "git reads the attributes there, which select diff and filter drivers" }] },
+            { names: ["-C"], arity: "required", effect: "read", note: "git runs in that directory, with the config of the repository there", also: [{ effect: "exec", target: "none", note: "the config of the repository there can name programs git runs (core.fsmonitor, pagers, diff drivers)" }] },
+            { names: ["--namespace", "--super-prefix", "--list-cmds", "--attr-source"], arity: "required" },
+            { names: ["-p", "--paginate"], arity: "none" }
+          ],
+          subcommands: {
+            diff: {
+              source: "https://git-scm.com/docs/git-diff",
+              options: [
+                { names: ["--output"], arity: "required", effect: "write" },
+                { names: ["--ext-diff"], arity: "none", effect: "exec", target: "none", note: "runs the external diff program named in the config or GIT_EXTERNAL_DIFF" },
+                { names: ["--textconv"], arity: "none", effect: "exec", target: "none", note: "runs textconv filters named in the config" },
+                { names: ["-O"], arity: "required", effect: "read" },
+                { names: ["--relative", "--src-prefix", "--dst-prefix", "--line-prefix", "-S", "-G", "--find-object", "--color-moved", "--ws-error-highlight", "--word-diff-regex", "--anchored", "--diff-filter", "--submodule"], arity: "optional" }
+              ]
+            },
+            log: {
+              source: "https://git-scm.com/docs/git-log",
+              options: [
+                { names: ["--output"], arity: "required", effect: "write" },
+                { names: ["--ext-diff"], arity: "none", effect: "exec", target: "none" },
+                { names: ["--textconv"], arity: "none", effect: "exec", target: "none" },
+                { names: ["-O"], arity: "required", effect: "read" },
+                { names: ["-n", "--max-count", "--skip", "--since", "--after", "--until", "--before", "--author", "--committer", "--grep", "--format", "--pretty", "-S", "-G", "-L"], arity: "required" }
+              ]
+            },
+            show: {
+              source: "https://git-scm.com/docs/git-show",
+              options: [
+                { names: ["--output"], arity: "required", effect: "write" },
+                { names: ["--ext-diff"], arity: "none", effect: "exec", target: "none" },
+                { names: ["--textconv"], arity: "none", effect: "exec", target: "none" },
+                { names: ["-O"], arity: "required", effect: "read" },
+                { names: ["--format", "--pretty"], arity: "required" }
+              ]
+            },
+            "diff-tree": { source: "https://git-scm.com/docs/git-diff-tree", options: [{ names: ["--output"], arity: "required", effect: "write" }, { names: ["--ext-diff"], arity: "none", effect: "exec", target: "none" }, { names: ["--textconv"], arity: "none", effect: "exec", target: "none" }] },
+            "diff-index": { source: "https://git-scm.com/docs/git-diff-index", options: [{ names: ["--output"], arity: "required", effect: "write" }, { names: ["--ext-diff"], arity: "none", effect: "exec", target: "none" }, { names: ["--textconv"], arity: "none", effect: "exec", target: "none" }] },
+            "diff-files": { source: "https://git-scm.com/docs/git-diff-files", options: [{ names: ["--output"], arity: "required", effect: "write" }, { names: ["--ext-diff"], arity: "none", effect: "exec", target: "none" }, { names: ["--textconv"], arity: "none", effect: "exec", target: "none" }] },
+            "format-patch": { source: "https://git-scm.com/docs/git-format-patch", options: [{ names: ["-o", "--output-directory"], arity: "required", effect: "write" }, { names: ["--output"], arity: "required", effect: "write" }] },
+            grep: {
+              source: "https://git-scm.com/docs/git-grep",
+              options: [
+                { names: ["-O", "--open-files-in-pager"], arity: "optional", effect: "exec", target: "none", note: "runs the pager (or the program given) on the matching files" },
+                { names: ["-f"], arity: "required", effect: "read" },
+                { names: ["--textconv"], arity: "none", effect: "exec", target: "none" },
+                { names: ["-e", "--max-depth", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "-m", "--max-count", "--threads"], arity: "required" }
+              ]
+            },
+            blame: { source: "https://git-scm.com/docs/git-blame", options: [{ names: ["--contents"], arity: "required", effect: "read" }, { names: ["-S"], arity: "required", effect: "read" }, { names: ["--ignore-revs-file"], arity: "required", effect: "read", note: "git reads the revisions to skip from the file and prints a line it cannot parse" }, { names: ["--textconv"], arity: "none", effect: "exec", target: "none" }, { names: ["-L", "--ignore-rev", "--abbrev", "-C", "-M"], arity: "required" }] },
+            "ls-files": { source: "https://git-scm.com/docs/git-ls-files", options: [{ names: ["-X", "--exclude-from"], arity: "required", effect: "read", note: "exclude patterns are read from the file" }, { names: ["--exclude-per-directory"], arity: "required", effect: "read", note: "the file of that name is read in every directory visited; a name that climbs out with ../ reads outside" }, { names: ["-x", "--exclude", "--format", "--with-tree", "--abbrev"], arity: "required" }] },
+            "cat-file": { source: "https://git-scm.com/docs/git-cat-file", options: [{ names: ["--textconv", "--filters"], arity: "none", effect: "exec", target: "none", note: "runs the textconv or clean/smudge filters named in the config" }] },
+            config: {
+              source: "https://git-scm.com/docs/git-config",
+              options: [
+                { names: ["-f", "--file"], arity: "required", effect: "write" },
+                { names: ["--global", "--system"], arity: "none", effect: "write", target: "none", note: "writes the user's or the system's git configuration" },
+                { names: ["--blob", "--default", "--type", "--comment", "--value"], arity: "required" }
+              ],
+              operandPatterns: [
+                { pattern: "^(?:alias\\.|core\\.(?:pager|editor|sshcommand|fsmonitor|hookspath|askpass|gitproxy)|diff\\.|difftool\\.|merge\\.|mergetool\\.|filter\\.|pager\\.|sequence\\.editor|gpg\\.|credential\\.|include\\.|includeif\\.|uploadpack\\.|receive\\.|http\\..*(?:proxy|cookiefile)|remote\\..*\\.(?:uploadpack|receivepack|proxy)|url\\.|protocol\\.|safe\\.directory|submodule\\.|web\\.browser|browser\\.|man\\.)", effect: "exec", note: "the key names a program (or a source of configuration) that git runs later" }
+              ]
+            },
+            fetch: { source: "https://git-scm.com/docs/git-fetch", options: [{ names: ["--upload-pack"], arity: "required", effect: "exec", target: "none" }] },
+            pull: { source: "https://git-scm.com/docs/git-pull", options: [{ names: ["--upload-pack"], arity: "required", effect: "exec", target: "none" }] },
+            "ls-remote": { source: "https://git-scm.com/docs/git-ls-remote", options: [{ names: ["--upload-pack", "--exec"], arity: "required", effect: "exec", target: "none" }, { names: ["--sort", "-o", "--server-option"], arity: "required" }], operands: "read", note: "The first operand is a repository, which may be a local path (another repository, a bundle file) that git reads; the rest are ref patterns, judged as paths too (a pattern names no file outside)." },
+            clone: { source: "https://git-scm.com/docs/git-clone", options: [{ names: ["-u", "--upload-pack"], arity: "required", effect: "exec", target: "none" }, { names: ["-c", "--config"], arity: "required", effect: "exec", target: "none" }, { names: ["--template"], arity: "required", effect: "exec", target: "none", note: "a template directory installs hooks" }, { names: ["--separate-git-dir"], arity: "required", effect: "write" }, { names: ["-b", "--branch", "-o", "--origin", "--depth", "--reference", "--filter"], arity: "required" }] },
+            init: { source: "https://git-scm.com/docs/git-init", options: [{ names: ["--template"], arity: "required", effect: "exec", target: "none" }, { names: ["--separate-git-dir"], arity: "required", effect: "write" }] },
+            push: { source: "https://git-scm.com/docs/git-push", options: [{ names: ["--receive-pack", "--exec"], arity: "required", effect: "exec", target: "none" }] },
+            archive: { source: "https://git-scm.com/docs/git-archive", options: [{ names: ["-o", "--output"], arity: "required", effect: "write" }, { names: ["--exec"], arity: "required", effect: "exec", target: "none" }, { names: ["--remote"], arity: "required", effect: "network", target: "none" }, { names: ["--add-file"], arity: "required", effect: "read" }, { names: ["--prefix", "--format"], arity: "required" }] },
+            rebase: { source: "https://git-scm.com/docs/git-rebase", options: [{ names: ["-x", "--exec"], arity: "required", effect: "exec", target: "none" }] },
+            bisect: { source: "https://git-scm.com/docs/git-bisect", options: [], operandPatterns: [{ pattern: "^run$", effect: "exec" }] },
+            submodule: { source: "https://git-scm.com/docs/git-submodule", options: [], operandPatterns: [{ pattern: "^foreach$", effect: "exec" }] },
+            difftool: { source: "https://git-scm.com/docs/git-difftool", subcommandEffect: "exec", options: [{ names: ["-x", "--extcmd"], arity: "required", effect: "exec", target: "none" }, { names: ["-t", "--tool"], arity: "required", effect: "exec", target: "none" }] },
+            mergetool: { source: "https://git-scm.com/docs/git-mergetool", subcommandEffect: "exec", options: [{ names: ["-t", "--tool"], arity: "required", effect: "exec", target: "none" }] },
+            "filter-branch": { source: "https://git-scm.com/docs/git-filter-branch", subcommandEffect: "exec", options: [{ names: ["--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter", "--env-filter", "--setup"], arity: "required", effect: "exec", target: "none", note: "the value is shell code run for each commit" }, { names: ["-d"], arity: "required", effect: "write", note: "the directory the rewrite works in" }, { names: ["--subdirectory-filter", "--original", "--state-branch"], arity: "required" }] },
+            "fetch-pack": { source: "https://git-scm.com/docs/git-fetch-pack", options: [{ names: ["--upload-pack", "--exec"], arity: "required", effect: "exec", target: "none" }], operands: "read", note: "The first operand is a repository, which may be a local path git reads." },
+            "send-pack": { source: "https://git-scm.com/docs/git-send-pack", subcommandEffect: "network", options: [{ names: ["--receive-pack", "--exec"], arity: "required", effect: "exec", target: "none" }], note: "What git push runs to update a remote repository." },
+            "http-push": { source: "https://git-scm.com/docs/git-http-push", subcommandEffect: "network", options: [] },
+            instaweb: { source: "https://git-scm.com/docs/git-instaweb", subcommandEffect: "exec", options: [] },
+            "send-email": { source: "https://git-scm.com/docs/git-send-email", subcommandEffect: "network", options: [] },
+            help: { source: "https://git-scm.com/docs/git-help", options: [{ names: ["-w", "--web"], arity: "none", effect: "exec", target: "none", note: "opens a browser named by the config" }] },
+            worktree: { source: "https://git-scm.com/docs/git-worktree", options: [], operandPatterns: [{ pattern: "^/", effect: "write" }] }
+          }
+        },
+        sort: {
+          source: "https://www.gnu.org/software/coreutils/manual/html_node/sort-invocation.html",
+          options: [
+            { names: ["-o", "--output"], arity: "required", effect: "write" },
+            { names: ["--compress-program"], arity: "required", effect: "exec", target: "none", note: "runs the program (its temporary files are piped through it)" },
+            { names: ["-T", "--temporary-directory"], arity: "required", effect: "write" },
+            { names: ["--files0-from"], arity: "required", effect: "read", target: "none", note: "the names of the files read come from that file (or standard input), so they are not known" },
+            { names: ["--random-source"], arity: "required", effect: "read" },
+            { names: ["-k", "--key", "-t", "--field-separator", "-S", "--buffer-size", "--parallel", "--batch-size", "--sort"], arity: "required" },
+            { names: ["-c", "--check"], arity: "optional" }
+          ]
+        },
+        find: {
+          source: "https://www.gnu.org/software/findutils/manual/html_mono/find.html",
+          singleDashLong: true,
+          options: [
+            { names: ["-L", "-follow", "-H"], arity: "none", effect: "read", target: "none", note: "it follows symbolic links while it walks the tree, so a link in it may lead outside" },
+            { names: ["-fprint"], arity: "required", effect: "write" },
+            { names: ["-fprint0"], arity: "required", effect: "write" },
+            { names: ["-fprintf"], arity: "required", effect: "write" },
+            { names: ["-fls"], arity: "required", effect: "write" },
+            { names: ["-exec"], arity: "required", terminators: [";", "+"], effect: "exec", target: "none" },
+            { names: ["-execdir"], arity: "required", terminators: [";", "+"], effect: "exec", target: "none" },
+            { names: ["-ok"], arity: "required", terminators: [";"], effect: "exec", target: "none" },
+            { names: ["-okdir"], arity: "required", terminators: [";"], effect: "exec", target: "none" },
+            { names: ["-delete"], arity: "none", effect: "write", target: "operands" },
+            { names: ["-files0-from"], arity: "required", effect: "read", target: "none", note: "the starting points are read from that file (or standard input), so the directories listed are not known" },
+            { names: ["-newer", "-anewer", "-cnewer", "-samefile", "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-type", "-xtype", "-maxdepth", "-mindepth", "-user", "-group", "-uid", "-gid", "-perm", "-size", "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-inum", "-links", "-printf", "-fstype", "-context", "-regextype", "-used"], arity: "required" }
+          ]
+        },
+        rg: {
+          source: "https://github.com/BurntSushi/ripgrep/blob/master/FAQ.md",
+          longPrefixes: false,
+          options: [
+            { names: ["-L", "--follow"], arity: "none", effect: "read", target: "none", note: "it follows symbolic links while it walks the tree, so a link in it may lead outside" },
+            { names: ["--pre"], arity: "required", effect: "exec", target: "none", note: "runs the program on every file searched" },
+            { names: ["--hostname-bin"], arity: "required", effect: "exec", target: "none" },
+            { names: ["-f", "--file"], arity: "required", effect: "read" },
+            { names: ["--ignore-file"], arity: "required", effect: "read" },
+            { names: ["--pre-glob", "-e", "--regexp", "-g", "--glob", "--iglob", "-t", "--type", "-T", "--type-not", "--type-add", "-m", "--max-count", "-A", "-B", "-C", "--max-depth", "-r", "--replace", "-E", "--encoding", "-j", "--threads", "--color", "--colors", "--sort", "--sortr"], arity: "required" }
+          ]
+        },
+        man: {
+          source: "https://man7.org/linux/man-pages/man1/man.1.html",
+          options: [
+            { names: ["-P", "--pager"], arity: "required", effect: "exec", target: "none" },
+            { names: ["-H", "--html"], arity: "optional", effect: "exec", target: "none", note: "runs a browser" },
+            { names: ["-X", "--gxditview"], arity: "optional", effect: "exec", target: "none" },
+            { names: ["-C", "--config-file"], arity: "required", effect: "exec", target: "none", note: "a man configuration can name the programs man runs" },
+            { names: ["-l", "--local-file"], arity: "none", effect: "read", target: "none", note: "a page file's roff `.so` requests make man read any other file" },
+            { names: ["-M", "--manpath"], arity: "required", effect: "read" },
+            { names: ["-p", "--preprocessor", "-L", "--locale", "-m", "--systems", "-S", "-s", "--sections", "-e", "--extension", "-R", "--recode", "-E", "--encoding", "-T", "--troff-device"], arity: "required" }
+          ],
+          operandPatterns: [{ pattern: "/", effect: "read", note: "man-db reads an argument holding a slash as a page file, whose roff `.so` requests read any other file" }]
+        },
+        tar: {
+          source: "https://www.gnu.org/software/tar/manual/html_node/All-Options.html",
+          oldStyleFirst: true,
+          options: [
+            { names: ["-f", "--file"], arity: "required", effect: "read", writeWith: ["-c", "-r", "-u", "-A", "--create", "--append", "--update", "--catenate"], also: [{ effect: "exec", target: "none", valuePattern: "^[^/]*:", note: "an archive on another host (host:file) is reached through rsh" }], note: "the archive; written when creating or appending" },
+            { names: ["--to-command"], arity: "required", effect: "exec", target: "none" },
+            { names: ["-I", "--use-compress-program"], arity: "required", effect: "exec", target: "none" },
+            { names: ["--checkpoint-action"], arity: "required", effect: "exec", target: "none", valuePattern: "^(?:exec|sleep)=" },
+            { names: ["-F", "--info-script", "--new-volume-script"], arity: "required", effect: "exec", target: "none" },
+            { names: ["--rsh-command", "--rmt-command"], arity: "required", effect: "exec", target: "none" },
+            { names: ["-C", "--directory"], arity: "required", effect: "read", writeWith: ["-x", "--extract", "--get"] },
+            { names: ["-T", "--files-from"], arity: "required", effect: "read" },
+            { names: ["-X", "--exclude-from"], arity: "required", effect: "read" },
+            { names: ["-g", "--listed-incremental"], arity: "required", effect: "write" },
+            { names: ["--index-file"], arity: "required", effect: "write" },
+            { names: ["-P", "--absolute-names"], arity: "none", effect: "write", target: "none", note: "with -x, members with absolute names are written where they say" },
+            { names: ["-b", "--blocking-factor", "-L", "--tape-length", "-N", "--newer", "--after-date", "--exclude", "--transform", "--xform", "--strip-components", "--owner", "--group", "--mode", "--mtime", "-K", "--starting-file", "-V", "--label", "--format", "-H"], arity: "required" },
+            { names: ["-c", "--create"], arity: "none" },
+            { names: ["-r", "--append"], arity: "none" },
+            { names: ["-u", "--update"], arity: "none" },
+            { names: ["-A", "--catenate", "--concatenate"], arity: "none" },
+            { names: ["-x", "--extract", "--get"], arity: "none" }
+          ]
+        },
+        zip: {
+          source: "https://linux.die.net/man/1/zip",
+          longPrefixes: false,
+          options: [
+            { names: ["-TT", "--unzip-command"], arity: "required", effect: "exec", target: "none", note: "runs the command to test the archive" },
+            { names: ["-O", "--output-file"], arity: "required", effect: "write" },
+            { names: ["-b", "--temp-path"], arity: "required", effect: "write" },
+            { names: ["-x", "-i", "-n", "--suffixes", "-t", "-tt", "-P", "--password", "-Z", "--compression-method"], arity: "required" }
+          ]
+        },
+        vim: {
+          source: "https://vimhelp.org/starting.txt.html#vim-arguments",
+          longPrefixes: false,
+          options: [
+            { names: ["-c"], arity: "required", effect: "exec", target: "none", note: "an Ex command; `:!cmd` runs a shell command" },
+            { names: ["--cmd"], arity: "required", effect: "exec", target: "none" },
+            { names: ["-S"], arity: "required", effect: "exec", target: "none", note: "sources a file of Ex commands" },
+            { names: ["-u", "-U"], arity: "required", effect: "exec", target: "none", note: "a vimrc of Ex commands" },
+            { names: ["-s"], arity: "required", effect: "exec", target: "none", note: "reads keystrokes from a file" },
+            { names: ["-w", "-W"], arity: "required", effect: "write" },
+            { names: ["-i"], arity: "required", effect: "write" },
+            { names: ["-T", "-t", "-q", "--servername", "--startuptime", "-V"], arity: "required" }
+          ],
+          operandPatterns: [{ pattern: "^\\+.", effect: "exec", note: "`+cmd` runs an Ex command" }]
+        },
+        less: {
+          source: "https://man7.org/linux/man-pages/man1/less.1.html",
+          options: [
+            { names: ["-k", "--lesskey-file", "--lesskey-src"], arity: "required", effect: "read" },
+            { names: ["-o", "--log-file", "-O", "--LOG-FILE"], arity: "required", effect: "write" },
+            { names: ["-t", "--tag", "-T", "--tag-file", "-b", "--buffers", "-h", "-j", "-x", "--tabs", "-y", "-z", "--window", "-P", "--prompt", "-p", "--pattern"], arity: "required" }
+          ],
+          operandPatterns: [{ pattern: "^\\+.", effect: "exec", note: "`+cmd` runs a less command at start (`!` runs a shell command)" }]
+        },
+        make: {
+          source: "https://www.gnu.org/software/make/manual/html_node/Options-Summary.html",
+          options: [
+            { names: ["-E", "--eval"], arity: "required", effect: "exec", target: "none", note: "evaluates make syntax, which can define and run recipes" },
+            { names: ["-f", "--file", "--makefile"], arity: "required", effect: "read", note: "the makefile whose recipes run", also: [{ effect: "exec", target: "none", valuePattern: "^(?:-|/dev/(?:stdin|fd/[0-9]+)|/proc/self/fd/[0-9]+)$", note: "the makefile, and the recipes it runs, come from standard input or an inherited descriptor" }] },
+            { names: ["-C", "--directory"], arity: "required", effect: "read", note: "make runs the makefile there" },
+            { names: ["-I", "--include-dir"], arity: "required", effect: "read" },
+            { names: ["-o", "--old-file", "--assume-old", "-W", "--what-if", "--new-file", "--assume-new", "-O", "--output-sync", "--jobserver-style"], arity: "required" },
+            { names: ["-j", "--jobs", "-l", "--load-average", "--max-load"], arity: "optional" }
+          ],
+          operandPatterns: [{ pattern: "^[a-z_.][a-z0-9_.]*\\s*[:+?!]?=(?![0-9]*$)", effect: "exec", note: "a variable set on the command line overrides the makefile's, including SHELL and the programs recipes run (CC, MAKE …)" }]
+        },
+        npm: {
+          source: "https://docs.npmjs.com/cli/v10/using-npm/config",
+          options: [
+            { names: ["--script-shell"], arity: "required", effect: "exec", target: "none" },
+            { names: ["--node-options"], arity: "required", effect: "exec", target: "none" },
+            { names: ["--userconfig", "--globalconfig"], arity: "required", effect: "exec", target: "none", note: "a config file can set script-shell" },
+            { names: ["--prefix", "-C"], arity: "required", effect: "write", note: "npm works in that directory and runs its package.json scripts; -C is its shorthand (https://docs.npmjs.com/cli/v10/using-npm/config#prefix)" },
+            { names: ["--cache", "--logs-dir"], arity: "required", effect: "write" },
+            { names: ["-w", "--workspace", "--registry", "--tag", "--loglevel"], arity: "required" }
+          ],
+          subcommands: {
+            exec: { source: "https://docs.npmjs.com/cli/v10/commands/npm-exec", subcommandEffect: "exec", options: [{ names: ["-c", "--call"], arity: "required", effect: "exec", target: "none" }, { names: ["--package"], arity: "required" }] },
+            x: { source: "https://docs.npmjs.com/cli/v10/commands/npm-exec", subcommandEffect: "exec", options: [{ names: ["-c", "--call"], arity: "required", effect: "exec", target: "none" }] },
+            run: { source: "https://docs.npmjs.com/cli/v10/commands/npm-run-script", subcommandEffect: "exec", projectCode: true, options: [] },
+            "run-script": { source: "https://docs.npmjs.com/cli/v10/commands/npm-run-script", subcommandEffect: "exec", projectCode: true, options: [] },
+            explore: { source: "https://docs.npmjs.com/cli/v10/commands/npm-explore", subcommandEffect: "exec", options: [] },
+            install: { source: "https://docs.npmjs.com/cli/v10/commands/npm-install", subcommandEffect: "exec", projectCode: true, options: [], note: "runs the packages' install scripts" },
+            ci: { source: "https://docs.npmjs.com/cli/v10/commands/npm-ci", subcommandEffect: "exec", projectCode: true, options: [] }
+          }
+        },
+        go: {
+          source: "https://pkg.go.dev/cmd/go",
+          singleDashLong: true,
+          options: [],
+          subcommands: {
+            run: { source: "https://pkg.go.dev/cmd/go#hdr-Compile_and_run_Go_program", subcommandEffect: "exec", projectCode: true, singleDashLong: true, options: [{ names: ["-exec", "--exec"], arity: "required", effect: "exec", target: "none" }, { names: ["-toolexec", "--toolexec"], arity: "required", effect: "exec", target: "none" }] },
+            generate: { source: "https://pkg.go.dev/cmd/go#hdr-Generate_Go_files_by_processing_source", subcommandEffect: "exec", projectCode: true, singleDashLong: true, options: [] },
+            tool: { source: "https://pkg.go.dev/cmd/go#hdr-Run_specified_go_tool", subcommandEffect: "exec", projectCode: true, singleDashLong: true, options: [] },
+            test: { source: "https://pkg.go.dev/cmd/go#hdr-Test_packages", singleDashLong: true, options: [{ names: ["-exec", "--exec"], arity: "required", effect: "exec", target: "none" }, { names: ["-toolexec", "--toolexec"], arity: "required", effect: "exec", target: "none" }, { names: ["-vettool", "--vettool"], arity: "required", effect: "exec", target: "none" }, { names: ["-o", "--o"], arity: "required", effect: "write" }, { names: ["-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir"], arity: "required", effect: "write" }, { names: ["-overlay", "-modfile"], arity: "required", effect: "read" }, { names: ["-run", "-bench", "-count", "-timeout", "-tags", "-p", "-parallel", "-cpu", "-covermode", "-coverpkg", "-ldflags", "-gcflags"], arity: "required" }] },
+            build: { source: "https://pkg.go.dev/cmd/go#hdr-Compile_packages_and_dependencies", singleDashLong: true, options: [{ names: ["-toolexec", "--toolexec"], arity: "required", effect: "exec", target: "none" }, { names: ["-o", "--o"], arity: "required", effect: "write" }, { names: ["-overlay", "-modfile"], arity: "required", effect: "read" }, { names: ["-pkgdir"], arity: "required", effect: "write" }, { names: ["-tags", "-p", "-ldflags", "-gcflags"], arity: "required" }] },
+            vet: { source: "https://pkg.go.dev/cmd/go#hdr-Report_likely_mistakes_in_packages", singleDashLong: true, options: [{ names: ["-vettool", "--vettool"], arity: "required", effect: "exec", target: "none" }] },
+            install: { source: "https://pkg.go.dev/cmd/go#hdr-Compile_and_install_packages_and_dependencies", subcommandEffect: "network", singleDashLong: true, options: [{ names: ["-toolexec"], arity: "required", effect: "exec", target: "none" }] },
+            get: { source: "https://pkg.go.dev/cmd/go#hdr-Add_dependencies_to_current_module_and_install_them", subcommandEffect: "network", singleDashLong: true, options: [] }
+          }
+        },
+        curl: {
+          source: "https://curl.se/docs/manpage.html",
+          longPrefixes: false,
+          options: [
+            { names: ["-o", "--output"], arity: "required", effect: "write" },
+            { names: ["--output-dir"], arity: "required", effect: "write" },
+            { names: ["-O", "--remote-name", "--remote-name-all", "-J", "--remote-header-name"], arity: "none" },
+            { names: ["-T", "--upload-file"], arity: "required", effect: "read", note: "the file is sent to the server" },
+            { names: ["-K", "--config"], arity: "required", effect: "write", target: "none", note: "a config file holds more options, --output and --upload-file included" },
+            { names: ["-d", "--data", "--data-binary", "--data-ascii", "--json"], arity: "required", effect: "read", valuePattern: "^@(.+)$" },
+            { names: ["--data-urlencode"], arity: "required", effect: "read", valuePattern: "^[^=]*@(.+)$" },
+            { names: ["-F", "--form"], arity: "required", effect: "read", valuePattern: "^[^=]*=[@<]([^;]+)" },
+            { names: ["-b", "--cookie"], arity: "required", effect: "read", valuePattern: "^([^=]+)$" },
+            { names: ["-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"], arity: "required", effect: "write" },
+            { names: ["-E", "--cert", "--key", "--cacert", "--capath", "--netrc-file", "--etag-compare", "-H", "--header"], arity: "required", effect: "read", valuePattern: "^@?(/.+|~.*|\\.\\..*)$" },
+            { names: ["--unix-socket", "--abstract-unix-socket"], arity: "required", effect: "network", target: "none", note: "reaches a local socket (a container daemon, the user bus)" },
+            { names: ["-X", "--request", "-A", "--user-agent", "-e", "--referer", "-u", "--user", "-x", "--proxy", "-m", "--max-time", "--connect-timeout", "-r", "--range", "-w", "--write-out", "--retry", "-z", "--time-cond", "--url"], arity: "required" }
+          ]
+        },
+        wget: {
+          source: "https://www.gnu.org/software/wget/manual/wget.html",
+          options: [
+            { names: ["-O", "--output-document"], arity: "required", effect: "write" },
+            { names: ["-o", "--output-file", "-a", "--append-output"], arity: "required", effect: "write" },
+            { names: ["-P", "--directory-prefix"], arity: "required", effect: "write" },
+            { names: ["--save-cookies", "--save-headers", "--warc-file"], arity: "required", effect: "write" },
+            { names: ["--post-file", "--body-file"], arity: "required", effect: "read", note: "the file is sent to the server" },
+            { names: ["-i", "--input-file", "--load-cookies", "--certificate", "--private-key", "--ca-certificate"], arity: "required", effect: "read" },
+            { names: ["--config", "-e", "--execute"], arity: "required", effect: "write", target: "none", note: "wgetrc commands can set the output file" },
+            { names: ["--use-askpass"], arity: "required", effect: "exec", target: "none" },
+            { names: ["-t", "--tries", "-T", "--timeout", "-U", "--user-agent", "--header", "-l", "--level", "-A", "--accept", "-R", "--reject", "--user", "--password"], arity: "required" }
+          ]
+        },
+        strings: {
+          source: "https://sourceware.org/binutils/docs/binutils/strings.html",
+          options: [{ names: ["-n", "--bytes", "-t", "--radix", "-e", "--encoding", "-T", "--target", "-s", "--output-separator", "-U", "--unicode"], arity: "required" }],
+          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
+        },
+        nm: {
+          source: "https://sourceware.org/binutils/docs/binutils/nm.html",
+          options: [{ names: ["-f", "--format", "-t", "--radix", "--target", "--plugin", "-X", "--size-sort"], arity: "required" }],
+          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
+        },
+        objdump: {
+          source: "https://sourceware.org/binutils/docs/binutils/objdump.html",
+          options: [
+            { names: ["--dwarf-start", "-b", "--target", "-m", "--architecture", "-M", "--disassembler-options", "-j", "--section", "--start-address", "--stop-address", "--adjust-vma", "--prefix", "--prefix-strip", "--insn-width"], arity: "required" },
+            { names: ["--debug-file-directory"], arity: "required", effect: "read" }
+          ],
+          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
+        },
+        readelf: {
+          source: "https://sourceware.org/binutils/docs/binutils/readelf.html",
+          options: [{ names: ["-x", "--hex-dump", "-p", "--string-dump", "-R", "--relocated-dump", "--dwarf-depth", "--dwarf-start", "--ctf", "--ctf-symbols", "--ctf-strings", "--ctf-parent", "--sframe"], arity: "required" }],
+          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
+        },
+        size: {
+          source: "https://sourceware.org/binutils/docs/binutils/size.html",
+          options: [{ names: ["--format", "--radix", "--target"], arity: "required" }],
+          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
+        },
+        addr2line: {
+          source: "https://sourceware.org/binutils/docs/binutils/addr2line.html",
+          options: [{ names: ["-b", "--target", "-e", "--exe", "-j", "--section"], arity: "required" }],
+          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
+        },
+        hexdump: {
+          source: "https://man7.org/linux/man-pages/man1/hexdump.1.html",
+          options: [
+            { names: ["-f", "--format-file"], arity: "required", effect: "read", note: "a line hexdump cannot parse as a format is printed" },
+            { names: ["-e", "--format", "-n", "--length", "-s", "--skip"], arity: "required" }
+          ]
+        },
+        info: {
+          source: "https://www.gnu.org/software/texinfo/manual/info-stnd/html_node/Invoking-Info.html",
+          options: [
+            { names: ["-f", "--file", "-d", "--directory", "--init-file", "--restore"], arity: "required", effect: "read" },
+            { names: ["-o", "--output", "--dribble"], arity: "required", effect: "write" },
+            { names: ["-n", "--node", "-k", "--apropos", "--index-search"], arity: "required" }
+          ],
+          operandPatterns: [{ pattern: "/", effect: "read", note: "an argument holding a slash is read as an Info file" }]
+        },
+        tmux: {
+          source: "https://man7.org/linux/man-pages/man1/tmux.1.html",
+          longPrefixes: false,
+          options: [
+            { names: ["-c"], arity: "required", effect: "exec", target: "none", note: "runs the shell command" },
+            { names: ["-f"], arity: "required", effect: "exec", target: "none", note: "a configuration file holds tmux commands, which can run shell commands" },
+            { names: ["-L", "-S", "-T"], arity: "required" }
+          ],
+          operandPatterns: [{ pattern: ".", effect: "exec", note: "tmux commands (new-session, new-window, split-window, run-shell, send-keys, …) run shell commands" }]
+        },
+        expect: {
+          source: "https://linux.die.net/man/1/expect",
+          longPrefixes: false,
+          options: [
+            { names: ["-c"], arity: "required", effect: "exec", target: "none", note: "a Tcl script, which can spawn any program" },
+            { names: ["-f"], arity: "required", effect: "exec", target: "none", note: "a Tcl script file" }
+          ],
+          operands: "exec"
+        },
+        touch: {
+          source: "https://www.gnu.org/software/coreutils/manual/html_node/touch-invocation.html",
+          options: [
+            { names: ["-r", "--reference"], arity: "required", effect: "read", note: "copies that file's times" },
+            { names: ["-d", "--date", "-t", "--time"], arity: "required" }
+          ]
+        },
+        tee: {
+          source: "https://www.gnu.org/software/coreutils/manual/html_node/tee-invocation.html",
+          operands: "write",
+          options: [{ names: ["--output-error"], arity: "optional" }]
+        },
+        chmod: {
+          source: "https://www.gnu.org/software/coreutils/manual/html_node/chmod-invocation.html",
+          operands: "write",
+          options: [
+            { names: ["-R", "--recursive"], arity: "none", effect: "write", target: "operands" },
+            { names: ["--reference"], arity: "required", effect: "read" },
+            { names: ["--from"], arity: "required" }
+          ]
+        },
+        sed: {
+          source: "https://www.gnu.org/software/sed/manual/html_node/Command_002dLine-Options.html",
+          options: [
+            { names: ["-i", "--in-place"], arity: "optional", effect: "write", target: "operands" },
+            { names: ["-f", "--file"], arity: "required", effect: "read" },
+            { names: ["-e", "--expression", "-l", "--line-length"], arity: "required" }
+          ]
+        },
+        diff: {
+          source: "https://www.gnu.org/software/diffutils/manual/html_node/diff-Options.html",
+          options: [
+            { names: ["-r", "--recursive"], arity: "none", effect: "read", target: "none", note: "a recursive diff follows symbolic links to directories, so a link in the tree may lead outside" },
+            { names: ["--from-file", "--to-file"], arity: "required", effect: "read" },
+            { names: ["-X", "--exclude-from"], arity: "required", effect: "read" },
+            { names: ["-x", "--exclude", "-S", "--starting-file", "-I", "--ignore-matching-lines", "-F", "--show-function-line", "--label", "-L", "--line-format", "--old-line-format", "--new-line-format", "--unchanged-line-format", "--horizon-lines", "-W", "--width", "--tabsize"], arity: "required" },
+            { names: ["-C", "--context", "-U", "--unified", "--color"], arity: "optional" }
+          ]
+        },
+        file: {
+          source: "https://man7.org/linux/man-pages/man1/file.1.html",
+          options: [
+            { names: ["-m", "--magic-file"], arity: "required", effect: "read" },
+            { names: ["-f", "--files-from"], arity: "required", effect: "read", target: "none", note: "the names of the files read come from that file (or standard input), so they are not known" },
+            { names: ["-C", "--compile"], arity: "none", effect: "write", target: "none", note: "writes a compiled magic file" },
+            { names: ["-F", "--separator", "-e", "--exclude", "-P", "--parameter"], arity: "required" }
+          ]
+        },
+        wc: {
+          source: "https://www.gnu.org/software/coreutils/manual/html_node/wc-invocation.html",
+          options: [{ names: ["--files0-from"], arity: "required", effect: "read", target: "none", note: "the names of the files read come from that file (or standard input), so they are not known" }, { names: ["--total"], arity: "required" }]
+        },
+        du: {
+          source: "https://www.gnu.org/software/coreutils/manual/html_node/du-invocation.html",
+          options: [
+            { names: ["-L", "--dereference"], arity: "none", effect: "read", target: "none", note: "it follows symbolic links while it walks the tree, so a link in it may lead outside" },
+            { names: ["--files0-from"], arity: "required", effect: "read", target: "none", note: "the names of the files read come from that file (or standard input), so they are not known" },
+            { names: ["-X", "--exclude-from"], arity: "required", effect: "read" },
+            { names: ["-B", "--block-size", "-d", "--max-depth", "-t", "--threshold", "--exclude", "--time-style"], arity: "required" },
+            { names: ["--time"], arity: "optional" }
+          ]
+        },
+        grep: {
+          source: "https://www.gnu.org/software/grep/manual/grep.html#Command_002dline-Options",
+          options: [
+            { names: ["-R", "--dereference-recursive"], arity: "none", effect: "read", target: "none", note: "it follows symbolic links while it walks the tree, so a link in it may lead outside" },
+            { names: ["-f", "--file"], arity: "required", effect: "read" },
+            { names: ["--exclude-from"], arity: "required", effect: "read" },
+            { names: ["-e", "--regexp", "-m", "--max-count", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "--include", "--exclude", "--exclude-dir", "--label", "--binary-files", "-d", "--directories", "-D", "--devices"], arity: "required" },
+            { names: ["--color", "--colour"], arity: "optional" }
+          ]
+        },
+        jq: {
+          source: "https://jqlang.github.io/jq/manual/",
+          longPrefixes: false,
+          options: [
+            { names: ["-L", "--library-path"], arity: "required", effect: "read" },
+            { names: ["-f", "--from-file"], arity: "required", effect: "read" },
+            { names: ["--rawfile", "--slurpfile"], arity: "required", effect: "read", valueWord: 2, note: "the second word after the option is the file read" },
+            { names: ["--arg", "--argjson"], arity: "required" },
+            { names: ["--indent"], arity: "required" }
+          ],
+          operandPatterns: [
+            { pattern: '\\$\\s*env\\b|(?:^|[^a-z0-9_$.])env\\b|\\$__prog_args|input_filename|\\bgetpath\\s*\\(\\s*\\[\\s*"env', effect: "read", note: "reads the environment" },
+            { pattern: '\\b(?:import|include)\\s*"[^"]*"[^;]*\\{[^}]*search', effect: "read", note: "a module search path can name any directory" },
+            { pattern: '\\b(?:import|include)\\s*"(?:/|~|\\.\\.)', effect: "read" }
+          ]
+        },
+        xargs: {
+          source: "https://www.gnu.org/software/findutils/manual/html_node/find_html/xargs-options.html",
+          stopAtOperand: true,
+          options: [
+            { names: ["-a", "--arg-file"], arity: "required", effect: "read" },
+            { names: ["-d", "--delimiter", "-E", "-I", "-L", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"], arity: "required" },
+            { names: ["-e", "--eof", "-i", "--replace", "-l"], arity: "optional" }
+          ],
+          operandPatterns: [{ pattern: ".", effect: "read", note: "the command's arguments come from standard input, so the files it reads are not known" }]
+        },
+        awk: {
+          source: "https://www.gnu.org/software/gawk/manual/html_node/Options.html",
+          options: [
+            { names: ["-f", "--file", "-i", "--include", "-E", "--exec"], arity: "required", effect: "read", note: "an awk program file" },
+            { names: ["-l", "--load"], arity: "required", effect: "exec", target: "none", note: "loads a shared library" },
+            { names: ["-v", "--assign", "-F", "--field-separator"], arity: "required" }
+          ],
+          operandPatterns: [
+            { pattern: "\\bsystem\\s*\\(|\\|\\s*&?\\s*getline|\\|&|print[^;}]*\\|", effect: "exec", note: "runs a shell command" },
+            { pattern: "printf?\\b[^;}]*>", effect: "write", note: "print > file writes a file" },
+            { pattern: "getline\\s*<|ENVIRON|PROCINFO", effect: "read" }
+          ]
+        },
+        python: {
+          source: "https://docs.python.org/3/using/cmdline.html",
+          stopAtOperand: true,
+          longPrefixes: false,
+          options: [
+            { names: ["-c"], arity: "required", effect: "exec", target: "none" },
+            { names: ["-m"], arity: "required", effect: "exec", target: "none" },
+            { names: ["-W", "-X", "--check-hash-based-pycs"], arity: "required" }
+          ]
+        },
+        node: {
+          source: "https://nodejs.org/api/cli.html",
+          longPrefixes: false,
+          stopAtOperand: true,
+          options: [
+            { names: ["-e", "--eval", "-p", "--print"], arity: "required", effect: "exec", target: "none" },
+            { names: ["-r", "--require", "--import", "--loader", "--experimental-loader"], arity: "required", effect: "exec", target: "none" },
+            { names: ["--env-file"], arity: "required", effect: "read" }
+          ]
+        },
+        perl: {
+          source: "https://perldoc.perl.org/perlrun",
+          longPrefixes: false,
+          stopAtOperand: true,
+          options: [
+            { names: ["-e", "-E"], arity: "required", effect: "exec", target: "none" },
+            { names: ["-M", "-m"], arity: "required", effect: "exec", target: "none" },
+            { names: ["-i"], arity: "optional", effect: "write", target: "operands" },
+            { names: ["-I"], arity: "required" }
+          ]
+        },
+        ruby: {
+          source: "https://docs.ruby-lang.org/en/master/ruby/options_md.html",
+          longPrefixes: false,
+          stopAtOperand: true,
+          options: [
+            { names: ["-e"], arity: "required", effect: "exec", target: "none" },
+            { names: ["-r", "--require"], arity: "required", effect: "exec", target: "none" },
+            { names: ["-i"], arity: "optional", effect: "write", target: "operands" },
+            { names: ["-I", "-C"], arity: "required" }
+          ]
+        },
+        dd: {
+          source: "https://www.gnu.org/software/coreutils/manual/html_node/dd-invocation.html",
+          options: [
+            { names: ["of="], arity: "required", effect: "write" },
+            { names: ["if="], arity: "required", effect: "read" }
+          ]
+        },
+        rsync: {
+          source: "https://download.samba.org/pub/rsync/rsync.1",
+          options: [
+            { names: ["-e", "--rsh"], arity: "required", effect: "exec", target: "none" },
+            { names: ["--rsync-path"], arity: "required", effect: "exec", target: "none" },
+            { names: ["--files-from", "--exclude-from", "--include-from", "--password-file"], arity: "required", effect: "read" },
+            { names: ["--log-file", "--write-batch", "--only-write-batch"], arity: "required", effect: "write" }
+          ]
+        },
+        scp: {
+          source: "https://man.openbsd.org/scp",
+          longPrefixes: false,
+          options: [
+            { names: ["-S"], arity: "required", effect: "exec", target: "none" },
+            { names: ["-o"], arity: "required", effect: "exec", target: "none", unlessValue: "^(?:batchmode|connecttimeout|stricthostkeychecking|port|user|compression|loglevel)[ =]" },
+            { names: ["-F"], arity: "required", effect: "exec", target: "none" },
+            { names: ["-i"], arity: "required", effect: "read" },
+            { names: ["-P", "-l", "-c", "-J"], arity: "required" }
+          ]
+        },
+        ssh: {
+          source: "https://man.openbsd.org/ssh",
+          longPrefixes: false,
+          stopAtOperand: true,
+          options: [
+            { names: ["-o"], arity: "required", effect: "exec", target: "none", unlessValue: "^(?:batchmode|connecttimeout|stricthostkeychecking|port|user|compression|loglevel)[ =]", note: "ProxyCommand, LocalCommand, KnownHostsCommand run programs" },
+            { names: ["-F"], arity: "required", effect: "exec", target: "none" },
+            { names: ["-i"], arity: "required", effect: "read" },
+            { names: ["-E"], arity: "required", effect: "write" },
+            { names: ["-S"], arity: "required", effect: "write" },
+            { names: ["-L", "-R", "-D"], arity: "required", effect: "network", target: "none" },
+            { names: ["-p", "-l", "-c", "-J", "-b", "-B", "-e", "-I", "-m", "-O", "-Q", "-W", "-w"], arity: "required" }
+          ]
+        },
+        pgrep: {
+          source: "https://man7.org/linux/man-pages/man1/pgrep.1.html",
+          options: [
+            { names: ["-F", "--pidfile"], arity: "required", effect: "read", note: "the pid is read from the file" },
+            { names: ["-d", "--delimiter", "-g", "--pgroup", "-G", "--group", "-P", "--parent", "-s", "--session", "-t", "--terminal", "-u", "--euid", "-U", "--uid", "--ns", "--nslist", "-r", "--runstates", "--signal", "--env", "--cgroup"], arity: "required" }
+          ]
+        },
+        md5sum: {
+          source: "https://www.gnu.org/software/coreutils/manual/html_node/md5sum-invocation.html",
+          options: [
+            { names: ["-c", "--check"], arity: "none", effect: "read", target: "none", note: "reads and hashes every file the check list names, which the command line does not show" }
+          ]
+        },
+        sqlite3: {
+          source: "https://sqlite.org/cli.html",
+          singleDashLong: true,
+          options: [
+            { names: ["-cmd", "--cmd"], arity: "required", effect: "exec", target: "none", note: "dot-commands such as .shell and .system run programs" },
+            { names: ["-init", "--init"], arity: "required", effect: "exec", target: "none" },
+            { names: ["-separator", "-newline", "-nullvalue"], arity: "required" }
+          ],
+          operandPatterns: [{ pattern: "^\\s*\\.(?:shell|system|once|output|import|read|save|backup|restore|open|load|excel|clone)\\b|\\b(?:load_extension|readfile|writefile|edit)\\s*\\(", effect: "exec" }, { pattern: "\\battach\\b|\\bvacuum\\b[^;]*\\binto\\b", effect: "write", note: "ATTACH opens (and creates) another database file; VACUUM INTO writes one" }]
+        },
+        split: { source: "https://www.gnu.org/software/coreutils/manual/html_node/split-invocation.html", options: [{ names: ["--filter"], arity: "required", effect: "exec", target: "none", note: "each piece is piped to the shell command" }] },
+        install: { source: "https://www.gnu.org/software/coreutils/manual/html_node/install-invocation.html", options: [{ names: ["--strip-program"], arity: "required", effect: "exec", target: "none", note: "runs the program on the installed files" }] },
+        diff3: { source: "https://www.gnu.org/software/diffutils/manual/html_node/Invoking-diff3.html", options: [{ names: ["--diff-program"], arity: "required", effect: "exec", target: "none" }] },
+        sdiff: { source: "https://www.gnu.org/software/diffutils/manual/html_node/Invoking-sdiff.html", options: [{ names: ["--diff-program"], arity: "required", effect: "exec", target: "none" }, { names: ["-o", "--output"], arity: "required", effect: "write" }] },
+        xz: { source: "https://man7.org/linux/man-pages/man1/xz.1.html", options: [{ names: ["--files", "--files0"], arity: "optional", effect: "read", target: "none", note: "the names of the files come from that file (or standard input), so they are not known" }] },
+        setfacl: { source: "https://man7.org/linux/man-pages/man1/setfacl.1.html", options: [{ names: ["--restore"], arity: "required", effect: "write", target: "none", note: "applies the ACLs to the files the dump names, which the command line does not show" }] },
+        cksum: { source: "https://www.gnu.org/software/coreutils/manual/html_node/cksum-invocation.html", options: [{ names: ["-c", "--check"], arity: "none", effect: "read", target: "none", note: "reads and hashes every file the check list names, which the command line does not show" }, { names: ["-a", "--algorithm", "-l", "--length"], arity: "required" }] },
+        date: { source: "https://www.gnu.org/software/coreutils/manual/html_node/date-invocation.html", options: [{ names: ["-f", "--file"], arity: "required", effect: "read", note: "each line is parsed as a date, and a line that is not one is printed in the error" }, { names: ["-r", "--reference"], arity: "required", effect: "read" }, { names: ["-d", "--date", "--rfc-3339"], arity: "required" }, { names: ["-I", "--iso-8601"], arity: "optional" }] },
+        yq: { source: "https://mikefarah.gitbook.io/yq/", longPrefixes: false, options: [{ names: ["-i", "--inplace"], arity: "none", effect: "write", target: "operands" }, { names: ["-s", "--split-exp"], arity: "required", effect: "write", target: "none", note: "writes one file per result, named by the expression" }, { names: ["--from-file"], arity: "required", effect: "read" }, { names: ["-p", "--input-format", "-o", "--output-format", "-I", "--indent", "--expression", "--front-matter"], arity: "required" }], operandPatterns: [{ pattern: "\\bload(?:_[a-z0-9]+)?\\s*\\(", effect: "read", note: "the expression loads another file" }] },
+        script: { source: "https://man7.org/linux/man-pages/man1/script.1.html", options: [{ names: ["-c", "--command"], arity: "required", effect: "exec", target: "none" }, { names: ["-O", "--log-out", "-I", "--log-in", "-B", "--log-io", "-T", "--log-timing"], arity: "required", effect: "write" }, { names: ["-t", "--timing"], arity: "optional", effect: "write" }, { names: ["-E", "--echo", "-m", "--logging-format"], arity: "required" }], operands: "write" },
+        openssl: { source: "https://docs.openssl.org/master/man1/openssl/", singleDashLong: true, options: [{ names: ["-engine", "-provider", "-provider-path"], arity: "required", effect: "exec", target: "none", note: "loads a shared library" }, { names: ["-passin", "-passout", "-pass", "-kfile"], arity: "required", effect: "read", valuePattern: "^file:(.+)$" }, { names: ["-in"], arity: "required", effect: "read" }, { names: ["-out", "-keyout", "-writerand"], arity: "required", effect: "write" }] },
+        "ssh-keygen": { source: "https://man.openbsd.org/ssh-keygen", longPrefixes: false, options: [{ names: ["-D", "-w"], arity: "required", effect: "exec", target: "none", note: "loads a PKCS#11 or security-key provider library" }, { names: ["-f"], arity: "required", effect: "write" }, { names: ["-s"], arity: "required", effect: "read" }, { names: ["-N", "-P", "-C", "-t", "-b", "-m", "-O", "-Z", "-a", "-n", "-I", "-V", "-z", "-E", "-F", "-r", "-S", "-Y", "-J", "-j"], arity: "required" }] }
+      }
+    };
+  }
+});
+
+// src/analyses/option-effects.ts
+function re2(source) {
+  let r = REGEX.get(source);
+  if (!r) {
+    r = new RegExp(source, "i");
+    REGEX.set(source, r);
+  }
+  return r;
+}
+function effectEntry(program) {
+  const name2 = ALIASES2[program] ?? program;
+  return Object.hasOwn(PROGRAMS2, name2) ? PROGRAMS2[name2] : void 0;
+}
+function syntaxOf(entry, extra = [], stopAtOperand = entry.stopAtOperand) {
+  return {
+    options: [...entry.options, ...extra],
+    ...entry.longPrefixes !== void 0 ? { longPrefixes: entry.longPrefixes } : {},
+    ...entry.singleDashLong ? { singleDashLong: true } : {},
+    ...stopAtOperand ? { stopAtOperand: true } : {},
+    ...entry.oldStyleFirst ? { oldStyleFirst: true } : {}
+  };
+}
+function specOf(options, occ) {
+  return occ.known ? options.find((o2) => o2.names[0] === occ.option) : void 0;
+}
+function parseEffects(entry, args2, offset, extra, out2) {
+  const words = args2.slice(offset);
+  const spelled = spellOptions(words, syntaxOf(entry, extra));
+  const options = [...entry.options, ...extra];
+  const present = new Set(spelled.options.map((o2) => o2.option));
+  const firstOption = spelled.options.length > 0 ? spelled.options[0].argIndex : words.length;
+  const targets = spelled.operands.filter((o2) => !entry.singleDashLong || o2.argIndex < firstOption);
+  const push = (e) => {
+    out2.push({ ...e, argIndex: e.argIndex + offset });
+  };
+  for (const occ of spelled.options) {
+    const spec = specOf(options, occ);
+    if (!spec) continue;
+    const effects = [
+      ...spec.effect ? [{ effect: spec.effect, target: spec.target, valuePattern: spec.valuePattern, unlessValue: spec.unlessValue, note: spec.note }] : [],
+      ...spec.also ?? []
+    ];
+    for (const eff of effects) {
+      let kind = eff.effect;
+      if (kind === "read" && spec.writeWith?.some((w) => present.has(w))) kind = "write";
+      const target = eff.target ?? (spec.arity === "none" ? "none" : "value");
+      let value = occ.value;
+      if (spec.valueWord !== void 0 && occ.valueIndex !== void 0) value = words[occ.valueIndex + spec.valueWord - 1] ?? null;
+      if (typeof value === "string" && eff.unlessValue && re2(eff.unlessValue).test(value)) continue;
+      if (eff.valuePattern) {
+        if (typeof value === "string") {
+          const m = re2(eff.valuePattern).exec(value);
+          if (!m) continue;
+          if (m[1] !== void 0) value = m[1];
+        } else if (value === void 0) continue;
+      }
+      const note = eff.note ? { note: eff.note } : {};
+      if (target === "operands") {
+        if (targets.length === 0) push({ kind, option: occ.option, argIndex: occ.argIndex, ...note });
+        for (const t of targets) push({ kind, option: occ.option, argIndex: t.argIndex, ...t.value !== null ? { value: t.value } : {}, ...note });
+      } else if (target === "value" && (kind === "write" || kind === "read")) {
+        push({ kind, option: occ.option, argIndex: occ.argIndex, ...typeof value === "string" ? { value } : {}, ...note });
+      } else push({ kind, option: occ.option, argIndex: occ.argIndex, ...note });
+    }
+  }
+  if (entry.operands) {
+    for (const t of spelled.operands) push({ kind: entry.operands, option: "operand", argIndex: t.argIndex, ...t.value !== null ? { value: t.value } : {} });
+  }
+  for (const p of entry.operandPatterns ?? []) {
+    for (const t of spelled.operands) {
+      if (t.value === null || re2(p.pattern).test(t.value)) {
+        push({ kind: p.effect, option: t.value === null ? "operand" : t.value.length > 40 ? `${t.value.slice(0, 37)}...` : t.value, argIndex: t.argIndex, ...p.note ? { note: p.note } : {} });
+        break;
+      }
+    }
+  }
+}
+function optionEffects(program, args2) {
+  const entry = effectEntry(program);
+  if (!entry) return [];
+  const out2 = [];
+  if (!entry.subcommands) {
+    parseEffects(entry, args2, 0, [], out2);
+    return out2;
+  }
+  const head = spellOptions(args2, syntaxOf(entry, [], true));
+  parseEffects({ ...entry, operands: void 0, operandPatterns: [] }, args2.slice(0, head.rest), 0, [], out2);
+  const name2 = args2[head.rest];
+  if (head.rest >= args2.length) return out2;
+  const sub = typeof name2 === "string" && Object.hasOwn(entry.subcommands, name2) ? entry.subcommands[name2] : void 0;
+  const inherited = entry.stopAtOperand ? [] : entry.options;
+  if (sub?.subcommandEffect) out2.push({ kind: sub.subcommandEffect, option: `${program} ${name2}`, argIndex: head.rest, ...sub.projectCode ? { projectCode: true } : {} });
+  parseEffects(sub ?? { source: entry.source, options: [] }, args2, head.rest + 1, inherited, out2);
+  return out2;
+}
+function optionsAWordMaySpell(program, args2, index) {
+  const entry = effectEntry(program);
+  const out2 = /* @__PURE__ */ new Map();
+  if (!entry) return out2;
+  const add = (kind, name3) => {
+    const list = out2.get(kind) ?? [];
+    if (list.length < 3 && !list.includes(name3)) list.push(name3);
+    out2.set(kind, list);
+  };
+  const fromOptions = (options) => {
+    for (const o2 of options) {
+      const name3 = o2.names.find((n2) => n2.startsWith("--")) ?? o2.names[0];
+      if (o2.effect) add(o2.effect, name3);
+      for (const a2 of o2.also ?? []) add(a2.effect, name3);
+    }
+  };
+  if (!entry.subcommands) {
+    fromOptions(entry.options);
+    return out2;
+  }
+  const head = spellOptions(args2, syntaxOf(entry, [], true));
+  if (index <= head.rest || !entry.stopAtOperand) fromOptions(entry.options);
+  if (index < head.rest) return out2;
+  const name2 = args2[head.rest];
+  const subs = index === head.rest ? Object.entries(entry.subcommands) : typeof name2 === "string" && Object.hasOwn(entry.subcommands, name2) ? [[name2, entry.subcommands[name2]]] : [];
+  for (const [n2, sub] of subs) {
+    if (index === head.rest && sub.subcommandEffect) add(sub.subcommandEffect, `${program} ${n2}`);
+    fromOptions(sub.options);
+  }
+  return out2;
+}
+function environmentEffects(names2) {
+  const out2 = [];
+  for (const n2 of names2) {
+    const kind = Object.hasOwn(ENVIRONMENT, n2) ? ENVIRONMENT[n2] : void 0;
+    if (kind) out2.push({ kind, option: `${n2}=`, argIndex: -1, note: "the variable names a program the command runs" });
+  }
+  return out2;
+}
+function codeRunningOptions(words, limit = 8) {
+  const program = words[0];
+  if (program === void 0) return [];
+  const entry = effectEntry(program);
+  if (!entry) return [];
+  const names2 = [];
+  const add = (n2) => {
+    if (names2.length < limit && !names2.includes(n2)) names2.push(n2);
+  };
+  const fromEntry = (e) => {
+    for (const o2 of e.options) if (o2.effect === "exec" || o2.also?.some((a2) => a2.effect === "exec")) add(o2.names.find((n2) => n2.startsWith("--")) ?? o2.names[0]);
+    for (const p of e.operandPatterns ?? []) if (p.effect === "exec") add(p.note ? `operands like /${p.pattern.slice(0, 20)}/` : `/${p.pattern.slice(0, 20)}/`);
+  };
+  if (entry.stopAtOperand && !entry.subcommands && words.length > 1) return [];
+  const subName = words[1];
+  const sub = entry.subcommands && subName !== void 0 && Object.hasOwn(entry.subcommands, subName) ? entry.subcommands[subName] : void 0;
+  if (sub) {
+    if (sub.subcommandEffect === "exec") add(`${program} ${subName}`);
+    fromEntry(sub);
+    if (!entry.stopAtOperand) fromEntry({ ...entry, operandPatterns: [] });
+    return names2;
+  }
+  if (entry.subcommands && subName !== void 0) {
+    if (!entry.stopAtOperand) fromEntry({ ...entry, operandPatterns: [] });
+    return names2;
+  }
+  fromEntry(entry);
+  for (const [n2, s] of Object.entries(entry.subcommands ?? {})) {
+    if (s.subcommandEffect === "exec") add(`${program} ${n2}`);
+    else if (s.options.some((o2) => o2.effect === "exec")) add(`${program} ${n2} ${s.options.find((o2) => o2.effect === "exec").names.find((x) => x.startsWith("--")) ?? s.options.find((o2) => o2.effect === "exec").names[0]}`);
+  }
+  return names2;
+}
+var PROGRAMS2, ALIASES2, ENVIRONMENT, REGEX;
+var init_option_effects2 = __esm({
+  "src/analyses/option-effects.ts"() {
+    "use strict";
+    init_option_effects();
+    init_option_spelling();
+    PROGRAMS2 = option_effects_default.programs;
+    ALIASES2 = option_effects_default.aliases;
+    ENVIRONMENT = option_effects_default.environment;
+    REGEX = /* @__PURE__ */ new Map();
+  }
+});
+
 // src/analyses/paths.ts
 import { posix as posix4 } from "node:path";
+function extractorFor(name2) {
+  return EXTRACTORS.get(Object.hasOwn(ALIASES3, name2) ? ALIASES3[name2] : name2);
+}
 function lead(w) {
   if (w.value !== void 0) return w.value;
   let out2 = "";
@@ -30877,6 +32397,97 @@ function extractOperands(e, args2, name2, nameWord) {
   }
   return out2;
 }
+function extractGetopt(e, args2, name2) {
+  const out2 = [];
+  const listed = new Set(e.options.flatMap((o2) => o2.names));
+  const borrowed = (effectEntry(name2)?.options ?? []).filter((o2) => !o2.names.some((n2) => listed.has(n2))).map((o2) => ({ names: o2.names, arity: o2.arity, ...o2.terminators ? { terminators: o2.terminators } : {} }));
+  const specs = [...e.options.map((o2) => ({ names: o2.names, arity: o2.arity })), ...borrowed];
+  const words = args2.map((w) => w.value ?? null);
+  const spelled = spellOptions(words, {
+    options: specs,
+    ...e.longPrefixes !== void 0 ? { longPrefixes: e.longPrefixes } : {},
+    ...e.singleDashLong ? { singleDashLong: true } : {},
+    ...e.stopAtOperand ? { stopAtOperand: true } : {},
+    ...e.oldStyleFirst ? { oldStyleFirst: true } : {}
+  });
+  const present = new Set(spelled.options.map((o2) => o2.option));
+  for (const occ of spelled.options) {
+    const spec = occ.known ? e.options.find((o2) => o2.names[0] === occ.option) : void 0;
+    if (!spec?.path || occ.valueIndex === void 0 || occ.value === "-") continue;
+    const w = args2[occ.valueIndex];
+    const prefix = occ.valueIndex === occ.argIndex && w.value !== void 0 && typeof occ.value === "string" ? w.value.slice(0, w.value.length - occ.value.length) : "";
+    append(out2, argAccesses(w, spec.path, name2, prefix));
+  }
+  const indexes = spelled.operands.map((o2) => o2.argIndex);
+  if (e.stopAtOperand && spelled.rest < words.length) for (let i3 = spelled.rest + 1; i3 < words.length; i3++) indexes.push(i3);
+  const operands = e.plusOperands ? indexes.filter((i3) => !(args2[i3].value ?? "").startsWith("+")) : indexes;
+  const shape = e.variants?.find((v) => v.when.some((o2) => present.has(o2))) ?? e;
+  const first = shape.operands ?? [];
+  const rest = shape.rest ?? e.operation;
+  const recursive = e.recursiveWith?.some((o2) => present.has(o2)) ?? false;
+  operands.forEach((argIndex, k) => {
+    const op = k < first.length ? first[k] : shape.last !== void 0 && k === operands.length - 1 && operands.length - first.length >= 2 ? shape.last : rest;
+    const w = args2[argIndex];
+    if (op === "none" || w.value === "-") return;
+    const accesses = argAccesses(w, op, name2);
+    append(out2, recursive ? accesses.map((a2) => ({ ...a2, recursive: true })) : accesses);
+  });
+  return out2;
+}
+function tableCoverage(name2, args2) {
+  if (NO_PATH_OPERANDS.has(name2)) return "covered";
+  const e = extractorFor(name2);
+  if (!e) return "words";
+  if (e.kind === "getopt") return e.partial ? "paths" : "covered";
+  if (e.kind === "gitDiffNoIndex") {
+    const at = gitSubcommandIndex(args2);
+    const sub = at === void 0 ? void 0 : args2[at].value;
+    if (sub === "diff" || sub === "grep") return "covered";
+    if (sub !== void 0 && GIT_WORKTREE_WRITERS.has(sub)) return "words";
+    const row = sub === void 0 ? void 0 : GIT_SUBCOMMANDS.get(sub);
+    return row !== void 0 && !row.partial ? "covered" : "paths";
+  }
+  return "covered";
+}
+function pathLike(v) {
+  return v.startsWith("/") || v.startsWith("~") || v.split("/").includes("..");
+}
+function unlistedPathAccesses(cmd) {
+  const resolved2 = resolveCommand(cmd);
+  const coverage = resolved2 ? tableCoverage(resolved2.name, resolved2.args) : "covered";
+  if (!resolved2 || coverage === "covered") return [];
+  const { name: name2, args: args2 } = resolved2;
+  const out2 = [];
+  const mark = (a2, kind = "path") => ({ ...a2, unlisted: kind });
+  for (const w of args2) {
+    if (w.value === void 0) {
+      const v2 = lead(w);
+      if (v2.startsWith("/") || v2.startsWith("~") || HOME_VARIABLE.test(w.raw) || /^(?:-[^=]*|[A-Za-z_][A-Za-z0-9_]*)=["']?(?:\/|~|\$HOME\b|\$\{HOME\})/.test(w.raw)) out2.push(mark(access(w, "read", name2)));
+      continue;
+    }
+    const v = w.value;
+    const candidates = [{ text: v, prefix: "" }];
+    const eq = v.indexOf("=");
+    if (v.startsWith("-") && eq > 0) candidates.push({ text: v.slice(eq + 1), prefix: v.slice(0, eq + 1) });
+    else if (/^-[A-Za-z0-9]./.test(v) && !v.startsWith("--")) candidates.push({ text: v.slice(2), prefix: v.slice(0, 2) });
+    else if (eq > 0 && /^[A-Za-z_][A-Za-z0-9_.-]*=/.test(v)) candidates.push({ text: v.slice(eq + 1), prefix: v.slice(0, eq + 1) });
+    for (const c3 of candidates) {
+      if (c3.prefix === "" && v.startsWith("-")) continue;
+      if (!pathLike(c3.text) && coverage === "words" && c3.text !== "" && (c3.prefix === "" || c3.prefix.endsWith("="))) {
+        out2.push(mark(access(w, "write", name2, "argument", c3.prefix), "word"));
+        continue;
+      }
+      if (!pathLike(c3.text)) {
+        if (!c3.text.includes("{")) continue;
+        const alts = argAccesses(w, "read", name2, c3.prefix).filter((a2) => a2.braceOverflow || pathLike(a2.path));
+        for (const a2 of alts) out2.push(mark(a2));
+        continue;
+      }
+      for (const a2 of argAccesses(w, "read", name2, c3.prefix)) if (a2.braceOverflow || pathLike(a2.path)) out2.push(mark(a2));
+    }
+  }
+  return out2;
+}
 function extractSed(e, args2, name2) {
   const operation = e.readWhenAllowlisted && sedAllowed(args2, { allowFileWrites: false }) ? "read" : e.operation;
   const out2 = [];
@@ -31000,7 +32611,7 @@ function append(out2, items) {
 function extractPaths(cmd) {
   const out2 = [];
   const resolved2 = resolveCommand(cmd);
-  const e = resolved2 ? EXTRACTORS.get(resolved2.name) : void 0;
+  const e = resolved2 ? extractorFor(resolved2.name) : void 0;
   if (resolved2 && e) {
     const { name: name2, args: args2, nameWord } = resolved2;
     const start2 = out2.length;
@@ -31032,6 +32643,9 @@ function extractPaths(cmd) {
       case "operands":
         append(out2, extractOperands(e, args2, name2, nameWord));
         break;
+      case "getopt":
+        append(out2, extractGetopt(e, args2, name2));
+        break;
     }
     if (e.extension) for (let k = start2; k < out2.length; k++) out2[k] = { ...out2[k], extension: true };
     if (name2 === "diff" && args2.some((w) => w.value !== void 0 && (w.value === "--recursive" || /^-[A-Za-z]*[rR]/.test(w.value) && !w.value.startsWith("--")))) {
@@ -31039,6 +32653,8 @@ function extractPaths(cmd) {
     }
   }
   const grepAt = resolved2?.name === "git" ? gitSubcommandIndex(resolved2.args) : void 0;
+  const gitRow = grepAt !== void 0 ? GIT_SUBCOMMANDS.get(resolved2.args[grepAt]?.value ?? "") : void 0;
+  if (gitRow) append(out2, extractGetopt(gitRow, resolved2.args.slice(grepAt + 1), `git ${resolved2.args[grepAt].value}`).map((a2) => ({ ...a2, extension: true })));
   if (resolved2 && grepAt !== void 0 && resolved2.args[grepAt]?.value === "grep" && gitGrepPathspecs(resolved2.args.slice(grepAt + 1)).length === 0) {
     out2.push({ ...defaultAccess(".", "read", "git", resolved2.nameWord), recursive: true, extension: true });
   }
@@ -31215,7 +32831,7 @@ function unitPaths(parsed, ctx, options) {
   });
   return out2;
 }
-var TABLE, PATH_EXTRACTORS, EXTENSION_EXTRACTORS, EXTRACTORS, PATH_MAX2, MAX_BRACE_ALTERNATIVES, SEQ_NUMBERS, SEQ_LETTERS, FIND_ROOT_END, GIT_GREP_VALUED, GIT_GLOBAL_VALUED, OUTPUT_OPERATORS, EXEMPT_TARGET, PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PREFIXES, GLOB_CHARS, DEVICES, MAX_SYMLINK_HOPS, MAX_DOTDOT_WALK, DIRECTORIES;
+var TABLE, ALIASES3, GIT_SUBCOMMANDS, NO_PATH_OPERANDS, PATH_EXTRACTORS, EXTENSION_EXTRACTORS, EXTRACTORS, PATH_MAX2, MAX_BRACE_ALTERNATIVES, SEQ_NUMBERS, SEQ_LETTERS, FIND_ROOT_END, GIT_WORKTREE_WRITERS, HOME_VARIABLE, GIT_GREP_VALUED, GIT_GLOBAL_VALUED, OUTPUT_OPERATORS, EXEMPT_TARGET, PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PREFIXES, GLOB_CHARS, DEVICES, MAX_SYMLINK_HOPS, MAX_DOTDOT_WALK, DIRECTORIES;
 var init_paths = __esm({
   "src/analyses/paths.ts"() {
     "use strict";
@@ -31226,7 +32842,12 @@ var init_paths = __esm({
     init_build();
     init_words();
     init_sed();
+    init_option_effects2();
+    init_option_spelling();
     TABLE = Object.entries(path_extractors_default.commands);
+    ALIASES3 = path_extractors_default.aliases ?? {};
+    GIT_SUBCOMMANDS = new Map(Object.entries(path_extractors_default.gitSubcommands ?? {}));
+    NO_PATH_OPERANDS = new Set(path_extractors_default.noPathOperands ?? []);
     PATH_EXTRACTORS = new Map(TABLE.filter(([, e]) => !e.extension));
     EXTENSION_EXTRACTORS = new Map(TABLE.filter(([, e]) => e.extension));
     EXTRACTORS = new Map(TABLE);
@@ -31235,6 +32856,8 @@ var init_paths = __esm({
     SEQ_NUMBERS = /^([-+]?\d{1,15})\.\.([-+]?\d{1,15})(?:\.\.([-+]?\d{1,15}))?$/;
     SEQ_LETTERS = /^([A-Za-z])\.\.([A-Za-z])(?:\.\.([-+]?\d{1,15}))?$/;
     FIND_ROOT_END = /* @__PURE__ */ new Set(["(", ")", "!", ","]);
+    GIT_WORKTREE_WRITERS = /* @__PURE__ */ new Set(["checkout", "restore", "mv", "rm", "checkout-index", "switch"]);
+    HOME_VARIABLE = /^["']?\$(?:HOME\b|\{HOME\})/;
     GIT_GREP_VALUED = /* @__PURE__ */ new Set(["-e", "-f", "-A", "-B", "-C", "-m", "--max-count", "--max-depth", "--threads", "--context", "--after-context", "--before-context"]);
     GIT_GLOBAL_VALUED = /* @__PURE__ */ new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"]);
     OUTPUT_OPERATORS = /* @__PURE__ */ new Set([">", ">|", ">>", "&>", "&>>", ">&", "<>"]);
@@ -31355,7 +32978,8 @@ var init_path_outside_workdir = __esm({
       (ctx) => {
         const wd = workingDirectories2(ctx.unit, ctx.policy, ctx.host);
         if (!wd) return;
-        const checks = unitPaths(ctx.parsed, { cwd: wd.cwd, workingDirectories: wd.dirs, host: hostOf(ctx.unit, ctx.host) }, { trackCd: true });
+        const host = hostOf(ctx.unit, ctx.host);
+        const checks = unitPaths(ctx.parsed, { cwd: wd.cwd, workingDirectories: wd.dirs, host }, { trackCd: true, ...ctx.modelAt ? { model: ctx.modelAt(wd.cwd, host.home) } : {} });
         const inPlace = ctx.parsed.commands.filter(sedInPlace).map((c3) => c3.span);
         const removals = new Set(ctx.parsed.commands.flatMap((c3) => dangerousRemovals(c3).map((d) => d.word.span.start)));
         const recorded = ctx.unit.context?.cwd !== void 0;
@@ -33805,6 +35429,105 @@ var init_file_rules = __esm({
   }
 });
 
+// src/rules/option-match.ts
+function rulePrefix(rule) {
+  const m = rule.bash;
+  if (!m) return void 0;
+  if (m.kind === "prefix") return m.prefix;
+  if (m.kind === "wildcard" && m.segments.length === 2 && m.segments[1] === "") return m.segments[0].trimEnd();
+  return void 0;
+}
+function splitOption(word) {
+  if (word.startsWith("--")) return [word.includes("=") ? word.slice(0, word.indexOf("=")) : word];
+  return [...word.slice(1)].map((c3) => "-" + c3);
+}
+function dashedSubcommand(name2) {
+  const m = /^([a-z][a-z0-9]*)-([a-z][a-z0-9-]*)$/.exec(name2);
+  return m && DASHED.has(m[1]) ? [m[1], m[2]] : void 0;
+}
+function equivalentArgv(argv) {
+  const out2 = [];
+  const dashed = argv[0] !== void 0 ? dashedSubcommand(argv[0]) : void 0;
+  const forms2 = dashed ? [[dashed[0], dashed[1], ...argv.slice(1)]] : [];
+  out2.push(...forms2);
+  for (const form of [argv, ...forms2]) {
+    for (const [key, value] of EQUIVALENTS) {
+      if (key.every((k, i3) => form[i3] === k)) out2.push([...value, ...form.slice(key.length)]);
+    }
+  }
+  return out2;
+}
+function optionSetMatches(rule, cmd) {
+  const prefix = rulePrefix(rule);
+  if (prefix === void 0) return false;
+  const words = prefix.trim().split(/\s+/);
+  let firstOption = words.findIndex(isOption2);
+  if (firstOption === -1) firstOption = words.length;
+  if (!words.slice(firstOption).every(isOption2)) return false;
+  const head = words.slice(0, firstOption);
+  if (head.length < 1 || head.length === 1 && firstOption === words.length) return false;
+  const resolved2 = resolveCommand(cmd);
+  if (!resolved2) return false;
+  const dashed = dashedSubcommand(resolved2.name);
+  if ((dashed ? dashed[0] : resolved2.name) !== head[0]) return false;
+  const operands = dashed ? [{ value: dashed[1], maybeValue: false }] : [];
+  const options = /* @__PURE__ */ new Set();
+  let endOfOptions = false;
+  let previousWasOption = false;
+  for (const w of resolved2.args) {
+    const v = w.value;
+    if (v === void 0) {
+      previousWasOption = false;
+      continue;
+    }
+    if (v === "--") endOfOptions = true;
+    else if (!endOfOptions && isOption2(v)) {
+      for (const o2 of splitOption(v)) options.add(o2);
+      previousWasOption = !v.includes("=");
+      continue;
+    } else operands.push({ value: v, maybeValue: previousWasOption });
+    previousWasOption = false;
+  }
+  const leads = (list, words2) => {
+    let next = 1;
+    let i3 = 0;
+    for (; i3 < list.length && next < words2.length; i3++) {
+      const o2 = list[i3];
+      if (o2.value === words2[next]) next++;
+      else if (!o2.maybeValue) return void 0;
+    }
+    return next === words2.length ? i3 : void 0;
+  };
+  const alternatives = [operands];
+  for (const [key, value] of EQUIVALENTS) {
+    if (key[0] !== head[0]) continue;
+    const used = leads(operands, key);
+    if (used !== void 0) alternatives.push([...value.slice(1).map((v) => ({ value: v, maybeValue: false })), ...operands.slice(used)]);
+  }
+  if (!alternatives.some((list) => leads(list, head) !== void 0)) return false;
+  const synonyms = SYNONYMS.get(head.join(" ")) ?? SYNONYMS.get(head[0]);
+  const canon = (o2) => synonyms?.get(o2) ?? o2;
+  const have = new Set([...options].map(canon));
+  return words.slice(firstOption).flatMap(splitOption).every((o2) => have.has(canon(o2)));
+}
+var SYNONYMS, isOption2, DASHED, EQUIVALENTS;
+var init_option_match = __esm({
+  "src/rules/option-match.ts"() {
+    "use strict";
+    init_permissions2();
+    init_command_name();
+    SYNONYMS = new Map(
+      Object.entries(permissions_default2.optionSynonyms).map(([key, groups]) => [
+        key,
+        new Map(groups.flatMap((g) => g.map((o2) => [o2, g[0]])))
+      ])
+    );
+    isOption2 = (w) => w.length > 1 && w.startsWith("-") && w !== "--";
+    DASHED = new Set(permissions_default2.dashedSubcommandPrograms);
+    EQUIVALENTS = Object.entries(permissions_default2.commandEquivalents).map(([k, v]) => [k.split(" "), v.split(" ")]);
+  }
+});
+
 // src/rules/match.ts
 function matcherAccepts(m, candidate, mode) {
   switch (m.kind) {
@@ -34017,6 +35740,7 @@ function candidatesFor(text, cmd, behavior) {
   if (first !== void 0) {
     const base = commandBasename(first);
     if (base !== first && base !== "") add(render2([], ws, base));
+    if (base !== "") for (const argv of equivalentArgv([base, ...ws.slice(1).map(renderWord)])) add(argv.join(" "));
   }
   for (const piece of nestedCommandPieces(ws)) add(piece);
   return { exact: [...exact], prefix: [...prefix] };
@@ -34087,6 +35811,7 @@ var init_match = __esm({
     init_permissions2();
     init_command_name();
     init_environment2();
+    init_option_match();
     SAFE_ENV_VARS = new Set(permissions_default2.safeEnvVars);
     WRAPPERS2 = new Map(Object.entries(wrappers_default.wrappers));
     PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
@@ -34746,75 +36471,6 @@ var init_suggest = __esm({
   }
 });
 
-// src/rules/option-match.ts
-function rulePrefix(rule) {
-  const m = rule.bash;
-  if (!m) return void 0;
-  if (m.kind === "prefix") return m.prefix;
-  if (m.kind === "wildcard" && m.segments.length === 2 && m.segments[1] === "") return m.segments[0].trimEnd();
-  return void 0;
-}
-function splitOption(word) {
-  if (word.startsWith("--")) return [word.includes("=") ? word.slice(0, word.indexOf("=")) : word];
-  return [...word.slice(1)].map((c3) => "-" + c3);
-}
-function optionSetMatches(rule, cmd) {
-  const prefix = rulePrefix(rule);
-  if (prefix === void 0) return false;
-  const words = prefix.trim().split(/\s+/);
-  let firstOption = words.findIndex(isOption2);
-  if (firstOption === -1) firstOption = words.length;
-  if (!words.slice(firstOption).every(isOption2)) return false;
-  const head = words.slice(0, firstOption);
-  if (head.length < 1 || head.length === 1 && firstOption === words.length) return false;
-  const resolved2 = resolveCommand(cmd);
-  if (!resolved2 || resolved2.name !== head[0]) return false;
-  const operands = [];
-  const options = /* @__PURE__ */ new Set();
-  let endOfOptions = false;
-  let previousWasOption = false;
-  for (const w of resolved2.args) {
-    const v = w.value;
-    if (v === void 0) {
-      previousWasOption = false;
-      continue;
-    }
-    if (v === "--") endOfOptions = true;
-    else if (!endOfOptions && isOption2(v)) {
-      for (const o2 of splitOption(v)) options.add(o2);
-      previousWasOption = !v.includes("=");
-      continue;
-    } else operands.push({ value: v, maybeValue: previousWasOption });
-    previousWasOption = false;
-  }
-  let next = 1;
-  for (const o2 of operands) {
-    if (next === head.length) break;
-    if (o2.value === head[next]) next++;
-    else if (!o2.maybeValue) return false;
-  }
-  if (next < head.length) return false;
-  const synonyms = SYNONYMS.get(head.join(" ")) ?? SYNONYMS.get(head[0]);
-  const canon = (o2) => synonyms?.get(o2) ?? o2;
-  const have = new Set([...options].map(canon));
-  return words.slice(firstOption).flatMap(splitOption).every((o2) => have.has(canon(o2)));
-}
-var SYNONYMS, isOption2;
-var init_option_match = __esm({
-  "src/rules/option-match.ts"() {
-    "use strict";
-    init_permissions2();
-    init_command_name();
-    SYNONYMS = new Map(
-      Object.entries(permissions_default2.optionSynonyms).map(([key, groups]) => [
-        key,
-        new Map(groups.flatMap((g) => g.map((o2) => [o2, g[0]])))
-      ])
-    );
-    isOption2 = (w) => w.length > 1 && w.startsWith("-") && w !== "--";
-  }
-});
-
 // src/analyses/read-only.ts
 function compileCommand(key) {
   const row = TABLE2.commands[key];
@@ -34828,7 +36484,7 @@ function compileCommand(key) {
   return { key, words: key.split(" "), flags: flags2, row };
 }
 function commandSpecs(first) {
-  const known = SPECS.get(first);
+  const known = SPECS2.get(first);
   if (known) return known;
   if (!keysByFirst) {
     keysByFirst = /* @__PURE__ */ new Map();
@@ -34842,10 +36498,10 @@ function commandSpecs(first) {
   const keys = keysByFirst.get(first);
   if (!keys) return void 0;
   const specs = keys.map(compileCommand).sort((a2, b) => b.words.length - a2.words.length);
-  SPECS.set(first, specs);
+  SPECS2.set(first, specs);
   return specs;
 }
-function re2(source) {
+function re3(source) {
   let r = regexCache2.get(source);
   if (!r) {
     r = new RegExp(source);
@@ -35043,7 +36699,7 @@ function dangerReason(d, items, key, args2) {
       return bad && `\`${key}\`: \`${show(bad.value)}\` looks like a URL or remote address.`;
     }
     case "exactlyOnePositional":
-      return positionals.length === 1 && re2(d.pattern).test(positionals[0].value) ? void 0 : `\`${key}\` needs exactly one plain name.`;
+      return positionals.length === 1 && re3(d.pattern).test(positionals[0].value) ? void 0 : `\`${key}\` needs exactly one plain name.`;
     case "noPositionals":
       return positionals.length === 0 ? void 0 : `\`${key}\` with the argument \`${show(positionals[0].value)}\` is not read-only.`;
     case "positionalNeedsListMode": {
@@ -35101,12 +36757,12 @@ function formMatches(form, args2) {
   for (const a2 of args2) {
     const value = a2.value ?? "";
     if (previous !== void 0 && form.valueFlags?.includes(previous) && form.valuePattern !== void 0) {
-      if (!re2(form.valuePattern).test(a2.raw)) return false;
+      if (!re3(form.valuePattern).test(a2.raw)) return false;
       previous = void 0;
       continue;
     }
-    if (form.argPatterns && !form.argPatterns.some((p) => re2(p).test(a2.raw))) return false;
-    if (form.rejectValues?.some((p) => re2(p).test(value))) return false;
+    if (form.argPatterns && !form.argPatterns.some((p) => re3(p).test(a2.raw))) return false;
+    if (form.rejectValues?.some((p) => re3(p).test(value))) return false;
     previous = value;
   }
   return true;
@@ -35124,7 +36780,7 @@ function fallbackMatches(cmd, source) {
     matched = form !== void 0 && formMatches(form, cmd.args);
   }
   if (!matched) return false;
-  return !(source.includes(GIT_EXCEPTION.contains) && GIT_EXCEPTION.patterns.some((p) => re2(p).test(source)));
+  return !(source.includes(GIT_EXCEPTION.contains) && GIT_EXCEPTION.patterns.some((p) => re3(p).test(source)));
 }
 function systemProgram(word) {
   const slash = word.lastIndexOf("/");
@@ -35202,7 +36858,7 @@ function gitGuard(parsed, options) {
   }
   return OK;
 }
-var TABLE2, keysByFirst, SPECS, regexCache2, GENERIC_REST, GENERIC, FORMS, GIT_EXCEPTION, OK, DEV_NULL_OPERATORS, FLAG_LIKE, SYSTEM_DIRECTORIES;
+var TABLE2, keysByFirst, SPECS2, regexCache2, GENERIC_REST, GENERIC, FORMS, GIT_EXCEPTION, OK, DEV_NULL_OPERATORS, FLAG_LIKE, SYSTEM_DIRECTORIES;
 var init_read_only2 = __esm({
   "src/analyses/read-only.ts"() {
     "use strict";
@@ -35211,9 +36867,9 @@ var init_read_only2 = __esm({
     init_words();
     init_sed();
     TABLE2 = read_only_default;
-    SPECS = /* @__PURE__ */ new Map();
+    SPECS2 = /* @__PURE__ */ new Map();
     regexCache2 = /* @__PURE__ */ new Map();
-    GENERIC_REST = re2(TABLE2.fallback.genericRest);
+    GENERIC_REST = re3(TABLE2.fallback.genericRest);
     GENERIC = TABLE2.fallback.generic;
     FORMS = new Map(Object.entries(TABLE2.fallback.forms));
     GIT_EXCEPTION = TABLE2.fallback.gitException;
@@ -35224,827 +36880,26 @@ var init_read_only2 = __esm({
   }
 });
 
-// rules/option-effects.json
-var option_effects_default;
-var init_option_effects = __esm({
-  "rules/option-effects.json"() {
-    option_effects_default = {
-      $schema: "./schema/option-effects.schema.json",
-      description: "Options and operand forms that write a file, run a program, read a file or reach the network, per program, as each program's parser reads them (src/analyses/option-spelling.ts: clusters, attached values, unambiguous long prefixes unless longPrefixes is false). Options without an effect are listed when they take a value, so the value word is not read as an option or operand. Regular expressions are matched without case. `environment`: variables whose value names a program that the command runs.",
-      environment: {
-        PAGER: "exec",
-        GIT_PAGER: "exec",
-        MANPAGER: "exec",
-        SYSTEMD_PAGER: "exec",
-        LESSOPEN: "exec",
-        LESSCLOSE: "exec",
-        EDITOR: "exec",
-        VISUAL: "exec",
-        GIT_EDITOR: "exec",
-        GIT_SEQUENCE_EDITOR: "exec",
-        GIT_EXTERNAL_DIFF: "exec",
-        GIT_SSH: "exec",
-        GIT_SSH_COMMAND: "exec",
-        GIT_ASKPASS: "exec",
-        SSH_ASKPASS: "exec",
-        GIT_EXEC_PATH: "exec",
-        GIT_CONFIG_PARAMETERS: "exec",
-        GIT_CONFIG_GLOBAL: "exec",
-        GIT_CONFIG_SYSTEM: "exec",
-        GIT_CONFIG: "exec",
-        GIT_DIR: "exec",
-        GIT_PROXY_COMMAND: "exec",
-        BASH_ENV: "exec",
-        ENV: "exec",
-        PROMPT_COMMAND: "exec",
-        LD_PRELOAD: "exec",
-        LD_LIBRARY_PATH: "exec",
-        LD_AUDIT: "exec",
-        PYTHONSTARTUP: "exec",
-        PYTHONPATH: "exec",
-        PYTHONHOME: "exec",
-        NODE_OPTIONS: "exec",
-        NODE_PATH: "exec",
-        PERL5OPT: "exec",
-        PERL5LIB: "exec",
-        RUBYOPT: "exec",
-        RUBYLIB: "exec",
-        TAR_OPTIONS: "exec",
-        GREP_OPTIONS: "exec",
-        RIPGREP_CONFIG_PATH: "exec",
-        LESSKEYIN: "exec",
-        MAKEFLAGS: "exec",
-        MFLAGS: "exec",
-        MAKEFILES: "exec",
-        npm_config_script_shell: "exec",
-        NPM_CONFIG_SCRIPT_SHELL: "exec",
-        npm_config_userconfig: "exec",
-        GOFLAGS: "exec",
-        CURL_HOME: "exec",
-        WGETRC: "exec",
-        SHELL: "exec"
-      },
-      aliases: {
-        sha1sum: "md5sum",
-        sha224sum: "md5sum",
-        sha256sum: "md5sum",
-        sha384sum: "md5sum",
-        sha512sum: "md5sum",
-        b2sum: "md5sum",
-        pidwait: "pgrep",
-        nvim: "vim",
-        vi: "vim",
-        ex: "vim",
-        view: "vim",
-        vimdiff: "vim",
-        rvim: "vim",
-        gvim: "vim",
-        gawk: "awk",
-        mawk: "awk",
-        nawk: "awk",
-        "busybox-awk": "awk",
-        python3: "python",
-        python2: "python",
-        pypy: "python",
-        pypy3: "python",
-        gsed: "sed",
-        gtar: "tar",
-        bsdtar: "tar",
-        gmake: "make",
-        pnpm: "npm",
-        yarn: "npm",
-        more: "less",
-        chown: "chmod",
-        chgrp: "chmod",
-        egrep: "grep",
-        fgrep: "grep",
-        zgrep: "grep",
-        ggrep: "grep",
-        gfind: "find"
-      },
-      programs: {
-        git: {
-          source: "https://git-scm.com/docs/git#_options",
-          longPrefixes: false,
-          stopAtOperand: true,
-          options: [
-            { names: ["-c"], arity: "required", effect: "exec", target: "none", unlessValue: "^(?:color\\.[a-z0-9.-]+|user\\.(?:name|email|signingkey)|author\\.(?:name|email)|committer\\.(?:name|email)|log\\.[a-z]+|advice\\.[a-z]+|init\\.defaultbranch|i18n\\.[a-z]+|core\\.(?:quotepath|autocrlf|safecrlf|eol|filemode|ignorecase|abbrev|whitespace|precomposeunicode|longpaths)|diff\\.(?:renames|renamelimit|algorithm|context|interhunkcontext|noprefix|mnemonicprefix|relative|indentheuristic|colormoved|suppressblankempty|statgraphwidth|dirstat)|status\\.(?:short|branch|showuntrackedfiles|relativepaths)|grep\\.(?:linenumber|column|patterntype|extendedregexp|fullname)|blame\\.(?:date|coloring|showemail)|format\\.pretty|pretty\\.[a-z0-9_-]+)(?:=|$)", note: "a configuration key set for this run can name a program git runs (core.pager, core.sshCommand, core.fsmonitor, diff.external, alias.x=!cmd, …); only keys known to be inert pass" },
-            { names: ["--config-env"], arity: "required", effect: "exec", target: "none", note: "sets a configuration key from an environment variable" },
-            { names: ["--exec-path"], arity: "optional", effect: "exec", target: "none", valuePattern: ".", note: "with a value, git runs its subcommands from that directory" },
-            { names: ["--git-dir"], arity: "required", effect: "read", note: "that repository's config can name programs git runs" },
-            { names: ["--work-tree"], arity: "required", effect: "read" },
-            { names: ["-C"], arity: "required", effect: "read", note: "git runs in that directory, with the config of the repository there" },
-            { names: ["--namespace", "--super-prefix", "--list-cmds", "--attr-source"], arity: "required" },
-            { names: ["-p", "--paginate"], arity: "none" }
-          ],
-          subcommands: {
-            diff: {
-              source: "https://git-scm.com/docs/git-diff",
-              options: [
-                { names: ["--output"], arity: "required", effect: "write" },
-                { names: ["--ext-diff"], arity: "none", effect: "exec", target: "none", note: "runs the external diff program named in the config or GIT_EXTERNAL_DIFF" },
-                { names: ["--textconv"], arity: "none", effect: "exec", target: "none", note: "runs textconv filters named in the config" },
-                { names: ["-O"], arity: "required", effect: "read" },
-                { names: ["--relative", "--src-prefix", "--dst-prefix", "--line-prefix", "-S", "-G", "--find-object", "--color-moved", "--ws-error-highlight", "--word-diff-regex", "--anchored", "--diff-filter", "--submodule"], arity: "optional" }
-              ]
-            },
-            log: {
-              source: "https://git-scm.com/docs/git-log",
-              options: [
-                { names: ["--output"], arity: "required", effect: "write" },
-                { names: ["--ext-diff"], arity: "none", effect: "exec", target: "none" },
-                { names: ["--textconv"], arity: "none", effect: "exec", target: "none" },
-                { names: ["-O"], arity: "required", effect: "read" },
-                { names: ["-n", "--max-count", "--skip", "--since", "--after", "--until", "--before", "--author", "--committer", "--grep", "--format", "--pretty", "-S", "-G", "-L"], arity: "required" }
-              ]
-            },
-            show: {
-              source: "https://git-scm.com/docs/git-show",
-              options: [
-                { names: ["--output"], arity: "required", effect: "write" },
-                { names: ["--ext-diff"], arity: "none", effect: "exec", target: "none" },
-                { names: ["--textconv"], arity: "none", effect: "exec", target: "none" },
-                { names: ["-O"], arity: "required", effect: "read" },
-                { names: ["--format", "--pretty"], arity: "required" }
-              ]
-            },
-            "diff-tree": { source: "https://git-scm.com/docs/git-diff-tree", options: [{ names: ["--output"], arity: "required", effect: "write" }, { names: ["--ext-diff"], arity: "none", effect: "exec", target: "none" }, { names: ["--textconv"], arity: "none", effect: "exec", target: "none" }] },
-            "diff-index": { source: "https://git-scm.com/docs/git-diff-index", options: [{ names: ["--output"], arity: "required", effect: "write" }, { names: ["--ext-diff"], arity: "none", effect: "exec", target: "none" }, { names: ["--textconv"], arity: "none", effect: "exec", target: "none" }] },
-            "diff-files": { source: "https://git-scm.com/docs/git-diff-files", options: [{ names: ["--output"], arity: "required", effect: "write" }, { names: ["--ext-diff"], arity: "none", effect: "exec", target: "none" }, { names: ["--textconv"], arity: "none", effect: "exec", target: "none" }] },
-            "format-patch": { source: "https://git-scm.com/docs/git-format-patch", options: [{ names: ["-o", "--output-directory"], arity: "required", effect: "write" }, { names: ["--output"], arity: "required", effect: "write" }] },
-            grep: {
-              source: "https://git-scm.com/docs/git-grep",
-              options: [
-                { names: ["-O", "--open-files-in-pager"], arity: "optional", effect: "exec", target: "none", note: "runs the pager (or the program given) on the matching files" },
-                { names: ["-f"], arity: "required", effect: "read" },
-                { names: ["--textconv"], arity: "none", effect: "exec", target: "none" },
-                { names: ["-e", "--max-depth", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "-m", "--max-count", "--threads"], arity: "required" }
-              ]
-            },
-            blame: { source: "https://git-scm.com/docs/git-blame", options: [{ names: ["--contents"], arity: "required", effect: "read" }, { names: ["-S"], arity: "required", effect: "read" }, { names: ["--ignore-revs-file"], arity: "required", effect: "read", note: "git reads the revisions to skip from the file and prints a line it cannot parse" }, { names: ["--textconv"], arity: "none", effect: "exec", target: "none" }, { names: ["-L", "--ignore-rev", "--abbrev", "-C", "-M"], arity: "required" }] },
-            "ls-files": { source: "https://git-scm.com/docs/git-ls-files", options: [{ names: ["-X", "--exclude-from"], arity: "required", effect: "read", note: "exclude patterns are read from the file" }, { names: ["--exclude-per-directory"], arity: "required", effect: "read", note: "the file of that name is read in every directory visited; a name that climbs out with ../ reads outside" }, { names: ["-x", "--exclude", "--format", "--with-tree", "--abbrev"], arity: "required" }] },
-            "cat-file": { source: "https://git-scm.com/docs/git-cat-file", options: [{ names: ["--textconv", "--filters"], arity: "none", effect: "exec", target: "none", note: "runs the textconv or clean/smudge filters named in the config" }] },
-            config: {
-              source: "https://git-scm.com/docs/git-config",
-              options: [
-                { names: ["-f", "--file"], arity: "required", effect: "write" },
-                { names: ["--global", "--system"], arity: "none", effect: "write", target: "none", note: "writes the user's or the system's git configuration" },
-                { names: ["--blob", "--default", "--type", "--comment", "--value"], arity: "required" }
-              ],
-              operandPatterns: [
-                { pattern: "^(?:alias\\.|core\\.(?:pager|editor|sshcommand|fsmonitor|hookspath|askpass|gitproxy)|diff\\.|difftool\\.|merge\\.|mergetool\\.|filter\\.|pager\\.|sequence\\.editor|gpg\\.|credential\\.|include\\.|includeif\\.|uploadpack\\.|receive\\.|http\\..*(?:proxy|cookiefile)|remote\\..*\\.(?:uploadpack|receivepack|proxy)|url\\.|protocol\\.|safe\\.directory|submodule\\.|web\\.browser|browser\\.|man\\.)", effect: "exec", note: "the key names a program (or a source of configuration) that git runs later" }
-              ]
-            },
-            fetch: { source: "https://git-scm.com/docs/git-fetch", options: [{ names: ["--upload-pack"], arity: "required", effect: "exec", target: "none" }] },
-            pull: { source: "https://git-scm.com/docs/git-pull", options: [{ names: ["--upload-pack"], arity: "required", effect: "exec", target: "none" }] },
-            "ls-remote": { source: "https://git-scm.com/docs/git-ls-remote", options: [{ names: ["--upload-pack"], arity: "required", effect: "exec", target: "none" }, { names: ["--sort", "-o", "--server-option"], arity: "required" }], operands: "read", note: "The first operand is a repository, which may be a local path (another repository, a bundle file) that git reads; the rest are ref patterns, judged as paths too (a pattern names no file outside)." },
-            clone: { source: "https://git-scm.com/docs/git-clone", options: [{ names: ["-u", "--upload-pack"], arity: "required", effect: "exec", target: "none" }, { names: ["-c", "--config"], arity: "required", effect: "exec", target: "none" }, { names: ["--template"], arity: "required", effect: "exec", target: "none", note: "a template directory installs hooks" }, { names: ["--separate-git-dir"], arity: "required", effect: "write" }, { names: ["-b", "--branch", "-o", "--origin", "--depth", "--reference", "--filter"], arity: "required" }] },
-            init: { source: "https://git-scm.com/docs/git-init", options: [{ names: ["--template"], arity: "required", effect: "exec", target: "none" }, { names: ["--separate-git-dir"], arity: "required", effect: "write" }] },
-            push: { source: "https://git-scm.com/docs/git-push", options: [{ names: ["--receive-pack", "--exec"], arity: "required", effect: "exec", target: "none" }] },
-            archive: { source: "https://git-scm.com/docs/git-archive", options: [{ names: ["-o", "--output"], arity: "required", effect: "write" }, { names: ["--exec"], arity: "required", effect: "exec", target: "none" }, { names: ["--remote"], arity: "required", effect: "network", target: "none" }, { names: ["--add-file"], arity: "required", effect: "read" }, { names: ["--prefix", "--format"], arity: "required" }] },
-            rebase: { source: "https://git-scm.com/docs/git-rebase", options: [{ names: ["-x", "--exec"], arity: "required", effect: "exec", target: "none" }] },
-            bisect: { source: "https://git-scm.com/docs/git-bisect", options: [], operandPatterns: [{ pattern: "^run$", effect: "exec" }] },
-            submodule: { source: "https://git-scm.com/docs/git-submodule", options: [], operandPatterns: [{ pattern: "^foreach$", effect: "exec" }] },
-            difftool: { source: "https://git-scm.com/docs/git-difftool", subcommandEffect: "exec", options: [{ names: ["-x", "--extcmd"], arity: "required", effect: "exec", target: "none" }, { names: ["-t", "--tool"], arity: "required", effect: "exec", target: "none" }] },
-            mergetool: { source: "https://git-scm.com/docs/git-mergetool", subcommandEffect: "exec", options: [{ names: ["-t", "--tool"], arity: "required", effect: "exec", target: "none" }] },
-            "filter-branch": { source: "https://git-scm.com/docs/git-filter-branch", subcommandEffect: "exec", options: [] },
-            instaweb: { source: "https://git-scm.com/docs/git-instaweb", subcommandEffect: "exec", options: [] },
-            "send-email": { source: "https://git-scm.com/docs/git-send-email", subcommandEffect: "network", options: [] },
-            help: { source: "https://git-scm.com/docs/git-help", options: [{ names: ["-w", "--web"], arity: "none", effect: "exec", target: "none", note: "opens a browser named by the config" }] },
-            worktree: { source: "https://git-scm.com/docs/git-worktree", options: [], operandPatterns: [{ pattern: "^/", effect: "write" }] }
-          }
-        },
-        sort: {
-          source: "https://www.gnu.org/software/coreutils/manual/html_node/sort-invocation.html",
-          options: [
-            { names: ["-o", "--output"], arity: "required", effect: "write" },
-            { names: ["--compress-program"], arity: "required", effect: "exec", target: "none", note: "runs the program (its temporary files are piped through it)" },
-            { names: ["-T", "--temporary-directory"], arity: "required", effect: "write" },
-            { names: ["--files0-from"], arity: "required", effect: "read", target: "none", note: "the names of the files read come from that file (or standard input), so they are not known" },
-            { names: ["--random-source"], arity: "required", effect: "read" },
-            { names: ["-k", "--key", "-t", "--field-separator", "-S", "--buffer-size", "--parallel", "--batch-size", "--sort"], arity: "required" },
-            { names: ["-c", "--check"], arity: "optional" }
-          ]
-        },
-        find: {
-          source: "https://www.gnu.org/software/findutils/manual/html_mono/find.html",
-          singleDashLong: true,
-          options: [
-            { names: ["-fprint"], arity: "required", effect: "write" },
-            { names: ["-fprint0"], arity: "required", effect: "write" },
-            { names: ["-fprintf"], arity: "required", effect: "write" },
-            { names: ["-fls"], arity: "required", effect: "write" },
-            { names: ["-exec"], arity: "required", terminators: [";", "+"], effect: "exec", target: "none" },
-            { names: ["-execdir"], arity: "required", terminators: [";", "+"], effect: "exec", target: "none" },
-            { names: ["-ok"], arity: "required", terminators: [";"], effect: "exec", target: "none" },
-            { names: ["-okdir"], arity: "required", terminators: [";"], effect: "exec", target: "none" },
-            { names: ["-delete"], arity: "none", effect: "write", target: "operands" },
-            { names: ["-files0-from"], arity: "required", effect: "read", target: "none", note: "the starting points are read from that file (or standard input), so the directories listed are not known" },
-            { names: ["-newer", "-anewer", "-cnewer", "-samefile", "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-type", "-xtype", "-maxdepth", "-mindepth", "-user", "-group", "-uid", "-gid", "-perm", "-size", "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-inum", "-links", "-printf", "-fstype", "-context", "-regextype", "-used"], arity: "required" }
-          ]
-        },
-        rg: {
-          source: "https://github.com/BurntSushi/ripgrep/blob/master/FAQ.md",
-          longPrefixes: false,
-          options: [
-            { names: ["--pre"], arity: "required", effect: "exec", target: "none", note: "runs the program on every file searched" },
-            { names: ["--hostname-bin"], arity: "required", effect: "exec", target: "none" },
-            { names: ["-f", "--file"], arity: "required", effect: "read" },
-            { names: ["--ignore-file"], arity: "required", effect: "read" },
-            { names: ["--pre-glob", "-e", "--regexp", "-g", "--glob", "--iglob", "-t", "--type", "-T", "--type-not", "--type-add", "-m", "--max-count", "-A", "-B", "-C", "--max-depth", "-r", "--replace", "-E", "--encoding", "-j", "--threads", "--color", "--colors", "--sort", "--sortr"], arity: "required" }
-          ]
-        },
-        man: {
-          source: "https://man7.org/linux/man-pages/man1/man.1.html",
-          options: [
-            { names: ["-P", "--pager"], arity: "required", effect: "exec", target: "none" },
-            { names: ["-H", "--html"], arity: "optional", effect: "exec", target: "none", note: "runs a browser" },
-            { names: ["-X", "--gxditview"], arity: "optional", effect: "exec", target: "none" },
-            { names: ["-C", "--config-file"], arity: "required", effect: "exec", target: "none", note: "a man configuration can name the programs man runs" },
-            { names: ["-l", "--local-file"], arity: "none", effect: "read", target: "none", note: "a page file's roff `.so` requests make man read any other file" },
-            { names: ["-M", "--manpath"], arity: "required", effect: "read" },
-            { names: ["-p", "--preprocessor", "-L", "--locale", "-m", "--systems", "-S", "-s", "--sections", "-e", "--extension", "-R", "--recode", "-E", "--encoding", "-T", "--troff-device"], arity: "required" }
-          ],
-          operandPatterns: [{ pattern: "/", effect: "read", note: "man-db reads an argument holding a slash as a page file, whose roff `.so` requests read any other file" }]
-        },
-        tar: {
-          source: "https://www.gnu.org/software/tar/manual/html_node/All-Options.html",
-          oldStyleFirst: true,
-          options: [
-            { names: ["-f", "--file"], arity: "required", effect: "read", writeWith: ["-c", "-r", "-u", "-A", "--create", "--append", "--update", "--catenate"], also: [{ effect: "exec", target: "none", valuePattern: "^[^/]*:", note: "an archive on another host (host:file) is reached through rsh" }], note: "the archive; written when creating or appending" },
-            { names: ["--to-command"], arity: "required", effect: "exec", target: "none" },
-            { names: ["-I", "--use-compress-program"], arity: "required", effect: "exec", target: "none" },
-            { names: ["--checkpoint-action"], arity: "required", effect: "exec", target: "none", valuePattern: "^(?:exec|sleep)=" },
-            { names: ["-F", "--info-script", "--new-volume-script"], arity: "required", effect: "exec", target: "none" },
-            { names: ["--rsh-command", "--rmt-command"], arity: "required", effect: "exec", target: "none" },
-            { names: ["-C", "--directory"], arity: "required", effect: "read", writeWith: ["-x", "--extract", "--get"] },
-            { names: ["-T", "--files-from"], arity: "required", effect: "read" },
-            { names: ["-X", "--exclude-from"], arity: "required", effect: "read" },
-            { names: ["-g", "--listed-incremental"], arity: "required", effect: "write" },
-            { names: ["--index-file"], arity: "required", effect: "write" },
-            { names: ["-P", "--absolute-names"], arity: "none", effect: "write", target: "none", note: "with -x, members with absolute names are written where they say" },
-            { names: ["-b", "--blocking-factor", "-L", "--tape-length", "-N", "--newer", "--after-date", "--exclude", "--transform", "--xform", "--strip-components", "--owner", "--group", "--mode", "--mtime", "-K", "--starting-file", "-V", "--label", "--format", "-H"], arity: "required" },
-            { names: ["-c", "--create"], arity: "none" },
-            { names: ["-r", "--append"], arity: "none" },
-            { names: ["-u", "--update"], arity: "none" },
-            { names: ["-A", "--catenate", "--concatenate"], arity: "none" },
-            { names: ["-x", "--extract", "--get"], arity: "none" }
-          ]
-        },
-        zip: {
-          source: "https://linux.die.net/man/1/zip",
-          longPrefixes: false,
-          options: [
-            { names: ["-TT", "--unzip-command"], arity: "required", effect: "exec", target: "none", note: "runs the command to test the archive" },
-            { names: ["-O", "--output-file"], arity: "required", effect: "write" },
-            { names: ["-b", "--temp-path"], arity: "required", effect: "write" },
-            { names: ["-x", "-i", "-n", "--suffixes", "-t", "-tt", "-P", "--password", "-Z", "--compression-method"], arity: "required" }
-          ]
-        },
-        vim: {
-          source: "https://vimhelp.org/starting.txt.html#vim-arguments",
-          longPrefixes: false,
-          options: [
-            { names: ["-c"], arity: "required", effect: "exec", target: "none", note: "an Ex command; `:!cmd` runs a shell command" },
-            { names: ["--cmd"], arity: "required", effect: "exec", target: "none" },
-            { names: ["-S"], arity: "required", effect: "exec", target: "none", note: "sources a file of Ex commands" },
-            { names: ["-u", "-U"], arity: "required", effect: "exec", target: "none", note: "a vimrc of Ex commands" },
-            { names: ["-s"], arity: "required", effect: "exec", target: "none", note: "reads keystrokes from a file" },
-            { names: ["-w", "-W"], arity: "required", effect: "write" },
-            { names: ["-i"], arity: "required", effect: "write" },
-            { names: ["-T", "-t", "-q", "--servername", "--startuptime", "-V"], arity: "required" }
-          ],
-          operandPatterns: [{ pattern: "^\\+.", effect: "exec", note: "`+cmd` runs an Ex command" }]
-        },
-        less: {
-          source: "https://man7.org/linux/man-pages/man1/less.1.html",
-          options: [
-            { names: ["-k", "--lesskey-file", "--lesskey-src"], arity: "required", effect: "read" },
-            { names: ["-o", "--log-file", "-O", "--LOG-FILE"], arity: "required", effect: "write" },
-            { names: ["-t", "--tag", "-T", "--tag-file", "-b", "--buffers", "-h", "-j", "-x", "--tabs", "-y", "-z", "--window", "-P", "--prompt", "-p", "--pattern"], arity: "required" }
-          ],
-          operandPatterns: [{ pattern: "^\\+.", effect: "exec", note: "`+cmd` runs a less command at start (`!` runs a shell command)" }]
-        },
-        make: {
-          source: "https://www.gnu.org/software/make/manual/html_node/Options-Summary.html",
-          options: [
-            { names: ["-E", "--eval"], arity: "required", effect: "exec", target: "none", note: "evaluates make syntax, which can define and run recipes" },
-            { names: ["-f", "--file", "--makefile"], arity: "required", effect: "read", note: "the makefile whose recipes run", also: [{ effect: "exec", target: "none", valuePattern: "^(?:-|/dev/(?:stdin|fd/[0-9]+)|/proc/self/fd/[0-9]+)$", note: "the makefile, and the recipes it runs, come from standard input or an inherited descriptor" }] },
-            { names: ["-C", "--directory"], arity: "required", effect: "read", note: "make runs the makefile there" },
-            { names: ["-I", "--include-dir"], arity: "required", effect: "read" },
-            { names: ["-o", "--old-file", "--assume-old", "-W", "--what-if", "--new-file", "--assume-new", "-O", "--output-sync", "--jobserver-style"], arity: "required" },
-            { names: ["-j", "--jobs", "-l", "--load-average", "--max-load"], arity: "optional" }
-          ],
-          operandPatterns: [{ pattern: "^[a-z_.][a-z0-9_.]*\\s*[:+?!]?=(?![0-9]*$)", effect: "exec", note: "a variable set on the command line overrides the makefile's, including SHELL and the programs recipes run (CC, MAKE …)" }]
-        },
-        npm: {
-          source: "https://docs.npmjs.com/cli/v10/using-npm/config",
-          options: [
-            { names: ["--script-shell"], arity: "required", effect: "exec", target: "none" },
-            { names: ["--node-options"], arity: "required", effect: "exec", target: "none" },
-            { names: ["--userconfig", "--globalconfig"], arity: "required", effect: "exec", target: "none", note: "a config file can set script-shell" },
-            { names: ["--prefix", "--cache"], arity: "required", effect: "write" },
-            { names: ["-w", "--workspace", "--registry", "--tag", "--loglevel"], arity: "required" }
-          ],
-          subcommands: {
-            exec: { source: "https://docs.npmjs.com/cli/v10/commands/npm-exec", subcommandEffect: "exec", options: [{ names: ["-c", "--call"], arity: "required", effect: "exec", target: "none" }, { names: ["--package"], arity: "required" }] },
-            x: { source: "https://docs.npmjs.com/cli/v10/commands/npm-exec", subcommandEffect: "exec", options: [{ names: ["-c", "--call"], arity: "required", effect: "exec", target: "none" }] },
-            run: { source: "https://docs.npmjs.com/cli/v10/commands/npm-run-script", subcommandEffect: "exec", options: [] },
-            "run-script": { source: "https://docs.npmjs.com/cli/v10/commands/npm-run-script", subcommandEffect: "exec", options: [] },
-            explore: { source: "https://docs.npmjs.com/cli/v10/commands/npm-explore", subcommandEffect: "exec", options: [] },
-            install: { source: "https://docs.npmjs.com/cli/v10/commands/npm-install", subcommandEffect: "exec", options: [], note: "runs the packages' install scripts" },
-            ci: { source: "https://docs.npmjs.com/cli/v10/commands/npm-ci", subcommandEffect: "exec", options: [] }
-          }
-        },
-        go: {
-          source: "https://pkg.go.dev/cmd/go",
-          singleDashLong: true,
-          options: [],
-          subcommands: {
-            run: { source: "https://pkg.go.dev/cmd/go#hdr-Compile_and_run_Go_program", subcommandEffect: "exec", singleDashLong: true, options: [{ names: ["-exec", "--exec"], arity: "required", effect: "exec", target: "none" }, { names: ["-toolexec", "--toolexec"], arity: "required", effect: "exec", target: "none" }] },
-            generate: { source: "https://pkg.go.dev/cmd/go#hdr-Generate_Go_files_by_processing_source", subcommandEffect: "exec", singleDashLong: true, options: [] },
-            tool: { source: "https://pkg.go.dev/cmd/go#hdr-Run_specified_go_tool", subcommandEffect: "exec", singleDashLong: true, options: [] },
-            test: { source: "https://pkg.go.dev/cmd/go#hdr-Test_packages", singleDashLong: true, options: [{ names: ["-exec", "--exec"], arity: "required", effect: "exec", target: "none" }, { names: ["-toolexec", "--toolexec"], arity: "required", effect: "exec", target: "none" }, { names: ["-vettool", "--vettool"], arity: "required", effect: "exec", target: "none" }, { names: ["-o", "--o"], arity: "required", effect: "write" }, { names: ["-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir"], arity: "required", effect: "write" }, { names: ["-overlay", "-modfile"], arity: "required", effect: "read" }, { names: ["-run", "-bench", "-count", "-timeout", "-tags", "-p", "-parallel", "-cpu", "-covermode", "-coverpkg", "-ldflags", "-gcflags"], arity: "required" }] },
-            build: { source: "https://pkg.go.dev/cmd/go#hdr-Compile_packages_and_dependencies", singleDashLong: true, options: [{ names: ["-toolexec", "--toolexec"], arity: "required", effect: "exec", target: "none" }, { names: ["-o", "--o"], arity: "required", effect: "write" }, { names: ["-overlay", "-modfile"], arity: "required", effect: "read" }, { names: ["-pkgdir"], arity: "required", effect: "write" }, { names: ["-tags", "-p", "-ldflags", "-gcflags"], arity: "required" }] },
-            vet: { source: "https://pkg.go.dev/cmd/go#hdr-Report_likely_mistakes_in_packages", singleDashLong: true, options: [{ names: ["-vettool", "--vettool"], arity: "required", effect: "exec", target: "none" }] },
-            install: { source: "https://pkg.go.dev/cmd/go#hdr-Compile_and_install_packages_and_dependencies", subcommandEffect: "network", singleDashLong: true, options: [{ names: ["-toolexec"], arity: "required", effect: "exec", target: "none" }] },
-            get: { source: "https://pkg.go.dev/cmd/go#hdr-Add_dependencies_to_current_module_and_install_them", subcommandEffect: "network", singleDashLong: true, options: [] }
-          }
-        },
-        curl: {
-          source: "https://curl.se/docs/manpage.html",
-          longPrefixes: false,
-          options: [
-            { names: ["-o", "--output"], arity: "required", effect: "write" },
-            { names: ["--output-dir"], arity: "required", effect: "write" },
-            { names: ["-O", "--remote-name", "--remote-name-all", "-J", "--remote-header-name"], arity: "none" },
-            { names: ["-T", "--upload-file"], arity: "required", effect: "read", note: "the file is sent to the server" },
-            { names: ["-K", "--config"], arity: "required", effect: "write", target: "none", note: "a config file holds more options, --output and --upload-file included" },
-            { names: ["-d", "--data", "--data-binary", "--data-ascii", "--json"], arity: "required", effect: "read", valuePattern: "^@(.+)$" },
-            { names: ["--data-urlencode"], arity: "required", effect: "read", valuePattern: "^[^=]*@(.+)$" },
-            { names: ["-F", "--form"], arity: "required", effect: "read", valuePattern: "^[^=]*=[@<]([^;]+)" },
-            { names: ["-b", "--cookie"], arity: "required", effect: "read", valuePattern: "^([^=]+)$" },
-            { names: ["-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"], arity: "required", effect: "write" },
-            { names: ["-E", "--cert", "--key", "--cacert", "--capath", "--netrc-file", "--etag-compare", "-H", "--header"], arity: "required", effect: "read", valuePattern: "^@?(/.+|~.*|\\.\\..*)$" },
-            { names: ["--unix-socket", "--abstract-unix-socket"], arity: "required", effect: "network", target: "none", note: "reaches a local socket (a container daemon, the user bus)" },
-            { names: ["-X", "--request", "-A", "--user-agent", "-e", "--referer", "-u", "--user", "-x", "--proxy", "-m", "--max-time", "--connect-timeout", "-r", "--range", "-w", "--write-out", "--retry", "-z", "--time-cond", "--url"], arity: "required" }
-          ]
-        },
-        wget: {
-          source: "https://www.gnu.org/software/wget/manual/wget.html",
-          options: [
-            { names: ["-O", "--output-document"], arity: "required", effect: "write" },
-            { names: ["-o", "--output-file", "-a", "--append-output"], arity: "required", effect: "write" },
-            { names: ["-P", "--directory-prefix"], arity: "required", effect: "write" },
-            { names: ["--save-cookies", "--save-headers", "--warc-file"], arity: "required", effect: "write" },
-            { names: ["--post-file", "--body-file"], arity: "required", effect: "read", note: "the file is sent to the server" },
-            { names: ["-i", "--input-file", "--load-cookies", "--certificate", "--private-key", "--ca-certificate"], arity: "required", effect: "read" },
-            { names: ["--config", "-e", "--execute"], arity: "required", effect: "write", target: "none", note: "wgetrc commands can set the output file" },
-            { names: ["--use-askpass"], arity: "required", effect: "exec", target: "none" },
-            { names: ["-t", "--tries", "-T", "--timeout", "-U", "--user-agent", "--header", "-l", "--level", "-A", "--accept", "-R", "--reject", "--user", "--password"], arity: "required" }
-          ]
-        },
-        strings: {
-          source: "https://sourceware.org/binutils/docs/binutils/strings.html",
-          options: [{ names: ["-n", "--bytes", "-t", "--radix", "-e", "--encoding", "-T", "--target", "-s", "--output-separator", "-U", "--unicode"], arity: "required" }],
-          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
-        },
-        nm: {
-          source: "https://sourceware.org/binutils/docs/binutils/nm.html",
-          options: [{ names: ["-f", "--format", "-t", "--radix", "--target", "--plugin", "-X", "--size-sort"], arity: "required" }],
-          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
-        },
-        objdump: {
-          source: "https://sourceware.org/binutils/docs/binutils/objdump.html",
-          options: [
-            { names: ["--dwarf-start", "-b", "--target", "-m", "--architecture", "-M", "--disassembler-options", "-j", "--section", "--start-address", "--stop-address", "--adjust-vma", "--prefix", "--prefix-strip", "--insn-width"], arity: "required" },
-            { names: ["--debug-file-directory"], arity: "required", effect: "read" }
-          ],
-          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
-        },
-        readelf: {
-          source: "https://sourceware.org/binutils/docs/binutils/readelf.html",
-          options: [{ names: ["-x", "--hex-dump", "-p", "--string-dump", "-R", "--relocated-dump", "--dwarf-depth", "--dwarf-start", "--ctf", "--ctf-symbols", "--ctf-strings", "--ctf-parent", "--sframe"], arity: "required" }],
-          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
-        },
-        size: {
-          source: "https://sourceware.org/binutils/docs/binutils/size.html",
-          options: [{ names: ["--format", "--radix", "--target"], arity: "required" }],
-          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
-        },
-        addr2line: {
-          source: "https://sourceware.org/binutils/docs/binutils/addr2line.html",
-          options: [{ names: ["-b", "--target", "-e", "--exe", "-j", "--section"], arity: "required" }],
-          operandPatterns: [{ pattern: "^@", effect: "read", note: "binutils read further arguments from a response file named after `@`, so the files read are not known" }]
-        },
-        hexdump: {
-          source: "https://man7.org/linux/man-pages/man1/hexdump.1.html",
-          options: [
-            { names: ["-f", "--format-file"], arity: "required", effect: "read", note: "a line hexdump cannot parse as a format is printed" },
-            { names: ["-e", "--format", "-n", "--length", "-s", "--skip"], arity: "required" }
-          ]
-        },
-        info: {
-          source: "https://www.gnu.org/software/texinfo/manual/info-stnd/html_node/Invoking-Info.html",
-          options: [
-            { names: ["-f", "--file", "-d", "--directory", "--init-file", "--restore"], arity: "required", effect: "read" },
-            { names: ["-o", "--output", "--dribble"], arity: "required", effect: "write" },
-            { names: ["-n", "--node", "-k", "--apropos", "--index-search"], arity: "required" }
-          ],
-          operandPatterns: [{ pattern: "/", effect: "read", note: "an argument holding a slash is read as an Info file" }]
-        },
-        tmux: {
-          source: "https://man7.org/linux/man-pages/man1/tmux.1.html",
-          longPrefixes: false,
-          options: [
-            { names: ["-c"], arity: "required", effect: "exec", target: "none", note: "runs the shell command" },
-            { names: ["-f"], arity: "required", effect: "exec", target: "none", note: "a configuration file holds tmux commands, which can run shell commands" },
-            { names: ["-L", "-S", "-T"], arity: "required" }
-          ],
-          operandPatterns: [{ pattern: ".", effect: "exec", note: "tmux commands (new-session, new-window, split-window, run-shell, send-keys, …) run shell commands" }]
-        },
-        expect: {
-          source: "https://linux.die.net/man/1/expect",
-          longPrefixes: false,
-          options: [
-            { names: ["-c"], arity: "required", effect: "exec", target: "none", note: "a Tcl script, which can spawn any program" },
-            { names: ["-f"], arity: "required", effect: "exec", target: "none", note: "a Tcl script file" }
-          ],
-          operands: "exec"
-        },
-        touch: {
-          source: "https://www.gnu.org/software/coreutils/manual/html_node/touch-invocation.html",
-          options: [
-            { names: ["-r", "--reference"], arity: "required", effect: "read", note: "copies that file's times" },
-            { names: ["-d", "--date", "-t", "--time"], arity: "required" }
-          ]
-        },
-        tee: {
-          source: "https://www.gnu.org/software/coreutils/manual/html_node/tee-invocation.html",
-          operands: "write",
-          options: [{ names: ["--output-error"], arity: "optional" }]
-        },
-        chmod: {
-          source: "https://www.gnu.org/software/coreutils/manual/html_node/chmod-invocation.html",
-          operands: "write",
-          options: [
-            { names: ["-R", "--recursive"], arity: "none", effect: "write", target: "operands" },
-            { names: ["--reference"], arity: "required", effect: "read" },
-            { names: ["--from"], arity: "required" }
-          ]
-        },
-        sed: {
-          source: "https://www.gnu.org/software/sed/manual/html_node/Command_002dLine-Options.html",
-          options: [
-            { names: ["-i", "--in-place"], arity: "optional", effect: "write", target: "operands" },
-            { names: ["-f", "--file"], arity: "required", effect: "read" },
-            { names: ["-e", "--expression", "-l", "--line-length"], arity: "required" }
-          ]
-        },
-        diff: {
-          source: "https://www.gnu.org/software/diffutils/manual/html_node/diff-Options.html",
-          options: [
-            { names: ["--from-file", "--to-file"], arity: "required", effect: "read" },
-            { names: ["-X", "--exclude-from"], arity: "required", effect: "read" },
-            { names: ["-x", "--exclude", "-S", "--starting-file", "-I", "--ignore-matching-lines", "-F", "--show-function-line", "--label", "-L", "--line-format", "--old-line-format", "--new-line-format", "--unchanged-line-format", "--horizon-lines", "-W", "--width", "--tabsize"], arity: "required" },
-            { names: ["-C", "--context", "-U", "--unified", "--color"], arity: "optional" }
-          ]
-        },
-        file: {
-          source: "https://man7.org/linux/man-pages/man1/file.1.html",
-          options: [
-            { names: ["-m", "--magic-file"], arity: "required", effect: "read" },
-            { names: ["-f", "--files-from"], arity: "required", effect: "read", target: "none", note: "the names of the files read come from that file (or standard input), so they are not known" },
-            { names: ["-C", "--compile"], arity: "none", effect: "write", target: "none", note: "writes a compiled magic file" },
-            { names: ["-F", "--separator", "-e", "--exclude", "-P", "--parameter"], arity: "required" }
-          ]
-        },
-        wc: {
-          source: "https://www.gnu.org/software/coreutils/manual/html_node/wc-invocation.html",
-          options: [{ names: ["--files0-from"], arity: "required", effect: "read", target: "none", note: "the names of the files read come from that file (or standard input), so they are not known" }, { names: ["--total"], arity: "required" }]
-        },
-        du: {
-          source: "https://www.gnu.org/software/coreutils/manual/html_node/du-invocation.html",
-          options: [
-            { names: ["--files0-from"], arity: "required", effect: "read", target: "none", note: "the names of the files read come from that file (or standard input), so they are not known" },
-            { names: ["-X", "--exclude-from"], arity: "required", effect: "read" },
-            { names: ["-B", "--block-size", "-d", "--max-depth", "-t", "--threshold", "--exclude", "--time-style"], arity: "required" },
-            { names: ["--time"], arity: "optional" }
-          ]
-        },
-        grep: {
-          source: "https://www.gnu.org/software/grep/manual/grep.html#Command_002dline-Options",
-          options: [
-            { names: ["-f", "--file"], arity: "required", effect: "read" },
-            { names: ["--exclude-from"], arity: "required", effect: "read" },
-            { names: ["-e", "--regexp", "-m", "--max-count", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "--include", "--exclude", "--exclude-dir", "--label", "--binary-files", "-d", "--directories", "-D", "--devices"], arity: "required" },
-            { names: ["--color", "--colour"], arity: "optional" }
-          ]
-        },
-        jq: {
-          source: "https://jqlang.github.io/jq/manual/",
-          longPrefixes: false,
-          options: [
-            { names: ["-L", "--library-path"], arity: "required", effect: "read" },
-            { names: ["-f", "--from-file"], arity: "required", effect: "read" },
-            { names: ["--rawfile", "--slurpfile"], arity: "required", effect: "read", valueWord: 2, note: "the second word after the option is the file read" },
-            { names: ["--arg", "--argjson"], arity: "required" },
-            { names: ["--indent"], arity: "required" }
-          ],
-          operandPatterns: [
-            { pattern: '\\$\\s*env\\b|(?:^|[^a-z0-9_$.])env\\b|\\$__prog_args|input_filename|\\bgetpath\\s*\\(\\s*\\[\\s*"env', effect: "read", note: "reads the environment" },
-            { pattern: '\\b(?:import|include)\\s*"[^"]*"[^;]*\\{[^}]*search', effect: "read", note: "a module search path can name any directory" },
-            { pattern: '\\b(?:import|include)\\s*"(?:/|~|\\.\\.)', effect: "read" }
-          ]
-        },
-        xargs: {
-          source: "https://www.gnu.org/software/findutils/manual/html_node/find_html/xargs-options.html",
-          stopAtOperand: true,
-          options: [
-            { names: ["-a", "--arg-file"], arity: "required", effect: "read" },
-            { names: ["-d", "--delimiter", "-E", "-I", "-L", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"], arity: "required" },
-            { names: ["-e", "--eof", "-i", "--replace", "-l"], arity: "optional" }
-          ],
-          operandPatterns: [{ pattern: ".", effect: "read", note: "the command's arguments come from standard input, so the files it reads are not known" }]
-        },
-        awk: {
-          source: "https://www.gnu.org/software/gawk/manual/html_node/Options.html",
-          options: [
-            { names: ["-f", "--file", "-i", "--include", "-E", "--exec"], arity: "required", effect: "read", note: "an awk program file" },
-            { names: ["-l", "--load"], arity: "required", effect: "exec", target: "none", note: "loads a shared library" },
-            { names: ["-v", "--assign", "-F", "--field-separator"], arity: "required" }
-          ],
-          operandPatterns: [
-            { pattern: "\\bsystem\\s*\\(|\\|\\s*&?\\s*getline|\\|&|print[^;}]*\\|", effect: "exec", note: "runs a shell command" },
-            { pattern: "printf?\\b[^;}]*>", effect: "write", note: "print > file writes a file" },
-            { pattern: "getline\\s*<|ENVIRON|PROCINFO", effect: "read" }
-          ]
-        },
-        python: {
-          source: "https://docs.python.org/3/using/cmdline.html",
-          stopAtOperand: true,
-          longPrefixes: false,
-          options: [
-            { names: ["-c"], arity: "required", effect: "exec", target: "none" },
-            { names: ["-m"], arity: "required", effect: "exec", target: "none" },
-            { names: ["-W", "-X", "--check-hash-based-pycs"], arity: "required" }
-          ]
-        },
-        node: {
-          source: "https://nodejs.org/api/cli.html",
-          longPrefixes: false,
-          stopAtOperand: true,
-          options: [
-            { names: ["-e", "--eval", "-p", "--print"], arity: "required", effect: "exec", target: "none" },
-            { names: ["-r", "--require", "--import", "--loader", "--experimental-loader"], arity: "required", effect: "exec", target: "none" },
-            { names: ["--env-file"], arity: "required", effect: "read" }
-          ]
-        },
-        perl: {
-          source: "https://perldoc.perl.org/perlrun",
-          longPrefixes: false,
-          stopAtOperand: true,
-          options: [
-            { names: ["-e", "-E"], arity: "required", effect: "exec", target: "none" },
-            { names: ["-M", "-m"], arity: "required", effect: "exec", target: "none" },
-            { names: ["-i"], arity: "optional", effect: "write", target: "operands" },
-            { names: ["-I"], arity: "required" }
-          ]
-        },
-        ruby: {
-          source: "https://docs.ruby-lang.org/en/master/ruby/options_md.html",
-          longPrefixes: false,
-          stopAtOperand: true,
-          options: [
-            { names: ["-e"], arity: "required", effect: "exec", target: "none" },
-            { names: ["-r", "--require"], arity: "required", effect: "exec", target: "none" },
-            { names: ["-i"], arity: "optional", effect: "write", target: "operands" },
-            { names: ["-I", "-C"], arity: "required" }
-          ]
-        },
-        dd: {
-          source: "https://www.gnu.org/software/coreutils/manual/html_node/dd-invocation.html",
-          options: [
-            { names: ["of="], arity: "required", effect: "write" },
-            { names: ["if="], arity: "required", effect: "read" }
-          ]
-        },
-        rsync: {
-          source: "https://download.samba.org/pub/rsync/rsync.1",
-          options: [
-            { names: ["-e", "--rsh"], arity: "required", effect: "exec", target: "none" },
-            { names: ["--rsync-path"], arity: "required", effect: "exec", target: "none" },
-            { names: ["--files-from", "--exclude-from", "--include-from", "--password-file"], arity: "required", effect: "read" },
-            { names: ["--log-file", "--write-batch", "--only-write-batch"], arity: "required", effect: "write" }
-          ]
-        },
-        scp: {
-          source: "https://man.openbsd.org/scp",
-          longPrefixes: false,
-          options: [
-            { names: ["-S"], arity: "required", effect: "exec", target: "none" },
-            { names: ["-o"], arity: "required", effect: "exec", target: "none", unlessValue: "^(?:batchmode|connecttimeout|stricthostkeychecking|port|user|compression|loglevel)[ =]" },
-            { names: ["-F"], arity: "required", effect: "exec", target: "none" },
-            { names: ["-i"], arity: "required", effect: "read" },
-            { names: ["-P", "-l", "-c", "-J"], arity: "required" }
-          ]
-        },
-        ssh: {
-          source: "https://man.openbsd.org/ssh",
-          longPrefixes: false,
-          stopAtOperand: true,
-          options: [
-            { names: ["-o"], arity: "required", effect: "exec", target: "none", unlessValue: "^(?:batchmode|connecttimeout|stricthostkeychecking|port|user|compression|loglevel)[ =]", note: "ProxyCommand, LocalCommand, KnownHostsCommand run programs" },
-            { names: ["-F"], arity: "required", effect: "exec", target: "none" },
-            { names: ["-i"], arity: "required", effect: "read" },
-            { names: ["-E"], arity: "required", effect: "write" },
-            { names: ["-S"], arity: "required", effect: "write" },
-            { names: ["-L", "-R", "-D"], arity: "required", effect: "network", target: "none" },
-            { names: ["-p", "-l", "-c", "-J", "-b", "-B", "-e", "-I", "-m", "-O", "-Q", "-W", "-w"], arity: "required" }
-          ]
-        },
-        pgrep: {
-          source: "https://man7.org/linux/man-pages/man1/pgrep.1.html",
-          options: [
-            { names: ["-F", "--pidfile"], arity: "required", effect: "read", note: "the pid is read from the file" },
-            { names: ["-d", "--delimiter", "-g", "--pgroup", "-G", "--group", "-P", "--parent", "-s", "--session", "-t", "--terminal", "-u", "--euid", "-U", "--uid", "--ns", "--nslist", "-r", "--runstates", "--signal", "--env", "--cgroup"], arity: "required" }
-          ]
-        },
-        md5sum: {
-          source: "https://www.gnu.org/software/coreutils/manual/html_node/md5sum-invocation.html",
-          options: [
-            { names: ["-c", "--check"], arity: "none", effect: "read", target: "none", note: "reads and hashes every file the check list names, which the command line does not show" }
-          ]
-        },
-        sqlite3: {
-          source: "https://sqlite.org/cli.html",
-          singleDashLong: true,
-          options: [
-            { names: ["-cmd", "--cmd"], arity: "required", effect: "exec", target: "none", note: "dot-commands such as .shell and .system run programs" },
-            { names: ["-init", "--init"], arity: "required", effect: "exec", target: "none" },
-            { names: ["-separator", "-newline", "-nullvalue"], arity: "required" }
-          ],
-          operandPatterns: [{ pattern: "^\\s*\\.(?:shell|system|once|output|import|read|save|backup|restore|open|load|excel|clone)\\b|\\b(?:load_extension|readfile|writefile|edit)\\s*\\(", effect: "exec" }]
-        }
-      }
-    };
-  }
-});
-
-// src/analyses/option-effects.ts
-function re3(source) {
-  let r = REGEX.get(source);
-  if (!r) {
-    r = new RegExp(source, "i");
-    REGEX.set(source, r);
-  }
-  return r;
-}
-function effectEntry(program) {
-  const name2 = ALIASES[program] ?? program;
-  return Object.hasOwn(PROGRAMS2, name2) ? PROGRAMS2[name2] : void 0;
-}
-function syntaxOf(entry, extra = [], stopAtOperand = entry.stopAtOperand) {
-  return {
-    options: [...entry.options, ...extra],
-    ...entry.longPrefixes !== void 0 ? { longPrefixes: entry.longPrefixes } : {},
-    ...entry.singleDashLong ? { singleDashLong: true } : {},
-    ...stopAtOperand ? { stopAtOperand: true } : {},
-    ...entry.oldStyleFirst ? { oldStyleFirst: true } : {}
-  };
-}
-function specOf(options, occ) {
-  return occ.known ? options.find((o2) => o2.names[0] === occ.option) : void 0;
-}
-function parseEffects(entry, args2, offset, extra, out2) {
-  const words = args2.slice(offset);
-  const spelled = spellOptions(words, syntaxOf(entry, extra));
-  const options = [...entry.options, ...extra];
-  const present = new Set(spelled.options.map((o2) => o2.option));
-  const firstOption = spelled.options.length > 0 ? spelled.options[0].argIndex : words.length;
-  const targets = spelled.operands.filter((o2) => !entry.singleDashLong || o2.argIndex < firstOption);
-  const push = (e) => {
-    out2.push({ ...e, argIndex: e.argIndex + offset });
-  };
-  for (const occ of spelled.options) {
-    const spec = specOf(options, occ);
-    if (!spec) continue;
-    const effects = [
-      ...spec.effect ? [{ effect: spec.effect, target: spec.target, valuePattern: spec.valuePattern, unlessValue: spec.unlessValue, note: spec.note }] : [],
-      ...spec.also ?? []
-    ];
-    for (const eff of effects) {
-      let kind = eff.effect;
-      if (kind === "read" && spec.writeWith?.some((w) => present.has(w))) kind = "write";
-      const target = eff.target ?? (spec.arity === "none" ? "none" : "value");
-      let value = occ.value;
-      if (spec.valueWord !== void 0 && occ.valueIndex !== void 0) value = words[occ.valueIndex + spec.valueWord - 1] ?? null;
-      if (typeof value === "string" && eff.unlessValue && re3(eff.unlessValue).test(value)) continue;
-      if (eff.valuePattern) {
-        if (typeof value === "string") {
-          const m = re3(eff.valuePattern).exec(value);
-          if (!m) continue;
-          if (m[1] !== void 0) value = m[1];
-        } else if (value === void 0) continue;
-      }
-      const note = eff.note ? { note: eff.note } : {};
-      if (target === "operands") {
-        if (targets.length === 0) push({ kind, option: occ.option, argIndex: occ.argIndex, ...note });
-        for (const t of targets) push({ kind, option: occ.option, argIndex: t.argIndex, ...t.value !== null ? { value: t.value } : {}, ...note });
-      } else if (target === "value" && (kind === "write" || kind === "read")) {
-        push({ kind, option: occ.option, argIndex: occ.argIndex, ...typeof value === "string" ? { value } : {}, ...note });
-      } else push({ kind, option: occ.option, argIndex: occ.argIndex, ...note });
-    }
-  }
-  if (entry.operands) {
-    for (const t of spelled.operands) push({ kind: entry.operands, option: "operand", argIndex: t.argIndex, ...t.value !== null ? { value: t.value } : {} });
-  }
-  for (const p of entry.operandPatterns ?? []) {
-    for (const t of spelled.operands) {
-      if (t.value === null || re3(p.pattern).test(t.value)) {
-        push({ kind: p.effect, option: t.value === null ? "operand" : t.value.length > 40 ? `${t.value.slice(0, 37)}...` : t.value, argIndex: t.argIndex, ...p.note ? { note: p.note } : {} });
-        break;
-      }
-    }
-  }
-}
-function optionEffects(program, args2) {
-  const entry = effectEntry(program);
-  if (!entry) return [];
-  const out2 = [];
-  if (!entry.subcommands) {
-    parseEffects(entry, args2, 0, [], out2);
-    return out2;
-  }
-  const head = spellOptions(args2, syntaxOf(entry, [], true));
-  parseEffects({ ...entry, operands: void 0, operandPatterns: [] }, args2.slice(0, head.rest), 0, [], out2);
-  const name2 = args2[head.rest];
-  if (head.rest >= args2.length) return out2;
-  const sub = typeof name2 === "string" && Object.hasOwn(entry.subcommands, name2) ? entry.subcommands[name2] : void 0;
-  const inherited = entry.stopAtOperand ? [] : entry.options;
-  if (sub?.subcommandEffect) out2.push({ kind: sub.subcommandEffect, option: `${program} ${name2}`, argIndex: head.rest });
-  parseEffects(sub ?? { source: entry.source, options: [] }, args2, head.rest + 1, inherited, out2);
-  return out2;
-}
-function environmentEffects(names2) {
-  const out2 = [];
-  for (const n2 of names2) {
-    const kind = Object.hasOwn(ENVIRONMENT, n2) ? ENVIRONMENT[n2] : void 0;
-    if (kind) out2.push({ kind, option: `${n2}=`, argIndex: -1, note: "the variable names a program the command runs" });
-  }
-  return out2;
-}
-function codeRunningOptions(words, limit = 8) {
-  const program = words[0];
-  if (program === void 0) return [];
-  const entry = effectEntry(program);
-  if (!entry) return [];
-  const names2 = [];
-  const add = (n2) => {
-    if (names2.length < limit && !names2.includes(n2)) names2.push(n2);
-  };
-  const fromEntry = (e) => {
-    for (const o2 of e.options) if (o2.effect === "exec" || o2.also?.some((a2) => a2.effect === "exec")) add(o2.names.find((n2) => n2.startsWith("--")) ?? o2.names[0]);
-    for (const p of e.operandPatterns ?? []) if (p.effect === "exec") add(p.note ? `operands like /${p.pattern.slice(0, 20)}/` : `/${p.pattern.slice(0, 20)}/`);
-  };
-  if (entry.stopAtOperand && !entry.subcommands && words.length > 1) return [];
-  const subName = words[1];
-  const sub = entry.subcommands && subName !== void 0 && Object.hasOwn(entry.subcommands, subName) ? entry.subcommands[subName] : void 0;
-  if (sub) {
-    if (sub.subcommandEffect === "exec") add(`${program} ${subName}`);
-    fromEntry(sub);
-    if (!entry.stopAtOperand) fromEntry({ ...entry, operandPatterns: [] });
-    return names2;
-  }
-  if (entry.subcommands && subName !== void 0) {
-    if (!entry.stopAtOperand) fromEntry({ ...entry, operandPatterns: [] });
-    return names2;
-  }
-  fromEntry(entry);
-  for (const [n2, s] of Object.entries(entry.subcommands ?? {})) {
-    if (s.subcommandEffect === "exec") add(`${program} ${n2}`);
-    else if (s.options.some((o2) => o2.effect === "exec")) add(`${program} ${n2} ${s.options.find((o2) => o2.effect === "exec").names.find((x) => x.startsWith("--")) ?? s.options.find((o2) => o2.effect === "exec").names[0]}`);
-  }
-  return names2;
-}
-var PROGRAMS2, ALIASES, ENVIRONMENT, REGEX;
-var init_option_effects2 = __esm({
-  "src/analyses/option-effects.ts"() {
-    "use strict";
-    init_option_effects();
-    init_option_spelling();
-    PROGRAMS2 = option_effects_default.programs;
-    ALIASES = option_effects_default.aliases;
-    ENVIRONMENT = option_effects_default.environment;
-    REGEX = /* @__PURE__ */ new Map();
-  }
-});
-
 // src/rules/effect-constraint.ts
 function commandEffects(cmd, stdinArguments = false) {
   const resolved2 = resolveCommand(cmd);
   if (!resolved2) return void 0;
-  const effects = optionEffects(resolved2.name, resolved2.args.map((w) => w.value ?? null));
+  const dashed = dashedSubcommand(resolved2.name);
+  const program = dashed ? dashed[0] : resolved2.name;
+  const values = [...dashed ? [dashed[1]] : [], ...resolved2.args.map((w) => w.value ?? null)];
+  const shift2 = dashed ? 1 : 0;
+  const effects = optionEffects(program, values).map((e) => shift2 === 0 || e.argIndex < 0 ? e : { ...e, argIndex: Math.max(0, e.argIndex - shift2) });
+  let dashDash = false;
+  for (let i3 = 0; i3 < resolved2.args.length; i3++) {
+    const w = resolved2.args[i3];
+    const aw = abstractWord(w, dashDash);
+    if (w.value === "--") dashDash = true;
+    if (aw.kind !== "glob" || !aw.mayBeOption) continue;
+    for (const [kind, names2] of optionsAWordMaySpell(program, values, i3 + shift2)) {
+      effects.push({ kind, option: w.raw.length > 40 ? `${w.raw.slice(0, 37)}...` : w.raw, argIndex: i3, note: `a glob that may expand to file names spelling options such as ${names2.map((n2) => `\`${n2}\``).join(", ")}` });
+    }
+    break;
+  }
   if (resolved2.name === "sed" || resolved2.name === "gsed") {
     for (const h2 of sedHazards(resolved2.args)) {
       const argIndex = resolved2.args.indexOf(h2.word);
@@ -36057,7 +36912,7 @@ function commandEffects(cmd, stdinArguments = false) {
   }
   const live = cmd.assignments.filter((a2) => classifyAssignment(a2.name, a2.value ? a2.value.value : "") !== "harmless");
   for (const e of environmentEffects(live.map((a2) => a2.name))) effects.push(e);
-  return { program: resolved2.name, effects };
+  return { program, effects };
 }
 function namedWords(rule) {
   const m = rule.bash;
@@ -36088,7 +36943,7 @@ function optionEffectConstraint(cmd, gate, ctx) {
     const named2 = namedWords(gate.rule);
     for (const e of effects) {
       if (e.argIndex >= 0 && e.argIndex < named2) continue;
-      if (e.option.startsWith(`${program} `)) continue;
+      if (e.option.startsWith(`${program} `) && !(any && gate.strictExec && e.kind === "exec" && e.projectCode !== true)) continue;
       if (e.kind === "exec") {
         if (any && !gate.strictExec) continue;
         return `${describe(program, e)}; allow rule \`${gate.rule.raw}\` does not cover what that program does${any ? " while deny or ask rules exist" : ""}.`;
@@ -36114,6 +36969,8 @@ var init_effect_constraint = __esm({
   "src/rules/effect-constraint.ts"() {
     "use strict";
     init_option_effects2();
+    init_build();
+    init_option_match();
     init_paths();
     init_sed();
     init_command_name();
@@ -36128,13 +36985,374 @@ var init_effect_constraint = __esm({
   }
 });
 
+// src/analyses/program-links.ts
+function programLink(cmd) {
+  const resolved2 = resolveCommand(cmd);
+  if (!resolved2) return void 0;
+  const spec = LINKERS[resolved2.name];
+  if (!spec) return void 0;
+  const operands = [];
+  let targetDir;
+  let options = true;
+  const args2 = resolved2.args;
+  for (let i3 = 0; i3 < args2.length; i3++) {
+    const w = args2[i3];
+    const v = w.value;
+    if (options && v === "--") {
+      options = false;
+      continue;
+    }
+    if (options && v?.startsWith("-") && v.length > 1) {
+      if (v.startsWith("--")) {
+        const eq = v.indexOf("=");
+        const name2 = eq > 0 ? v.slice(0, eq) : v;
+        if (resolved2.name === "install" && name2 === "--directory") return void 0;
+        const takes = spec.values.includes(name2) && !ATTACHED_ONLY.has(name2);
+        if (spec.targetDir.includes(name2)) targetDir = eq > 0 ? { ...w, value: v.slice(eq + 1) } : args2[i3 + 1];
+        if (takes && eq < 0) i3++;
+        continue;
+      }
+      for (let k = 1; k < v.length; k++) {
+        const o2 = `-${v[k]}`;
+        if (resolved2.name === "install" && o2 === "-d") return void 0;
+        if (spec.values.includes(o2)) {
+          const rest = v.slice(k + 1);
+          if (spec.targetDir.includes(o2)) targetDir = rest !== "" ? { ...w, value: rest } : args2[i3 + 1];
+          if (rest === "") i3++;
+          break;
+        }
+      }
+      continue;
+    }
+    operands.push(w);
+  }
+  if (targetDir) return operands.length > 0 ? { command: resolved2.name, sources: operands, target: targetDir, targetIsDirectory: true } : void 0;
+  if (operands.length === 0) return void 0;
+  if (operands.length === 1) return resolved2.name === "ln" ? { command: resolved2.name, sources: operands, targetIsDirectory: false } : void 0;
+  return { command: resolved2.name, sources: operands.slice(0, -1), target: operands[operands.length - 1], targetIsDirectory: operands.length > 2 };
+}
+function normalizeRelative(p) {
+  const parts2 = p.split("/");
+  const out2 = [];
+  parts2.forEach((s, k) => {
+    if (s === "." || s === "" && k > 0) return;
+    out2.push(s);
+  });
+  const joined = out2.join("/");
+  return joined === "" ? p.startsWith("/") ? "/" : "." : joined;
+}
+function linkMayMake(link, path6) {
+  const p = normalizeRelative(path6);
+  const base = commandBasename(p);
+  const dir = p.includes("/") ? normalizeRelative(p.slice(0, p.lastIndexOf("/")) || "/") : ".";
+  const sourceNamed = () => link.sources.some((s) => s.value === void 0 || commandBasename(normalizeRelative(s.value)) === base);
+  if (link.target === void 0) return dir === "." && sourceNamed();
+  if (link.target.value === void 0) return true;
+  const t = normalizeRelative(link.target.value);
+  if (!link.targetIsDirectory && t === p) return true;
+  return t === dir && sourceNamed();
+}
+var LINKERS, ATTACHED_ONLY;
+var init_program_links = __esm({
+  "src/analyses/program-links.ts"() {
+    "use strict";
+    init_command_name();
+    LINKERS = {
+      ln: { values: ["-S", "--suffix", "-t", "--target-directory"], targetDir: ["-t", "--target-directory"] },
+      cp: { values: ["-S", "--suffix", "-t", "--target-directory", "--backup", "--sparse", "--reflink", "--preserve", "--no-preserve", "--update"], targetDir: ["-t", "--target-directory"] },
+      mv: { values: ["-S", "--suffix", "-t", "--target-directory", "--backup", "--update"], targetDir: ["-t", "--target-directory"] },
+      install: { values: ["-S", "--suffix", "-t", "--target-directory", "-m", "--mode", "-o", "--owner", "-g", "--group", "--strip-program", "-Z", "--context", "--backup"], targetDir: ["-t", "--target-directory"] },
+      link: { values: [], targetDir: [] }
+    };
+    ATTACHED_ONLY = /* @__PURE__ */ new Set(["--backup", "--sparse", "--reflink", "--preserve", "--no-preserve", "--update", "--context"]);
+  }
+});
+
+// src/rules/hidden-programs.ts
+function ruleText(r) {
+  return `${r.raw} (${r.origin.file}${r.origin.path ? ` ${r.origin.path}` : ""})`;
+}
+function rulesFirstWords(rules) {
+  const out2 = /* @__PURE__ */ new Set();
+  for (const r of rules) {
+    const m = r.bash;
+    if (!m) continue;
+    const text = m.kind === "exact" ? m.command : m.kind === "prefix" ? m.prefix : m.kind === "wildcard" ? m.segments[0] ?? "" : "";
+    const w = text.trim().split(/\s+/)[0];
+    if (w) out2.add(commandBasename(w));
+  }
+  return out2;
+}
+function visibleRule(text, rules, launchers = []) {
+  if (rules.length === 0) return void 0;
+  if (rules.some((r) => r.bash?.kind === "any")) return rules.find((r) => r.bash?.kind === "any");
+  const firsts = rulesFirstWords(rules);
+  const clean = joinContinuations2(text);
+  for (const piece of clean.split(PIECES)) {
+    const tokens = piece.trim().split(/[ \t]+/).filter((t) => t !== "");
+    for (let i3 = 0; i3 < tokens.length; i3++) {
+      const base = commandBasename(tokens[i3]);
+      if (i3 > 0 && !(wrapperSpec(commandBasename(tokens[i3 - 1])) !== void 0 || launchers.includes(tokens[i3 - 1]) || tokens[i3 - 1].startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[i3 - 1]))) continue;
+      if (!firsts.has(base)) continue;
+      const cand = [base, ...tokens.slice(i3 + 1, i3 + 12)].join(" ");
+      const r = firstMatch(rules, { exact: [cand, base], prefix: [cand, base] });
+      if (r) return r;
+    }
+  }
+  return void 0;
+}
+function deniedToken(text, names2) {
+  if (names2.size === 0) return void 0;
+  for (const t of text.split(TOKENS)) {
+    if (t === "") continue;
+    const base = commandBasename(t);
+    if (names2.has(base)) return t;
+  }
+  return void 0;
+}
+function linkedWord(m, resolve7) {
+  if (!resolve7) return void 0;
+  const w = resolveCommand(m.cmd)?.nameWord;
+  const v = w?.value;
+  if (v === void 0 || !v.includes("/")) return void 0;
+  const base = commandBasename(v);
+  const absolute = v.startsWith("/") || v.startsWith("~");
+  const targets = resolve7(m, v).filter((r) => commandBasename(r.resolved) !== base).map((r) => ({ resolved: r.resolved, outside: r.outside && !absolute }));
+  return targets.length > 0 ? { word: v, span: w.span, targets } : void 0;
+}
+function impliedCommand(m) {
+  const r = resolveCommand(m.cmd);
+  if (!r) return void 0;
+  const text = (ws) => ws.map((w) => w.value ?? w.raw).join(" ");
+  const dashed = /^git-[a-z][a-z0-9-]*$/.test(r.name) ? r.name.slice(4) : void 0;
+  if (dashed === void 0 && r.name !== "git") return void 0;
+  const sub = dashed !== void 0 ? { name: dashed, index: -1 } : gitSubcommand(r.args);
+  if (!sub) return void 0;
+  const rest = r.args.slice(sub.index + 1);
+  const spelled = dashed !== void 0 ? `\`${r.nameWord.value ?? r.name}\` (git's own binary for \`git ${dashed}\`)` : `\`git ${sub.name}\``;
+  if (GIT_PUSHERS.has(sub.name)) return { as: `git push ${text(rest)}`.trimEnd(), how: `${spelled} pushes as \`git push\` does` };
+  if (sub.name === "subtree" && rest.some((w) => w.value === "push")) return { as: `git push ${text(rest.filter((w) => w.value !== "push"))}`.trimEnd(), how: `${spelled} with \`push\` runs \`git push\`` };
+  if (dashed !== void 0) return { as: `git ${dashed} ${text(rest)}`.trimEnd(), how: `${spelled} is \`git ${dashed}\`` };
+  return void 0;
+}
+function interpreted(cmds, all, text) {
+  const out2 = [];
+  for (const m of cmds) {
+    for (const inst of m.instances) {
+      const ic = interpreterCode(inst, text, all);
+      if (ic) {
+        out2.push({ m, ic });
+        break;
+      }
+    }
+  }
+  return out2;
+}
+function links(cmds) {
+  const out2 = [];
+  for (const m of cmds) for (const inst of m.instances) {
+    const link = programLink(inst);
+    if (link) out2.push({ m, link });
+  }
+  return out2;
+}
+function madeAs(command) {
+  return command === "ln" || command === "link" ? "a link to" : command === "mv" ? "the new name of" : "a copy of";
+}
+function vias(ic) {
+  const v = [...new Set(ic.code.map((c3) => c3.via))];
+  return v.length === 0 ? "" : ` (${v.map((x) => x.startsWith("-") ? `\`${x}\`` : x).join(", ")})`;
+}
+function ruleForProgram(rules, base) {
+  return firstMatch(rules, { exact: [base], prefix: [base] });
+}
+function hiddenProgramDeny(cmds, all, text, policy, resolve7) {
+  if (!policy.deny.some((r) => r.bash !== void 0)) return void 0;
+  for (const m of cmds) {
+    const implied = impliedCommand(m);
+    if (!implied) continue;
+    const r = firstMatch(policy.deny, { exact: [implied.as], prefix: [implied.as] });
+    if (r) return { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${ruleText(r)}: ${implied.how}.`, rule: r, span: m.cmd.span };
+  }
+  for (const m of cmds) {
+    const linked = linkedWord(m, resolve7);
+    if (!linked) continue;
+    for (const t of linked.targets) {
+      const r = ruleForProgram(policy.deny, commandBasename(t.resolved));
+      if (r) return { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${ruleText(r)}: \`${linked.word}\` is a link to \`${t.resolved}\`, the program the rule denies.`, rule: r, span: linked.span };
+    }
+  }
+  for (const { m, ic } of interpreted(cmds, all, text)) {
+    if (ic.spec.shell) continue;
+    const r = visibleRule(ic.code.map((c3) => c3.text).join("\n"), policy.deny, ic.spec.launchers);
+    if (r) {
+      return { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${ruleText(r)}: \`${m.program}\` runs ${ic.spec.language} code${vias(ic)} in which the denied program is visible (${ic.spec.runs}).`, rule: r, span: ic.span };
+    }
+  }
+  for (const { link } of links(cmds)) {
+    for (const s of link.sources) {
+      if (s.value === void 0 || !(s.value.startsWith("/") || s.value.startsWith("~"))) continue;
+      const base = commandBasename(normalizeRelative(s.value));
+      const r = ruleForProgram(policy.deny, base);
+      if (r) {
+        const made = link.target?.value !== void 0 ? `\`${link.target.value}\`` : "a new name";
+        return { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${ruleText(r)}: \`${link.command}\` makes ${made} ${madeAs(link.command)} \`${s.value}\`, the program the rule denies; run under that name, no rule would see it.`, rule: r, span: s.span };
+      }
+    }
+  }
+  return void 0;
+}
+function xargsHides(m) {
+  const words = m.cmd.name ? [m.cmd.name, ...m.cmd.args] : [];
+  const levels = wrapperLevels(words);
+  const k = levels.levels.findIndex((l) => l.name === "xargs" || l.name === "parallel");
+  if (k < 0) return void 0;
+  const x = levels.levels[k];
+  const rest = levels.levels.slice(k + 1);
+  if (levels.inner === void 0 && rest.length > 0) {
+    const last = rest[rest.length - 1];
+    if (!last.scan.stopped && last.scan.code.length === 0 && last.spec.command !== "none") return `\`${x.name}\` runs \`${last.name}\` with the program taken from its input`;
+  }
+  if (levels.inner === void 0 && rest.length === 0 && x.scan.start === void 0) return void 0;
+  const xs = x.words.slice(1);
+  let replace;
+  for (let i3 = 0; i3 < xs.length; i3++) {
+    const v = xs[i3].value;
+    if (v === void 0) continue;
+    if (v === "-I" || x.name === "parallel" && v === "--replace") replace = xs[i3 + 1]?.value;
+    else if (v.startsWith("-I") && v.length > 2) replace = v.slice(2);
+    else if (v === "-i" || v === "--replace") replace = "{}";
+    else if (v.startsWith("-i") && v.length > 2) replace = v.slice(2);
+    else if (v.startsWith("--replace=")) replace = v.slice("--replace=".length);
+  }
+  if (x.name === "parallel") replace ??= "{}";
+  if (replace === void 0 || replace === "") return void 0;
+  const inner = levels.inner ?? [];
+  const program = inner[0]?.value !== void 0 ? commandBasename(inner[0].value) : void 0;
+  const runsCode = program !== void 0 && (SHELL_NAMES.has(program) || interpreterKnown(program));
+  const inCode = rest.some((l) => l.scan.code.some((w) => (w.value ?? w.raw).includes(replace)));
+  if (inCode || runsCode && inner.slice(1).some((w) => (w.value ?? w.raw).includes(replace))) return `\`${x.name}\` puts its input in place of \`${replace}\` inside code that \`${program ?? rest[rest.length - 1]?.name ?? x.name}\` runs`;
+  return void 0;
+}
+function hiddenProgramAsk(cmds, all, text, policy, exactlyAllowed, resolve7) {
+  const ruled = [...policy.deny, ...policy.ask].filter((r) => r.bash !== void 0);
+  if (ruled.length === 0) return void 0;
+  const note = "With deny or ask rules configured, it is never allowed without approval.";
+  const names2 = rulesFirstWords(ruled);
+  for (const m of cmds) {
+    const implied = impliedCommand(m);
+    if (!implied || exactlyAllowed(m)) continue;
+    const r = firstMatch(policy.ask, { exact: [implied.as], prefix: [implied.as] });
+    if (r) return { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: `Rule ${ruleText(r)} asks for approval: ${implied.how}.`, rule: r, span: m.cmd.span };
+  }
+  for (const m of cmds) {
+    if (exactlyAllowed(m)) continue;
+    const linked = linkedWord(m, resolve7);
+    if (!linked) continue;
+    for (const t of linked.targets) {
+      const base = commandBasename(t.resolved);
+      const r = ruleForProgram(policy.ask, base);
+      if (r) return { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: `Rule ${ruleText(r)} asks for approval: \`${linked.word}\` is a link to \`${t.resolved}\`.`, rule: r, span: linked.span };
+      if (names2.has(base) || t.outside) {
+        return { behavior: "ask", reason: "unknown-program", code: "unknown-program", message: `\`${linked.word}\` is a link to \`${t.resolved}\`${t.outside ? ", outside the working directories" : ", which has the name of a program a deny or ask rule names"}: the rules match the name it is run by, not the program it runs. ${note}`, span: linked.span };
+      }
+    }
+  }
+  for (const m of cmds) {
+    if (exactlyAllowed(m)) continue;
+    const why = xargsHides(m);
+    if (why) {
+      const piped = visibleStdin(m.cmd, text, all).map((s) => s.text).join("\n");
+      const r = piped === "" ? void 0 : visibleRule(piped, policy.deny);
+      if (r) return { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${ruleText(r)}: ${why}, and the denied program is visible in its input.`, rule: r, span: m.cmd.span };
+      return { behavior: "ask", reason: "unknown-program", code: "unknown-program", message: `${why}, so what runs is not known. ${note}`, span: m.cmd.span };
+    }
+  }
+  for (const { m, ic } of interpreted(cmds, all, text)) {
+    if (exactlyAllowed(m)) continue;
+    if (ic.spec.shell && ic.hidden === void 0) continue;
+    const r = ic.spec.shell ? void 0 : visibleRule(ic.code.map((c3) => c3.text).join("\n"), policy.ask, ic.spec.launchers);
+    if (r) return { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: `Rule ${ruleText(r)} asks for approval: \`${m.program}\` runs ${ic.spec.language} code${vias(ic)} in which its program is visible (${ic.spec.runs}).`, rule: r, span: ic.span };
+    const what = ic.spec.shell ? `shell code${vias(ic)}` : `${ic.spec.language} code${vias(ic)}, which shellward does not analyse (${ic.spec.runs})`;
+    const program = ic.key.startsWith("git ") ? ic.key : m.program ?? ic.key;
+    return { behavior: "ask", reason: "unknown-program", code: "unknown-program", message: `\`${program}\` runs ${what}${ic.hidden ? `; ${ic.hidden}` : ""}. ${note}`, span: ic.span };
+  }
+  const firsts = names2;
+  const made = links(cmds);
+  for (const { m, link } of made) {
+    if (exactlyAllowed(m)) continue;
+    for (const s of link.sources) {
+      if (s.value === void 0) {
+        return { behavior: "ask", reason: "unknown-program", code: "unknown-program", message: `\`${link.command}\` makes ${madeAs(link.command)} \`${s.raw.slice(0, 60)}\`, which is not known before the command runs and may be a program a deny or ask rule names; run under the new name, no rule would see it. ${note}`, span: s.span };
+      }
+      const base = commandBasename(normalizeRelative(s.value));
+      if (firsts.has(base)) {
+        return { behavior: "ask", reason: "unknown-program", code: "unknown-program", message: `\`${link.command}\` makes ${madeAs(link.command)} \`${s.value}\`, which has the name of a program a deny or ask rule names; run under the new name, no rule would see it. ${note}`, span: s.span };
+      }
+    }
+  }
+  for (const m of cmds) {
+    const word = resolveCommand(m.cmd)?.nameWord;
+    const path6 = word?.value;
+    if (path6 === void 0 || !path6.includes("/") || exactlyAllowed(m)) continue;
+    const maker = mayMake(path6, cmds, made, m);
+    if (maker) {
+      return { behavior: "ask", reason: "unknown-program", code: "unknown-program", message: `\`${path6}\` runs a file that \`${maker}\` may create or write in the same command, so what runs is not known. ${note}`, span: word.span };
+    }
+  }
+  return void 0;
+}
+function mayMake(path6, cmds, made, runner, depth = 0) {
+  for (const { link } of made) {
+    if (!linkMayMake(link, path6)) continue;
+    for (const s of link.sources) {
+      if (s.value === void 0) return link.command;
+      if (s.value.startsWith("/") || s.value.startsWith("~") || depth >= MAX_LINK_CHAIN) continue;
+      if (mayMake(s.value, cmds, made, runner, depth + 1) !== void 0) return link.command;
+    }
+  }
+  const p = normalizeRelative(path6);
+  for (const m of cmds) {
+    if (m === runner) continue;
+    for (const r of m.redirects) {
+      if (r.kind !== "write" && r.kind !== "append" && r.kind !== "read-write") continue;
+      const t = r.target?.word.value;
+      if (t === void 0 || normalizeRelative(t) === p) return r.redirect.operator;
+    }
+    const resolved2 = resolveCommand(m.cmd);
+    if (!resolved2) continue;
+    if (EXTRACTORS2.has(resolved2.name)) return resolved2.name;
+    if (resolved2.name === "git") {
+      const sub = resolved2.args.find((a2) => a2.value === void 0 || !a2.value.startsWith("-"));
+      if (sub?.value === void 0 || GIT_WORK_TREE_WRITERS.has(sub.value)) return "git";
+    }
+    if (resolved2.name === "tee" && resolved2.args.some((a2) => a2.value === void 0 || normalizeRelative(a2.value) === p)) return "tee";
+  }
+  return void 0;
+}
+var PIECES, TOKENS, GIT_PUSHERS, SHELL_NAMES, MAX_LINK_CHAIN, EXTRACTORS2, GIT_WORK_TREE_WRITERS;
+var init_hidden_programs = __esm({
+  "src/rules/hidden-programs.ts"() {
+    "use strict";
+    init_program_links();
+    init_command_name();
+    init_interpreters2();
+    init_stdin_code();
+    init_match();
+    PIECES = /[;&|\n\r()`'"{},<>$\\![\]]+/;
+    TOKENS = /[\s;&|()`'"{},<>$\\![\]=]+/;
+    GIT_PUSHERS = /* @__PURE__ */ new Set(["send-pack", "http-push"]);
+    SHELL_NAMES = /* @__PURE__ */ new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash"]);
+    MAX_LINK_CHAIN = 3;
+    EXTRACTORS2 = /* @__PURE__ */ new Set(["tar", "unzip", "cpio", "bsdtar", "7z", "rsync", "patch"]);
+    GIT_WORK_TREE_WRITERS = /* @__PURE__ */ new Set(["clone", "checkout", "switch", "pull", "merge", "reset", "restore", "stash", "apply", "am", "rebase", "cherry-pick", "revert", "worktree", "read-tree", "checkout-index", "submodule"]);
+  }
+});
+
 // src/rules/decide.ts
 function wholeCommandText(text) {
   const lines = text.split("\n").filter((l) => l.trim() !== "" && !l.trim().startsWith("#"));
   return (lines.length === 0 ? text : lines.join("\n")).trim();
-}
-function ruleText(r) {
-  return `${r.raw} (${r.origin.file}${r.origin.path ? ` ${r.origin.path}` : ""})`;
 }
 function denyFor(text, cmd, policy) {
   if (policy.deny.length === 0) return void 0;
@@ -36172,6 +37390,21 @@ function removesWorkingDirectory(p, ctx) {
   const within3 = (wd) => wd === dir || dir === "/" || wd.startsWith(`${dir}/`);
   return [...ctx.cwd !== void 0 ? [ctx.cwd] : [], ...ctx.workingDirectories].some(within3);
 }
+function unlistedPathProblem(inst, m, ctx) {
+  const dirs = m.cwd === void 0 ? [void 0] : [...m.cwd];
+  for (const a2 of unlistedPathAccesses(inst)) {
+    for (const d of dirs) {
+      const c3 = validatePath(a2, { ...ctx, cwd: d });
+      if (c3.allowed && c3.reason === "inside" && c3.resolved !== null && protectedPath(c3.resolved)) {
+        return `${quoteCode(c3.command)} is given \`${c3.path}\`, which configures git, Claude Code, shellward's policy, an editor or a shell, or runs code later; shellward has no path table for what \`${c3.command}\` does with it, so it may write it, which needs approval.`;
+      }
+      if (c3.allowed || a2.unlisted === "word") continue;
+      const where = c3.reason === "outside" ? `${c3.resolved && c3.resolved !== c3.path ? ` (${c3.resolved})` : ""}, outside the allowed working directories` : "";
+      return `${quoteCode(c3.command)} is given \`${c3.path}\`${where}; shellward has no path table for what \`${c3.command}\` does with it, so that target cannot be checked before it runs.`;
+    }
+  }
+  return void 0;
+}
 function pathProblem(p, ctx, mode, allowRule = false, permitted = () => false) {
   const what = () => `${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}`;
   if (!p.allowed && p.reason === "outside" && permitted(p)) return void 0;
@@ -36206,35 +37439,6 @@ function pathProblem(p, ctx, mode, allowRule = false, permitted = () => false) {
 function isGatingFinding(ruleId, data) {
   if (GATING_RULES.has(ruleId)) return true;
   return ruleId === "command-substitution" && typeof data?.pattern === "string" && GATING_SUBSTITUTION_PATTERNS.has(data.pattern);
-}
-function rulesFirstWords(rules) {
-  const out2 = /* @__PURE__ */ new Set();
-  for (const r of rules) {
-    const m = r.bash;
-    if (!m) continue;
-    const text = m.kind === "exact" ? m.command : m.kind === "prefix" ? m.prefix : m.kind === "wildcard" ? m.segments[0] ?? "" : "";
-    const w = text.trim().split(/\s+/)[0];
-    if (w) out2.add(commandBasename(w));
-  }
-  return out2;
-}
-function visibleRule(text, rules) {
-  if (rules.length === 0) return void 0;
-  if (rules.some((r) => r.bash?.kind === "any")) return rules.find((r) => r.bash?.kind === "any");
-  const firsts = rulesFirstWords(rules);
-  const clean = joinContinuations2(text);
-  for (const piece of clean.split(/[;&|\n\r()`'"{},<>$\\]+/)) {
-    const tokens = piece.trim().split(/[ \t]+/).filter((t) => t !== "");
-    for (let i3 = 0; i3 < tokens.length; i3++) {
-      const base = commandBasename(tokens[i3]);
-      if (i3 > 0 && !(wrapperSpec(commandBasename(tokens[i3 - 1])) !== void 0 || tokens[i3 - 1].startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[i3 - 1]))) continue;
-      if (!firsts.has(base)) continue;
-      const cand = [base, ...tokens.slice(i3 + 1, i3 + 12)].join(" ");
-      const r = firstMatch(rules, { exact: [cand, base], prefix: [cand, base] });
-      if (r) return r;
-    }
-  }
-  return void 0;
 }
 function globRule(cmds, rules) {
   for (const m of cmds) {
@@ -36350,6 +37554,23 @@ function inputPaths(inst) {
   }
   return out2;
 }
+function tokenInInput(inst, args2, all, text, names2) {
+  for (const a2 of args2) {
+    const t = deniedToken(a2.value ?? a2.raw, names2);
+    if (t) return { token: t, where: `its argument ${quoteCode(a2.value ?? a2.raw)}` };
+  }
+  for (const s of visibleStdin(inst, text, all)) {
+    const t = deniedToken(s.text, names2);
+    if (t) return { token: t, where: s.via === "pipe" ? "the input piped to it" : `its ${s.via}` };
+  }
+  for (const r of inst.redirects) {
+    if (r.operator === "<<<" && r.target && r.target.value === void 0) {
+      const t = deniedToken(r.target.raw, names2);
+      if (t) return { token: t, where: "its here-string" };
+    }
+  }
+  return void 0;
+}
 function hasAnyRule(policy) {
   return policy.deny.some((r) => r.bash !== void 0) || policy.ask.some((r) => r.bash !== void 0);
 }
@@ -36410,6 +37631,17 @@ function decide(text, parsed, policy, ctx = {}) {
     const r = visibleRule(text, policy.deny);
     if (r) return { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${ruleText(r)}: the denied program is visible in a command whose effect is not fully known (${model.gaps[0].reason})`, rule: r, ...base };
   }
+  const resolveWord = pathCtx ? (m, word) => {
+    const out2 = [];
+    for (const d of m.cwd ?? [pathCtx.cwd]) {
+      if (d === void 0) continue;
+      const c3 = validatePath({ path: word, static: true, operation: "read", source: "argument", command: word, span: m.cmd.span }, { ...pathCtx, cwd: d });
+      if (c3.resolved !== null) out2.push({ resolved: c3.resolved, outside: c3.reason === "outside" });
+    }
+    return out2;
+  } : void 0;
+  const hiddenDeny = hiddenProgramDeny(cmds, parsed.commands, text, policy, resolveWord);
+  if (hiddenDeny) return { ...hiddenDeny, ...base };
   const wholeAsk = firstExactMatch(policy.ask, whole);
   if (wholeAsk) return { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: `Rule ${ruleText(wholeAsk)} asks for approval.`, rule: wholeAsk, wholeCommand: true, ...base };
   for (const m of cmds) {
@@ -36433,17 +37665,25 @@ function decide(text, parsed, policy, ctx = {}) {
     if (r) return { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: `Rule ${ruleText(r)} asks for approval: its program is visible in a command whose effect is not fully known.`, rule: r, ...base };
   }
   if (hasAnyRule(policy)) {
+    const exact = policy.allow.filter((r) => r.bash?.kind === "exact");
+    const approved = exact.length > 0 && firstExactMatch(exact, whole) !== void 0;
+    const hidden2 = hiddenProgramAsk(cmds, parsed.commands, text, policy, () => approved, resolveWord);
+    if (hidden2) return { ...hidden2, ...base };
+  }
+  if (hasAnyRule(policy)) {
     const firsts = rulesFirstWords([...policy.deny, ...policy.ask]);
     for (const m of cmds) {
       if (m.program === void 0 || KNOWN_NON_EXEC.has(m.program) || m.wrappers.length > 0) continue;
-      const resolved2 = resolveCommand(m.instances[0]);
+      const inst = m.instances[0];
+      const resolved2 = resolveCommand(inst);
       const arg = resolved2?.args.find((a2) => a2.value !== void 0 && firsts.has(commandBasename(a2.value)));
-      if (arg && !simpleCommandReadOnly(m.instances[0], text, { embedded: true }).readOnly) {
+      const inside = arg ? void 0 : tokenInInput(inst, resolved2?.args ?? [], parsed.commands, text, firsts);
+      if ((arg || inside) && !simpleCommandReadOnly(inst, text, { embedded: true }).readOnly) {
         return {
           behavior: "ask",
           reason: "unknown-program",
           code: "unknown-program",
-          message: `\`${m.program}\` is not a program shellward knows, and it is given \`${arg.value}\`, which a deny or ask rule names: it may run it.`,
+          message: arg ? `\`${m.program}\` is not a program shellward knows, and it is given \`${arg.value}\`, which a deny or ask rule names: it may run it.` : `\`${m.program}\` is not a program shellward knows, and \`${inside.token}\` appears in ${inside.where}, as a program a deny or ask rule names: it may run code that runs it. With deny or ask rules configured, it is never allowed without approval.`,
           span: m.cmd.span,
           ...base
         };
@@ -36516,6 +37756,8 @@ function decide(text, parsed, policy, ctx = {}) {
       if (rule) {
         const effect = optionEffectConstraint(inst, { kind: "allow-rule", rule, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx);
         if (effect) return { behavior: "ask", reason: "option-effect", code: "option-effect", message: effect, span: m.cmd.span, ...base };
+        const unlisted = pathCtx && rule.bash?.kind !== "exact" ? unlistedPathProblem(inst, m, pathCtx) : void 0;
+        if (unlisted) return { behavior: "ask", reason: "path-constraint", code: "path-constraint", message: unlisted, span: m.cmd.span, ...base };
         allowRule ??= rule;
         how ??= "rule";
         continue;
@@ -36587,6 +37829,8 @@ var init_decide = __esm({
     init_paths();
     init_sed();
     init_effect_constraint();
+    init_hidden_programs();
+    init_stdin_code();
     MAX_SUBCOMMANDS = 50;
     CD_LIKE2 = /* @__PURE__ */ new Set(["cd", "pushd", "popd"]);
     KNOWN_NON_EXEC = /* @__PURE__ */ new Set([
@@ -43351,8 +44595,8 @@ var require_util9 = __commonJS({
     }
     async function isDirectory(path6) {
       try {
-        const stat5 = await fs_1.promises.stat(path6);
-        return stat5.isDirectory();
+        const stat6 = await fs_1.promises.stat(path6);
+        return stat6.isDirectory();
       } catch (e) {
         if (e.code === "ENOENT") {
           return false;
@@ -43362,8 +44606,8 @@ var require_util9 = __commonJS({
     }
     function isDirectorySync(path6) {
       try {
-        const stat5 = fs_1.default.statSync(path6);
-        return stat5.isDirectory();
+        const stat6 = fs_1.default.statSync(path6);
+        return stat6.isDirectory();
       } catch (e) {
         if (e.code === "ENOENT") {
           return false;
@@ -45501,37 +46745,37 @@ var require_dataType = __commonJS({
       DataType2[DataType2["Wrong"] = 1] = "Wrong";
     })(DataType || (exports2.DataType = DataType = {}));
     function getSchemaTypes(schema) {
-      const types = getJSONTypes(schema.type);
-      const hasNull = types.includes("null");
+      const types2 = getJSONTypes(schema.type);
+      const hasNull = types2.includes("null");
       if (hasNull) {
         if (schema.nullable === false)
           throw new Error("type: null contradicts nullable: false");
       } else {
-        if (!types.length && schema.nullable !== void 0) {
+        if (!types2.length && schema.nullable !== void 0) {
           throw new Error('"nullable" cannot be used without "type"');
         }
         if (schema.nullable === true)
-          types.push("null");
+          types2.push("null");
       }
-      return types;
+      return types2;
     }
     exports2.getSchemaTypes = getSchemaTypes;
     function getJSONTypes(ts) {
-      const types = Array.isArray(ts) ? ts : ts ? [ts] : [];
-      if (types.every(rules_1.isJSONType))
-        return types;
-      throw new Error("type must be JSONType or JSONType[]: " + types.join(","));
+      const types2 = Array.isArray(ts) ? ts : ts ? [ts] : [];
+      if (types2.every(rules_1.isJSONType))
+        return types2;
+      throw new Error("type must be JSONType or JSONType[]: " + types2.join(","));
     }
     exports2.getJSONTypes = getJSONTypes;
-    function coerceAndCheckDataType(it, types) {
+    function coerceAndCheckDataType(it, types2) {
       const { gen, data, opts } = it;
-      const coerceTo = coerceToTypes(types, opts.coerceTypes);
-      const checkTypes = types.length > 0 && !(coerceTo.length === 0 && types.length === 1 && (0, applicability_1.schemaHasRulesForType)(it, types[0]));
+      const coerceTo = coerceToTypes(types2, opts.coerceTypes);
+      const checkTypes = types2.length > 0 && !(coerceTo.length === 0 && types2.length === 1 && (0, applicability_1.schemaHasRulesForType)(it, types2[0]));
       if (checkTypes) {
-        const wrongType = checkDataTypes(types, data, opts.strictNumbers, DataType.Wrong);
+        const wrongType = checkDataTypes(types2, data, opts.strictNumbers, DataType.Wrong);
         gen.if(wrongType, () => {
           if (coerceTo.length)
-            coerceData(it, types, coerceTo);
+            coerceData(it, types2, coerceTo);
           else
             reportTypeError(it);
         });
@@ -45540,15 +46784,15 @@ var require_dataType = __commonJS({
     }
     exports2.coerceAndCheckDataType = coerceAndCheckDataType;
     var COERCIBLE = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean", "null"]);
-    function coerceToTypes(types, coerceTypes) {
-      return coerceTypes ? types.filter((t) => COERCIBLE.has(t) || coerceTypes === "array" && t === "array") : [];
+    function coerceToTypes(types2, coerceTypes) {
+      return coerceTypes ? types2.filter((t) => COERCIBLE.has(t) || coerceTypes === "array" && t === "array") : [];
     }
-    function coerceData(it, types, coerceTo) {
+    function coerceData(it, types2, coerceTo) {
       const { gen, data, opts } = it;
       const dataType = gen.let("dataType", (0, codegen_1._)`typeof ${data}`);
       const coerced = gen.let("coerced", (0, codegen_1._)`undefined`);
       if (opts.coerceTypes === "array") {
-        gen.if((0, codegen_1._)`${dataType} == 'object' && Array.isArray(${data}) && ${data}.length == 1`, () => gen.assign(data, (0, codegen_1._)`${data}[0]`).assign(dataType, (0, codegen_1._)`typeof ${data}`).if(checkDataTypes(types, data, opts.strictNumbers), () => gen.assign(coerced, data)));
+        gen.if((0, codegen_1._)`${dataType} == 'object' && Array.isArray(${data}) && ${data}.length == 1`, () => gen.assign(data, (0, codegen_1._)`${data}[0]`).assign(dataType, (0, codegen_1._)`typeof ${data}`).if(checkDataTypes(types2, data, opts.strictNumbers), () => gen.assign(coerced, data)));
       }
       gen.if((0, codegen_1._)`${coerced} !== undefined`);
       for (const t of coerceTo) {
@@ -45624,19 +46868,19 @@ var require_dataType = __commonJS({
         return checkDataType(dataTypes[0], data, strictNums, correct);
       }
       let cond;
-      const types = (0, util_1.toHash)(dataTypes);
-      if (types.array && types.object) {
+      const types2 = (0, util_1.toHash)(dataTypes);
+      if (types2.array && types2.object) {
         const notObj = (0, codegen_1._)`typeof ${data} != "object"`;
-        cond = types.null ? notObj : (0, codegen_1._)`!${data} || ${notObj}`;
-        delete types.null;
-        delete types.array;
-        delete types.object;
+        cond = types2.null ? notObj : (0, codegen_1._)`!${data} || ${notObj}`;
+        delete types2.null;
+        delete types2.array;
+        delete types2.object;
       } else {
         cond = codegen_1.nil;
       }
-      if (types.number)
-        delete types.integer;
-      for (const t in types)
+      if (types2.number)
+        delete types2.integer;
+      for (const t in types2)
         cond = (0, codegen_1.and)(cond, checkDataType(t, data, strictNums, correct));
       return cond;
     }
@@ -46441,9 +47685,9 @@ var require_validate = __commonJS({
     function typeAndKeywords(it, errsCount) {
       if (it.opts.jtd)
         return schemaKeywords(it, [], false, errsCount);
-      const types = (0, dataType_1.getSchemaTypes)(it.schema);
-      const checkedTypes = (0, dataType_1.coerceAndCheckDataType)(it, types);
-      schemaKeywords(it, types, !checkedTypes, errsCount);
+      const types2 = (0, dataType_1.getSchemaTypes)(it.schema);
+      const checkedTypes = (0, dataType_1.coerceAndCheckDataType)(it, types2);
+      schemaKeywords(it, types2, !checkedTypes, errsCount);
     }
     function checkRefsAndKeywords(it) {
       const { schema, errSchemaPath, opts, self: self2 } = it;
@@ -46493,7 +47737,7 @@ var require_validate = __commonJS({
       if (items instanceof codegen_1.Name)
         gen.assign((0, codegen_1._)`${evaluated}.items`, items);
     }
-    function schemaKeywords(it, types, typeErrors, errsCount) {
+    function schemaKeywords(it, types2, typeErrors, errsCount) {
       const { gen, schema, data, allErrors, opts, self: self2 } = it;
       const { RULES: RULES3 } = self2;
       if (schema.$ref && (opts.ignoreKeywordsWithRef || !(0, util_1.schemaHasRulesButRef)(schema, RULES3))) {
@@ -46501,7 +47745,7 @@ var require_validate = __commonJS({
         return;
       }
       if (!opts.jtd)
-        checkStrictTypes(it, types);
+        checkStrictTypes(it, types2);
       gen.block(() => {
         for (const group of RULES3.rules)
           groupKeywords(group);
@@ -46513,7 +47757,7 @@ var require_validate = __commonJS({
         if (group.type) {
           gen.if((0, dataType_2.checkDataType)(group.type, data, opts.strictNumbers));
           iterateKeywords(it, group);
-          if (types.length === 1 && types[0] === group.type && typeErrors) {
+          if (types2.length === 1 && types2[0] === group.type && typeErrors) {
             gen.else();
             (0, dataType_2.reportTypeError)(it);
           }
@@ -46537,27 +47781,27 @@ var require_validate = __commonJS({
         }
       });
     }
-    function checkStrictTypes(it, types) {
+    function checkStrictTypes(it, types2) {
       if (it.schemaEnv.meta || !it.opts.strictTypes)
         return;
-      checkContextTypes(it, types);
+      checkContextTypes(it, types2);
       if (!it.opts.allowUnionTypes)
-        checkMultipleTypes(it, types);
+        checkMultipleTypes(it, types2);
       checkKeywordTypes(it, it.dataTypes);
     }
-    function checkContextTypes(it, types) {
-      if (!types.length)
+    function checkContextTypes(it, types2) {
+      if (!types2.length)
         return;
       if (!it.dataTypes.length) {
-        it.dataTypes = types;
+        it.dataTypes = types2;
         return;
       }
-      types.forEach((t) => {
+      types2.forEach((t) => {
         if (!includesType(it.dataTypes, t)) {
           strictTypesError(it, `type "${t}" not allowed by context "${it.dataTypes.join(",")}"`);
         }
       });
-      narrowSchemaTypes(it, types);
+      narrowSchemaTypes(it, types2);
     }
     function checkMultipleTypes(it, ts) {
       if (ts.length > 1 && !(ts.length === 2 && ts.includes("null"))) {
@@ -59988,7 +61232,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile as readFile3, writeFile } from "node:fs/promises";
 import { dirname as dirname4, join as join5, resolve as resolve6 } from "node:path";
-import { fileURLToPath as fileURLToPath4 } from "node:url";
+import { fileURLToPath as fileURLToPath5 } from "node:url";
 
 // node_modules/is-plain-obj/index.js
 function isPlainObject(value) {
@@ -68237,17 +69481,17 @@ var Node = class {
    *
    * Additionally, a `startPosition` and `endPosition` can be passed in to restrict the search to a byte range.
    */
-  descendantsOfType(types, startPosition = ZERO_POINT, endPosition = ZERO_POINT) {
-    if (!Array.isArray(types)) types = [types];
+  descendantsOfType(types2, startPosition = ZERO_POINT, endPosition = ZERO_POINT) {
+    if (!Array.isArray(types2)) types2 = [types2];
     const symbols = [];
     const typesBySymbol = this.tree.language.types;
-    for (const node_type of types) {
+    for (const node_type of types2) {
       if (node_type == "ERROR") {
         symbols.push(65535);
       }
     }
     for (let i22 = 0, n2 = typesBySymbol.length; i22 < n2; i22++) {
-      if (types.includes(typesBySymbol[i22])) {
+      if (types2.includes(typesBySymbol[i22])) {
         symbols.push(i22);
       }
     }
@@ -71355,6 +72599,47 @@ function crowdedHeredocLine(text) {
   return void 0;
 }
 
+// src/parse/nesting-pressure.ts
+var MAX_SUBSTITUTION_DEPTH = 200;
+var MAX_OPEN_CONDITIONALS = 200;
+function beforeWord(c3) {
+  return c3 === void 0 || c3 === 32 || c3 === 9 || c3 === 10 || c3 === 59 || c3 === 38 || c3 === 124 || c3 === 40 || c3 === 33;
+}
+function afterWord(c3) {
+  return c3 === void 0 || c3 === 32 || c3 === 9 || c3 === 10 || c3 === 59 || c3 === 38 || c3 === 124 || c3 === 41;
+}
+function deepNesting(text) {
+  let depth = 0;
+  let open3 = 0;
+  const found = (construct, at) => {
+    const end = text.indexOf("\n", at);
+    return { construct, span: { start: at, end: end === -1 ? text.length : end } };
+  };
+  for (let i3 = 0; i3 < text.length; i3++) {
+    const c3 = text.charCodeAt(i3);
+    if (c3 === 36) {
+      const n2 = text.charCodeAt(i3 + 1);
+      if (n2 === 40 || n2 === 123) {
+        if (++depth > MAX_SUBSTITUTION_DEPTH) return found("substitution", i3);
+        i3++;
+      }
+    } else if (c3 === 41 || c3 === 125) {
+      if (depth > 0) depth--;
+    } else if (c3 === 91) {
+      if (text.charCodeAt(i3 + 1) === 91 && beforeWord(i3 === 0 ? void 0 : text.charCodeAt(i3 - 1)) && afterWord(i3 + 2 < text.length ? text.charCodeAt(i3 + 2) : void 0)) {
+        if (++open3 > MAX_OPEN_CONDITIONALS) return found("conditional", i3);
+        i3++;
+      }
+    } else if (c3 === 93) {
+      if (text.charCodeAt(i3 + 1) === 93 && afterWord(i3 + 2 < text.length ? text.charCodeAt(i3 + 2) : void 0)) {
+        if (open3 > 0) open3--;
+        i3++;
+      }
+    }
+  }
+  return void 0;
+}
+
 // src/parse/parser.ts
 var ready;
 function initParser(init2 = {}) {
@@ -71372,29 +72657,52 @@ function initParser(init2 = {}) {
   return ready;
 }
 var TIMED_OUT = [];
+function parseClockMs() {
+  const c3 = process.cpuUsage();
+  return (c3.user + c3.system) / 1e3;
+}
 var DEFAULT_PARSE_TIMEOUT_MS = 1e4;
 var PARSE_BUDGET_BASE_MS = 1e3;
 var PARSE_BUDGET_MS_PER_CHAR = 0.02;
+var PARSE_STALL_BASE_MS = 250;
 function parseBudgetMs(length, maxMs = DEFAULT_PARSE_TIMEOUT_MS) {
   return Math.min(maxMs, PARSE_BUDGET_BASE_MS + length * PARSE_BUDGET_MS_PER_CHAR);
 }
 function parseBash(parser, text, timeoutMs = DEFAULT_PARSE_TIMEOUT_MS) {
-  return parseBashBefore(parser, text, Date.now() + timeoutMs);
+  return parseBashBefore(parser, text, parseClockMs() + timeoutMs);
 }
-function parseBashBefore(parser, text, deadline) {
-  if (crowdedHeredocLine(text) !== void 0) return void 0;
-  const start2 = Date.now();
-  if (TIMED_OUT.some((t) => t.budget >= deadline - start2 && t.text === text)) return void 0;
-  const progressCallback = (() => Date.now() > deadline);
+function parseWithin(parser, text, deadline) {
+  if (crowdedHeredocLine(text) !== void 0) return { stop: { reason: "crowded-heredocs" } };
+  if (deepNesting(text) !== void 0) return { stop: { reason: "deep-nesting" } };
+  return parseTimed(parser, text, deadline);
+}
+function parseTimed(parser, text, deadline) {
+  const start2 = parseClockMs();
+  const known = TIMED_OUT.find((t) => t.text === text && t.budget >= deadline - start2);
+  if (known) return { stop: known.stop };
+  let stalledAt;
+  const progressCallback = ((state) => {
+    const now = parseClockMs();
+    if (now > deadline) return true;
+    const read = state.currentOffset / 2;
+    if (state.hasError && now - start2 > PARSE_STALL_BASE_MS + read * PARSE_BUDGET_MS_PER_CHAR) {
+      stalledAt = read;
+      return true;
+    }
+    return false;
+  });
   const input = text.includes("\0") ? text.replaceAll("\0", "�") : text;
   const tree = parser.parse(input, null, { progressCallback });
-  if (!tree) {
-    parser.reset();
-    TIMED_OUT.unshift({ text, budget: Date.now() - start2 });
-    TIMED_OUT.length = Math.min(TIMED_OUT.length, 4);
-    return void 0;
-  }
-  return tree;
+  if (tree) return { tree };
+  parser.reset();
+  const spentMs = parseClockMs() - start2;
+  const stop2 = stalledAt !== void 0 ? { reason: "stalled", offset: stalledAt, spentMs } : { reason: "deadline" };
+  TIMED_OUT.unshift({ text, budget: stalledAt !== void 0 ? Infinity : spentMs, stop: stop2 });
+  TIMED_OUT.length = Math.min(TIMED_OUT.length, 4);
+  return { stop: stop2 };
+}
+function parseBashBefore(parser, text, deadline) {
+  return parseWithin(parser, text, deadline).tree;
 }
 
 // src/report/help-uri.ts
@@ -72284,8 +73592,8 @@ function formatText(input, options) {
   }
   const c3 = countSeverities(input.results);
   const summary2 = summaryLine(input);
-  const links = ruleLinkLines(input);
-  if (links.length > 0) lines.push("", chalk2.bold(links[0]), ...links.slice(1).map((l) => chalk2.dim(l)));
+  const links2 = ruleLinkLines(input);
+  if (links2.length > 0) lines.push("", chalk2.bold(links2[0]), ...links2.slice(1).map((l) => chalk2.dim(l)));
   if (lines.length > 0) lines.push("");
   const summaryStyle = c3.errors > 0 ? chalk2.red.bold : c3.warnings > 0 ? chalk2.yellow.bold : c3.notes > 0 ? chalk2.bold : chalk2.green;
   lines.push(summaryStyle(summary2));
@@ -72521,10 +73829,10 @@ var resolveSymlinksAsync = function(path6, state, callback$1) {
   queue.enqueue();
   fs2.realpath(path6, (error2, resolvedPath) => {
     if (error2) return queue.dequeue(suppressErrors ? null : error2, state);
-    fs2.stat(resolvedPath, (error$1, stat5) => {
+    fs2.stat(resolvedPath, (error$1, stat6) => {
       if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-      if (stat5.isDirectory() && isRecursive(path6, resolvedPath, state)) return queue.dequeue(null, state);
-      callback$1(stat5, resolvedPath);
+      if (stat6.isDirectory() && isRecursive(path6, resolvedPath, state)) return queue.dequeue(null, state);
+      callback$1(stat6, resolvedPath);
       queue.dequeue(null, state);
     });
   });
@@ -72534,9 +73842,9 @@ var resolveSymlinks = function(path6, state, callback$1) {
   queue.enqueue();
   try {
     const resolvedPath = fs2.realpathSync(path6);
-    const stat5 = fs2.statSync(resolvedPath);
-    if (stat5.isDirectory() && isRecursive(path6, resolvedPath, state)) return;
-    callback$1(stat5, resolvedPath);
+    const stat6 = fs2.statSync(resolvedPath);
+    if (stat6.isDirectory() && isRecursive(path6, resolvedPath, state)) return;
+    callback$1(stat6, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
   }
@@ -72733,8 +74041,8 @@ var Walker = class {
         this.walkDirectory(this.state, path6, path6, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry.isSymbolicLink()) {
         let path6 = joinPathWithBasePath(entry.name, directoryPath);
-        this.resolveSymlink(path6, this.state, (stat5, resolvedPath) => {
-          if (stat5.isDirectory()) {
+        this.resolveSymlink(path6, this.state, (stat6, resolvedPath) => {
+          if (stat6.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
             if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path6 + pathSeparator)) return;
             this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path6 + pathSeparator, depth - 1, this.walk);
@@ -73405,65 +74713,139 @@ function commandExcerpt(command, span, context) {
 // src/analyses/git-repository.ts
 import { posix as posix8 } from "node:path";
 var HAZARDS = [
-  /^core\.(?:fsmonitor|pager|editor|sshcommand|askpass|gitproxy|attributesfile|excludesfile)$/,
+  /^core\.(?:fsmonitor|pager|editor|sshcommand|askpass|gitproxy|attributesfile|excludesfile|alternaterefscommand)$/,
   /^diff\.external$/,
   /^diff\..+\.(?:textconv|command)$/,
+  /^(?:difftool|mergetool)\..+\.(?:cmd|path)$/,
   /^filter\..+\.(?:clean|smudge|process)$/,
   /^merge\..+\.driver$/,
   /^pager\./,
   /^include\.path$/,
   /^includeif\..+\.path$/,
   /^(?:gpg|gpg\..+)\.program$/,
+  /^gpg\.ssh\.defaultkeycommand$/,
   /^interactive\.difffilter$/,
   /^sequence\.editor$/,
   /^credential(?:\..+)?\.helper$/,
   /^uploadpack\.packobjectshook$/,
-  /^alias\./
+  /^alias\./,
+  /^remote\..+\.(?:uploadpack|receivepack|vcs)$/,
+  /^tar\..+\.command$/,
+  /^trailer\..+\.(?:command|cmd)$/,
+  /^(?:man|browser)\..+\.(?:cmd|path)$/,
+  /^(?:man\.viewer|web\.browser|imap\.tunnel)$/,
+  /^sendemail\.(?:.+\.)?(?:smtpserver|tocmd|cccmd|headercmd)$/,
+  /^instaweb\./
 ];
-function gitConfigHazard(text) {
+var HELPER_URL = /^(?:[A-Za-z][A-Za-z0-9+.-]*::|-)/;
+function valueHazard(key, value) {
+  const lower = key.toLowerCase();
+  if (/^remote\..+\.(?:url|pushurl)$/.test(lower)) return HELPER_URL.test(value);
+  const m = /^url\.(.+)\.(?:insteadof|pushinsteadof)$/i.exec(key);
+  if (m) return HELPER_URL.test(m[1]);
+  if (/^protocol\.ext\.allow$/.test(lower)) return !/^never$/i.test(value);
+  if (lower === "protocol.allow") return /^always$/i.test(value);
+  if (/^submodule\..+\.update$/.test(lower)) return value.startsWith("!");
+  if (/^(?:blame\.ignorerevsfile|mailmap\.file|commit\.template)$/.test(lower)) return /^(?:\/|~)/.test(value) || value.split("/").includes("..");
+  return false;
+}
+function configEntries(text) {
+  const out2 = [];
   let section = "";
   for (const raw of text.split("\n")) {
     let line = raw.trim();
     if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
     const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]\s*(.*)$/.exec(line);
     if (header) {
-      section = header[2] !== void 0 ? `${header[1].toLowerCase()}.${header[2]}` : header[1].toLowerCase();
+      const name2 = header[1].toLowerCase();
+      section = header[2] !== void 0 ? `${name2}.${header[2].replace(/\\(.)/g, "$1")}` : name2;
       line = header[3].trim();
-      if (line === "") continue;
+      if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
     }
     const m = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
     if (!m) continue;
-    const key = `${section}.${m[1].toLowerCase()}`;
-    const lowered = key.replace(/^([^.]+)/, (s) => s.toLowerCase());
-    const value = (m[2] ?? "").trim().replace(/^"|"$/g, "");
-    if (/^core\.fsmonitor$/.test(lowered) && /^(?:false|no|off|0|)$/i.test(value)) continue;
-    if (HAZARDS.some((h2) => h2.test(lowered.toLowerCase()))) return key;
+    const value = (m[2] ?? "").replace(/\s+[#;].*$/, "").trim().replace(/^"|"$/g, "");
+    out2.push({ key: `${section}.${m[1].toLowerCase()}`, value });
+  }
+  return out2;
+}
+function gitConfigHazard(text) {
+  for (const { key, value } of configEntries(text)) {
+    const lowered = key.toLowerCase();
+    if (lowered === "core.fsmonitor" && /^(?:false|no|off|0|)$/i.test(value)) continue;
+    if (HAZARDS.some((h2) => h2.test(lowered)) || valueHazard(key, value)) return key;
   }
   return void 0;
 }
+function coreWorktree(text) {
+  let found;
+  for (const { key, value } of configEntries(text)) if (key.toLowerCase() === "core.worktree") found = value;
+  return found;
+}
+var MAX_INDIRECTIONS = 8;
 function gitRepositoryHazard(cwd, host) {
   for (let dir = posix8.normalize(cwd); ; ) {
     const dotGit = posix8.join(dir, ".git");
     if (host.realpath?.(dotGit) !== void 0) {
-      let gitDir = dotGit;
       const asFile = host.readFile?.(dotGit);
       if (asFile !== void 0) {
         const m = /^gitdir:\s*(.+)$/m.exec(asFile);
         if (!m) return void 0;
-        gitDir = posix8.resolve(dir, m[1].trim());
-        const common2 = host.readFile?.(posix8.join(gitDir, "commondir"));
-        if (common2 !== void 0) gitDir = posix8.resolve(gitDir, common2.trim());
+        return repositoryHazard(dir, posix8.resolve(dir, m[1].trim()), host);
       }
-      const config = host.readFile?.(posix8.join(gitDir, "config"));
-      const key = config === void 0 ? void 0 : gitConfigHazard(config);
-      return key ? `the repository's config sets \`${key}\`, a program git runs` : void 0;
-    }
-    if (host.isBareRepository?.(dir)) return `${dir} looks like a bare repository, whose config and hooks git uses`;
+      if (host.isBareRepository === void 0 || host.isBareRepository(dotGit)) return repositoryHazard(dir, dotGit, host);
+    } else if (host.isBareRepository?.(dir)) return `${dir} looks like a bare repository, whose config and hooks git uses`;
     const up = posix8.dirname(dir);
     if (up === dir) return void 0;
     dir = up;
   }
 }
+function repositoryHazard(top, gitDir, host, depth = 0) {
+  let common2 = gitDir;
+  for (let k = 0; k < MAX_INDIRECTIONS; k++) {
+    const next = host.readFile?.(posix8.join(common2, "commondir"));
+    if (next === void 0 || next.trim() === "") break;
+    const resolved2 = posix8.resolve(common2, next.trim());
+    if (resolved2 === common2) break;
+    common2 = resolved2;
+  }
+  const files = [.../* @__PURE__ */ new Set([posix8.join(common2, "config"), posix8.join(gitDir, "config.worktree"), posix8.join(common2, "config.worktree")])];
+  for (const file of files) {
+    const text = host.readFile?.(file);
+    if (text === void 0) {
+      if (host.readFile !== void 0 && host.realpath?.(file) !== void 0) return `the repository's ${posix8.basename(file)} cannot be read in full, so the programs it names are not known`;
+      continue;
+    }
+    const key = gitConfigHazard(text);
+    if (key) return `the repository's ${posix8.basename(file)} sets \`${key}\`, a program git runs`;
+    const worktree = coreWorktree(text);
+    if (worktree !== void 0 && worktree !== "" && posix8.resolve(gitDir, worktree) !== top && host.realpath?.(posix8.resolve(gitDir, worktree)) !== host.realpath?.(top)) {
+      return `the repository's ${posix8.basename(file)} sets \`core.worktree\` to \`${worktree}\`, outside the directory that holds it`;
+    }
+  }
+  if (depth < MAX_SUBMODULE_DEPTH) {
+    const gitmodules = host.readFile?.(posix8.join(top, ".gitmodules"));
+    let seen = 0;
+    for (const { key, value } of gitmodules === void 0 ? [] : configEntries(gitmodules)) {
+      const m = /^submodule\.(.+)\.path$/i.exec(key);
+      if (!m || value === "" || ++seen > MAX_SUBMODULES) continue;
+      const subTop = posix8.resolve(top, value);
+      if (!subTop.startsWith(`${top}/`)) continue;
+      const dotGit = posix8.join(subTop, ".git");
+      const asFile = host.readFile?.(dotGit);
+      const gitLink = asFile === void 0 ? void 0 : /^gitdir:\s*(.+)$/m.exec(asFile)?.[1]?.trim();
+      const candidates = [gitLink !== void 0 ? posix8.resolve(subTop, gitLink) : dotGit, posix8.join(common2, "modules", m[1])];
+      for (const subGitDir of new Set(candidates)) {
+        if (host.realpath?.(subGitDir) === void 0) continue;
+        const hazard = repositoryHazard(subTop, subGitDir, host, depth + 1);
+        if (hazard) return `submodule ${value}: ${hazard}`;
+      }
+    }
+  }
+  return void 0;
+}
+var MAX_SUBMODULE_DEPTH = 3;
+var MAX_SUBMODULES = 64;
 
 // src/lint.ts
 init_checks();
@@ -73554,6 +74936,11 @@ function judgeCrowdedHeredocs(text, span, policy) {
   const why = `A line holds more than ${MAX_HEREDOCS_PER_LINE} here-document operators (\`<<\`), more than the parser can be stopped in; the command is too complex to analyse.`;
   return judgeUnparsed(text, policy, span, why, CROWDED_HEREDOCS_CONSTRUCT);
 }
+var DEEP_NESTING_CONSTRUCT = "deep-nesting";
+function judgeDeepNesting(text, nesting, policy) {
+  const why = nesting.construct === "substitution" ? `Substitutions (\`$(\`, \`\${\`) are nested more than ${MAX_SUBSTITUTION_DEPTH} deep, more than the analysis is bounded for; the command is too complex to analyse.` : `More than ${MAX_OPEN_CONDITIONALS} \`[[\` conditionals are open at once, more than the analysis is bounded for; the command is too complex to analyse.`;
+  return judgeUnparsed(text, policy, nesting.span, why, DEEP_NESTING_CONSTRUCT);
+}
 function judgeUnparsed(text, policy, span, why, construct) {
   const findings = [
     {
@@ -73587,6 +74974,126 @@ function judgeUnparsed(text, policy, span, why, construct) {
 init_complexity();
 init_words();
 init_arithmetic();
+
+// src/parse/variable-changes.ts
+var IDENT = "[A-Za-z_][A-Za-z0-9_]*";
+var ASSIGN_FORM = new RegExp(`(?<![\\w$-])(${IDENT})(?=\\s*(?:\\[|(?:[-+*/%&|^]|<<|>>|\\*\\*)?=(?!=)))`, "g");
+var INC_DEC_BEFORE = new RegExp(`(?:\\+\\+|--)\\s*(${IDENT})`, "g");
+var INC_DEC_AFTER = new RegExp(`(?<![\\w$])(${IDENT})(?=\\s*(?:\\+\\+|--))`, "g");
+var DEFAULT_FORM = new RegExp(`\\$\\{(${IDENT}):?=`, "g");
+var DEFAULT_AT = new RegExp(`\\$\\{(${IDENT}):?=`, "y");
+var DESCRIPTOR_FORM = new RegExp(`\\{(${IDENT})\\}(?=\\s*[<>])`, "g");
+var DESCRIPTOR_AT = new RegExp(`\\{(${IDENT})\\}(?=\\s*[<>])`, "y");
+var UNSET = /\bunset\b([^;&|\n]*)/g;
+var NAME_IN_UNSET = new RegExp(`(?<![\\w$])${IDENT}`, "g");
+var LOOP_FORM = new RegExp(`\\b(?:for|select|coproc)\\s+(${IDENT})`, "g");
+var ARITHMETIC_ASSIGN = /(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)|(?<![$\w])([A-Za-z_][A-Za-z0-9_]*)\s*(?:\+\+|--|(?:[-+*/%&^|]|<<|>>)?=(?!=))/g;
+var ARITHMETIC_REGION = /\(\(([\s\S]*?)\)\)|\[\[([\s\S]*?)\]\]|\$\[([^\]]*)\]|\[([^\]\n]*)\]/g;
+var MAY_CHANGE = /[=[+{]|--|\b(?:unset|for|select|coproc)\b/;
+var NAMING_WORDS = /* @__PURE__ */ new Set(["for", "select", "coproc"]);
+var VariableChangeScanner = class {
+  /** `text` is the unit's text, as parsed. */
+  constructor(text) {
+    this.text = text;
+  }
+  text;
+  assigns = /* @__PURE__ */ new Map();
+  other = /* @__PURE__ */ new Set();
+  defaults = [];
+  descriptors = [];
+  arithmetic = [];
+  /** A `variable_assignment` node assigning `name` (a subscript, `a[1]`, counts for `a`). */
+  assignment(name2) {
+    const base = name2.replace(/\[.*$/s, "");
+    this.assigns.set(base, (this.assigns.get(base) ?? 0) + 1);
+  }
+  /** A variable set by the construct itself: a `for`/`select` variable, a `coproc` name, an `unset` operand. */
+  changed(name2) {
+    this.other.add(name2);
+  }
+  /** An `expansion` node starting at `start`: records it when it is `${x:=…}` / `${x=…}`. */
+  expansion(start2) {
+    DEFAULT_AT.lastIndex = start2;
+    const m = DEFAULT_AT.exec(this.text);
+    if (m) this.add(this.defaults, m[1], start2, m[0]);
+  }
+  /** A word node starting at `start` with `{` there: records `{x}` directly before a redirection operator. */
+  braceWord(start2) {
+    DESCRIPTOR_AT.lastIndex = start2;
+    const m = DESCRIPTOR_AT.exec(this.text);
+    if (m) this.add(this.descriptors, m[1], start2, m[0]);
+  }
+  /** The text of an `unset` command: every name in it is unset (option letters count too: over-approximates). */
+  unset(start2, end) {
+    const s = this.text.slice(start2, end);
+    for (const n2 of (s.startsWith("unset") ? s.slice(5) : s).matchAll(NAME_IN_UNSET)) this.other.add(n2[0]);
+  }
+  /** The static words of a simple command: the word after `for`/`select`/`coproc` and the words after `unset` name variables. */
+  words(name2, args2) {
+    const n2 = args2.length + (name2 ? 1 : 0);
+    const at = (i3) => (name2 ? i3 === 0 ? name2 : args2[i3 - 1] : args2[i3]).value;
+    for (let i3 = 0; i3 < n2; i3++) {
+      const v = at(i3);
+      if (v === "unset") {
+        for (let j = i3 + 1; j < n2; j++) for (const m of (at(j) ?? "").matchAll(NAME_IN_UNSET)) this.other.add(m[0]);
+        return;
+      }
+      if (v !== void 0 && NAMING_WORDS.has(v) && i3 + 1 < n2 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(at(i3 + 1) ?? "")) this.other.add(at(i3 + 1));
+    }
+  }
+  /** The text of an outermost arithmetic context (`(( … ))`, `$(( … ))`, `for (( … ))`). */
+  arithmeticText(start2, end) {
+    this.scanArithmetic(this.text.slice(start2, end), start2);
+  }
+  /**
+   * A data leaf (`[start, end)`): the assignment forms, `++`/`--`, `${x:=}`, `{x}>`, `unset`,
+   * `for`/`select`/`coproc` in it, and its arithmetic (the whole leaf when `inTest`, inside an
+   * operand of `[[ … ]]` or an array subscript; otherwise its bracketed regions).
+   */
+  dataLeaf(start2, end, inTest) {
+    const s = this.text.slice(start2, end);
+    if (!MAY_CHANGE.test(s)) return;
+    this.scanData(s, start2, inTest);
+  }
+  /** Scans the whole text as data (used instead of the leaves when the tree has a syntax error). */
+  wholeText() {
+    this.scanData(this.text, 0, false);
+  }
+  /** The record. */
+  finish() {
+    return { assigns: this.assigns, other: this.other, defaults: this.defaults, descriptors: this.descriptors, arithmetic: this.arithmetic };
+  }
+  add(into, name2, at, text) {
+    this.other.add(name2);
+    into.push({ name: name2, span: { start: at, end: at + text.length }, text });
+  }
+  scanData(s, at, inTest) {
+    for (const m of s.matchAll(ASSIGN_FORM)) this.assigns.set(m[1], (this.assigns.get(m[1]) ?? 0) + 1);
+    for (const m of s.matchAll(INC_DEC_BEFORE)) this.other.add(m[1]);
+    for (const m of s.matchAll(INC_DEC_AFTER)) this.other.add(m[1]);
+    for (const m of s.matchAll(DEFAULT_FORM)) this.add(this.defaults, m[1], at + m.index, m[0]);
+    for (const m of s.matchAll(DESCRIPTOR_FORM)) this.add(this.descriptors, m[1], at + m.index, m[0]);
+    for (const m of s.matchAll(UNSET)) for (const n2 of m[1].matchAll(NAME_IN_UNSET)) this.other.add(n2[0]);
+    for (const m of s.matchAll(LOOP_FORM)) this.other.add(m[1]);
+    if (inTest) this.scanArithmetic(s, at);
+    else {
+      for (const region of s.matchAll(ARITHMETIC_REGION)) {
+        const inner = region[1] ?? region[2] ?? region[3] ?? region[4] ?? "";
+        this.scanArithmetic(inner, at + region.index + region[0].indexOf(inner));
+      }
+    }
+  }
+  scanArithmetic(s, at) {
+    for (const m of s.matchAll(ASSIGN_FORM)) this.other.add(m[1]);
+    for (const m of s.matchAll(ARITHMETIC_ASSIGN)) {
+      const name2 = m[1] ?? m[2];
+      this.other.add(name2);
+      this.arithmetic.push({ name: name2, span: { start: at + m.index, end: at + m.index + m[0].length }, text: m[0].trim() });
+    }
+  }
+};
+
+// src/parse/nodes.ts
 var WORD_TYPES = /* @__PURE__ */ new Set([
   "word",
   "string",
@@ -73627,17 +75134,18 @@ function toHeredoc(node, src) {
   for (const c3 of node.children) if (c3?.type === "heredoc_end") end = c3;
   const raw = src.slice(start2.startIndex, startEnd);
   const quoted = /['"\\]/.test(raw);
-  const delimiter = raw.replace(/\$(?=['"])/g, "").replace(/['"\\]/g, "");
+  const read = readDelimiter(raw);
+  const delimiter = read.word;
   const bodySpan = body2 ? spanOf(body2) : { start: startEnd, end: startEnd };
   const heredoc = { delimiter, quoted, stripTabs, body: body2 ? src.slice(bodySpan.start, bodySpan.end) : "", bodySpan };
-  return { heredoc, differs: bashDiffers(raw, quoted, stripTabs, src, startEnd, end?.startIndex) };
+  return { heredoc, differs: bashDiffers(raw, read, quoted, stripTabs, src, startEnd, end?.startIndex) };
 }
-var METACHARACTERS = /* @__PURE__ */ new Set([" ", "	", "\n", ";", "|", "&", "<", ">", "(", ")"]);
-function bashDiffers(raw, quoted, stripTabs, src, regionStart, regionEnd) {
+function readDelimiter(raw) {
   let word = "";
+  let cut;
   for (let i3 = 0; i3 < raw.length; i3++) {
     const c3 = raw[i3];
-    if (METACHARACTERS.has(c3)) return `is a here-document whose delimiter bash ends at \`${c3}\` (\`${raw.slice(0, i3).slice(0, 40)}\`), earlier than the parser does: the body ends at another line, and what follows it runs as commands that are not modelled.`;
+    if (cut === void 0 && METACHARACTERS.has(c3)) cut = i3;
     if (c3 === "\\") {
       word += raw[++i3] ?? "";
     } else if (c3 === "'") {
@@ -73651,6 +75159,12 @@ function bashDiffers(raw, quoted, stripTabs, src, regionStart, regionEnd) {
     } else if (c3 === "$" && (raw[i3 + 1] === "'" || raw[i3 + 1] === '"')) continue;
     else word += c3;
   }
+  return { word, cut };
+}
+var METACHARACTERS = /* @__PURE__ */ new Set([" ", "	", "\n", ";", "|", "&", "<", ">", "(", ")"]);
+function bashDiffers(raw, read, quoted, stripTabs, src, regionStart, regionEnd) {
+  const { word, cut } = read;
+  if (cut !== void 0) return `is a here-document whose delimiter bash ends at \`${raw[cut]}\` (\`${raw.slice(0, cut).slice(0, 40)}\`), earlier than the parser does: the body ends at another line, and what follows it runs as commands that are not modelled.`;
   if (quoted || regionEnd === void 0) return void 0;
   const nl = src.indexOf("\n", regionStart);
   if (nl < 0 || nl >= regionEnd) return void 0;
@@ -73707,9 +75221,9 @@ function toRedirect(node, src, nodeType = node.type) {
     const early = heredoc.body.split("\n").findIndex((l) => (heredoc.stripTabs ? l.replace(/^\t+/, "") : l).replace(/\r$/, "") === heredoc.delimiter);
     if (early !== -1) unknown.push({ span: heredoc.bodySpan, reason: `is a here-document body that bash ends at its line ${early + 1} (\`${heredoc.delimiter.slice(0, 40)}\`), earlier than the parser does: what follows that line runs as commands that are not modelled.` });
   }
-  const [target, ...rest] = targets;
+  const [target, ...rest] = joinTouching(targets, src);
   const own = { span: spanOf(node), operator, fd, target: heredoc ? void 0 : target, heredoc };
-  return { redirects: [own, ...nested], extraArgs: heredoc ? [...targets, ...extraArgs] : rest, unknown };
+  return { redirects: [own, ...nested], extraArgs: heredoc ? [...joinTouching([...targets, ...extraArgs], src)] : rest, unknown };
 }
 var HEREDOC_PARTS = /* @__PURE__ */ new Set([
   "heredoc_start",
@@ -73758,25 +75272,53 @@ function isRedirectNode(type) {
 }
 function toSimpleCommand(node, src, statement, redirectedParent, place, pipeline, unmodelled) {
   let name2;
-  const args2 = [];
+  let args2 = [];
   const assignments = [];
   const redirects = [];
+  let last;
+  let lastEnd = -1;
+  let nameJoined = false;
   const children = node.children;
   for (let i3 = 0; i3 < children.length; i3++) {
     const c3 = children[i3];
     if (!c3) continue;
     const { type, named: named2 } = nodeKind(c3);
     if (!named2) continue;
-    if (type === "variable_assignment") assignments.push(toAssignment(c3, src));
-    else if (isRedirectNode(type)) {
+    if (type === "variable_assignment") {
+      assignments.push(toAssignment(c3, src));
+      last = "assignment";
+      lastEnd = assignments[assignments.length - 1].span.end;
+    } else if (isRedirectNode(type)) {
       const r = toRedirect(c3, src, type);
       redirects.push(...r.redirects);
       args2.push(...r.extraArgs);
       unmodelled.push(...r.unknown);
-    } else if (type === "command_name") {
-      const inner = c3.namedChild(0);
-      name2 = toWord(inner ?? c3, src);
-    } else if (WORD_TYPES.has(type) || node.fieldNameForChild(i3) === "argument") args2.push(toWord(c3, src, type));
+      const target = r.redirects[r.redirects.length - 1].target;
+      last = r.extraArgs.length > 0 ? "arg" : target !== void 0 && r.redirects.length === 1 ? "redirect" : void 0;
+      lastEnd = last === "arg" ? r.extraArgs[r.extraArgs.length - 1].span.end : target?.span.end ?? -1;
+    } else {
+      const isName = type === "command_name";
+      if (!isName && !(WORD_TYPES.has(type) || node.fieldNameForChild(i3) === "argument")) continue;
+      const w = isName ? toWord(c3.namedChild(0) ?? c3, src) : toWord(c3, src, type);
+      if (last !== void 0 && lastEnd === w.span.start) {
+        if (last === "assignment") {
+          const a2 = assignments[assignments.length - 1];
+          assignments[assignments.length - 1] = { name: a2.name, value: a2.value ? joinWords(a2.value, w, src) : w, span: { start: a2.span.start, end: w.span.end } };
+          if (isName) nameJoined = true;
+        } else if (last === "name") name2 = joinWords(name2, w, src);
+        else if (last === "arg") args2[args2.length - 1] = joinWords(args2[args2.length - 1], w, src);
+        else {
+          const r = redirects[redirects.length - 1];
+          redirects[redirects.length - 1] = { ...r, span: { start: r.span.start, end: w.span.end }, target: joinWords(r.target, w, src) };
+        }
+        lastEnd = w.span.end;
+        continue;
+      }
+      if (isName) name2 = w;
+      else args2.push(w);
+      last = isName ? "name" : "arg";
+      lastEnd = w.span.end;
+    }
   }
   if (redirectedParent) {
     for (const c3 of redirectedParent.namedChildren) {
@@ -73790,6 +75332,9 @@ function toSimpleCommand(node, src, statement, redirectedParent, place, pipeline
     }
   }
   args2.sort((a2, b) => a2.span.start - b.span.start);
+  args2 = joinTouching(args2, src);
+  if (nameJoined && name2 === void 0) name2 = args2.shift();
+  if (name2 !== void 0 && args2.length > 0 && args2[0].span.start === name2.span.end) name2 = joinWords(name2, args2.shift(), src);
   return { span: spanOf(node), name: name2, args: args2, assignments, redirects, statement, ...place ? { place } : {}, ...pipeline ? { pipeline } : {} };
 }
 var ENCLOSING_KIND = {
@@ -73818,7 +75363,7 @@ function enclosingOf(kind, cursor, field2, src) {
     const variable = node.childForFieldName("variable")?.text;
     const values = node.childrenForFieldName("value").filter((c3) => c3 !== null);
     const hasIn = node.children.some((c3) => c3?.type === "in");
-    return { kind, span, ...field2 ? { field: field2 } : {}, ...variable ? { name: variable } : {}, ...hasIn ? { values: values.map((v) => toWord(v, src)) } : {} };
+    return { kind, span, ...field2 ? { field: field2 } : {}, ...variable ? { name: variable } : {}, ...hasIn ? { values: joinTouching(values.map((v) => toWord(v, src)), src) } : {} };
   }
   if (kind === "function") {
     const name2 = cursor.currentNode.childForFieldName("name")?.text;
@@ -73865,6 +75410,12 @@ function previousNamedSpan(cursor) {
   for (; steps > 0; steps--) cursor.gotoNextSibling();
   return span;
 }
+var DATA_LEAVES = /* @__PURE__ */ new Set(["word", "string_content", "raw_string", "ansi_c_string", "heredoc_content", "heredoc_body"]);
+var ASSIGNED_NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
+function assignedName(src, start2) {
+  ASSIGNED_NAME.lastIndex = start2;
+  return ASSIGNED_NAME.exec(src)?.[0] ?? "";
+}
 var FLOW_CONTAINERS = /* @__PURE__ */ new Set([
   "program",
   "list",
@@ -73907,7 +75458,7 @@ function buildViews(tree, text) {
   const chainDepth = [];
   const pipes = [];
   const stageAt = [];
-  const types = [];
+  const types2 = [];
   const hasNamedBefore = [];
   const background = [];
   const declarations = [];
@@ -73929,6 +75480,9 @@ function buildViews(tree, text) {
   const infos = [];
   let bracketAt = -2;
   let bracketFrom = 0;
+  const changes = new VariableChangeScanner(src);
+  const inTest = [];
+  const inArithmetic = [];
   try {
     for (; ; ) {
       nodeCount++;
@@ -73948,8 +75502,25 @@ function buildViews(tree, text) {
       pipeStageAt[depth] = parentGroup && isNamed && type !== "comment" ? { group: parentGroup, index: pipeNext[depth - 1]++ } : depth > 0 ? pipeStageAt[depth - 1] : void 0;
       pipeGroup[depth] = type === "pipeline" ? { span: { start: cursor.startIndex, end: cursor.endIndex } } : void 0;
       pipeNext[depth] = 0;
-      types[depth] = type;
+      types2[depth] = type;
       firstCommand[depth] = commands.length;
+      {
+        const start2 = cursor.startIndex;
+        inTest[depth] = depth > 0 && (inTest[depth - 1] || types2[depth - 1] === "subscript") || type === "test_command";
+        let arithmeticHere = depth > 0 && inArithmetic[depth - 1];
+        if (!arithmeticHere && isNamed && (type === "arithmetic_expansion" || type === "compound_statement" && src.startsWith("((", start2) || depth > 0 && types2[depth - 1] === "c_style_for_statement" && cursor.currentFieldName !== "body")) {
+          arithmeticHere = true;
+          if (!hasError) changes.arithmeticText(start2, cursor.endIndex);
+        }
+        inArithmetic[depth] = arithmeticHere;
+        if (isNamed) {
+          if (type === "variable_assignment") {
+            if (!hasError) changes.assignment(assignedName(src, start2));
+          } else if (type === "expansion") changes.expansion(start2);
+          else if (type === "unset_command") changes.unset(start2, cursor.endIndex);
+          else if (info3.word && src.charCodeAt(start2) === 123 && (depth === 0 || !infos[depth - 1].word)) changes.braceWord(start2);
+        }
+      }
       {
         const parentChain = depth > 0 ? chains[depth - 1] : void 0;
         const parentDepth = depth > 0 ? chainDepth[depth - 1] : 0;
@@ -73964,7 +75535,7 @@ function buildViews(tree, text) {
         if (kind !== void 0) {
           chain = { enclosing: enclosingOf(kind, cursor, void 0, src), parent: chain };
           cdepth++;
-        } else if (isNamed && depth > 0 && types[depth - 1] === "list" && hasNamedBefore[depth] === true && cursor.currentFieldName === null) {
+        } else if (isNamed && depth > 0 && types2[depth - 1] === "list" && hasNamedBefore[depth] === true && cursor.currentFieldName === null) {
           chain = { enclosing: { kind: "list-right", span: { start: cursor.startIndex, end: cursor.endIndex } }, parent: chain };
           cdepth++;
         }
@@ -73984,11 +75555,11 @@ function buildViews(tree, text) {
         stageAt[depth] = stage;
         pipes[depth] = void 0;
         if (type === "pipeline" && isNamed) {
-          const inHeredoc = depth >= 2 && types[depth - 1] === "heredoc_redirect" && types[depth - 2] === "redirected_statement";
+          const inHeredoc = depth >= 2 && types2[depth - 1] === "heredoc_redirect" && types2[depth - 2] === "redirected_statement";
           const hostFirst = inHeredoc ? firstCommand[depth - 2] : void 0;
           pipes[depth] = inHeredoc ? { stage: -1, simple: [hostFirst], offset: 1 } : { stage: -1, simple: [], offset: 0 };
         }
-        if (!isNamed && type === "&" && depth > 0 && hasNamedBefore[depth] === true && types[depth - 1] !== "pipeline") background.push(previousNamedSpan(cursor));
+        if (!isNamed && type === "&" && depth > 0 && hasNamedBefore[depth] === true && types2[depth - 1] !== "pipeline") background.push(previousNamedSpan(cursor));
         if (isNamed && type !== "comment") hasNamedBefore[depth] = true;
         if (depth + 1 < hasNamedBefore.length) hasNamedBefore[depth + 1] = false;
       }
@@ -74004,8 +75575,8 @@ function buildViews(tree, text) {
         bracketFrom = start2;
         subscriptCandidate = bracketAt !== -1 && bracketAt < cursor.endIndex;
       }
-      if (subscriptCandidate || isNamed && depth > 0 && types[depth - 1] === "subscript" && cursor.currentFieldName === "index") {
-        const inIndex = depth > 0 && types[depth - 1] === "subscript";
+      if (subscriptCandidate || isNamed && depth > 0 && types2[depth - 1] === "subscript" && cursor.currentFieldName === "index") {
+        const inIndex = depth > 0 && types2[depth - 1] === "subscript";
         const snippet = text.slice(cursor.startIndex, cursor.endIndex);
         if (/\$|`|\\[x0-7u]/.test(snippet)) {
           const w = toWord(cursor.currentNode);
@@ -74020,7 +75591,8 @@ function buildViews(tree, text) {
       if (isNamed && type === "for_statement") {
         const node = cursor.currentNode;
         const v = node.childForFieldName("variable");
-        if (v) loopBindings.push({ name: v.text, values: src.startsWith("select", node.startIndex) || node.childrenForFieldName("value").length === 0 ? void 0 : node.childrenForFieldName("value").filter((c3) => c3 !== null).map((c3) => toWord(c3, src)) });
+        if (v) changes.changed(v.text);
+        if (v) loopBindings.push({ name: v.text, values: src.startsWith("select", node.startIndex) || node.childrenForFieldName("value").length === 0 ? void 0 : joinTouching(node.childrenForFieldName("value").filter((c3) => c3 !== null).map((c3) => toWord(c3, src)), src) });
       }
       if (isNamed && type === "concatenation") {
         let at = cursor.startIndex;
@@ -74051,18 +75623,35 @@ function buildViews(tree, text) {
         if (cursor.startIndex >= errorEnd) {
           problems.push({ kind: "missing", span: { start: cursor.startIndex, end: cursor.endIndex }, expected: type });
         }
-      } else if (type === "variable_assignment" && depth > 0 && types[depth - 1] !== "command" && types[depth - 1] !== "declaration_command") {
+      } else if (type === "variable_assignment" && depth > 0 && types2[depth - 1] !== "command" && types2[depth - 1] !== "declaration_command") {
         assignmentStatements.push({ assignment: toAssignment(cursor.currentNode, src), place: { chain: chains[depth - 1], depth: chainDepth[depth - 1] } });
       } else if (type === "declaration_command") {
         const node = cursor.currentNode;
         const assignments = [];
         const words = [];
         let keyword = "";
+        let lastEnd = -1;
+        let lastWasAssignment = false;
         for (const c3 of node.children) {
           if (!c3) continue;
           if (!c3.isNamed) keyword ||= c3.text;
-          else if (c3.type === "variable_assignment") assignments.push(toAssignment(c3, src));
-          else if (WORD_TYPES.has(c3.type) || c3.type === "variable_name") words.push(toWord(c3, src));
+          else if (c3.type === "variable_assignment") {
+            const a2 = toAssignment(c3, src);
+            assignments.push(a2);
+            lastEnd = a2.span.end;
+            lastWasAssignment = true;
+          } else if (WORD_TYPES.has(c3.type) || c3.type === "variable_name") {
+            const w = toWord(c3, src);
+            if (lastEnd === w.span.start && lastWasAssignment) {
+              const a2 = assignments[assignments.length - 1];
+              assignments[assignments.length - 1] = { name: a2.name, value: a2.value ? joinWords(a2.value, w, src) : w, span: { start: a2.span.start, end: w.span.end } };
+            } else if (lastEnd === w.span.start) words[words.length - 1] = joinWords(words[words.length - 1], w, src);
+            else {
+              words.push(w);
+              lastWasAssignment = false;
+            }
+            lastEnd = w.span.end;
+          }
         }
         declarations.push({ span: spanOf(node), keyword, assignments, words, place: { chain: chains[depth], depth: chainDepth[depth] } });
       } else if (type === "redirected_statement" && cursor.currentNode.childForFieldName("body")?.type !== "command") {
@@ -74081,7 +75670,7 @@ function buildViews(tree, text) {
           const span = { start: redirects[0].span.start, end: redirects[redirects.length - 1].span.end };
           commands.push({ span, name: void 0, args: [], assignments: [], redirects, statement: Math.max(statement, 0), compound: true, place: { chain: depth > 0 ? chains[depth - 1] : void 0, depth: depth > 0 ? chainDepth[depth - 1] : 0 } });
         }
-      } else if (isRedirectNode(type) && depth > 0 && !REDIRECT_OWNERS.has(types[depth - 1])) {
+      } else if (isRedirectNode(type) && depth > 0 && !REDIRECT_OWNERS.has(types2[depth - 1])) {
         const r = toRedirect(cursor.currentNode, src, type);
         unmodelled.push(...r.unknown);
         for (const a2 of r.extraArgs) unmodelled.push({ span: a2.span, reason: HEREDOC_TAIL });
@@ -74093,13 +75682,7 @@ function buildViews(tree, text) {
         const place = { chain: chains[depth], depth: chainDepth[depth], ...stage ? { pipeline: stage } : {} };
         const simple = toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth], unmodelled);
         commands.push(simple);
-        const ws = simple.name ? [simple.name, ...simple.args] : simple.args;
-        for (let i3 = 0; i3 + 1 < ws.length; i3++) {
-          if (ws[i3].span.end === ws[i3 + 1].span.start) {
-            unmodelled.push({ span: { start: ws[i3].span.start, end: ws[i3 + 1].span.end }, reason: `\`${src.slice(ws[i3].span.start, Math.min(ws[i3 + 1].span.end, ws[i3].span.start + 40))}\` is one word to bash but two to the parser.` });
-            break;
-          }
-        }
+        changes.words(simple.name, simple.args);
       }
       {
         const parentFlow = depth > 0 ? flowIn[depth - 1] : void 0;
@@ -74119,8 +75702,12 @@ function buildViews(tree, text) {
         depth++;
         continue;
       }
+      if (isNamed && DATA_LEAVES.has(type) && !hasError) changes.dataLeaf(cursor.startIndex, cursor.endIndex, inTest[depth]);
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...unmodelled.length > 0 ? { unmodelled } : {}, ...arithmetic.length > 0 ? { arithmetic, numericSubstitutions, loopBindings } : {}, ...flowRoot ? { flow: flowRoot } : {} };
+        if (!cursor.gotoParent()) {
+          if (hasError) changes.wholeText();
+          return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...unmodelled.length > 0 ? { unmodelled } : {}, ...arithmetic.length > 0 ? { arithmetic, numericSubstitutions, loopBindings } : {}, ...flowRoot ? { flow: flowRoot } : {}, variableChanges: changes.finish() };
+        }
         depth--;
       }
     }
@@ -74176,6 +75763,13 @@ var Linter = class _Linter {
   static async create(options = {}) {
     return new _Linter(await initParser(options.parser), { ...options, pathHost: options.pathHost ?? { home: homedir2() } });
   }
+  /**
+   * The options this linter was created with (`pathHost` filled in with its default), so that a
+   * worker thread can create an equal linter (src/lint-pool.ts). Not to be modified.
+   */
+  get createdWith() {
+    return this.options;
+  }
   /** Effective severity of `ruleId` for `unit`, or `undefined` when the rule is off. */
   severityFor(ruleId, unit, requested) {
     const override = this.options.severity?.[ruleId];
@@ -74226,12 +75820,13 @@ var Linter = class _Linter {
     return list;
   }
   /**
-   * Parses embedded shell code into views (the tree is freed at once); `undefined` when the
-   * unit's `deadline` (shared with the unit's own parse) passed.
+   * Parses embedded shell code into views (the tree is freed at once), or says why it was not
+   * parsed: the unit's `deadline` (CPU milliseconds, shared with the unit's own parse) passed,
+   * the parse stalled, or the code was refused unparsed (`parseWithin`).
    */
   views(code, deadline) {
-    const tree = parseBashBefore(this.parser, code, deadline);
-    if (!tree) return void 0;
+    const { tree, stop: stop2 } = parseWithin(this.parser, code, deadline);
+    if (!tree) return stop2;
     try {
       return buildViews(tree, code);
     } finally {
@@ -74281,19 +75876,20 @@ var Linter = class _Linter {
       return { diagnostics: out2, decision: () => judged.decision };
     }
     const crowded = crowdedHeredocLine(unit.text);
-    if (crowded) {
-      const judged = judgeCrowdedHeredocs(unit.text, crowded, policy);
+    const nesting = crowded ? void 0 : deepNesting(unit.text);
+    if (crowded || nesting) {
+      const judged = crowded ? judgeCrowdedHeredocs(unit.text, crowded, policy) : judgeDeepNesting(unit.text, nesting, policy);
       const visible = this.severityFor("parse-too-complex", unit) !== void 0;
       for (const f of judged.findings) place(visible ? f : { ruleId: INTERNAL_ERROR.id, message: `${f.message.replace(/ It was not parsed\.$/, "")} This code was not analysed.`, span: f.span });
       return { diagnostics: out2, decision: () => judged.decision };
     }
     const budget = parseBudgetMs(unit.text.length, this.options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS);
-    const deadline = Date.now() + budget;
-    const tree = parseBashBefore(this.parser, unit.text, deadline);
+    const deadline = parseClockMs() + budget;
+    const { tree, stop: stop2 } = parseWithin(this.parser, unit.text, deadline);
     if (!tree) {
       place({
         ruleId: INTERNAL_ERROR.id,
-        message: `Parsing took longer than ${Math.round(budget)} ms (the budget for ${unit.text.length} characters) and was stopped; this code was not analysed.`,
+        message: `${stopMessage(stop2, budget, unit.text.length)}; this code was not analysed.`,
         span: { start: 0, end: Math.min(unit.text.length, 1) }
       });
       return { diagnostics: out2, decision: () => void 0 };
@@ -74301,18 +75897,21 @@ var Linter = class _Linter {
     let decision;
     let views;
     try {
-      let embeddedTimedOut = false;
+      let embeddedStop;
       const own = buildViews(tree, unit.text);
       views = { comments: own.comments, statements: own.statements };
       const parsed = withEmbedded(own, unit.text, (code) => {
         const inner = this.views(code, deadline);
-        if (!inner) embeddedTimedOut = true;
+        if ("reason" in inner) {
+          embeddedStop ??= { stop: inner, length: code.length };
+          return void 0;
+        }
         return inner;
       });
-      if (embeddedTimedOut) {
+      if (embeddedStop) {
         place({
           ruleId: INTERNAL_ERROR.id,
-          message: `Parsing the shell code embedded in this command ran past the parse budget of ${Math.round(budget)} ms and was stopped; that code was not analysed.`,
+          message: embeddedStop.stop.reason === "deadline" ? `Parsing the shell code embedded in this command ran past the parse budget of ${Math.round(budget)} ms of CPU time and was stopped; that code was not analysed.` : `Shell code embedded in this command was not analysed: ${stopMessage(embeddedStop.stop, budget, embeddedStop.length).replace(/^./, (c3) => c3.toLowerCase())}.`,
           span: { start: 0, end: Math.min(unit.text.length, 1) }
         });
       }
@@ -74326,7 +75925,21 @@ var Linter = class _Linter {
         // A mode the transcript recorded for this call wins over the configured one.
         ...recordedMode(unit) ?? this.options.mode ? { mode: recordedMode(unit) ?? this.options.mode } : {}
       };
-      const model = buildModel(parsed, { ...paths?.cwd !== void 0 ? { cwd: paths.cwd } : {}, home: (this.options.pathHost ?? { home: homedir2() }).home });
+      const modelCwd = paths?.cwd;
+      const modelHome = (this.options.pathHost ?? { home: homedir2() }).home;
+      let built;
+      const model = () => built ??= buildModel(parsed, { ...modelCwd !== void 0 ? { cwd: modelCwd } : {}, home: modelHome });
+      const elsewhere = /* @__PURE__ */ new Map();
+      const modelAt = (cwd2, home) => {
+        if (cwd2 === modelCwd && home === modelHome) return model();
+        const key = `${cwd2 === void 0 ? "-" : `+${cwd2}`}\0${home === void 0 ? "-" : `+${home}`}`;
+        let other = elsewhere.get(key);
+        if (!other) {
+          other = buildModel(parsed, { ...cwd2 !== void 0 ? { cwd: cwd2 } : {}, home });
+          elsewhere.set(key, other);
+        }
+        return other;
+      };
       let current;
       let currentGates = -1;
       const active = this.activeChecks(unit.profile);
@@ -74353,7 +75966,7 @@ var Linter = class _Linter {
           for (const [check3, at] of waiting) runCheck(check3, at);
         }
         if (!current || currentGates !== gateCount) {
-          current = decide(unit.text, parsed, policy, { ...base, model, gates: gateSlots.flat() });
+          current = decide(unit.text, parsed, policy, { ...base, model: model(), gates: gateSlots.flat() });
           currentGates = gateCount;
         }
         return current;
@@ -74364,7 +75977,10 @@ var Linter = class _Linter {
         host: this.checkHost,
         registry: CHECKS,
         policy,
-        model,
+        get model() {
+          return model();
+        },
+        modelAt,
         decision: decideNow,
         report: place,
         ...this.options.packs ? { packs: this.options.packs } : {}
@@ -74386,6 +76002,14 @@ var Linter = class _Linter {
     return { diagnostics: out2, decision: decision ?? (() => void 0), ...views ? { views } : {} };
   }
 };
+function stopMessage(stop2, budget, length) {
+  if (stop2.reason === "stalled") {
+    return `The parser's error recovery stopped making progress (${stop2.offset} of ${length} characters read after ${Math.round(stop2.spentMs)} ms of CPU time) and was stopped`;
+  }
+  if (stop2.reason === "crowded-heredocs") return "A line holds more here-document operators than the parser can be stopped in, so it was not parsed";
+  if (stop2.reason === "deep-nesting") return "Substitutions or `[[` conditionals are nested deeper than the analysis is bounded for, so it was not parsed";
+  return `Parsing used more than ${Math.round(budget)} ms of CPU time (the budget for ${length} characters) and was stopped`;
+}
 function compareDiagnostics(a2, b) {
   return (a2.file < b.file ? -1 : a2.file > b.file ? 1 : 0) || a2.range.start.line - b.range.start.line || a2.range.start.column - b.range.start.column || SEVERITY_RANK[a2.severity] - SEVERITY_RANK[b.severity] || (a2.ruleId < b.ruleId ? -1 : a2.ruleId > b.ruleId ? 1 : 0) || (a2.message < b.message ? -1 : a2.message > b.message ? 1 : 0);
 }
@@ -74510,8 +76134,91 @@ function linterOptionsFor(config, mode) {
 
 // src/runner.ts
 var import_picomatch5 = __toESM(require_picomatch2(), 1);
+import { open as open2, readFile as readFile2, stat as stat5 } from "node:fs/promises";
+
+// src/file-lint.ts
 init_input_rules();
-import { open as open2, readFile as readFile2, stat as stat4 } from "node:fs/promises";
+init_checks();
+import { dirname as dirname3, resolve as resolve5 } from "node:path";
+
+// src/sources/script.ts
+var EXTENSIONS = {
+  ".sh": "sh",
+  ".bash": "bash",
+  ".bats": "bash",
+  ".ksh": "ksh",
+  ".zsh": "zsh"
+};
+var SHELLS4 = {
+  sh: "sh",
+  bash: "bash",
+  dash: "dash",
+  ksh: "ksh",
+  mksh: "ksh",
+  ksh93: "ksh",
+  zsh: "zsh",
+  ash: "sh",
+  busybox: "sh"
+};
+function dialectFromShebang(firstLine) {
+  if (!firstLine.startsWith("#!")) return void 0;
+  const words = firstLine.slice(2).trim().split(/[ \t]+/);
+  let prog = words[0] ?? "";
+  let i3 = 1;
+  if (prog.endsWith("/env") || prog === "env") {
+    while (i3 < words.length && (words[i3].startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i3]))) i3++;
+    prog = words[i3] ?? "";
+  }
+  const base = prog.slice(prog.lastIndexOf("/") + 1);
+  return SHELLS4[base];
+}
+function dialectFromPath(path6) {
+  const dot = path6.lastIndexOf(".");
+  const slash = Math.max(path6.lastIndexOf("/"), path6.lastIndexOf("\\"));
+  if (dot <= slash + 1) return void 0;
+  return EXTENSIONS[path6.slice(dot).toLowerCase()];
+}
+function detectShellScript(path6, head) {
+  const nl = head.indexOf("\n");
+  const first = (nl === -1 ? head : head.slice(0, nl)).replace(/^\uFEFF/, "").replace(/\r$/, "");
+  return dialectFromShebang(first) ?? dialectFromPath(path6);
+}
+var utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+var lossyUtf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false });
+function decodeText(bytes) {
+  const nul = bytes.subarray(0, 8192).indexOf(0);
+  if (nul !== -1) return { ok: false, reason: "binary file (contains NUL bytes)", offset: nul };
+  try {
+    return { ok: true, text: utf8.decode(bytes) };
+  } catch {
+    return { ok: true, text: lossyUtf8.decode(bytes), invalidAt: firstInvalidUtf8(bytes) };
+  }
+}
+function firstInvalidUtf8(b) {
+  let i3 = 0;
+  while (i3 < b.length) {
+    const c3 = b[i3];
+    const need = c3 < 128 ? 0 : c3 >= 194 && c3 <= 223 ? 1 : c3 >= 224 && c3 <= 239 ? 2 : c3 >= 240 && c3 <= 244 ? 3 : -1;
+    if (need < 0) return i3;
+    for (let k = 1; k <= need; k++) {
+      const n2 = b[i3 + k];
+      if (n2 === void 0 || (n2 & 192) !== 128) return i3;
+    }
+    i3 += need + 1;
+  }
+  return b.length;
+}
+function scriptUnit(file, text, dialect, profile = "script") {
+  return {
+    text,
+    hostText: text,
+    dialect,
+    granularity: "script",
+    profile,
+    origin: { file, kind: "script" },
+    sourceMap: new IdentityMap()
+  };
+}
 
 // src/suppress.ts
 init_input_rules();
@@ -74618,6 +76325,1138 @@ function applySuppressions(file, diagnostics, directives, rules) {
   }
   return [...kept, ...own];
 }
+
+// src/verdict.ts
+init_destructive();
+init_checks();
+init_parse();
+init_policy();
+var NO_MATCHING_RULE = "no-matching-rule";
+var REQUEST_ORIGIN = "<request>";
+var COMMAND_ORIGIN_FILE = "<command>";
+function commandUnit(command, request = {}) {
+  return {
+    text: command,
+    dialect: "bash",
+    granularity: "command",
+    profile: "agent",
+    origin: { file: COMMAND_ORIGIN_FILE, kind: "command" },
+    sourceMap: new IdentityMap(),
+    hostText: command,
+    ...request.cwd !== void 0 || request.mode !== void 0 || request.home !== void 0 ? {
+      context: {
+        ...request.cwd !== void 0 ? { cwd: request.cwd } : {},
+        ...request.mode !== void 0 ? { permissionMode: request.mode } : {},
+        ...request.home !== void 0 ? { home: request.home } : {}
+      }
+    } : {}
+  };
+}
+var DESTRUCTIVE_IDS = new Set(DESTRUCTIVE_RULES.map((r) => r.id));
+function asRank(v) {
+  if (typeof v !== "object" || v === null) return void 0;
+  const { misparsing, order } = v;
+  if (typeof misparsing !== "boolean" || typeof order !== "number" || !Number.isFinite(order)) return void 0;
+  return { misparsing, order };
+}
+function securityRankOf(ruleId, data) {
+  const meta = asRank(ruleMeta(ruleId)?.claudeCode);
+  if (!meta) return void 0;
+  return asRank(data) ?? meta;
+}
+function offsetOf(p, index, length) {
+  return Math.min(index.lineStart(p.line) + p.column - 1, length);
+}
+function compareFindings(a2, b) {
+  return a2.start - b.start || a2.end - b.end || SEVERITY_RANK[a2.severity] - SEVERITY_RANK[b.severity] || (a2.ruleId < b.ruleId ? -1 : a2.ruleId > b.ruleId ? 1 : 0) || (a2.message < b.message ? -1 : a2.message > b.message ? 1 : 0);
+}
+function withMessage(code, message4) {
+  return message4 === "" ? code : `${code}: ${message4}`;
+}
+function verdictFor(command, request, linter) {
+  let policy;
+  try {
+    policy = request.permissions ? mergePolicies(linter.policy, policyFrom(request.permissions, REQUEST_ORIGIN)) : linter.policy;
+  } catch (err2) {
+    const message4 = err2 instanceof Error ? err2.message : String(err2);
+    return { decision: "ask", reason: withMessage("internal-error", message4), readOnly: false, destructive: [], outsideCwd: false, findings: [], suggestions: [], matchedRule: null, paths: [] };
+  }
+  const analysis = linter.analyse(commandUnit(command, request), policy);
+  const index = new LineIndex(command);
+  const ranked = analysis.diagnostics.map((d2) => ({
+    finding: {
+      ruleId: d2.ruleId,
+      severity: d2.severity,
+      message: d2.message,
+      start: offsetOf(d2.range.start, index, command.length),
+      end: offsetOf(d2.range.end, index, command.length)
+    },
+    rank: securityRankOf(d2.ruleId, d2.data)
+  }));
+  ranked.sort((a2, b) => compareFindings(a2.finding, b.finding));
+  const findings = ranked.map((r) => r.finding);
+  const _ranks = ranked.map((r) => r.rank);
+  const destructive = [];
+  const packRuleIds = new Set(analysis.diagnostics.filter((x) => typeof x.data?.pack === "string").map((x) => x.ruleId));
+  for (const f of findings) {
+    if ((DESTRUCTIVE_IDS.has(f.ruleId) || packRuleIds.has(f.ruleId)) && !destructive.includes(f.ruleId)) destructive.push(f.ruleId);
+  }
+  for (const x of analysis.diagnostics) {
+    const related = x.data?.related;
+    if (x.ruleId === "path-dangerous-removal" && Array.isArray(related)) {
+      for (const id of related) if (typeof id === "string" && !destructive.includes(id)) destructive.push(id);
+    }
+  }
+  const internal = findings.find((f) => f.ruleId === "internal-error");
+  const d = internal ? void 0 : analysis.decision();
+  const paths = (d?.paths ?? []).map((p) => ({ path: p.path, operation: p.operation, resolved: p.resolved, allowed: p.allowed, reason: p.reason }));
+  const base = { readOnly: d?.readOnly ?? false, destructive, outsideCwd: paths.some((p) => p.reason === "outside"), findings };
+  const out2 = (decision2, reason, dd, suggestions = []) => ({
+    decision: decision2,
+    reason,
+    ...base,
+    suggestions,
+    matchedRule: dd?.rule ? matchedRuleOf(dd) : null,
+    paths
+  });
+  if (internal || !d) return out2("ask", internal ? withMessage(internal.ruleId, internal.message) : "internal-error: the permission decision failed");
+  const decision = d.behavior === "passthrough" ? "ask" : d.behavior;
+  return out2(decision, withMessage(d.code, d.code === NO_MATCHING_RULE ? "" : d.message), d, d.behavior === "passthrough" && destructive.length === 0 ? d.suggestions : []);
+}
+function matchedRuleOf(d) {
+  const r = d.rule;
+  return { rule: r.raw, behavior: r.behavior, file: r.origin.file, ...r.origin.path ? { path: r.origin.path } : {} };
+}
+
+// src/unit-verdicts.ts
+function unitRange(unit, index, lineShift = 0) {
+  const start2 = unit.sourceMap.toHost(0);
+  const end = unit.text.length > 0 ? unit.sourceMap.toHost(unit.text.length - 1) + 1 : start2 + 1;
+  const s = index.position(start2);
+  const e = index.position(Math.max(end, start2 + 1));
+  return { start: { line: s.line + lineShift, column: s.column }, end: { line: e.line + lineShift, column: e.column } };
+}
+var VerdictMemo = class _VerdictMemo {
+  constructor(linter) {
+    this.linter = linter;
+  }
+  linter;
+  /** Upper bound of the command text kept, in UTF-16 code units. */
+  static maxChars = 8 * 1024 * 1024;
+  byKey = /* @__PURE__ */ new Map();
+  chars = 0;
+  /** `verdictFor(command, request, linter)`, computed once per distinct command, cwd and home. */
+  verdict(command, request) {
+    const key = `${request.cwd === void 0 ? "-" : `+${request.cwd}`}\0${request.home === void 0 ? "-" : request.home === null ? "0" : `+${request.home}`}\0${command}`;
+    const known = this.byKey.get(key);
+    if (known) return known;
+    const verdict = verdictFor(command, request, this.linter);
+    if (this.chars + key.length > _VerdictMemo.maxChars) {
+      this.byKey.clear();
+      this.chars = 0;
+    }
+    this.byKey.set(key, verdict);
+    this.chars += key.length;
+    return verdict;
+  }
+};
+function unitVerdict(linter, unit, kind, options = {}) {
+  const index = options.index ?? new LineIndex(unit.hostText);
+  const cwd = unit.context?.cwd ?? options.defaultCwd;
+  const { additionalDirectories: _dirs, ...context } = unit.context ?? {};
+  const home = unit.context?.home;
+  const request = { ...cwd !== void 0 ? { cwd } : {}, ...home !== void 0 ? { home } : {} };
+  return {
+    kind,
+    command: unit.text,
+    range: unitRange(unit, index, options.lineShift ?? 0),
+    ...Object.keys(context).length > 0 ? { context } : {},
+    verdict: isAnalysedShell(unit.context) ? options.memo?.verdict(unit.text, request) ?? verdictFor(unit.text, request, linter) : notAnalysedVerdict(unit.context?.shell ?? "unknown")
+  };
+}
+var NOT_ANALYSED = "not-analysed";
+function notAnalysedVerdict(shell) {
+  return {
+    decision: "ask",
+    reason: `${NOT_ANALYSED}: the command is ${shellDisplayName(shell)}, which shellward does not parse; nothing about it is known`,
+    readOnly: false,
+    destructive: [],
+    outsideCwd: false,
+    findings: [],
+    suggestions: [],
+    matchedRule: null,
+    paths: []
+  };
+}
+function statementUnits(parser, unit, statements) {
+  const toUnits = (list) => list.map((s) => ({
+    ...unit,
+    text: unit.text.slice(s.span.start, s.span.end),
+    granularity: "command",
+    sourceMap: new IdentityMap(unit.sourceMap.toHost(s.span.start))
+  }));
+  if (statements) return toUnits(statements);
+  const tree = parseBash(parser, unit.text, parseBudgetMs(unit.text.length));
+  if (!tree) return [unit];
+  try {
+    return toUnits(buildViews(tree, unit.text).statements);
+  } finally {
+    tree.delete();
+  }
+}
+
+// src/file-lint.ts
+function skipped(file, reason, line = 1, column = 1) {
+  return {
+    ruleId: FILE_SKIPPED.id,
+    severity: "note",
+    message: `File skipped: ${reason}.`,
+    file,
+    range: { start: { line, column }, end: { line, column: column + 1 } },
+    fingerprint: `${lineHash(FILE_SKIPPED.id, reason)}:1`
+  };
+}
+function failedFile(linter, file, profile, reason) {
+  const severity = linter.severityFor(INTERNAL_ERROR.id, { profile }) ?? "error";
+  const message4 = `The lint of this file failed (${reason}); it was not checked.`;
+  return {
+    file,
+    diagnostics: [{ ruleId: INTERNAL_ERROR.id, severity, message: message4, file, range: { start: { line: 1, column: 1 }, end: { line: 1, column: 2 } }, fingerprint: `${lineHash(INTERNAL_ERROR.id, "file")}:1` }]
+  };
+}
+function bytePosition(bytes, offset) {
+  let line = 1;
+  let lineStart = 0;
+  for (let i3 = 0; i3 < offset && i3 < bytes.length; i3++) {
+    if (bytes[i3] === 10) {
+      line++;
+      lineStart = i3 + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+function lintTextFile(linter, parser, f, kind, profile, settings, memo) {
+  try {
+    return lintTextFileOrThrow(linter, parser, f, kind, profile, settings, memo);
+  } catch (err2) {
+    return { result: failedFile(linter, f.file, profile, err2 instanceof Error ? err2.message : String(err2)), bytes: f.data.length };
+  }
+}
+function lintTextFileOrThrow(linter, parser, f, kind, profile, settings, memo) {
+  const { data, file } = f;
+  const decoded = decodeText(data);
+  if (!decoded.ok) {
+    const pos = bytePosition(data, decoded.offset);
+    return { result: { file, diagnostics: [skipped(file, `${decoded.reason} at byte ${decoded.offset}`, pos.line, pos.column)] }, bytes: data.length };
+  }
+  const text = decoded.text.startsWith("\uFEFF") ? decoded.text.slice(1) : decoded.text;
+  const extraction = kind.extract(text, { file, profile });
+  if (extraction.notThisKind !== void 0) return f.explicit ? { result: { file, diagnostics: [skipped(file, `${extraction.notThisKind}`)] }, bytes: 0 } : void 0;
+  const units = extraction.units.map((u2) => ({ ...u2, unit: withProjectRoot(u2.unit, settings.cwd) }));
+  const index = new LineIndex(text);
+  const found = [...encodingNote(linter, file, text, decoded.invalidAt, profile)];
+  for (const n2 of extraction.notes) {
+    const severity = linter.severityFor(n2.ruleId, { profile });
+    if (severity) found.push({ ruleId: n2.ruleId, severity, message: n2.message, file, range: { start: index.position(n2.span.start), end: index.position(Math.max(n2.span.end, n2.span.start + 1)) }, ...n2.data ? { data: n2.data } : {} });
+  }
+  const analysed = units.map((u2) => {
+    const a2 = linter.analyse(u2.unit);
+    found.push(...a2.diagnostics);
+    return a2.views;
+  });
+  const whole = units.length === 1 && units[0].unit.text === text && units[0].unit.sourceMap.toHost(0) === 0 ? analysed[0]?.comments : void 0;
+  let result = { file, diagnostics: finishFile(text, withSuppressions(linter, file, text, found, profile, kind, parser, whole)) };
+  if (settings.verdicts) {
+    const defaultCwd = resolve5(dirname3(f.path));
+    const verdicts = units.flatMap(
+      (u2, i3) => (u2.unit.granularity === "script" ? statementUnits(parser, u2.unit, analysed[i3]?.statements) : [u2.unit]).map((s) => unitVerdict(linter, s, u2.kind, { index, defaultCwd, ...memo ? { memo } : {} }))
+    );
+    result = { ...result, verdicts };
+  }
+  return { result, bytes: data.length };
+}
+function encodingNote(linter, file, text, invalidAt, profile) {
+  if (invalidAt === void 0) return [];
+  const severity = linter.severityFor(INVALID_UTF8.id, { profile });
+  if (!severity) return [];
+  const at = Math.max(0, text.indexOf("�"));
+  const index = new LineIndex(text);
+  const message4 = `Not valid UTF-8 at byte ${invalidAt}: invalid bytes were read as U+FFFD and the file was checked.`;
+  return [{ ruleId: INVALID_UTF8.id, severity, message: message4, file, range: { start: index.position(at), end: index.position(Math.min(at + 1, text.length)) } }];
+}
+function withProjectRoot(unit, root) {
+  const dirs = [...unit.context?.additionalDirectories ?? [], resolve5(root)];
+  return { ...unit, context: { ...unit.context, additionalDirectories: dirs } };
+}
+function withSuppressions(linter, file, text, pending, profile, kind, parser, parsedComments) {
+  if (!kind.directiveComments || !mayHaveDirectives(text)) return [...pending];
+  const comments = kind.directiveComments(text, parser, parsedComments);
+  return applySuppressions(file, pending, parseDirectives(text, comments), {
+    known: (id) => ruleMeta(id) !== void 0,
+    severity: (id) => linter.severityFor(id, { profile }),
+    resolve: (name2) => ruleByName(name2)?.id,
+    shellcheck: rulesCitingShellcheck
+  });
+}
+
+// src/lint-pool.ts
+import { stat as stat4 } from "node:fs/promises";
+import { availableParallelism as availableParallelism2 } from "node:os";
+
+// node_modules/tinypool/dist/common-Bo3KCGim.js
+var kMovable = /* @__PURE__ */ Symbol("Tinypool.kMovable");
+var kTransferable = /* @__PURE__ */ Symbol.for("Tinypool.transferable");
+var kValue = /* @__PURE__ */ Symbol.for("Tinypool.valueOf");
+var kQueueOptions = /* @__PURE__ */ Symbol.for("Tinypool.queueOptions");
+function isTransferable(value) {
+  return value != null && typeof value === "object" && kTransferable in value && kValue in value;
+}
+function isMovable(value) {
+  return isTransferable(value) && value[kMovable] === true;
+}
+function markMovable(value) {
+  Object.defineProperty(value, kMovable, {
+    enumerable: false,
+    configurable: true,
+    writable: true,
+    value: true
+  });
+}
+function withNullPrototype(source) {
+  return Object.assign(/* @__PURE__ */ Object.create(null), source);
+}
+var kRequestCountField = 0;
+var kResponseCountField = 1;
+var kFieldCount = 2;
+
+// node_modules/tinypool/dist/index.js
+import { MessageChannel, MessagePort, Worker, receiveMessageOnPort } from "node:worker_threads";
+import { EventEmitterAsyncResource, once as once9 } from "node:events";
+import { AsyncResource } from "node:async_hooks";
+import { URL as URL2, fileURLToPath as fileURLToPath4 } from "node:url";
+import { inspect as inspect3, types } from "node:util";
+import assert2 from "node:assert";
+import { performance as performance2 } from "node:perf_hooks";
+import { readFileSync as readFileSync4 } from "node:fs";
+import { availableParallelism } from "node:os";
+import { fork } from "node:child_process";
+var ThreadWorker = class {
+  name = "ThreadWorker";
+  runtime = "worker_threads";
+  initialize(options) {
+    this.thread = new Worker(fileURLToPath4(import.meta.url + "/../entry/worker.js"), options);
+    this.threadId = this.thread.threadId;
+  }
+  async terminate() {
+    const output = await this.thread.terminate();
+    this.channel?.onClose?.();
+    return output;
+  }
+  postMessage(message4, transferListItem) {
+    return this.thread.postMessage(message4, transferListItem);
+  }
+  on(event, callback2) {
+    return this.thread.on(event, callback2);
+  }
+  once(event, callback2) {
+    return this.thread.once(event, callback2);
+  }
+  emit(event, ...data) {
+    return this.thread.emit(event, ...data);
+  }
+  ref() {
+    return this.thread.ref();
+  }
+  unref() {
+    return this.thread.unref();
+  }
+  setChannel(channel) {
+    if (channel.onMessage) throw new Error("{ runtime: 'worker_threads' } doesn't support channel.onMessage. Use transferListItem for listening to messages instead.");
+    if (channel.postMessage) throw new Error("{ runtime: 'worker_threads' } doesn't support channel.postMessage. Use transferListItem for sending to messages instead.");
+    if (this.channel && this.channel !== channel) this.channel.onClose?.();
+    this.channel = channel;
+  }
+};
+var __tinypool_worker_message__ = true;
+var SIGKILL_TIMEOUT = 1e3;
+var ProcessWorker = class {
+  name = "ProcessWorker";
+  runtime = "child_process";
+  isTerminating = false;
+  initialize(options) {
+    this.process = fork(fileURLToPath4(import.meta.url + "/../entry/process.js"), options.argv, {
+      ...options,
+      stdio: "pipe",
+      env: {
+        ...options.env,
+        TINYPOOL_WORKER_ID: options.workerData[0].workerId.toString()
+      }
+    });
+    process.stdout.setMaxListeners(1 + process.stdout.getMaxListeners());
+    process.stderr.setMaxListeners(1 + process.stderr.getMaxListeners());
+    this.process.stdout?.pipe(process.stdout);
+    this.process.stderr?.pipe(process.stderr);
+    this.threadId = this.process.pid;
+    this.process.on("exit", this.onUnexpectedExit);
+    this.waitForExit = new Promise((r) => this.process.on("exit", r));
+  }
+  onUnexpectedExit = () => {
+    this.process.emit("error", new Error("Worker exited unexpectedly"));
+  };
+  async terminate() {
+    this.isTerminating = true;
+    this.process.off("exit", this.onUnexpectedExit);
+    const sigkillTimeout = setTimeout(() => this.process.kill("SIGKILL"), SIGKILL_TIMEOUT);
+    this.process.kill();
+    await this.waitForExit;
+    this.process.stdout?.unpipe(process.stdout);
+    this.process.stderr?.unpipe(process.stderr);
+    this.port?.close();
+    this.channel?.onClose?.();
+    clearTimeout(sigkillTimeout);
+  }
+  setChannel(channel) {
+    if (this.channel && this.channel !== channel) this.channel.onClose?.();
+    this.channel = channel;
+    this.channel.onMessage?.((message4) => {
+      this.send(message4);
+    });
+  }
+  send(message4) {
+    if (!this.isTerminating) this.process.send(message4);
+  }
+  postMessage(message4, transferListItem) {
+    transferListItem?.forEach((item) => {
+      if (item instanceof MessagePort) {
+        this.port = item;
+        this.port.start();
+      }
+    });
+    if (this.port) this.port.on("message", (message$1) => this.send({
+      ...message$1,
+      source: "port",
+      __tinypool_worker_message__
+    }));
+    return this.send({
+      ...message4,
+      source: "pool",
+      __tinypool_worker_message__
+    });
+  }
+  on(event, callback2) {
+    return this.process.on(event, (data) => {
+      if (event === "error") return callback2(data);
+      if (!data || !data.__tinypool_worker_message__) return this.channel?.postMessage?.(data);
+      if (data.source === "pool") callback2(data);
+      else if (data.source === "port") this.port.postMessage(data);
+    });
+  }
+  once(event, callback2) {
+    return this.process.once(event, callback2);
+  }
+  emit(event, ...data) {
+    return this.process.emit(event, ...data);
+  }
+  ref() {
+    return this.process.ref();
+  }
+  unref() {
+    this.port?.unref();
+    this.process.channel?.unref?.();
+    if (hasUnref(this.process.stdout)) this.process.stdout.unref();
+    if (hasUnref(this.process.stderr)) this.process.stderr.unref();
+    return this.process.unref();
+  }
+};
+function hasUnref(stream) {
+  return stream != null && "unref" in stream && typeof stream.unref === "function";
+}
+var cpuCount = availableParallelism();
+function onabort(abortSignal, listener) {
+  if ("addEventListener" in abortSignal) abortSignal.addEventListener("abort", listener, { once: true });
+  else abortSignal.once("abort", listener);
+}
+var AbortError = class extends Error {
+  constructor() {
+    super("The task has been aborted");
+  }
+  get name() {
+    return "AbortError";
+  }
+};
+var CancelError = class extends Error {
+  constructor() {
+    super("The task has been cancelled");
+  }
+  get name() {
+    return "CancelError";
+  }
+};
+var ArrayTaskQueue = class {
+  tasks = [];
+  get size() {
+    return this.tasks.length;
+  }
+  shift() {
+    return this.tasks.shift();
+  }
+  push(task) {
+    this.tasks.push(task);
+  }
+  remove(task) {
+    const index = this.tasks.indexOf(task);
+    assert2.notStrictEqual(index, -1);
+    this.tasks.splice(index, 1);
+  }
+  cancel() {
+    while (this.tasks.length > 0) {
+      const task = this.tasks.pop();
+      task?.cancel();
+    }
+  }
+};
+var kDefaultOptions = {
+  filename: null,
+  name: "default",
+  runtime: "worker_threads",
+  minThreads: Math.max(cpuCount / 2, 1),
+  maxThreads: cpuCount,
+  idleTimeout: 0,
+  maxQueue: Infinity,
+  concurrentTasksPerWorker: 1,
+  useAtomics: true,
+  taskQueue: new ArrayTaskQueue(),
+  trackUnmanagedFds: true
+};
+var kDefaultRunOptions = {
+  transferList: void 0,
+  filename: null,
+  signal: null,
+  name: null
+};
+var DirectlyTransferable = class {
+  #value;
+  constructor(value) {
+    this.#value = value;
+  }
+  get [kTransferable]() {
+    return this.#value;
+  }
+  get [kValue]() {
+    return this.#value;
+  }
+};
+var ArrayBufferViewTransferable = class {
+  #view;
+  constructor(view) {
+    this.#view = view;
+  }
+  get [kTransferable]() {
+    return this.#view.buffer;
+  }
+  get [kValue]() {
+    return this.#view;
+  }
+};
+var taskIdCounter = 0;
+function maybeFileURLToPath(filename) {
+  if (typeof filename !== "string") return filename.protocol === "file:" ? fileURLToPath4(filename) : filename.href;
+  return filename.startsWith("file:") ? fileURLToPath4(new URL2(filename)) : filename;
+}
+var TaskInfo = class extends AsyncResource {
+  abortListener = null;
+  workerInfo = null;
+  constructor(task, transferList, filename, name2, callback2, abortSignal, triggerAsyncId, channel) {
+    super("Tinypool.Task", {
+      requireManualDestroy: true,
+      triggerAsyncId
+    });
+    this.callback = callback2;
+    this.task = task;
+    this.transferList = transferList;
+    this.cancel = () => this.callback(new CancelError(), null);
+    this.channel = channel;
+    if (isMovable(task)) {
+      if (this.transferList == null) this.transferList = [];
+      this.transferList = this.transferList.concat(task[kTransferable]);
+      this.task = task[kValue];
+    }
+    this.filename = filename;
+    this.name = name2;
+    this.taskId = taskIdCounter++;
+    this.abortSignal = abortSignal;
+    this.created = performance2.now();
+    this.started = 0;
+  }
+  releaseTask() {
+    const ret = this.task;
+    this.task = null;
+    return ret;
+  }
+  done(err2, result) {
+    this.emitDestroy();
+    this.runInAsyncScope(this.callback, null, err2, result);
+    if (this.abortSignal && this.abortListener) if ("removeEventListener" in this.abortSignal && this.abortListener) this.abortSignal.removeEventListener("abort", this.abortListener);
+    else this.abortSignal.off("abort", this.abortListener);
+  }
+  get [kQueueOptions]() {
+    return kQueueOptions in this.task ? this.task[kQueueOptions] : null;
+  }
+};
+var AsynchronouslyCreatedResource = class {
+  onreadyListeners = [];
+  markAsReady() {
+    const listeners = this.onreadyListeners;
+    assert2(listeners !== null);
+    this.onreadyListeners = null;
+    for (const listener of listeners) listener();
+  }
+  isReady() {
+    return this.onreadyListeners === null;
+  }
+  onReady(fn) {
+    if (this.onreadyListeners === null) {
+      fn();
+      return;
+    }
+    this.onreadyListeners.push(fn);
+  }
+};
+var AsynchronouslyCreatedResourcePool = class {
+  pendingItems = /* @__PURE__ */ new Set();
+  readyItems = /* @__PURE__ */ new Set();
+  constructor(maximumUsage) {
+    this.maximumUsage = maximumUsage;
+    this.onAvailableListeners = [];
+  }
+  add(item) {
+    this.pendingItems.add(item);
+    item.onReady(() => {
+      if (this.pendingItems.has(item)) {
+        this.pendingItems.delete(item);
+        this.readyItems.add(item);
+        this.maybeAvailable(item);
+      }
+    });
+  }
+  delete(item) {
+    this.pendingItems.delete(item);
+    this.readyItems.delete(item);
+  }
+  findAvailable() {
+    let minUsage = this.maximumUsage;
+    let candidate = null;
+    for (const item of this.readyItems) {
+      const usage = item.currentUsage();
+      if (usage === 0) return item;
+      if (usage < minUsage) {
+        candidate = item;
+        minUsage = usage;
+      }
+    }
+    return candidate;
+  }
+  *[Symbol.iterator]() {
+    yield* this.pendingItems;
+    yield* this.readyItems;
+  }
+  get size() {
+    return this.pendingItems.size + this.readyItems.size;
+  }
+  maybeAvailable(item) {
+    if (item.currentUsage() < this.maximumUsage) for (const listener of this.onAvailableListeners) listener(item);
+  }
+  onAvailable(fn) {
+    this.onAvailableListeners.push(fn);
+  }
+};
+var Errors = {
+  ThreadTermination: () => new Error("Terminating worker thread"),
+  FilenameNotProvided: () => new Error("filename must be provided to run() or in options object"),
+  TaskQueueAtLimit: () => new Error("Task queue is at limit"),
+  NoTaskQueueAvailable: () => new Error("No task queue available and all Workers are busy")
+};
+var WorkerInfo = class extends AsynchronouslyCreatedResource {
+  idleTimeout = null;
+  lastSeenResponseCount = 0;
+  constructor(worker, port, workerId, freeWorkerId, onMessage2, filename, teardown) {
+    super();
+    this.worker = worker;
+    this.workerId = workerId;
+    this.freeWorkerId = freeWorkerId;
+    this.teardown = teardown;
+    this.filename = filename;
+    this.port = port;
+    this.port.on("message", (message4) => this._handleResponse(message4));
+    this.onMessage = onMessage2;
+    this.taskInfos = /* @__PURE__ */ new Map();
+    this.sharedBuffer = new Int32Array(new SharedArrayBuffer(kFieldCount * Int32Array.BYTES_PER_ELEMENT));
+  }
+  async destroy(timeout) {
+    let resolve7;
+    let reject;
+    const ret = new Promise((res, rej) => {
+      resolve7 = res;
+      reject = rej;
+    });
+    if (this.teardown && this.filename) {
+      const { teardown, filename } = this;
+      await new Promise((resolve$1, reject$1) => {
+        this.postTask(new TaskInfo({}, [], filename, teardown, (error2, result) => error2 ? reject$1(error2) : resolve$1(result), null, 1, void 0));
+      });
+    }
+    const timer = timeout ? setTimeout(() => reject(new Error("Failed to terminate worker")), timeout) : null;
+    this.worker.terminate().then(() => {
+      if (timer !== null) clearTimeout(timer);
+      this.port.close();
+      this.clearIdleTimeout();
+      for (const taskInfo of this.taskInfos.values()) taskInfo.done(Errors.ThreadTermination());
+      this.taskInfos.clear();
+      resolve7();
+    });
+    return ret;
+  }
+  clearIdleTimeout() {
+    if (this.idleTimeout !== null) {
+      clearTimeout(this.idleTimeout);
+      this.idleTimeout = null;
+    }
+  }
+  ref() {
+    this.port.ref();
+    return this;
+  }
+  unref() {
+    this.port.unref();
+    return this;
+  }
+  _handleResponse(message4) {
+    this.usedMemory = message4.usedMemory;
+    this.onMessage(message4);
+    if (this.taskInfos.size === 0) this.unref();
+  }
+  postTask(taskInfo) {
+    assert2(!this.taskInfos.has(taskInfo.taskId));
+    const message4 = {
+      task: taskInfo.releaseTask(),
+      taskId: taskInfo.taskId,
+      filename: taskInfo.filename,
+      name: taskInfo.name
+    };
+    try {
+      if (taskInfo.channel) this.worker.setChannel?.(taskInfo.channel);
+      this.port.postMessage(message4, taskInfo.transferList);
+    } catch (err2) {
+      taskInfo.done(err2);
+      return;
+    }
+    taskInfo.workerInfo = this;
+    this.taskInfos.set(taskInfo.taskId, taskInfo);
+    this.ref();
+    this.clearIdleTimeout();
+    Atomics.add(this.sharedBuffer, kRequestCountField, 1);
+    Atomics.notify(this.sharedBuffer, kRequestCountField, 1);
+  }
+  processPendingMessages() {
+    const actualResponseCount = Atomics.load(this.sharedBuffer, kResponseCountField);
+    if (actualResponseCount !== this.lastSeenResponseCount) {
+      this.lastSeenResponseCount = actualResponseCount;
+      let entry;
+      while ((entry = receiveMessageOnPort(this.port)) !== void 0) this._handleResponse(entry.message);
+    }
+  }
+  isRunningAbortableTask() {
+    if (this.taskInfos.size !== 1) return false;
+    const [first] = this.taskInfos;
+    const [, task] = first || [];
+    return task?.abortSignal !== null;
+  }
+  currentUsage() {
+    if (this.isRunningAbortableTask()) return Infinity;
+    return this.taskInfos.size;
+  }
+};
+var ThreadPool = class {
+  skipQueue = [];
+  completed = 0;
+  start = performance2.now();
+  inProcessPendingMessages = false;
+  startingUp = false;
+  workerFailsDuringBootstrap = false;
+  constructor(publicInterface, options) {
+    this.publicInterface = publicInterface;
+    this.taskQueue = options.taskQueue || new ArrayTaskQueue();
+    const filename = options.filename ? maybeFileURLToPath(options.filename) : null;
+    this.options = withNullPrototype({
+      ...kDefaultOptions,
+      ...options,
+      filename,
+      maxQueue: 0
+    });
+    if (options.maxThreads !== void 0 && this.options.minThreads >= options.maxThreads) this.options.minThreads = options.maxThreads;
+    if (options.minThreads !== void 0 && this.options.maxThreads <= options.minThreads) this.options.maxThreads = options.minThreads;
+    if (options.maxQueue === "auto") this.options.maxQueue = this.options.maxThreads ** 2;
+    else this.options.maxQueue = options.maxQueue ?? kDefaultOptions.maxQueue;
+    this.workerIds = new Map(new Array(this.options.maxThreads).fill(0).map((_, i3) => [i3 + 1, true]));
+    this.workers = new AsynchronouslyCreatedResourcePool(this.options.concurrentTasksPerWorker);
+    this.workers.onAvailable((w) => this._onWorkerAvailable(w));
+    this.startingUp = true;
+    this._ensureMinimumWorkers();
+    this.startingUp = false;
+  }
+  _ensureEnoughWorkersForTaskQueue() {
+    while (this.workers.size < this.taskQueue.size && this.workers.size < this.options.maxThreads) this._addNewWorker();
+  }
+  _ensureMaximumWorkers() {
+    while (this.workers.size < this.options.maxThreads) this._addNewWorker();
+  }
+  _ensureMinimumWorkers() {
+    while (this.workers.size < this.options.minThreads) this._addNewWorker();
+  }
+  _addNewWorker() {
+    const workerIds = this.workerIds;
+    let workerId;
+    workerIds.forEach((isIdAvailable, _workerId$1) => {
+      if (isIdAvailable && !workerId) {
+        workerId = _workerId$1;
+        workerIds.set(_workerId$1, false);
+      }
+    });
+    const tinypoolPrivateData = { workerId };
+    const worker = this.options.runtime === "child_process" ? new ProcessWorker() : new ThreadWorker();
+    worker.initialize({
+      env: this.options.env,
+      argv: this.options.argv,
+      execArgv: this.options.execArgv,
+      resourceLimits: this.options.resourceLimits,
+      workerData: [tinypoolPrivateData, this.options.workerData],
+      trackUnmanagedFds: this.options.trackUnmanagedFds,
+      serialization: this.options.serialization
+    });
+    const onMessage2 = (message$1) => {
+      const { taskId, result } = message$1;
+      const taskInfo = workerInfo.taskInfos.get(taskId);
+      workerInfo.taskInfos.delete(taskId);
+      if (!this.shouldRecycleWorker(taskInfo)) this.workers.maybeAvailable(workerInfo);
+      if (taskInfo === void 0) {
+        const err2 = new Error(`Unexpected message from Worker: ${inspect3(message$1)}`);
+        this.publicInterface.emit("error", err2);
+      } else taskInfo.done(message$1.error, result);
+      this._processPendingMessages();
+    };
+    const { port1, port2 } = new MessageChannel();
+    const workerInfo = new WorkerInfo(worker, port1, workerId, () => workerIds.set(workerId, true), onMessage2, this.options.filename, this.options.teardown);
+    if (this.startingUp) workerInfo.markAsReady();
+    const message4 = {
+      filename: this.options.filename,
+      name: this.options.name,
+      port: port2,
+      sharedBuffer: workerInfo.sharedBuffer,
+      useAtomics: this.options.useAtomics
+    };
+    worker.postMessage(message4, [port2]);
+    worker.on("message", (message$1) => {
+      if (message$1.ready === true) {
+        port1.start();
+        if (workerInfo.currentUsage() === 0) workerInfo.unref();
+        if (!workerInfo.isReady()) workerInfo.markAsReady();
+        return;
+      }
+      worker.emit("error", new Error(`Unexpected message on Worker: ${inspect3(message$1)}`));
+    });
+    worker.on("error", (err2) => {
+      worker.ref = () => {
+      };
+      const taskInfos = [...workerInfo.taskInfos.values()];
+      workerInfo.taskInfos.clear();
+      this._removeWorker(workerInfo);
+      if (workerInfo.isReady() && !this.workerFailsDuringBootstrap) this._ensureMinimumWorkers();
+      else this.workerFailsDuringBootstrap = true;
+      if (taskInfos.length > 0) for (const taskInfo of taskInfos) taskInfo.done(err2, null);
+      else this.publicInterface.emit("error", err2);
+    });
+    worker.unref();
+    port1.on("close", () => {
+      worker.ref();
+    });
+    this.workers.add(workerInfo);
+  }
+  _processPendingMessages() {
+    if (this.inProcessPendingMessages || !this.options.useAtomics) return;
+    this.inProcessPendingMessages = true;
+    try {
+      for (const workerInfo of this.workers) workerInfo.processPendingMessages();
+    } finally {
+      this.inProcessPendingMessages = false;
+    }
+  }
+  _removeWorker(workerInfo) {
+    workerInfo.freeWorkerId();
+    this.workers.delete(workerInfo);
+    return workerInfo.destroy(this.options.terminateTimeout);
+  }
+  _onWorkerAvailable(workerInfo) {
+    while ((this.taskQueue.size > 0 || this.skipQueue.length > 0) && workerInfo.currentUsage() < this.options.concurrentTasksPerWorker) {
+      const taskInfo = this.skipQueue.shift() || this.taskQueue.shift();
+      if (taskInfo.abortSignal && workerInfo.taskInfos.size > 0) {
+        this.skipQueue.push(taskInfo);
+        break;
+      }
+      const now = performance2.now();
+      taskInfo.started = now;
+      workerInfo.postTask(taskInfo);
+      this._maybeDrain();
+      return;
+    }
+    if (workerInfo.taskInfos.size === 0 && this.workers.size > this.options.minThreads) workerInfo.idleTimeout = setTimeout(() => {
+      assert2.strictEqual(workerInfo.taskInfos.size, 0);
+      if (this.workers.size > this.options.minThreads) this._removeWorker(workerInfo);
+    }, this.options.idleTimeout).unref();
+  }
+  runTask(task, options) {
+    let { filename, name: name2 } = options;
+    const { transferList = [], signal = null, channel } = options;
+    if (filename == null) filename = this.options.filename;
+    if (name2 == null) name2 = this.options.name;
+    if (typeof filename !== "string" && !(filename instanceof URL2)) return Promise.reject(Errors.FilenameNotProvided());
+    filename = maybeFileURLToPath(filename);
+    let resolve7;
+    let reject;
+    const ret = new Promise((res, rej) => {
+      resolve7 = res;
+      reject = rej;
+    });
+    const taskInfo = new TaskInfo(task, transferList, filename, name2, (err2, result) => {
+      this.completed++;
+      if (err2 !== null) reject(err2);
+      if (this.shouldRecycleWorker(taskInfo)) this._removeWorker(taskInfo.workerInfo).then(() => this._ensureMinimumWorkers()).then(() => this._ensureEnoughWorkersForTaskQueue()).then(() => resolve7(result)).catch(reject);
+      else resolve7(result);
+    }, signal, this.publicInterface.asyncResource.asyncId(), channel);
+    if (signal !== null) {
+      if (signal.aborted) return Promise.reject(new AbortError());
+      taskInfo.abortListener = () => {
+        reject(new AbortError());
+        if (taskInfo.workerInfo !== null) {
+          this._removeWorker(taskInfo.workerInfo);
+          this._ensureMinimumWorkers();
+        } else this.taskQueue.remove(taskInfo);
+      };
+      onabort(signal, taskInfo.abortListener);
+    }
+    if (this.taskQueue.size > 0) {
+      const totalCapacity = this.options.maxQueue + this.pendingCapacity();
+      if (this.taskQueue.size >= totalCapacity) if (this.options.maxQueue === 0) return Promise.reject(Errors.NoTaskQueueAvailable());
+      else return Promise.reject(Errors.TaskQueueAtLimit());
+      else {
+        if (this.workers.size < this.options.maxThreads) this._addNewWorker();
+        this.taskQueue.push(taskInfo);
+      }
+      return ret;
+    }
+    let workerInfo = this.workers.findAvailable();
+    if (workerInfo !== null && workerInfo.currentUsage() > 0 && signal) workerInfo = null;
+    let waitingForNewWorker = false;
+    if ((workerInfo === null || workerInfo.currentUsage() > 0) && this.workers.size < this.options.maxThreads) {
+      this._addNewWorker();
+      waitingForNewWorker = true;
+    }
+    if (workerInfo === null) {
+      if (this.options.maxQueue <= 0 && !waitingForNewWorker) return Promise.reject(Errors.NoTaskQueueAvailable());
+      else this.taskQueue.push(taskInfo);
+      return ret;
+    }
+    const now = performance2.now();
+    taskInfo.started = now;
+    workerInfo.postTask(taskInfo);
+    this._maybeDrain();
+    return ret;
+  }
+  shouldRecycleWorker(taskInfo) {
+    if (taskInfo?.workerInfo?.shouldRecycle) return true;
+    if (this.options.isolateWorkers && taskInfo?.workerInfo) return true;
+    if (!this.options.isolateWorkers && this.options.maxMemoryLimitBeforeRecycle !== void 0 && (taskInfo?.workerInfo?.usedMemory || 0) > this.options.maxMemoryLimitBeforeRecycle) return true;
+    return false;
+  }
+  pendingCapacity() {
+    return this.workers.pendingItems.size * this.options.concurrentTasksPerWorker;
+  }
+  _maybeDrain() {
+    if (this.taskQueue.size === 0 && this.skipQueue.length === 0) this.publicInterface.emit("drain");
+  }
+  async destroy() {
+    while (this.skipQueue.length > 0) {
+      const taskInfo = this.skipQueue.shift();
+      taskInfo.done(new Error("Terminating worker thread"));
+    }
+    while (this.taskQueue.size > 0) {
+      const taskInfo = this.taskQueue.shift();
+      taskInfo.done(new Error("Terminating worker thread"));
+    }
+    const exitEvents = [];
+    while (this.workers.size > 0) {
+      const [workerInfo] = this.workers;
+      exitEvents.push(once9(workerInfo.worker, "exit"));
+      this._removeWorker(workerInfo);
+    }
+    await Promise.all(exitEvents);
+  }
+  async recycleWorkers(_options = {}) {
+    const options = withNullPrototype(_options);
+    const runtimeChanged = options?.runtime && options.runtime !== this.options.runtime;
+    if (options?.runtime) this.options.runtime = options.runtime;
+    if (this.options.isolateWorkers && !runtimeChanged) return;
+    const exitEvents = [];
+    Array.from(this.workers).filter((workerInfo) => {
+      if (workerInfo.currentUsage() === 0) {
+        exitEvents.push(once9(workerInfo.worker, "exit"));
+        this._removeWorker(workerInfo);
+      } else workerInfo.shouldRecycle = true;
+    });
+    await Promise.all(exitEvents);
+    this._ensureMinimumWorkers();
+  }
+};
+var Tinypool = class extends EventEmitterAsyncResource {
+  #pool;
+  constructor(_options = {}) {
+    const options = withNullPrototype(_options);
+    if (options.minThreads !== void 0 && options.minThreads > 0 && options.minThreads < 1) options.minThreads = Math.max(1, Math.floor(options.minThreads * cpuCount));
+    if (options.maxThreads !== void 0 && options.maxThreads > 0 && options.maxThreads < 1) options.maxThreads = Math.max(1, Math.floor(options.maxThreads * cpuCount));
+    super({
+      ...options,
+      name: "Tinypool"
+    });
+    if (options.minThreads !== void 0 && options.maxThreads !== void 0 && options.minThreads > options.maxThreads) throw new RangeError("options.minThreads and options.maxThreads must not conflict");
+    this.#pool = new ThreadPool(this, options);
+  }
+  run(task, options = kDefaultRunOptions) {
+    const { transferList, filename, name: name2, signal, runtime, channel } = withNullPrototype(options);
+    return this.#pool.runTask(task, {
+      transferList,
+      filename,
+      name: name2,
+      signal,
+      runtime,
+      channel
+    });
+  }
+  async destroy() {
+    await this.#pool.destroy();
+    this.emitDestroy();
+  }
+  get options() {
+    return this.#pool.options;
+  }
+  get threads() {
+    const ret = [];
+    for (const workerInfo of this.#pool.workers) ret.push(workerInfo.worker);
+    return ret;
+  }
+  get queueSize() {
+    const pool = this.#pool;
+    return Math.max(pool.taskQueue.size - pool.pendingCapacity(), 0);
+  }
+  cancelPendingTasks() {
+    const pool = this.#pool;
+    pool.taskQueue.cancel();
+  }
+  async recycleWorkers(options = {}) {
+    await this.#pool.recycleWorkers(options);
+  }
+  get completed() {
+    return this.#pool.completed;
+  }
+  get duration() {
+    return performance2.now() - this.#pool.start;
+  }
+  static get isWorkerThread() {
+    return process.__tinypool_state__?.isWorkerThread || false;
+  }
+  static get workerData() {
+    return process.__tinypool_state__?.workerData || void 0;
+  }
+  static get version() {
+    const { version } = JSON.parse(readFileSync4(new URL2("../package.json", import.meta.url), "utf-8"));
+    return version;
+  }
+  static move(val) {
+    if (val != null && typeof val === "object" && typeof val !== "function") {
+      if (!isTransferable(val)) if (types.isArrayBufferView(val)) val = new ArrayBufferViewTransferable(val);
+      else val = new DirectlyTransferable(val);
+      markMovable(val);
+    }
+    return val;
+  }
+  static get transferableSymbol() {
+    return kTransferable;
+  }
+  static get valueSymbol() {
+    return kValue;
+  }
+  static get queueOptionsSymbol() {
+    return kQueueOptions;
+  }
+};
+var _workerId = process.__tinypool_state__?.workerId;
+var src_default = Tinypool;
+
+// src/lint-pool.ts
+var FILES_PER_WORKER = 50;
+var BYTES_PER_WORKER = 512 * 1024;
+function workerCount(concurrency, files, bytes, cores = availableParallelism2()) {
+  if (concurrency === "off" || files === 0) return 0;
+  if (concurrency === "auto") {
+    const paid = Math.max(Math.floor(files / FILES_PER_WORKER), Math.floor(bytes / BYTES_PER_WORKER));
+    const n2 = Math.min(paid, cores - 1, files);
+    return n2 >= 2 ? n2 : 0;
+  }
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, "auto" or "off" (got ${String(concurrency)})`);
+  return Math.min(concurrency, files);
+}
+async function candidateBytes(candidates) {
+  const sizes = await Promise.all(
+    candidates.map(async (c3) => {
+      if (c3.content !== void 0) return c3.content.length;
+      try {
+        return (await stat4(c3.path)).size;
+      } catch {
+        return 0;
+      }
+    })
+  );
+  return sizes.reduce((a2, b) => a2 + b, 0);
+}
+function workerSpec(linter, settings) {
+  const { pathHost, packs, ...rest } = linter.createdWith;
+  if (pathHost && Object.values(pathHost).some((v) => typeof v === "function")) return void 0;
+  return { linter: { ...rest, home: pathHost?.home }, ...packs ? { packs: packs.packs } : {}, settings };
+}
+var WORKER_SCRIPT = new URL("./lint-worker.js", import.meta.url);
+var LintPool = class _LintPool {
+  constructor(pool) {
+    this.pool = pool;
+  }
+  pool;
+  /**
+   * Starts `threads` (≥ 1) worker threads running `script` (default {@link WORKER_SCRIPT}; another
+   * module with the same default export, for tests), each given `spec`.
+   */
+  static start(threads, spec, script = WORKER_SCRIPT) {
+    return new _LintPool(new src_default({ filename: script.href, minThreads: threads, maxThreads: threads, workerData: spec, isolateWorkers: false, concurrentTasksPerWorker: 1 }));
+  }
+  /**
+   * The outcome of `task` (as `lintTextFile` of src/file-lint.ts gives it; `undefined` = the file
+   * is left out). Rejects when the worker thread died while linting it (then the pool starts
+   * another for the files still queued).
+   */
+  lint(task) {
+    return this.pool.run(task);
+  }
+  /** Stops the worker threads. */
+  async close() {
+    await this.pool.destroy();
+  }
+};
 
 // src/sources/kind.ts
 var NOTE_RULE_IDS = {
@@ -75055,85 +77894,6 @@ var DEVCONTAINER = {
   matchesName: (path6) => isDevcontainerPath(path6),
   extract: extractDevcontainer
 };
-
-// src/sources/script.ts
-var EXTENSIONS = {
-  ".sh": "sh",
-  ".bash": "bash",
-  ".bats": "bash",
-  ".ksh": "ksh",
-  ".zsh": "zsh"
-};
-var SHELLS4 = {
-  sh: "sh",
-  bash: "bash",
-  dash: "dash",
-  ksh: "ksh",
-  mksh: "ksh",
-  ksh93: "ksh",
-  zsh: "zsh",
-  ash: "sh",
-  busybox: "sh"
-};
-function dialectFromShebang(firstLine) {
-  if (!firstLine.startsWith("#!")) return void 0;
-  const words = firstLine.slice(2).trim().split(/[ \t]+/);
-  let prog = words[0] ?? "";
-  let i3 = 1;
-  if (prog.endsWith("/env") || prog === "env") {
-    while (i3 < words.length && (words[i3].startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i3]))) i3++;
-    prog = words[i3] ?? "";
-  }
-  const base = prog.slice(prog.lastIndexOf("/") + 1);
-  return SHELLS4[base];
-}
-function dialectFromPath(path6) {
-  const dot = path6.lastIndexOf(".");
-  const slash = Math.max(path6.lastIndexOf("/"), path6.lastIndexOf("\\"));
-  if (dot <= slash + 1) return void 0;
-  return EXTENSIONS[path6.slice(dot).toLowerCase()];
-}
-function detectShellScript(path6, head) {
-  const nl = head.indexOf("\n");
-  const first = (nl === -1 ? head : head.slice(0, nl)).replace(/^\uFEFF/, "").replace(/\r$/, "");
-  return dialectFromShebang(first) ?? dialectFromPath(path6);
-}
-var utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-var lossyUtf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false });
-function decodeText(bytes) {
-  const nul = bytes.subarray(0, 8192).indexOf(0);
-  if (nul !== -1) return { ok: false, reason: "binary file (contains NUL bytes)", offset: nul };
-  try {
-    return { ok: true, text: utf8.decode(bytes) };
-  } catch {
-    return { ok: true, text: lossyUtf8.decode(bytes), invalidAt: firstInvalidUtf8(bytes) };
-  }
-}
-function firstInvalidUtf8(b) {
-  let i3 = 0;
-  while (i3 < b.length) {
-    const c3 = b[i3];
-    const need = c3 < 128 ? 0 : c3 >= 194 && c3 <= 223 ? 1 : c3 >= 224 && c3 <= 239 ? 2 : c3 >= 240 && c3 <= 244 ? 3 : -1;
-    if (need < 0) return i3;
-    for (let k = 1; k <= need; k++) {
-      const n2 = b[i3 + k];
-      if (n2 === void 0 || (n2 & 192) !== 128) return i3;
-    }
-    i3 += need + 1;
-  }
-  return b.length;
-}
-function scriptUnit(file, text, dialect, profile = "script") {
-  return {
-    text,
-    hostText: text,
-    dialect,
-    granularity: "script",
-    profile,
-    origin: { file, kind: "script" },
-    sourceMap: new IdentityMap()
-  };
-}
 
 // src/sources/physical-lines.ts
 function physicalLines(text) {
@@ -77315,188 +80075,7 @@ async function lintTranscriptFile(linter, path6, file, format2, seen, onCall, pr
   return { diagnostics: kept.map((f, i3) => ({ ...f.diagnostic, fingerprint: fps[i3] })), bytes: stats.bytes, calls };
 }
 
-// src/verdict.ts
-init_destructive();
-init_checks();
-init_parse();
-init_policy();
-var NO_MATCHING_RULE = "no-matching-rule";
-var REQUEST_ORIGIN = "<request>";
-var COMMAND_ORIGIN_FILE = "<command>";
-function commandUnit(command, request = {}) {
-  return {
-    text: command,
-    dialect: "bash",
-    granularity: "command",
-    profile: "agent",
-    origin: { file: COMMAND_ORIGIN_FILE, kind: "command" },
-    sourceMap: new IdentityMap(),
-    hostText: command,
-    ...request.cwd !== void 0 || request.mode !== void 0 || request.home !== void 0 ? {
-      context: {
-        ...request.cwd !== void 0 ? { cwd: request.cwd } : {},
-        ...request.mode !== void 0 ? { permissionMode: request.mode } : {},
-        ...request.home !== void 0 ? { home: request.home } : {}
-      }
-    } : {}
-  };
-}
-var DESTRUCTIVE_IDS = new Set(DESTRUCTIVE_RULES.map((r) => r.id));
-function asRank(v) {
-  if (typeof v !== "object" || v === null) return void 0;
-  const { misparsing, order } = v;
-  if (typeof misparsing !== "boolean" || typeof order !== "number" || !Number.isFinite(order)) return void 0;
-  return { misparsing, order };
-}
-function securityRankOf(ruleId, data) {
-  const meta = asRank(ruleMeta(ruleId)?.claudeCode);
-  if (!meta) return void 0;
-  return asRank(data) ?? meta;
-}
-function offsetOf(p, index, length) {
-  return Math.min(index.lineStart(p.line) + p.column - 1, length);
-}
-function compareFindings(a2, b) {
-  return a2.start - b.start || a2.end - b.end || SEVERITY_RANK[a2.severity] - SEVERITY_RANK[b.severity] || (a2.ruleId < b.ruleId ? -1 : a2.ruleId > b.ruleId ? 1 : 0) || (a2.message < b.message ? -1 : a2.message > b.message ? 1 : 0);
-}
-function withMessage(code, message4) {
-  return message4 === "" ? code : `${code}: ${message4}`;
-}
-function verdictFor(command, request, linter) {
-  let policy;
-  try {
-    policy = request.permissions ? mergePolicies(linter.policy, policyFrom(request.permissions, REQUEST_ORIGIN)) : linter.policy;
-  } catch (err2) {
-    const message4 = err2 instanceof Error ? err2.message : String(err2);
-    return { decision: "ask", reason: withMessage("internal-error", message4), readOnly: false, destructive: [], outsideCwd: false, findings: [], suggestions: [], matchedRule: null, paths: [] };
-  }
-  const analysis = linter.analyse(commandUnit(command, request), policy);
-  const index = new LineIndex(command);
-  const ranked = analysis.diagnostics.map((d2) => ({
-    finding: {
-      ruleId: d2.ruleId,
-      severity: d2.severity,
-      message: d2.message,
-      start: offsetOf(d2.range.start, index, command.length),
-      end: offsetOf(d2.range.end, index, command.length)
-    },
-    rank: securityRankOf(d2.ruleId, d2.data)
-  }));
-  ranked.sort((a2, b) => compareFindings(a2.finding, b.finding));
-  const findings = ranked.map((r) => r.finding);
-  const _ranks = ranked.map((r) => r.rank);
-  const destructive = [];
-  const packRuleIds = new Set(analysis.diagnostics.filter((x) => typeof x.data?.pack === "string").map((x) => x.ruleId));
-  for (const f of findings) {
-    if ((DESTRUCTIVE_IDS.has(f.ruleId) || packRuleIds.has(f.ruleId)) && !destructive.includes(f.ruleId)) destructive.push(f.ruleId);
-  }
-  for (const x of analysis.diagnostics) {
-    const related = x.data?.related;
-    if (x.ruleId === "path-dangerous-removal" && Array.isArray(related)) {
-      for (const id of related) if (typeof id === "string" && !destructive.includes(id)) destructive.push(id);
-    }
-  }
-  const internal = findings.find((f) => f.ruleId === "internal-error");
-  const d = internal ? void 0 : analysis.decision();
-  const paths = (d?.paths ?? []).map((p) => ({ path: p.path, operation: p.operation, resolved: p.resolved, allowed: p.allowed, reason: p.reason }));
-  const base = { readOnly: d?.readOnly ?? false, destructive, outsideCwd: paths.some((p) => p.reason === "outside"), findings };
-  const out2 = (decision2, reason, dd, suggestions = []) => ({
-    decision: decision2,
-    reason,
-    ...base,
-    suggestions,
-    matchedRule: dd?.rule ? matchedRuleOf(dd) : null,
-    paths
-  });
-  if (internal || !d) return out2("ask", internal ? withMessage(internal.ruleId, internal.message) : "internal-error: the permission decision failed");
-  const decision = d.behavior === "passthrough" ? "ask" : d.behavior;
-  return out2(decision, withMessage(d.code, d.code === NO_MATCHING_RULE ? "" : d.message), d, d.behavior === "passthrough" && destructive.length === 0 ? d.suggestions : []);
-}
-function matchedRuleOf(d) {
-  const r = d.rule;
-  return { rule: r.raw, behavior: r.behavior, file: r.origin.file, ...r.origin.path ? { path: r.origin.path } : {} };
-}
-
-// src/unit-verdicts.ts
-function unitRange(unit, index, lineShift = 0) {
-  const start2 = unit.sourceMap.toHost(0);
-  const end = unit.text.length > 0 ? unit.sourceMap.toHost(unit.text.length - 1) + 1 : start2 + 1;
-  const s = index.position(start2);
-  const e = index.position(Math.max(end, start2 + 1));
-  return { start: { line: s.line + lineShift, column: s.column }, end: { line: e.line + lineShift, column: e.column } };
-}
-var VerdictMemo = class _VerdictMemo {
-  constructor(linter) {
-    this.linter = linter;
-  }
-  linter;
-  /** Upper bound of the command text kept, in UTF-16 code units. */
-  static maxChars = 8 * 1024 * 1024;
-  byKey = /* @__PURE__ */ new Map();
-  chars = 0;
-  /** `verdictFor(command, request, linter)`, computed once per distinct command, cwd and home. */
-  verdict(command, request) {
-    const key = `${request.cwd === void 0 ? "-" : `+${request.cwd}`}\0${request.home === void 0 ? "-" : request.home === null ? "0" : `+${request.home}`}\0${command}`;
-    const known = this.byKey.get(key);
-    if (known) return known;
-    const verdict = verdictFor(command, request, this.linter);
-    if (this.chars + key.length > _VerdictMemo.maxChars) {
-      this.byKey.clear();
-      this.chars = 0;
-    }
-    this.byKey.set(key, verdict);
-    this.chars += key.length;
-    return verdict;
-  }
-};
-function unitVerdict(linter, unit, kind, options = {}) {
-  const index = options.index ?? new LineIndex(unit.hostText);
-  const cwd = unit.context?.cwd ?? options.defaultCwd;
-  const { additionalDirectories: _dirs, ...context } = unit.context ?? {};
-  const home = unit.context?.home;
-  const request = { ...cwd !== void 0 ? { cwd } : {}, ...home !== void 0 ? { home } : {} };
-  return {
-    kind,
-    command: unit.text,
-    range: unitRange(unit, index, options.lineShift ?? 0),
-    ...Object.keys(context).length > 0 ? { context } : {},
-    verdict: isAnalysedShell(unit.context) ? options.memo?.verdict(unit.text, request) ?? verdictFor(unit.text, request, linter) : notAnalysedVerdict(unit.context?.shell ?? "unknown")
-  };
-}
-var NOT_ANALYSED = "not-analysed";
-function notAnalysedVerdict(shell) {
-  return {
-    decision: "ask",
-    reason: `${NOT_ANALYSED}: the command is ${shellDisplayName(shell)}, which shellward does not parse; nothing about it is known`,
-    readOnly: false,
-    destructive: [],
-    outsideCwd: false,
-    findings: [],
-    suggestions: [],
-    matchedRule: null,
-    paths: []
-  };
-}
-function statementUnits(parser, unit, statements) {
-  const toUnits = (list) => list.map((s) => ({
-    ...unit,
-    text: unit.text.slice(s.span.start, s.span.end),
-    granularity: "command",
-    sourceMap: new IdentityMap(unit.sourceMap.toHost(s.span.start))
-  }));
-  if (statements) return toUnits(statements);
-  const tree = parseBash(parser, unit.text, parseBudgetMs(unit.text.length));
-  if (!tree) return [unit];
-  try {
-    return toUnits(buildViews(tree, unit.text).statements);
-  } finally {
-    tree.delete();
-  }
-}
-
 // src/runner.ts
-init_checks();
-import { dirname as dirname3, resolve as resolve5 } from "node:path";
 async function readHead(path6, size = 512) {
   let fh;
   try {
@@ -77511,27 +80090,6 @@ async function readHead(path6, size = 512) {
   }
 }
 var MAX_FILE_BYTES = 16 * 1024 * 1024;
-function skipped(file, reason, line = 1, column = 1) {
-  return {
-    ruleId: FILE_SKIPPED.id,
-    severity: "note",
-    message: `File skipped: ${reason}.`,
-    file,
-    range: { start: { line, column }, end: { line, column: column + 1 } },
-    fingerprint: `${lineHash(FILE_SKIPPED.id, reason)}:1`
-  };
-}
-function bytePosition(bytes, offset) {
-  let line = 1;
-  let lineStart = 0;
-  for (let i3 = 0; i3 < offset && i3 < bytes.length; i3++) {
-    if (bytes[i3] === 10) {
-      line++;
-      lineStart = i3 + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
 async function lintFiles(linter, candidates, options) {
   const results = [];
   let filesAnalysed = 0;
@@ -77542,87 +80100,104 @@ async function lintFiles(linter, candidates, options) {
     makefile: options.makefileProfile ?? profile,
     transcript: options.transcriptProfile ?? "agent"
   };
+  const settings = { cwd: options.cwd, verdicts: options.verdicts === true };
   const seen = /* @__PURE__ */ new Set();
   const memo = options.verdicts ? new VerdictMemo(linter) : void 0;
   const parser = await initParser();
   const names2 = options.makefileNames ?? [];
   const extraNames = names2.length > 0 ? (0, import_picomatch5.default)([...names2], { dot: true }) : void 0;
   const kindOptions = extraNames ? { makefileName: extraNames } : {};
+  const pool = await startPool(linter, candidates, settings, options);
+  const ahead = pool ? Math.max(PREFETCH, pool.threads * 4) : PREFETCH;
   const pending = [];
   const startLoad = (i3) => {
     const c3 = candidates[i3];
     if (c3) pending[i3] = loadCandidate(c3, kindOptions);
   };
-  for (let i3 = 0; i3 < PREFETCH && i3 < candidates.length; i3++) startLoad(i3);
-  const push = (result, size) => {
-    filesAnalysed++;
-    bytes += size;
-    results.push(result);
-    options.onFile?.(result, size);
+  for (let i3 = 0; i3 < ahead && i3 < candidates.length; i3++) startLoad(i3);
+  const queue = [];
+  let flushed = 0;
+  const flush = () => {
+    while (queue.length > 0 && queue[0].done) {
+      const outcome = queue.shift().outcome;
+      flushed++;
+      if (!outcome) continue;
+      filesAnalysed++;
+      bytes += outcome.bytes;
+      results.push(outcome.result);
+      options.onFile?.(outcome.result, outcome.bytes);
+    }
   };
-  for (let i3 = 0; i3 < candidates.length; i3++) {
-    options.onProgress?.(i3, candidates.length, bytes);
-    const c3 = candidates[i3];
-    const loaded = await pending[i3];
-    delete pending[i3];
-    startLoad(i3 + PREFETCH);
-    const file = displayPath(c3.path, options.cwd);
-    if (loaded.kind === "none") {
-      if (c3.explicit) push({ file, diagnostics: [skipped(file, loaded.reason)] }, 0);
-      continue;
+  const settle = (outcome) => {
+    queue.push({ done: true, outcome });
+    flush();
+  };
+  try {
+    for (let i3 = 0; i3 < candidates.length; i3++) {
+      flush();
+      while (queue.length >= ahead) {
+        await queue[0].promise;
+        flush();
+        options.onProgress?.(flushed, candidates.length, bytes);
+      }
+      options.onProgress?.(flushed, candidates.length, bytes);
+      const c3 = candidates[i3];
+      const loaded = await pending[i3];
+      delete pending[i3];
+      startLoad(i3 + ahead);
+      const file = displayPath(c3.path, options.cwd);
+      if (loaded.kind === "none") {
+        settle(c3.explicit ? { result: { file, diagnostics: [skipped(file, loaded.reason)] }, bytes: 0 } : void 0);
+        continue;
+      }
+      if (loaded.kind === "error") {
+        settle({ result: { file, diagnostics: [skipped(file, `cannot be read (${loaded.code})`)] }, bytes: 0 });
+        continue;
+      }
+      const kind = loaded.input;
+      const kindProfile = profiles[kind.profileKey];
+      if (kind.read === "stream") {
+        const [result, size] = await lintStream(linter, c3, file, seen, kindProfile, memo);
+        settle({ result, bytes: size });
+        continue;
+      }
+      if (loaded.data === void 0) {
+        settle({ result: { file, diagnostics: [skipped(file, `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB (${loaded.size} bytes)`)] }, bytes: 0 });
+        continue;
+      }
+      const text = { path: c3.path, file, explicit: c3.explicit, data: loaded.data };
+      if (!pool) {
+        settle(lintTextFile(linter, parser, text, kind, kindProfile, settings, memo));
+        continue;
+      }
+      const slot = { done: false, outcome: void 0 };
+      slot.promise = pool.pool.lint({ ...text, data: text.data.byteLength === text.data.buffer.byteLength ? text.data : text.data.slice(), kind: kind.id, profile: kindProfile }).catch((err2) => ({ result: failedFile(linter, file, kindProfile, `in its worker thread: ${err2 instanceof Error ? err2.message : String(err2)}`), bytes: text.data.length })).then((outcome) => {
+        slot.done = true;
+        slot.outcome = outcome;
+      });
+      queue.push(slot);
     }
-    if (loaded.kind === "error") {
-      push({ file, diagnostics: [skipped(file, `cannot be read (${loaded.code})`)] }, 0);
-      continue;
+    while (queue.length > 0) {
+      await queue[0].promise;
+      flush();
+      if (queue.length > 0) options.onProgress?.(flushed, candidates.length, bytes);
     }
-    const kind = loaded.input;
-    const kindProfile = profiles[kind.profileKey];
-    if (kind.read === "stream") {
-      push(...await lintStream(linter, c3, file, seen, kindProfile, memo));
-      continue;
-    }
-    if (loaded.data === void 0) {
-      push({ file, diagnostics: [skipped(file, `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB (${loaded.size} bytes)`)] }, 0);
-      continue;
-    }
-    const data = loaded.data;
-    const decoded = decodeText(data);
-    if (!decoded.ok) {
-      const pos = bytePosition(data, decoded.offset);
-      push({ file, diagnostics: [skipped(file, `${decoded.reason} at byte ${decoded.offset}`, pos.line, pos.column)] }, data.length);
-      continue;
-    }
-    const text = decoded.text.startsWith("\uFEFF") ? decoded.text.slice(1) : decoded.text;
-    const extraction = kind.extract(text, { file, profile: kindProfile });
-    if (extraction.notThisKind !== void 0) {
-      if (c3.explicit) push({ file, diagnostics: [skipped(file, `${extraction.notThisKind}`)] }, 0);
-      continue;
-    }
-    const units = extraction.units.map((u2) => ({ ...u2, unit: withProjectRoot(u2.unit, options.cwd) }));
-    const index = new LineIndex(text);
-    const found = [...encodingNote(linter, file, text, decoded.invalidAt, kindProfile)];
-    for (const n2 of extraction.notes) {
-      const severity = linter.severityFor(n2.ruleId, { profile: kindProfile });
-      if (severity) found.push({ ruleId: n2.ruleId, severity, message: n2.message, file, range: { start: index.position(n2.span.start), end: index.position(Math.max(n2.span.end, n2.span.start + 1)) }, ...n2.data ? { data: n2.data } : {} });
-    }
-    const analysed = units.map((u2) => {
-      const a2 = linter.analyse(u2.unit);
-      found.push(...a2.diagnostics);
-      return a2.views;
-    });
-    const whole = units.length === 1 && units[0].unit.text === text && units[0].unit.sourceMap.toHost(0) === 0 ? analysed[0]?.comments : void 0;
-    let result = { file, diagnostics: finishFile(text, withSuppressions(linter, file, text, found, kindProfile, kind, parser, whole)) };
-    if (options.verdicts) {
-      const defaultCwd = resolve5(dirname3(c3.path));
-      const verdicts = units.flatMap(
-        (u2, i4) => (u2.unit.granularity === "script" ? statementUnits(parser, u2.unit, analysed[i4]?.statements) : [u2.unit]).map((s) => unitVerdict(linter, s, u2.kind, { index, defaultCwd, ...memo ? { memo } : {} }))
-      );
-      result = { ...result, verdicts };
-    }
-    push(result, data.length);
+  } finally {
+    await pool?.pool.close();
   }
   options.onProgress?.(candidates.length, candidates.length, bytes);
   return { results, filesAnalysed, bytes };
+}
+async function startPool(linter, candidates, settings, options) {
+  const concurrency = options.concurrency ?? "off";
+  if (concurrency === "off" || candidates.length === 0) return void 0;
+  const files = candidates.length;
+  const bySize = concurrency === "auto" && workerCount("auto", files, 0) < workerCount("auto", files, Number.MAX_SAFE_INTEGER);
+  const threads = workerCount(concurrency, files, bySize ? await candidateBytes(candidates) : 0);
+  if (threads === 0) return void 0;
+  const spec = workerSpec(linter, settings);
+  if (!spec) return void 0;
+  return { pool: LintPool.start(threads, spec, options.workerScript), threads };
 }
 async function lintStream(linter, c3, file, seen, profile, memo) {
   const withVerdicts = memo !== void 0;
@@ -77641,29 +80216,6 @@ async function lintStream(linter, c3, file, seen, profile, memo) {
     const code = err2.code ?? "error";
     return [{ file, diagnostics: [skipped(file, `cannot be read (${code})`)] }, 0];
   }
-}
-function encodingNote(linter, file, text, invalidAt, profile) {
-  if (invalidAt === void 0) return [];
-  const severity = linter.severityFor(INVALID_UTF8.id, { profile });
-  if (!severity) return [];
-  const at = Math.max(0, text.indexOf("�"));
-  const index = new LineIndex(text);
-  const message4 = `Not valid UTF-8 at byte ${invalidAt}: invalid bytes were read as U+FFFD and the file was checked.`;
-  return [{ ruleId: INVALID_UTF8.id, severity, message: message4, file, range: { start: index.position(at), end: index.position(Math.min(at + 1, text.length)) } }];
-}
-function withProjectRoot(unit, root) {
-  const dirs = [...unit.context?.additionalDirectories ?? [], resolve5(root)];
-  return { ...unit, context: { ...unit.context, additionalDirectories: dirs } };
-}
-function withSuppressions(linter, file, text, pending, profile, kind, parser, parsedComments) {
-  if (!kind.directiveComments || !mayHaveDirectives(text)) return [...pending];
-  const comments = kind.directiveComments(text, parser, parsedComments);
-  return applySuppressions(file, pending, parseDirectives(text, comments), {
-    known: (id) => ruleMeta(id) !== void 0,
-    severity: (id) => linter.severityFor(id, { profile }),
-    resolve: (name2) => ruleByName(name2)?.id,
-    shellcheck: rulesCitingShellcheck
-  });
 }
 var PREFETCH = 8;
 function noKindReason(path6) {
@@ -77689,7 +80241,7 @@ async function loadCandidate(c3, options) {
   }
   if (kind.read === "stream") return { kind: "read", input: kind, data: void 0, size: 0 };
   try {
-    const { size } = await stat4(c3.path);
+    const { size } = await stat5(c3.path);
     if (size > MAX_FILE_BYTES) return { kind: "read", input: kind, data: void 0, size };
     const data = new Uint8Array(await readFile2(c3.path));
     return { kind: "read", input: kind, data, size };
@@ -77737,7 +80289,8 @@ async function runProject(options) {
     makefileNames: config.config.makefiles ?? [],
     makefileProfile: options.profile ?? profiles?.makefile ?? profile,
     transcriptProfile: profiles?.transcript ?? "agent",
-    ...options.onProgress ? { onProgress: options.onProgress } : {}
+    ...options.onProgress ? { onProgress: options.onProgress } : {},
+    ...options.concurrency !== void 0 ? { concurrency: options.concurrency } : {}
   });
   const results = [...run3.results];
   let filesAnalysed = run3.filesAnalysed;
@@ -77962,7 +80515,7 @@ async function initBundledParser() {
   const languageWasm = new URL("tree-sitter-bash.wasm", import.meta.url);
   const runtimeWasm = new URL("tree-sitter.wasm", import.meta.url);
   if (languageWasm.protocol !== "file:" || !existsSync(languageWasm) || !existsSync(runtimeWasm)) return;
-  await initParser({ languageWasm: fileURLToPath4(languageWasm), runtimeWasm: fileURLToPath4(runtimeWasm) });
+  await initParser({ languageWasm: fileURLToPath5(languageWasm), runtimeWasm: fileURLToPath5(runtimeWasm) });
 }
 async function readEvent() {
   const name2 = process.env.GITHUB_EVENT_NAME ?? "";

@@ -139,7 +139,11 @@ describe('root cause A: git filter-branch filters are shell code', () => {
     denied("git filter-branch --commit-filter 'git push origin HEAD' HEAD");
   });
   it('a filter not known before the command runs asks', () => asks('git filter-branch -f --env-filter "$x" HEAD'));
-  it('a visible harmless filter is decided on its commands', () => allowedUnderAllowAll("git filter-branch -f --msg-filter 'cat' HEAD"));
+  // Beside deny rules an exec option asks under allow-all even when its code is harmless (as
+  // `git rebase --exec cat` does); a denied program in it still denies (above).
+  it('a visible harmless filter is never better than ask beside deny rules', () => {
+    expect(check("git filter-branch -f --msg-filter 'cat' HEAD", ['Bash'], DENY).decision).toBe('ask');
+  });
 });
 
 describe('a program the tables do not know, given a denied name inside its arguments or input', () => {
@@ -202,9 +206,10 @@ describe('root cause B: a denied program under another name', () => {
   ])('%j asks: what the new name runs is not known', (command) => asks(command));
 
   it('links and copies of other programs and files stay allowed', () => {
-    allowedUnderAllowAll('ln -s /bin/ls l; ./l');
+    // A link to a file outside the project asks (what it names is read through it later).
+    expect(check('ln -s /bin/ls l; ./l', ['Bash'], DENY).decision).toBe('ask');
     allowedUnderAllowAll('cp src/a.txt b.txt');
-    allowedUnderAllowAll('ln -s ../lib/x.so lib/x.so');
+    allowedUnderAllowAll('ln -s lib/x.so y.so');
     allowedUnderAllowAll('install -d build/bin');
     allowedUnderAllowAll('./build.sh');
     allowedUnderAllowAll('make && ./bin/tool');
