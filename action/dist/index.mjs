@@ -28058,9 +28058,23 @@ function workingDirectories(parsed, commands, options) {
     }
   };
   collect(flow);
+  const resolvedMemo = /* @__PURE__ */ new Map();
+  const resolved2 = (m) => {
+    if (resolvedMemo.has(m)) return resolvedMemo.get(m);
+    const r = resolveCommand(m.instances[0]);
+    resolvedMemo.set(m, r);
+    return r;
+  };
+  const calleeMemo = /* @__PURE__ */ new Map();
   const callee = (m) => {
     if (m.cmd.embedded || functions.size === 0) return void 0;
-    const r = resolveCommand(m.instances[0]);
+    if (calleeMemo.has(m)) return calleeMemo.get(m);
+    const name2 = calleeOf(m);
+    calleeMemo.set(m, name2);
+    return name2;
+  };
+  const calleeOf = (m) => {
+    const r = resolved2(m);
     const name2 = r?.nameWord.value;
     if (name2 === void 0 || !functions.has(name2) || !r.wrappers.every((w) => w === "time")) return void 0;
     return name2;
@@ -28215,7 +28229,7 @@ function workingDirectories(parsed, commands, options) {
       const certain = functions.get(fn).some((f) => f.span.end <= m.cmd.span.start && atTop(f));
       return certain ? r2 : { ok: join(r2.ok, d), fail: join(r2.fail, failOrExit(d)) };
     }
-    const r = resolveCommand(m.instances[0]);
+    const r = resolved2(m);
     const program = m.program;
     const inShell = r?.wrappers.every((w) => IN_SHELL_WRAPPERS.has(w)) === true;
     if (program === void 0 || !inShell) return { ok: d, fail: failOrExit(d) };
@@ -28527,7 +28541,7 @@ function workingDirectories(parsed, commands, options) {
     }
     const here = after.get(h2) ?? recorded[h2] ?? TOP;
     recorded[k] = here;
-    const r = resolveCommand(m.instances[0]);
+    const r = resolved2(m);
     const inShell = r?.wrappers.every((w) => IN_SHELL_WRAPPERS.has(w)) === true;
     if (m.program !== void 0 && inShell && CD_LIKE.has(m.program)) after.set(h2, join(here, cdOutcome(m, here)));
     else if (m.program === "source" || m.program === ".") after.set(h2, TOP);
@@ -74989,7 +75003,7 @@ var NAME_IN_UNSET = new RegExp(`(?<![\\w$])${IDENT}`, "g");
 var LOOP_FORM = new RegExp(`\\b(?:for|select|coproc)\\s+(${IDENT})`, "g");
 var ARITHMETIC_ASSIGN = /(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)|(?<![$\w])([A-Za-z_][A-Za-z0-9_]*)\s*(?:\+\+|--|(?:[-+*/%&^|]|<<|>>)?=(?!=))/g;
 var ARITHMETIC_REGION = /\(\(([\s\S]*?)\)\)|\[\[([\s\S]*?)\]\]|\$\[([^\]]*)\]|\[([^\]\n]*)\]/g;
-var MAY_CHANGE = /[=[+{]|--|\b(?:unset|for|select|coproc)\b/;
+var MAY_CHANGE = /[=[+{]|--|\b(?:unset|for|select|coproc)\b/g;
 var NAMING_WORDS = /* @__PURE__ */ new Set(["for", "select", "coproc"]);
 var VariableChangeScanner = class {
   /** `text` is the unit's text, as parsed. */
@@ -75002,6 +75016,8 @@ var VariableChangeScanner = class {
   defaults = [];
   descriptors = [];
   arithmetic = [];
+  candidateAt = -2;
+  candidateFrom = 0;
   /** A `variable_assignment` node assigning `name` (a subscript, `a[1]`, counts for `a`). */
   assignment(name2) {
     const base = name2.replace(/\[.*$/s, "");
@@ -75051,9 +75067,13 @@ var VariableChangeScanner = class {
    * operand of `[[ … ]]` or an array subscript; otherwise its bracketed regions).
    */
   dataLeaf(start2, end, inTest) {
-    const s = this.text.slice(start2, end);
-    if (!MAY_CHANGE.test(s)) return;
-    this.scanData(s, start2, inTest);
+    if (start2 < this.candidateFrom || this.candidateAt !== -1 && this.candidateAt < start2) {
+      MAY_CHANGE.lastIndex = start2;
+      this.candidateAt = MAY_CHANGE.exec(this.text)?.index ?? -1;
+    }
+    this.candidateFrom = start2;
+    if (this.candidateAt === -1 || this.candidateAt >= end) return;
+    this.scanData(this.text.slice(start2, end), start2, inTest);
   }
   /** Scans the whole text as data (used instead of the leaves when the tree has a syntax error). */
   wholeText() {
@@ -75256,9 +75276,10 @@ function subscriptCode(w, inIndex) {
   if (w.value === void 0 || w.parts.every((p) => p.kind === "literal" && !p.quoted)) return false;
   return inIndex ? /\$\(|`|\$\{/.test(w.value) : /\[[^\]]*(?:\$\(|`|\$\{)/.test(w.value);
 }
-function hiddenSubstitution(node, text) {
-  let s = text.slice(node.startIndex, node.endIndex);
+function hiddenSubstitution(nodeAt, start2, end, text) {
+  let s = text.slice(start2, end);
   if (!/`|\$\(|\$'[^']*\\/.test(s)) return void 0;
+  const node = nodeAt();
   const cuts = node.descendantsOfType(["command_substitution", "process_substitution"]).filter((d) => d !== null);
   for (const d of cuts.sort((a2, b) => b.startIndex - a2.startIndex)) {
     s = s.slice(0, d.startIndex - node.startIndex) + " ".repeat(d.endIndex - d.startIndex) + s.slice(d.endIndex - node.startIndex);
@@ -75480,6 +75501,23 @@ function buildViews(tree, text) {
   const infos = [];
   let bracketAt = -2;
   let bracketFrom = 0;
+  let backquoteAt = -2;
+  let backquoteFrom = 0;
+  const hasBackquote = (start2, end) => {
+    if (start2 < backquoteFrom || backquoteAt !== -1 && backquoteAt < start2) backquoteAt = text.indexOf("`", start2);
+    backquoteFrom = start2;
+    return backquoteAt !== -1 && backquoteAt < end;
+  };
+  let colonAt = -2;
+  let colonFrom = 0;
+  const mayBeArithmetic = (type, start2, end) => {
+    if (type === "compound_statement") return src.startsWith("((", start2);
+    if (type === "test_command") return src.startsWith("[[", start2);
+    if (type !== "expansion") return true;
+    if (start2 < colonFrom || colonAt !== -1 && colonAt < start2) colonAt = src.indexOf(":", start2);
+    colonFrom = start2;
+    return colonAt !== -1 && colonAt < end;
+  };
   const changes = new VariableChangeScanner(src);
   const inTest = [];
   const inArithmetic = [];
@@ -75505,20 +75543,22 @@ function buildViews(tree, text) {
       types2[depth] = type;
       firstCommand[depth] = commands.length;
       {
-        const start2 = cursor.startIndex;
         inTest[depth] = depth > 0 && (inTest[depth - 1] || types2[depth - 1] === "subscript") || type === "test_command";
         let arithmeticHere = depth > 0 && inArithmetic[depth - 1];
-        if (!arithmeticHere && isNamed && (type === "arithmetic_expansion" || type === "compound_statement" && src.startsWith("((", start2) || depth > 0 && types2[depth - 1] === "c_style_for_statement" && cursor.currentFieldName !== "body")) {
+        if (!arithmeticHere && isNamed && (type === "arithmetic_expansion" || type === "compound_statement" && src.startsWith("((", cursor.startIndex) || depth > 0 && types2[depth - 1] === "c_style_for_statement" && cursor.currentFieldName !== "body")) {
           arithmeticHere = true;
-          if (!hasError) changes.arithmeticText(start2, cursor.endIndex);
+          if (!hasError) changes.arithmeticText(cursor.startIndex, cursor.endIndex);
         }
         inArithmetic[depth] = arithmeticHere;
         if (isNamed) {
           if (type === "variable_assignment") {
-            if (!hasError) changes.assignment(assignedName(src, start2));
-          } else if (type === "expansion") changes.expansion(start2);
-          else if (type === "unset_command") changes.unset(start2, cursor.endIndex);
-          else if (info3.word && src.charCodeAt(start2) === 123 && (depth === 0 || !infos[depth - 1].word)) changes.braceWord(start2);
+            if (!hasError) changes.assignment(assignedName(src, cursor.startIndex));
+          } else if (type === "expansion") changes.expansion(cursor.startIndex);
+          else if (type === "unset_command") changes.unset(cursor.startIndex, cursor.endIndex);
+          else if (info3.word && (depth === 0 || !infos[depth - 1].word)) {
+            const start2 = cursor.startIndex;
+            if (src.charCodeAt(start2) === 123) changes.braceWord(start2);
+          }
         }
       }
       {
@@ -75583,7 +75623,7 @@ function buildViews(tree, text) {
           if (subscriptCode(w, inIndex)) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${snippet.slice(0, 40)}\` holds an array subscript with a substitution, which bash runs when it evaluates the text as arithmetic or as a variable name.` });
         }
       }
-      if (isNamed && ARITHMETIC_TYPES.has(type)) {
+      if (isNamed && ARITHMETIC_TYPES.has(type) && type !== "command" && mayBeArithmetic(type, cursor.startIndex, cursor.endIndex)) {
         const use = arithmeticUse(cursor.currentNode, src);
         if (use) arithmetic.push(use);
       }
@@ -75594,7 +75634,7 @@ function buildViews(tree, text) {
         if (v) changes.changed(v.text);
         if (v) loopBindings.push({ name: v.text, values: src.startsWith("select", node.startIndex) || node.childrenForFieldName("value").length === 0 ? void 0 : joinTouching(node.childrenForFieldName("value").filter((c3) => c3 !== null).map((c3) => toWord(c3, src)), src) });
       }
-      if (isNamed && type === "concatenation") {
+      if (isNamed && type === "concatenation" && hasBackquote(cursor.startIndex, cursor.endIndex)) {
         let at = cursor.startIndex;
         let between = "";
         for (const c3 of cursor.currentNode.namedChildren) {
@@ -75605,11 +75645,11 @@ function buildViews(tree, text) {
         between += text.slice(at, cursor.endIndex);
         if (between.includes("`")) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${text.slice(cursor.startIndex, Math.min(cursor.endIndex, cursor.startIndex + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
       }
-      if (isNamed && type === "word" && text.slice(cursor.startIndex, cursor.endIndex).includes("`") && /(?:^|[^\\])(?:\\\\)*`/.test(text.slice(cursor.startIndex, cursor.endIndex))) {
+      if (isNamed && type === "word" && hasBackquote(cursor.startIndex, cursor.endIndex) && /(?:^|[^\\])(?:\\\\)*`/.test(text.slice(cursor.startIndex, cursor.endIndex))) {
         unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${text.slice(cursor.startIndex, Math.min(cursor.endIndex, cursor.startIndex + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
       }
       if (isNamed && (type === "expansion" || type === "regex")) {
-        const hidden2 = hiddenSubstitution(cursor.currentNode, text);
+        const hidden2 = hiddenSubstitution(() => cursor.currentNode, cursor.startIndex, cursor.endIndex, text);
         if (hidden2) unmodelled.push({ span: spanOf(cursor.currentNode), reason: hidden2 });
       }
       if (type === "comment") {
@@ -75683,6 +75723,10 @@ function buildViews(tree, text) {
         const simple = toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth], unmodelled);
         commands.push(simple);
         changes.words(simple.name, simple.args);
+        if (simple.name?.raw.startsWith("let")) {
+          const use = arithmeticUse(cursor.currentNode, src);
+          if (use) arithmetic.push(use);
+        }
       }
       {
         const parentFlow = depth > 0 ? flowIn[depth - 1] : void 0;
