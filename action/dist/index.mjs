@@ -27681,7 +27681,7 @@ var init_path_extractors = __esm({
       aliases: { bzip2: "gzip", gunzip: "gzip", bunzip2: "gzip", uncompress: "gzip", compress: "gzip", unxz: "xz", lzma: "xz", unlzma: "xz", unzstd: "zstd", bzcat: "zcat", xzcat: "zcat", lzcat: "zcat", zstdcat: "zcat", zless: "zcat", zmore: "zcat", gzcat: "zcat", b2sum: "cksum", sum: "cksum", unix2dos: "dos2unix", mac2unix: "dos2unix", unix2mac: "dos2unix", gpg2: "gpg", zipinfo: "unzip", ginstall: "install", gtar: "tar", bsdtar: "tar" },
       gitSubcommands: {
         init: { operation: "create", kind: "getopt", extension: true, source: "https://git-scm.com/docs/git-init", options: [{ names: ["--template"], arity: "required" }, { names: ["--separate-git-dir"], arity: "required", path: "write" }, { names: ["-b", "--initial-branch"], arity: "required" }, { names: ["--object-format"], arity: "required" }, { names: ["--shared"], arity: "optional" }], operands: ["create"], rest: "none" },
-        clone: { operation: "read", kind: "getopt", extension: true, source: "https://git-scm.com/docs/git-clone", options: [{ names: ["-u", "--upload-pack"], arity: "required" }, { names: ["-c", "--config"], arity: "required" }, { names: ["--template"], arity: "required" }, { names: ["--separate-git-dir"], arity: "required", path: "write" }, { names: ["-b", "--branch"], arity: "required" }, { names: ["-o", "--origin"], arity: "required" }, { names: ["--depth"], arity: "required" }, { names: ["--reference"], arity: "required", path: "read" }, { names: ["--reference-if-able"], arity: "required", path: "read" }, { names: ["--filter"], arity: "required" }, { names: ["--shallow-since"], arity: "required" }, { names: ["--shallow-exclude"], arity: "required" }, { names: ["-j", "--jobs"], arity: "required" }, { names: ["--bundle-uri"], arity: "required" }, { names: ["--server-option"], arity: "required" }, { names: ["--recurse-submodules"], arity: "optional" }], operands: ["read", "create"], rest: "none", note: "`git clone REPOSITORY [DIRECTORY]`: a local repository is read; a URL is judged as a relative name." },
+        clone: { operation: "read", kind: "getopt", extension: true, source: "https://git-scm.com/docs/git-clone", options: [{ names: ["-u", "--upload-pack"], arity: "required" }, { names: ["-c", "--config"], arity: "required" }, { names: ["--template"], arity: "required" }, { names: ["--separate-git-dir"], arity: "required", path: "write" }, { names: ["-b", "--branch"], arity: "required" }, { names: ["-o", "--origin"], arity: "required" }, { names: ["--depth"], arity: "required" }, { names: ["--reference"], arity: "required", path: "read" }, { names: ["--reference-if-able"], arity: "required", path: "read" }, { names: ["--filter"], arity: "required" }, { names: ["--shallow-since"], arity: "required" }, { names: ["--shallow-exclude"], arity: "required" }, { names: ["-j", "--jobs"], arity: "required" }, { names: ["--bundle-uri"], arity: "required" }, { names: ["--server-option"], arity: "required" }, { names: ["--recurse-submodules"], arity: "optional" }], operands: ["read", "create"], rest: "none", urlOperands: true, note: "`git clone REPOSITORY [DIRECTORY]`: a local repository is read; a URL names no local path." },
         bundle: { operation: "write", kind: "getopt", extension: true, source: "https://git-scm.com/docs/git-bundle", options: [{ names: ["--version"], arity: "required" }, { names: ["-q", "--quiet"], arity: "none" }], operands: ["none", "write"], rest: "none", note: "`git bundle create|verify|list-heads|unbundle FILE …`: the file is judged as written for every subcommand." },
         "hash-object": { operation: "read", kind: "getopt", extension: true, source: "https://git-scm.com/docs/git-hash-object", options: [{ names: ["-t"], arity: "required" }, { names: ["--path"], arity: "required" }], note: "--stdin-paths reads the names from standard input (not judged here)." }
       }
@@ -32411,6 +32411,13 @@ function extractOperands(e, args2, name2, nameWord) {
   }
   return out2;
 }
+function localPathOfUrl(text) {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(text);
+  if (scheme) return scheme[1].toLowerCase() === "file" ? text.slice(scheme[0].length) : null;
+  const colon = text.indexOf(":");
+  if (colon > 0 && !text.slice(0, colon).includes("/")) return null;
+  return text;
+}
 function extractGetopt(e, args2, name2) {
   const out2 = [];
   const listed = new Set(e.options.flatMap((o2) => o2.names));
@@ -32443,7 +32450,13 @@ function extractGetopt(e, args2, name2) {
     const op = k < first.length ? first[k] : shape.last !== void 0 && k === operands.length - 1 && operands.length - first.length >= 2 ? shape.last : rest;
     const w = args2[argIndex];
     if (op === "none" || w.value === "-") return;
-    const accesses = argAccesses(w, op, name2);
+    let prefix = "";
+    if (e.urlOperands && w.value !== void 0) {
+      const local = localPathOfUrl(w.value);
+      if (local === null) return;
+      prefix = w.value.slice(0, w.value.length - local.length);
+    }
+    const accesses = argAccesses(w, op, name2, prefix);
     append(out2, recursive ? accesses.map((a2) => ({ ...a2, recursive: true })) : accesses);
   });
   return out2;

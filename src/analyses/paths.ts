@@ -189,6 +189,7 @@ interface GetoptRow extends OperandShape {
   readonly variants?: readonly (OperandShape & { readonly when: readonly string[] })[];
   readonly recursiveWith?: readonly string[];
   readonly plusOperands?: boolean;
+  readonly urlOperands?: boolean;
   readonly longPrefixes?: boolean;
   readonly singleDashLong?: boolean;
   readonly stopAtOperand?: boolean;
@@ -712,6 +713,20 @@ function extractOperands(e: Extract<Extractor, { kind: 'operands' }>, args: read
 }
 
 /**
+ * The local path a git repository operand names, or `null` when it is remote (git's URL rules,
+ * https://git-scm.com/docs/git-clone#_git_urls): `scheme://…` is remote except `file://PATH`
+ * (PATH, a suffix of `text`), `transport::address` is remote, and `[user@]host:path` is scp-like
+ * (remote) when no `/` comes before the first `:`. Anything else is a local path, returned as given.
+ */
+function localPathOfUrl(text: string): string | null {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(text);
+  if (scheme) return scheme[1]!.toLowerCase() === 'file' ? text.slice(scheme[0].length) : null;
+  const colon = text.indexOf(':');
+  if (colon > 0 && !text.slice(0, colon).includes('/')) return null;
+  return text;
+}
+
+/**
  * A `getopt` row (rules/schema/path-extractors.schema.json): the words read as the program's
  * parser reads them ({@link spellOptions}: clusters, attached values, unambiguous long prefixes,
  * `--`, and the options' arities of rules/option-effects.json for the program when it has a row
@@ -752,7 +767,13 @@ function extractGetopt(e: GetoptRow, args: readonly Word[], name: string): PathA
     const op = k < first.length ? first[k]! : shape.last !== undefined && k === operands.length - 1 && operands.length - first.length >= 2 ? shape.last : rest;
     const w = args[argIndex]!;
     if (op === 'none' || w.value === '-') return;
-    const accesses = argAccesses(w, op, name);
+    let prefix = '';
+    if (e.urlOperands && w.value !== undefined) {
+      const local = localPathOfUrl(w.value);
+      if (local === null) return;
+      prefix = w.value.slice(0, w.value.length - local.length);
+    }
+    const accesses = argAccesses(w, op, name, prefix);
     append(out, recursive ? accesses.map((a) => ({ ...a, recursive: true as const })) : accesses);
   });
   return out;

@@ -124,6 +124,22 @@ describe('reads outside the project by programs that had no path table', () => {
     expect(withDeny.reason).toMatch(/^unknown-program: `sqlite3` runs SQLite/);
   });
 
+  it.each([
+    ['git clone /etc/repo d', '/etc/repo'],
+    ['git clone file:///etc/repo d', '/etc/repo'],
+    ['git clone ./x:y /tmp/d', '/tmp/d'],
+  ])('%s asks: a local repository or a file:// URL is a path', (command, shown) => {
+    asksUnderAllowAll(command, shown);
+  });
+
+  it('a remote repository URL names no local path (its text, a password included, is never resolved as one)', () => {
+    for (const url of ['https://alice:pw@example.com/r.git', 'ssh://git@example.com/r.git', 'git@example.com:r.git', 'ext::sh -c x', 'example.com:r.git']) {
+      const v = check(`git clone '${url}' d`, ALL, []);
+      expect(v.reason, url).not.toMatch(/path-constraint/);
+      expect(JSON.stringify(v), url).not.toContain(`/${url.split('/')[0]}`);
+    }
+  });
+
   it('a symbolic link made to a file outside asks, so the `cat` of it that follows is never allowed', () => {
     asksUnderAllowAll('ln -s /etc/passwd p && cat p', '/etc/passwd');
     // A brace expansion asks on its own (a parser differential); never allowed either way.
