@@ -808,22 +808,6 @@ function tableCoverage(name: string, args: readonly Word[]): 'covered' | 'paths'
   return 'covered';
 }
 
-/** Whether a path row covers every word of the command `name args` (see {@link unlistedPathAccesses}). */
-function coveredByTable(name: string, args: readonly Word[]): boolean {
-  if (NO_PATH_OPERANDS.has(name)) return true;
-  const e = extractorFor(name);
-  if (!e) return false;
-  if (e.kind === 'getopt') return !e.partial;
-  if (e.kind === 'gitDiffNoIndex') {
-    const at = gitSubcommandIndex(args);
-    const sub = at === undefined ? undefined : args[at]!.value!;
-    if (sub === 'diff' || sub === 'grep') return true;
-    const row = sub === undefined ? undefined : GIT_SUBCOMMANDS.get(sub);
-    return row !== undefined && !row.partial;
-  }
-  return true;
-}
-
 /** The home directory written as a variable at the start of a word: `$HOME/…`, `${HOME}…`. */
 const HOME_VARIABLE = /^["']?\$(?:HOME\b|\{HOME\})/;
 
