@@ -19,7 +19,7 @@ export default defineCheck(
     title: 'Commands the parse does not show',
     category: 'parse',
     // In a script most of these are parser disagreements in ordinary code (a backquote inside
-    // `${…}`, a word the parser splits in two): a note there, a warning on an agent's command.
+    // `${…}`, text after a here-document delimiter): a note there, a warning on an agent's command.
     severity: { agent: 'warning', script: 'note' },
     docs: {
       rationale:
