@@ -23152,15 +23152,15 @@ var init_wrappers = __esm({
         batch: { optionsWithValue: ["-q", "-f"], stopFlags: [], command: "none", stdinCode: true, opaqueOptions: ["-f"] },
         builtin: { optionsWithValue: [], stopFlags: [], allowRule: {} },
         busybox: { optionsWithValue: [], stopFlags: [] },
-        bwrap: { optionsWithValue: ["--args", "--uid", "--gid", "--hostname", "--chdir", "--unsetenv", "--lock-file", "--sync-fd", "--remount-ro", "--exec-label", "--file-label", "--proc", "--dev", "--tmpfs", "--mqueue", "--dir", "--seccomp", "--add-seccomp-fd", "--block-fd", "--userns-block-fd", "--info-fd", "--json-status-fd", "--cap-add", "--cap-drop", "--perms", "--size", "--argv0", "--userns", "--userns2", "--pidns"], stopFlags: [], optionsWithTwoValues: ["--setenv", "--bind", "--bind-try", "--dev-bind", "--dev-bind-try", "--ro-bind", "--ro-bind-try", "--file", "--bind-data", "--ro-bind-data", "--symlink", "--chmod", "--bind-fd", "--ro-bind-fd"] },
+        bwrap: { chdirOptions: ["--chdir"], optionsWithValue: ["--args", "--uid", "--gid", "--hostname", "--chdir", "--unsetenv", "--lock-file", "--sync-fd", "--remount-ro", "--exec-label", "--file-label", "--proc", "--dev", "--tmpfs", "--mqueue", "--dir", "--seccomp", "--add-seccomp-fd", "--block-fd", "--userns-block-fd", "--info-fd", "--json-status-fd", "--cap-add", "--cap-drop", "--perms", "--size", "--argv0", "--userns", "--userns2", "--pidns"], stopFlags: [], optionsWithTwoValues: ["--setenv", "--bind", "--bind-try", "--dev-bind", "--dev-bind-try", "--ro-bind", "--ro-bind-try", "--file", "--bind-data", "--ro-bind-data", "--symlink", "--chmod", "--bind-fd", "--ro-bind-fd"] },
         capsh: { optionsWithValue: [], stopFlags: ["--help"], command: "none", codeOptions: ["-c"], opaqueOptions: ["--shell"], stdinCode: true },
-        chroot: { optionsWithValue: ["--userspec", "--groups"], stopFlags: [], positionalsBeforeCommand: 1, stdinCode: true },
+        chroot: { changesRoot: true, optionsWithValue: ["--userspec", "--groups"], stopFlags: [], positionalsBeforeCommand: 1, stdinCode: true },
         chrt: { optionsWithValue: ["-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"], positionalsBeforeCommand: 1, stopFlags: ["-p", "--pid", "-m", "--max"] },
         command: { optionsWithValue: [], stopFlags: ["-v", "-V"], allowRule: {} },
         coproc: { optionsWithValue: [], stopFlags: [] },
         doas: { optionsWithValue: ["-u", "-C"], stopFlags: ["-s", "-L"] },
         eatmydata: { optionsWithValue: [], stopFlags: [] },
-        env: { optionsWithValue: ["-u", "--unset", "-C", "--chdir", "-P"], allowsAssignments: true, stopFlags: [], codeOptions: ["-S", "--split-string"] },
+        env: { chdirOptions: ["-C", "--chdir"], optionsWithValue: ["-u", "--unset", "-C", "--chdir", "-P"], allowsAssignments: true, stopFlags: [], codeOptions: ["-S", "--split-string"] },
         exec: { optionsWithValue: ["-a"], stopFlags: [] },
         fakeroot: { optionsWithValue: ["-l", "--lib", "--faked", "-s", "-i"], stopFlags: [] },
         find: { optionsWithValue: [], stopFlags: [], command: "none", execOptions: ["-exec", "-execdir", "-ok", "-okdir"], implies: { "-delete": "rm" } },
@@ -23177,12 +23177,12 @@ var init_wrappers = __esm({
         bunx: { optionsWithValue: ["-p", "--package"], stopFlags: [] },
         pnpx: { optionsWithValue: ["-p", "--package"], stopFlags: ["-c"] },
         nohup: { optionsWithValue: [], stopFlags: [], allowRule: {} },
-        nsenter: { optionsWithValue: ["-t", "--target", "-S", "--setuid", "-G", "--setgid"], stopFlags: [], stdinCode: true },
+        nsenter: { chdirOptions: ["-w", "--wd"], rootOptions: ["-r", "--root"], optionsWithValue: ["-t", "--target", "-S", "--setuid", "-G", "--setgid"], stopFlags: [], stdinCode: true },
         numactl: { optionsWithValue: ["-C", "--physcpubind", "-N", "--cpunodebind", "-m", "--membind", "-i", "--interleave", "-p", "--preferred", "-P", "--preferred-many", "-w", "--weighted-interleave"], stopFlags: ["-s", "--show", "-H", "--hardware"] },
-        parallel: { optionsWithValue: ["-j", "--jobs", "-P", "--max-procs", "-S", "--sshlogin", "--joblog", "-a", "--arg-file", "--colsep", "-C", "-d", "--delimiter", "-E", "--eof", "-I", "--replace", "-n", "--max-args", "-N", "--max-replace-args", "-L", "--max-lines", "--results", "--res", "--tmpdir", "--timeout", "--workdir", "--wd", "--env", "--basefile", "--bf", "--return", "--transferfile", "--tf", "--delay", "--memfree", "--load", "--tagstring", "--header", "--sshloginfile", "--slf", "--halt", "--retries", "--block", "--recstart", "--recend", "--rpl", "--shebang-wrap"], stopFlags: [], argvUntil: [":::", "::::", ":::+", "::::+"], stdinCode: true, codeAfterSeparator: [":::", ":::+"] },
+        parallel: { chdirOptions: ["--workdir", "--wd"], optionsWithValue: ["-j", "--jobs", "-P", "--max-procs", "-S", "--sshlogin", "--joblog", "-a", "--arg-file", "--colsep", "-C", "-d", "--delimiter", "-E", "--eof", "-I", "--replace", "-n", "--max-args", "-N", "--max-replace-args", "-L", "--max-lines", "--results", "--res", "--tmpdir", "--timeout", "--workdir", "--wd", "--env", "--basefile", "--bf", "--return", "--transferfile", "--tf", "--delay", "--memfree", "--load", "--tagstring", "--header", "--sshloginfile", "--slf", "--halt", "--retries", "--block", "--recstart", "--recend", "--rpl", "--shebang-wrap"], stopFlags: [], argvUntil: [":::", "::::", ":::+", "::::+"], stdinCode: true, codeAfterSeparator: [":::", ":::+"] },
         proot: { optionsWithValue: ["-r", "--rootfs", "-b", "--bind", "-m", "--mount", "-w", "--pwd", "--cwd", "-q", "--qemu", "-k", "--kernel-release", "-i", "--change-id", "-v", "--verbose"], stopFlags: [] },
         readarray: { optionsWithValue: ["-d", "-n", "-O", "-s", "-u", "-c"], stopFlags: [], command: "none", codeOptions: ["-C"] },
-        run0: { optionsWithValue: ["-u", "--user", "-g", "--group", "-D", "--chdir", "--setenv", "--property", "--description", "--slice", "--unit", "--nice", "--background"], stopFlags: [] },
+        run0: { chdirOptions: ["-D", "--chdir"], optionsWithValue: ["-u", "--user", "-g", "--group", "-D", "--chdir", "--setenv", "--property", "--description", "--slice", "--unit", "--nice", "--background"], stopFlags: [] },
         runuser: { optionsWithValue: ["-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w", "--whitelist-environment"], stopFlags: [], codeOptions: ["-c", "--command", "--session-command"], stdinCode: true },
         script: { optionsWithValue: ["-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing", "-m", "--logging-format", "-o", "--output-limit", "-t", "--timing"], stopFlags: [], command: "none", codeOptions: ["-c", "--command"], stdinCode: true },
         sg: { optionsWithValue: [], stopFlags: [], command: "none", codeOptions: ["-c"], codeOperand: 2, stdinCode: true },
@@ -23190,14 +23190,14 @@ var init_wrappers = __esm({
         stdbuf: { optionsWithValue: ["-i", "-o", "-e", "--input", "--output", "--error"], stopFlags: [], allowRule: { fusedOptions: ["-i", "-o", "-e"], valuePattern: "^(L|N|[0-9]+)$", minOptions: 1 } },
         strace: { pipeOptions: ["-o", "--output"], optionsWithValue: ["-e", "-o", "--output", "-p", "--attach", "-s", "--string-limit", "-u", "--user", "-E", "--env", "-a", "--columns", "-b", "--detach-on", "-I", "--interruptible", "-O", "-S", "--summary-sort-by", "-X", "--const-print-style", "-P", "--trace-path", "-U", "--summary-columns", "--seccomp-bpf"], stopFlags: [] },
         su: { optionsWithValue: ["-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w", "--whitelist-environment"], stopFlags: [], command: "none", codeOptions: ["-c", "--command", "--session-command"], stdinCode: true },
-        sudo: { optionsWithValue: ["-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir", "-h", "--host", "-p", "--prompt", "-r", "--role", "-t", "--type", "-T", "--command-timeout", "-U", "--other-user"], allowsAssignments: true, stopFlags: ["-l", "--list", "-v", "--validate", "-K", "--remove-timestamp", "-e", "--edit", "-V", "--version"] },
+        sudo: { chdirOptions: ["-D", "--chdir"], rootOptions: ["-R", "--chroot"], optionsWithValue: ["-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir", "-R", "--chroot", "-h", "--host", "-p", "--prompt", "-r", "--role", "-t", "--type", "-T", "--command-timeout", "-U", "--other-user"], allowsAssignments: true, stopFlags: ["-l", "--list", "-v", "--validate", "-K", "--remove-timestamp", "-e", "--edit", "-V", "--version"] },
         "systemd-run": { optionsWithValue: ["-p", "--property", "-u", "--unit", "-M", "--machine", "-H", "--host", "--description", "--slice", "-E", "--setenv", "--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--on-clock-change", "--on-timezone-change", "--timer-property", "--path-property", "--socket-property", "--working-directory", "--uid", "--gid", "--nice", "--service-type", "--expand-environment"], stopFlags: [] },
         taskset: { optionsWithValue: [], stopFlags: ["-p", "--pid"], positionalsBeforeCommand: 1 },
         time: { optionsWithValue: ["-f", "--format", "-o", "--output"], stopFlags: [], allowRule: {} },
         timeout: { optionsWithValue: ["-s", "--signal", "-k", "--kill-after"], positionalsBeforeCommand: 1, stopFlags: [], allowRule: { flags: ["--foreground", "--preserve-status", "--verbose", "-v"], options: ["--kill-after", "--signal", "-k", "-s"], valuePattern: "^[A-Za-z0-9_.+-]+$", operandPattern: "^[0-9]+(\\.[0-9]+)?[smhd]?$" } },
         toybox: { optionsWithValue: [], stopFlags: [] },
         trap: { optionsWithValue: [], stopFlags: [], command: "none", codeArgument: "first" },
-        unshare: { optionsWithValue: ["-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd", "--propagation", "--map-user", "--map-group", "--map-users", "--map-groups"], stopFlags: [], stdinCode: true },
+        unshare: { chdirOptions: ["-w", "--wd"], rootOptions: ["-R", "--root"], optionsWithValue: ["-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd", "--propagation", "--map-user", "--map-group", "--map-users", "--map-groups"], stopFlags: [], stdinCode: true },
         valgrind: { optionsWithValue: [], stopFlags: [] },
         watch: { optionsWithValue: ["-n", "--interval", "-d", "--differences", "-q", "--equexit"], stopFlags: [] },
         xargs: { optionsWithValue: ["-a", "--arg-file", "-d", "--delimiter", "-E", "--eof", "-I", "--replace", "-L", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"], stopFlags: [], allowRule: { prefixRulesOnly: true } }
@@ -23359,22 +23359,34 @@ function wrapperCommandStart(words, spec) {
 function wrapperSpec(name2) {
   return WRAPPERS.get(name2);
 }
+function changesDirectoryOption(w, options) {
+  const v = w.value;
+  if (v === void 0) return w.raw.startsWith("-") || w.raw.startsWith("$");
+  if (!v.startsWith("-") || v === "-" || v === "--") return false;
+  return options.some(
+    (o2) => o2.startsWith("--") ? v === o2 || v.startsWith(`${o2}=`) : !v.startsWith("--") && v.slice(1).includes(o2.slice(1))
+  );
+}
 function resolveCommand(cmd) {
   if (!cmd.name || cmd.name.value === void 0) return void 0;
   let words = [cmd.name, ...cmd.args];
   const wrappers = [];
+  let moved;
   for (let depth = 0; depth < MAX_WRAPPERS; depth++) {
     const first2 = words[0];
     if (first2.value === void 0) return void 0;
     const name2 = commandBasename(first2.value);
     const spec = WRAPPERS.get(name2);
     const start2 = spec ? wrapperCommandStart(words, spec) : void 0;
-    if (start2 === void 0) return { name: name2, nameWord: first2, args: words.slice(1), wrappers };
+    if (start2 === void 0) return { name: name2, nameWord: first2, args: words.slice(1), wrappers, ...moved ? { changesDirectory: moved } : {} };
     wrappers.push(name2);
+    const options = words.slice(1, start2);
+    if (spec.changesRoot || spec.rootOptions !== void 0 && options.some((w) => changesDirectoryOption(w, spec.rootOptions))) moved = "root";
+    else if (moved === void 0 && spec.chdirOptions !== void 0 && options.some((w) => changesDirectoryOption(w, spec.chdirOptions))) moved = "directory";
     words = words.slice(start2);
   }
   const first = words[0];
-  return { name: commandBasename(first.value ?? ""), nameWord: first, args: words.slice(1), wrappers };
+  return { name: commandBasename(first.value ?? ""), nameWord: first, args: words.slice(1), wrappers, ...moved ? { changesDirectory: moved } : {} };
 }
 var WRAPPERS, ASSIGNMENT, MAX_WRAPPERS;
 var init_command_name = __esm({
@@ -30533,6 +30545,7 @@ function buildModel(parsed, options = {}) {
         }
       }
       if (program === "eval" && resolved2.args.some((a2) => a2.value === void 0)) unknown ??= "`eval` runs code that is not known before the command runs.";
+      if (resolved2?.changesDirectory === "root") unknown ??= `\`${resolved2.wrappers.join(" ")}\` runs \`${program}\` under another root directory, where its program and the files it names are not the ones shellward sees.`;
       const shell = program === "busybox" || program === "toybox" ? commandBasename(resolved2.args[0]?.value ?? "") : program;
       if (SHELLS2.has(shell) && !visibleCode) {
         const args2 = program === shell ? resolved2.args : resolved2.args.slice(1);
@@ -30564,7 +30577,7 @@ function buildModel(parsed, options = {}) {
     });
   }
   const cwds = workingDirectories(parsed, commands, options);
-  const out2 = commands.map((c3, k) => ({ ...c3, cwd: cwds[k] }));
+  const out2 = commands.map((c3, k) => ({ ...c3, cwd: c3.wrappers.length > 0 && resolveCommand(c3.instances[0])?.changesDirectory ? void 0 : cwds[k] }));
   gaps.sort((a2, b) => a2.span.start - b.span.start);
   return { text, commands: out2, gaps, environmentReads };
 }
@@ -33257,7 +33270,7 @@ var init_hidden_commands = __esm({
         title: "Commands the parse does not show",
         category: "parse",
         // In a script most of these are parser disagreements in ordinary code (a backquote inside
-        // `${…}`, a word the parser splits in two): a note there, a warning on an agent's command.
+        // `${…}`, text after a here-document delimiter): a note there, a warning on an agent's command.
         severity: { agent: "warning", script: "note" },
         docs: {
           rationale: "Every other check works on the commands the parser finds. Where bash reads the text differently, the commands bash runs are not the ones checked. bash ends a here-document delimiter word at the first unquoted metacharacter, so in `cat <<X;` the delimiter is `X` while tree-sitter-bash takes `X;`: the lines after the first line `X` run as commands. In a here-document with an unquoted delimiter bash removes each backslash-newline pair before it compares a line with the delimiter, so a body line `\\` followed by `X` ends the document. An element assigned to `BASH_CMDS` (bash's command hash table) or `BASH_ALIASES` works like `hash -p` or `alias`: `BASH_CMDS[ls]=/bin/rm; ls x` removes `x`. Bash manual: https://www.gnu.org/software/bash/manual/bash.html#Here-Documents and https://www.gnu.org/software/bash/manual/bash.html#Bash-Variables.",

@@ -680,6 +680,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
         if (program === 'hash') for (const a of resolved!.args) if (a.value?.startsWith('/')) candidates.push(commandBasename(a.value));
       }
       if (program === 'eval' && resolved!.args.some((a) => a.value === undefined)) unknown ??= '`eval` runs code that is not known before the command runs.';
+      if (resolved?.changesDirectory === 'root') unknown ??= `\`${resolved.wrappers.join(' ')}\` runs \`${program}\` under another root directory, where its program and the files it names are not the ones shellward sees.`;
       const shell = program === 'busybox' || program === 'toybox' ? commandBasename(resolved!.args[0]?.value ?? '') : program;
       if (SHELLS.has(shell) && !visibleCode) {
         const args = program === shell ? resolved!.args : resolved!.args.slice(1);
@@ -711,7 +712,9 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     });
   }
   const cwds = workingDirectories(parsed, commands, options);
-  const out = commands.map((c, k) => ({ ...c, cwd: cwds[k] }));
+  // A wrapper that moves its command to another directory or root (`env -C /etc cat f`, `chroot /
+  // cat f`) leaves that command's working directory unknown: its paths are never judged inside.
+  const out = commands.map((c, k) => ({ ...c, cwd: c.wrappers.length > 0 && resolveCommand(c.instances[0]!)?.changesDirectory ? undefined : cwds[k] }));
   gaps.sort((a, b) => a.span.start - b.span.start);
   return { text, commands: out, gaps, environmentReads };
 }

@@ -41,6 +41,12 @@ export interface WrapperSpec {
   readonly codeOperand?: number;
   /** Output options whose value, when it starts with `|` or `!`, is a shell command (strace -o '|cmd'). */
   readonly pipeOptions?: readonly string[];
+  /** Options that run the command in another working directory (`env -C DIR`, `sudo -D DIR`, `unshare -w DIR`). */
+  readonly chdirOptions?: readonly string[];
+  /** Options that run the command under another root directory (`sudo -R DIR`, `unshare -R DIR`). */
+  readonly rootOptions?: readonly string[];
+  /** The wrapper always runs its command under another root directory (`chroot NEWROOT CMD`). */
+  readonly changesRoot?: boolean;
 }
 
 const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map(Object.entries(table.wrappers as Record<string, WrapperSpec>));
@@ -55,6 +61,13 @@ export interface ResolvedCommand {
   readonly args: readonly Word[];
   /** Wrappers stripped, outermost first, e.g. `['sudo', 'env']`. */
   readonly wrappers: readonly string[];
+  /**
+   * A stripped wrapper runs the program in another working directory (`directory`: `env -C /etc
+   * cat f`, whose relative paths are not relative to the command's working directory) or under
+   * another root (`root`: `chroot /x cat /f` reads `/x/f`, and runs `/x`'s programs). The
+   * strongest change of the chain; absent when none.
+   */
+  readonly changesDirectory?: 'directory' | 'root';
 }
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const MAX_WRAPPERS = 16;
@@ -261,6 +274,21 @@ export function wrapperSpec(name: string): WrapperSpec | undefined {
 }
 
 /**
+ * Whether option word `w` of a wrapper is one of `options` (a directory or root change): the
+ * option itself, `--long=DIR`, or a short option attached (`-C/etc`) or in a cluster (`-iC`).
+ * A word that is not static counts (it may spell one). Errs towards `true`, which only makes
+ * the command's working directory unknown.
+ */
+function changesDirectoryOption(w: Word, options: readonly string[]): boolean {
+  const v = w.value;
+  if (v === undefined) return w.raw.startsWith('-') || w.raw.startsWith('$');
+  if (!v.startsWith('-') || v === '-' || v === '--') return false;
+  return options.some((o) =>
+    o.startsWith('--') ? v === o || v.startsWith(`${o}=`) : !v.startsWith('--') && v.slice(1).includes(o.slice(1)),
+  );
+}
+
+/**
  * Resolves the program a simple command runs. Returns `undefined` when the command has no
  * name or its name is not static (`$CMD args`). Never throws; at most 16 nested wrappers are
  * stripped.
@@ -269,16 +297,20 @@ export function resolveCommand(cmd: SimpleCommand): ResolvedCommand | undefined 
   if (!cmd.name || cmd.name.value === undefined) return undefined;
   let words: readonly Word[] = [cmd.name, ...cmd.args];
   const wrappers: string[] = [];
+  let moved: 'directory' | 'root' | undefined;
   for (let depth = 0; depth < MAX_WRAPPERS; depth++) {
     const first = words[0]!;
     if (first.value === undefined) return undefined;
     const name = commandBasename(first.value);
     const spec = WRAPPERS.get(name);
     const start = spec ? wrapperCommandStart(words, spec) : undefined;
-    if (start === undefined) return { name, nameWord: first, args: words.slice(1), wrappers };
+    if (start === undefined) return { name, nameWord: first, args: words.slice(1), wrappers, ...(moved ? { changesDirectory: moved } : {}) };
     wrappers.push(name);
+    const options = words.slice(1, start);
+    if (spec!.changesRoot || (spec!.rootOptions !== undefined && options.some((w) => changesDirectoryOption(w, spec!.rootOptions!)))) moved = 'root';
+    else if (moved === undefined && spec!.chdirOptions !== undefined && options.some((w) => changesDirectoryOption(w, spec!.chdirOptions!))) moved = 'directory';
     words = words.slice(start);
   }
   const first = words[0]!;
-  return { name: commandBasename(first.value ?? ''), nameWord: first, args: words.slice(1), wrappers };
+  return { name: commandBasename(first.value ?? ''), nameWord: first, args: words.slice(1), wrappers, ...(moved ? { changesDirectory: moved } : {}) };
 }
