@@ -30414,6 +30414,7 @@ function buildModel(parsed, options = {}) {
   const ifsUnknown = /\bIFS\b/.test(text);
   const inBackground = (c3) => (parsed.background ?? []).some((s) => s.start <= c3.span.start && c3.span.end <= s.end);
   const commands = [];
+  const moved = /* @__PURE__ */ new Set();
   for (let k = 0; k < all.length; k++) {
     const cmd = all[k];
     const { places, capped, loops } = placesOf(cmd.place?.chain, cmd, inBackground(cmd));
@@ -30473,6 +30474,7 @@ function buildModel(parsed, options = {}) {
       ...r.heredoc ? { data: r.heredoc.quoted } : {}
     }));
     const resolved2 = resolveCommand(first);
+    if (resolved2?.changesDirectory) moved.add(commands.length);
     const candidates = [];
     const nameWord = resolved2?.nameWord ?? first.name;
     let nameGlob;
@@ -30577,7 +30579,7 @@ function buildModel(parsed, options = {}) {
     });
   }
   const cwds = workingDirectories(parsed, commands, options);
-  const out2 = commands.map((c3, k) => ({ ...c3, cwd: c3.wrappers.length > 0 && resolveCommand(c3.instances[0])?.changesDirectory ? void 0 : cwds[k] }));
+  const out2 = commands.map((c3, k) => ({ ...c3, cwd: moved.has(k) ? void 0 : cwds[k] }));
   gaps.sort((a2, b) => a2.span.start - b.span.start);
   return { text, commands: out2, gaps, environmentReads };
 }

@@ -548,6 +548,8 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
   const inBackground = (c: SimpleCommand): boolean => (parsed.background ?? []).some((s) => s.start <= c.span.start && c.span.end <= s.end);
 
   const commands: ModelCommand[] = [];
+  /** Indexes (into `commands`) of the commands a wrapper moves to another directory or root. */
+  const moved = new Set<number>();
   for (let k = 0; k < all.length; k++) {
     const cmd = all[k]!;
     const { places, capped, loops } = placesOf(cmd.place?.chain, cmd, inBackground(cmd));
@@ -609,6 +611,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
       ...(r.heredoc ? { data: r.heredoc.quoted } : {}),
     }));
     const resolved = resolveCommand(first);
+    if (resolved?.changesDirectory) moved.add(commands.length);
     const candidates: string[] = [];
     // A glob as the program word (`/bin/[r]m x`, `/usr/bin/r? x`): bash expands it to a path
     // before it looks the program up, so which program runs depends on the file system.
@@ -714,7 +717,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
   const cwds = workingDirectories(parsed, commands, options);
   // A wrapper that moves its command to another directory or root (`env -C /etc cat f`, `chroot /
   // cat f`) leaves that command's working directory unknown: its paths are never judged inside.
-  const out = commands.map((c, k) => ({ ...c, cwd: c.wrappers.length > 0 && resolveCommand(c.instances[0]!)?.changesDirectory ? undefined : cwds[k] }));
+  const out = commands.map((c, k) => ({ ...c, cwd: moved.has(k) ? undefined : cwds[k] }));
   gaps.sort((a, b) => a.span.start - b.span.start);
   return { text, commands: out, gaps, environmentReads };
 }
