@@ -27389,7 +27389,7 @@ var init_protected_paths = __esm({
   "rules/protected-paths.json"() {
     protected_paths_default = {
       $schema: "./schema/protected-paths.schema.json",
-      description: "Paths a command may never write without asking, even in acceptEdits mode. Claude Code's own list (its auto-edit safety check, https://docs.anthropic.com/en/docs/claude-code/iam#permission-modes): directories whose contents configure tools that run code (a path with one of these as a segment), and dotfiles read by shells and tools (matched by base name). shellward adds its own policy files (a rewritten policy would be loaded by the next run: `filePrefixes` shellward.config.* and .shellwardrc*, and package.json, whose `shellward` key is a config and whose scripts run later) and files that make tools run code later: git hooks and attributes (textconv, filters), husky hooks, CI workflows, direnv's .envrc, .npmrc (script-shell, node-options), Makefiles and the pre-commit framework's config; and other agents' and editors' project settings that name commands they run or hooks (shellward's own Gemini CLI and Codex hooks live in .gemini/settings.json and .codex/hooks.json, https://github.com/google-gemini/gemini-cli/blob/main/docs/get-started/configuration.md; MCP server commands in .cursor/, .windsurf/, .amazonq/, .roo/, .continue/, .zed/ and opencode.json; a dev container's postCreateCommand, https://containers.dev/implementors/json_reference/; aider's lint-cmd and test-cmd in .aider.conf.yml). Names are compared in lower case.",
+      description: "Paths a command may never write without asking, even in acceptEdits mode. Claude Code's own list (its auto-edit safety check, https://docs.anthropic.com/en/docs/claude-code/iam#permission-modes): directories whose contents configure tools that run code (a path with one of these as a segment), and dotfiles read by shells and tools (matched by base name). shellward adds its own policy files (a rewritten policy would be loaded by the next run: `filePrefixes` shellward.config.* and .shellwardrc*, and package.json, whose `shellward` key is a config and whose scripts run later) and files that make tools run code later: git hooks and attributes (textconv, filters), husky hooks, CI workflows, direnv's .envrc, .npmrc (script-shell, node-options), Makefiles and the pre-commit framework's config; and other agents' and editors' project settings that name commands they run or hooks (shellward's own Gemini CLI and Codex hooks live in .gemini/settings.json and .codex/hooks.json, https://github.com/google-gemini/gemini-cli/blob/main/docs/get-started/configuration.md; MCP server commands in .cursor/, .windsurf/, .amazonq/, .roo/, .continue/, .zed/ and opencode.json; a dev container's postCreateCommand, https://containers.dev/implementors/json_reference/; aider's lint-cmd and test-cmd in .aider.conf.yml); build and version-control configs that name programs the tool runs (cargo's .cargo/config.toml `build.rustc-wrapper` and `target.*.runner`, https://doc.rust-lang.org/cargo/reference/config.html; Mercurial's `[hooks]` in .hg/hgrc, https://www.mercurial-scm.org/doc/hgrc.5.html, and Sapling's .sl/; Jujutsu's repository config in .jj/, whose `ui.pager` and `ui.diff-editor` are programs); other task runners' recipe files, like the Makefile (just's justfile, https://just.systems/man/en/; Task's Taskfile.yml, https://taskfile.dev/usage/; mise's mise.toml tasks and hooks, https://mise.jdx.dev/configuration.html); and other CI systems' pipeline files, like .github/workflows (.gitlab-ci.yml and .gitlab/, .circleci/, .buildkite/, .travis.yml, .cirrus.yml, bitbucket-pipelines.yml, azure-pipelines.yml, Jenkinsfile). Names are compared in lower case.",
       directories: [
         ".git",
         ".claude",
@@ -27405,7 +27405,14 @@ var init_protected_paths = __esm({
         ".continue",
         ".amazonq",
         ".roo",
-        ".devcontainer"
+        ".devcontainer",
+        ".cargo",
+        ".hg",
+        ".jj",
+        ".sl",
+        ".circleci",
+        ".buildkite",
+        ".gitlab"
       ],
       files: [
         ".gitconfig",
@@ -27432,7 +27439,21 @@ var init_protected_paths = __esm({
         ".devcontainer.json",
         "opencode.json",
         "opencode.jsonc",
-        ".aider.conf.yml"
+        ".aider.conf.yml",
+        ".gitlab-ci.yml",
+        ".travis.yml",
+        ".cirrus.yml",
+        "bitbucket-pipelines.yml",
+        "azure-pipelines.yml",
+        "jenkinsfile",
+        "justfile",
+        ".justfile",
+        "taskfile.yml",
+        "taskfile.yaml",
+        "taskfile.dist.yml",
+        "taskfile.dist.yaml",
+        "mise.toml",
+        ".mise.toml"
       ],
       filePrefixes: [
         "shellward.config.",
@@ -40215,8 +40236,8 @@ function mergeSources(config, sources, root) {
   const policies = [];
   for (const s of sources) {
     try {
-      policies.push(policyFrom(s.permissions, s.file));
-      if (s.additionalDirectories) {
+      policies.push(policyFrom(s.restrictOnly ? { ...s.permissions, allow: [], additionalDirectories: [] } : s.permissions, s.file));
+      if (s.additionalDirectories && !s.restrictOnly) {
         policies.push({
           allow: [],
           ask: [],
@@ -40231,7 +40252,7 @@ function mergeSources(config, sources, root) {
       throw err2;
     }
   }
-  const permissionMode = sources.map((s) => modelledMode(s.defaultMode)).find((m) => m !== void 0);
+  const permissionMode = sources.map((s) => s.restrictOnly ? void 0 : modelledMode(s.defaultMode)).find((m) => m !== void 0);
   return { config, sources, policy: mergePolicies(...policies), severity: config.rules ?? {}, root, ...permissionMode ? { permissionMode } : {} };
 }
 function globMatcher(globs) {
@@ -68360,29 +68381,31 @@ async function entryExists(path6) {
     return false;
   }
 }
-async function projectAnchor(cwd) {
-  for (let dir = cwd; ; ) {
-    if (await exists(join2(dir, ".git")) || await exists(join2(dir, "package.json"))) return dir;
-    const up = dirname(dir);
-    if (up === dir) return void 0;
-    dir = up;
-  }
-}
-async function projectRoot(cwd) {
+async function projectTop(cwd) {
   const home = homedir();
-  const stop2 = await projectAnchor(cwd) ?? cwd;
+  const underHome = cwd.startsWith(home.endsWith(sep) ? home : home + sep);
+  let git3;
+  let pkg;
   for (let dir = cwd; ; ) {
-    if (dir !== home && await exists(join2(dir, ".claude"))) return dir;
     const up = dirname(dir);
-    if (dir === stop2 || up === dir) break;
+    if (up === dir || underHome && dir === home) break;
+    if (await exists(join2(dir, ".git"))) git3 = dir;
+    else if (await exists(join2(dir, "package.json"))) pkg = dir;
     dir = up;
   }
-  return stop2;
+  return git3 ?? pkg ?? cwd;
+}
+function searchPath(cwd, top) {
+  const rel = relative(top, cwd);
+  if (rel.startsWith("..") || rel.startsWith(sep)) return [top];
+  const dirs = [];
+  for (let dir = cwd; dir !== top; dir = dirname(dir)) dirs.push(dir);
+  dirs.push(top);
+  return dirs;
 }
 var JS_CONFIG = /\.(?:js|mjs|cjs|ts)$/;
-async function searchConfig(cwd) {
-  const stop2 = await projectAnchor(cwd) ?? cwd;
-  for (let dir = cwd; ; ) {
+async function searchConfig(dirs, cwd) {
+  for (const dir of dirs) {
     const found = [];
     for (const name2 of SEARCH_PLACES) {
       const path6 = join2(dir, name2);
@@ -68397,10 +68420,8 @@ async function searchConfig(cwd) {
       throw new ConfigError(display(found[1], cwd), `and ${display(found[0], cwd)} both configure shellward in one directory; keep one of them (neither is used over the other silently)`);
     }
     if (found.length === 1) return found[0];
-    const up = dirname(dir);
-    if (dir === stop2 || up === dir) return void 0;
-    dir = up;
   }
+  return void 0;
 }
 async function readConfig(path6, shown, explicit) {
   const base = basename(path6);
@@ -68430,11 +68451,14 @@ async function readConfig(path6, shown, explicit) {
 }
 async function loadConfig(options) {
   const cwd = resolve(options.cwd);
-  const path6 = options.configFile !== void 0 ? resolve(cwd, options.configFile) : await searchConfig(cwd);
-  const found = path6 === void 0 ? null : { filepath: path6, config: await readConfig(path6, display(path6, cwd), options.configFile !== void 0) };
+  const top = options.projectDir?.startsWith("/") ? resolve(options.projectDir) : await projectTop(cwd);
+  const dirs = searchPath(cwd, top);
+  const explicit = options.configFile !== void 0;
+  const path6 = explicit ? resolve(cwd, options.configFile) : await searchConfig(dirs, cwd);
+  const found = path6 === void 0 ? null : { filepath: path6, config: await readConfig(path6, display(path6, cwd), explicit) };
   const sources = [];
   let config = {};
-  let root = await projectRoot(cwd);
+  let root = top;
   let packs;
   if (found) {
     const file = display(found.filepath, cwd);
@@ -68452,19 +68476,25 @@ async function loadConfig(options) {
       json,
       ...isPackage ? { jsonRoot: ["shellward"] } : {},
       permissions: config.permissions ?? {},
-      ...config.additionalDirectories ? { additionalDirectories: config.additionalDirectories } : {}
+      ...config.additionalDirectories ? { additionalDirectories: config.additionalDirectories } : {},
+      ...!explicit && root !== top ? { restrictOnly: true } : {}
     });
   }
   const useSettings = options.claudeSettings ?? config.claudeSettings ?? true;
   if (useSettings) {
-    for (const [name2, kind] of [["settings.local.json", "claude-settings-local"], ["settings.json", "claude-settings"]]) {
-      const path7 = join2(root, ".claude", name2);
-      const text = await readOptional(path7, display(path7, cwd));
-      if (text === void 0) continue;
-      const file = display(path7, cwd);
-      const value = parseConfigJson(text, file);
-      const defaultMode = claudeSettingsDefaultMode(value);
-      sources.push({ file, kind, text, json: true, permissions: claudeSettingsPermissions(value, file), ...defaultMode !== void 0 ? { defaultMode } : {} });
+    const home = homedir();
+    const full = [top, ...explicit && found && !dirs.includes(dirname(found.filepath)) ? [dirname(found.filepath)] : []];
+    for (const dir of [.../* @__PURE__ */ new Set([...full, ...dirs])]) {
+      if (dir === home) continue;
+      for (const [name2, kind] of [["settings.local.json", "claude-settings-local"], ["settings.json", "claude-settings"]]) {
+        const path7 = join2(dir, ".claude", name2);
+        const text = await readOptional(path7, display(path7, cwd));
+        if (text === void 0) continue;
+        const file = display(path7, cwd);
+        const value = parseConfigJson(text, file);
+        const defaultMode = claudeSettingsDefaultMode(value);
+        sources.push({ file, kind, text, json: true, permissions: claudeSettingsPermissions(value, file), ...defaultMode !== void 0 ? { defaultMode } : {}, ...!full.includes(dir) ? { restrictOnly: true } : {} });
+      }
     }
   }
   const merged = mergeSources(config, sources, root);

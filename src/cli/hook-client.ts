@@ -9,7 +9,7 @@
  * `lstat` calls.
  */
 import { setPrereadInput } from './hook-input.js';
-import { socketPath, socketUnsafeBecause, type ServeRequest, type ServeResponse } from './hook-socket.js';
+import { agentProjectDir, socketPath, socketUnsafeBecause, type ServeRequest, type ServeResponse } from './hook-socket.js';
 
 /** How long the client waits for the server's answer beyond the hook's own `--timeout`, in ms. */
 const MARGIN_MS = 1000;
@@ -82,7 +82,8 @@ export async function hookViaServer(args: readonly string[]): Promise<number | u
   if (socketUnsafeBecause(path) !== undefined) return undefined;
   const [input, { VERSION }] = await Promise.all([readStdin(), import('./version.js')]);
   setPrereadInput(input);
-  const response = await ask(path, { version: VERSION, args, cwd: process.cwd(), input }, timeoutFrom(args) + MARGIN_MS);
+  const projectDir = agentProjectDir();
+  const response = await ask(path, { version: VERSION, args, cwd: process.cwd(), ...(projectDir !== undefined ? { projectDir } : {}), input }, timeoutFrom(args) + MARGIN_MS);
   if (!response || 'refused' in response) return undefined;
   const write = (stream: NodeJS.WriteStream, text: string): Promise<void> => new Promise((ok) => (text === '' ? ok() : stream.write(text, () => ok())));
   await write(process.stdout, response.stdout);

@@ -24,6 +24,7 @@ import { addConfigOptions, linterOptions, type ConfigCliOptions } from './config
 import { loadConfig } from '../config/load.js';
 import { EXIT } from './exit-codes.js';
 import { takePrereadInput } from './hook-input.js';
+import { agentProjectDir } from './hook-socket.js';
 import { flushOutput, readStdinText, writeOutput } from './std-io.js';
 
 /** Parsed options of `shellward hook`. */
@@ -65,17 +66,19 @@ export function timeoutMs(value: string | number): number | undefined {
 }
 
 /**
- * The verdict of one shell call: the policy around its working directory (`call.cwd` resolved
- * against `defaultCwd`), the event's permission mode, parsing bounded by `parseTimeoutMs`.
- * Throws on a configuration error (the message names the file).
+ * The verdict of one shell call run in `cwd`: the policy of the agent's `projectDir` when the
+ * agent named one (see `agentProjectDir`), else the policy around `cwd`; the event's permission
+ * mode; parsing bounded by `parseTimeoutMs`. Throws on a configuration error (the message names
+ * the file).
  */
-export async function judgeShellCall(call: ShellCall, opts: ConfigCliOptions, cwd: string, parseTimeoutMs: number): Promise<Verdict> {
+export async function judgeShellCall(call: ShellCall, opts: ConfigCliOptions, cwd: string, parseTimeoutMs: number, projectDir?: string): Promise<Verdict> {
   // Start loading the parser (the default one, which Linter.create uses too: initParser keeps
   // the first) before the configuration search: its wasm compiles off the main thread while the
   // search runs. A failure is reported by Linter.create below, which awaits the same promise.
   initParser().catch(() => {});
   const resolved = await loadConfig({
     cwd,
+    ...(projectDir !== undefined ? { projectDir } : {}),
     ...(opts.config !== undefined ? { configFile: resolve(opts.config) } : {}),
     ...(opts.claudeSettings === false ? { claudeSettings: false } : {}),
   });
@@ -86,17 +89,18 @@ export async function judgeShellCall(call: ShellCall, opts: ConfigCliOptions, cw
 
 /**
  * Answers the hook event `text` with `opts`; relative paths (`--config`, `--log`, an event
- * without `cwd`) are taken from `processCwd`. Writes the decision log when asked to. Resolves
+ * without `cwd`) are taken from `processCwd`; `projectDir` is the agent's project directory from
+ * the hook's environment, whose policy applies wherever the event's `cwd` is. Writes the decision log when asked to. Resolves
  * to the reply to write; never rejects (an error becomes an `ask`, a log that cannot be written a
  * line on the reply's stderr).
  */
-export async function answerHook(text: string, opts: HookCliOptions, processCwd: string): Promise<HookReply> {
+export async function answerHook(text: string, opts: HookCliOptions, processCwd: string, projectDir?: string): Promise<HookReply> {
   const limit = timeoutMs(opts.timeout) ?? DEFAULT_HOOK_TIMEOUT_MS;
   const absConfig = opts.config !== undefined ? { ...opts, config: resolve(processCwd, opts.config) } : opts;
   let judgedCwd: string | undefined;
   const work = answerHookInput(text, { ...(opts.agent ? { agent: opts.agent } : {}), mode: opts.mode, ...(opts.denyOn ? { denyOn: opts.denyOn } : {}), askFallback: opts.askAs }, (call) => {
     judgedCwd = requestCwd(call.cwd, processCwd);
-    return judgeShellCall(call, absConfig, judgedCwd, limit);
+    return judgeShellCall(call, absConfig, judgedCwd, limit, projectDir);
   });
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((done) => {
@@ -136,7 +140,7 @@ export async function runHookCommand(opts: HookCliOptions): Promise<number> {
   // Read and written without Node's stream objects where the descriptors allow it (std-io.ts):
   // the streams cost a hook process about as much time as its configuration search.
   const text = takePrereadInput() ?? (await readStdinText(MAX_EVENT_LENGTH + 1));
-  const reply = await answerHook(text, opts, process.cwd());
+  const reply = await answerHook(text, opts, process.cwd(), agentProjectDir());
   writeOutput(1, reply.stdout);
   writeOutput(2, reply.stderr);
   await flushOutput();

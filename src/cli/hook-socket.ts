@@ -58,8 +58,21 @@ export interface ServeRequest {
   readonly args: readonly string[];
   /** The client's working directory (absolute). */
   readonly cwd: string;
+  /** The agent's project directory from the client's environment ({@link agentProjectDir}), when set. */
+  readonly projectDir?: string;
   /** The hook event, as read from the client's stdin. */
   readonly input: string;
+}
+
+/**
+ * The project directory the agent session was started in, as the agent tells its hooks:
+ * `CLAUDE_PROJECT_DIR` (Claude Code, https://docs.anthropic.com/en/docs/claude-code/hooks),
+ * else `GEMINI_PROJECT_DIR` (Gemini CLI, https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/index.md);
+ * only an absolute path counts. `undefined` when neither is set (Codex CLI sets none).
+ */
+export function agentProjectDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const v of [env.CLAUDE_PROJECT_DIR, env.GEMINI_PROJECT_DIR]) if (v?.startsWith('/')) return v;
+  return undefined;
 }
 
 /** The server's answer: the reply to write, or a refusal (another version, a bad request). */

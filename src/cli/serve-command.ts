@@ -52,7 +52,7 @@ export async function respond(request: unknown): Promise<ServeResponse> {
   if (r.version !== VERSION) return { refused: `this server is shellward ${VERSION}, the client ${String(r.version)}` };
   const parsed = await parseHookArgs(r.args);
   if ('error' in parsed) return { stdout: '', stderr: parsed.error, exitCode: EXIT.ERROR };
-  return answerHook(r.input, parsed.opts, r.cwd);
+  return answerHook(r.input, parsed.opts, r.cwd, typeof r.projectDir === 'string' && r.projectDir.startsWith('/') ? r.projectDir : undefined);
 }
 
 function handle(socket: Socket): void {

@@ -117,6 +117,13 @@ export interface PolicySource {
   readonly additionalDirectories?: readonly string[];
   /** `permissions.defaultMode` of a Claude Code settings file, as written (e.g. `acceptEdits`). */
   readonly defaultMode?: string;
+  /**
+   * The source is below the project's top directory (a monorepo package's, a dependency's, a
+   * vendored repository's): only its deny and ask rules apply; its allow rules,
+   * `additionalDirectories` and `defaultMode` are ignored, so a directory inside the project can
+   * restrict the project's policy but never widen it.
+   */
+  readonly restrictOnly?: boolean;
 }
 
 /**
@@ -162,8 +169,8 @@ export function mergeSources(config: ShellwardConfig, sources: readonly PolicySo
   const policies: PermissionPolicy[] = [];
   for (const s of sources) {
     try {
-      policies.push(policyFrom(s.permissions, s.file));
-      if (s.additionalDirectories) {
+      policies.push(policyFrom(s.restrictOnly ? { ...s.permissions, allow: [], additionalDirectories: [] } : s.permissions, s.file));
+      if (s.additionalDirectories && !s.restrictOnly) {
         policies.push({
           allow: [],
           ask: [],
@@ -179,7 +186,7 @@ export function mergeSources(config: ShellwardConfig, sources: readonly PolicySo
     }
   }
   // The first source in merge order that sets a modelled mode wins (settings.local.json before settings.json).
-  const permissionMode = sources.map((s) => modelledMode(s.defaultMode)).find((m) => m !== undefined);
+  const permissionMode = sources.map((s) => (s.restrictOnly ? undefined : modelledMode(s.defaultMode))).find((m) => m !== undefined);
   return { config, sources, policy: mergePolicies(...policies), severity: config.rules ?? {}, root, ...(permissionMode ? { permissionMode } : {}) };
 }
 
@@ -211,7 +218,7 @@ export function formatResolvedConfig(r: ResolvedConfig): string {
   const lines: string[] = [];
   lines.push('Sources (merged in this order; a deny in any of them beats an allow in all of them):');
   if (r.sources.length === 0) lines.push('  (none)');
-  for (const s of r.sources) lines.push(`  ${s.file}  [${s.kind}]`);
+  for (const s of r.sources) lines.push(`  ${s.file}  [${s.kind}]${s.restrictOnly ? ' (below the project top: deny and ask rules only)' : ''}`);
   for (const b of ['deny', 'ask', 'allow'] as const) {
     lines.push('', `permissions.${b}:`);
     const rules = r.policy[b];
@@ -225,7 +232,7 @@ export function formatResolvedConfig(r: ResolvedConfig): string {
   if (r.policy.additionalDirectories.length === 0) lines.push('  (none)');
   for (const d of r.policy.additionalDirectories) lines.push(`  ${d.path}  ← ${d.origin.file} ${d.origin.path ?? ''}`);
   lines.push('', 'permission mode:');
-  const modeSource = r.sources.find((s) => modelledMode(s.defaultMode) !== undefined);
+  const modeSource = r.sources.find((s) => !s.restrictOnly && modelledMode(s.defaultMode) !== undefined);
   lines.push(modeSource ? `  ${r.permissionMode}  ← ${modeSource.file} permissions.defaultMode` : '  default');
   for (const s of r.sources) {
     if (s.defaultMode !== undefined && modelledMode(s.defaultMode) === undefined) lines.push(`  (${s.file} sets defaultMode ${JSON.stringify(s.defaultMode)}, which is not modelled: decisions assume default)`);

@@ -1,9 +1,9 @@
 /**
  * Finding and reading the configuration (the I/O edge of src/config/): the shellward config
  * (shellward.config.{json,yaml,yml,js,mjs,cjs}, .shellwardrc*, package.json#shellward; searched
- * from the working directory up to the project root, one per directory, JavaScript only when
- * named with `--config`) and Claude Code's project settings `.claude/settings.json` and
- * `.claude/settings.local.json` next to it. Every file is opened without blocking and must be a
+ * from the working directory up to the project's top directory, the nearest wins, JavaScript
+ * only when named with `--config`) and Claude Code's project settings `.claude/settings.json` and
+ * `.claude/settings.local.json` (at the top, and restricting only, below it). Every file is opened without blocking and must be a
  * regular file of at most 1 MiB; JSON with a key twice in one object is an error. YAML and
  * JavaScript are parsed by cosmiconfig's loaders. Everything else is pure (src/config/config.ts).
  */
@@ -23,6 +23,13 @@ export interface LoadOptions {
   readonly configFile?: string;
   /** Read `.claude/settings*.json` (default: the config's `claudeSettings`, else true). */
   readonly claudeSettings?: boolean;
+  /**
+   * The project directory the agent session was started in, when the agent says so (Claude
+   * Code's `CLAUDE_PROJECT_DIR`, Gemini CLI's `GEMINI_PROJECT_DIR` in a hook's environment); an
+   * absolute path. It is then the project's top directory (see {@link projectTop}), wherever
+   * `cwd` is: a command run after `cd /elsewhere` is judged by the project's policy.
+   */
+  readonly projectDir?: string;
 }
 
 /** Where the config is looked for in each directory, first match wins (architecture.md §6). */
@@ -150,49 +157,54 @@ async function entryExists(path: string): Promise<boolean> {
   }
 }
 
-/** The nearest of `cwd` and its ancestors with a `.git` or a `package.json`, or `undefined`. */
-async function projectAnchor(cwd: string): Promise<string | undefined> {
+/**
+ * The project's top directory around `cwd`: the outermost of `cwd` and its ancestors that holds a
+ * `.git` (a repository or worktree top), else the outermost that holds a `package.json`, else
+ * `cwd` itself. Only directories below the home directory count when `cwd` is inside it (the home
+ * directory is the user's, not a project), and never `/`. The outermost, not the nearest: a
+ * package of a monorepo, a dependency under `node_modules/` and a vendored repository are inside
+ * the project, and their own files must not replace its policy.
+ */
+async function projectTop(cwd: string): Promise<string> {
+  const home = homedir();
+  const underHome = cwd.startsWith(home.endsWith(sep) ? home : home + sep);
+  let git: string | undefined;
+  let pkg: string | undefined;
   for (let dir = cwd; ; ) {
-    if ((await exists(join(dir, '.git'))) || (await exists(join(dir, 'package.json')))) return dir;
     const up = dirname(dir);
-    if (up === dir) return undefined;
+    if (up === dir || (underHome && dir === home)) break;
+    if (await exists(join(dir, '.git'))) git = dir;
+    else if (await exists(join(dir, 'package.json'))) pkg = dir;
     dir = up;
   }
+  return git ?? pkg ?? cwd;
 }
 
 /**
- * The directory whose `.claude/` holds the project settings when no shellward config is found.
- * The project is the nearest of `cwd` and its ancestors with a `.git` or a `package.json`; its
- * settings are in the nearest `.claude` directory from `cwd` up to that root (a monorepo package
- * may have its own). Without such a root only `cwd` itself is considered, so a stray `.claude`
- * higher up (in `/tmp`, say) is never taken for the project's; and the home directory's
- * `.claude`, which holds the user's own settings, never counts.
+ * The directories from `cwd` up to `top`, nearest first (`top` last); just `[top]` when `cwd`
+ * is not inside `top` (a hook's command after `cd` out of the project).
  */
-async function projectRoot(cwd: string): Promise<string> {
-  const home = homedir();
-  const stop = (await projectAnchor(cwd)) ?? cwd;
-  for (let dir = cwd; ; ) {
-    if (dir !== home && (await exists(join(dir, '.claude')))) return dir;
-    const up = dirname(dir);
-    if (dir === stop || up === dir) break;
-    dir = up;
-  }
-  return stop;
+function searchPath(cwd: string, top: string): string[] {
+  const rel = relative(top, cwd);
+  if (rel.startsWith('..') || rel.startsWith(sep)) return [top];
+  const dirs: string[] = [];
+  for (let dir = cwd; dir !== top; dir = dirname(dir)) dirs.push(dir);
+  dirs.push(top);
+  return dirs;
 }
 
 /** Config file name endings that are JavaScript: loading one runs it. */
 const JS_CONFIG = /\.(?:js|mjs|cjs|ts)$/;
 
 /**
- * The config file of the search from `cwd` upwards: in each directory the names of
- * {@link SEARCH_PLACES} (`package.json` only with a `shellward` key); the search stops at the
- * project root (the nearest directory with a `.git` or a `package.json`; without one, `cwd`
- * only), so a config in a parent of the project is never used. Two config files in one directory
- * are an error naming both (no silent precedence). `undefined` when there is none.
+ * The config file of the search through `dirs` (nearest first, see {@link searchPath}): in each
+ * directory the names of {@link SEARCH_PLACES} (`package.json` only with a `shellward` key); the
+ * nearest wins. The search ends at the project's top, so a config in a parent of the project is
+ * never used. Two config files in one directory are an error naming both (no silent precedence).
+ * `undefined` when there is none.
  */
-async function searchConfig(cwd: string): Promise<string | undefined> {
-  const stop = (await projectAnchor(cwd)) ?? cwd;
-  for (let dir = cwd; ; ) {
+async function searchConfig(dirs: readonly string[], cwd: string): Promise<string | undefined> {
+  for (const dir of dirs) {
     const found: string[] = [];
     for (const name of SEARCH_PLACES) {
       const path = join(dir, name);
@@ -207,10 +219,8 @@ async function searchConfig(cwd: string): Promise<string | undefined> {
       throw new ConfigError(display(found[1]!, cwd), `and ${display(found[0]!, cwd)} both configure shellward in one directory; keep one of them (neither is used over the other silently)`);
     }
     if (found.length === 1) return found[0];
-    const up = dirname(dir);
-    if (dir === stop || up === dir) return undefined;
-    dir = up;
   }
+  return undefined;
 }
 
 /**
@@ -249,18 +259,31 @@ async function readConfig(path: string, shown: string, explicit: boolean): Promi
 }
 
 /**
- * Loads and merges the configuration. Root directory (where `.claude/` is read and `ignore`
- * globs are relative to): the config file's directory, else the project root around `cwd`. Throws {@link ConfigError} (file and key path in the message) for a config that
- * cannot be read or parsed, fails the schema, or holds a malformed permission rule; a missing
- * explicit `configFile` is an error too. Missing settings files are simply absent.
+ * Loads and merges the configuration. The project's top directory ({@link projectTop}, or the
+ * agent's `projectDir`) bounds the search; the config file is the nearest from `cwd` up to it (an
+ * explicit `configFile` instead: no search), and Claude Code's `.claude/settings.local.json` and
+ * `.claude/settings.json` are read at the top and in every directory between `cwd` and the top
+ * (never in the home directory: those are the user's own settings), and next to an explicit
+ * `configFile`. **Allow rules come only from the top** (and from an explicit `configFile` and the
+ * settings next to it): a source below it — a monorepo package's, a
+ * dependency's under `node_modules/`, a vendored repository's — adds its deny and ask rules but
+ * none of its allow rules, `additionalDirectories` or `defaultMode`, as Claude Code reads a
+ * session's project settings from the project directory alone. Root directory of the result
+ * (what `ignore` globs are relative to): the config file's directory, else the top. Throws
+ * {@link ConfigError} (file and key path in the message) for a config that cannot be read or
+ * parsed, fails the schema, or holds a malformed permission rule; a missing explicit
+ * `configFile` is an error too. Missing settings files are simply absent.
  */
 export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> {
   const cwd = resolve(options.cwd);
-  const path = options.configFile !== undefined ? resolve(cwd, options.configFile) : await searchConfig(cwd);
-  const found = path === undefined ? null : { filepath: path, config: await readConfig(path, display(path, cwd), options.configFile !== undefined) };
+  const top = options.projectDir?.startsWith('/') ? resolve(options.projectDir) : await projectTop(cwd);
+  const dirs = searchPath(cwd, top);
+  const explicit = options.configFile !== undefined;
+  const path = explicit ? resolve(cwd, options.configFile!) : await searchConfig(dirs, cwd);
+  const found = path === undefined ? null : { filepath: path, config: await readConfig(path, display(path, cwd), explicit) };
   const sources: PolicySource[] = [];
   let config: ShellwardConfig = {};
-  let root = await projectRoot(cwd);
+  let root = top;
   let packs: PackSet | undefined;
   if (found) {
     const file = display(found.filepath, cwd);
@@ -280,18 +303,26 @@ export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> 
       ...(isPackage ? { jsonRoot: ['shellward'] } : {}),
       permissions: config.permissions ?? {},
       ...(config.additionalDirectories ? { additionalDirectories: config.additionalDirectories } : {}),
+      ...(!explicit && root !== top ? { restrictOnly: true } : {}),
     });
   }
   const useSettings = options.claudeSettings ?? config.claudeSettings ?? true;
   if (useSettings) {
-    for (const [name, kind] of [['settings.local.json', 'claude-settings-local'], ['settings.json', 'claude-settings']] as const) {
-      const path = join(root, '.claude', name);
-      const text = await readOptional(path, display(path, cwd));
-      if (text === undefined) continue;
-      const file = display(path, cwd);
-      const value = parseConfigJson(text, file);
-      const defaultMode = claudeSettingsDefaultMode(value);
-      sources.push({ file, kind, text, json: true, permissions: claudeSettingsPermissions(value, file), ...(defaultMode !== undefined ? { defaultMode } : {}) });
+    const home = homedir();
+    // The top's settings first (the first modelled defaultMode of the merge order wins), then
+    // those of an explicit config's own directory (trusted: the user named it), then those below.
+    const full = [top, ...(explicit && found && !dirs.includes(dirname(found.filepath)) ? [dirname(found.filepath)] : [])];
+    for (const dir of [...new Set([...full, ...dirs])]) {
+      if (dir === home) continue;
+      for (const [name, kind] of [['settings.local.json', 'claude-settings-local'], ['settings.json', 'claude-settings']] as const) {
+        const path = join(dir, '.claude', name);
+        const text = await readOptional(path, display(path, cwd));
+        if (text === undefined) continue;
+        const file = display(path, cwd);
+        const value = parseConfigJson(text, file);
+        const defaultMode = claudeSettingsDefaultMode(value);
+        sources.push({ file, kind, text, json: true, permissions: claudeSettingsPermissions(value, file), ...(defaultMode !== undefined ? { defaultMode } : {}), ...(!full.includes(dir) ? { restrictOnly: true } : {}) });
+      }
     }
   }
   const merged = mergeSources(config, sources, root);

@@ -1,0 +1,26 @@
+/**
+ * Fifth attack review, the lead's share: project files that make a build tool, a version-control
+ * system, a task runner or a CI system run a program later are protected like the Makefile and
+ * `.github/` (never written without approval, in acceptEdits mode too, nor under allow-all beside
+ * a deny rule); reading them stays allowed.
+ */
+import { describe, expect, it } from 'vitest';
+import { bypassHarness } from './bypass-harness.js';
+
+const { check } = bypassHarness();
+
+describe('build, VCS, task-runner and CI configs that name programs are protected', () => {
+  const FILES = ['.cargo/config.toml', '.cargo/config', '.hg/hgrc', '.jj/repo/config.toml', '.sl/config', 'justfile', 'Justfile', '.justfile', 'Taskfile.yml', 'taskfile.yaml', 'mise.toml', '.mise.toml', '.gitlab-ci.yml', '.gitlab/ci/build.yml', '.circleci/config.yml', '.buildkite/pipeline.yml', '.travis.yml', '.cirrus.yml', 'bitbucket-pipelines.yml', 'azure-pipelines.yml', 'Jenkinsfile', 'sub/.cargo/config.toml'];
+  it.each(FILES)('writing %s is not auto-allowed', (file) => {
+    for (const command of [`cp a.txt ${file}`, `sed -i 's/a/b/' ${file}`, `mv a.txt ${file}`, `rm ${file}`]) {
+      expect(check(command, [], [], 'acceptEdits').decision, command).not.toBe('allow');
+      expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+    }
+  });
+  it('reading them, and writing ordinary files beside them, stays allowed', () => {
+    expect(check('cat .cargo/config.toml').decision).toBe('allow');
+    expect(check('cat justfile .gitlab-ci.yml').decision).toBe('allow');
+    expect(check('cp a.txt b.txt', [], [], 'acceptEdits').decision).toBe('allow');
+    expect(check('cp a.txt src/just.txt', [], [], 'acceptEdits').decision).toBe('allow');
+  });
+});
