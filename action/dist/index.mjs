@@ -27500,7 +27500,7 @@ var init_path_extractors = __esm({
         file: { operation: "read", kind: "filterOutFlags" },
         stat: { operation: "read", kind: "filterOutFlags" },
         diff: { operation: "read", kind: "filterOutFlags" },
-        awk: { operation: "read", kind: "filterOutFlags" },
+        awk: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/gawk/manual/html_node/Options.html", options: [], operands: ["none"], variants: [{ when: ["-f"], operands: [] }], note: "The first operand is the program text unless -f/--file (or -E/--exec) names a program file; the other operands are the files read (a `var=value` operand is an assignment, which cannot be checked as a path). The option arities are those of rules/option-effects.json, which judges -f, -l and the program's own reads and writes." },
         strings: { operation: "read", kind: "filterOutFlags" },
         hexdump: { operation: "read", kind: "filterOutFlags" },
         od: { operation: "read", kind: "filterOutFlags" },
@@ -27711,7 +27711,7 @@ var init_path_extractors = __esm({
         tar: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/tar/manual/html_node/All-Options.html", options: [], oldStyleFirst: true, recursiveWith: ["-c", "-r", "-u"], note: "Members to archive are read (recursively); members to extract name files in the directory (-C) extracted into. The option arities are those of rules/option-effects.json, which also judges -f, -C, -T and the rest." }
       },
       noPathOperands: ["[", "alias", "basename", "command", "date", "declare", "dirname", "echo", "exit", "export", "expr", "false", "getconf", "hash", "history", "hostname", "id", "jobs", "kill", "local", "nproc", "numfmt", "pgrep", "pkill", "printenv", "printf", "ps", "readonly", "return", "seq", "set", "shift", "shopt", "sleep", "test", "times", "tput", "trap", "true", "type", "typeset", "ulimit", "umask", "unalias", "uname", "unset", "wait", "which", "whoami"],
-      aliases: { bzip2: "gzip", gunzip: "gzip", bunzip2: "gzip", uncompress: "gzip", compress: "gzip", unxz: "xz", lzma: "xz", unlzma: "xz", unzstd: "zstd", bzcat: "zcat", xzcat: "zcat", lzcat: "zcat", zstdcat: "zcat", zless: "zcat", zmore: "zcat", gzcat: "zcat", b2sum: "cksum", sum: "cksum", unix2dos: "dos2unix", mac2unix: "dos2unix", unix2mac: "dos2unix", gpg2: "gpg", zipinfo: "unzip", ginstall: "install", gtar: "tar", bsdtar: "tar" },
+      aliases: { bzip2: "gzip", gunzip: "gzip", bunzip2: "gzip", uncompress: "gzip", compress: "gzip", unxz: "xz", lzma: "xz", unlzma: "xz", unzstd: "zstd", bzcat: "zcat", xzcat: "zcat", lzcat: "zcat", zstdcat: "zcat", zless: "zcat", zmore: "zcat", gzcat: "zcat", b2sum: "cksum", sum: "cksum", unix2dos: "dos2unix", mac2unix: "dos2unix", unix2mac: "dos2unix", gpg2: "gpg", zipinfo: "unzip", ginstall: "install", gtar: "tar", bsdtar: "tar", gawk: "awk", mawk: "awk", nawk: "awk" },
       gitSubcommands: {
         init: { operation: "create", kind: "getopt", extension: true, source: "https://git-scm.com/docs/git-init", options: [{ names: ["--template"], arity: "required" }, { names: ["--separate-git-dir"], arity: "required", path: "write" }, { names: ["-b", "--initial-branch"], arity: "required" }, { names: ["--object-format"], arity: "required" }, { names: ["--shared"], arity: "optional" }], operands: ["create"], rest: "none" },
         clone: { operation: "read", kind: "getopt", extension: true, source: "https://git-scm.com/docs/git-clone", options: [{ names: ["-u", "--upload-pack"], arity: "required" }, { names: ["-c", "--config"], arity: "required" }, { names: ["--template"], arity: "required" }, { names: ["--separate-git-dir"], arity: "required", path: "write" }, { names: ["-b", "--branch"], arity: "required" }, { names: ["-o", "--origin"], arity: "required" }, { names: ["--depth"], arity: "required" }, { names: ["--reference"], arity: "required", path: "read" }, { names: ["--reference-if-able"], arity: "required", path: "read" }, { names: ["--filter"], arity: "required" }, { names: ["--shallow-since"], arity: "required" }, { names: ["--shallow-exclude"], arity: "required" }, { names: ["-j", "--jobs"], arity: "required" }, { names: ["--bundle-uri"], arity: "required" }, { names: ["--server-option"], arity: "required" }, { names: ["--recurse-submodules"], arity: "optional" }], operands: ["read", "create"], rest: "none", urlOperands: true, note: "`git clone REPOSITORY [DIRECTORY]`: a local repository is read; a URL names no local path." },
@@ -31060,7 +31060,12 @@ function scriptHazards(s) {
         break;
       }
       case "r":
-      case "R":
+      case "R": {
+        const t = textToLineEnd(s, i3);
+        if (t.text !== "" && t.text !== "/dev/stdin") out2.push({ kind: "read", detail: t.text });
+        i3 = t.end;
+        break;
+      }
       case "a":
       case "i":
       case "c": {
@@ -31149,8 +31154,13 @@ function sedHazards(args2) {
   const gnu = gnuOptions(args2);
   if (gnu.sandbox) return [];
   return gnu.scripts.flatMap(
-    (s) => scriptHazards(s.text).map((h2) => ({ kind: h2.kind, word: s.word, detail: h2.detail.replaceAll(EXPANSION, "$…") }))
+    (s) => scriptHazards(s.text).flatMap((h2) => h2.kind === "read" ? [] : [{ kind: h2.kind, word: s.word, detail: h2.detail.replaceAll(EXPANSION, "$…") }])
   );
+}
+function sedReadFiles(args2) {
+  const gnu = gnuOptions(args2);
+  if (gnu.sandbox) return [];
+  return gnu.scripts.flatMap((s) => scriptHazards(s.text).flatMap((h2) => h2.kind === "read" ? [{ word: s.word, file: h2.detail.replaceAll(EXPANSION, "$…") }] : []));
 }
 var PRINT_FLAGS, SUBST_FLAGS, SUBST_WRITE_FLAGS, LONG_OPTIONS, LONG_WITH_VALUE, EXPANSION;
 var init_sed = __esm({
@@ -31444,7 +31454,8 @@ var init_option_effects = __esm({
             { names: ["-F", "--info-script", "--new-volume-script"], arity: "required", effect: "exec", target: "none" },
             { names: ["--rsh-command", "--rmt-command"], arity: "required", effect: "exec", target: "none" },
             { names: ["-C", "--directory"], arity: "required", effect: "read", writeWith: ["-x", "--extract", "--get"] },
-            { names: ["-T", "--files-from"], arity: "required", effect: "read" },
+            { names: ["-T", "--files-from"], arity: "required", effect: "read", also: [{ effect: "read", target: "none", note: "the names of the files archived come from that file, so they are not known" }] },
+            { names: ["--add-file"], arity: "required", effect: "read", note: "a file added to the archive" },
             { names: ["-X", "--exclude-from"], arity: "required", effect: "read" },
             { names: ["-g", "--listed-incremental"], arity: "required", effect: "write" },
             { names: ["--index-file"], arity: "required", effect: "write" },
@@ -31747,7 +31758,7 @@ var init_option_effects = __esm({
           operandPatterns: [
             { pattern: "\\bsystem\\s*\\(|\\|\\s*&?\\s*getline|\\|&|print[^;}]*\\|", effect: "exec", note: "runs a shell command" },
             { pattern: "printf?\\b[^;}]*>", effect: "write", note: "print > file writes a file" },
-            { pattern: "getline\\s*<|ENVIRON|PROCINFO", effect: "read" }
+            { pattern: "getline[^;{}\\n]*<|ENVIRON|PROCINFO", effect: "read", note: "getline < FILE and getline VAR < FILE read a file the program names; ENVIRON and PROCINFO read the environment" }
           ]
         },
         python: {
@@ -31804,7 +31815,8 @@ var init_option_effects = __esm({
           options: [
             { names: ["-e", "--rsh"], arity: "required", effect: "exec", target: "none" },
             { names: ["--rsync-path"], arity: "required", effect: "exec", target: "none" },
-            { names: ["--files-from", "--exclude-from", "--include-from", "--password-file"], arity: "required", effect: "read" },
+            { names: ["--files-from"], arity: "required", effect: "read", also: [{ effect: "read", target: "none", note: "the names of the files copied come from that file, so they are not known" }] },
+            { names: ["--exclude-from", "--include-from", "--password-file"], arity: "required", effect: "read" },
             { names: ["--log-file", "--write-batch", "--only-write-batch"], arity: "required", effect: "write" }
           ]
         },
@@ -36968,6 +36980,10 @@ function commandEffects(cmd, stdinArguments = false) {
       const argIndex = resolved2.args.indexOf(h2.word);
       if (h2.kind === "execute") effects.push({ kind: "exec", option: "e", argIndex: argIndex < 0 ? resolved2.args.length : argIndex, note: h2.detail === "" ? "the sed script runs the pattern space as a shell command" : `the sed script runs \`${h2.detail.slice(0, 40)}\`` });
       else effects.push({ kind: "write", option: "w", argIndex: argIndex < 0 ? resolved2.args.length : argIndex, ...h2.detail.includes("$…") ? {} : { value: h2.detail }, note: "the sed script writes the file" });
+    }
+    for (const r of sedReadFiles(resolved2.args)) {
+      const argIndex = resolved2.args.indexOf(r.word);
+      effects.push({ kind: "read", option: "r", argIndex: argIndex < 0 ? resolved2.args.length : argIndex, ...r.file.includes("$…") ? {} : { value: r.file }, note: "the sed script reads the file" });
     }
   }
   if (stdinArguments && resolved2.wrappers.includes("xargs") && !NO_FILE_OPERANDS.has(resolved2.name)) {

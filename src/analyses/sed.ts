@@ -516,7 +516,7 @@ function gnuOptions(args: readonly Word[]): GnuOptions {
 // A small GNU sed script reader, for the hazards.
 
 interface RawHazard {
-  readonly kind: 'write' | 'execute';
+  readonly kind: 'write' | 'execute' | 'read';
   readonly detail: string;
 }
 
@@ -559,7 +559,7 @@ function textToLineEnd(s: string, i: number): { text: string; end: number } {
   return { text: s.slice(i, end), end };
 }
 
-/** The write/execute commands and flags of a GNU sed script. Linear; stops at a syntax error. */
+/** The write/execute commands and flags, and the file-reading `r`/`R` commands, of a GNU sed script. Linear; stops at a syntax error. */
 function scriptHazards(s: string): RawHazard[] {
   const out: RawHazard[] = [];
   let i = 0;
@@ -600,7 +600,14 @@ function scriptHazards(s: string): RawHazard[] {
         break;
       }
       case 'r':
-      case 'R':
+      case 'R': {
+        // The file name is the rest of the line (https://www.gnu.org/software/sed/manual/sed.html#Other-Commands);
+        // `/dev/stdin` is standard input.
+        const t = textToLineEnd(s, i);
+        if (t.text !== '' && t.text !== '/dev/stdin') out.push({ kind: 'read', detail: t.text });
+        i = t.end;
+        break;
+      }
       case 'a':
       case 'i':
       case 'c': {
@@ -716,6 +723,20 @@ export function sedHazards(args: readonly Word[]): SedHazard[] {
   const gnu = gnuOptions(args);
   if (gnu.sandbox) return [];
   return gnu.scripts.flatMap((s) =>
-    scriptHazards(s.text).map((h) => ({ kind: h.kind, word: s.word, detail: h.detail.replaceAll(EXPANSION, '$…') })),
+    scriptHazards(s.text).flatMap((h) => (h.kind === 'read' ? [] : [{ kind: h.kind, word: s.word, detail: h.detail.replaceAll(EXPANSION, '$…') }])),
   );
+}
+
+/**
+ * The files a `sed` command's script reads with the `r` and `R` commands (GNU sed: the file name
+ * is the rest of the line; `/dev/stdin` is standard input and not listed): each with the argument
+ * word holding the script and the name as written (`$…` where the script has an expansion).
+ * Scripts are found as {@link sedHazards} finds them; `--sandbox` refuses these commands too
+ * (https://www.gnu.org/software/sed/manual/sed.html#Command_002dLine-Options), so none then.
+ * Linear in the input.
+ */
+export function sedReadFiles(args: readonly Word[]): { readonly word: Word; readonly file: string }[] {
+  const gnu = gnuOptions(args);
+  if (gnu.sandbox) return [];
+  return gnu.scripts.flatMap((s) => scriptHazards(s.text).flatMap((h) => (h.kind === 'read' ? [{ word: s.word, file: h.detail.replaceAll(EXPANSION, '$…') }] : [])));
 }

@@ -22,7 +22,7 @@ import { environmentEffects, optionEffects, optionsAWordMaySpell, type OptionEff
 import { abstractWord } from '../model/build.js';
 import { dashedSubcommand } from './option-match.js';
 import { protectedPath, validatePath, type PathContext } from '../analyses/paths.js';
-import { sedHazards } from '../analyses/sed.js';
+import { sedHazards, sedReadFiles } from '../analyses/sed.js';
 import { resolveCommand } from '../parse/command-name.js';
 import { classifyAssignment } from '../model/environment.js';
 import type { SimpleCommand } from '../parse/nodes.js';
@@ -77,6 +77,11 @@ export function commandEffects(cmd: SimpleCommand, stdinArguments = false): { re
       const argIndex = resolved.args.indexOf(h.word);
       if (h.kind === 'execute') effects.push({ kind: 'exec', option: 'e', argIndex: argIndex < 0 ? resolved.args.length : argIndex, note: h.detail === '' ? 'the sed script runs the pattern space as a shell command' : `the sed script runs \`${h.detail.slice(0, 40)}\`` });
       else effects.push({ kind: 'write', option: 'w', argIndex: argIndex < 0 ? resolved.args.length : argIndex, ...(h.detail.includes('$…') ? {} : { value: h.detail }), note: 'the sed script writes the file' });
+    }
+    // `r FILE` / `R FILE` read a file named in the script: a path fact like an operand's.
+    for (const r of sedReadFiles(resolved.args)) {
+      const argIndex = resolved.args.indexOf(r.word);
+      effects.push({ kind: 'read', option: 'r', argIndex: argIndex < 0 ? resolved.args.length : argIndex, ...(r.file.includes('$…') ? {} : { value: r.file }), note: 'the sed script reads the file' });
     }
   }
   if (stdinArguments && resolved.wrappers.includes('xargs') && !NO_FILE_OPERANDS.has(resolved.name)) {

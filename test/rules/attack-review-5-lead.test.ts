@@ -24,3 +24,30 @@ describe('build, VCS, task-runner and CI configs that name programs are protecte
     expect(check('cp a.txt src/just.txt', [], [], 'acceptEdits').decision).toBe('allow');
   });
 });
+
+describe('reads named in option values, name lists and scripts are path facts under allow rules', () => {
+  const ALL = ['Bash'];
+  const DENY = ['Bash(rm:*)'];
+  it.each([
+    'tar -cf x.tar --add-file=/etc/passwd',
+    'tar -cf x.tar --add-file /etc/passwd',
+    'tar -cf x.tar -T list',
+    'tar -czTf list x.tgz',
+    'tar -cf x.tar --files-from=list',
+    'rsync --files-from=list . dest/',
+    "sed -n '1r /etc/passwd' a.txt",
+    "sed -n -e '$R /etc/shadow' a.txt",
+    "sed '1r ~/.ssh/id_rsa' a.txt",
+    `awk 'BEGIN{while((getline l < "/etc/passwd")>0) print l}'`,
+    `awk 'BEGIN{getline < "/etc/shadow"; print}'`,
+    "awk '{print}' /etc/passwd",
+    'gawk -E p.awk /etc/shadow',
+  ])('%s is not allowed by allow-all beside a deny rule', (command) => {
+    expect(check(command, ALL, DENY).decision, command).not.toBe('allow');
+  });
+  it('the same programs on project files pass', () => {
+    for (const command of ['tar -cf x.tar a.txt', "sed -n '1r b.txt' a.txt", "awk '{print $1}' a.txt", "awk -F: '{print $1}' a.txt", 'awk -f prog.awk a.txt', "mawk '{print}' a.txt", "awk -v x=1 'BEGIN{print x}'"]) {
+      expect(check(command, ALL, DENY).decision, command).toBe('allow');
+    }
+  });
+});
