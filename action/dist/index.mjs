@@ -32509,6 +32509,28 @@ function extractGetopt(e, args2, name2) {
   });
   return out2;
 }
+function gitContentReads(sub, args2) {
+  if (!GIT_CONTENT_SHOWERS.has(sub)) return [];
+  const out2 = [];
+  const read = (w, path6) => {
+    if (path6 !== "") out2.push({ path: path6, static: true, operation: "read", source: "argument", command: `git ${sub}`, span: w.span, glob: false, extension: true });
+  };
+  const dash = args2.findIndex((w) => w.value === "--");
+  args2.forEach((w, i3) => {
+    const v = w.value;
+    if (v === void 0 || v.startsWith("-")) return;
+    if (dash !== -1 && i3 > dash) return read(w, v);
+    if (sub !== "show" && sub !== "cat-file") return;
+    const m = /^:(?:[0-3]:)?(.+)$/.exec(v) ?? (/^[^:/][^:]*:(?!\/\/)(.+)$/.exec(v) ?? void 0);
+    if (m) read(w, m[1]);
+  });
+  if ((sub === "blame" || sub === "annotate") && dash === -1) {
+    const operands = args2.filter((w) => w.value !== void 0 && !w.value.startsWith("-"));
+    const last = operands[operands.length - 1];
+    if (last) read(last, last.value);
+  }
+  return out2;
+}
 function tableCoverage(name2, args2) {
   if (NO_PATH_OPERANDS.has(name2)) return "covered";
   const e = extractorFor(name2);
@@ -32733,6 +32755,7 @@ function extractPaths(cmd) {
   if (resolved2 && grepAt !== void 0 && resolved2.args[grepAt]?.value === "grep" && gitGrepPathspecs(resolved2.args.slice(grepAt + 1)).length === 0) {
     out2.push({ ...defaultAccess(".", "read", "git", resolved2.nameWord), recursive: true, extension: true });
   }
+  if (resolved2 && grepAt !== void 0) append(out2, gitContentReads(resolved2.args[grepAt].value ?? "", resolved2.args.slice(grepAt + 1)));
   for (const r of cmd.redirects) {
     const a2 = redirectAccess(r);
     if (a2) out2.push(a2);
@@ -32906,7 +32929,7 @@ function unitPaths(parsed, ctx, options) {
   });
   return out2;
 }
-var TABLE, ALIASES3, GIT_SUBCOMMANDS, NO_PATH_OPERANDS, PATH_EXTRACTORS, EXTENSION_EXTRACTORS, EXTRACTORS, PATH_MAX2, MAX_BRACE_ALTERNATIVES, SEQ_NUMBERS, SEQ_LETTERS, FIND_ROOT_END, GIT_WORKTREE_WRITERS, HOME_VARIABLE, GIT_GREP_VALUED, GIT_GLOBAL_VALUED, OUTPUT_OPERATORS, EXEMPT_TARGET, PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PREFIXES, GLOB_CHARS, DEVICES, MAX_SYMLINK_HOPS, MAX_DOTDOT_WALK, DIRECTORIES;
+var TABLE, ALIASES3, GIT_SUBCOMMANDS, NO_PATH_OPERANDS, PATH_EXTRACTORS, EXTENSION_EXTRACTORS, EXTRACTORS, PATH_MAX2, MAX_BRACE_ALTERNATIVES, SEQ_NUMBERS, SEQ_LETTERS, FIND_ROOT_END, GIT_CONTENT_SHOWERS, GIT_WORKTREE_WRITERS, HOME_VARIABLE, GIT_GREP_VALUED, GIT_GLOBAL_VALUED, OUTPUT_OPERATORS, EXEMPT_TARGET, PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PREFIXES, GLOB_CHARS, DEVICES, MAX_SYMLINK_HOPS, MAX_DOTDOT_WALK, DIRECTORIES;
 var init_paths = __esm({
   "src/analyses/paths.ts"() {
     "use strict";
@@ -32931,7 +32954,8 @@ var init_paths = __esm({
     SEQ_NUMBERS = /^([-+]?\d{1,15})\.\.([-+]?\d{1,15})(?:\.\.([-+]?\d{1,15}))?$/;
     SEQ_LETTERS = /^([A-Za-z])\.\.([A-Za-z])(?:\.\.([-+]?\d{1,15}))?$/;
     FIND_ROOT_END = /* @__PURE__ */ new Set(["(", ")", "!", ","]);
-    GIT_WORKTREE_WRITERS = /* @__PURE__ */ new Set(["checkout", "restore", "mv", "rm", "checkout-index", "switch"]);
+    GIT_CONTENT_SHOWERS = /* @__PURE__ */ new Set(["show", "cat-file", "log", "whatchanged", "blame", "annotate", "diff-tree"]);
+    GIT_WORKTREE_WRITERS = /* @__PURE__ */ new Set(["checkout", "restore", "mv", "rm", "checkout-index", "switch", "clean", "stash"]);
     HOME_VARIABLE = /^["']?\$(?:HOME\b|\{HOME\})/;
     GIT_GREP_VALUED = /* @__PURE__ */ new Set(["-e", "-f", "-A", "-B", "-C", "-m", "--max-count", "--max-depth", "--threads", "--context", "--after-context", "--before-context"]);
     GIT_GLOBAL_VALUED = /* @__PURE__ */ new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"]);

@@ -779,12 +779,50 @@ function extractGetopt(e: GetoptRow, args: readonly Word[], name: string): PathA
   return out;
 }
 
+/** git subcommands that print the content of files their operands name (see {@link gitContentReads}). */
+const GIT_CONTENT_SHOWERS: ReadonlySet<string> = new Set(['show', 'cat-file', 'log', 'whatchanged', 'blame', 'annotate', 'diff-tree']);
+
 /**
- * git subcommands that write work-tree files named by their operands (`git checkout REV -- F`,
- * `git restore F`, `git mv A B`, `git rm F`, `git checkout-index F`): a protected file among the
+ * The files whose content `git SUB ARGS` prints, named outright (a shellward extension: facts for
+ * `Read(…)` rules and the path checks): the path of an object name `REV:PATH` or `:PATH`/`:N:PATH`
+ * (the index) in `git show`/`git cat-file` (https://git-scm.com/docs/gitrevisions, `<rev>:<path>`),
+ * the pathspecs after `--` of `log`, `show`, `blame` …, and the file of `git blame`/`git annotate`
+ * (its last operand). A `REV:PATH` path is relative to the repository's top, a `./`-path to the
+ * current directory; both are resolved from the current directory here (the same file when the
+ * command runs at the top). Content these commands print without naming a file (`git log -p`,
+ * `git show HEAD`) is not listed.
+ */
+function gitContentReads(sub: string, args: readonly Word[]): PathAccess[] {
+  if (!GIT_CONTENT_SHOWERS.has(sub)) return [];
+  const out: PathAccess[] = [];
+  const read = (w: Word, path: string): void => {
+    if (path !== '') out.push({ path, static: true, operation: 'read', source: 'argument', command: `git ${sub}`, span: w.span, glob: false, extension: true });
+  };
+  const dash = args.findIndex((w) => w.value === '--');
+  args.forEach((w, i) => {
+    const v = w.value;
+    if (v === undefined || v.startsWith('-')) return;
+    if (dash !== -1 && i > dash) return read(w, v);
+    if (sub !== 'show' && sub !== 'cat-file') return;
+    // `:PATH`, `:N:PATH` (index stage N), `REV:PATH`; not a URL-like `a://b`.
+    const m = /^:(?:[0-3]:)?(.+)$/.exec(v) ?? (/^[^:/][^:]*:(?!\/\/)(.+)$/.exec(v) ?? undefined);
+    if (m) read(w, m[1]!);
+  });
+  if ((sub === 'blame' || sub === 'annotate') && dash === -1) {
+    const operands = args.filter((w) => w.value !== undefined && !w.value.startsWith('-'));
+    const last = operands[operands.length - 1];
+    if (last) read(last, last.value!);
+  }
+  return out;
+}
+
+/**
+ * git subcommands that write or delete work-tree files named by their operands (`git checkout
+ * REV -- F`, `git restore F`, `git mv A B`, `git rm F`, `git checkout-index F`, `git clean -f F`
+ * deletes F when untracked, `git stash push -- F` reverts it): a protected file among the
  * operands is a write of it.
  */
-const GIT_WORKTREE_WRITERS: ReadonlySet<string> = new Set(['checkout', 'restore', 'mv', 'rm', 'checkout-index', 'switch']);
+const GIT_WORKTREE_WRITERS: ReadonlySet<string> = new Set(['checkout', 'restore', 'mv', 'rm', 'checkout-index', 'switch', 'clean', 'stash']);
 
 /**
  * How far the path rows cover the words of `name args` (see {@link unlistedPathAccesses}):
@@ -1118,6 +1156,7 @@ export function extractPaths(cmd: SimpleCommand): PathAccess[] {
   if (resolved && grepAt !== undefined && resolved.args[grepAt]?.value === 'grep' && gitGrepPathspecs(resolved.args.slice(grepAt + 1)).length === 0) {
     out.push({ ...defaultAccess('.', 'read', 'git', resolved.nameWord), recursive: true, extension: true });
   }
+  if (resolved && grepAt !== undefined) append(out, gitContentReads(resolved.args[grepAt]!.value ?? '', resolved.args.slice(grepAt + 1)));
   for (const r of cmd.redirects) {
     const a = redirectAccess(r);
     if (a) out.push(a);

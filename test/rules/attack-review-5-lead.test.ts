@@ -51,3 +51,22 @@ describe('reads named in option values, name lists and scripts are path facts un
     }
   });
 });
+
+describe("git subcommands that delete or revert the files their pathspec names keep protected files", () => {
+  it.each(['git clean -fX -- .claude/settings.local.json', 'git clean -f .claude/settings.json', 'git stash push -- .claude/settings.json', 'git stash push -u -- .claude/settings.local.json', 'git clean -fx -- shellward.config.json'])('%s is not allowed by allow-all beside a deny rule', (command) => {
+    expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).not.toBe('allow');
+  });
+  it('other pathspecs pass', () => {
+    for (const command of ['git clean -f -- build/', 'git stash push -- src/a.ts', 'git stash']) expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).toBe('allow');
+  });
+});
+
+describe("a Read() deny rule reaches git's copies of the file when the command names it", () => {
+  const READ_DENY = ['Read(./.env)'];
+  it.each(['git show :.env', 'git show :0:.env', 'git show HEAD:.env', 'git show HEAD~2:./.env', 'git cat-file -p HEAD:.env', 'git blame .env', 'git annotate .env', 'git log -p -- .env', 'git show HEAD -- .env'])('%s is denied', (command) => {
+    expect(check(command, [], READ_DENY).decision, command).toBe('deny');
+  });
+  it('other files and commands that name none stay allowed', () => {
+    for (const command of ['git show HEAD:src/a.ts', 'git log --oneline -5', 'git blame -L 1,5 src/a.ts', 'git show HEAD', 'git log -- src']) expect(check(command, [], READ_DENY).decision, command).toBe('allow');
+  });
+});
