@@ -62,7 +62,8 @@ function beforeCommand(c: number | undefined): boolean {
  * operator that makes more than {@link MAX_LEADING_HEREDOCS} of them standing first in a command,
  * or `undefined`. From the raw text, without knowing quotes, comments or here-document bodies: a
  * run of `<` other than a here-string's three counts once when what precedes it, past blanks and a
- * file-descriptor number, is the start of the text, a newline, `;`, `&`, `|`, `(` or a backquote.
+ * file-descriptor number, is the start of the text, a newline, `;`, `&`, `|`, `(` or a backquote
+ * (a number right after `(` or `|` is taken for an arithmetic shift, `$((1<<n))`, and not counted).
  * It over-counts (an operator in a quoted string counts too), which is sound: refused text is
  * reported as too complex and never judged better than `ask`. Linear in the length.
  */
@@ -76,8 +77,12 @@ export function leadingHeredocs(text: string): Span | undefined {
       // Back over a file-descriptor number, then blanks (never past the previous `<`, so linear).
       let k = i - 1;
       while (k >= 0 && text.charCodeAt(k) >= 0x30 && text.charCodeAt(k) <= 0x39) k--;
+      // A number right after `(` or `|` is an arithmetic shift (`$((1<<n))`, `$((f|1<<3))`), not an fd.
+      const number = k < i - 1;
+      const afterNumber = k < 0 ? undefined : text.charCodeAt(k);
       while (k >= 0 && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k--;
-      if (beforeCommand(k < 0 ? undefined : text.charCodeAt(k)) && ++count > MAX_LEADING_HEREDOCS) {
+      const shift = number && (afterNumber === 0x28 || afterNumber === 0x7c);
+      if (!shift && beforeCommand(k < 0 ? undefined : text.charCodeAt(k)) && ++count > MAX_LEADING_HEREDOCS) {
         const start = text.lastIndexOf('\n', i) + 1;
         const end = text.indexOf('\n', i);
         return { start, end: end === -1 ? text.length : end };

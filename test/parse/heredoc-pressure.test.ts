@@ -39,6 +39,8 @@ describe('leadingHeredocs', () => {
     // Not after a command word, and a here-string is no here-document.
     expect(leadingHeredocs(lines('cat <<a\nbody\na\n', 10 * MAX_LEADING_HEREDOCS))).toBeUndefined();
     expect(leadingHeredocs(lines('<<<x\n', 10 * MAX_LEADING_HEREDOCS))).toBeUndefined();
+    // Arithmetic shifts are not here-documents.
+    expect(leadingHeredocs(lines('echo $((1<<3)) $((f|1<<2)) $(( 1 << 4 ))\n', 10 * MAX_LEADING_HEREDOCS))).toBeUndefined();
   });
 
   it('is one of the shapes heredocPressure reports, after the crowded line', () => {
