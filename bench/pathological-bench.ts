@@ -43,6 +43,8 @@ const nest = (open: string, close: string, bytes: number, head = '', middle = ''
 export const SHAPES: readonly Shape[] = [
   { name: 'nested [[', build: (n) => repeatTo('[[ ', n) },
   { name: '<< without bodies', build: (n) => repeatTo('<<', n) },
+  // A here-document operator first in its command (no command word), one per line.
+  { name: '<<a per line', build: (n) => repeatTo('<<a\n', n) },
   { name: 'unclosed ${', build: (n) => repeatTo('${', n) },
   { name: 'many lines', build: (n) => repeatTo('echo "line" > /dev/null\n', n) },
   { name: 'heredocs', build: (n) => repeatTo("cat <<'EOF'\nsome text\nEOF\n", n) },

@@ -15,7 +15,7 @@ import { SEVERITY_RANK } from './core/types.js';
 import { withEmbedded } from './parse/embedded.js';
 import { isOversizedCommand, judgeCrowdedHeredocs, judgeDeepNesting, judgeOversized } from './oversized-command.js';
 import { deepNesting } from './parse/nesting-pressure.js';
-import { crowdedHeredocLine } from './parse/heredoc-pressure.js';
+import { heredocPressure } from './parse/heredoc-pressure.js';
 import { buildViews, type ParsedScript, type Statement } from './parse/nodes.js';
 import { decide, isGatingFinding, type DecisionContext, type GateFinding, type PermissionDecision, type PermissionMode } from './rules/decide.js';
 import { buildModel } from './model/build.js';
@@ -279,7 +279,7 @@ export class Linter {
       return { diagnostics: out, decision: () => judged.decision };
     }
     // Text the parser could not be stopped in is judged unparsed, like an oversized command.
-    const crowded = crowdedHeredocLine(unit.text);
+    const crowded = heredocPressure(unit.text);
     const nesting = crowded ? undefined : deepNesting(unit.text);
     if (crowded || nesting) {
       const judged = crowded ? judgeCrowdedHeredocs(unit.text, crowded, policy) : judgeDeepNesting(unit.text, nesting!, policy);
@@ -428,8 +428,8 @@ function stopMessage(stop: ParseStop, budget: number, length: number): string {
   if (stop.reason === 'stalled') {
     return `The parser's error recovery stopped making progress (${stop.offset} of ${length} characters read after ${Math.round(stop.spentMs)} ms of CPU time) and was stopped`;
   }
-  if (stop.reason === 'crowded-heredocs') return 'A line holds more here-document operators than the parser can be stopped in, so it was not parsed';
-  if (stop.reason === 'deep-nesting') return 'Substitutions or `[[` conditionals are nested deeper than the analysis is bounded for, so it was not parsed';
+  if (stop.reason === 'crowded-heredocs') return 'Here-document operators stand where the parser cannot be stopped in them (too many on a line, or first in too many commands), so it was not parsed';
+  if (stop.reason === 'deep-nesting') return 'Substitutions, `[[` conditionals or braces are nested deeper than the analysis is bounded for, so it was not parsed';
   return `Parsing used more than ${Math.round(budget)} ms of CPU time (the budget for ${length} characters) and was stopped`;
 }
 

@@ -7,8 +7,8 @@
 import { describeComplexity, LENGTH_CONSTRUCT, MAX_COMPLEXITY_LENGTH } from './parse/complexity.js';
 import { scanOversized } from './rules/oversized.js';
 import type { CommandUnit, Finding, Span } from './core/types.js';
-import { MAX_HEREDOCS_PER_LINE } from './parse/heredoc-pressure.js';
-import { MAX_OPEN_CONDITIONALS, MAX_SUBSTITUTION_DEPTH, type DeepNesting } from './parse/nesting-pressure.js';
+import { MAX_HEREDOCS_PER_LINE, MAX_LEADING_HEREDOCS, type HeredocPressure } from './parse/heredoc-pressure.js';
+import { MAX_BRACE_DEPTH, MAX_OPEN_CONDITIONALS, MAX_SUBSTITUTION_DEPTH, type DeepNesting } from './parse/nesting-pressure.js';
 import type { PermissionDecision } from './rules/decide.js';
 import type { PermissionPolicy } from './rules/policy.js';
 
@@ -39,14 +39,19 @@ export function judgeOversized(text: string, policy: PermissionPolicy): { findin
 export const CROWDED_HEREDOCS_CONSTRUCT = 'crowded-heredocs';
 
 /**
- * The findings and decision of a unit whose line `span` holds more than
- * {@link MAX_HEREDOCS_PER_LINE} here-document operators (see src/parse/heredoc-pressure.ts): not
- * parsed, one `parse-too-complex` finding on that line, and the decision of
- * {@link judgeOversized} (deny when a deny rule's program occurs in the text, else ask; never allow).
+ * The findings and decision of a unit refused for its here-document operators (see
+ * src/parse/heredoc-pressure.ts, `heredocPressure`): a line holds more than
+ * {@link MAX_HEREDOCS_PER_LINE} of them, or more than {@link MAX_LEADING_HEREDOCS} stand first in
+ * a command. Not parsed, one `parse-too-complex` finding on the line `pressure.span` names, and the
+ * decision of {@link judgeOversized} (deny when a deny rule's program occurs in the text, else ask;
+ * never allow).
  */
-export function judgeCrowdedHeredocs(text: string, span: Span, policy: PermissionPolicy): { findings: Finding[]; decision: PermissionDecision } {
-  const why = `A line holds more than ${MAX_HEREDOCS_PER_LINE} here-document operators (\`<<\`), more than the parser can be stopped in; the command is too complex to analyse.`;
-  return judgeUnparsed(text, policy, span, why, CROWDED_HEREDOCS_CONSTRUCT);
+export function judgeCrowdedHeredocs(text: string, pressure: HeredocPressure, policy: PermissionPolicy): { findings: Finding[]; decision: PermissionDecision } {
+  const why =
+    pressure.shape === 'crowded-line'
+      ? `A line holds more than ${MAX_HEREDOCS_PER_LINE} here-document operators (\`<<\`), more than the parser can be stopped in; the command is too complex to analyse.`
+      : `More than ${MAX_LEADING_HEREDOCS} here-document operators (\`<<\`) stand first in a command, with no command word before them, more than the parser can be stopped in; the command is too complex to analyse.`;
+  return judgeUnparsed(text, policy, pressure.span, why, CROWDED_HEREDOCS_CONSTRUCT);
 }
 
 /** Construct name of text refused for its nesting (`data.construct`). */
@@ -62,7 +67,9 @@ export function judgeDeepNesting(text: string, nesting: DeepNesting, policy: Per
   const why =
     nesting.construct === 'substitution'
       ? `Substitutions (\`$(\`, \`\${\`) are nested more than ${MAX_SUBSTITUTION_DEPTH} deep, more than the analysis is bounded for; the command is too complex to analyse.`
-      : `More than ${MAX_OPEN_CONDITIONALS} \`[[\` conditionals are open at once, more than the analysis is bounded for; the command is too complex to analyse.`;
+      : nesting.construct === 'conditional'
+        ? `More than ${MAX_OPEN_CONDITIONALS} \`[[\` conditionals are open at once, more than the analysis is bounded for; the command is too complex to analyse.`
+        : `Braces (\`{\`) are nested more than ${MAX_BRACE_DEPTH} deep, more than the analysis is bounded for; the command is too complex to analyse.`;
   return judgeUnparsed(text, policy, nesting.span, why, DEEP_NESTING_CONSTRUCT);
 }
 

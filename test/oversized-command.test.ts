@@ -116,4 +116,11 @@ describe('parse budget', () => {
     expect(parseTimed(parser, text, parseClockMs() + 600_000).stop?.reason).toBe('stalled');
     expect(parseWithin(parser, text, parseClockMs() + 600_000).stop?.reason).toBe('deep-nesting');
   });
+
+  it('nested brace lists are refused unparsed: ask, with a parse-too-complex reason naming braces', () => {
+    const v = verdictFor(`cat ${'{a,'.repeat(300)}${'}'.repeat(300)}`, {}, linter);
+    expect(v.decision).toBe('ask');
+    expect(v.reason).toMatch(/^parse-too-complex: Braces .* nested more than 200 deep/);
+    expect(run(`rm -rf ${'{a,'.repeat(300)}${'}'.repeat(300)}`, { deny: ['Bash(rm:*)'] }).decision).toBe('deny');
+  });
 });

@@ -184,11 +184,28 @@ export class UnitFacts {
           if (e.kind !== 'group' && e.kind !== 'subshell' && e.kind !== 'list-right') direct = false;
         }
       }
-      const bg = this.script?.background ?? [];
+      // Background jobs sorted by start: only those starting inside the function, up to the
+      // command, are looked at (a scan of all of them per function was quadratic in a script of
+      // many one-line functions with a job each).
+      const bg = [...(this.script?.background ?? [])].sort((a, b) => a.start - b.start);
+      const firstFrom = (at: number): number => {
+        let lo = 0;
+        let hi = bg.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (bg[mid]!.start < at) lo = mid + 1;
+          else hi = mid;
+        }
+        return lo;
+      };
+      const inJobWithin = (c: SimpleCommand, from: number): boolean => {
+        for (let i = firstFrom(from); i < bg.length && bg[i]!.start <= c.span.start; i++) if (c.span.end <= bg[i]!.end) return true;
+        return false;
+      };
       for (const [fn, entries] of bodies) {
         if (fn.name === undefined || !entries.every((x) => x.direct && x.cmd.name?.value === fn.name)) continue;
         const cmds = entries.map((x) => x.cmd);
-        const spawns = cmds.some((c) => c.pipeline !== undefined || bg.some((s) => s.start <= c.span.start && c.span.end <= s.end && fn.span.start <= s.start));
+        const spawns = cmds.some((c) => c.pipeline !== undefined || inJobWithin(c, fn.span.start));
         if (spawns) this.bombs.add(cmds[0]!);
       }
     }

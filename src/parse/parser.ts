@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
-import { crowdedHeredocLine } from './heredoc-pressure.js';
+import { heredocPressure } from './heredoc-pressure.js';
 import { deepNesting } from './nesting-pressure.js';
 
 let ready: Promise<Parser> | undefined;
@@ -37,6 +37,9 @@ export function initParser(init: ParserInit = {}): Promise<Parser> {
   })();
   return ready;
 }
+
+/** Wall-clock milliseconds between two reads of the CPU clock in a parse's progress callback. */
+const CLOCK_STEP_MS = 2;
 
 /** The last few texts whose parse was stopped, with the CPU time it had been given (ms). */
 const TIMED_OUT: { text: string; budget: number; stop: ParseStop }[] = [];
@@ -103,7 +106,7 @@ export type ParseStop =
   | { readonly reason: 'deadline' }
   /** Error recovery stopped making progress: `offset` UTF-16 code units read after `spentMs` of CPU time. */
   | { readonly reason: 'stalled'; readonly offset: number; readonly spentMs: number }
-  /** Refused unparsed: a line holds more here-document operators than the parser can be stopped in. */
+  /** Refused unparsed: here-document operators the parser cannot be stopped in (many on a line, or many first in a command). */
   | { readonly reason: 'crowded-heredocs' }
   /** Refused unparsed: substitutions or `[[` nested deeper than any script ({@link deepNesting}). */
   | { readonly reason: 'deep-nesting' };
@@ -113,9 +116,10 @@ export type ParseStop =
  * `delete()` it) or `{ stop }`. Same rules and deadline (CPU milliseconds, {@link parseClockMs}).
  */
 export function parseWithin(parser: Parser, text: string, deadline: number): { readonly tree: Tree; readonly stop?: undefined } | { readonly tree?: undefined; readonly stop: ParseStop } {
-  // Here-document operators crowded on one line cost the parser time its progress callback cannot
-  // interrupt (src/parse/heredoc-pressure.ts): such text is refused as if its budget had run out.
-  if (crowdedHeredocLine(text) !== undefined) return { stop: { reason: 'crowded-heredocs' } };
+  // Here-document operators crowded on one line, or standing first in many commands, cost the
+  // parser time its progress callback cannot interrupt (src/parse/heredoc-pressure.ts): such text
+  // is refused as if its budget had run out.
+  if (heredocPressure(text) !== undefined) return { stop: { reason: 'crowded-heredocs' } };
   // So is nesting whose parse and analysis grow faster than its length (src/parse/nesting-pressure.ts).
   if (deepNesting(text) !== undefined) return { stop: { reason: 'deep-nesting' } };
   return parseTimed(parser, text, deadline);
@@ -133,11 +137,18 @@ export function parseTimed(parser: Parser, text: string, deadline: number): { re
   const known = TIMED_OUT.find((t) => t.text === text && t.budget >= deadline - start);
   if (known) return { stop: known.stop };
   // web-tree-sitter cancels the parse when the progress callback returns true (its .d.ts
-  // types the callback as returning void). It is called every few thousand parse steps (about
-  // 34 times per 1,000 characters of ordinary shell), so one clock read per call costs little.
+  // types the callback as returning void). It is called often (every hundred parse steps or so):
+  // reading the CPU clock (a system call) at every call cost 9 % of a 1 MB script's lint, so the
+  // clock is read only once at least CLOCK_STEP_MS of wall time has passed since its last read
+  // (`performance.now()` is cheap; CPU time of this thread cannot run ahead of wall time, so a
+  // deadline is still seen within about that step).
   // `currentOffset` counts bytes of the UTF-16 input tree-sitter reads: two per code unit.
   let stalledAt: number | undefined;
+  let lastRead = -Infinity;
   const progressCallback = ((state: { currentOffset: number; hasError: boolean }) => {
+    const wall = performance.now();
+    if (wall - lastRead < CLOCK_STEP_MS) return false;
+    lastRead = wall;
     const now = parseClockMs();
     if (now > deadline) return true;
     const read = state.currentOffset / 2;
@@ -169,7 +180,7 @@ export function parseTimed(parser: Parser, text: string, deadline: number): { re
  * {@link PARSE_STALL_BASE_MS} + (characters read) × {@link PARSE_BUDGET_MS_PER_CHAR} ms (error
  * recovery that has stopped making progress: the rest of the deadline would be spent the same
  * way); and without parsing when a line of `text` holds more here-document operators than the
- * parser can be stopped in ({@link crowdedHeredocLine}) or `text` nests deeper than any script
+ * parser can be stopped in, or too many standing first in a command ({@link heredocPressure}), or `text` nests deeper than any script
  * ({@link deepNesting}). {@link parseWithin} says which.
  */
 export function parseBashBefore(parser: Parser, text: string, deadline: number): Tree | undefined {

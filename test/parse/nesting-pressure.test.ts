@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepNesting, MAX_OPEN_CONDITIONALS, MAX_SUBSTITUTION_DEPTH } from '../../src/parse/nesting-pressure.js';
+import { deepNesting, MAX_BRACE_DEPTH, MAX_OPEN_CONDITIONALS, MAX_SUBSTITUTION_DEPTH } from '../../src/parse/nesting-pressure.js';
 
 describe('deepNesting', () => {
   it('lets ordinary nesting through', () => {
@@ -23,5 +23,15 @@ describe('deepNesting', () => {
     const text = '[[ '.repeat(MAX_OPEN_CONDITIONALS + 1);
     expect(deepNesting(text)).toEqual({ construct: 'conditional', span: { start: 3 * MAX_OPEN_CONDITIONALS, end: text.length } });
     expect(deepNesting('[[ '.repeat(MAX_OPEN_CONDITIONALS))).toBeUndefined();
+  });
+
+  it('finds braces nested past the limit (brace lists, groups, `${`), and lets closed ones through', () => {
+    const text = `cat ${'{a,'.repeat(MAX_BRACE_DEPTH + 1)}${'}'.repeat(MAX_BRACE_DEPTH + 1)}\n`;
+    expect(deepNesting(text)).toEqual({ construct: 'brace', span: { start: 4 + 3 * MAX_BRACE_DEPTH, end: text.length - 1 } });
+    expect(deepNesting(`cat ${'{a,'.repeat(MAX_BRACE_DEPTH)}${'}'.repeat(MAX_BRACE_DEPTH)}`)).toBeUndefined();
+    // A `${` opens a brace too: half brace lists, half parameter expansions.
+    const mixed = `echo ${'{a,${b:-'.repeat(MAX_BRACE_DEPTH / 2)}{`;
+    expect(deepNesting(mixed)?.construct).toBe('brace');
+    expect(deepNesting('f() { { echo {a,b}; }; }\n'.repeat(10_000))).toBeUndefined();
   });
 });
