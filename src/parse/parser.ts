@@ -46,12 +46,18 @@ const TIMED_OUT: { text: string; budget: number; stop: ParseStop }[] = [];
  * parse budget. CPU time, not wall time, so that a machine busy with other work does not turn a
  * parse that fits its budget into a time-out (the same input gets the same findings whatever the
  * load); it still counts only this process, so a parse of pathological input is stopped after the
- * same amount of work. The one read of host state in the parser.
+ * same amount of work. The one read of host state in the parser, with the monotonic wall clock that paces its reads during a parse.
  */
 export function parseClockMs(): number {
   const c = process.cpuUsage();
   return (c.user + c.system) / 1000;
 }
+
+/** Progress callbacks of a parse between two reads of the CPU clock ({@link parseTimed}). */
+const CLOCK_EVERY_CALLS = 16;
+
+/** Wall-clock milliseconds after which a progress callback reads the CPU clock even before {@link CLOCK_EVERY_CALLS} calls. */
+const CLOCK_EVERY_WALL_MS = 2;
 
 /** Default parse time-out per unit, in milliseconds of CPU time: the upper bound of {@link parseBudgetMs}. */
 export const DEFAULT_PARSE_TIMEOUT_MS = 10_000;
@@ -134,10 +140,22 @@ export function parseTimed(parser: Parser, text: string, deadline: number): { re
   if (known) return { stop: known.stop };
   // web-tree-sitter cancels the parse when the progress callback returns true (its .d.ts
   // types the callback as returning void). It is called every few thousand parse steps (about
-  // 34 times per 1,000 characters of ordinary shell), so one clock read per call costs little.
+  // 34 times per 1,000 characters of ordinary shell, i.e. several times per millisecond), and a
+  // read of the CPU clock is a system call (getrusage) that cost as much as a tenth of a whole
+  // lint: the CPU clock is read at every {@link CLOCK_EVERY_CALLS}-th call, or sooner when the
+  // cheap monotonic wall clock says {@link CLOCK_EVERY_WALL_MS} ms have passed since the last
+  // read. The budget stays in CPU time; a deadline or stall is seen at most that much later.
   // `currentOffset` counts bytes of the UTF-16 input tree-sitter reads: two per code unit.
   let stalledAt: number | undefined;
+  let calls = CLOCK_EVERY_CALLS - 1; // the first call reads it (a deadline already passed stops at once)
+  let lastWall = performance.now();
   const progressCallback = ((state: { currentOffset: number; hasError: boolean }) => {
+    if (++calls < CLOCK_EVERY_CALLS) {
+      const wall = performance.now();
+      if (wall - lastWall < CLOCK_EVERY_WALL_MS) return false;
+      lastWall = wall;
+    } else lastWall = performance.now();
+    calls = 0;
     const now = parseClockMs();
     if (now > deadline) return true;
     const read = state.currentOffset / 2;
