@@ -53,11 +53,8 @@ export function parseClockMs(): number {
   return (c.user + c.system) / 1000;
 }
 
-/** Progress callbacks of a parse between two reads of the CPU clock ({@link parseTimed}). */
-const CLOCK_EVERY_CALLS = 16;
-
-/** Wall-clock milliseconds after which a progress callback reads the CPU clock even before {@link CLOCK_EVERY_CALLS} calls. */
-const CLOCK_EVERY_WALL_MS = 2;
+/** Wall-clock milliseconds between two reads of the CPU clock by a parse's progress callback ({@link parseTimed}). */
+const CLOCK_EVERY_WALL_MS = 4;
 
 /** Default parse time-out per unit, in milliseconds of CPU time: the upper bound of {@link parseBudgetMs}. */
 export const DEFAULT_PARSE_TIMEOUT_MS = 10_000;
@@ -141,21 +138,19 @@ export function parseTimed(parser: Parser, text: string, deadline: number): { re
   // web-tree-sitter cancels the parse when the progress callback returns true (its .d.ts
   // types the callback as returning void). It is called every few thousand parse steps (about
   // 34 times per 1,000 characters of ordinary shell, i.e. several times per millisecond), and a
-  // read of the CPU clock is a system call (getrusage) that cost as much as a tenth of a whole
-  // lint: the CPU clock is read at every {@link CLOCK_EVERY_CALLS}-th call, or sooner when the
-  // cheap monotonic wall clock says {@link CLOCK_EVERY_WALL_MS} ms have passed since the last
-  // read. The budget stays in CPU time; a deadline or stall is seen at most that much later.
+  // read of the CPU clock is a system call (getrusage) that cost as much as a twentieth of a
+  // whole lint: the CPU clock is read at the first call, then only once the cheap monotonic wall
+  // clock says {@link CLOCK_EVERY_WALL_MS} ms have passed since the last read. Between two reads
+  // this thread spends at most that much CPU time (the process's other threads, which the CPU
+  // clock also counts, do little while a parse runs), so the budget stays in CPU time and a
+  // deadline or a stall is seen at most about that much later.
   // `currentOffset` counts bytes of the UTF-16 input tree-sitter reads: two per code unit.
   let stalledAt: number | undefined;
-  let calls = CLOCK_EVERY_CALLS - 1; // the first call reads it (a deadline already passed stops at once)
-  let lastWall = performance.now();
+  let lastWall = -Infinity;
   const progressCallback = ((state: { currentOffset: number; hasError: boolean }) => {
-    if (++calls < CLOCK_EVERY_CALLS) {
-      const wall = performance.now();
-      if (wall - lastWall < CLOCK_EVERY_WALL_MS) return false;
-      lastWall = wall;
-    } else lastWall = performance.now();
-    calls = 0;
+    const wall = performance.now();
+    if (wall - lastWall < CLOCK_EVERY_WALL_MS) return false;
+    lastWall = wall;
     const now = parseClockMs();
     if (now > deadline) return true;
     const read = state.currentOffset / 2;
