@@ -354,7 +354,10 @@ export function workingDirectories(parsed: ParsedScript, commands: readonly Mode
       const out = functionBody(f, d, { ...ctx, loops, fn: sink, callDepth: ctx.callDepth + 1 });
       run = { out, returns: sink.breaks, loops, steps: steps - before };
       if (!overflow) {
-        if (!runs) bodyRuns.set(f, (runs = new Map()));
+        if (!runs) {
+          runs = new Map();
+          bodyRuns.set(f, runs);
+        }
         runs.set(key, run);
       }
     }
