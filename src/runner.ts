@@ -4,7 +4,7 @@
  * lints the units the kind yields, and collects per-file results. Unreadable, binary and non-UTF-8
  * files become `file-skipped` notes, never a crash.
  */
-import { open, readFile, stat } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import { failedFile, lintTextFile, skipped, type FileOutcome, type TextFile, type TextRunSettings } from './file-lint.js';
 import type { Linter } from './lint.js';
@@ -286,21 +286,37 @@ async function loadCandidate(c: Candidate, options: KindOptions): Promise<Loaded
     if (!kind) return { kind: 'none', reason: noKindReason(c.path) };
     return { kind: 'read', input: kind, data: c.content.length > MAX_FILE_BYTES ? undefined : c.content, size: c.content.length };
   }
-  let kind = byName;
-  if (!kind) {
-    // No telling name: the start of the file decides (a shebang, a transcript's first record).
-    const head = await readHead(c.path, needsSniffing(c.path).bytes);
-    if (!head) return c.explicit ? { kind: 'error', code: 'EIO' } : { kind: 'none', reason: noKindReason(c.path) };
-    kind = identifyKind(c.path, new TextDecoder().decode(head), { ...options, explicit: c.explicit });
-    if (!kind) return { kind: 'none', reason: noKindReason(c.path) };
-  }
-  if (kind.read === 'stream') return { kind: 'read', input: kind, data: undefined, size: 0 };
+  // One open per file: the head that decides the kind, the size and the content are read through it.
+  let fh: import('node:fs/promises').FileHandle | undefined;
   try {
-    const { size } = await stat(c.path);
-    if (size > MAX_FILE_BYTES) return { kind: 'read', input: kind, data: undefined, size };
-    const data = new Uint8Array(await readFile(c.path));
-    return { kind: 'read', input: kind, data, size };
-  } catch (err) {
-    return { kind: 'error', code: (err as NodeJS.ErrnoException).code ?? 'error' };
+    let kind = byName;
+    if (!kind) {
+      // No telling name: the start of the file decides (a shebang, a transcript's first record).
+      let head: Uint8Array | undefined;
+      try {
+        fh = await open(c.path, 'r');
+        const buf = new Uint8Array(needsSniffing(c.path).bytes);
+        // A read at a given position leaves the handle's own position at 0 for readFile below.
+        const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+        head = buf.subarray(0, bytesRead);
+      } catch {
+        head = undefined;
+      }
+      if (!head) return c.explicit ? { kind: 'error', code: 'EIO' } : { kind: 'none', reason: noKindReason(c.path) };
+      kind = identifyKind(c.path, new TextDecoder().decode(head), { ...options, explicit: c.explicit });
+      if (!kind) return { kind: 'none', reason: noKindReason(c.path) };
+    }
+    if (kind.read === 'stream') return { kind: 'read', input: kind, data: undefined, size: 0 };
+    try {
+      fh ??= await open(c.path, 'r');
+      const { size } = await fh.stat();
+      if (size > MAX_FILE_BYTES) return { kind: 'read', input: kind, data: undefined, size };
+      const data = new Uint8Array(await fh.readFile());
+      return { kind: 'read', input: kind, data, size };
+    } catch (err) {
+      return { kind: 'error', code: (err as NodeJS.ErrnoException).code ?? 'error' };
+    }
+  } finally {
+    await fh?.close().catch(() => undefined);
   }
 }

@@ -589,8 +589,14 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
     let unknown: string | undefined = capped ? `Cap reached: the command is nested more than ${MAX_ENCLOSING_DEPTH} constructs deep.` : undefined;
     // Known values of the variables the command's words use.
     const names = new Set<string>();
-    const words = [...(cmd.name ? [cmd.name] : []), ...cmd.args, ...cmd.redirects.flatMap((r) => (r.target ? [r.target] : [])), ...cmd.assignments.flatMap((a) => (a.value ? [a.value] : []))];
-    for (const w of words) for (const p of w.parts) if (p.kind === 'parameter' && p.plain === true) names.add(p.name);
+    const namesOf = (w: Word): void => {
+      for (const p of w.parts) if (p.kind === 'parameter' && p.plain === true) names.add(p.name);
+    };
+    // In word order: the name, the arguments, the redirection targets, the assigned values.
+    if (cmd.name) namesOf(cmd.name);
+    for (const a of cmd.args) namesOf(a);
+    for (const r of cmd.redirects) if (r.target) namesOf(r.target);
+    for (const a of cmd.assignments) if (a.value) namesOf(a.value);
     const known = new Map<string, Known>();
     for (const n of names) {
       const loop = loops.get(n);
@@ -654,12 +660,12 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
       nameGlob = nameWord.value.slice(nameWord.value.lastIndexOf('/') + 1);
       unknown ??= `The command word \`${nameWord.value.slice(0, 60)}\` is a glob: which program runs depends on the files it matches.`;
     }
-    const rest = first.args.map((a) => a.value ?? a.raw).join(' ');
+    const rest = (): string => first.args.map((a) => a.value ?? a.raw).join(' ');
     // `r``m x` runs `rm x` (the empty substitution expands to nothing).
-    if (first.name?.value?.includes('``')) candidates.push(`${first.name.value.replaceAll('``', '')} ${rest}`.trim());
+    if (first.name?.value?.includes('``')) candidates.push(`${first.name.value.replaceAll('``', '')} ${rest()}`.trim());
     if (first.name && first.name.value === undefined) {
       unknown ??= `The command word \`${first.name.raw.slice(0, 60)}\` is not known before the command runs.`;
-      candidates.push(...visibleNames(first.name, bindings, rest));
+      candidates.push(...visibleNames(first.name, bindings, rest()));
     }
     for (const w of cmd.name ? [cmd.name, ...cmd.args] : []) {
       for (const p of w.parts) {
@@ -750,7 +756,9 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
   const cwds = workingDirectories(parsed, commands, options);
   // A wrapper that moves its command to another directory or root (`env -C /etc cat f`, `chroot /
   // cat f`) leaves that command's working directory unknown: its paths are never judged inside.
-  const out = commands.map((c, k) => ({ ...c, cwd: moved.has(k) ? undefined : cwds[k] }));
+  // Filled in place (each command object is this build's own): its properties keep their order.
+  for (let k = 0; k < commands.length; k++) (commands[k] as { cwd: ModelCommand['cwd'] }).cwd = moved.has(k) ? undefined : cwds[k];
+  const out = commands;
   gaps.sort((a, b) => a.span.start - b.span.start);
   return { text, commands: out, gaps, environmentReads };
 }

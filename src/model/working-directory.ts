@@ -74,6 +74,17 @@ interface Sink {
   continues: Dirs;
 }
 
+/** One evaluation of a called function body ({@link workingDirectories}' `calledBody`). */
+interface BodyRun {
+  readonly out: Outcome;
+  /** Where its `return`s leave the directory. */
+  readonly returns: Dirs;
+  /** What it delivered to the caller's enclosing loops (`break`/`continue`), outermost first. */
+  readonly loops: readonly Sink[];
+  /** Flow nodes it evaluated. */
+  readonly steps: number;
+}
+
 interface Ctx {
   /** The exit status is tested here, so `set -e` does not end the shell on a failure. */
   readonly tested: boolean;
@@ -312,13 +323,52 @@ export function workingDirectories(parsed: ParsedScript, commands: readonly Mode
     let ok = BOTTOM;
     let fail = BOTTOM;
     for (const f of functions.get(name) ?? []) {
-      const sink: Sink = { breaks: BOTTOM, continues: BOTTOM };
-      const r = functionBody(f, d, { ...ctx, fn: sink, callDepth: ctx.callDepth + 1 });
-      ok = join(ok, r.ok, sink.breaks);
-      fail = join(fail, r.fail, sink.breaks);
+      const r = calledBody(f, d, ctx);
+      ok = join(ok, r.out.ok, r.returns);
+      fail = join(fail, r.out.fail, r.returns);
     }
     return { ok, fail };
   };
+
+  /**
+   * The run of function body `f` called from `d` in `ctx`, evaluated once per entry state: what
+   * a body does depends only on `f`, the directories it starts from (in their order), the call
+   * depth, the number of enclosing loops, the `tested`/`errexitScope` flags and whether `set -e`
+   * is in force, so a later call in the same state replays the first run. Replaying is exact:
+   * the directories it recorded for the commands of the body are already there (a join), its
+   * `break`s/`continue`s of the caller's loops are joined into their sinks again (collected in
+   * sinks of its own, which nothing reads before the body returns) and its steps count again
+   * against {@link MAX_FLOW_STEPS}.
+   */
+  const calledBody = (f: FlowNode, d: Dirs, ctx: Ctx): BodyRun => {
+    const key = `${ctx.callDepth} ${ctx.loops.length} ${ctx.tested ? 1 : 0}${ctx.errexitScope ? 1 : 0}${errexit ? 1 : 0} ${d.top ? '*' : [...d.set].join('\0')}`;
+    let runs = bodyRuns.get(f);
+    let run = runs?.get(key);
+    if (run) {
+      steps += run.steps;
+      if (steps > MAX_FLOW_STEPS) overflow = true;
+    } else {
+      const sink: Sink = { breaks: BOTTOM, continues: BOTTOM };
+      const loops: Sink[] = ctx.loops.map(() => ({ breaks: BOTTOM, continues: BOTTOM }));
+      const before = steps;
+      const out = functionBody(f, d, { ...ctx, loops, fn: sink, callDepth: ctx.callDepth + 1 });
+      run = { out, returns: sink.breaks, loops, steps: steps - before };
+      if (!overflow) {
+        if (!runs) {
+          runs = new Map();
+          bodyRuns.set(f, runs);
+        }
+        runs.set(key, run);
+      }
+    }
+    run.loops.forEach((s, i) => {
+      const target = ctx.loops[i]!;
+      if (s.breaks.top || s.breaks.set.size > 0) target.breaks = join(target.breaks, s.breaks);
+      if (s.continues.top || s.continues.set.size > 0) target.continues = join(target.continues, s.continues);
+    });
+    return run;
+  };
+  const bodyRuns = new Map<FlowNode, Map<string, BodyRun>>();
 
   const functionBody = (f: FlowNode, d: Dirs, ctx: Ctx): Outcome => {
     let out: Outcome = { ok: d, fail: BOTTOM };

@@ -295,6 +295,20 @@ function changesDirectoryOption(w: Word, options: readonly string[]): boolean {
  */
 export function resolveCommand(cmd: SimpleCommand): ResolvedCommand | undefined {
   if (!cmd.name || cmd.name.value === undefined) return undefined;
+  // The model, the analyses and the checks each resolve the same command: once per command object
+  // (a simple command is never changed after the parse builds it; its resolution is frozen data).
+  const known = RESOLVED.get(cmd);
+  if (known !== undefined || RESOLVED.has(cmd)) return known;
+  const r = resolveUncached(cmd);
+  RESOLVED.set(cmd, r);
+  return r;
+}
+
+/** {@link resolveCommand}'s results by command object. */
+const RESOLVED = new WeakMap<SimpleCommand, ResolvedCommand | undefined>();
+
+function resolveUncached(cmd: SimpleCommand): ResolvedCommand | undefined {
+  if (!cmd.name || cmd.name.value === undefined) return undefined;
   let words: readonly Word[] = [cmd.name, ...cmd.args];
   const wrappers: string[] = [];
   let moved: 'directory' | 'root' | undefined;

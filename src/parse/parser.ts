@@ -38,9 +38,6 @@ export function initParser(init: ParserInit = {}): Promise<Parser> {
   return ready;
 }
 
-/** Wall-clock milliseconds between two reads of the CPU clock in a parse's progress callback. */
-const CLOCK_STEP_MS = 2;
-
 /** The last few texts whose parse was stopped, with the CPU time it had been given (ms). */
 const TIMED_OUT: { text: string; budget: number; stop: ParseStop }[] = [];
 
@@ -49,12 +46,15 @@ const TIMED_OUT: { text: string; budget: number; stop: ParseStop }[] = [];
  * parse budget. CPU time, not wall time, so that a machine busy with other work does not turn a
  * parse that fits its budget into a time-out (the same input gets the same findings whatever the
  * load); it still counts only this process, so a parse of pathological input is stopped after the
- * same amount of work. The one read of host state in the parser.
+ * same amount of work. The one read of host state in the parser, with the monotonic wall clock that paces its reads during a parse.
  */
 export function parseClockMs(): number {
   const c = process.cpuUsage();
   return (c.user + c.system) / 1000;
 }
+
+/** Wall-clock milliseconds between two reads of the CPU clock by a parse's progress callback ({@link parseTimed}). */
+const CLOCK_EVERY_WALL_MS = 4;
 
 /** Default parse time-out per unit, in milliseconds of CPU time: the upper bound of {@link parseBudgetMs}. */
 export const DEFAULT_PARSE_TIMEOUT_MS = 10_000;
@@ -137,18 +137,21 @@ export function parseTimed(parser: Parser, text: string, deadline: number): { re
   const known = TIMED_OUT.find((t) => t.text === text && t.budget >= deadline - start);
   if (known) return { stop: known.stop };
   // web-tree-sitter cancels the parse when the progress callback returns true (its .d.ts
-  // types the callback as returning void). It is called often (every hundred parse steps or so):
-  // reading the CPU clock (a system call) at every call cost 9 % of a 1 MB script's lint, so the
-  // clock is read only once at least CLOCK_STEP_MS of wall time has passed since its last read
-  // (`performance.now()` is cheap; CPU time of this thread cannot run ahead of wall time, so a
-  // deadline is still seen within about that step).
+  // types the callback as returning void). It is called every few thousand parse steps (about
+  // 34 times per 1,000 characters of ordinary shell, i.e. several times per millisecond), and a
+  // read of the CPU clock is a system call (getrusage) that cost as much as a twentieth of a
+  // whole lint: the CPU clock is read at the first call, then only once the cheap monotonic wall
+  // clock says {@link CLOCK_EVERY_WALL_MS} ms have passed since the last read. Between two reads
+  // this thread spends at most that much CPU time (the process's other threads, which the CPU
+  // clock also counts, do little while a parse runs), so the budget stays in CPU time and a
+  // deadline or a stall is seen at most about that much later.
   // `currentOffset` counts bytes of the UTF-16 input tree-sitter reads: two per code unit.
   let stalledAt: number | undefined;
-  let lastRead = -Infinity;
+  let lastWall = -Infinity;
   const progressCallback = ((state: { currentOffset: number; hasError: boolean }) => {
     const wall = performance.now();
-    if (wall - lastRead < CLOCK_STEP_MS) return false;
-    lastRead = wall;
+    if (wall - lastWall < CLOCK_EVERY_WALL_MS) return false;
+    lastWall = wall;
     const now = parseClockMs();
     if (now > deadline) return true;
     const read = state.currentOffset / 2;

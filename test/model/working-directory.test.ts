@@ -64,6 +64,16 @@ describe('working directories of the command model', () => {
     expect(cwds('exit 0; x')).toEqual(['exit 0 → /w', 'x → ?']);
   });
 
+  it('a function called again from the same state gives what its first run gave (its break, continue and return included)', () => {
+    // Each body runs once per entry state and is replayed after: the replay still delivers the
+    // body's break/continue to the caller's loop, and `set -e` turned on between calls counts.
+    expect(cwds('f() { cd /a || break; }; for i in 1 2; do f; f; x; done; y')).toEqual(['cd /a → /a /w', 'break → /a /w', 'f → /a /w', 'f → /a', 'x → /a', 'y → /a /w']);
+    expect(cwds('f() { cd /a; continue; }; while r; do f; x; done; f; y')).toEqual(['cd /a → /a /w', 'continue → /a /w', 'r → /a /w', 'f → /a /w', 'x → ?', 'f → /a /w', 'y → /a /w']);
+    expect(cwds('f() { cd /b; }; g() { f; f; }; g; g; x')).toEqual(['cd /b → /b /w', 'f → /b /w', 'f → /b /w', 'g → /w', 'g → /b /w', 'x → /b /w']);
+    expect(cwds('f() { cd /t; }; f; set -e; cd /w; f; x')).toEqual(['cd /t → /w', 'f → /w', 'set -e → /t /w', 'cd /w → /t /w', 'f → /w', 'x → /t']);
+    expect(cwds('f() { cd "$1"; return; }; f /a; f /a; x')).toEqual(['cd "$1" → ?', 'return → ?', 'f /a → /w', 'f /a → ?', 'x → ?']);
+  });
+
   it('if, case (with ;& and a catch-all) and functions', () => {
     expect(cwds('if c; then cd /t; elif d; then cd /u; fi; x')).toEqual(['c → /w', 'cd /t → /w', 'd → /w', 'cd /u → /w', 'x → /t /u /w']);
     expect(cwds('if c; then cd /t || exit; else cd /u || exit; fi; x')).toEqual(['c → /w', 'cd /t → /w', 'exit → /w', 'cd /u → /w', 'exit → /w', 'x → /t /u']);
