@@ -547,6 +547,14 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
   const ifsUnknown = /\bIFS\b/.test(text);
   const inBackground = (c: SimpleCommand): boolean => (parsed.background ?? []).some((s) => s.start <= c.span.start && c.span.end <= s.end);
 
+  // The spans of the embedded commands each command hands its code to.
+  const codeSpans = new Map<number, Span[]>();
+  for (const c of all) {
+    if (!c.embedded || c.host === undefined) continue;
+    const list = codeSpans.get(c.host);
+    if (list) list.push(c.span);
+    else codeSpans.set(c.host, [c.span]);
+  }
   const commands: ModelCommand[] = [];
   /** Indexes (into `commands`) of the commands a wrapper moves to another directory or root. */
   const moved = new Set<number>();
@@ -712,6 +720,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
       ...(unknown !== undefined ? { unknown } : {}),
       candidates,
       ...(nameGlob !== undefined ? { nameGlob } : {}),
+      ...(codeSpans.has(k) ? { codeSpans: codeSpans.get(k)! } : {}),
     });
   }
   const cwds = workingDirectories(parsed, commands, options);

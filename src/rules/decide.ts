@@ -781,7 +781,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
       }
       if (rule) {
         // Option effects (src/rules/effect-constraint.ts): a prefix rule does not cover an option that runs code or writes outside.
-        const effect = optionEffectConstraint(inst, { kind: 'allow-rule', rule, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx);
+        const effect = optionEffectConstraint(inst, { kind: 'allow-rule', rule, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx, m.codeSpans);
         if (effect) return { behavior: 'ask', reason: 'option-effect', code: 'option-effect', message: effect, span: m.cmd.span, ...base };
         // A program with no path table (src/analyses/paths.ts unlistedPathAccesses): a word that names a path outside cannot be checked.
         const unlisted = pathCtx && rule.bash?.kind !== 'exact' ? unlistedPathProblem(inst, m, pathCtx) : undefined;
