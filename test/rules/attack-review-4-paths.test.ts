@@ -31,7 +31,9 @@ describe('writes outside the project by programs that had no path table', () => 
     ['install -t /tmp/a4 a.txt', '/tmp/a4'],
     ['install -Dm644 a.txt /usr/local/x', '/usr/local/x'],
     ['install -m 644 a.txt ~/x', '~/x'],
-    ['ln -s a.txt /tmp/a4/lnk', '/tmp/a4/lnk'],
+    // (a relative target names a file in the link's directory: /tmp/a4/a.txt, read outside too)
+    ['ln -s /work/proj/a.txt /tmp/a4/lnk', '/tmp/a4/lnk'],
+    ['ln -s a.txt /tmp/a4/lnk', '/tmp/a4/a.txt'],
     ['ln -sf /tmp/a4/x ~/.bashrc', '/tmp/a4/x'],
     ['ln -t /tmp/a4 a.txt', '/tmp/a4'],
     ['split -b 1 a.txt /tmp/a4/pre', '/tmp/a4/pre'],

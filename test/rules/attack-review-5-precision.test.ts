@@ -71,3 +71,42 @@ describe('an exec option whose value is parsed shell code is judged on that code
     expect(check('git rebase --exec "npm test" HEAD~1', ['Bash'], ['Bash(npm publish:*)']).decision).toBe('allow');
   });
 });
+
+describe('ln -s: a relative target is resolved from the directory the link is made in', () => {
+  it.each([
+    'ln -s ../lib/x lib/x',
+    'ln -sf ../src/main.ts lib/main.ts',
+    'ln -s .. lib/up',
+    'ln -s -t lib ../src/a',
+    'ln -s --target-directory=lib ../src/a ../src/b',
+    'ln -s ../a ../b lib/',
+    'ln -s x/y',
+  ])('%s is allowed under allow-all + deny and under Bash(ln:*)', (command) => {
+    expect(allowAll(command), command).toBe('allow');
+    expect(check(command, ['Bash(ln:*)'], []).decision, command).toBe('allow');
+  });
+
+  it.each([
+    'ln -s ../../etc/passwd lib/p',
+    'ln -s ../x x',
+    'ln -s ../.. lib/up2',
+    'ln -s -t lib ../../a',
+    'ln -s ../a ../../b lib/',
+    'ln -s /etc/passwd lib/p',
+    // -r: ln reads the target from the cwd and rewrites it relative to the link.
+    'ln -sr ../lib/x lib/x',
+    // A hard link's target is a file named from the cwd.
+    'ln ../lib/x lib/x',
+    // The link's directory is not known, so neither is the file its target names.
+    'ln -s ../a "$D"',
+    'ln -s -t "$D" ../a',
+  ])('twin %s asks', (command) => {
+    expect(allowAll(command), command).toBe('ask');
+    expect(check(command, ['Bash(ln:*)'], []).decision, command).toBe('ask');
+  });
+
+  it('a target resolved from the link directory meets Read() deny rules there', () => {
+    expect(check('ln -s ../.env lib/e', ['Bash'], ['Read(./.env)']).decision).not.toBe('allow');
+    expect(check('ln -s ../src/a lib/e', ['Bash'], ['Read(./.env)']).decision).toBe('allow');
+  });
+});
