@@ -83,6 +83,12 @@ export interface PathHost {
    */
   readFile?(path: string): string | undefined;
   /**
+   * The bytes of the regular file at `path` when it has at most `limit` bytes (larger, a FIFO, a
+   * device or a directory → `undefined`), never blocking. Used to read a repository's index (the
+   * files it tracks). Absent → such files are not known.
+   */
+  readBytes?(path: string, limit: number): Uint8Array | undefined;
+  /**
    * Whether `dir` is a git directory as git's discovery judges one (a valid `HEAD`, and `objects`
    * and `refs` of its common directory accessible, whatever their file type) with no `.git` in it:
    * a bare repository, whose config and hooks git run there uses; also asked of a `.git`
