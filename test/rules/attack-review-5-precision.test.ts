@@ -88,6 +88,7 @@ describe('an exec option whose value is parsed shell code is judged on that code
     'find . -exec rm {} +',
     "find . -exec sh -c 'rm x' \\;",
     "find . -exec cat {} + -exec rm {} \\;",
+    "find . -exec sh -c 'rm {}' \\;",
   ])('twin %s is denied', (command) => {
     expect(allowAll(command), command).toBe('deny');
     expect(check(command, [], DENY).decision, command).toBe('deny');
@@ -100,6 +101,13 @@ describe('an exec option whose value is parsed shell code is judged on that code
     'find . -exec "$X" {} +',
     "git rebase --exec 'cat $(' HEAD~2",
     'git rebase --exec "$(cat cmd.txt)" HEAD~2',
+    // find puts a file name where `{}` stands: as a program, part of a word, or shell code it is not known.
+    "find . -name 'r?' -exec /bin/{} victim \\;",
+    'find . -exec {} \\;',
+    "find . -exec sh -c 'echo {}' \\;",
+    'find . -exec sh -c {} \\;',
+    'find . -exec env {} \\;',
+    'find . -execdir bash -c "cat {}" \\;',
   ])('twin %s (code not visible) asks', (command) => {
     expect(allowAll(command), command).toBe('ask');
   });
