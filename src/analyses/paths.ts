@@ -21,7 +21,7 @@ import type { ParsedScript, Redirect, SimpleCommand } from '../parse/nodes.js';
 import { decodeAnsiC, type Word } from '../parse/words.js';
 import { sedAllowed } from './sed.js';
 import { effectEntry } from './option-effects.js';
-import { spellOptions, type OptionArity, type OptionSpec } from './option-spelling.js';
+import { spellOptions, type OptionArity, type OptionOccurrence, type OptionSpec } from './option-spelling.js';
 
 export type PathOperation = 'read' | 'write' | 'create';
 
@@ -82,6 +82,12 @@ export interface PathHost {
    * such files are not known.
    */
   readFile?(path: string): string | undefined;
+  /**
+   * The bytes of the regular file at `path` when it has at most `limit` bytes (larger, a FIFO, a
+   * device or a directory → `undefined`), never blocking. Used to read a repository's index (the
+   * files it tracks). Absent → such files are not known.
+   */
+  readBytes?(path: string, limit: number): Uint8Array | undefined;
   /**
    * Whether `dir` is a git directory as git's discovery judges one (a valid `HEAD`, and `objects`
    * and `refs` of its common directory accessible, whatever their file type) with no `.git` in it:
@@ -188,6 +194,7 @@ interface GetoptRow extends OperandShape {
   readonly options: readonly { readonly names: readonly string[]; readonly arity: OptionArity; readonly path?: PathOperation }[];
   readonly variants?: readonly (OperandShape & { readonly when: readonly string[] })[];
   readonly recursiveWith?: readonly string[];
+  readonly linkTargets?: { readonly when: readonly string[]; readonly unless?: readonly string[] };
   readonly plusOperands?: boolean;
   readonly urlOperands?: boolean;
   readonly longPrefixes?: boolean;
@@ -763,6 +770,7 @@ function extractGetopt(e: GetoptRow, args: readonly Word[], name: string): PathA
   const first = shape.operands ?? [];
   const rest = shape.rest ?? e.operation;
   const recursive = e.recursiveWith?.some((o) => present.has(o)) ?? false;
+  const linkDirs = e.linkTargets?.when.some((o) => present.has(o)) && !(e.linkTargets.unless ?? []).some((o) => present.has(o)) ? linkDirectories(spelled.options, args, operands) : undefined;
   operands.forEach((argIndex, k) => {
     const op = k < first.length ? first[k]! : shape.last !== undefined && k === operands.length - 1 && operands.length - first.length >= 2 ? shape.last : rest;
     const w = args[argIndex]!;
@@ -773,7 +781,9 @@ function extractGetopt(e: GetoptRow, args: readonly Word[], name: string): PathA
       if (local === null) return;
       prefix = w.value.slice(0, w.value.length - local.length);
     }
-    const accesses = argAccesses(w, op, name, prefix);
+    let accesses = argAccesses(w, op, name, prefix);
+    // A symbolic link's target, judged from the directory the link is made in.
+    if (linkDirs !== undefined && linkDirs !== 'cwd' && !(linkDirs.link !== undefined && argIndex === linkDirs.link)) accesses = accesses.flatMap((a) => fromLinkDirectories(a, linkDirs.dirs));
     append(out, recursive ? accesses.map((a) => ({ ...a, recursive: true as const })) : accesses);
   });
   return out;
@@ -814,6 +824,36 @@ function gitContentReads(sub: string, args: readonly Word[]): PathAccess[] {
     if (last) read(last, last.value!);
   }
   return out;
+}
+
+/**
+ * Where `ln -s` makes its links (GNU coreutils ln: a relative target is stored as written and
+ * resolved from the link's directory when the link is followed,
+ * https://www.gnu.org/software/coreutils/manual/html_node/ln-invocation.html): the `-t`
+ * directory; else, with two or more operands, the last one (`link`, its index in `args`) — as
+ * the link's parent directory, or as a directory the link is made in (always so with several
+ * targets or a trailing `/`); `cwd` with one operand (the link is made in the cwd). A directory
+ * that is not known before the command runs is `null`.
+ */
+function linkDirectories(options: readonly OptionOccurrence[], args: readonly Word[], operands: readonly number[]): 'cwd' | { readonly dirs: readonly (string | null)[]; readonly link?: number } {
+  const t = options.find((o) => o.option === '-t');
+  if (t) return { dirs: [typeof t.value === 'string' ? t.value : null] };
+  if (operands.length < 2) return 'cwd';
+  const link = operands[operands.length - 1]!;
+  const v = args[link]!.value;
+  if (v === undefined) return { dirs: [null], link };
+  const parent = posix.dirname(v);
+  return { dirs: operands.length > 2 || v.endsWith('/') ? [v] : [parent, v], link };
+}
+
+/**
+ * `a` (a symbolic link's target) as the file it names from each of `dirs` (see
+ * {@link linkDirectories}): an absolute target unchanged; a relative one joined to each
+ * directory, or not static when the directory is not known.
+ */
+function fromLinkDirectories(a: PathAccess, dirs: readonly (string | null)[]): PathAccess[] {
+  if (!a.static || a.path.startsWith('/') || a.path.startsWith('~')) return [a];
+  return dirs.map((d) => (d === null ? { ...a, static: false } : d === '.' ? a : { ...a, path: `${d.replace(/\/+$/, '')}/${a.path}` }));
 }
 
 /**

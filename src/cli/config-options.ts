@@ -73,6 +73,9 @@ export const LOCAL_PATH_HOST: PathHost = {
     }
   },
   readFile(path: string): string | undefined {
+    return LOCAL_PATH_HOST.readBytes?.(path, 65_536)?.toString();
+  },
+  readBytes(path: string, limit: number): Buffer | undefined {
     let fd: number;
     try {
       fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0));
@@ -81,7 +84,7 @@ export const LOCAL_PATH_HOST: PathHost = {
     }
     try {
       const st = fstatSync(fd);
-      if (!st.isFile() || st.size > 65_536) return undefined;
+      if (!st.isFile() || st.size > limit) return undefined;
       const buf = Buffer.alloc(st.size);
       let total = 0;
       while (total < buf.length) {
@@ -89,7 +92,7 @@ export const LOCAL_PATH_HOST: PathHost = {
         if (n === 0) break;
         total += n;
       }
-      return buf.subarray(0, total).toString('utf8');
+      return buf.subarray(0, total);
     } catch {
       return undefined;
     } finally {

@@ -580,6 +580,14 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
   const ifsUnknown = /\bIFS\b/.test(text);
   const inBackground = enclosedBy(parsed.background ?? []);
 
+  // The spans of the embedded commands each command hands its code to.
+  const codeSpans = new Map<number, Span[]>();
+  for (const c of all) {
+    if (!c.embedded || c.host === undefined) continue;
+    const list = codeSpans.get(c.host);
+    if (list) list.push(c.span);
+    else codeSpans.set(c.host, [c.span]);
+  }
   const commands: ModelCommand[] = [];
   /** Indexes (into `commands`) of the commands a wrapper moves to another directory or root. */
   const moved = new Set<number>();
@@ -751,6 +759,7 @@ export function buildModel(parsed: ParsedScript, options: ModelOptions = {}): Co
       ...(unknown !== undefined ? { unknown } : {}),
       candidates,
       ...(nameGlob !== undefined ? { nameGlob } : {}),
+      ...(codeSpans.has(k) ? { codeSpans: codeSpans.get(k)! } : {}),
     });
   }
   const cwds = workingDirectories(parsed, commands, options);

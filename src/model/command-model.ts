@@ -132,6 +132,13 @@ export interface ModelCommand {
    * written (`[r]m`, `r?`), a bash pattern the program's name is matched against when it runs.
    */
   readonly nameGlob?: string;
+  /**
+   * Where the shell code it hands on sits, when that code was parsed into commands of this model
+   * (`find -exec CODE ;`, `git rebase --exec CODE`, `git filter-branch --msg-filter CODE`,
+   * `sh -c CODE`): the spans of those embedded commands, which are judged on their own (deny,
+   * ask and allow rules, unknown programs). Absent when it hands on no visible code.
+   */
+  readonly codeSpans?: readonly Span[];
 }
 
 /** A reason, for the whole unit or one place in it, why not everything that runs is known. */

@@ -7,11 +7,11 @@
  */
 import { arithmeticGaps } from './arithmetic.js';
 import type { Span } from '../core/types.js';
-import { commandBasename, resolveCommand, wrapperLevels, type WrapperLevel } from './command-name.js';
+import { commandBasename, resolveCommand, wrapperLevels, wrapperSpec, type WrapperLevel } from './command-name.js';
 import type { ParsedScript, SimpleCommand } from './nodes.js';
 import type { Word } from './words.js';
 import { visibleStdin, wordCode } from './stdin-code.js';
-import { interpreterCode } from './interpreters.js';
+import { interpreterCode, interpreterKnown } from './interpreters.js';
 
 /** Programs that run their `-c` string or their standard input as shell code. */
 const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox']);
@@ -103,10 +103,18 @@ function levelCode(level: WrapperLevel, source: string): EmbeddedCode[] {
       if (v === undefined || !spec.execOptions.includes(v)) continue;
       const seg: string[] = [];
       let j = i + 1;
+      // find puts each file name where `{}` stands (GNU find: anywhere in a word with `;`) before
+      // the program runs. A file name is data only as a plain program's whole argument
+      // (`cat {}`); as the command word, inside a longer word, or handed to a shell, a wrapper or
+      // an interpreter (`sh -c 'cat {}'`, `env {}`) it is a program or code the command does not
+      // show, so such a word is not known.
+      const head = args[i + 1]?.value;
+      const base = head === undefined ? undefined : commandBasename(head);
+      const plain = base !== undefined && !head!.includes('{}') && !SHELLS.has(base) && base !== 'eval' && wrapperSpec(base) === undefined && !interpreterKnown(base);
       for (; j < args.length; j++) {
         const x = args[j]!.value;
         if (x === ';' || x === '+') break;
-        seg.push(x === undefined ? '"$UNKNOWN"' : shellQuote(x));
+        seg.push(x === undefined || (x.includes('{}') && !(plain && x === '{}')) ? '"$UNKNOWN"' : shellQuote(x));
       }
       if (seg.length > 0) {
         const span = { start: args[i + 1]!.span.start, end: args[Math.min(j, args.length) - 1]!.span.end };

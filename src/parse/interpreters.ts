@@ -115,6 +115,15 @@ export function interpreterKnown(name: string): boolean {
   return lookup(name, []) !== undefined;
 }
 
+/**
+ * Whether `git <subcommand>` (`subcommand` as written, e.g. `filter-branch`) has a `shell` entry
+ * in rules/commands/interpreters.json: the code it runs is given in its options, which
+ * src/parse/embedded.ts parses as embedded shell code.
+ */
+export function gitShellSubcommand(subcommand: string): boolean {
+  return SPECS.get(`git ${subcommand}`)?.shell === true;
+}
+
 /** Whether a word with an expansion may expand to something starting with `-` (an option). */
 function mayBeOption(w: Word): boolean {
   const first = w.parts[0];

@@ -64,6 +64,8 @@ import { cdStaysPut, gitGuard, simpleCommandReadOnly } from '../analyses/read-on
 import { extractPaths, protectedPath, unlistedPathAccesses, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
 import { sedAllowed } from '../analyses/sed.js';
 import { commandEffects, optionEffectConstraint } from './effect-constraint.js';
+import { gitTreeWriteProblem } from './git-tree-write.js';
+import { memberWriteProblem } from './archive-members.js';
 import { deniedToken, hiddenProgramAsk, hiddenProgramDeny, ruleText, rulesFirstWords, visibleRule } from './hidden-programs.js';
 import { visibleStdin } from '../parse/stdin-code.js';
 
@@ -781,11 +783,16 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
       }
       if (rule) {
         // Option effects (src/rules/effect-constraint.ts): a prefix rule does not cover an option that runs code or writes outside.
-        const effect = optionEffectConstraint(inst, { kind: 'allow-rule', rule, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx);
+        const effect = optionEffectConstraint(inst, { kind: 'allow-rule', rule, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx, m.codeSpans);
         if (effect) return { behavior: 'ask', reason: 'option-effect', code: 'option-effect', message: effect, span: m.cmd.span, ...base };
         // A program with no path table (src/analyses/paths.ts unlistedPathAccesses): a word that names a path outside cannot be checked.
         const unlisted = pathCtx && rule.bash?.kind !== 'exact' ? unlistedPathProblem(inst, m, pathCtx) : undefined;
         if (unlisted) return { behavior: 'ask', reason: 'path-constraint', code: 'path-constraint', message: unlisted, span: m.cmd.span, ...base };
+        // A git command that rewrites the work tree may rewrite a protected file the repository tracks (src/rules/git-tree-write.ts).
+        // Archive members and patched files are written under names the command does not show (src/rules/archive-members.ts).
+        const strict = rule.bash?.kind !== 'exact' && policy.deny.length + policy.ask.length > 0;
+        const tree = strict ? memberWriteProblem(inst) ?? (pathCtx ? gitTreeWriteProblem(inst, m.cwd, pathCtx) : undefined) : undefined;
+        if (tree) return { behavior: 'ask', reason: 'path-constraint', code: 'path-constraint', message: tree, span: m.cmd.span, ...base };
         allowRule ??= rule;
         how ??= 'rule';
         continue;

@@ -27,6 +27,9 @@ import { resolveCommand } from '../parse/command-name.js';
 import { classifyAssignment } from '../model/environment.js';
 import type { SimpleCommand } from '../parse/nodes.js';
 import type { PermissionRule } from './parse.js';
+import type { Span } from '../core/types.js';
+import type { Word } from '../parse/words.js';
+import { gitShellSubcommand } from '../parse/interpreters.js';
 
 /** What would pass the command: an allow rule, or the read-only auto-allow. */
 export type EffectGate = { readonly kind: 'allow-rule'; readonly rule: PermissionRule; readonly strictExec: boolean } | { readonly kind: 'read-only' };
@@ -46,7 +49,7 @@ const NO_FILE_OPERANDS: ReadonlySet<string> = new Set(['echo', 'printf', 'true',
  * with `stdinArguments` — `xargs` feeding it file names from standard input (a read of paths not
  * known before it runs, unless the program never opens its operands).
  */
-export function commandEffects(cmd: SimpleCommand, stdinArguments = false): { readonly program: string; readonly effects: readonly OptionEffect[] } | undefined {
+export function commandEffects(cmd: SimpleCommand, stdinArguments = false): { readonly program: string; readonly args: readonly Word[]; readonly effects: readonly OptionEffect[] } | undefined {
   const resolved = resolveCommand(cmd);
   if (!resolved) return undefined;
   // `git-push` (the dashed program in git's exec path, `/usr/lib/git-core/git-push`) is `git push`.
@@ -90,7 +93,7 @@ export function commandEffects(cmd: SimpleCommand, stdinArguments = false): { re
   // An assignment the harmless table allows with its value (`PAGER=cat`) runs no program.
   const live = cmd.assignments.filter((a) => classifyAssignment(a.name, a.value ? a.value.value : '') !== 'harmless');
   for (const e of environmentEffects(live.map((a) => a.name))) effects.push(e);
-  return { program, effects };
+  return { program, args: resolved.args, effects };
 }
 
 /** How many argument words of the program the rule's prefix names (`Bash(go run:*)` → 1), -1 when the rule names none. */
@@ -118,17 +121,35 @@ function pathIssue(e: OptionEffect, program: string, ctx: PathContext | undefine
 }
 
 /**
+ * Whether the value of the option of `e` is shell code the command model parsed: one of
+ * `codeSpans` (the spans of the embedded commands the command hands its code to, see
+ * `ModelCommand.codeSpans`) starts in the option's word (`--exec=CODE`, `-xCODE`) or in the word
+ * after it (`--exec CODE`, `find -exec CODE… ;`). Those commands are judged on their own, so the
+ * option runs nothing the decision does not see.
+ */
+function codeVisible(e: OptionEffect, args: readonly Word[], codeSpans: readonly Span[]): boolean {
+  const word = e.argIndex >= 0 ? args[e.argIndex] : undefined;
+  if (!word) return false;
+  const end = (args[e.argIndex + 1] ?? word).span.end;
+  return codeSpans.some((s) => s.start >= word.span.start && s.start < end);
+}
+
+/**
  * Why `cmd` may not pass `gate` because of an option's effect, as one sentence; `undefined` when
  * nothing stops it. `ctx` gives the working directories for path effects (absent: a write or
  * read with a path is not checkable under an allow rule; reads are left to the other read-only
- * checks).
+ * checks). `codeSpans` (the model command's, `ModelCommand.codeSpans`): where the shell code the
+ * command hands on was parsed into commands of the model; an option that runs such code passes
+ * the allow-all rule beside deny or ask rules, since its commands meet those rules themselves
+ * (a denied program in it is denied, a program the model cannot see asks). Prefix rules and the
+ * read-only auto-allow are not relaxed by it.
  */
-export function optionEffectConstraint(cmd: SimpleCommand, gate: EffectGate, ctx: PathContext | undefined): string | undefined {
+export function optionEffectConstraint(cmd: SimpleCommand, gate: EffectGate, ctx: PathContext | undefined, codeSpans: readonly Span[] = []): string | undefined {
   if (gate.kind === 'allow-rule' && gate.rule.bash?.kind === 'exact') return undefined;
   // Prefix rules see through a bare `xargs` as Claude Code does; the read-only auto-allow does not.
   const found = commandEffects(cmd, gate.kind === 'read-only');
   if (!found || found.effects.length === 0) return undefined;
-  const { program, effects } = found;
+  const { program, args, effects } = found;
   if (gate.kind === 'allow-rule') {
     const any = gate.rule.bash?.kind === 'any';
     const named = namedWords(gate.rule);
@@ -138,9 +159,13 @@ export function optionEffectConstraint(cmd: SimpleCommand, gate: EffectGate, ctx
       // the policy lint names it. Under allow-all beside deny or ask rules only the project's own
       // code passes (`npm run` as `make` does): `git filter-branch`, `git difftool`, `npm exec`
       // run code from their arguments or configuration, which those rules cannot see.
-      if (e.option.startsWith(`${program} `) && !(any && gate.strictExec && e.kind === 'exec' && e.projectCode !== true)) continue;
+      // A git subcommand whose code is all in its options (`git filter-branch --msg-filter CODE`,
+      // rules/commands/interpreters.json) is judged on those options' code.
+      const codeInOptions = program === 'git' && gitShellSubcommand(e.option.slice(program.length + 1));
+      if (e.option.startsWith(`${program} `) && !(any && gate.strictExec && e.kind === 'exec' && e.projectCode !== true && !codeInOptions)) continue;
       if (e.kind === 'exec') {
         if (any && !gate.strictExec) continue;
+        if (any && codeVisible(e, args, codeSpans)) continue;
         return `${describe(program, e)}; allow rule \`${gate.rule.raw}\` does not cover what that program does${any ? ' while deny or ask rules exist' : ''}.`;
       }
       if (e.kind === 'network') {

@@ -31,7 +31,9 @@ describe('writes outside the project by programs that had no path table', () => 
     ['install -t /tmp/a4 a.txt', '/tmp/a4'],
     ['install -Dm644 a.txt /usr/local/x', '/usr/local/x'],
     ['install -m 644 a.txt ~/x', '~/x'],
-    ['ln -s a.txt /tmp/a4/lnk', '/tmp/a4/lnk'],
+    // (a relative target names a file in the link's directory: /tmp/a4/a.txt, read outside too)
+    ['ln -s /work/proj/a.txt /tmp/a4/lnk', '/tmp/a4/lnk'],
+    ['ln -s a.txt /tmp/a4/lnk', '/tmp/a4/a.txt'],
     ['ln -sf /tmp/a4/x ~/.bashrc', '/tmp/a4/x'],
     ['ln -t /tmp/a4 a.txt', '/tmp/a4'],
     ['split -b 1 a.txt /tmp/a4/pre', '/tmp/a4/pre'],
@@ -201,16 +203,13 @@ describe('the same programs inside the project stay allowed under allow-all', ()
     'truncate -s 0 a.txt',
     'gzip -c a.txt',
     'gzip a.txt',
-    'unzip x.zip -d out',
     'zip -r x.zip src',
     'tar czf x.tgz src',
-    'tar -xf x.tar -C out',
     'git init sub',
     'git clone https://example.invalid/x.git',
     'git clone git@example.invalid:x/y.git dir',
     'git bundle create b.bundle HEAD',
     'git hash-object a.txt',
-    'patch -p1 < x.patch',
     'mktemp -d',
     'mktemp tmp.XXXX',
     'rsync -a src/ backup/',
@@ -228,6 +227,14 @@ describe('the same programs inside the project stay allowed under allow-all', ()
   ])('%s is allowed', (command) => {
     const v = check(command, ALL, DENY);
     expect(v.decision, `${command}: ${v.reason}`).toBe('allow');
+  });
+
+  // Their members (or the patched files) are named only inside the archive or patch, and one may
+  // be a protected file: allowed under allow-all alone, asked beside deny rules
+  // (test/rules/attack-review-5-precision.test.ts).
+  it.each(['unzip x.zip -d out', 'tar -xf x.tar -C out', 'patch -p1 < x.patch'])('%s is allowed under allow-all alone, asked beside deny rules', (command) => {
+    expect(check(command, ALL, []).decision, command).toBe('allow');
+    expect(check(command, ALL, DENY).decision, command).toBe('ask');
   });
 });
 
@@ -331,7 +338,8 @@ describe('protected files written by programs that had no path table', () => {
   });
 
   it('git subcommands that only record or read protected files stay allowed', () => {
-    for (const c of ['git add package.json Makefile', 'git commit -m x package.json', 'git checkout main', 'git checkout -b feature', 'git log -- Makefile', 'git diff package.json', 'make build', 'npm run build']) {
+    // (`git checkout main` rewrites the work tree: where the tracked files are not known it asks, test/rules/attack-review-5-precision.test.ts.)
+    for (const c of ['git add package.json Makefile', 'git commit -m x package.json', 'git checkout -b feature', 'git log -- Makefile', 'git diff package.json', 'make build', 'npm run build']) {
       expect(check(c, ALL, DENY).decision, c).toBe('allow');
     }
   });

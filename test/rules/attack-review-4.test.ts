@@ -141,8 +141,10 @@ describe('root cause A: git filter-branch filters are shell code', () => {
   it('a filter not known before the command runs asks', () => asks('git filter-branch -f --env-filter "$x" HEAD'));
   // Beside deny rules an exec option asks under allow-all even when its code is harmless (as
   // `git rebase --exec cat` does); a denied program in it still denies (above).
-  it('a visible harmless filter is never better than ask beside deny rules', () => {
+  it('a visible harmless filter is never better than ask beside deny rules where the tracked files are not known; a prefix rule asks', () => {
+    // (It checks out the rewritten HEAD; test/rules/attack-review-5-precision.test.ts allows it where no protected file is tracked.)
     expect(check("git filter-branch -f --msg-filter 'cat' HEAD", ['Bash'], DENY).decision).toBe('ask');
+    expect(check("git filter-branch -f --msg-filter 'cat' HEAD", ['Bash(git filter-branch:*)'], DENY).decision).toBe('ask');
   });
 });
 
