@@ -11,6 +11,7 @@ import { joinTouching, joinWords, wordAt, type Word } from './words.js';
 import { buildNodeTable, FLAG_MISSING, TableView } from './node-table.js';
 import { arithmeticUse, numericSubstitution, type ArithmeticUse } from './arithmetic.js';
 import { VariableChangeScanner, type VariableChanges } from './variable-changes.js';
+import numericOutput from '../../rules/numeric-output.json' with { type: 'json' };
 
 /** `NAME=value` before a command (or alone, as a statement). */
 export interface Assignment {
@@ -641,6 +642,41 @@ function assignedName(src: string, start: number): string {
   return ASSIGNED_NAME.exec(src)?.[0] ?? '';
 }
 
+/** The programs of rules/numeric-output.json (the only command names whose output numericSubstitution can prove numeric). */
+const NUMERIC_PROGRAMS: ReadonlySet<string> = new Set(Object.keys((numericOutput as { programs: Record<string, unknown> }).programs));
+
+/** The last named child of node `i` other than a comment, or -1. */
+function lastNamedChild(v: TableView, i: number): number {
+  let last = -1;
+  for (let c = v.firstChild(i); c !== -1; c = v.next(c)) if (v.named(c) && v.type(c) !== 'comment') last = c;
+  return last;
+}
+
+/**
+ * A necessary condition of src/parse/arithmetic.ts `numericSubstitution` read from the table, so
+ * that its `Node` objects are made only for the substitutions it may accept: one body statement
+ * whose last (pipeline) stage is a command, possibly redirected, named by a program of
+ * rules/numeric-output.json.
+ */
+function mayBeNumericSubstitution(v: TableView, i: number, src: string): boolean {
+  let body = -1;
+  for (let c = v.firstChild(i); c !== -1; c = v.next(c)) {
+    if (!v.named(c) || v.type(c) === 'comment') continue;
+    if (body !== -1) return false;
+    body = c;
+  }
+  if (body === -1) return false;
+  let last = body;
+  if (v.type(last) === 'pipeline') last = lastNamedChild(v, last);
+  if (last !== -1 && v.type(last) === 'redirected_statement') last = v.childForField(last, 'body');
+  if (last === -1 || v.type(last) !== 'command') return false;
+  const nameNode = v.childForField(last, 'name');
+  if (nameNode === -1) return false;
+  const inner = v.firstNamedChild(nameNode);
+  const name = wordAt(v, inner !== -1 ? inner : nameNode, src).value;
+  return name !== undefined && NUMERIC_PROGRAMS.has(name);
+}
+
 /** Flow nodes whose named children are all flow nodes (statements, clauses, leaves). */
 const FLOW_CONTAINERS: ReadonlySet<string> = new Set([
   'program', 'list', 'pipeline', 'subshell', 'compound_statement', 'if_statement', 'elif_clause', 'else_clause',
@@ -655,356 +691,445 @@ const FLOW_SCOPES: ReadonlySet<string> = new Set(['command_substitution', 'proce
 /** Anonymous tokens a flow container keeps among its items. */
 const FLOW_TOKENS: ReadonlySet<string> = new Set(['&&', '||', '|', '|&', '&', '!', 'then', 'elif', 'else', 'do', 'while', 'until', 'select', ';;', ';&', ';;&']);
 
+/** A pipeline being walked: its current stage, and per stage its first command when the stage is one simple command. */
+interface PipeState {
+  stage: number;
+  simple: (number | undefined)[];
+  offset: number;
+}
+
 /**
- * Walks `tree` once and returns its views. Iterative over a tree cursor, so it is linear in the
- * number of nodes and safe on arbitrarily deep trees. Does not delete the tree.
+ * The state of one {@link buildViews} walk over a node table, visited node by node in preorder.
+ * Split into small methods because V8 compiles one huge function very slowly (seconds of
+ * optimising-compiler time per attempt), which cost more than running it.
  */
-export function buildViews(tree: Tree, text: string): ParsedScript {
-  const statements: Statement[] = [];
-  const commands: SimpleCommand[] = [];
-  const problems: SyntaxProblem[] = [];
-  const comments: Span[] = [];
-  let nodeCount = 0;
-  const cursor = tree.walk();
-  let depth = 0;
-  let statement = -1;
-  let errorEnd = -1;
-  const complexity = new ComplexityScanner(text);
-  /** The `redirected_statement` node at each depth of the current path, else undefined. */
-  const redirected: number[] = [];
+class ViewWalk {
+  readonly statements: Statement[] = [];
+  readonly commands: SimpleCommand[] = [];
+  readonly problems: SyntaxProblem[] = [];
+  readonly comments: Span[] = [];
+  readonly background: Span[] = [];
+  readonly declarations: Declaration[] = [];
+  readonly assignmentStatements: { assignment: Assignment; place: CommandPlace }[] = [];
+  readonly unmodelled: Unmodelled[] = [];
+  readonly arithmetic: ArithmeticUse[] = [];
+  readonly numericSubstitutions: number[] = [];
+  readonly loopBindings: { name: string; values: readonly Word[] | undefined }[] = [];
+  readonly complexity: ComplexityScanner;
+  readonly changes: VariableChangeScanner;
+  flowRoot: FlowNode | undefined;
+  statement = -1;
+  errorEnd = -1;
+  /** The `redirected_statement` node at each depth of the current path, else -1. */
+  private readonly redirected: number[] = [];
   /** Index of the first command emitted inside the node at each depth. */
-  const firstCommand: number[] = [];
+  private readonly firstCommand: number[] = [];
   /** Enclosing chain in force below each depth. */
-  const chains: (EnclosingChain | undefined)[] = [];
-  const chainDepth: number[] = [];
-  /** Pipeline bookkeeping at each depth where the node is a pipeline: current stage, and per stage its first command when the stage is one simple command. */
-  const pipes: ({ stage: number; simple: (number | undefined)[]; offset: number } | undefined)[] = [];
+  private readonly chains: (EnclosingChain | undefined)[] = [];
+  private readonly chainDepth: number[] = [];
+  /** Pipeline bookkeeping at each depth where the node is a pipeline. */
+  private readonly pipes: (PipeState | undefined)[] = [];
   /** The (stage, previous) of the innermost pipeline stage on the current path, per depth. */
-  const stageAt: ({ stage: number; previous?: number } | undefined)[] = [];
-  const types: string[] = [];
+  private readonly stageAt: ({ stage: number; previous?: number } | undefined)[] = [];
+  private readonly types: string[] = [];
   /** Whether a named node other than a comment came before the current node among its siblings, per depth. */
-  const hasNamedBefore: boolean[] = [];
-  const background: Span[] = [];
-  const declarations: Declaration[] = [];
-  const assignmentStatements: { assignment: Assignment; place: CommandPlace }[] = [];
-  const unmodelled: Unmodelled[] = [];
-  const arithmetic: ArithmeticUse[] = [];
-  const numericSubstitutions: number[] = [];
-  const loopBindings: { name: string; values: readonly Word[] | undefined }[] = [];
+  private readonly hasNamedBefore: boolean[] = [];
   /** The pipeline node at each depth of the current path (else undefined), its next stage index, and the stage in force. */
-  const pipeGroup: ({ span: Span } | undefined)[] = [];
-  const pipeNext: number[] = [];
-  const pipeStageAt: (PipelineStage | undefined)[] = [];
+  private readonly pipeGroup: ({ span: Span } | undefined)[] = [];
+  private readonly pipeNext: number[] = [];
+  private readonly pipeStageAt: (PipelineStage | undefined)[] = [];
   /** The flow node opened at each depth of the current path (else undefined), and the innermost one in force below it. */
-  const flowAt: (FlowNode | undefined)[] = [];
-  const flowIn: (FlowNode | undefined)[] = [];
-  let flowRoot: FlowNode | undefined;
-  // The tree is read once into a node table (src/parse/node-table.ts); the views are built from
-  // it, so no web-tree-sitter `Node` object is made but for the few analyses that still take one
-  // (arithmetic contexts, numeric substitutions). MISSING nodes exist only in a tree with an error.
-  const hasError = tree.rootNode.hasError;
-  // Node text is sliced from the text the parser read: src/parse/parser.ts parses NUL as U+FFFD.
-  const src = text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text;
-  const language = tree.language;
+  private readonly flowAt: (FlowNode | undefined)[] = [];
+  private readonly flowIn: (FlowNode | undefined)[] = [];
   /** Per symbol id: its type name, named-ness, enclosing kind and word-ness (read once per id). */
-  const infoById: (TypeInfo | undefined)[] = [];
+  private readonly infoById: (TypeInfo | undefined)[] = [];
   /** The type info of the node at each depth of the current path. */
-  const infos: TypeInfo[] = [];
+  private readonly infos: TypeInfo[] = [];
+  /** Per depth: the node is inside a `[[ … ]]` test, and inside an arithmetic context whose text was scanned. */
+  private readonly inTest: boolean[] = [];
+  private readonly inArithmetic: boolean[] = [];
   /** The first `[` of `text` at or after the last word checked for a subscript (nodes come in document order). */
-  let bracketAt = -2;
-  let bracketFrom = 0;
+  private bracketAt = -2;
+  private bracketFrom = 0;
   /** The same for a backquote. */
-  let backquoteAt = -2;
-  let backquoteFrom = 0;
-  /** Whether `text` holds a backquote in `[start, end)` (amortised constant time: nodes come in document order). */
-  const hasBackquote = (start: number, end: number): boolean => {
-    if (start < backquoteFrom || (backquoteAt !== -1 && backquoteAt < start)) backquoteAt = text.indexOf('`', start);
-    backquoteFrom = start;
-    return backquoteAt !== -1 && backquoteAt < end;
-  };
+  private backquoteAt = -2;
+  private backquoteFrom = 0;
   /** The same for `:` (an expansion is an arithmetic context only with a `:` operator in it). */
-  let colonAt = -2;
-  let colonFrom = 0;
+  private colonAt = -2;
+  private colonFrom = 0;
+  /** What complexity.ts reads of the node it visits (its offsets), for the node being visited. */
+  private readonly here = { startIndex: 0, endIndex: 0 };
+
+  // The node being visited.
+  private i = 0;
+  private depth = 0;
+  private start = 0;
+  private end = 0;
+  private type = '';
+  private isNamed = false;
+  private info: TypeInfo = { type: '', named: false, enclosing: undefined, word: false };
+
+  /**
+   * `text` is the unit's text, `src` the text the parser read (NUL as U+FFFD), `hasError`
+   * whether the tree has an error.
+   */
+  constructor(
+    private readonly v: TableView,
+    private readonly text: string,
+    private readonly src: string,
+    private readonly hasError: boolean,
+  ) {
+    this.complexity = new ComplexityScanner(text);
+    this.changes = new VariableChangeScanner(src);
+  }
+
+  /** Visits node `i` (nodes come in preorder). */
+  visit(i: number): void {
+    const v = this.v;
+    const table = v.table;
+    const depth = table.depth[i]!;
+    this.i = i;
+    this.depth = depth;
+    this.start = table.start[i]!;
+    this.end = table.end[i]!;
+    const typeId = table.typeId[i]!;
+    let info = this.infoById[typeId];
+    if (info === undefined) {
+      const t = v.type(i);
+      info = { type: t, named: v.named(i), enclosing: Object.hasOwn(ENCLOSING_KIND, t) ? ENCLOSING_KIND[t] : undefined, word: WORD_TYPES.has(t) };
+      this.infoById[typeId] = info;
+    }
+    this.info = info;
+    this.type = info.type;
+    this.isNamed = info.named;
+    this.infos[depth] = info;
+    this.here.startIndex = this.start;
+    this.here.endIndex = this.end;
+    this.complexity.visit(this.here as unknown as TreeCursor, this.type, this.isNamed, depth);
+    this.bookkeeping();
+    this.variableChanges();
+    this.chainAndStage();
+    const commandsBefore = this.commands.length;
+    if (depth === 1 && this.isNamed && this.type !== 'comment') {
+      this.statement++;
+      this.statements.push({ type: this.type, span: { start: this.start, end: this.end } });
+    }
+    if (this.isNamed) this.textChecks();
+    this.views();
+    this.flow(commandsBefore);
+    if (table.subtreeEnd[i] === i + 1 && this.isNamed && DATA_LEAVES.has(this.type) && !this.hasError) this.changes.dataLeaf(this.start, this.end, this.inTest[depth]!);
+  }
+
+  private bookkeeping(): void {
+    const { depth, type, isNamed } = this;
+    this.redirected[depth] = type === 'redirected_statement' ? this.i : -1;
+    const parentGroup = depth > 0 ? this.pipeGroup[depth - 1] : undefined;
+    this.pipeStageAt[depth] = parentGroup && isNamed && type !== 'comment' ? { group: parentGroup, index: this.pipeNext[depth - 1]!++ } : depth > 0 ? this.pipeStageAt[depth - 1] : undefined;
+    this.pipeGroup[depth] = type === 'pipeline' ? { span: { start: this.start, end: this.end } } : undefined;
+    this.pipeNext[depth] = 0;
+    this.types[depth] = type;
+    this.firstCommand[depth] = this.commands.length;
+  }
+
+  /** Variable changes (src/parse/variable-changes.ts). With a syntax error the whole text is scanned at the end instead. */
+  private variableChanges(): void {
+    const { depth, type, isNamed, src, changes, types } = this;
+    const nodeStart = this.start;
+    this.inTest[depth] = (depth > 0 && (this.inTest[depth - 1]! || types[depth - 1] === 'subscript')) || type === 'test_command';
+    let arithmeticHere = depth > 0 && this.inArithmetic[depth - 1]!;
+    if (!arithmeticHere && isNamed && (type === 'arithmetic_expansion' || (type === 'compound_statement' && src.startsWith('((', nodeStart)) || (depth > 0 && types[depth - 1] === 'c_style_for_statement' && this.v.field(this.i) !== 'body'))) {
+      arithmeticHere = true;
+      if (!this.hasError) changes.arithmeticText(nodeStart, this.end);
+    }
+    this.inArithmetic[depth] = arithmeticHere;
+    if (isNamed) {
+      if (type === 'variable_assignment') {
+        if (!this.hasError) changes.assignment(assignedName(src, nodeStart));
+      } else if (type === 'expansion') changes.expansion(nodeStart);
+      else if (type === 'unset_command') changes.unset(nodeStart, this.end);
+      else if (this.info.word && (depth === 0 || !this.infos[depth - 1]!.word)) {
+        if (src.charCodeAt(nodeStart) === 0x7b) changes.braceWord(nodeStart);
+      }
+    }
+  }
+
+  /** Whether the `body` of `redirected_statement` node `r` is a `command`. */
+  private bodyIsCommand(r: number): boolean {
+    const b = this.v.childForField(r, 'body');
+    return b !== -1 && this.v.type(b) === 'command';
+  }
+
+  /** Chain and pipeline stage of this node, from its parent's. */
+  private chainAndStage(): void {
+    const { depth, type, isNamed, v, i } = this;
+    const parentChain = depth > 0 ? this.chains[depth - 1] : undefined;
+    const parentDepth = depth > 0 ? this.chainDepth[depth - 1]! : 0;
+    let chain = parentChain;
+    let cdepth = parentDepth;
+    const kind = isNamed ? this.info.enclosing : undefined;
+    const parentKind = depth > 0 ? this.infos[depth - 1]!.enclosing : undefined;
+    if (parentKind !== undefined && v.field(i) === 'condition') {
+      // The test of an `if`/`while`/`until`/`for ((…))`: a marker entry on the path.
+      chain = { enclosing: { kind: parentKind, span: { start: this.start, end: this.end }, field: 'condition' }, parent: chain };
+      cdepth++;
+    }
+    if (kind !== undefined) {
+      chain = { enclosing: enclosingOf(kind, v, i, undefined, this.src), parent: chain };
+      cdepth++;
+    } else if (isNamed && depth > 0 && this.types[depth - 1] === 'list' && this.hasNamedBefore[depth] === true && v.field(i) === null) {
+      // The right operand of `&&` / `||`: runs only depending on the left one.
+      chain = { enclosing: { kind: 'list-right', span: { start: this.start, end: this.end } }, parent: chain };
+      cdepth++;
+    }
+    this.chains[depth] = chain;
+    this.chainDepth[depth] = cdepth;
+    let stage = depth > 0 ? this.stageAt[depth - 1] : undefined;
+    const pipe = depth > 0 ? this.pipes[depth - 1] : undefined;
+    if (pipe && isNamed && type !== 'comment') {
+      pipe.stage++;
+      const s = pipe.stage + pipe.offset;
+      const previous = s > 0 ? pipe.simple[s - 1] : undefined;
+      stage = { stage: s, ...(previous !== undefined ? { previous } : {}) };
+      const simple = type === 'command' || (type === 'redirected_statement' && this.bodyIsCommand(i));
+      pipe.simple[s] = simple ? this.commands.length : undefined;
+    }
+    if (type === 'command_substitution' || type === 'process_substitution') stage = undefined;
+    this.stageAt[depth] = stage;
+    this.pipes[depth] = undefined;
+    if (type === 'pipeline' && isNamed) {
+      // `cat <<EOF | sh`: tree-sitter puts `| sh` inside the heredoc redirect of `cat`.
+      const inHeredoc = depth >= 2 && this.types[depth - 1] === 'heredoc_redirect' && this.types[depth - 2] === 'redirected_statement';
+      const hostFirst = inHeredoc ? this.firstCommand[depth - 2] : undefined;
+      this.pipes[depth] = inHeredoc ? { stage: -1, simple: [hostFirst], offset: 1 } : { stage: -1, simple: [], offset: 0 };
+    }
+    if (!isNamed && type === '&' && depth > 0 && this.hasNamedBefore[depth] === true && this.types[depth - 1] !== 'pipeline') this.background.push(previousNamedSpan(v, i));
+    if (isNamed && type !== 'comment') this.hasNamedBefore[depth] = true;
+    if (depth + 1 < this.hasNamedBefore.length) this.hasNamedBefore[depth + 1] = false;
+  }
+
+  /** Whether `text` holds a backquote in `[start, end)` (amortised constant time: nodes come in document order). */
+  private hasBackquote(start: number, end: number): boolean {
+    if (start < this.backquoteFrom || (this.backquoteAt !== -1 && this.backquoteAt < start)) this.backquoteAt = this.text.indexOf('`', start);
+    this.backquoteFrom = start;
+    return this.backquoteAt !== -1 && this.backquoteAt < end;
+  }
+
   /**
    * A cheap test that a node of an arithmetic type may be an arithmetic context (src/parse/arithmetic.ts
    * `operandsOf` decides): `(( … ))` and `[[ … ]]` by their opening, `${x:offset}` only with a `:`.
    */
-  const mayBeArithmetic = (type: string, start: number, end: number): boolean => {
+  private mayBeArithmetic(type: string, start: number, end: number): boolean {
+    const src = this.src;
     if (type === 'compound_statement') return src.startsWith('((', start);
     if (type === 'test_command') return src.startsWith('[[', start);
     if (type !== 'expansion') return true;
-    if (start < colonFrom || (colonAt !== -1 && colonAt < start)) colonAt = src.indexOf(':', start);
-    colonFrom = start;
-    return colonAt !== -1 && colonAt < end;
-  };
-  const changes = new VariableChangeScanner(src);
-  /** Per depth: the node is inside a `[[ … ]]` test, and inside an arithmetic context whose text was scanned. */
-  const inTest: boolean[] = [];
-  const inArithmetic: boolean[] = [];
+    if (start < this.colonFrom || (this.colonAt !== -1 && this.colonAt < start)) this.colonAt = src.indexOf(':', start);
+    this.colonFrom = start;
+    return this.colonAt !== -1 && this.colonAt < end;
+  }
+
+  /** Checks of a named node's text: subscripts, arithmetic, numeric substitutions, loops, backquotes the parser reads as text. */
+  private textChecks(): void {
+    const { depth, type, v, i, text, src, types } = this;
+    const nodeStart = this.start;
+    const nodeEnd = this.end;
+    let subscriptCandidate = false;
+    if (this.info.word && (depth === 0 || !this.infos[depth - 1]!.word)) {
+      // Whether the word holds a `[`: the first `[` at or after its start lies before its end.
+      if (nodeStart < this.bracketFrom || (this.bracketAt !== -1 && this.bracketAt < nodeStart)) this.bracketAt = text.indexOf('[', nodeStart);
+      this.bracketFrom = nodeStart;
+      subscriptCandidate = this.bracketAt !== -1 && this.bracketAt < nodeEnd;
+    }
+    if (subscriptCandidate || (depth > 0 && types[depth - 1] === 'subscript' && v.field(i) === 'index')) {
+      // Quoted text that bash may expand as an array subscript (see subscriptCode).
+      const inIndex = depth > 0 && types[depth - 1] === 'subscript';
+      const snippet = text.slice(nodeStart, nodeEnd);
+      if (/\$|`|\\[x0-7u]/.test(snippet)) {
+        const w = wordAt(v, i, src, type);
+        if (subscriptCode(w, inIndex)) this.unmodelled.push({ span: spanOf(v, i), reason: `\`${snippet.slice(0, 40)}\` holds an array subscript with a substitution, which bash runs when it evaluates the text as arithmetic or as a variable name.` });
+      }
+    }
+    if (ARITHMETIC_TYPES.has(type) && type !== 'command' && this.mayBeArithmetic(type, nodeStart, nodeEnd)) {
+      const use = arithmeticUse(v.nodeAt(i), src);
+      if (use) this.arithmetic.push(use);
+    }
+    if (type === 'command_substitution' && mayBeNumericSubstitution(v, i, src) && numericSubstitution(v.nodeAt(i), src)) this.numericSubstitutions.push(nodeStart);
+    if (type === 'for_statement') {
+      const variable = fieldText(v, i, 'variable', src);
+      if (variable !== undefined) {
+        this.changes.changed(variable);
+        const values = v.childrenForField(i, 'value');
+        this.loopBindings.push({ name: variable, values: src.startsWith('select', nodeStart) || values.length === 0 ? undefined : joinTouching(values.map((c) => wordAt(v, c, src)), src) });
+      }
+    }
+    if (type === 'concatenation' && this.hasBackquote(nodeStart, nodeEnd)) {
+      // `r``m`: tree-sitter-bash drops an empty backquote pair between the parts of a word;
+      // bash runs it as a command substitution (empty output).
+      let at = nodeStart;
+      let between = '';
+      for (let c = v.firstChild(i); c !== -1; c = v.next(c)) {
+        if (!v.named(c)) continue;
+        between += text.slice(at, v.table.start[c]);
+        at = v.table.end[c]!;
+      }
+      between += text.slice(at, nodeEnd);
+      if (between.includes('`')) this.unmodelled.push({ span: spanOf(v, i), reason: `\`${text.slice(nodeStart, Math.min(nodeEnd, nodeStart + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
+    }
+    if (type === 'word' && this.hasBackquote(nodeStart, nodeEnd) && /(?:^|[^\\])(?:\\\\)*`/.test(text.slice(nodeStart, nodeEnd))) {
+      // `r``m`: tree-sitter-bash keeps an empty (or unterminated) backquote pair inside a plain
+      // word as text; bash runs it as a command substitution.
+      this.unmodelled.push({ span: spanOf(v, i), reason: `\`${text.slice(nodeStart, Math.min(nodeEnd, nodeStart + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
+    }
+    if (type === 'expansion' || type === 'regex') {
+      const hidden = hiddenSubstitution(v, i, nodeStart, nodeEnd, text);
+      if (hidden) this.unmodelled.push({ span: spanOf(v, i), reason: hidden });
+    }
+  }
+
+  /** The views the node is itself: a comment, a syntax problem, an assignment statement, a declaration, a command … */
+  private views(): void {
+    const { depth, type, v, i, types } = this;
+    if (type === 'comment') {
+      this.comments.push({ start: this.start, end: this.end });
+    } else if (type === 'ERROR') {
+      // Only the outermost ERROR of a region is a problem; nested ones say the same again.
+      if (this.start >= this.errorEnd) {
+        this.problems.push({ kind: 'error', span: errorAnchor(v, i), expected: undefined });
+        this.errorEnd = this.end;
+      }
+    } else if (this.hasError && (v.table.flags[i]! & FLAG_MISSING) !== 0) {
+      if (this.start >= this.errorEnd) {
+        this.problems.push({ kind: 'missing', span: { start: this.start, end: this.end }, expected: type });
+      }
+    } else if (type === 'variable_assignment' && depth > 0 && types[depth - 1] !== 'command' && types[depth - 1] !== 'declaration_command') {
+      this.assignmentStatements.push({ assignment: toAssignment(v, i, this.src), place: { chain: this.chains[depth - 1], depth: this.chainDepth[depth - 1]! } });
+    } else if (type === 'declaration_command') {
+      this.declaration();
+    } else if (type === 'redirected_statement' && !this.bodyIsCommand(i)) {
+      this.compoundRedirects();
+    } else if (isRedirectNode(type) && depth > 0 && !REDIRECT_OWNERS.has(types[depth - 1]!)) {
+      // A redirection no simple command owns: `$(<f)` and `$(>f)` (a command substitution of
+      // redirections only: bash reads or truncates f), `f() { …; } > f` (applied at every call of
+      // the function). It becomes a command of redirections only, so what it reads and writes is seen.
+      const r = toRedirect(v, i, this.src, type);
+      this.unmodelled.push(...r.unknown);
+      for (const a of r.extraArgs) this.unmodelled.push({ span: a.span, reason: HEREDOC_TAIL });
+      const span = { start: r.redirects[0]!.span.start, end: r.redirects[r.redirects.length - 1]!.span.end };
+      this.commands.push({ span, name: undefined, args: [], assignments: [], redirects: r.redirects, statement: Math.max(this.statement, 0), compound: true, place: { chain: this.chains[depth], depth: this.chainDepth[depth]! } });
+    } else if (type === 'command') {
+      this.command();
+    }
+  }
+
+  private declaration(): void {
+    const { v, i, src, depth } = this;
+    const assignments: Assignment[] = [];
+    const words: Word[] = [];
+    let keyword = '';
+    /** End of the last assignment or word, and which it was: a word touching it is its tail (joinWords). */
+    let lastEnd = -1;
+    let lastWasAssignment = false;
+    for (let c = v.firstChild(i); c !== -1; c = v.next(c)) {
+      const ct = v.type(c);
+      if (!v.named(c)) keyword ||= src.slice(v.table.start[c], v.table.end[c]);
+      else if (ct === 'variable_assignment') {
+        const a = toAssignment(v, c, src);
+        assignments.push(a);
+        lastEnd = a.span.end;
+        lastWasAssignment = true;
+      } else if (WORD_TYPES.has(ct) || ct === 'variable_name') {
+        const w = wordAt(v, c, src, ct);
+        if (lastEnd === w.span.start && lastWasAssignment) {
+          const a = assignments[assignments.length - 1]!;
+          assignments[assignments.length - 1] = { name: a.name, value: a.value ? joinWords(a.value, w, src) : w, span: { start: a.span.start, end: w.span.end } };
+        } else if (lastEnd === w.span.start) words[words.length - 1] = joinWords(words[words.length - 1]!, w, src);
+        else {
+          words.push(w);
+          lastWasAssignment = false;
+        }
+        lastEnd = w.span.end;
+      }
+    }
+    this.declarations.push({ span: spanOf(v, i), keyword, assignments, words, place: { chain: this.chains[depth], depth: this.chainDepth[depth]! } });
+  }
+
+  /**
+   * `{ ls; } > f`, `while …; done < f`: the redirections of a compound command, as a command of
+   * redirections only, so that what they read and write is seen.
+   */
+  private compoundRedirects(): void {
+    const { v, i, depth } = this;
+    const redirects: Redirect[] = [];
+    const args: Word[] = [];
+    for (let c = v.firstChild(i); c !== -1; c = v.next(c)) {
+      if (!v.named(c) || !isRedirectNode(v.type(c))) continue;
+      const r = toRedirect(v, c, this.src);
+      redirects.push(...r.redirects);
+      args.push(...r.extraArgs);
+      this.unmodelled.push(...r.unknown);
+    }
+    // Words after a heredoc delimiter (`{ …; } <<X a`) are not arguments of anything bash runs here
+    // (tree-sitter-bash attaches them to the heredoc); what they would mean is not modelled.
+    for (const a of args) this.unmodelled.push({ span: a.span, reason: HEREDOC_TAIL });
+    if (redirects.length > 0) {
+      const span = { start: redirects[0]!.span.start, end: redirects[redirects.length - 1]!.span.end };
+      this.commands.push({ span, name: undefined, args: [], assignments: [], redirects, statement: Math.max(this.statement, 0), compound: true, place: { chain: depth > 0 ? this.chains[depth - 1] : undefined, depth: depth > 0 ? this.chainDepth[depth - 1]! : 0 } });
+    }
+  }
+
+  private command(): void {
+    const { v, i, depth, src } = this;
+    const parent = depth > 0 && this.redirected[depth - 1] !== -1 && v.field(i) === 'body' ? this.redirected[depth - 1]! : -1;
+    const stage = this.stageAt[depth];
+    const place: CommandPlace = { chain: this.chains[depth], depth: this.chainDepth[depth]!, ...(stage ? { pipeline: stage } : {}) };
+    const simple = toSimpleCommand(v, i, src, Math.max(this.statement, 0), parent, place, this.pipeStageAt[depth], this.unmodelled);
+    this.commands.push(simple);
+    this.changes.words(simple.name, simple.args);
+    // `let EXPR…` (arithmeticUse reads the parser's own command name; a name that does not start with `let` is not it).
+    if (simple.name?.raw.startsWith('let')) {
+      const use = arithmeticUse(v.nodeAt(i), src);
+      if (use) this.arithmetic.push(use);
+    }
+  }
+
+  /** The flow node of this node, if it is one, attached to the innermost one above it. */
+  private flow(commandsBefore: number): void {
+    const { depth, type, isNamed } = this;
+    const parentFlow = depth > 0 ? this.flowIn[depth - 1] : undefined;
+    const parentIsContainer = parentFlow !== undefined && depth > 0 && this.flowAt[depth - 1] === parentFlow && FLOW_CONTAINERS.has(parentFlow.type);
+    let node: FlowNode | undefined;
+    if (depth === 0 || (isNamed && type !== 'comment' && (FLOW_SCOPES.has(type) || parentIsContainer || (parentFlow === undefined && FLOW_CONTAINERS.has(type))))) {
+      const field = depth > 0 && parentIsContainer ? this.v.field(this.i) : null;
+      node = { type, ...(field ? { field } : {}), span: { start: this.start, end: this.end }, items: [] };
+      if (this.commands.length > commandsBefore) node.command = this.commands.length - 1;
+      if (parentFlow) parentFlow.items.push(node);
+      else this.flowRoot ??= node;
+    } else if (!isNamed && parentIsContainer && FLOW_TOKENS.has(type)) parentFlow!.items.push(type);
+    this.flowAt[depth] = node;
+    this.flowIn[depth] = node ?? parentFlow;
+  }
+}
+
+/**
+ * Walks `tree` once and returns its views: the tree is read into a node table
+ * (src/parse/node-table.ts) in one cursor walk, and the views are built from it, so no
+ * web-tree-sitter `Node` object is made but for the few analyses that still take one
+ * (arithmetic contexts, numeric substitutions). Linear in the number of nodes and safe on
+ * arbitrarily deep trees (no recursion). Does not delete the tree.
+ */
+export function buildViews(tree: Tree, text: string): ParsedScript {
+  const cursor = tree.walk();
+  // MISSING nodes exist only in a tree with an error.
+  const hasError = tree.rootNode.hasError;
+  // Node text is sliced from the text the parser read: src/parse/parser.ts parses NUL as U+FFFD.
+  const src = text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text;
   try {
     const table = buildNodeTable(tree, cursor, hasError);
-    const v = new TableView(table, language, cursor);
-    const tStart = table.start;
-    const tEnd = table.end;
-    /** What complexity.ts reads of the node it visits (its offsets), for the node being visited. */
-    const here = { startIndex: 0, endIndex: 0 };
-    /** Whether the `body` of `redirected_statement` node `r` is a `command`. */
-    const bodyIsCommand = (r: number): boolean => {
-      const b = v.childForField(r, 'body');
-      return b !== -1 && v.type(b) === 'command';
-    };
-    nodeCount = table.count;
-    for (let i = 0; i < table.count; i++) {
-      depth = table.depth[i]!;
-      const nodeStart = tStart[i]!;
-      const nodeEnd = tEnd[i]!;
-      const typeId = table.typeId[i]!;
-      let info = infoById[typeId];
-      if (info === undefined) {
-        const t = v.type(i);
-        info = { type: t, named: v.named(i), enclosing: Object.hasOwn(ENCLOSING_KIND, t) ? ENCLOSING_KIND[t] : undefined, word: WORD_TYPES.has(t) };
-        infoById[typeId] = info;
-      }
-      const type = info.type;
-      const isNamed = info.named;
-      infos[depth] = info;
-      here.startIndex = nodeStart;
-      here.endIndex = nodeEnd;
-      complexity.visit(here as unknown as TreeCursor, type, isNamed, depth);
-      redirected[depth] = type === 'redirected_statement' ? i : -1;
-      const parentGroup = depth > 0 ? pipeGroup[depth - 1] : undefined;
-      pipeStageAt[depth] = parentGroup && isNamed && type !== 'comment' ? { group: parentGroup, index: pipeNext[depth - 1]!++ } : depth > 0 ? pipeStageAt[depth - 1] : undefined;
-      pipeGroup[depth] = type === 'pipeline' ? { span: { start: nodeStart, end: nodeEnd } } : undefined;
-      pipeNext[depth] = 0;
-      types[depth] = type;
-      firstCommand[depth] = commands.length;
-      {
-        // Variable changes (src/parse/variable-changes.ts). With a syntax error the whole text is scanned at the end instead.
-        // A cursor position is a call into wasm: read only for the node types that need it.
-        inTest[depth] = (depth > 0 && (inTest[depth - 1]! || types[depth - 1] === 'subscript')) || type === 'test_command';
-        let arithmeticHere = depth > 0 && inArithmetic[depth - 1]!;
-        if (!arithmeticHere && isNamed && (type === 'arithmetic_expansion' || (type === 'compound_statement' && src.startsWith('((', nodeStart)) || (depth > 0 && types[depth - 1] === 'c_style_for_statement' && v.field(i) !== 'body'))) {
-          arithmeticHere = true;
-          if (!hasError) changes.arithmeticText(nodeStart, nodeEnd);
-        }
-        inArithmetic[depth] = arithmeticHere;
-        if (isNamed) {
-          if (type === 'variable_assignment') {
-            if (!hasError) changes.assignment(assignedName(src, nodeStart));
-          } else if (type === 'expansion') changes.expansion(nodeStart);
-          else if (type === 'unset_command') changes.unset(nodeStart, nodeEnd);
-          else if (info.word && (depth === 0 || !infos[depth - 1]!.word)) {
-            const start = nodeStart;
-            if (src.charCodeAt(start) === 0x7b) changes.braceWord(start);
-          }
-        }
-      }
-      {
-        // Chain and pipeline stage of this node, from its parent's.
-        const parentChain = depth > 0 ? chains[depth - 1] : undefined;
-        const parentDepth = depth > 0 ? chainDepth[depth - 1]! : 0;
-        let chain = parentChain;
-        let cdepth = parentDepth;
-        const kind = isNamed ? info.enclosing : undefined;
-        const parentKind = depth > 0 ? infos[depth - 1]!.enclosing : undefined;
-        if (parentKind !== undefined && v.field(i) === 'condition') {
-          // The test of an `if`/`while`/`until`/`for ((…))`: a marker entry on the path.
-          chain = { enclosing: { kind: parentKind, span: { start: nodeStart, end: nodeEnd }, field: 'condition' }, parent: chain };
-          cdepth++;
-        }
-        if (kind !== undefined) {
-          chain = { enclosing: enclosingOf(kind, v, i, undefined, src), parent: chain };
-          cdepth++;
-        } else if (isNamed && depth > 0 && types[depth - 1] === 'list' && hasNamedBefore[depth] === true && v.field(i) === null) {
-          // The right operand of `&&` / `||`: runs only depending on the left one.
-          chain = { enclosing: { kind: 'list-right', span: { start: nodeStart, end: nodeEnd } }, parent: chain };
-          cdepth++;
-        }
-        chains[depth] = chain;
-        chainDepth[depth] = cdepth;
-        let stage = depth > 0 ? stageAt[depth - 1] : undefined;
-        const pipe = depth > 0 ? pipes[depth - 1] : undefined;
-        if (pipe && isNamed && type !== 'comment') {
-          pipe.stage++;
-          const s = pipe.stage + pipe.offset;
-          const previous = s > 0 ? pipe.simple[s - 1] : undefined;
-          stage = { stage: s, ...(previous !== undefined ? { previous } : {}) };
-          const simple = type === 'command' || (type === 'redirected_statement' && bodyIsCommand(i));
-          pipe.simple[s] = simple ? commands.length : undefined;
-        }
-        if (type === 'command_substitution' || type === 'process_substitution') stage = undefined;
-        stageAt[depth] = stage;
-        pipes[depth] = undefined;
-        if (type === 'pipeline' && isNamed) {
-          // `cat <<EOF | sh`: tree-sitter puts `| sh` inside the heredoc redirect of `cat`.
-          const inHeredoc = depth >= 2 && types[depth - 1] === 'heredoc_redirect' && types[depth - 2] === 'redirected_statement';
-          const hostFirst = inHeredoc ? firstCommand[depth - 2] : undefined;
-          pipes[depth] = inHeredoc ? { stage: -1, simple: [hostFirst], offset: 1 } : { stage: -1, simple: [], offset: 0 };
-        }
-        if (!isNamed && type === '&' && depth > 0 && hasNamedBefore[depth] === true && types[depth - 1] !== 'pipeline') background.push(previousNamedSpan(v, i));
-        if (isNamed && type !== 'comment') hasNamedBefore[depth] = true;
-        if (depth + 1 < hasNamedBefore.length) hasNamedBefore[depth + 1] = false;
-      }
-      const commandsBefore = commands.length;
-      if (depth === 1 && isNamed && type !== 'comment') {
-        statement++;
-        statements.push({ type, span: { start: nodeStart, end: nodeEnd } });
-      }
-      let subscriptCandidate = false;
-      if (isNamed && info.word && (depth === 0 || !infos[depth - 1]!.word)) {
-        // Whether the word holds a `[`: the first `[` at or after its start lies before its end.
-        const start = nodeStart;
-        if (start < bracketFrom || (bracketAt !== -1 && bracketAt < start)) bracketAt = text.indexOf('[', start);
-        bracketFrom = start;
-        subscriptCandidate = bracketAt !== -1 && bracketAt < nodeEnd;
-      }
-      if (subscriptCandidate || (isNamed && depth > 0 && types[depth - 1] === 'subscript' && v.field(i) === 'index')) {
-        // Quoted text that bash may expand as an array subscript (see subscriptCode).
-        const inIndex = depth > 0 && types[depth - 1] === 'subscript';
-        const snippet = text.slice(nodeStart, nodeEnd);
-        if (/\$|`|\\[x0-7u]/.test(snippet)) {
-          const w = wordAt(v, i, src, type);
-          if (subscriptCode(w, inIndex)) unmodelled.push({ span: spanOf(v, i), reason: `\`${snippet.slice(0, 40)}\` holds an array subscript with a substitution, which bash runs when it evaluates the text as arithmetic or as a variable name.` });
-        }
-      }
-      if (isNamed && ARITHMETIC_TYPES.has(type) && type !== 'command' && mayBeArithmetic(type, nodeStart, nodeEnd)) {
-        const use = arithmeticUse(v.nodeAt(i), src);
-        if (use) arithmetic.push(use);
-      }
-      if (isNamed && type === 'command_substitution' && numericSubstitution(v.nodeAt(i), src)) numericSubstitutions.push(nodeStart);
-      if (isNamed && type === 'for_statement') {
-        const variable = fieldText(v, i, 'variable', src);
-        if (variable !== undefined) {
-          changes.changed(variable);
-          const values = v.childrenForField(i, 'value');
-          loopBindings.push({ name: variable, values: src.startsWith('select', nodeStart) || values.length === 0 ? undefined : joinTouching(values.map((c) => wordAt(v, c, src)), src) });
-        }
-      }
-      if (isNamed && type === 'concatenation' && hasBackquote(nodeStart, nodeEnd)) {
-        // `r``m`: tree-sitter-bash drops an empty backquote pair between the parts of a word;
-        // bash runs it as a command substitution (empty output).
-        let at = nodeStart;
-        let between = '';
-        for (let c = v.firstChild(i); c !== -1; c = v.next(c)) {
-          if (!v.named(c)) continue;
-          between += text.slice(at, tStart[c]);
-          at = tEnd[c]!;
-        }
-        between += text.slice(at, nodeEnd);
-        if (between.includes('`')) unmodelled.push({ span: spanOf(v, i), reason: `\`${text.slice(nodeStart, Math.min(nodeEnd, nodeStart + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
-      }
-      if (isNamed && type === 'word' && hasBackquote(nodeStart, nodeEnd) && /(?:^|[^\\])(?:\\\\)*`/.test(text.slice(nodeStart, nodeEnd))) {
-        // `r``m`: tree-sitter-bash keeps an empty (or unterminated) backquote pair inside a plain
-        // word as text; bash runs it as a command substitution.
-        unmodelled.push({ span: spanOf(v, i), reason: `\`${text.slice(nodeStart, Math.min(nodeEnd, nodeStart + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
-      }
-      if (isNamed && (type === 'expansion' || type === 'regex')) {
-        const hidden = hiddenSubstitution(v, i, nodeStart, nodeEnd, text);
-        if (hidden) unmodelled.push({ span: spanOf(v, i), reason: hidden });
-      }
-      if (type === 'comment') {
-        comments.push({ start: nodeStart, end: nodeEnd });
-      } else if (type === 'ERROR') {
-        // Only the outermost ERROR of a region is a problem; nested ones say the same again.
-        if (nodeStart >= errorEnd) {
-          problems.push({ kind: 'error', span: errorAnchor(v, i), expected: undefined });
-          errorEnd = nodeEnd;
-        }
-      } else if (hasError && (table.flags[i]! & FLAG_MISSING) !== 0) {
-        if (nodeStart >= errorEnd) {
-          problems.push({ kind: 'missing', span: { start: nodeStart, end: nodeEnd }, expected: type });
-        }
-      } else if (type === 'variable_assignment' && depth > 0 && types[depth - 1] !== 'command' && types[depth - 1] !== 'declaration_command') {
-        assignmentStatements.push({ assignment: toAssignment(v, i, src), place: { chain: chains[depth - 1], depth: chainDepth[depth - 1]! } });
-      } else if (type === 'declaration_command') {
-        const assignments: Assignment[] = [];
-        const words: Word[] = [];
-        let keyword = '';
-        /** End of the last assignment or word, and which it was: a word touching it is its tail (joinWords). */
-        let lastEnd = -1;
-        let lastWasAssignment = false;
-        for (let c = v.firstChild(i); c !== -1; c = v.next(c)) {
-          const ct = v.type(c);
-          if (!v.named(c)) keyword ||= src.slice(tStart[c], tEnd[c]);
-          else if (ct === 'variable_assignment') {
-            const a = toAssignment(v, c, src);
-            assignments.push(a);
-            lastEnd = a.span.end;
-            lastWasAssignment = true;
-          } else if (WORD_TYPES.has(ct) || ct === 'variable_name') {
-            const w = wordAt(v, c, src, ct);
-            if (lastEnd === w.span.start && lastWasAssignment) {
-              const a = assignments[assignments.length - 1]!;
-              assignments[assignments.length - 1] = { name: a.name, value: a.value ? joinWords(a.value, w, src) : w, span: { start: a.span.start, end: w.span.end } };
-            } else if (lastEnd === w.span.start) words[words.length - 1] = joinWords(words[words.length - 1]!, w, src);
-            else {
-              words.push(w);
-              lastWasAssignment = false;
-            }
-            lastEnd = w.span.end;
-          }
-        }
-        declarations.push({ span: spanOf(v, i), keyword, assignments, words, place: { chain: chains[depth], depth: chainDepth[depth]! } });
-      } else if (type === 'redirected_statement' && !bodyIsCommand(i)) {
-        // `{ ls; } > f`, `while …; done < f`: the redirections of a compound command, as a
-        // command of redirections only, so that what they read and write is seen.
-        const redirects: Redirect[] = [];
-        const args: Word[] = [];
-        for (let c = v.firstChild(i); c !== -1; c = v.next(c)) {
-          if (!v.named(c) || !isRedirectNode(v.type(c))) continue;
-          const r = toRedirect(v, c, src);
-          redirects.push(...r.redirects);
-          args.push(...r.extraArgs);
-          unmodelled.push(...r.unknown);
-        }
-        // Words after a heredoc delimiter (`{ …; } <<X a`) are not arguments of anything bash runs here
-        // (tree-sitter-bash attaches them to the heredoc); what they would mean is not modelled.
-        for (const a of args) unmodelled.push({ span: a.span, reason: HEREDOC_TAIL });
-        if (redirects.length > 0) {
-          const span = { start: redirects[0]!.span.start, end: redirects[redirects.length - 1]!.span.end };
-          commands.push({ span, name: undefined, args: [], assignments: [], redirects, statement: Math.max(statement, 0), compound: true, place: { chain: depth > 0 ? chains[depth - 1] : undefined, depth: depth > 0 ? chainDepth[depth - 1]! : 0 } });
-        }
-      } else if (isRedirectNode(type) && depth > 0 && !REDIRECT_OWNERS.has(types[depth - 1]!)) {
-        // A redirection no simple command owns: `$(<f)` and `$(>f)` (a command substitution of
-        // redirections only: bash reads or truncates f), `f() { …; } > f` (applied at every call of
-        // the function). It becomes a command of redirections only, so what it reads and writes is seen.
-        const r = toRedirect(v, i, src, type);
-        unmodelled.push(...r.unknown);
-        for (const a of r.extraArgs) unmodelled.push({ span: a.span, reason: HEREDOC_TAIL });
-        const span = { start: r.redirects[0]!.span.start, end: r.redirects[r.redirects.length - 1]!.span.end };
-        commands.push({ span, name: undefined, args: [], assignments: [], redirects: r.redirects, statement: Math.max(statement, 0), compound: true, place: { chain: chains[depth], depth: chainDepth[depth]! } });
-      } else if (type === 'command') {
-        const parent = depth > 0 && redirected[depth - 1] !== -1 && v.field(i) === 'body' ? redirected[depth - 1]! : -1;
-        const stage = stageAt[depth];
-        const place: CommandPlace = { chain: chains[depth], depth: chainDepth[depth]!, ...(stage ? { pipeline: stage } : {}) };
-        const simple = toSimpleCommand(v, i, src, Math.max(statement, 0), parent, place, pipeStageAt[depth], unmodelled);
-        commands.push(simple);
-        changes.words(simple.name, simple.args);
-        // `let EXPR…` (arithmeticUse reads the parser's own command name; a name that does not start with `let` is not it).
-        if (simple.name?.raw.startsWith('let')) {
-          const use = arithmeticUse(v.nodeAt(i), src);
-          if (use) arithmetic.push(use);
-        }
-      }
-      {
-        // The flow node of this node, if it is one, attached to the innermost one above it.
-        const parentFlow = depth > 0 ? flowIn[depth - 1] : undefined;
-        const parentIsContainer = parentFlow !== undefined && depth > 0 && flowAt[depth - 1] === parentFlow && FLOW_CONTAINERS.has(parentFlow.type);
-        let node: FlowNode | undefined;
-        if (depth === 0 || (isNamed && type !== 'comment' && (FLOW_SCOPES.has(type) || parentIsContainer || (parentFlow === undefined && FLOW_CONTAINERS.has(type))))) {
-          const field = depth > 0 && parentIsContainer ? v.field(i) : null;
-          node = { type, ...(field ? { field } : {}), span: { start: nodeStart, end: nodeEnd }, items: [] };
-          if (commands.length > commandsBefore) node.command = commands.length - 1;
-          if (parentFlow) parentFlow.items.push(node);
-          else flowRoot ??= node;
-        } else if (!isNamed && parentIsContainer && FLOW_TOKENS.has(type)) parentFlow!.items.push(type);
-        flowAt[depth] = node;
-        flowIn[depth] = node ?? parentFlow;
-      }
-      if (table.subtreeEnd[i] === i + 1 && isNamed && DATA_LEAVES.has(type) && !hasError) changes.dataLeaf(nodeStart, nodeEnd, inTest[depth]!);
-    }
+    const w = new ViewWalk(new TableView(table, tree.language, cursor), text, src, hasError);
+    for (let i = 0; i < table.count; i++) w.visit(i);
+    const { changes, unmodelled, arithmetic, flowRoot, problems } = w;
     if (hasError) changes.wholeText();
-    return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...(unmodelled.length > 0 ? { unmodelled } : {}), ...(arithmetic.length > 0 ? { arithmetic, numericSubstitutions, loopBindings } : {}), ...(flowRoot ? { flow: flowRoot } : {}), variableChanges: changes.finish() };
+    return { text, statements: w.statements, commands: w.commands, problems, comments: w.comments, nodeCount: table.count, complexity: w.complexity.finish(problems[0]), background: w.background, declarations: w.declarations, assignmentStatements: w.assignmentStatements, ...(unmodelled.length > 0 ? { unmodelled } : {}), ...(arithmetic.length > 0 ? { arithmetic, numericSubstitutions: w.numericSubstitutions, loopBindings: w.loopBindings } : {}), ...(flowRoot ? { flow: flowRoot } : {}), variableChanges: changes.finish() };
   } finally {
     cursor.delete();
   }
