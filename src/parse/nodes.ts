@@ -541,7 +541,12 @@ function toSimpleCommand(v: TableView, node: number, src: string, statement: num
   args = joinTouching(args, src) as Word[];
   if (nameJoined && name === undefined) name = args.shift();
   if (name !== undefined && args.length > 0 && args[0]!.span.start === name.span.end) name = joinWords(name, args.shift()!, src);
-  return { span: spanOf(v, node), name, args, assignments, redirects, statement, ...(place ? { place } : {}), ...(pipeline ? { pipeline } : {}) };
+  const span = spanOf(v, node);
+  // Written out rather than spread: object spread is a slow path in V8; same keys, same order.
+  if (place && pipeline) return { span, name, args, assignments, redirects, statement, place, pipeline };
+  if (place) return { span, name, args, assignments, redirects, statement, place };
+  if (pipeline) return { span, name, args, assignments, redirects, statement, pipeline };
+  return { span, name, args, assignments, redirects, statement };
 }
 
 /** What the walk needs to know about a node type (one entry per symbol id). */
@@ -595,7 +600,7 @@ function enclosingOf(kind: Enclosing['kind'], v: TableView, i: number, field: st
     const name = fieldText(v, i, 'name', src);
     return { kind, span, ...(field ? { field } : {}), ...(name ? { name } : {}) };
   }
-  return { kind, span, ...(field ? { field } : {}) };
+  return field ? { kind, span, field } : { kind, span };
 }
 
 /**
@@ -889,7 +894,7 @@ class ViewWalk {
       pipe.stage++;
       const s = pipe.stage + pipe.offset;
       const previous = s > 0 ? pipe.simple[s - 1] : undefined;
-      stage = { stage: s, ...(previous !== undefined ? { previous } : {}) };
+      stage = previous !== undefined ? { stage: s, previous } : { stage: s };
       const simple = type === 'command' || (type === 'redirected_statement' && this.bodyIsCommand(i));
       pipe.simple[s] = simple ? this.commands.length : undefined;
     }
@@ -1081,7 +1086,7 @@ class ViewWalk {
     const { v, i, depth, src } = this;
     const parent = depth > 0 && this.redirected[depth - 1] !== -1 && v.field(i) === 'body' ? this.redirected[depth - 1]! : -1;
     const stage = this.stageAt[depth];
-    const place: CommandPlace = { chain: this.chains[depth], depth: this.chainDepth[depth]!, ...(stage ? { pipeline: stage } : {}) };
+    const place: CommandPlace = stage ? { chain: this.chains[depth], depth: this.chainDepth[depth]!, pipeline: stage } : { chain: this.chains[depth], depth: this.chainDepth[depth]! };
     const simple = toSimpleCommand(v, i, src, Math.max(this.statement, 0), parent, place, this.pipeStageAt[depth], this.unmodelled);
     this.commands.push(simple);
     this.changes.words(simple.name, simple.args);
@@ -1100,7 +1105,9 @@ class ViewWalk {
     let node: FlowNode | undefined;
     if (depth === 0 || (isNamed && type !== 'comment' && (FLOW_SCOPES.has(type) || parentIsContainer || (parentFlow === undefined && FLOW_CONTAINERS.has(type))))) {
       const field = depth > 0 && parentIsContainer ? this.v.field(this.i) : null;
-      node = { type, ...(field ? { field } : {}), span: { start: this.start, end: this.end }, items: [] };
+      // Written out rather than spread (`...(field ? { field } : {})`): object spread is a slow path in V8; same keys, same order.
+      const span = { start: this.start, end: this.end };
+      node = field ? { type, field, span, items: [] } : { type, span, items: [] };
       if (this.commands.length > commandsBefore) node.command = this.commands.length - 1;
       if (parentFlow) parentFlow.items.push(node);
       else this.flowRoot ??= node;
