@@ -4,12 +4,14 @@
  * comments. Built in one iterative walk (no recursion, so deep nesting cannot overflow the
  * stack). All spans are UTF-16 offsets into the unit's text.
  */
-import type { Node, Tree, TreeCursor } from 'web-tree-sitter';
+import type { Tree, TreeCursor } from 'web-tree-sitter';
 import { ComplexityScanner, type ParseComplexity } from './complexity.js';
 import type { Span } from '../core/types.js';
-import { joinTouching, joinWords, nodeKind, toWord, type Word } from './words.js';
+import { joinTouching, joinWords, wordAt, type Word } from './words.js';
+import { buildNodeTable, FLAG_MISSING, TableView } from './node-table.js';
 import { arithmeticUse, numericSubstitution, type ArithmeticUse } from './arithmetic.js';
 import { VariableChangeScanner, type VariableChanges } from './variable-changes.js';
+import numericOutput from '../../rules/numeric-output.json' with { type: 'json' };
 
 /** `NAME=value` before a command (or alone, as a statement). */
 export interface Assignment {
@@ -240,38 +242,39 @@ const WORD_TYPES = new Set([
   'arithmetic_expansion', 'number', 'brace_expression',
 ]);
 
-function spanOf(node: Node): Span {
-  return { start: node.startIndex, end: node.endIndex };
+/** The extent of node `i` of the table. */
+function spanOf(v: TableView, i: number): Span {
+  return { start: v.table.start[i]!, end: v.table.end[i]! };
 }
 
-function toAssignment(node: Node, src: string): Assignment {
-  const nameNode = node.childForFieldName('name');
-  const name = nameNode ? src.slice(nameNode.startIndex, nameNode.endIndex) : '';
-  const value = node.childForFieldName('value');
-  return { name, value: value ? toWord(value, src) : undefined, span: spanOf(node) };
+function toAssignment(v: TableView, i: number, src: string): Assignment {
+  const nameNode = v.childForField(i, 'name');
+  const name = nameNode !== -1 ? src.slice(v.table.start[nameNode], v.table.end[nameNode]) : '';
+  const value = v.childForField(i, 'value');
+  return { name, value: value !== -1 ? wordAt(v, value, src) : undefined, span: spanOf(v, i) };
 }
 
-function toHeredoc(node: Node, src: string): { heredoc: Heredoc; differs: string | undefined } | undefined {
-  let start: Node | undefined;
-  let body: Node | undefined;
-  let end: Node | undefined;
+function toHeredoc(v: TableView, i: number, src: string): { heredoc: Heredoc; differs: string | undefined } | undefined {
+  let start = -1;
+  let body = -1;
+  let end = -1;
   let stripTabs = false;
-  for (const c of node.children) {
-    if (!c) continue;
-    if (c.type === 'heredoc_start') start = c;
-    else if (c.type === 'heredoc_body') body = c;
-    else if (c.type === '<<-') stripTabs = true;
+  for (let c = v.firstChild(i); c !== -1; c = v.next(c)) {
+    const t = v.type(c);
+    if (t === 'heredoc_start') start = c;
+    else if (t === 'heredoc_body') body = c;
+    else if (t === '<<-') stripTabs = true;
+    else if (t === 'heredoc_end') end = c;
   }
-  if (!start) return undefined;
-  const startEnd = start.endIndex;
-  for (const c of node.children) if (c?.type === 'heredoc_end') end = c;
-  const raw = src.slice(start.startIndex, startEnd);
+  if (start === -1) return undefined;
+  const startEnd = v.table.end[start]!;
+  const raw = src.slice(v.table.start[start], startEnd);
   const quoted = /['"\\]/.test(raw);
   const read = readDelimiter(raw);
   const delimiter = read.word;
-  const bodySpan = body ? spanOf(body) : { start: startEnd, end: startEnd };
-  const heredoc: Heredoc = { delimiter, quoted, stripTabs, body: body ? src.slice(bodySpan.start, bodySpan.end) : '', bodySpan };
-  return { heredoc, differs: bashDiffers(raw, read, quoted, stripTabs, src, startEnd, end?.startIndex) };
+  const bodySpan = body !== -1 ? spanOf(v, body) : { start: startEnd, end: startEnd };
+  const heredoc: Heredoc = { delimiter, quoted, stripTabs, body: body !== -1 ? src.slice(bodySpan.start, bodySpan.end) : '', bodySpan };
+  return { heredoc, differs: bashDiffers(raw, read, quoted, stripTabs, src, startEnd, end !== -1 ? v.table.start[end] : undefined) };
 }
 
 /**
@@ -358,30 +361,29 @@ function bashDiffers(raw: string, read: { word: string; cut: number | undefined 
  * Any other named child is not understood and comes back in `unknown`, so that the caller can
  * report it instead of ignoring it.
  */
-function toRedirect(node: Node, src: string, nodeType: string = node.type): { redirects: Redirect[]; extraArgs: Word[]; unknown: Unmodelled[] } {
+function toRedirect(v: TableView, node: number, src: string, nodeType: string = v.type(node)): { redirects: Redirect[]; extraArgs: Word[]; unknown: Unmodelled[] } {
   let operator = '';
   let fd: string | undefined;
   const targets: Word[] = [];
   const nested: Redirect[] = [];
   const extraArgs: Word[] = [];
   const unknown: Unmodelled[] = [];
-  const read = nodeType === 'heredoc_redirect' ? toHeredoc(node, src) : undefined;
+  const read = nodeType === 'heredoc_redirect' ? toHeredoc(v, node, src) : undefined;
   const heredoc = read?.heredoc;
-  if (read?.differs) unknown.push({ span: { start: node.startIndex, end: Math.max(node.endIndex, read.heredoc.bodySpan.end) }, reason: read.differs });
-  for (const c of node.children) {
-    if (!c) continue;
-    const { type: t, named } = nodeKind(c);
-    if (t === 'file_descriptor') fd = src.slice(c.startIndex, c.endIndex);
-    else if (!named) {
-      if (operator === '') operator = src.slice(c.startIndex, c.endIndex);
-    } else if (WORD_TYPES.has(t)) targets.push(toWord(c, src, t));
+  if (read?.differs) unknown.push({ span: { start: v.table.start[node]!, end: Math.max(v.table.end[node]!, read.heredoc.bodySpan.end) }, reason: read.differs });
+  for (let c = v.firstChild(node); c !== -1; c = v.next(c)) {
+    const t = v.type(c);
+    if (t === 'file_descriptor') fd = src.slice(v.table.start[c], v.table.end[c]);
+    else if (!v.named(c)) {
+      if (operator === '') operator = src.slice(v.table.start[c], v.table.end[c]);
+    } else if (WORD_TYPES.has(t)) targets.push(wordAt(v, c, src, t));
     else if (heredoc) {
       if (isRedirectNode(t)) {
-        const r = toRedirect(c, src, t);
+        const r = toRedirect(v, c, src, t);
         nested.push(...r.redirects);
         extraArgs.push(...r.extraArgs);
         unknown.push(...r.unknown);
-      } else if (!HEREDOC_PARTS.has(t)) unknown.push({ span: spanOf(c), reason: HEREDOC_TAIL });
+      } else if (!HEREDOC_PARTS.has(t)) unknown.push({ span: spanOf(v, c), reason: HEREDOC_TAIL });
     }
   }
   if (heredoc) {
@@ -394,7 +396,7 @@ function toRedirect(node: Node, src: string, nodeType: string = node.type): { re
   }
   // `>a\`b\`c`: the grammar may give one target as two touching words.
   const [target, ...rest] = joinTouching(targets, src);
-  const own: Redirect = { span: spanOf(node), operator, fd, target: heredoc ? undefined : target, heredoc };
+  const own: Redirect = { span: spanOf(v, node), operator, fd, target: heredoc ? undefined : target, heredoc };
   return { redirects: [own, ...nested], extraArgs: heredoc ? [...joinTouching([...targets, ...extraArgs], src)] : rest, unknown };
 }
 
@@ -439,18 +441,24 @@ function subscriptCode(w: Word, inIndex: boolean): boolean {
  * double-quoted), nor a `$'…'` escape inside `${…}` that bash decodes into `$(`. Any `` ` ``, `$(`
  * or `$'…\` left once the substitutions the parser did see are cut out counts; over-approximates
  * (an unquoted `${x:-'$(a)'}` runs nothing), in the safe direction. `[start, end)` is the node's
- * extent; `nodeAt` gives the node, read only when its text holds a candidate (a node costs wasm calls).
+ * extent, `node` its index in the table.
  */
-function hiddenSubstitution(nodeAt: () => Node, start: number, end: number, text: string): string | undefined {
+function hiddenSubstitution(v: TableView, node: number, start: number, end: number, text: string): string | undefined {
   let s = text.slice(start, end);
   if (!/`|\$\(|\$'[^']*\\/.test(s)) return undefined;
-  const node = nodeAt();
-  const cuts = node.descendantsOfType(['command_substitution', 'process_substitution']).filter((d): d is Node => d !== null);
-  for (const d of cuts.sort((a, b) => b.startIndex - a.startIndex)) {
-    s = s.slice(0, d.startIndex - node.startIndex) + ' '.repeat(d.endIndex - d.startIndex) + s.slice(d.endIndex - node.startIndex);
+  const cuts: number[] = [];
+  for (let d = node + 1; d < v.table.subtreeEnd[node]!; d++) {
+    const t = v.type(d);
+    if (t === 'command_substitution' || t === 'process_substitution') cuts.push(d);
+  }
+  // Each cut blanks its extent (nested cuts lie inside their outer one), so the order does not change the result.
+  for (const d of cuts) {
+    const ds = v.table.start[d]!;
+    const de = v.table.end[d]!;
+    s = s.slice(0, ds - start) + ' '.repeat(de - ds) + s.slice(de - start);
   }
   if (!/`|\$\(|\$'[^']*\\/.test(s)) return undefined;
-  return `\`${text.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 40))}\` holds a command substitution (or an escape that becomes one) that the parser reads as text: bash runs it.`;
+  return `\`${text.slice(start, Math.min(end, start + 40))}\` holds a command substitution (or an escape that becomes one) that the parser reads as text: bash runs it.`;
 }
 
 /** Parents whose redirection children the walk already reads through their own command (or, for a heredoc, through the heredoc). */
@@ -461,10 +469,10 @@ function isRedirectNode(type: string): boolean {
 }
 
 /**
- * `redirectedParent` is the enclosing `redirected_statement` when `node` is its body. The walk
- * passes it because `Node.parent` costs O(depth) in tree-sitter (quadratic on nested input).
+ * `node` is the command's index in the table; `redirectedParent` the index of the enclosing
+ * `redirected_statement` when `node` is its body, else -1.
  */
-function toSimpleCommand(node: Node, src: string, statement: number, redirectedParent: Node | undefined, place: CommandPlace | undefined, pipeline: PipelineStage | undefined, unmodelled: Unmodelled[]): SimpleCommand {
+function toSimpleCommand(v: TableView, node: number, src: string, statement: number, redirectedParent: number, place: CommandPlace | undefined, pipeline: PipelineStage | undefined, unmodelled: Unmodelled[]): SimpleCommand {
   let name: Word | undefined;
   let args: Word[] = [];
   const assignments: Assignment[] = [];
@@ -477,18 +485,15 @@ function toSimpleCommand(node: Node, src: string, statement: number, redirectedP
   let lastEnd = -1;
   /** The command name node was the tail of an assignment (`x=a\`b\`c cmd`): the first argument is the name. */
   let nameJoined = false;
-  const children = node.children;
-  for (let i = 0; i < children.length; i++) {
-    const c = children[i];
-    if (!c) continue;
-    const { type, named } = nodeKind(c);
-    if (!named) continue;
+  for (let c = v.firstChild(node); c !== -1; c = v.next(c)) {
+    if (!v.named(c)) continue;
+    const type = v.type(c);
     if (type === 'variable_assignment') {
-      assignments.push(toAssignment(c, src));
+      assignments.push(toAssignment(v, c, src));
       last = 'assignment';
       lastEnd = assignments[assignments.length - 1]!.span.end;
     } else if (isRedirectNode(type)) {
-      const r = toRedirect(c, src, type);
+      const r = toRedirect(v, c, src, type);
       redirects.push(...r.redirects);
       args.push(...r.extraArgs);
       unmodelled.push(...r.unknown);
@@ -497,8 +502,9 @@ function toSimpleCommand(node: Node, src: string, statement: number, redirectedP
       lastEnd = last === 'arg' ? r.extraArgs[r.extraArgs.length - 1]!.span.end : (target?.span.end ?? -1);
     } else {
       const isName = type === 'command_name';
-      if (!isName && !(WORD_TYPES.has(type) || node.fieldNameForChild(i) === 'argument')) continue;
-      const w = isName ? toWord(c.namedChild(0) ?? c, src) : toWord(c, src, type);
+      if (!isName && !(WORD_TYPES.has(type) || v.field(c) === 'argument')) continue;
+      const inner = isName ? v.firstNamedChild(c) : -1;
+      const w = isName ? wordAt(v, inner !== -1 ? inner : c, src) : wordAt(v, c, src, type);
       if (last !== undefined && lastEnd === w.span.start) {
         if (last === 'assignment') {
           const a = assignments[assignments.length - 1]!;
@@ -520,12 +526,12 @@ function toSimpleCommand(node: Node, src: string, statement: number, redirectedP
     }
   }
   // Redirections written after the command belong to the enclosing redirected_statement.
-  if (redirectedParent) {
-    for (const c of redirectedParent.namedChildren) {
-      if (!c) continue;
-      const type = c.type;
+  if (redirectedParent !== -1) {
+    for (let c = v.firstChild(redirectedParent); c !== -1; c = v.next(c)) {
+      if (!v.named(c)) continue;
+      const type = v.type(c);
       if (!isRedirectNode(type)) continue;
-      const r = toRedirect(c, src, type);
+      const r = toRedirect(v, c, src, type);
       redirects.push(...r.redirects);
       args.push(...r.extraArgs);
       unmodelled.push(...r.unknown);
@@ -535,7 +541,12 @@ function toSimpleCommand(node: Node, src: string, statement: number, redirectedP
   args = joinTouching(args, src) as Word[];
   if (nameJoined && name === undefined) name = args.shift();
   if (name !== undefined && args.length > 0 && args[0]!.span.start === name.span.end) name = joinWords(name, args.shift()!, src);
-  return { span: spanOf(node), name, args, assignments, redirects, statement, ...(place ? { place } : {}), ...(pipeline ? { pipeline } : {}) };
+  const span = spanOf(v, node);
+  // Written out rather than spread: object spread is a slow path in V8; same keys, same order.
+  if (place && pipeline) return { span, name, args, assignments, redirects, statement, place, pipeline };
+  if (place) return { span, name, args, assignments, redirects, statement, place };
+  if (pipeline) return { span, name, args, assignments, redirects, statement, pipeline };
+  return { span, name, args, assignments, redirects, statement };
 }
 
 /** What the walk needs to know about a node type (one entry per symbol id). */
@@ -569,21 +580,27 @@ const ENCLOSING_KIND: Readonly<Record<string, Enclosing['kind']>> = {
   variable_assignment: 'assignment',
 };
 
-/** The enclosing record of the node under `cursor` (a for loop reads its variable and words). */
-function enclosingOf(kind: Enclosing['kind'], cursor: TreeCursor, field: string | undefined, src: string): Enclosing {
-  const span = { start: cursor.startIndex, end: cursor.endIndex };
+/** The text of child field `field` of node `i`, or `undefined` when it has none. */
+function fieldText(v: TableView, i: number, field: string, src: string): string | undefined {
+  const c = v.childForField(i, field);
+  return c === -1 ? undefined : src.slice(v.table.start[c], v.table.end[c]);
+}
+
+/** The enclosing record of node `i` (a for loop reads its variable and words). */
+function enclosingOf(kind: Enclosing['kind'], v: TableView, i: number, field: string | undefined, src: string): Enclosing {
+  const span = spanOf(v, i);
   if (kind === 'for') {
-    const node = cursor.currentNode;
-    const variable = node.childForFieldName('variable')?.text;
-    const values = node.childrenForFieldName('value').filter((c): c is Node => c !== null);
-    const hasIn = node.children.some((c) => c?.type === 'in');
-    return { kind, span, ...(field ? { field } : {}), ...(variable ? { name: variable } : {}), ...(hasIn ? { values: joinTouching(values.map((v) => toWord(v, src)), src) } : {}) };
+    const variable = fieldText(v, i, 'variable', src);
+    const values = v.childrenForField(i, 'value');
+    let hasIn = false;
+    for (let c = v.firstChild(i); c !== -1 && !hasIn; c = v.next(c)) hasIn = v.type(c) === 'in';
+    return { kind, span, ...(field ? { field } : {}), ...(variable ? { name: variable } : {}), ...(hasIn ? { values: joinTouching(values.map((c) => wordAt(v, c, src)), src) } : {}) };
   }
   if (kind === 'function') {
-    const name = cursor.currentNode.childForFieldName('name')?.text;
+    const name = fieldText(v, i, 'name', src);
     return { kind, span, ...(field ? { field } : {}), ...(name ? { name } : {}) };
   }
-  return { kind, span, ...(field ? { field } : {}) };
+  return field ? { kind, span, field } : { kind, span };
 }
 
 /**
@@ -593,49 +610,29 @@ function enclosingOf(kind: Enclosing['kind'], cursor: TreeCursor, field: string 
  * problem in one ERROR node, so the node's own start (1:1) would say nothing. Iterative and
  * linear in the size of the ERROR subtree. Falls back to the node's own span.
  */
-function errorAnchor(node: Node): Span {
-  const cursor = node.walk();
-  // errorDepth[d] is true when the node at depth d (relative to `node`) is an ERROR.
+function errorAnchor(v: TableView, node: number): Span {
+  const t = v.table;
+  // errorAt[d] is true when the node at depth d (relative to `node`) on the current path is an ERROR.
   const errorAt: boolean[] = [true];
-  let depth = 0;
-  try {
-    if (!cursor.gotoFirstChild()) return spanOf(node);
-    depth = 1;
-    for (;;) {
-      const isError = cursor.nodeType === 'ERROR';
-      if (isError || cursor.nodeIsMissing || (!cursor.nodeIsNamed && errorAt[depth - 1])) {
-        return { start: cursor.startIndex, end: cursor.endIndex };
-      }
-      errorAt[depth] = isError;
-      if (cursor.gotoFirstChild()) {
-        depth++;
-        continue;
-      }
-      while (!cursor.gotoNextSibling()) {
-        if (depth <= 1 || !cursor.gotoParent()) return spanOf(node);
-        depth--;
-      }
-    }
-  } finally {
-    cursor.delete();
+  const base = t.depth[node]!;
+  for (let j = node + 1; j < t.subtreeEnd[node]!; j++) {
+    const d = t.depth[j]! - base;
+    const isError = v.type(j) === 'ERROR';
+    if (isError || (t.flags[j]! & FLAG_MISSING) !== 0 || (!v.named(j) && errorAt[d - 1])) return spanOf(v, j);
+    errorAt[d] = isError;
   }
+  return spanOf(v, node);
 }
 
 /**
- * The span of the last named sibling (other than a comment) before the cursor's node; the cursor
- * is left where it was. The caller knows there is one.
+ * The span of the last named sibling (other than a comment) before node `i`. The caller knows
+ * there is one.
  */
-function previousNamedSpan(cursor: TreeCursor): Span {
-  let steps = 0;
-  let span: Span = { start: cursor.startIndex, end: cursor.startIndex };
-  while (cursor.gotoPreviousSibling()) {
-    steps++;
-    if (cursor.nodeIsNamed && cursor.nodeType !== 'comment') {
-      span = { start: cursor.startIndex, end: cursor.endIndex };
-      break;
-    }
+function previousNamedSpan(v: TableView, i: number): Span {
+  let span: Span = { start: v.table.start[i]!, end: v.table.start[i]! };
+  for (let c = v.firstChild(v.table.parent[i]!); c !== -1 && c !== i; c = v.next(c)) {
+    if (v.named(c) && v.type(c) !== 'comment') span = spanOf(v, c);
   }
-  for (; steps > 0; steps--) cursor.gotoNextSibling();
   return span;
 }
 
@@ -648,6 +645,41 @@ const ASSIGNED_NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
 function assignedName(src: string, start: number): string {
   ASSIGNED_NAME.lastIndex = start;
   return ASSIGNED_NAME.exec(src)?.[0] ?? '';
+}
+
+/** The programs of rules/numeric-output.json (the only command names whose output numericSubstitution can prove numeric). */
+const NUMERIC_PROGRAMS: ReadonlySet<string> = new Set(Object.keys((numericOutput as { programs: Record<string, unknown> }).programs));
+
+/** The last named child of node `i` other than a comment, or -1. */
+function lastNamedChild(v: TableView, i: number): number {
+  let last = -1;
+  for (let c = v.firstChild(i); c !== -1; c = v.next(c)) if (v.named(c) && v.type(c) !== 'comment') last = c;
+  return last;
+}
+
+/**
+ * A necessary condition of src/parse/arithmetic.ts `numericSubstitution` read from the table, so
+ * that its `Node` objects are made only for the substitutions it may accept: one body statement
+ * whose last (pipeline) stage is a command, possibly redirected, named by a program of
+ * rules/numeric-output.json.
+ */
+function mayBeNumericSubstitution(v: TableView, i: number, src: string): boolean {
+  let body = -1;
+  for (let c = v.firstChild(i); c !== -1; c = v.next(c)) {
+    if (!v.named(c) || v.type(c) === 'comment') continue;
+    if (body !== -1) return false;
+    body = c;
+  }
+  if (body === -1) return false;
+  let last = body;
+  if (v.type(last) === 'pipeline') last = lastNamedChild(v, last);
+  if (last !== -1 && v.type(last) === 'redirected_statement') last = v.childForField(last, 'body');
+  if (last === -1 || v.type(last) !== 'command') return false;
+  const nameNode = v.childForField(last, 'name');
+  if (nameNode === -1) return false;
+  const inner = v.firstNamedChild(nameNode);
+  const name = wordAt(v, inner !== -1 ? inner : nameNode, src).value;
+  return name !== undefined && NUMERIC_PROGRAMS.has(name);
 }
 
 /** Flow nodes whose named children are all flow nodes (statements, clauses, leaves). */
@@ -664,349 +696,447 @@ const FLOW_SCOPES: ReadonlySet<string> = new Set(['command_substitution', 'proce
 /** Anonymous tokens a flow container keeps among its items. */
 const FLOW_TOKENS: ReadonlySet<string> = new Set(['&&', '||', '|', '|&', '&', '!', 'then', 'elif', 'else', 'do', 'while', 'until', 'select', ';;', ';&', ';;&']);
 
+/** A pipeline being walked: its current stage, and per stage its first command when the stage is one simple command. */
+interface PipeState {
+  stage: number;
+  simple: (number | undefined)[];
+  offset: number;
+}
+
 /**
- * Walks `tree` once and returns its views. Iterative over a tree cursor, so it is linear in the
- * number of nodes and safe on arbitrarily deep trees. Does not delete the tree.
+ * The state of one {@link buildViews} walk over a node table, visited node by node in preorder.
+ * Split into small methods because V8 compiles one huge function very slowly (seconds of
+ * optimising-compiler time per attempt), which cost more than running it.
  */
-export function buildViews(tree: Tree, text: string): ParsedScript {
-  const statements: Statement[] = [];
-  const commands: SimpleCommand[] = [];
-  const problems: SyntaxProblem[] = [];
-  const comments: Span[] = [];
-  let nodeCount = 0;
-  const cursor = tree.walk();
-  let depth = 0;
-  let statement = -1;
-  let errorEnd = -1;
-  const complexity = new ComplexityScanner(text);
-  /** The `redirected_statement` node at each depth of the current path, else undefined. */
-  const redirected: (Node | undefined)[] = [];
+class ViewWalk {
+  readonly statements: Statement[] = [];
+  readonly commands: SimpleCommand[] = [];
+  readonly problems: SyntaxProblem[] = [];
+  readonly comments: Span[] = [];
+  readonly background: Span[] = [];
+  readonly declarations: Declaration[] = [];
+  readonly assignmentStatements: { assignment: Assignment; place: CommandPlace }[] = [];
+  readonly unmodelled: Unmodelled[] = [];
+  readonly arithmetic: ArithmeticUse[] = [];
+  readonly numericSubstitutions: number[] = [];
+  readonly loopBindings: { name: string; values: readonly Word[] | undefined }[] = [];
+  readonly complexity: ComplexityScanner;
+  readonly changes: VariableChangeScanner;
+  flowRoot: FlowNode | undefined;
+  statement = -1;
+  errorEnd = -1;
+  /** The `redirected_statement` node at each depth of the current path, else -1. */
+  private readonly redirected: number[] = [];
   /** Index of the first command emitted inside the node at each depth. */
-  const firstCommand: number[] = [];
+  private readonly firstCommand: number[] = [];
   /** Enclosing chain in force below each depth. */
-  const chains: (EnclosingChain | undefined)[] = [];
-  const chainDepth: number[] = [];
-  /** Pipeline bookkeeping at each depth where the node is a pipeline: current stage, and per stage its first command when the stage is one simple command. */
-  const pipes: ({ stage: number; simple: (number | undefined)[]; offset: number } | undefined)[] = [];
+  private readonly chains: (EnclosingChain | undefined)[] = [];
+  private readonly chainDepth: number[] = [];
+  /** Pipeline bookkeeping at each depth where the node is a pipeline. */
+  private readonly pipes: (PipeState | undefined)[] = [];
   /** The (stage, previous) of the innermost pipeline stage on the current path, per depth. */
-  const stageAt: ({ stage: number; previous?: number } | undefined)[] = [];
-  const types: string[] = [];
+  private readonly stageAt: ({ stage: number; previous?: number } | undefined)[] = [];
+  private readonly types: string[] = [];
   /** Whether a named node other than a comment came before the current node among its siblings, per depth. */
-  const hasNamedBefore: boolean[] = [];
-  const background: Span[] = [];
-  const declarations: Declaration[] = [];
-  const assignmentStatements: { assignment: Assignment; place: CommandPlace }[] = [];
-  const unmodelled: Unmodelled[] = [];
-  const arithmetic: ArithmeticUse[] = [];
-  const numericSubstitutions: number[] = [];
-  const loopBindings: { name: string; values: readonly Word[] | undefined }[] = [];
+  private readonly hasNamedBefore: boolean[] = [];
   /** The pipeline node at each depth of the current path (else undefined), its next stage index, and the stage in force. */
-  const pipeGroup: ({ span: Span } | undefined)[] = [];
-  const pipeNext: number[] = [];
-  const pipeStageAt: (PipelineStage | undefined)[] = [];
+  private readonly pipeGroup: ({ span: Span } | undefined)[] = [];
+  private readonly pipeNext: number[] = [];
+  private readonly pipeStageAt: (PipelineStage | undefined)[] = [];
   /** The flow node opened at each depth of the current path (else undefined), and the innermost one in force below it. */
-  const flowAt: (FlowNode | undefined)[] = [];
-  const flowIn: (FlowNode | undefined)[] = [];
-  let flowRoot: FlowNode | undefined;
-  // Every cursor property is a call into the parser's wasm memory, so the walk reads as few as it
-  // can: named-ness is a property of the node's symbol (cached per type id), MISSING nodes exist
-  // only in a tree with an error, and a field name is read only under a parent that has the field.
-  const hasError = tree.rootNode.hasError;
-  // Node text is sliced from the text the parser read: src/parse/parser.ts parses NUL as U+FFFD.
-  const src = text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text;
-  const language = tree.language;
+  private readonly flowAt: (FlowNode | undefined)[] = [];
+  private readonly flowIn: (FlowNode | undefined)[] = [];
   /** Per symbol id: its type name, named-ness, enclosing kind and word-ness (read once per id). */
-  const infoById: (TypeInfo | undefined)[] = [];
+  private readonly infoById: (TypeInfo | undefined)[] = [];
   /** The type info of the node at each depth of the current path. */
-  const infos: TypeInfo[] = [];
+  private readonly infos: TypeInfo[] = [];
+  /** Per depth: the node is inside a `[[ … ]]` test, and inside an arithmetic context whose text was scanned. */
+  private readonly inTest: boolean[] = [];
+  private readonly inArithmetic: boolean[] = [];
   /** The first `[` of `text` at or after the last word checked for a subscript (nodes come in document order). */
-  let bracketAt = -2;
-  let bracketFrom = 0;
+  private bracketAt = -2;
+  private bracketFrom = 0;
   /** The same for a backquote. */
-  let backquoteAt = -2;
-  let backquoteFrom = 0;
-  /** Whether `text` holds a backquote in `[start, end)` (amortised constant time: nodes come in document order). */
-  const hasBackquote = (start: number, end: number): boolean => {
-    if (start < backquoteFrom || (backquoteAt !== -1 && backquoteAt < start)) backquoteAt = text.indexOf('`', start);
-    backquoteFrom = start;
-    return backquoteAt !== -1 && backquoteAt < end;
-  };
+  private backquoteAt = -2;
+  private backquoteFrom = 0;
   /** The same for `:` (an expansion is an arithmetic context only with a `:` operator in it). */
-  let colonAt = -2;
-  let colonFrom = 0;
+  private colonAt = -2;
+  private colonFrom = 0;
+  /** What complexity.ts reads of the node it visits (its offsets), for the node being visited. */
+  private readonly here = { startIndex: 0, endIndex: 0 };
+
+  // The node being visited.
+  private i = 0;
+  private depth = 0;
+  private start = 0;
+  private end = 0;
+  private type = '';
+  private isNamed = false;
+  private info: TypeInfo = { type: '', named: false, enclosing: undefined, word: false };
+
+  /**
+   * `text` is the unit's text, `src` the text the parser read (NUL as U+FFFD), `hasError`
+   * whether the tree has an error.
+   */
+  constructor(
+    private readonly v: TableView,
+    private readonly text: string,
+    private readonly src: string,
+    private readonly hasError: boolean,
+  ) {
+    this.complexity = new ComplexityScanner(text);
+    this.changes = new VariableChangeScanner(src);
+  }
+
+  /** Visits node `i` (nodes come in preorder). */
+  visit(i: number): void {
+    const v = this.v;
+    const table = v.table;
+    const depth = table.depth[i]!;
+    this.i = i;
+    this.depth = depth;
+    this.start = table.start[i]!;
+    this.end = table.end[i]!;
+    const typeId = table.typeId[i]!;
+    let info = this.infoById[typeId];
+    if (info === undefined) {
+      const t = v.type(i);
+      info = { type: t, named: v.named(i), enclosing: Object.hasOwn(ENCLOSING_KIND, t) ? ENCLOSING_KIND[t] : undefined, word: WORD_TYPES.has(t) };
+      this.infoById[typeId] = info;
+    }
+    this.info = info;
+    this.type = info.type;
+    this.isNamed = info.named;
+    this.infos[depth] = info;
+    this.here.startIndex = this.start;
+    this.here.endIndex = this.end;
+    this.complexity.visit(this.here as unknown as TreeCursor, this.type, this.isNamed, depth);
+    this.bookkeeping();
+    this.variableChanges();
+    this.chainAndStage();
+    const commandsBefore = this.commands.length;
+    if (depth === 1 && this.isNamed && this.type !== 'comment') {
+      this.statement++;
+      this.statements.push({ type: this.type, span: { start: this.start, end: this.end } });
+    }
+    if (this.isNamed) this.textChecks();
+    this.views();
+    this.flow(commandsBefore);
+    if (table.subtreeEnd[i] === i + 1 && this.isNamed && DATA_LEAVES.has(this.type) && !this.hasError) this.changes.dataLeaf(this.start, this.end, this.inTest[depth]!);
+  }
+
+  private bookkeeping(): void {
+    const { depth, type, isNamed } = this;
+    this.redirected[depth] = type === 'redirected_statement' ? this.i : -1;
+    const parentGroup = depth > 0 ? this.pipeGroup[depth - 1] : undefined;
+    this.pipeStageAt[depth] = parentGroup && isNamed && type !== 'comment' ? { group: parentGroup, index: this.pipeNext[depth - 1]!++ } : depth > 0 ? this.pipeStageAt[depth - 1] : undefined;
+    this.pipeGroup[depth] = type === 'pipeline' ? { span: { start: this.start, end: this.end } } : undefined;
+    this.pipeNext[depth] = 0;
+    this.types[depth] = type;
+    this.firstCommand[depth] = this.commands.length;
+  }
+
+  /** Variable changes (src/parse/variable-changes.ts). With a syntax error the whole text is scanned at the end instead. */
+  private variableChanges(): void {
+    const { depth, type, isNamed, src, changes, types } = this;
+    const nodeStart = this.start;
+    this.inTest[depth] = (depth > 0 && (this.inTest[depth - 1]! || types[depth - 1] === 'subscript')) || type === 'test_command';
+    let arithmeticHere = depth > 0 && this.inArithmetic[depth - 1]!;
+    if (!arithmeticHere && isNamed && (type === 'arithmetic_expansion' || (type === 'compound_statement' && src.startsWith('((', nodeStart)) || (depth > 0 && types[depth - 1] === 'c_style_for_statement' && this.v.field(this.i) !== 'body'))) {
+      arithmeticHere = true;
+      if (!this.hasError) changes.arithmeticText(nodeStart, this.end);
+    }
+    this.inArithmetic[depth] = arithmeticHere;
+    if (isNamed) {
+      if (type === 'variable_assignment') {
+        if (!this.hasError) changes.assignment(assignedName(src, nodeStart));
+      } else if (type === 'expansion') changes.expansion(nodeStart);
+      else if (type === 'unset_command') changes.unset(nodeStart, this.end);
+      else if (this.info.word && (depth === 0 || !this.infos[depth - 1]!.word)) {
+        if (src.charCodeAt(nodeStart) === 0x7b) changes.braceWord(nodeStart);
+      }
+    }
+  }
+
+  /** Whether the `body` of `redirected_statement` node `r` is a `command`. */
+  private bodyIsCommand(r: number): boolean {
+    const b = this.v.childForField(r, 'body');
+    return b !== -1 && this.v.type(b) === 'command';
+  }
+
+  /** Chain and pipeline stage of this node, from its parent's. */
+  private chainAndStage(): void {
+    const { depth, type, isNamed, v, i } = this;
+    const parentChain = depth > 0 ? this.chains[depth - 1] : undefined;
+    const parentDepth = depth > 0 ? this.chainDepth[depth - 1]! : 0;
+    let chain = parentChain;
+    let cdepth = parentDepth;
+    const kind = isNamed ? this.info.enclosing : undefined;
+    const parentKind = depth > 0 ? this.infos[depth - 1]!.enclosing : undefined;
+    if (parentKind !== undefined && v.field(i) === 'condition') {
+      // The test of an `if`/`while`/`until`/`for ((…))`: a marker entry on the path.
+      chain = { enclosing: { kind: parentKind, span: { start: this.start, end: this.end }, field: 'condition' }, parent: chain };
+      cdepth++;
+    }
+    if (kind !== undefined) {
+      chain = { enclosing: enclosingOf(kind, v, i, undefined, this.src), parent: chain };
+      cdepth++;
+    } else if (isNamed && depth > 0 && this.types[depth - 1] === 'list' && this.hasNamedBefore[depth] === true && v.field(i) === null) {
+      // The right operand of `&&` / `||`: runs only depending on the left one.
+      chain = { enclosing: { kind: 'list-right', span: { start: this.start, end: this.end } }, parent: chain };
+      cdepth++;
+    }
+    this.chains[depth] = chain;
+    this.chainDepth[depth] = cdepth;
+    let stage = depth > 0 ? this.stageAt[depth - 1] : undefined;
+    const pipe = depth > 0 ? this.pipes[depth - 1] : undefined;
+    if (pipe && isNamed && type !== 'comment') {
+      pipe.stage++;
+      const s = pipe.stage + pipe.offset;
+      const previous = s > 0 ? pipe.simple[s - 1] : undefined;
+      stage = previous !== undefined ? { stage: s, previous } : { stage: s };
+      const simple = type === 'command' || (type === 'redirected_statement' && this.bodyIsCommand(i));
+      pipe.simple[s] = simple ? this.commands.length : undefined;
+    }
+    if (type === 'command_substitution' || type === 'process_substitution') stage = undefined;
+    this.stageAt[depth] = stage;
+    this.pipes[depth] = undefined;
+    if (type === 'pipeline' && isNamed) {
+      // `cat <<EOF | sh`: tree-sitter puts `| sh` inside the heredoc redirect of `cat`.
+      const inHeredoc = depth >= 2 && this.types[depth - 1] === 'heredoc_redirect' && this.types[depth - 2] === 'redirected_statement';
+      const hostFirst = inHeredoc ? this.firstCommand[depth - 2] : undefined;
+      this.pipes[depth] = inHeredoc ? { stage: -1, simple: [hostFirst], offset: 1 } : { stage: -1, simple: [], offset: 0 };
+    }
+    if (!isNamed && type === '&' && depth > 0 && this.hasNamedBefore[depth] === true && this.types[depth - 1] !== 'pipeline') this.background.push(previousNamedSpan(v, i));
+    if (isNamed && type !== 'comment') this.hasNamedBefore[depth] = true;
+    if (depth + 1 < this.hasNamedBefore.length) this.hasNamedBefore[depth + 1] = false;
+  }
+
+  /** Whether `text` holds a backquote in `[start, end)` (amortised constant time: nodes come in document order). */
+  private hasBackquote(start: number, end: number): boolean {
+    if (start < this.backquoteFrom || (this.backquoteAt !== -1 && this.backquoteAt < start)) this.backquoteAt = this.text.indexOf('`', start);
+    this.backquoteFrom = start;
+    return this.backquoteAt !== -1 && this.backquoteAt < end;
+  }
+
   /**
    * A cheap test that a node of an arithmetic type may be an arithmetic context (src/parse/arithmetic.ts
    * `operandsOf` decides): `(( … ))` and `[[ … ]]` by their opening, `${x:offset}` only with a `:`.
    */
-  const mayBeArithmetic = (type: string, start: number, end: number): boolean => {
+  private mayBeArithmetic(type: string, start: number, end: number): boolean {
+    const src = this.src;
     if (type === 'compound_statement') return src.startsWith('((', start);
     if (type === 'test_command') return src.startsWith('[[', start);
     if (type !== 'expansion') return true;
-    if (start < colonFrom || (colonAt !== -1 && colonAt < start)) colonAt = src.indexOf(':', start);
-    colonFrom = start;
-    return colonAt !== -1 && colonAt < end;
-  };
-  const changes = new VariableChangeScanner(src);
-  /** Per depth: the node is inside a `[[ … ]]` test, and inside an arithmetic context whose text was scanned. */
-  const inTest: boolean[] = [];
-  const inArithmetic: boolean[] = [];
-  try {
-    for (;;) {
-      nodeCount++;
-      const typeId = cursor.nodeTypeId;
-      let info = infoById[typeId];
-      if (info === undefined) {
-        const t = language.types[typeId] || 'ERROR';
-        info = { type: t, named: cursor.nodeIsNamed, enclosing: Object.hasOwn(ENCLOSING_KIND, t) ? ENCLOSING_KIND[t] : undefined, word: WORD_TYPES.has(t) };
-        infoById[typeId] = info;
-      }
-      const type = info.type;
-      const isNamed = info.named;
-      infos[depth] = info;
-      complexity.visit(cursor, type, isNamed, depth);
-      redirected[depth] = type === 'redirected_statement' ? cursor.currentNode : undefined;
-      const parentGroup = depth > 0 ? pipeGroup[depth - 1] : undefined;
-      pipeStageAt[depth] = parentGroup && isNamed && type !== 'comment' ? { group: parentGroup, index: pipeNext[depth - 1]!++ } : depth > 0 ? pipeStageAt[depth - 1] : undefined;
-      pipeGroup[depth] = type === 'pipeline' ? { span: { start: cursor.startIndex, end: cursor.endIndex } } : undefined;
-      pipeNext[depth] = 0;
-      types[depth] = type;
-      firstCommand[depth] = commands.length;
-      {
-        // Variable changes (src/parse/variable-changes.ts). With a syntax error the whole text is scanned at the end instead.
-        // A cursor position is a call into wasm: read only for the node types that need it.
-        inTest[depth] = (depth > 0 && (inTest[depth - 1]! || types[depth - 1] === 'subscript')) || type === 'test_command';
-        let arithmeticHere = depth > 0 && inArithmetic[depth - 1]!;
-        if (!arithmeticHere && isNamed && (type === 'arithmetic_expansion' || (type === 'compound_statement' && src.startsWith('((', cursor.startIndex)) || (depth > 0 && types[depth - 1] === 'c_style_for_statement' && cursor.currentFieldName !== 'body'))) {
-          arithmeticHere = true;
-          if (!hasError) changes.arithmeticText(cursor.startIndex, cursor.endIndex);
-        }
-        inArithmetic[depth] = arithmeticHere;
-        if (isNamed) {
-          if (type === 'variable_assignment') {
-            if (!hasError) changes.assignment(assignedName(src, cursor.startIndex));
-          } else if (type === 'expansion') changes.expansion(cursor.startIndex);
-          else if (type === 'unset_command') changes.unset(cursor.startIndex, cursor.endIndex);
-          else if (info.word && (depth === 0 || !infos[depth - 1]!.word)) {
-            const start = cursor.startIndex;
-            if (src.charCodeAt(start) === 0x7b) changes.braceWord(start);
-          }
-        }
-      }
-      {
-        // Chain and pipeline stage of this node, from its parent's.
-        const parentChain = depth > 0 ? chains[depth - 1] : undefined;
-        const parentDepth = depth > 0 ? chainDepth[depth - 1]! : 0;
-        let chain = parentChain;
-        let cdepth = parentDepth;
-        const kind = isNamed ? info.enclosing : undefined;
-        const parentKind = depth > 0 ? infos[depth - 1]!.enclosing : undefined;
-        if (parentKind !== undefined && cursor.currentFieldName === 'condition') {
-          // The test of an `if`/`while`/`until`/`for ((…))`: a marker entry on the path.
-          chain = { enclosing: { kind: parentKind, span: { start: cursor.startIndex, end: cursor.endIndex }, field: 'condition' }, parent: chain };
-          cdepth++;
-        }
-        if (kind !== undefined) {
-          chain = { enclosing: enclosingOf(kind, cursor, undefined, src), parent: chain };
-          cdepth++;
-        } else if (isNamed && depth > 0 && types[depth - 1] === 'list' && hasNamedBefore[depth] === true && cursor.currentFieldName === null) {
-          // The right operand of `&&` / `||`: runs only depending on the left one.
-          chain = { enclosing: { kind: 'list-right', span: { start: cursor.startIndex, end: cursor.endIndex } }, parent: chain };
-          cdepth++;
-        }
-        chains[depth] = chain;
-        chainDepth[depth] = cdepth;
-        let stage = depth > 0 ? stageAt[depth - 1] : undefined;
-        const pipe = depth > 0 ? pipes[depth - 1] : undefined;
-        if (pipe && isNamed && type !== 'comment') {
-          pipe.stage++;
-          const s = pipe.stage + pipe.offset;
-          const previous = s > 0 ? pipe.simple[s - 1] : undefined;
-          stage = { stage: s, ...(previous !== undefined ? { previous } : {}) };
-          const simple = type === 'command' || (type === 'redirected_statement' && cursor.currentNode.childForFieldName('body')?.type === 'command');
-          pipe.simple[s] = simple ? commands.length : undefined;
-        }
-        if (type === 'command_substitution' || type === 'process_substitution') stage = undefined;
-        stageAt[depth] = stage;
-        pipes[depth] = undefined;
-        if (type === 'pipeline' && isNamed) {
-          // `cat <<EOF | sh`: tree-sitter puts `| sh` inside the heredoc redirect of `cat`.
-          const inHeredoc = depth >= 2 && types[depth - 1] === 'heredoc_redirect' && types[depth - 2] === 'redirected_statement';
-          const hostFirst = inHeredoc ? firstCommand[depth - 2] : undefined;
-          pipes[depth] = inHeredoc ? { stage: -1, simple: [hostFirst], offset: 1 } : { stage: -1, simple: [], offset: 0 };
-        }
-        if (!isNamed && type === '&' && depth > 0 && hasNamedBefore[depth] === true && types[depth - 1] !== 'pipeline') background.push(previousNamedSpan(cursor));
-        if (isNamed && type !== 'comment') hasNamedBefore[depth] = true;
-        if (depth + 1 < hasNamedBefore.length) hasNamedBefore[depth + 1] = false;
-      }
-      const commandsBefore = commands.length;
-      if (depth === 1 && isNamed && type !== 'comment') {
-        statement++;
-        statements.push({ type, span: { start: cursor.startIndex, end: cursor.endIndex } });
-      }
-      let subscriptCandidate = false;
-      if (isNamed && info.word && (depth === 0 || !infos[depth - 1]!.word)) {
-        // Whether the word holds a `[`: the first `[` at or after its start lies before its end.
-        const start = cursor.startIndex;
-        if (start < bracketFrom || (bracketAt !== -1 && bracketAt < start)) bracketAt = text.indexOf('[', start);
-        bracketFrom = start;
-        subscriptCandidate = bracketAt !== -1 && bracketAt < cursor.endIndex;
-      }
-      if (subscriptCandidate || (isNamed && depth > 0 && types[depth - 1] === 'subscript' && cursor.currentFieldName === 'index')) {
-        // Quoted text that bash may expand as an array subscript (see subscriptCode).
-        const inIndex = depth > 0 && types[depth - 1] === 'subscript';
-        const snippet = text.slice(cursor.startIndex, cursor.endIndex);
-        if (/\$|`|\\[x0-7u]/.test(snippet)) {
-          const w = toWord(cursor.currentNode);
-          if (subscriptCode(w, inIndex)) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${snippet.slice(0, 40)}\` holds an array subscript with a substitution, which bash runs when it evaluates the text as arithmetic or as a variable name.` });
-        }
-      }
-      if (isNamed && ARITHMETIC_TYPES.has(type) && type !== 'command' && mayBeArithmetic(type, cursor.startIndex, cursor.endIndex)) {
-        const use = arithmeticUse(cursor.currentNode, src);
-        if (use) arithmetic.push(use);
-      }
-      if (isNamed && type === 'command_substitution' && numericSubstitution(cursor.currentNode, src)) numericSubstitutions.push(cursor.startIndex);
-      if (isNamed && type === 'for_statement') {
-        const node = cursor.currentNode;
-        const v = node.childForFieldName('variable');
-        if (v) changes.changed(v.text);
-        if (v) loopBindings.push({ name: v.text, values: src.startsWith('select', node.startIndex) || node.childrenForFieldName('value').length === 0 ? undefined : joinTouching(node.childrenForFieldName('value').filter((c): c is Node => c !== null).map((c) => toWord(c, src)), src) });
-      }
-      if (isNamed && type === 'concatenation' && hasBackquote(cursor.startIndex, cursor.endIndex)) {
-        // `r``m`: tree-sitter-bash drops an empty backquote pair between the parts of a word;
-        // bash runs it as a command substitution (empty output).
-        let at = cursor.startIndex;
-        let between = '';
-        for (const c of cursor.currentNode.namedChildren) {
-          if (!c) continue;
-          between += text.slice(at, c.startIndex);
-          at = c.endIndex;
-        }
-        between += text.slice(at, cursor.endIndex);
-        if (between.includes('`')) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${text.slice(cursor.startIndex, Math.min(cursor.endIndex, cursor.startIndex + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
-      }
-      if (isNamed && type === 'word' && hasBackquote(cursor.startIndex, cursor.endIndex) && /(?:^|[^\\])(?:\\\\)*`/.test(text.slice(cursor.startIndex, cursor.endIndex))) {
-        // `r``m`: tree-sitter-bash keeps an empty (or unterminated) backquote pair inside a plain
-        // word as text; bash runs it as a command substitution.
-        unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${text.slice(cursor.startIndex, Math.min(cursor.endIndex, cursor.startIndex + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
-      }
-      if (isNamed && (type === 'expansion' || type === 'regex')) {
-        const hidden = hiddenSubstitution(() => cursor.currentNode, cursor.startIndex, cursor.endIndex, text);
-        if (hidden) unmodelled.push({ span: spanOf(cursor.currentNode), reason: hidden });
-      }
-      if (type === 'comment') {
-        comments.push({ start: cursor.startIndex, end: cursor.endIndex });
-      } else if (type === 'ERROR') {
-        // Only the outermost ERROR of a region is a problem; nested ones say the same again.
-        if (cursor.startIndex >= errorEnd) {
-          problems.push({ kind: 'error', span: errorAnchor(cursor.currentNode), expected: undefined });
-          errorEnd = cursor.endIndex;
-        }
-      } else if (hasError && cursor.nodeIsMissing) {
-        if (cursor.startIndex >= errorEnd) {
-          problems.push({ kind: 'missing', span: { start: cursor.startIndex, end: cursor.endIndex }, expected: type });
-        }
-      } else if (type === 'variable_assignment' && depth > 0 && types[depth - 1] !== 'command' && types[depth - 1] !== 'declaration_command') {
-        assignmentStatements.push({ assignment: toAssignment(cursor.currentNode, src), place: { chain: chains[depth - 1], depth: chainDepth[depth - 1]! } });
-      } else if (type === 'declaration_command') {
-        const node = cursor.currentNode;
-        const assignments: Assignment[] = [];
-        const words: Word[] = [];
-        let keyword = '';
-        /** End of the last assignment or word, and which it was: a word touching it is its tail (joinWords). */
-        let lastEnd = -1;
-        let lastWasAssignment = false;
-        for (const c of node.children) {
-          if (!c) continue;
-          if (!c.isNamed) keyword ||= c.text;
-          else if (c.type === 'variable_assignment') {
-            const a = toAssignment(c, src);
-            assignments.push(a);
-            lastEnd = a.span.end;
-            lastWasAssignment = true;
-          } else if (WORD_TYPES.has(c.type) || c.type === 'variable_name') {
-            const w = toWord(c, src);
-            if (lastEnd === w.span.start && lastWasAssignment) {
-              const a = assignments[assignments.length - 1]!;
-              assignments[assignments.length - 1] = { name: a.name, value: a.value ? joinWords(a.value, w, src) : w, span: { start: a.span.start, end: w.span.end } };
-            } else if (lastEnd === w.span.start) words[words.length - 1] = joinWords(words[words.length - 1]!, w, src);
-            else {
-              words.push(w);
-              lastWasAssignment = false;
-            }
-            lastEnd = w.span.end;
-          }
-        }
-        declarations.push({ span: spanOf(node), keyword, assignments, words, place: { chain: chains[depth], depth: chainDepth[depth]! } });
-      } else if (type === 'redirected_statement' && cursor.currentNode.childForFieldName('body')?.type !== 'command') {
-        // `{ ls; } > f`, `while …; done < f`: the redirections of a compound command, as a
-        // command of redirections only, so that what they read and write is seen.
-        const node = cursor.currentNode;
-        const redirects: Redirect[] = [];
-        const args: Word[] = [];
-        for (const c of node.namedChildren) {
-          if (!c || !isRedirectNode(c.type)) continue;
-          const r = toRedirect(c, src);
-          redirects.push(...r.redirects);
-          args.push(...r.extraArgs);
-          unmodelled.push(...r.unknown);
-        }
-        // Words after a heredoc delimiter (`{ …; } <<X a`) are not arguments of anything bash runs here
-        // (tree-sitter-bash attaches them to the heredoc); what they would mean is not modelled.
-        for (const a of args) unmodelled.push({ span: a.span, reason: HEREDOC_TAIL });
-        if (redirects.length > 0) {
-          const span = { start: redirects[0]!.span.start, end: redirects[redirects.length - 1]!.span.end };
-          commands.push({ span, name: undefined, args: [], assignments: [], redirects, statement: Math.max(statement, 0), compound: true, place: { chain: depth > 0 ? chains[depth - 1] : undefined, depth: depth > 0 ? chainDepth[depth - 1]! : 0 } });
-        }
-      } else if (isRedirectNode(type) && depth > 0 && !REDIRECT_OWNERS.has(types[depth - 1]!)) {
-        // A redirection no simple command owns: `$(<f)` and `$(>f)` (a command substitution of
-        // redirections only: bash reads or truncates f), `f() { …; } > f` (applied at every call of
-        // the function). It becomes a command of redirections only, so what it reads and writes is seen.
-        const r = toRedirect(cursor.currentNode, src, type);
-        unmodelled.push(...r.unknown);
-        for (const a of r.extraArgs) unmodelled.push({ span: a.span, reason: HEREDOC_TAIL });
-        const span = { start: r.redirects[0]!.span.start, end: r.redirects[r.redirects.length - 1]!.span.end };
-        commands.push({ span, name: undefined, args: [], assignments: [], redirects: r.redirects, statement: Math.max(statement, 0), compound: true, place: { chain: chains[depth], depth: chainDepth[depth]! } });
-      } else if (type === 'command') {
-        const parent = depth > 0 && redirected[depth - 1] !== undefined && cursor.currentFieldName === 'body' ? redirected[depth - 1] : undefined;
-        const stage = stageAt[depth];
-        const place: CommandPlace = { chain: chains[depth], depth: chainDepth[depth]!, ...(stage ? { pipeline: stage } : {}) };
-        const simple = toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth], unmodelled);
-        commands.push(simple);
-        changes.words(simple.name, simple.args);
-        // `let EXPR…` (arithmeticUse reads the parser's own command name; a name that does not start with `let` is not it).
-        if (simple.name?.raw.startsWith('let')) {
-          const use = arithmeticUse(cursor.currentNode, src);
-          if (use) arithmetic.push(use);
-        }
-      }
-      {
-        // The flow node of this node, if it is one, attached to the innermost one above it.
-        const parentFlow = depth > 0 ? flowIn[depth - 1] : undefined;
-        const parentIsContainer = parentFlow !== undefined && depth > 0 && flowAt[depth - 1] === parentFlow && FLOW_CONTAINERS.has(parentFlow.type);
-        let node: FlowNode | undefined;
-        if (depth === 0 || (isNamed && type !== 'comment' && (FLOW_SCOPES.has(type) || parentIsContainer || (parentFlow === undefined && FLOW_CONTAINERS.has(type))))) {
-          const field = depth > 0 && parentIsContainer ? cursor.currentFieldName : null;
-          node = { type, ...(field ? { field } : {}), span: { start: cursor.startIndex, end: cursor.endIndex }, items: [] };
-          if (commands.length > commandsBefore) node.command = commands.length - 1;
-          if (parentFlow) parentFlow.items.push(node);
-          else flowRoot ??= node;
-        } else if (!isNamed && parentIsContainer && FLOW_TOKENS.has(type)) parentFlow!.items.push(type);
-        flowAt[depth] = node;
-        flowIn[depth] = node ?? parentFlow;
-      }
-      if (cursor.gotoFirstChild()) {
-        depth++;
-        continue;
-      }
-      if (isNamed && DATA_LEAVES.has(type) && !hasError) changes.dataLeaf(cursor.startIndex, cursor.endIndex, inTest[depth]!);
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) {
-          if (hasError) changes.wholeText();
-          return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...(unmodelled.length > 0 ? { unmodelled } : {}), ...(arithmetic.length > 0 ? { arithmetic, numericSubstitutions, loopBindings } : {}), ...(flowRoot ? { flow: flowRoot } : {}), variableChanges: changes.finish() };
-        }
-        depth--;
+    if (start < this.colonFrom || (this.colonAt !== -1 && this.colonAt < start)) this.colonAt = src.indexOf(':', start);
+    this.colonFrom = start;
+    return this.colonAt !== -1 && this.colonAt < end;
+  }
+
+  /** Checks of a named node's text: subscripts, arithmetic, numeric substitutions, loops, backquotes the parser reads as text. */
+  private textChecks(): void {
+    const { depth, type, v, i, text, src, types } = this;
+    const nodeStart = this.start;
+    const nodeEnd = this.end;
+    let subscriptCandidate = false;
+    if (this.info.word && (depth === 0 || !this.infos[depth - 1]!.word)) {
+      // Whether the word holds a `[`: the first `[` at or after its start lies before its end.
+      if (nodeStart < this.bracketFrom || (this.bracketAt !== -1 && this.bracketAt < nodeStart)) this.bracketAt = text.indexOf('[', nodeStart);
+      this.bracketFrom = nodeStart;
+      subscriptCandidate = this.bracketAt !== -1 && this.bracketAt < nodeEnd;
+    }
+    if (subscriptCandidate || (depth > 0 && types[depth - 1] === 'subscript' && v.field(i) === 'index')) {
+      // Quoted text that bash may expand as an array subscript (see subscriptCode).
+      const inIndex = depth > 0 && types[depth - 1] === 'subscript';
+      const snippet = text.slice(nodeStart, nodeEnd);
+      if (/\$|`|\\[x0-7u]/.test(snippet)) {
+        const w = wordAt(v, i, src, type);
+        if (subscriptCode(w, inIndex)) this.unmodelled.push({ span: spanOf(v, i), reason: `\`${snippet.slice(0, 40)}\` holds an array subscript with a substitution, which bash runs when it evaluates the text as arithmetic or as a variable name.` });
       }
     }
+    if (ARITHMETIC_TYPES.has(type) && type !== 'command' && this.mayBeArithmetic(type, nodeStart, nodeEnd)) {
+      const use = arithmeticUse(v.nodeAt(i), src);
+      if (use) this.arithmetic.push(use);
+    }
+    if (type === 'command_substitution' && mayBeNumericSubstitution(v, i, src) && numericSubstitution(v.nodeAt(i), src)) this.numericSubstitutions.push(nodeStart);
+    if (type === 'for_statement') {
+      const variable = fieldText(v, i, 'variable', src);
+      if (variable !== undefined) {
+        this.changes.changed(variable);
+        const values = v.childrenForField(i, 'value');
+        this.loopBindings.push({ name: variable, values: src.startsWith('select', nodeStart) || values.length === 0 ? undefined : joinTouching(values.map((c) => wordAt(v, c, src)), src) });
+      }
+    }
+    if (type === 'concatenation' && this.hasBackquote(nodeStart, nodeEnd)) {
+      // `r``m`: tree-sitter-bash drops an empty backquote pair between the parts of a word;
+      // bash runs it as a command substitution (empty output).
+      let at = nodeStart;
+      let between = '';
+      for (let c = v.firstChild(i); c !== -1; c = v.next(c)) {
+        if (!v.named(c)) continue;
+        between += text.slice(at, v.table.start[c]);
+        at = v.table.end[c]!;
+      }
+      between += text.slice(at, nodeEnd);
+      if (between.includes('`')) this.unmodelled.push({ span: spanOf(v, i), reason: `\`${text.slice(nodeStart, Math.min(nodeEnd, nodeStart + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
+    }
+    if (type === 'word' && this.hasBackquote(nodeStart, nodeEnd) && /(?:^|[^\\])(?:\\\\)*`/.test(text.slice(nodeStart, nodeEnd))) {
+      // `r``m`: tree-sitter-bash keeps an empty (or unterminated) backquote pair inside a plain
+      // word as text; bash runs it as a command substitution.
+      this.unmodelled.push({ span: spanOf(v, i), reason: `\`${text.slice(nodeStart, Math.min(nodeEnd, nodeStart + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
+    }
+    if (type === 'expansion' || type === 'regex') {
+      const hidden = hiddenSubstitution(v, i, nodeStart, nodeEnd, text);
+      if (hidden) this.unmodelled.push({ span: spanOf(v, i), reason: hidden });
+    }
+  }
+
+  /** The views the node is itself: a comment, a syntax problem, an assignment statement, a declaration, a command … */
+  private views(): void {
+    const { depth, type, v, i, types } = this;
+    if (type === 'comment') {
+      this.comments.push({ start: this.start, end: this.end });
+    } else if (type === 'ERROR') {
+      // Only the outermost ERROR of a region is a problem; nested ones say the same again.
+      if (this.start >= this.errorEnd) {
+        this.problems.push({ kind: 'error', span: errorAnchor(v, i), expected: undefined });
+        this.errorEnd = this.end;
+      }
+    } else if (this.hasError && (v.table.flags[i]! & FLAG_MISSING) !== 0) {
+      if (this.start >= this.errorEnd) {
+        this.problems.push({ kind: 'missing', span: { start: this.start, end: this.end }, expected: type });
+      }
+    } else if (type === 'variable_assignment' && depth > 0 && types[depth - 1] !== 'command' && types[depth - 1] !== 'declaration_command') {
+      this.assignmentStatements.push({ assignment: toAssignment(v, i, this.src), place: { chain: this.chains[depth - 1], depth: this.chainDepth[depth - 1]! } });
+    } else if (type === 'declaration_command') {
+      this.declaration();
+    } else if (type === 'redirected_statement' && !this.bodyIsCommand(i)) {
+      this.compoundRedirects();
+    } else if (isRedirectNode(type) && depth > 0 && !REDIRECT_OWNERS.has(types[depth - 1]!)) {
+      // A redirection no simple command owns: `$(<f)` and `$(>f)` (a command substitution of
+      // redirections only: bash reads or truncates f), `f() { …; } > f` (applied at every call of
+      // the function). It becomes a command of redirections only, so what it reads and writes is seen.
+      const r = toRedirect(v, i, this.src, type);
+      this.unmodelled.push(...r.unknown);
+      for (const a of r.extraArgs) this.unmodelled.push({ span: a.span, reason: HEREDOC_TAIL });
+      const span = { start: r.redirects[0]!.span.start, end: r.redirects[r.redirects.length - 1]!.span.end };
+      this.commands.push({ span, name: undefined, args: [], assignments: [], redirects: r.redirects, statement: Math.max(this.statement, 0), compound: true, place: { chain: this.chains[depth], depth: this.chainDepth[depth]! } });
+    } else if (type === 'command') {
+      this.command();
+    }
+  }
+
+  private declaration(): void {
+    const { v, i, src, depth } = this;
+    const assignments: Assignment[] = [];
+    const words: Word[] = [];
+    let keyword = '';
+    /** End of the last assignment or word, and which it was: a word touching it is its tail (joinWords). */
+    let lastEnd = -1;
+    let lastWasAssignment = false;
+    for (let c = v.firstChild(i); c !== -1; c = v.next(c)) {
+      const ct = v.type(c);
+      if (!v.named(c)) keyword ||= src.slice(v.table.start[c], v.table.end[c]);
+      else if (ct === 'variable_assignment') {
+        const a = toAssignment(v, c, src);
+        assignments.push(a);
+        lastEnd = a.span.end;
+        lastWasAssignment = true;
+      } else if (WORD_TYPES.has(ct) || ct === 'variable_name') {
+        const w = wordAt(v, c, src, ct);
+        if (lastEnd === w.span.start && lastWasAssignment) {
+          const a = assignments[assignments.length - 1]!;
+          assignments[assignments.length - 1] = { name: a.name, value: a.value ? joinWords(a.value, w, src) : w, span: { start: a.span.start, end: w.span.end } };
+        } else if (lastEnd === w.span.start) words[words.length - 1] = joinWords(words[words.length - 1]!, w, src);
+        else {
+          words.push(w);
+          lastWasAssignment = false;
+        }
+        lastEnd = w.span.end;
+      }
+    }
+    this.declarations.push({ span: spanOf(v, i), keyword, assignments, words, place: { chain: this.chains[depth], depth: this.chainDepth[depth]! } });
+  }
+
+  /**
+   * `{ ls; } > f`, `while …; done < f`: the redirections of a compound command, as a command of
+   * redirections only, so that what they read and write is seen.
+   */
+  private compoundRedirects(): void {
+    const { v, i, depth } = this;
+    const redirects: Redirect[] = [];
+    const args: Word[] = [];
+    for (let c = v.firstChild(i); c !== -1; c = v.next(c)) {
+      if (!v.named(c) || !isRedirectNode(v.type(c))) continue;
+      const r = toRedirect(v, c, this.src);
+      redirects.push(...r.redirects);
+      args.push(...r.extraArgs);
+      this.unmodelled.push(...r.unknown);
+    }
+    // Words after a heredoc delimiter (`{ …; } <<X a`) are not arguments of anything bash runs here
+    // (tree-sitter-bash attaches them to the heredoc); what they would mean is not modelled.
+    for (const a of args) this.unmodelled.push({ span: a.span, reason: HEREDOC_TAIL });
+    if (redirects.length > 0) {
+      const span = { start: redirects[0]!.span.start, end: redirects[redirects.length - 1]!.span.end };
+      this.commands.push({ span, name: undefined, args: [], assignments: [], redirects, statement: Math.max(this.statement, 0), compound: true, place: { chain: depth > 0 ? this.chains[depth - 1] : undefined, depth: depth > 0 ? this.chainDepth[depth - 1]! : 0 } });
+    }
+  }
+
+  private command(): void {
+    const { v, i, depth, src } = this;
+    const parent = depth > 0 && this.redirected[depth - 1] !== -1 && v.field(i) === 'body' ? this.redirected[depth - 1]! : -1;
+    const stage = this.stageAt[depth];
+    const place: CommandPlace = stage ? { chain: this.chains[depth], depth: this.chainDepth[depth]!, pipeline: stage } : { chain: this.chains[depth], depth: this.chainDepth[depth]! };
+    const simple = toSimpleCommand(v, i, src, Math.max(this.statement, 0), parent, place, this.pipeStageAt[depth], this.unmodelled);
+    this.commands.push(simple);
+    this.changes.words(simple.name, simple.args);
+    // `let EXPR…` (arithmeticUse reads the parser's own command name; a name that does not start with `let` is not it).
+    if (simple.name?.raw.startsWith('let')) {
+      const use = arithmeticUse(v.nodeAt(i), src);
+      if (use) this.arithmetic.push(use);
+    }
+  }
+
+  /** The flow node of this node, if it is one, attached to the innermost one above it. */
+  private flow(commandsBefore: number): void {
+    const { depth, type, isNamed } = this;
+    const parentFlow = depth > 0 ? this.flowIn[depth - 1] : undefined;
+    const parentIsContainer = parentFlow !== undefined && depth > 0 && this.flowAt[depth - 1] === parentFlow && FLOW_CONTAINERS.has(parentFlow.type);
+    let node: FlowNode | undefined;
+    if (depth === 0 || (isNamed && type !== 'comment' && (FLOW_SCOPES.has(type) || parentIsContainer || (parentFlow === undefined && FLOW_CONTAINERS.has(type))))) {
+      const field = depth > 0 && parentIsContainer ? this.v.field(this.i) : null;
+      // Written out rather than spread (`...(field ? { field } : {})`): object spread is a slow path in V8; same keys, same order.
+      const span = { start: this.start, end: this.end };
+      node = field ? { type, field, span, items: [] } : { type, span, items: [] };
+      if (this.commands.length > commandsBefore) node.command = this.commands.length - 1;
+      if (parentFlow) parentFlow.items.push(node);
+      else this.flowRoot ??= node;
+    } else if (!isNamed && parentIsContainer && FLOW_TOKENS.has(type)) parentFlow!.items.push(type);
+    this.flowAt[depth] = node;
+    this.flowIn[depth] = node ?? parentFlow;
+  }
+}
+
+/**
+ * Walks `tree` once and returns its views: the tree is read into a node table
+ * (src/parse/node-table.ts) in one cursor walk, and the views are built from it, so no
+ * web-tree-sitter `Node` object is made but for the few analyses that still take one
+ * (arithmetic contexts, numeric substitutions). Linear in the number of nodes and safe on
+ * arbitrarily deep trees (no recursion). Does not delete the tree.
+ */
+export function buildViews(tree: Tree, text: string): ParsedScript {
+  const cursor = tree.walk();
+  // MISSING nodes exist only in a tree with an error.
+  const hasError = tree.rootNode.hasError;
+  // Node text is sliced from the text the parser read: src/parse/parser.ts parses NUL as U+FFFD.
+  const src = text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text;
+  try {
+    const table = buildNodeTable(tree, cursor, hasError);
+    const w = new ViewWalk(new TableView(table, tree.language, cursor), text, src, hasError);
+    for (let i = 0; i < table.count; i++) w.visit(i);
+    const { changes, unmodelled, arithmetic, flowRoot, problems } = w;
+    if (hasError) changes.wholeText();
+    return { text, statements: w.statements, commands: w.commands, problems, comments: w.comments, nodeCount: table.count, complexity: w.complexity.finish(problems[0]), background: w.background, declarations: w.declarations, assignmentStatements: w.assignmentStatements, ...(unmodelled.length > 0 ? { unmodelled } : {}), ...(arithmetic.length > 0 ? { arithmetic, numericSubstitutions: w.numericSubstitutions, loopBindings: w.loopBindings } : {}), ...(flowRoot ? { flow: flowRoot } : {}), variableChanges: changes.finish() };
   } finally {
     cursor.delete();
   }

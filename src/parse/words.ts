@@ -4,6 +4,7 @@
  */
 import type { Language, Node } from 'web-tree-sitter';
 import type { Span } from '../core/types.js';
+import type { TableView } from './node-table.js';
 
 /** One piece of a word after quote removal. */
 export type WordPart =
@@ -283,6 +284,104 @@ export function toWord(node: Node, source?: string, type?: string): Word {
     parts: merged,
     // From the parts, not a scan of `raw`: a word holding nested `$(…)` would make that
     // quadratic in the nesting depth (each level's raw text contains all deeper levels).
+    quoted: merged.some((p) => p.quoted),
+  };
+}
+
+/** {@link parameterPart} over a node table. */
+function parameterPartAt(v: TableView, i: number, type: string, start: number, end: number, quoted: boolean, src: string): WordPart {
+  let name = '';
+  for (let c = v.firstChild(i); c !== -1; c = v.next(c)) {
+    if (!v.named(c)) continue;
+    const t = v.type(c);
+    if (t === 'variable_name' || t === 'special_variable_name') {
+      name = src.slice(v.table.start[c], v.table.end[c]);
+      break;
+    }
+  }
+  const text = src.slice(start, end);
+  const guarded = type === 'expansion' && (GUARDED_EXPANSION.test(text) || text.startsWith('${#'));
+  const plain = type === 'simple_expansion' || text === `\${${name}}`;
+  return { kind: 'parameter', name, guarded, quoted, ...(plain ? { plain: true } : {}) };
+}
+
+/** {@link collectParts} over a node table: the same parts for the same node. */
+function collectPartsAt(v: TableView, i: number, type: string, start: number, end: number, quoted: boolean, out: WordPart[], src: string): void {
+  switch (type) {
+    case 'word':
+    case 'number': {
+      const text = src.slice(start, end);
+      if (!quoted && text.includes('\\') && hasBareGlobChar(text)) splitEscapes(text, out);
+      else out.push({ kind: 'literal', value: quoted ? text : unescapeUnquoted(text), quoted: quoted || text.includes('\\') });
+      return;
+    }
+    case 'raw_string':
+      out.push({ kind: 'literal', value: src.slice(start, end).slice(1, -1), quoted: true });
+      return;
+    case 'ansi_c_string':
+      out.push({ kind: 'literal', value: decodeAnsiC(src.slice(start, end).slice(2, -1)), quoted: true });
+      return;
+    case 'string_content':
+      out.push({ kind: 'literal', value: src.slice(start, end).replace(BACKSLASH_IN_DOUBLE, (_m, c: string) => (c === '\n' ? '' : c)), quoted: true });
+      return;
+    case 'string':
+    case 'translated_string': {
+      const inner = type === 'translated_string' ? v.firstNamedChild(i) : i;
+      if (inner === -1) return;
+      const innerStart = inner === i ? start : v.table.start[inner]!;
+      const innerEnd = inner === i ? end : v.table.end[inner]!;
+      const last = innerEnd - 1;
+      let pos = innerStart + 1;
+      for (let c = v.firstChild(inner); c !== -1; c = v.next(c)) {
+        if (!v.named(c)) continue;
+        const cs = v.table.start[c]!;
+        const ce = v.table.end[c]!;
+        if (cs > pos) out.push({ kind: 'literal', value: src.slice(pos, cs), quoted: true });
+        collectPartsAt(v, c, v.type(c), cs, ce, true, out, src);
+        pos = ce;
+      }
+      if (last > pos) out.push({ kind: 'literal', value: src.slice(pos, last), quoted: true });
+      return;
+    }
+    case 'concatenation': {
+      let pos = start;
+      for (let c = v.firstChild(i); c !== -1; c = v.next(c)) {
+        const cs = v.table.start[c]!;
+        const ce = v.table.end[c]!;
+        if (cs > pos) out.push({ kind: 'literal', value: unescapeUnquoted(src.slice(pos, cs)), quoted: false });
+        if (v.named(c)) collectPartsAt(v, c, v.type(c), cs, ce, quoted, out, src);
+        else out.push({ kind: 'literal', value: src.slice(cs, ce), quoted });
+        pos = ce;
+      }
+      if (end > pos) out.push({ kind: 'literal', value: src.slice(pos, end), quoted });
+      return;
+    }
+    case 'simple_expansion':
+    case 'expansion':
+      out.push(parameterPartAt(v, i, type, start, end, quoted, src));
+      return;
+    default:
+      out.push({ kind: 'dynamic', node: type, quoted });
+  }
+}
+
+/**
+ * {@link toWord} of node `i` of a node table (src/parse/node-table.ts): the same word, read from
+ * the table instead of web-tree-sitter `Node` objects. `src` is the text the tree was parsed from
+ * (UTF-16 offsets); `type` is the node's type when the caller has it. Never throws.
+ */
+export function wordAt(v: TableView, i: number, src: string, type: string = v.type(i)): Word {
+  const start = v.table.start[i]!;
+  const end = v.table.end[i]!;
+  const parts: WordPart[] = [];
+  collectPartsAt(v, i, type, start, end, false, parts, src);
+  const merged = mergeLiterals(parts);
+  const isStatic = merged.every((p) => p.kind === 'literal');
+  return {
+    raw: src.slice(start, end),
+    span: { start, end },
+    value: isStatic ? merged.map((p) => (p.kind === 'literal' ? p.value : '')).join('') : undefined,
+    parts: merged,
     quoted: merged.some((p) => p.quoted),
   };
 }
