@@ -22159,15 +22159,15 @@ var require_windows = __commonJS({
       }
       return false;
     }
-    function checkStat(stat6, path6, options) {
-      if (!stat6.isSymbolicLink() && !stat6.isFile()) {
+    function checkStat(stat5, path6, options) {
+      if (!stat5.isSymbolicLink() && !stat5.isFile()) {
         return false;
       }
       return checkPathExt(path6, options);
     }
     function isexe(path6, options, cb) {
-      fs2.stat(path6, function(er, stat6) {
-        cb(er, er ? false : checkStat(stat6, path6, options));
+      fs2.stat(path6, function(er, stat5) {
+        cb(er, er ? false : checkStat(stat5, path6, options));
       });
     }
     function sync2(path6, options) {
@@ -22183,20 +22183,20 @@ var require_mode = __commonJS({
     isexe.sync = sync2;
     var fs2 = __require("fs");
     function isexe(path6, options, cb) {
-      fs2.stat(path6, function(er, stat6) {
-        cb(er, er ? false : checkStat(stat6, options));
+      fs2.stat(path6, function(er, stat5) {
+        cb(er, er ? false : checkStat(stat5, options));
       });
     }
     function sync2(path6, options) {
       return checkStat(fs2.statSync(path6), options);
     }
-    function checkStat(stat6, options) {
-      return stat6.isFile() && checkMode(stat6, options);
+    function checkStat(stat5, options) {
+      return stat5.isFile() && checkMode(stat5, options);
     }
-    function checkMode(stat6, options) {
-      var mod = stat6.mode;
-      var uid = stat6.uid;
-      var gid = stat6.gid;
+    function checkMode(stat5, options) {
+      var mod = stat5.mode;
+      var uid = stat5.uid;
+      var gid = stat5.gid;
       var myUid = options.uid !== void 0 ? options.uid : process.getuid && process.getuid();
       var myGid = options.gid !== void 0 ? options.gid : process.getgid && process.getgid();
       var u2 = parseInt("100", 8);
@@ -23369,6 +23369,14 @@ function changesDirectoryOption(w, options) {
 }
 function resolveCommand(cmd) {
   if (!cmd.name || cmd.name.value === void 0) return void 0;
+  const known = RESOLVED.get(cmd);
+  if (known !== void 0 || RESOLVED.has(cmd)) return known;
+  const r = resolveUncached(cmd);
+  RESOLVED.set(cmd, r);
+  return r;
+}
+function resolveUncached(cmd) {
+  if (!cmd.name || cmd.name.value === void 0) return void 0;
   let words = [cmd.name, ...cmd.args];
   const wrappers = [];
   let moved;
@@ -23388,7 +23396,7 @@ function resolveCommand(cmd) {
   const first = words[0];
   return { name: commandBasename(first.value ?? ""), nameWord: first, args: words.slice(1), wrappers, ...moved ? { changesDirectory: moved } : {} };
 }
-var WRAPPERS, ASSIGNMENT, MAX_WRAPPERS;
+var WRAPPERS, ASSIGNMENT, MAX_WRAPPERS, RESOLVED;
 var init_command_name = __esm({
   "src/parse/command-name.ts"() {
     "use strict";
@@ -23396,6 +23404,7 @@ var init_command_name = __esm({
     WRAPPERS = new Map(Object.entries(wrappers_default.wrappers));
     ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
     MAX_WRAPPERS = 16;
+    RESOLVED = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -27187,11 +27196,25 @@ var init_destructive = __esm({
               if (e.kind !== "group" && e.kind !== "subshell" && e.kind !== "list-right") direct = false;
             }
           }
-          const bg = this.script?.background ?? [];
+          const bg = [...this.script?.background ?? []].sort((a2, b) => a2.start - b.start);
+          const firstFrom = (at) => {
+            let lo = 0;
+            let hi = bg.length;
+            while (lo < hi) {
+              const mid = lo + hi >> 1;
+              if (bg[mid].start < at) lo = mid + 1;
+              else hi = mid;
+            }
+            return lo;
+          };
+          const inJobWithin = (c3, from) => {
+            for (let i3 = firstFrom(from); i3 < bg.length && bg[i3].start <= c3.span.start; i3++) if (c3.span.end <= bg[i3].end) return true;
+            return false;
+          };
           for (const [fn, entries2] of bodies) {
             if (fn.name === void 0 || !entries2.every((x) => x.direct && x.cmd.name?.value === fn.name)) continue;
             const cmds = entries2.map((x) => x.cmd);
-            const spawns = cmds.some((c3) => c3.pipeline !== void 0 || bg.some((s) => s.start <= c3.span.start && c3.span.end <= s.end && fn.span.start <= s.start));
+            const spawns = cmds.some((c3) => c3.pipeline !== void 0 || inJobWithin(c3, fn.span.start));
             if (spawns) this.bombs.add(cmds[0]);
           }
         }
@@ -27500,7 +27523,7 @@ var init_path_extractors = __esm({
         file: { operation: "read", kind: "filterOutFlags" },
         stat: { operation: "read", kind: "filterOutFlags" },
         diff: { operation: "read", kind: "filterOutFlags" },
-        awk: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/gawk/manual/html_node/Options.html", options: [], operands: ["none"], variants: [{ when: ["-f"], operands: [] }], note: "The first operand is the program text unless -f/--file (or -E/--exec) names a program file; the other operands are the files read (a `var=value` operand is an assignment, which cannot be checked as a path). The option arities are those of rules/option-effects.json, which judges -f, -l and the program's own reads and writes." },
+        awk: { operation: "read", kind: "getopt", source: "https://www.gnu.org/software/gawk/manual/html_node/Options.html", options: [], operands: ["none"], variants: [{ when: ["-f"], operands: [] }], note: "The first operand is the program text unless -f/--file (or -E/--exec) names a program file; the other operands are the files read (a `var=value` operand is an assignment, which cannot be checked as a path). The option arities are those of rules/option-effects.json, which judges -f, -l and the program's own reads and writes." },
         strings: { operation: "read", kind: "filterOutFlags" },
         hexdump: { operation: "read", kind: "filterOutFlags" },
         od: { operation: "read", kind: "filterOutFlags" },
@@ -27672,7 +27695,7 @@ var init_path_extractors = __esm({
         },
         make: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/make/manual/html_node/Options-Summary.html", options: [{ names: ["-f", "--file", "--makefile"], arity: "required", path: "read" }, { names: ["-C", "--directory"], arity: "required", path: "read" }, { names: ["-I", "--include-dir"], arity: "required", path: "read" }], rest: "none", partial: true, note: "Operands are targets and variable assignments (rules/option-effects.json judges those that set a program). Partial: a target or value that names a path outside still asks under an allow rule." },
         install: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/install-invocation.html", options: [{ names: ["-t", "--target-directory"], arity: "required", path: "write" }, { names: ["-m", "--mode"], arity: "required" }, { names: ["-o", "--owner"], arity: "required" }, { names: ["-g", "--group"], arity: "required" }, { names: ["-S", "--suffix"], arity: "required" }, { names: ["--strip-program"], arity: "required" }, { names: ["--backup"], arity: "optional" }, { names: ["--context"], arity: "optional" }, { names: ["-d", "--directory"], arity: "none" }, { names: ["-T", "--no-target-directory"], arity: "none" }], rest: "read", last: "write", variants: [{ when: ["-d"], rest: "create" }, { when: ["-t"], rest: "read" }], note: "`install SOURCE… DEST`: the sources are read (copied), the last operand written; with -t every operand is a source; with -d every operand is a directory created." },
-        ln: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/ln-invocation.html", options: [{ names: ["-t", "--target-directory"], arity: "required", path: "write" }, { names: ["-S", "--suffix"], arity: "required" }, { names: ["--backup"], arity: "optional" }, { names: ["-T", "--no-target-directory"], arity: "none" }], rest: "read", last: "write", variants: [{ when: ["-t"], rest: "read" }], note: "`ln TARGET… LINK`: each target is judged as a read (a link to a file outside lets a later command in the project read it), the last operand is the link written. A symbolic link's relative target is resolved against the cwd here, not against the link's directory." },
+        ln: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/ln-invocation.html", options: [{ names: ["-t", "--target-directory"], arity: "required", path: "write" }, { names: ["-S", "--suffix"], arity: "required" }, { names: ["--backup"], arity: "optional" }, { names: ["-T", "--no-target-directory"], arity: "none" }, { names: ["-s", "--symbolic"], arity: "none" }, { names: ["-r", "--relative"], arity: "none" }, { names: ["-f", "--force"], arity: "none" }, { names: ["-i", "--interactive"], arity: "none" }, { names: ["-n", "--no-dereference"], arity: "none" }, { names: ["-v", "--verbose"], arity: "none" }, { names: ["-L", "--logical"], arity: "none" }, { names: ["-P", "--physical"], arity: "none" }, { names: ["-d", "-F", "--directory"], arity: "none" }, { names: ["-b"], arity: "none" }], rest: "read", last: "write", variants: [{ when: ["-t"], rest: "read" }], linkTargets: { when: ["-s"], unless: ["-r"] }, note: "`ln TARGET… LINK`: each target is judged as a read (a link to a file outside lets a later command in the project read it), the last operand is the link written. A symbolic link's relative target is resolved from the directory the link is made in (with -r, ln reads it from the cwd and rewrites it)." },
         split: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/split-invocation.html", options: [{ names: ["-a", "--suffix-length"], arity: "required" }, { names: ["--additional-suffix"], arity: "required" }, { names: ["-b", "--bytes"], arity: "required" }, { names: ["-C", "--line-bytes"], arity: "required" }, { names: ["-l", "--lines"], arity: "required" }, { names: ["-n", "--number"], arity: "required" }, { names: ["-t", "--separator"], arity: "required" }, { names: ["--filter"], arity: "required" }, { names: ["--numeric-suffixes"], arity: "optional" }, { names: ["--hex-suffixes"], arity: "optional" }], operands: ["read", "write"], rest: "none", note: "`split [FILE [PREFIX]]`: the prefix is where the pieces are written." },
         csplit: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/csplit-invocation.html", options: [{ names: ["-f", "--prefix"], arity: "required", path: "write" }, { names: ["-b", "--suffix-format"], arity: "required", path: "write" }, { names: ["-n", "--digits"], arity: "required" }], operands: ["read"], rest: "none", note: "The rest are patterns. The pieces are PREFIX+SUFFIX: both are judged as written paths (a suffix format holds `%`, so it is never known inside)." },
         truncate: { operation: "write", kind: "getopt", extension: true, source: "https://www.gnu.org/software/coreutils/manual/html_node/truncate-invocation.html", options: [{ names: ["-r", "--reference"], arity: "required", path: "read" }, { names: ["-s", "--size"], arity: "required" }] },
@@ -28229,13 +28252,41 @@ function workingDirectories(parsed, commands, options) {
     let ok = BOTTOM;
     let fail = BOTTOM;
     for (const f of functions.get(name2) ?? []) {
-      const sink = { breaks: BOTTOM, continues: BOTTOM };
-      const r = functionBody(f, d, { ...ctx, fn: sink, callDepth: ctx.callDepth + 1 });
-      ok = join(ok, r.ok, sink.breaks);
-      fail = join(fail, r.fail, sink.breaks);
+      const r = calledBody(f, d, ctx);
+      ok = join(ok, r.out.ok, r.returns);
+      fail = join(fail, r.out.fail, r.returns);
     }
     return { ok, fail };
   };
+  const calledBody = (f, d, ctx) => {
+    const key = `${ctx.callDepth} ${ctx.loops.length} ${ctx.tested ? 1 : 0}${ctx.errexitScope ? 1 : 0}${errexit ? 1 : 0} ${d.top ? "*" : [...d.set].join("\0")}`;
+    let runs = bodyRuns.get(f);
+    let run3 = runs?.get(key);
+    if (run3) {
+      steps += run3.steps;
+      if (steps > MAX_FLOW_STEPS) overflow = true;
+    } else {
+      const sink = { breaks: BOTTOM, continues: BOTTOM };
+      const loops = ctx.loops.map(() => ({ breaks: BOTTOM, continues: BOTTOM }));
+      const before = steps;
+      const out2 = functionBody(f, d, { ...ctx, loops, fn: sink, callDepth: ctx.callDepth + 1 });
+      run3 = { out: out2, returns: sink.breaks, loops, steps: steps - before };
+      if (!overflow) {
+        if (!runs) {
+          runs = /* @__PURE__ */ new Map();
+          bodyRuns.set(f, runs);
+        }
+        runs.set(key, run3);
+      }
+    }
+    run3.loops.forEach((s, i3) => {
+      const target = ctx.loops[i3];
+      if (s.breaks.top || s.breaks.set.size > 0) target.breaks = join(target.breaks, s.breaks);
+      if (s.continues.top || s.continues.set.size > 0) target.continues = join(target.continues, s.continues);
+    });
+    return run3;
+  };
+  const bodyRuns = /* @__PURE__ */ new Map();
   const functionBody = (f, d, ctx) => {
     let out2 = { ok: d, fail: BOTTOM };
     for (const x of nodes(f)) {
@@ -28826,6 +28877,94 @@ function toWord(node, source, type) {
     parts: merged,
     // From the parts, not a scan of `raw`: a word holding nested `$(…)` would make that
     // quadratic in the nesting depth (each level's raw text contains all deeper levels).
+    quoted: merged.some((p) => p.quoted)
+  };
+}
+function parameterPartAt(v, i3, type, start2, end, quoted, src) {
+  let name2 = "";
+  for (let c3 = v.firstChild(i3); c3 !== -1; c3 = v.next(c3)) {
+    if (!v.named(c3)) continue;
+    const t = v.type(c3);
+    if (t === "variable_name" || t === "special_variable_name") {
+      name2 = src.slice(v.table.start[c3], v.table.end[c3]);
+      break;
+    }
+  }
+  const text = src.slice(start2, end);
+  const guarded = type === "expansion" && (GUARDED_EXPANSION.test(text) || text.startsWith("${#"));
+  const plain = type === "simple_expansion" || text === `\${${name2}}`;
+  return { kind: "parameter", name: name2, guarded, quoted, ...plain ? { plain: true } : {} };
+}
+function collectPartsAt(v, i3, type, start2, end, quoted, out2, src) {
+  switch (type) {
+    case "word":
+    case "number": {
+      const text = src.slice(start2, end);
+      if (!quoted && text.includes("\\") && hasBareGlobChar(text)) splitEscapes(text, out2);
+      else out2.push({ kind: "literal", value: quoted ? text : unescapeUnquoted(text), quoted: quoted || text.includes("\\") });
+      return;
+    }
+    case "raw_string":
+      out2.push({ kind: "literal", value: src.slice(start2, end).slice(1, -1), quoted: true });
+      return;
+    case "ansi_c_string":
+      out2.push({ kind: "literal", value: decodeAnsiC(src.slice(start2, end).slice(2, -1)), quoted: true });
+      return;
+    case "string_content":
+      out2.push({ kind: "literal", value: src.slice(start2, end).replace(BACKSLASH_IN_DOUBLE, (_m, c3) => c3 === "\n" ? "" : c3), quoted: true });
+      return;
+    case "string":
+    case "translated_string": {
+      const inner = type === "translated_string" ? v.firstNamedChild(i3) : i3;
+      if (inner === -1) return;
+      const innerStart = inner === i3 ? start2 : v.table.start[inner];
+      const innerEnd = inner === i3 ? end : v.table.end[inner];
+      const last = innerEnd - 1;
+      let pos = innerStart + 1;
+      for (let c3 = v.firstChild(inner); c3 !== -1; c3 = v.next(c3)) {
+        if (!v.named(c3)) continue;
+        const cs = v.table.start[c3];
+        const ce = v.table.end[c3];
+        if (cs > pos) out2.push({ kind: "literal", value: src.slice(pos, cs), quoted: true });
+        collectPartsAt(v, c3, v.type(c3), cs, ce, true, out2, src);
+        pos = ce;
+      }
+      if (last > pos) out2.push({ kind: "literal", value: src.slice(pos, last), quoted: true });
+      return;
+    }
+    case "concatenation": {
+      let pos = start2;
+      for (let c3 = v.firstChild(i3); c3 !== -1; c3 = v.next(c3)) {
+        const cs = v.table.start[c3];
+        const ce = v.table.end[c3];
+        if (cs > pos) out2.push({ kind: "literal", value: unescapeUnquoted(src.slice(pos, cs)), quoted: false });
+        if (v.named(c3)) collectPartsAt(v, c3, v.type(c3), cs, ce, quoted, out2, src);
+        else out2.push({ kind: "literal", value: src.slice(cs, ce), quoted });
+        pos = ce;
+      }
+      if (end > pos) out2.push({ kind: "literal", value: src.slice(pos, end), quoted });
+      return;
+    }
+    case "simple_expansion":
+    case "expansion":
+      out2.push(parameterPartAt(v, i3, type, start2, end, quoted, src));
+      return;
+    default:
+      out2.push({ kind: "dynamic", node: type, quoted });
+  }
+}
+function wordAt(v, i3, src, type = v.type(i3)) {
+  const start2 = v.table.start[i3];
+  const end = v.table.end[i3];
+  const parts2 = [];
+  collectPartsAt(v, i3, type, start2, end, false, parts2, src);
+  const merged = mergeLiterals(parts2);
+  const isStatic = merged.every((p) => p.kind === "literal");
+  return {
+    raw: src.slice(start2, end),
+    span: { start: start2, end },
+    value: isStatic ? merged.map((p) => p.kind === "literal" ? p.value : "").join("") : void 0,
+    parts: merged,
     quoted: merged.some((p) => p.quoted)
   };
 }
@@ -29445,6 +29584,16 @@ var init_interpreters = __esm({
           stdin: "never",
           shell: true
         },
+        "git rebase": {
+          language: "shell",
+          runs: "git runs each `--exec` command with the shell after every commit it replays",
+          source: "https://git-scm.com/docs/git-rebase",
+          codeOptions: ["-x", "--exec"],
+          optionsWithValue: ["--onto", "-s", "--strategy", "-X", "--strategy-option", "-C", "--whitespace", "--empty"],
+          operands: "data",
+          stdin: "never",
+          shell: true
+        },
         "git filter-branch": {
           language: "shell",
           runs: "each filter is evaluated by sh for every commit rewritten",
@@ -29495,6 +29644,9 @@ function lookup(name2, args2) {
 }
 function interpreterKnown(name2) {
   return lookup(name2, []) !== void 0;
+}
+function gitShellSubcommand(subcommand) {
+  return SPECS.get(`git ${subcommand}`)?.shell === true;
 }
 function mayBeOption(w) {
   const first = w.parts[0];
@@ -29701,10 +29853,13 @@ function levelCode(level, source) {
       if (v === void 0 || !spec.execOptions.includes(v)) continue;
       const seg = [];
       let j = i3 + 1;
+      const head = args2[i3 + 1]?.value;
+      const base = head === void 0 ? void 0 : commandBasename(head);
+      const plain = base !== void 0 && !head.includes("{}") && !SHELLS.has(base) && base !== "eval" && wrapperSpec(base) === void 0 && !interpreterKnown(base);
       for (; j < args2.length; j++) {
         const x = args2[j].value;
         if (x === ";" || x === "+") break;
-        seg.push(x === void 0 ? '"$UNKNOWN"' : shellQuote(x));
+        seg.push(x === void 0 || x.includes("{}") && !(plain && x === "{}") ? '"$UNKNOWN"' : shellQuote(x));
       }
       if (seg.length > 0) {
         const span = { start: args2[i3 + 1].span.start, end: args2[Math.min(j, args2.length) - 1].span.end };
@@ -30049,6 +30204,30 @@ var init_complexity = __esm({
 });
 
 // src/model/build.ts
+function enclosedBy(spans) {
+  if (spans.length === 0) return () => false;
+  const sorted = [...spans].sort((a2, b) => a2.start - b.start);
+  const starts = sorted.map((s) => s.start);
+  const furthest = [];
+  let max = -1;
+  for (const s of sorted) {
+    max = Math.max(max, s.end);
+    furthest.push(max);
+  }
+  return (c3) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    let at = -1;
+    while (lo <= hi) {
+      const mid = lo + hi >> 1;
+      if (starts[mid] <= c3.span.start) {
+        at = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return at >= 0 && furthest[at] >= c3.span.end;
+  };
+}
 function placesOf(chain, cmd, background) {
   const set = /* @__PURE__ */ new Set();
   const loops = /* @__PURE__ */ new Map();
@@ -30433,7 +30612,14 @@ function buildModel(parsed, options = {}) {
     }
   }
   const ifsUnknown = /\bIFS\b/.test(text);
-  const inBackground = (c3) => (parsed.background ?? []).some((s) => s.start <= c3.span.start && c3.span.end <= s.end);
+  const inBackground = enclosedBy(parsed.background ?? []);
+  const codeSpans = /* @__PURE__ */ new Map();
+  for (const c3 of all) {
+    if (!c3.embedded || c3.host === void 0) continue;
+    const list = codeSpans.get(c3.host);
+    if (list) list.push(c3.span);
+    else codeSpans.set(c3.host, [c3.span]);
+  }
   const commands = [];
   const moved = /* @__PURE__ */ new Set();
   for (let k = 0; k < all.length; k++) {
@@ -30441,8 +30627,13 @@ function buildModel(parsed, options = {}) {
     const { places, capped, loops } = placesOf(cmd.place?.chain, cmd, inBackground(cmd));
     let unknown = capped ? `Cap reached: the command is nested more than ${MAX_ENCLOSING_DEPTH} constructs deep.` : void 0;
     const names2 = /* @__PURE__ */ new Set();
-    const words = [...cmd.name ? [cmd.name] : [], ...cmd.args, ...cmd.redirects.flatMap((r) => r.target ? [r.target] : []), ...cmd.assignments.flatMap((a2) => a2.value ? [a2.value] : [])];
-    for (const w of words) for (const p of w.parts) if (p.kind === "parameter" && p.plain === true) names2.add(p.name);
+    const namesOf = (w) => {
+      for (const p of w.parts) if (p.kind === "parameter" && p.plain === true) names2.add(p.name);
+    };
+    if (cmd.name) namesOf(cmd.name);
+    for (const a2 of cmd.args) namesOf(a2);
+    for (const r of cmd.redirects) if (r.target) namesOf(r.target);
+    for (const a2 of cmd.assignments) if (a2.value) namesOf(a2.value);
     const known = /* @__PURE__ */ new Map();
     for (const n2 of names2) {
       const loop = loops.get(n2);
@@ -30503,11 +30694,11 @@ function buildModel(parsed, options = {}) {
       nameGlob = nameWord.value.slice(nameWord.value.lastIndexOf("/") + 1);
       unknown ??= `The command word \`${nameWord.value.slice(0, 60)}\` is a glob: which program runs depends on the files it matches.`;
     }
-    const rest = first.args.map((a2) => a2.value ?? a2.raw).join(" ");
-    if (first.name?.value?.includes("``")) candidates.push(`${first.name.value.replaceAll("``", "")} ${rest}`.trim());
+    const rest = () => first.args.map((a2) => a2.value ?? a2.raw).join(" ");
+    if (first.name?.value?.includes("``")) candidates.push(`${first.name.value.replaceAll("``", "")} ${rest()}`.trim());
     if (first.name && first.name.value === void 0) {
       unknown ??= `The command word \`${first.name.raw.slice(0, 60)}\` is not known before the command runs.`;
-      candidates.push(...visibleNames(first.name, bindings, rest));
+      candidates.push(...visibleNames(first.name, bindings, rest()));
     }
     for (const w of cmd.name ? [cmd.name, ...cmd.args] : []) {
       for (const p of w.parts) {
@@ -30596,11 +30787,13 @@ function buildModel(parsed, options = {}) {
       places,
       ...unknown !== void 0 ? { unknown } : {},
       candidates,
-      ...nameGlob !== void 0 ? { nameGlob } : {}
+      ...nameGlob !== void 0 ? { nameGlob } : {},
+      ...codeSpans.has(k) ? { codeSpans: codeSpans.get(k) } : {}
     });
   }
   const cwds = workingDirectories(parsed, commands, options);
-  const out2 = commands.map((c3, k) => ({ ...c3, cwd: moved.has(k) ? void 0 : cwds[k] }));
+  for (let k = 0; k < commands.length; k++) commands[k].cwd = moved.has(k) ? void 0 : cwds[k];
+  const out2 = commands;
   gaps.sort((a2, b) => a2.span.start - b.span.start);
   return { text, commands: out2, gaps, environmentReads };
 }
@@ -31468,11 +31661,20 @@ var init_option_effects = __esm({
             { names: ["-x", "--extract", "--get"], arity: "none" }
           ]
         },
+        unzip: {
+          source: "https://linux.die.net/man/1/unzip",
+          longPrefixes: false,
+          options: [
+            { names: ["-:"], arity: "none", effect: "write", target: "none", note: "members whose names hold `../` or start with `/` are written where they say, not below the extraction directory" },
+            { names: ["-d", "-P"], arity: "required" }
+          ]
+        },
         zip: {
           source: "https://linux.die.net/man/1/zip",
           longPrefixes: false,
           options: [
             { names: ["-TT", "--unzip-command"], arity: "required", effect: "exec", target: "none", note: "runs the command to test the archive" },
+            { names: ["-@", "--names-stdin"], arity: "none", effect: "read", target: "none", note: "the names of the files to add are read from standard input" },
             { names: ["-O", "--output-file"], arity: "required", effect: "write" },
             { names: ["-b", "--temp-path"], arity: "required", effect: "write" },
             { names: ["-x", "-i", "-n", "--suffixes", "-t", "-tt", "-P", "--password", "-Z", "--compression-method"], arity: "required" }
@@ -32494,6 +32696,7 @@ function extractGetopt(e, args2, name2) {
   const first = shape.operands ?? [];
   const rest = shape.rest ?? e.operation;
   const recursive = e.recursiveWith?.some((o2) => present.has(o2)) ?? false;
+  const linkDirs = e.linkTargets?.when.some((o2) => present.has(o2)) && !(e.linkTargets.unless ?? []).some((o2) => present.has(o2)) ? linkDirectories(spelled.options, args2, operands) : void 0;
   operands.forEach((argIndex, k) => {
     const op = k < first.length ? first[k] : shape.last !== void 0 && k === operands.length - 1 && operands.length - first.length >= 2 ? shape.last : rest;
     const w = args2[argIndex];
@@ -32504,7 +32707,8 @@ function extractGetopt(e, args2, name2) {
       if (local === null) return;
       prefix = w.value.slice(0, w.value.length - local.length);
     }
-    const accesses = argAccesses(w, op, name2, prefix);
+    let accesses = argAccesses(w, op, name2, prefix);
+    if (linkDirs !== void 0 && linkDirs !== "cwd" && !(linkDirs.link !== void 0 && argIndex === linkDirs.link)) accesses = accesses.flatMap((a2) => fromLinkDirectories(a2, linkDirs.dirs));
     append(out2, recursive ? accesses.map((a2) => ({ ...a2, recursive: true })) : accesses);
   });
   return out2;
@@ -32530,6 +32734,20 @@ function gitContentReads(sub, args2) {
     if (last) read(last, last.value);
   }
   return out2;
+}
+function linkDirectories(options, args2, operands) {
+  const t = options.find((o2) => o2.option === "-t");
+  if (t) return { dirs: [typeof t.value === "string" ? t.value : null] };
+  if (operands.length < 2) return "cwd";
+  const link = operands[operands.length - 1];
+  const v = args2[link].value;
+  if (v === void 0) return { dirs: [null], link };
+  const parent = posix4.dirname(v);
+  return { dirs: operands.length > 2 || v.endsWith("/") ? [v] : [parent, v], link };
+}
+function fromLinkDirectories(a2, dirs) {
+  if (!a2.static || a2.path.startsWith("/") || a2.path.startsWith("~")) return [a2];
+  return dirs.map((d) => d === null ? { ...a2, static: false } : d === "." ? a2 : { ...a2, path: `${d.replace(/\/+$/, "")}/${a2.path}` });
 }
 function tableCoverage(name2, args2) {
   if (NO_PATH_OPERANDS.has(name2)) return "covered";
@@ -34716,9 +34934,9 @@ var require_parse3 = __commonJS({
                 const idx = prev.value.lastIndexOf("[");
                 const pre = prev.value.slice(0, idx);
                 const rest2 = prev.value.slice(idx + 2);
-                const posix11 = POSIX_REGEX_SOURCE[rest2];
-                if (posix11) {
-                  prev.value = pre + posix11;
+                const posix13 = POSIX_REGEX_SOURCE[rest2];
+                if (posix13) {
+                  prev.value = pre + posix13;
                   state.backtrack = true;
                   advance();
                   if (!bos.output && tokens.indexOf(prev) === 1) {
@@ -35235,7 +35453,7 @@ var require_picomatch = __commonJS({
         throw new TypeError("Expected pattern to be a non-empty string");
       }
       const opts = options || {};
-      const posix11 = opts.windows;
+      const posix13 = opts.windows;
       const regex = isState ? picomatch6.compileRe(glob2, options) : picomatch6.makeRe(glob2, options, false, true);
       const state = regex.state;
       delete regex.state;
@@ -35245,8 +35463,8 @@ var require_picomatch = __commonJS({
         isIgnored = picomatch6(opts.ignore, ignoreOpts, returnState);
       }
       const matcher2 = (input, returnObject = false) => {
-        const { isMatch, match, output } = picomatch6.test(input, regex, options, { glob: glob2, posix: posix11 });
-        const result = { glob: glob2, state, regex, posix: posix11, input, output, match, isMatch };
+        const { isMatch, match, output } = picomatch6.test(input, regex, options, { glob: glob2, posix: posix13 });
+        const result = { glob: glob2, state, regex, posix: posix13, input, output, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
         }
@@ -35271,7 +35489,7 @@ var require_picomatch = __commonJS({
       }
       return matcher2;
     };
-    picomatch6.test = (input, regex, options, { glob: glob2, posix: posix11 } = {}) => {
+    picomatch6.test = (input, regex, options, { glob: glob2, posix: posix13 } = {}) => {
       if (typeof input !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -35279,7 +35497,7 @@ var require_picomatch = __commonJS({
         return { isMatch: false, output: "" };
       }
       const opts = options || {};
-      const format2 = opts.format || (posix11 ? utils.toPosixSlashes : null);
+      const format2 = opts.format || (posix13 ? utils.toPosixSlashes : null);
       let match = input === glob2;
       let output = match && format2 ? format2(input) : input;
       if (match === false) {
@@ -35288,16 +35506,16 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch6.matchBase(input, regex, options, posix11);
+          match = picomatch6.matchBase(input, regex, options, posix13);
         } else {
           match = regex.exec(output);
         }
       }
       return { isMatch: Boolean(match), match, output };
     };
-    picomatch6.matchBase = (input, glob2, options, posix11 = options && options.windows) => {
+    picomatch6.matchBase = (input, glob2, options, posix13 = options && options.windows) => {
       const regex = glob2 instanceof RegExp ? glob2 : picomatch6.makeRe(glob2, options);
-      return regex.test(utils.basename(input, { windows: posix11 }));
+      return regex.test(utils.basename(input, { windows: posix13 }));
     };
     picomatch6.isMatch = (str2, patterns, options) => picomatch6(patterns, options)(str2);
     picomatch6.parse = (pattern, options) => {
@@ -37015,7 +37233,7 @@ function commandEffects(cmd, stdinArguments = false) {
   }
   const live = cmd.assignments.filter((a2) => classifyAssignment(a2.name, a2.value ? a2.value.value : "") !== "harmless");
   for (const e of environmentEffects(live.map((a2) => a2.name))) effects.push(e);
-  return { program, effects };
+  return { program, args: resolved2.args, effects };
 }
 function namedWords(rule) {
   const m = rule.bash;
@@ -37036,19 +37254,27 @@ function pathIssue(e, program, ctx, write) {
   if (e.kind === "write" && check3.resolved !== null && protectedPath(check3.resolved)) return "the file configures a tool that runs code";
   return void 0;
 }
-function optionEffectConstraint(cmd, gate, ctx) {
+function codeVisible(e, args2, codeSpans) {
+  const word = e.argIndex >= 0 ? args2[e.argIndex] : void 0;
+  if (!word) return false;
+  const end = (args2[e.argIndex + 1] ?? word).span.end;
+  return codeSpans.some((s) => s.start >= word.span.start && s.start < end);
+}
+function optionEffectConstraint(cmd, gate, ctx, codeSpans = []) {
   if (gate.kind === "allow-rule" && gate.rule.bash?.kind === "exact") return void 0;
   const found = commandEffects(cmd, gate.kind === "read-only");
   if (!found || found.effects.length === 0) return void 0;
-  const { program, effects } = found;
+  const { program, args: args2, effects } = found;
   if (gate.kind === "allow-rule") {
     const any = gate.rule.bash?.kind === "any";
     const named2 = namedWords(gate.rule);
     for (const e of effects) {
       if (e.argIndex >= 0 && e.argIndex < named2) continue;
-      if (e.option.startsWith(`${program} `) && !(any && gate.strictExec && e.kind === "exec" && e.projectCode !== true)) continue;
+      const codeInOptions = program === "git" && gitShellSubcommand(e.option.slice(program.length + 1));
+      if (e.option.startsWith(`${program} `) && !(any && gate.strictExec && e.kind === "exec" && e.projectCode !== true && !codeInOptions)) continue;
       if (e.kind === "exec") {
         if (any && !gate.strictExec) continue;
+        if (any && codeVisible(e, args2, codeSpans)) continue;
         return `${describe(program, e)}; allow rule \`${gate.rule.raw}\` does not cover what that program does${any ? " while deny or ask rules exist" : ""}.`;
       }
       if (e.kind === "network") {
@@ -37078,6 +37304,7 @@ var init_effect_constraint = __esm({
     init_sed();
     init_command_name();
     init_environment2();
+    init_interpreters2();
     WHAT = {
       exec: "runs a program",
       network: "reaches the network",
@@ -37085,6 +37312,279 @@ var init_effect_constraint = __esm({
       read: "reads"
     };
     NO_FILE_OPERANDS = /* @__PURE__ */ new Set(["echo", "printf", "true", "false", "basename", "dirname", "expr", "seq", "test", "["]);
+  }
+});
+
+// src/analyses/git-index.ts
+function indexPaths(bytes) {
+  if (bytes.length < 12 || bytes[0] !== 68 || bytes[1] !== 73 || bytes[2] !== 82 || bytes[3] !== 67) return void 0;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = view.getUint32(4);
+  const count2 = view.getUint32(8);
+  if (version < 2 || version > 4 || count2 > MAX_INDEX_ENTRIES) return void 0;
+  const decoder = new TextDecoder();
+  const out2 = [];
+  let at = 12;
+  let previous = new Uint8Array(0);
+  for (let k = 0; k < count2; k++) {
+    if (at + FIXED > bytes.length) return void 0;
+    const flags2 = view.getUint16(at + 60);
+    const extended = (flags2 & 16384) !== 0;
+    if (extended && version < 3) return void 0;
+    let p = at + FIXED + (extended ? 2 : 0);
+    let name2;
+    if (version === 4) {
+      let drop = 0;
+      let byte;
+      let guard = 0;
+      do {
+        if (p >= bytes.length || ++guard > 5) return void 0;
+        byte = bytes[p++];
+        drop = guard === 1 ? byte & 127 : drop + 1 << 7 | byte & 127;
+      } while (byte & 128);
+      if (drop > previous.length) return void 0;
+      const end = bytes.indexOf(0, p);
+      if (end < 0) return void 0;
+      const rest = bytes.subarray(p, end);
+      name2 = new Uint8Array(previous.length - drop + rest.length);
+      name2.set(previous.subarray(0, previous.length - drop));
+      name2.set(rest, previous.length - drop);
+      at = end + 1;
+    } else {
+      const end = bytes.indexOf(0, p);
+      if (end < 0) return void 0;
+      name2 = bytes.subarray(p, end);
+      const length = end - at;
+      at += length + 8 & ~7;
+      if (at > bytes.length) return void 0;
+    }
+    if (name2.length === 0) return void 0;
+    out2.push(decoder.decode(name2));
+    previous = name2;
+  }
+  return out2;
+}
+var MAX_INDEX_ENTRIES, FIXED;
+var init_git_index = __esm({
+  "src/analyses/git-index.ts"() {
+    "use strict";
+    MAX_INDEX_ENTRIES = 5e5;
+    FIXED = 62;
+  }
+});
+
+// src/analyses/git-tracked.ts
+import { posix as posix7 } from "node:path";
+function trackedProtectedFiles(cwd, host) {
+  if (host.realpath === void 0) return { kind: "unknown", reason: "the file system is not visible to this run" };
+  for (let dir = posix7.normalize(cwd); ; ) {
+    const dotGit = posix7.join(dir, ".git");
+    if (host.realpath(dotGit) !== void 0) {
+      const asFile = host.readFile?.(dotGit);
+      const link = asFile === void 0 ? void 0 : /^gitdir:\s*(.+)$/m.exec(asFile)?.[1]?.trim();
+      if (asFile !== void 0 && link === void 0) return { kind: "none" };
+      const gitDir = link !== void 0 ? posix7.resolve(dir, link) : dotGit;
+      return tracked(dir, posix7.join(gitDir, "index"), host);
+    }
+    const up = posix7.dirname(dir);
+    if (up === dir) return { kind: "none" };
+    dir = up;
+  }
+}
+function tracked(top, index, host) {
+  if (host.readBytes === void 0) return { kind: "unknown", reason: "the repository index cannot be read here" };
+  const bytes = host.readBytes(index, MAX_INDEX_BYTES);
+  if (bytes === void 0) {
+    if (host.realpath?.(index) === void 0) return { kind: "known", top, files: [] };
+    return { kind: "unknown", reason: `the repository index is larger than ${MAX_INDEX_BYTES / 1024 / 1024} MiB or cannot be read` };
+  }
+  const paths = indexPaths(bytes);
+  if (paths === void 0) return { kind: "unknown", reason: "the repository index is in a format shellward does not read" };
+  const files = [];
+  for (const p of paths) {
+    if (protectedPath(`/${p}`)) files.push(p);
+  }
+  return { kind: "known", top, files };
+}
+var MAX_INDEX_BYTES;
+var init_git_tracked = __esm({
+  "src/analyses/git-tracked.ts"() {
+    "use strict";
+    init_git_index();
+    init_paths();
+    MAX_INDEX_BYTES = 8 * 1024 * 1024;
+  }
+});
+
+// src/rules/git-tree-write.ts
+import { posix as posix8 } from "node:path";
+function spells(word, ...options) {
+  const name2 = word.startsWith("--") && word.includes("=") ? word.slice(0, word.indexOf("=")) : word;
+  return options.some((o2) => name2 === o2 || o2.startsWith("--") && name2.length >= 3 && name2.startsWith("--") && o2.startsWith(name2));
+}
+function operandsOf2(args2, valueOptions) {
+  const operands = [];
+  let dd = -1;
+  for (let i3 = 0; i3 < args2.length; i3++) {
+    const a2 = args2[i3];
+    if (dd < 0 && a2 === "--") {
+      dd = operands.length;
+      continue;
+    }
+    if (dd < 0 && a2.startsWith("-") && a2 !== "-") {
+      if (valueOptions.includes(a2)) i3++;
+      continue;
+    }
+    operands.push(a2);
+  }
+  return { operands, dd: dd < 0 ? operands.length : dd };
+}
+function treeWriteScope(sub, args2) {
+  const known = args2.every((a2) => a2 !== null);
+  const words = args2.map((a2) => a2 ?? "");
+  if (known && words.some((w) => w === "-h" || spells(w, "--help"))) return void 0;
+  const has = (...options) => words.some((w) => spells(w, ...options));
+  switch (sub) {
+    case "checkout": {
+      if (has("--pathspec-from-file") || !known) return "tree";
+      const { operands, dd } = operandsOf2(words, ["-b", "-B", "--orphan", "--conflict"]);
+      if (dd < operands.length) return operands.slice(dd);
+      return operands.length === 0 ? has("-p", "--patch") ? "tree" : void 0 : "tree";
+    }
+    case "switch": {
+      if (!known || has("--orphan")) return "tree";
+      const { operands } = operandsOf2(words, ["-c", "-C", "--create", "--force-create", "--conflict"]);
+      return operands.length === 0 ? void 0 : "tree";
+    }
+    case "restore": {
+      if (!known || has("--pathspec-from-file")) return "tree";
+      if (has("-S", "--staged") && !has("-W", "--worktree")) return void 0;
+      const { operands } = operandsOf2(words, ["-s", "--source", "--conflict"]);
+      return operands.length === 0 ? void 0 : operands;
+    }
+    case "reset":
+      return !known || has("--hard", "--merge", "--keep") ? "tree" : void 0;
+    case "stash": {
+      const first = words.find((w) => !w.startsWith("-"));
+      return known && first !== void 0 && ["list", "show", "drop", "clear", "create", "store"].includes(first) ? void 0 : "tree";
+    }
+    case "apply":
+      if (!known) return "tree";
+      if (has("--cached") && !has("--index")) return void 0;
+      return has("--check", "--stat", "--numstat", "--summary") && !has("--apply") ? void 0 : "tree";
+    case "bisect": {
+      const first = words.find((w) => !w.startsWith("-"));
+      return known && first !== void 0 && ["log", "visualize", "view", "terms", "help"].includes(first) ? void 0 : "tree";
+    }
+    case "read-tree":
+      return !known || has("-u") ? "tree" : void 0;
+    case "checkout-index": {
+      if (!known || has("-a", "--all", "--stdin")) return "tree";
+      const { operands } = operandsOf2(words, ["--prefix", "--stage"]);
+      return operands;
+    }
+    case "merge":
+    case "pull":
+    case "rebase":
+    case "cherry-pick":
+    case "revert":
+    case "am":
+    case "filter-branch":
+      return "tree";
+    default:
+      return void 0;
+  }
+}
+function inScope(file, top, cwd, pathspecs) {
+  const abs = posix8.join(top, file);
+  return pathspecs.some((p) => {
+    if (p.startsWith(":") || /[*?[]/.test(p)) return true;
+    const at = posix8.resolve(cwd, p);
+    return abs === at || abs.startsWith(at === "/" ? "/" : `${at}/`);
+  });
+}
+function gitTreeWriteProblem(cmd, cwds, ctx) {
+  const resolved2 = resolveCommand(cmd);
+  if (resolved2?.name !== "git") return void 0;
+  const sub = gitSubcommand(resolved2.args);
+  if (!sub) return void 0;
+  const scope = treeWriteScope(sub.name, resolved2.args.slice(sub.index + 1).map((w) => w.value ?? null));
+  if (scope === void 0) return void 0;
+  const what = `\`git ${sub.name}\` rewrites tracked files of the work tree with content the command does not show`;
+  const dirs = cwds ?? (ctx.cwd !== void 0 ? [ctx.cwd] : void 0);
+  if (dirs === void 0 || dirs.length === 0) return `${what}, and the directory it runs in is not known, so neither is the repository or the protected files it tracks; it needs approval while deny or ask rules exist.`;
+  for (const cwd of dirs) {
+    const t = trackedProtectedFiles(cwd, ctx.host);
+    if (t.kind === "none") continue;
+    if (t.kind === "unknown") return `${what}, and which files the repository tracks is not known (${t.reason}); a protected file among them (such as \`.claude/settings.json\` or a git hook) could be rewritten, so it needs approval while deny or ask rules exist.`;
+    const hit = scope === "tree" ? t.files : t.files.filter((f) => inScope(f, t.top, cwd, scope));
+    if (hit.length > 0) {
+      const names2 = hit.slice(0, 3).map((f) => `\`${f}\``).join(", ");
+      return `${what}; the repository tracks ${names2}${hit.length > 3 ? ` and ${hit.length - 3} more` : ""}, which configure${hit.length === 1 ? "s" : ""} the policy or a tool that runs code, so it needs approval while deny or ask rules exist.`;
+    }
+  }
+  return void 0;
+}
+var init_git_tree_write = __esm({
+  "src/rules/git-tree-write.ts"() {
+    "use strict";
+    init_git_tracked();
+    init_command_name();
+    init_interpreters2();
+  }
+});
+
+// src/rules/archive-members.ts
+function clusterHas(words, letters, oldStyleFirst = false) {
+  return words.some((w, i3) => (w.startsWith("-") && !w.startsWith("--") || oldStyleFirst && i3 === 0 && !w.startsWith("-")) && [...w.replace(/^-/, "")].some((c3) => letters.includes(c3)));
+}
+function longHas(words, ...options) {
+  return words.some((w) => {
+    const name2 = w.includes("=") ? w.slice(0, w.indexOf("=")) : w;
+    return name2.startsWith("--") && name2.length >= 4 && options.some((o2) => o2.startsWith(name2));
+  });
+}
+function unseenMemberWrites(cmd) {
+  const resolved2 = resolveCommand(cmd);
+  if (!resolved2) return void 0;
+  const name2 = resolved2.name;
+  const known = resolved2.args.every((w) => w.value !== void 0);
+  const words = resolved2.args.map((w) => w.value ?? "");
+  const members = { program: name2, what: "the archive's members" };
+  switch (name2) {
+    case "tar":
+    case "gtar":
+    case "bsdtar":
+      return !known || clusterHas(words, "x", true) || longHas(words, "--extract", "--get") ? members : void 0;
+    case "unzip":
+      return !known || !(clusterHas(words, "ltvpczZ") || words.includes("-hh")) ? members : void 0;
+    case "cpio":
+      return !known || clusterHas(words, "i") || longHas(words, "--extract") ? members : void 0;
+    case "7z":
+    case "7za":
+    case "7zr": {
+      const first = words.find((w) => !w.startsWith("-"));
+      return !known || first === "x" || first === "e" ? members : void 0;
+    }
+    case "patch": {
+      if (!known) return { program: name2, what: "the files the patch names" };
+      if (longHas(words, "--dry-run") || clusterHas(words, "o") || longHas(words, "--output")) return void 0;
+      const operands = words.filter((w, i3) => !w.startsWith("-") && !/^-[pFDBYzgrVdi]$/.test(words[i3 - 1] ?? ""));
+      return operands.length > 0 ? void 0 : { program: name2, what: "the files the patch names" };
+    }
+    default:
+      return void 0;
+  }
+}
+function memberWriteProblem(cmd) {
+  const w = unseenMemberWrites(cmd);
+  if (!w) return void 0;
+  return `\`${w.program}\` writes ${w.what} under names the command does not show; one may be a protected file (\`.claude/settings.json\`, a git hook, a Makefile) that a write could not change without approval, so it needs approval while deny or ask rules exist.`;
+}
+var init_archive_members = __esm({
+  "src/rules/archive-members.ts"() {
+    "use strict";
+    init_command_name();
   }
 });
 
@@ -37857,10 +38357,13 @@ function decide(text, parsed, policy, ctx = {}) {
         }
       }
       if (rule) {
-        const effect = optionEffectConstraint(inst, { kind: "allow-rule", rule, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx);
+        const effect = optionEffectConstraint(inst, { kind: "allow-rule", rule, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx, m.codeSpans);
         if (effect) return { behavior: "ask", reason: "option-effect", code: "option-effect", message: effect, span: m.cmd.span, ...base };
         const unlisted = pathCtx && rule.bash?.kind !== "exact" ? unlistedPathProblem(inst, m, pathCtx) : void 0;
         if (unlisted) return { behavior: "ask", reason: "path-constraint", code: "path-constraint", message: unlisted, span: m.cmd.span, ...base };
+        const strict = rule.bash?.kind !== "exact" && policy.deny.length + policy.ask.length > 0;
+        const tree = strict ? memberWriteProblem(inst) ?? (pathCtx ? gitTreeWriteProblem(inst, m.cwd, pathCtx) : void 0) : void 0;
+        if (tree) return { behavior: "ask", reason: "path-constraint", code: "path-constraint", message: tree, span: m.cmd.span, ...base };
         allowRule ??= rule;
         how ??= "rule";
         continue;
@@ -37932,6 +38435,8 @@ var init_decide = __esm({
     init_paths();
     init_sed();
     init_effect_constraint();
+    init_git_tree_write();
+    init_archive_members();
     init_hidden_programs();
     init_stdin_code();
     MAX_SUBCOMMANDS = 50;
@@ -44698,8 +45203,8 @@ var require_util9 = __commonJS({
     }
     async function isDirectory(path6) {
       try {
-        const stat6 = await fs_1.promises.stat(path6);
-        return stat6.isDirectory();
+        const stat5 = await fs_1.promises.stat(path6);
+        return stat5.isDirectory();
       } catch (e) {
         if (e.code === "ENOENT") {
           return false;
@@ -44709,8 +45214,8 @@ var require_util9 = __commonJS({
     }
     function isDirectorySync(path6) {
       try {
-        const stat6 = fs_1.default.statSync(path6);
-        return stat6.isDirectory();
+        const stat5 = fs_1.default.statSync(path6);
+        return stat5.isDirectory();
       } catch (e) {
         if (e.code === "ENOENT") {
           return false;
@@ -61333,7 +61838,7 @@ var core2 = __toESM(require_core(), 1);
 var core = __toESM(require_core(), 1);
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile as readFile3, writeFile } from "node:fs/promises";
+import { mkdir, readFile as readFile2, writeFile } from "node:fs/promises";
 import { dirname as dirname4, join as join5, resolve as resolve6 } from "node:path";
 import { fileURLToPath as fileURLToPath5 } from "node:url";
 
@@ -72710,10 +73215,44 @@ function crowdedHeredocLine(text) {
   }
   return void 0;
 }
+var MAX_LEADING_HEREDOCS = 200;
+function beforeCommand(c3) {
+  return c3 === void 0 || c3 === 10 || c3 === 59 || c3 === 38 || c3 === 124 || c3 === 40 || c3 === 96;
+}
+function leadingHeredocs(text) {
+  let count2 = 0;
+  for (let i3 = 0; i3 < text.length; i3++) {
+    if (text.charCodeAt(i3) !== 60) continue;
+    let j = i3;
+    while (j < text.length && text.charCodeAt(j) === 60) j++;
+    if (j - i3 >= 2 && j - i3 !== 3) {
+      let k = i3 - 1;
+      while (k >= 0 && text.charCodeAt(k) >= 48 && text.charCodeAt(k) <= 57) k--;
+      const number = k < i3 - 1;
+      const afterNumber = k < 0 ? void 0 : text.charCodeAt(k);
+      while (k >= 0 && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k--;
+      const shift2 = number && (afterNumber === 40 || afterNumber === 124);
+      if (!shift2 && beforeCommand(k < 0 ? void 0 : text.charCodeAt(k)) && ++count2 > MAX_LEADING_HEREDOCS) {
+        const start2 = text.lastIndexOf("\n", i3) + 1;
+        const end = text.indexOf("\n", i3);
+        return { start: start2, end: end === -1 ? text.length : end };
+      }
+    }
+    i3 = j - 1;
+  }
+  return void 0;
+}
+function heredocPressure(text) {
+  const crowded = crowdedHeredocLine(text);
+  if (crowded) return { shape: "crowded-line", span: crowded };
+  const leading = leadingHeredocs(text);
+  return leading ? { shape: "leading", span: leading } : void 0;
+}
 
 // src/parse/nesting-pressure.ts
 var MAX_SUBSTITUTION_DEPTH = 200;
 var MAX_OPEN_CONDITIONALS = 200;
+var MAX_BRACE_DEPTH = 200;
 function beforeWord(c3) {
   return c3 === void 0 || c3 === 32 || c3 === 9 || c3 === 10 || c3 === 59 || c3 === 38 || c3 === 124 || c3 === 40 || c3 === 33;
 }
@@ -72723,6 +73262,7 @@ function afterWord(c3) {
 function deepNesting(text) {
   let depth = 0;
   let open3 = 0;
+  let braces = 0;
   const found = (construct, at) => {
     const end = text.indexOf("\n", at);
     return { construct, span: { start: at, end: end === -1 ? text.length : end } };
@@ -72733,10 +73273,14 @@ function deepNesting(text) {
       const n2 = text.charCodeAt(i3 + 1);
       if (n2 === 40 || n2 === 123) {
         if (++depth > MAX_SUBSTITUTION_DEPTH) return found("substitution", i3);
+        if (n2 === 123 && ++braces > MAX_BRACE_DEPTH) return found("brace", i3 + 1);
         i3++;
       }
+    } else if (c3 === 123) {
+      if (++braces > MAX_BRACE_DEPTH) return found("brace", i3);
     } else if (c3 === 41 || c3 === 125) {
       if (depth > 0) depth--;
+      if (c3 === 125 && braces > 0) braces--;
     } else if (c3 === 91) {
       if (text.charCodeAt(i3 + 1) === 91 && beforeWord(i3 === 0 ? void 0 : text.charCodeAt(i3 - 1)) && afterWord(i3 + 2 < text.length ? text.charCodeAt(i3 + 2) : void 0)) {
         if (++open3 > MAX_OPEN_CONDITIONALS) return found("conditional", i3);
@@ -72773,6 +73317,7 @@ function parseClockMs() {
   const c3 = process.cpuUsage();
   return (c3.user + c3.system) / 1e3;
 }
+var CLOCK_EVERY_WALL_MS = 4;
 var DEFAULT_PARSE_TIMEOUT_MS = 1e4;
 var PARSE_BUDGET_BASE_MS = 1e3;
 var PARSE_BUDGET_MS_PER_CHAR = 0.02;
@@ -72784,7 +73329,7 @@ function parseBash(parser, text, timeoutMs = DEFAULT_PARSE_TIMEOUT_MS) {
   return parseBashBefore(parser, text, parseClockMs() + timeoutMs);
 }
 function parseWithin(parser, text, deadline) {
-  if (crowdedHeredocLine(text) !== void 0) return { stop: { reason: "crowded-heredocs" } };
+  if (heredocPressure(text) !== void 0) return { stop: { reason: "crowded-heredocs" } };
   if (deepNesting(text) !== void 0) return { stop: { reason: "deep-nesting" } };
   return parseTimed(parser, text, deadline);
 }
@@ -72793,7 +73338,11 @@ function parseTimed(parser, text, deadline) {
   const known = TIMED_OUT.find((t) => t.text === text && t.budget >= deadline - start2);
   if (known) return { stop: known.stop };
   let stalledAt;
+  let lastWall = -Infinity;
   const progressCallback = ((state) => {
+    const wall = performance.now();
+    if (wall - lastWall < CLOCK_EVERY_WALL_MS) return false;
+    lastWall = wall;
     const now = parseClockMs();
     if (now > deadline) return true;
     const read = state.currentOffset / 2;
@@ -73818,7 +74367,7 @@ import { isAbsolute as isAbsolute3, join as join4, relative as relative3, resolv
 
 // node_modules/tinyglobby/dist/index.mjs
 import { readdir, readdirSync, realpath, realpathSync, stat as stat2, statSync as statSync3 } from "fs";
-import { isAbsolute as isAbsolute2, posix as posix7, resolve as resolve3 } from "path";
+import { isAbsolute as isAbsolute2, posix as posix9, resolve as resolve3 } from "path";
 import { fileURLToPath as fileURLToPath3 } from "url";
 
 // node_modules/fdir/dist/index.mjs
@@ -73941,10 +74490,10 @@ var resolveSymlinksAsync = function(path6, state, callback$1) {
   queue.enqueue();
   fs2.realpath(path6, (error2, resolvedPath) => {
     if (error2) return queue.dequeue(suppressErrors ? null : error2, state);
-    fs2.stat(resolvedPath, (error$1, stat6) => {
+    fs2.stat(resolvedPath, (error$1, stat5) => {
       if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-      if (stat6.isDirectory() && isRecursive(path6, resolvedPath, state)) return queue.dequeue(null, state);
-      callback$1(stat6, resolvedPath);
+      if (stat5.isDirectory() && isRecursive(path6, resolvedPath, state)) return queue.dequeue(null, state);
+      callback$1(stat5, resolvedPath);
       queue.dequeue(null, state);
     });
   });
@@ -73954,9 +74503,9 @@ var resolveSymlinks = function(path6, state, callback$1) {
   queue.enqueue();
   try {
     const resolvedPath = fs2.realpathSync(path6);
-    const stat6 = fs2.statSync(resolvedPath);
-    if (stat6.isDirectory() && isRecursive(path6, resolvedPath, state)) return;
-    callback$1(stat6, resolvedPath);
+    const stat5 = fs2.statSync(resolvedPath);
+    if (stat5.isDirectory() && isRecursive(path6, resolvedPath, state)) return;
+    callback$1(stat5, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
   }
@@ -74153,8 +74702,8 @@ var Walker = class {
         this.walkDirectory(this.state, path6, path6, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry.isSymbolicLink()) {
         let path6 = joinPathWithBasePath(entry.name, directoryPath);
-        this.resolveSymlink(path6, this.state, (stat6, resolvedPath) => {
-          if (stat6.isDirectory()) {
+        this.resolveSymlink(path6, this.state, (stat5, resolvedPath) => {
+          if (stat5.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
             if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path6 + pathSeparator)) return;
             this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path6 + pathSeparator, depth - 1, this.walk);
@@ -74387,8 +74936,8 @@ function buildFormat(cwd, root, absolute) {
     };
     return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
   }
-  if (absolute) return (p) => posix7.relative(cwd, p) || ".";
-  return (p) => posix7.relative(cwd, `${root}/${p}`) || ".";
+  if (absolute) return (p) => posix9.relative(cwd, p) || ".";
+  return (p) => posix9.relative(cwd, `${root}/${p}`) || ".";
 }
 function buildRelative(cwd, root) {
   if (root.startsWith(`${cwd}/`)) {
@@ -74396,7 +74945,7 @@ function buildRelative(cwd, root) {
     return (p) => `${prefix}/${p}`;
   }
   return (p) => {
-    const result = posix7.relative(cwd, `${root}/${p}`);
+    const result = posix9.relative(cwd, `${root}/${p}`);
     return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
   };
 }
@@ -74434,7 +74983,7 @@ function normalizePattern(pattern, opts, props, isIgnore) {
   if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
   if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
   const escapedCwd = escapePath(cwd);
-  result = isAbsolute2(result.replace(ESCAPING_BACKSLASHES, "")) ? posix7.relative(escapedCwd, result) : posix7.normalize(result);
+  result = isAbsolute2(result.replace(ESCAPING_BACKSLASHES, "")) ? posix9.relative(escapedCwd, result) : posix9.normalize(result);
   const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
   const parts2 = splitPattern(result);
   if (parentDir) {
@@ -74445,7 +74994,7 @@ function normalizePattern(pattern, opts, props, isIgnore) {
       result = result.slice(0, (n2 - i3 - 1) * 3) + result.slice((n2 - i3) * 3 + parts2[i3 + n2].length + 1) || ".";
       i3++;
     }
-    const potentialRoot = posix7.join(cwd, parentDir.slice(i3 * 3));
+    const potentialRoot = posix9.join(cwd, parentDir.slice(i3 * 3));
     if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
       props.root = ensureNonDriveRelativePath(potentialRoot);
       props.depthOffset = -n2 + i3;
@@ -74467,7 +75016,7 @@ function normalizePattern(pattern, opts, props, isIgnore) {
     }
     props.depthOffset = newCommonPath.length;
     props.commonPath = newCommonPath;
-    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix7.join(cwd, ...newCommonPath) : cwd);
+    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix9.join(cwd, ...newCommonPath) : cwd);
   }
   return result;
 }
@@ -74823,7 +75372,7 @@ function commandExcerpt(command, span, context) {
 }
 
 // src/analyses/git-repository.ts
-import { posix as posix8 } from "node:path";
+import { posix as posix10 } from "node:path";
 var HAZARDS = [
   /^core\.(?:fsmonitor|pager|editor|sshcommand|askpass|gitproxy|attributesfile|excludesfile|alternaterefscommand)$/,
   /^diff\.external$/,
@@ -74896,18 +75445,18 @@ function coreWorktree(text) {
 }
 var MAX_INDIRECTIONS = 8;
 function gitRepositoryHazard(cwd, host) {
-  for (let dir = posix8.normalize(cwd); ; ) {
-    const dotGit = posix8.join(dir, ".git");
+  for (let dir = posix10.normalize(cwd); ; ) {
+    const dotGit = posix10.join(dir, ".git");
     if (host.realpath?.(dotGit) !== void 0) {
       const asFile = host.readFile?.(dotGit);
       if (asFile !== void 0) {
         const m = /^gitdir:\s*(.+)$/m.exec(asFile);
         if (!m) return void 0;
-        return repositoryHazard(dir, posix8.resolve(dir, m[1].trim()), host);
+        return repositoryHazard(dir, posix10.resolve(dir, m[1].trim()), host);
       }
       if (host.isBareRepository === void 0 || host.isBareRepository(dotGit)) return repositoryHazard(dir, dotGit, host);
     } else if (host.isBareRepository?.(dir)) return `${dir} looks like a bare repository, whose config and hooks git uses`;
-    const up = posix8.dirname(dir);
+    const up = posix10.dirname(dir);
     if (up === dir) return void 0;
     dir = up;
   }
@@ -74915,38 +75464,38 @@ function gitRepositoryHazard(cwd, host) {
 function repositoryHazard(top, gitDir, host, depth = 0) {
   let common2 = gitDir;
   for (let k = 0; k < MAX_INDIRECTIONS; k++) {
-    const next = host.readFile?.(posix8.join(common2, "commondir"));
+    const next = host.readFile?.(posix10.join(common2, "commondir"));
     if (next === void 0 || next.trim() === "") break;
-    const resolved2 = posix8.resolve(common2, next.trim());
+    const resolved2 = posix10.resolve(common2, next.trim());
     if (resolved2 === common2) break;
     common2 = resolved2;
   }
-  const files = [.../* @__PURE__ */ new Set([posix8.join(common2, "config"), posix8.join(gitDir, "config.worktree"), posix8.join(common2, "config.worktree")])];
+  const files = [.../* @__PURE__ */ new Set([posix10.join(common2, "config"), posix10.join(gitDir, "config.worktree"), posix10.join(common2, "config.worktree")])];
   for (const file of files) {
     const text = host.readFile?.(file);
     if (text === void 0) {
-      if (host.readFile !== void 0 && host.realpath?.(file) !== void 0) return `the repository's ${posix8.basename(file)} cannot be read in full, so the programs it names are not known`;
+      if (host.readFile !== void 0 && host.realpath?.(file) !== void 0) return `the repository's ${posix10.basename(file)} cannot be read in full, so the programs it names are not known`;
       continue;
     }
     const key = gitConfigHazard(text);
-    if (key) return `the repository's ${posix8.basename(file)} sets \`${key}\`, a program git runs`;
+    if (key) return `the repository's ${posix10.basename(file)} sets \`${key}\`, a program git runs`;
     const worktree = coreWorktree(text);
-    if (worktree !== void 0 && worktree !== "" && posix8.resolve(gitDir, worktree) !== top && host.realpath?.(posix8.resolve(gitDir, worktree)) !== host.realpath?.(top)) {
-      return `the repository's ${posix8.basename(file)} sets \`core.worktree\` to \`${worktree}\`, outside the directory that holds it`;
+    if (worktree !== void 0 && worktree !== "" && posix10.resolve(gitDir, worktree) !== top && host.realpath?.(posix10.resolve(gitDir, worktree)) !== host.realpath?.(top)) {
+      return `the repository's ${posix10.basename(file)} sets \`core.worktree\` to \`${worktree}\`, outside the directory that holds it`;
     }
   }
   if (depth < MAX_SUBMODULE_DEPTH) {
-    const gitmodules = host.readFile?.(posix8.join(top, ".gitmodules"));
+    const gitmodules = host.readFile?.(posix10.join(top, ".gitmodules"));
     let seen = 0;
     for (const { key, value } of gitmodules === void 0 ? [] : configEntries(gitmodules)) {
       const m = /^submodule\.(.+)\.path$/i.exec(key);
       if (!m || value === "" || ++seen > MAX_SUBMODULES) continue;
-      const subTop = posix8.resolve(top, value);
+      const subTop = posix10.resolve(top, value);
       if (!subTop.startsWith(`${top}/`)) continue;
-      const dotGit = posix8.join(subTop, ".git");
+      const dotGit = posix10.join(subTop, ".git");
       const asFile = host.readFile?.(dotGit);
       const gitLink = asFile === void 0 ? void 0 : /^gitdir:\s*(.+)$/m.exec(asFile)?.[1]?.trim();
-      const candidates = [gitLink !== void 0 ? posix8.resolve(subTop, gitLink) : dotGit, posix8.join(common2, "modules", m[1])];
+      const candidates = [gitLink !== void 0 ? posix10.resolve(subTop, gitLink) : dotGit, posix10.join(common2, "modules", m[1])];
       for (const subGitDir of new Set(candidates)) {
         if (host.realpath?.(subGitDir) === void 0) continue;
         const hazard = repositoryHazard(subTop, subGitDir, host, depth + 1);
@@ -75044,13 +75593,13 @@ function judgeOversized(text, policy) {
   return judgeUnparsed(text, policy, span, `${lower.charAt(0).toUpperCase()}${lower.slice(1)}`, LENGTH_CONSTRUCT);
 }
 var CROWDED_HEREDOCS_CONSTRUCT = "crowded-heredocs";
-function judgeCrowdedHeredocs(text, span, policy) {
-  const why = `A line holds more than ${MAX_HEREDOCS_PER_LINE} here-document operators (\`<<\`), more than the parser can be stopped in; the command is too complex to analyse.`;
-  return judgeUnparsed(text, policy, span, why, CROWDED_HEREDOCS_CONSTRUCT);
+function judgeCrowdedHeredocs(text, pressure, policy) {
+  const why = pressure.shape === "crowded-line" ? `A line holds more than ${MAX_HEREDOCS_PER_LINE} here-document operators (\`<<\`), more than the parser can be stopped in; the command is too complex to analyse.` : `More than ${MAX_LEADING_HEREDOCS} here-document operators (\`<<\`) stand first in a command, with no command word before them, more than the parser can be stopped in; the command is too complex to analyse.`;
+  return judgeUnparsed(text, policy, pressure.span, why, CROWDED_HEREDOCS_CONSTRUCT);
 }
 var DEEP_NESTING_CONSTRUCT = "deep-nesting";
 function judgeDeepNesting(text, nesting, policy) {
-  const why = nesting.construct === "substitution" ? `Substitutions (\`$(\`, \`\${\`) are nested more than ${MAX_SUBSTITUTION_DEPTH} deep, more than the analysis is bounded for; the command is too complex to analyse.` : `More than ${MAX_OPEN_CONDITIONALS} \`[[\` conditionals are open at once, more than the analysis is bounded for; the command is too complex to analyse.`;
+  const why = nesting.construct === "substitution" ? `Substitutions (\`$(\`, \`\${\`) are nested more than ${MAX_SUBSTITUTION_DEPTH} deep, more than the analysis is bounded for; the command is too complex to analyse.` : nesting.construct === "conditional" ? `More than ${MAX_OPEN_CONDITIONALS} \`[[\` conditionals are open at once, more than the analysis is bounded for; the command is too complex to analyse.` : `Braces (\`{\`) are nested more than ${MAX_BRACE_DEPTH} deep, more than the analysis is bounded for; the command is too complex to analyse.`;
   return judgeUnparsed(text, policy, nesting.span, why, DEEP_NESTING_CONSTRUCT);
 }
 function judgeUnparsed(text, policy, span, why, construct) {
@@ -75085,6 +75634,258 @@ function judgeUnparsed(text, policy, span, why, construct) {
 // src/parse/nodes.ts
 init_complexity();
 init_words();
+
+// src/parse/node-table.ts
+var BINDING_FUNCTIONS = [
+  "_ts_init",
+  "_ts_tree_cursor_goto_first_child_wasm",
+  "_ts_tree_cursor_goto_next_sibling_wasm",
+  "_ts_tree_cursor_goto_parent_wasm",
+  "_ts_tree_cursor_current_node_type_id_wasm",
+  "_ts_tree_cursor_current_field_id_wasm",
+  "_ts_tree_cursor_current_node_is_missing_wasm",
+  "_ts_tree_cursor_start_index_wasm",
+  "_ts_tree_cursor_end_index_wasm"
+];
+var binding;
+var transferBuffer = 0;
+function asBinding(module2) {
+  if (typeof module2 !== "object" || module2 === null) return void 0;
+  const m = module2;
+  if (!(m.HEAP32 instanceof Int32Array)) return void 0;
+  for (const f of BINDING_FUNCTIONS) if (typeof m[f] !== "function") return void 0;
+  return module2;
+}
+{
+  const init2 = Parser.init.bind(Parser);
+  Parser.init = async (options) => {
+    const opts = options ?? {};
+    await init2(opts);
+    const b = asBinding(opts);
+    if (b !== void 0 && binding === void 0) {
+      binding = b;
+      transferBuffer = b._ts_init();
+    }
+  };
+}
+var FLAG_MISSING = 1;
+var Builder2 = class {
+  count = 0;
+  typeId = new Uint16Array(256);
+  fieldId = new Uint16Array(256);
+  parent = new Int32Array(256);
+  depth = new Int32Array(256);
+  start = new Int32Array(256);
+  end = new Int32Array(256);
+  nextSibling = new Int32Array(256);
+  subtreeEnd = new Int32Array(256);
+  flags = new Uint8Array(256);
+  grow() {
+    const n2 = this.typeId.length * 2;
+    const g = (a2, make) => {
+      const b = make(n2);
+      b.set(a2);
+      return b;
+    };
+    this.typeId = g(this.typeId, (k) => new Uint16Array(k));
+    this.fieldId = g(this.fieldId, (k) => new Uint16Array(k));
+    this.parent = g(this.parent, (k) => new Int32Array(k));
+    this.depth = g(this.depth, (k) => new Int32Array(k));
+    this.start = g(this.start, (k) => new Int32Array(k));
+    this.end = g(this.end, (k) => new Int32Array(k));
+    this.nextSibling = g(this.nextSibling, (k) => new Int32Array(k));
+    this.subtreeEnd = g(this.subtreeEnd, (k) => new Int32Array(k));
+    this.flags = g(this.flags, (k) => new Uint8Array(k));
+  }
+  table() {
+    const n2 = this.count;
+    return {
+      count: n2,
+      typeId: this.typeId.subarray(0, n2),
+      fieldId: this.fieldId.subarray(0, n2),
+      parent: this.parent.subarray(0, n2),
+      depth: this.depth.subarray(0, n2),
+      start: this.start.subarray(0, n2),
+      end: this.end.subarray(0, n2),
+      nextSibling: this.nextSibling.subarray(0, n2),
+      subtreeEnd: this.subtreeEnd.subarray(0, n2),
+      flags: this.flags.subarray(0, n2)
+    };
+  }
+};
+function walkInto(b, s, withMissing) {
+  let depth = 0;
+  let open3 = new Int32Array(64);
+  let last = new Int32Array(64);
+  last[0] = -1;
+  for (; ; ) {
+    const i3 = b.count++;
+    if (i3 === b.typeId.length) b.grow();
+    b.typeId[i3] = s.typeId();
+    b.fieldId[i3] = s.fieldId();
+    b.start[i3] = s.start();
+    b.end[i3] = s.end();
+    b.flags[i3] = withMissing && s.missing() ? FLAG_MISSING : 0;
+    b.depth[i3] = depth;
+    b.parent[i3] = depth > 0 ? open3[depth - 1] : -1;
+    b.nextSibling[i3] = -1;
+    const prev = last[depth];
+    if (prev >= 0) b.nextSibling[prev] = i3;
+    last[depth] = i3;
+    if (s.firstChild()) {
+      if (depth + 1 >= open3.length) {
+        const o2 = new Int32Array(open3.length * 2);
+        o2.set(open3);
+        open3 = o2;
+        const l = new Int32Array(last.length * 2);
+        l.set(last);
+        last = l;
+      }
+      open3[depth] = i3;
+      depth++;
+      last[depth] = -1;
+      continue;
+    }
+    b.subtreeEnd[i3] = i3 + 1;
+    while (!s.nextSibling()) {
+      if (depth === 0 || !s.parent()) return;
+      depth--;
+      b.subtreeEnd[open3[depth]] = b.count;
+    }
+  }
+}
+function buildNodeTable(tree, cursor, withMissing, portable = false) {
+  const b = new Builder2();
+  const m = portable ? void 0 : binding;
+  if (m === void 0) {
+    walkInto(b, {
+      typeId: () => cursor.nodeTypeId,
+      fieldId: () => cursor.currentFieldId,
+      start: () => cursor.startIndex,
+      end: () => cursor.endIndex,
+      missing: () => cursor.nodeIsMissing,
+      firstChild: () => cursor.gotoFirstChild(),
+      nextSibling: () => cursor.gotoNextSibling(),
+      parent: () => cursor.gotoParent()
+    }, withMissing);
+    return b.table();
+  }
+  const handles = cursor;
+  const tp = tree[0];
+  const at = transferBuffer >> 2;
+  const heap = m.HEAP32;
+  heap[at] = handles[0];
+  heap[at + 1] = handles[1];
+  heap[at + 2] = handles[2];
+  heap[at + 3] = handles[3];
+  try {
+    walkInto(b, {
+      typeId: () => m._ts_tree_cursor_current_node_type_id_wasm(tp),
+      fieldId: () => m._ts_tree_cursor_current_field_id_wasm(tp),
+      start: () => m._ts_tree_cursor_start_index_wasm(tp),
+      end: () => m._ts_tree_cursor_end_index_wasm(tp),
+      missing: () => m._ts_tree_cursor_current_node_is_missing_wasm(tp) === 1,
+      firstChild: () => m._ts_tree_cursor_goto_first_child_wasm(tp) === 1,
+      nextSibling: () => m._ts_tree_cursor_goto_next_sibling_wasm(tp) === 1,
+      parent: () => m._ts_tree_cursor_goto_parent_wasm(tp) === 1
+    }, withMissing);
+  } finally {
+    const h2 = m.HEAP32;
+    handles[0] = h2[at];
+    handles[1] = h2[at + 1];
+    handles[2] = h2[at + 2];
+    handles[3] = h2[at + 3];
+  }
+  return b.table();
+}
+var TableView = class {
+  /**
+   * `table` was built from a tree of `language` with `cursor` ({@link buildNodeTable}); the
+   * cursor serves {@link nodeAt} and stays owned by the caller.
+   */
+  constructor(table2, language, cursor) {
+    this.table = table2;
+    this.language = language;
+    this.cursor = cursor;
+  }
+  table;
+  language;
+  cursor;
+  /** Type name per symbol id (`ERROR` for the error symbol), filled on first use. */
+  names = [];
+  namedById = [];
+  /** The node type of node `i` (`Node.type`). */
+  type(i3) {
+    const id = this.table.typeId[i3];
+    let name2 = this.names[id];
+    if (name2 === void 0) {
+      name2 = this.language.types[id] || "ERROR";
+      this.names[id] = name2;
+    }
+    return name2;
+  }
+  /** Whether node `i` is named (`Node.isNamed`: a property of its symbol). */
+  named(i3) {
+    const id = this.table.typeId[i3];
+    let named2 = this.namedById[id];
+    if (named2 === void 0) {
+      named2 = id === 65535 || this.language.nodeTypeIsNamed(id);
+      this.namedById[id] = named2;
+    }
+    return named2;
+  }
+  /** The field name node `i` fills in its parent, or `null` (`TreeCursor.currentFieldName`). */
+  field(i3) {
+    const id = this.table.fieldId[i3];
+    return id === 0 ? null : this.language.fields[id] ?? null;
+  }
+  /** The first child of node `i`, or -1. */
+  firstChild(i3) {
+    return this.table.subtreeEnd[i3] > i3 + 1 ? i3 + 1 : -1;
+  }
+  /** The next sibling of node `i`, or -1. */
+  next(i3) {
+    return this.table.nextSibling[i3];
+  }
+  /** The first child of node `i` with the field `name` (`Node.childForFieldName`), or -1. */
+  childForField(i3, name2) {
+    const id = this.fieldIdOf(name2);
+    if (id <= 0) return -1;
+    const fieldId = this.table.fieldId;
+    for (let c3 = this.firstChild(i3); c3 !== -1; c3 = this.table.nextSibling[c3]) if (fieldId[c3] === id) return c3;
+    return -1;
+  }
+  /** The children of node `i` with the field `name`, in order (`Node.childrenForFieldName`). */
+  childrenForField(i3, name2) {
+    const id = this.fieldIdOf(name2);
+    const out2 = [];
+    if (id <= 0) return out2;
+    const fieldId = this.table.fieldId;
+    for (let c3 = this.firstChild(i3); c3 !== -1; c3 = this.table.nextSibling[c3]) if (fieldId[c3] === id) out2.push(c3);
+    return out2;
+  }
+  /** The first named child of node `i`, or -1. */
+  firstNamedChild(i3) {
+    for (let c3 = this.firstChild(i3); c3 !== -1; c3 = this.table.nextSibling[c3]) if (this.named(c3)) return c3;
+    return -1;
+  }
+  fieldIds = /* @__PURE__ */ new Map();
+  fieldIdOf(name2) {
+    let id = this.fieldIds.get(name2);
+    if (id === void 0) {
+      id = this.language.fields.indexOf(name2);
+      this.fieldIds.set(name2, id);
+    }
+    return id;
+  }
+  /** The web-tree-sitter `Node` of node `i` (moves the cursor: costs a descent from where it is). */
+  nodeAt(i3) {
+    this.cursor.gotoDescendant(i3);
+    return this.cursor.currentNode;
+  }
+};
+
+// src/parse/nodes.ts
 init_arithmetic();
 
 // src/parse/variable-changes.ts
@@ -75212,6 +76013,7 @@ var VariableChangeScanner = class {
 };
 
 // src/parse/nodes.ts
+init_numeric_output();
 var WORD_TYPES = /* @__PURE__ */ new Set([
   "word",
   "string",
@@ -75227,36 +76029,36 @@ var WORD_TYPES = /* @__PURE__ */ new Set([
   "number",
   "brace_expression"
 ]);
-function spanOf(node) {
-  return { start: node.startIndex, end: node.endIndex };
+function spanOf(v, i3) {
+  return { start: v.table.start[i3], end: v.table.end[i3] };
 }
-function toAssignment(node, src) {
-  const nameNode = node.childForFieldName("name");
-  const name2 = nameNode ? src.slice(nameNode.startIndex, nameNode.endIndex) : "";
-  const value = node.childForFieldName("value");
-  return { name: name2, value: value ? toWord(value, src) : void 0, span: spanOf(node) };
+function toAssignment(v, i3, src) {
+  const nameNode = v.childForField(i3, "name");
+  const name2 = nameNode !== -1 ? src.slice(v.table.start[nameNode], v.table.end[nameNode]) : "";
+  const value = v.childForField(i3, "value");
+  return { name: name2, value: value !== -1 ? wordAt(v, value, src) : void 0, span: spanOf(v, i3) };
 }
-function toHeredoc(node, src) {
-  let start2;
-  let body2;
-  let end;
+function toHeredoc(v, i3, src) {
+  let start2 = -1;
+  let body2 = -1;
+  let end = -1;
   let stripTabs = false;
-  for (const c3 of node.children) {
-    if (!c3) continue;
-    if (c3.type === "heredoc_start") start2 = c3;
-    else if (c3.type === "heredoc_body") body2 = c3;
-    else if (c3.type === "<<-") stripTabs = true;
+  for (let c3 = v.firstChild(i3); c3 !== -1; c3 = v.next(c3)) {
+    const t = v.type(c3);
+    if (t === "heredoc_start") start2 = c3;
+    else if (t === "heredoc_body") body2 = c3;
+    else if (t === "<<-") stripTabs = true;
+    else if (t === "heredoc_end") end = c3;
   }
-  if (!start2) return void 0;
-  const startEnd = start2.endIndex;
-  for (const c3 of node.children) if (c3?.type === "heredoc_end") end = c3;
-  const raw = src.slice(start2.startIndex, startEnd);
+  if (start2 === -1) return void 0;
+  const startEnd = v.table.end[start2];
+  const raw = src.slice(v.table.start[start2], startEnd);
   const quoted = /['"\\]/.test(raw);
   const read = readDelimiter(raw);
   const delimiter = read.word;
-  const bodySpan = body2 ? spanOf(body2) : { start: startEnd, end: startEnd };
-  const heredoc = { delimiter, quoted, stripTabs, body: body2 ? src.slice(bodySpan.start, bodySpan.end) : "", bodySpan };
-  return { heredoc, differs: bashDiffers(raw, read, quoted, stripTabs, src, startEnd, end?.startIndex) };
+  const bodySpan = body2 !== -1 ? spanOf(v, body2) : { start: startEnd, end: startEnd };
+  const heredoc = { delimiter, quoted, stripTabs, body: body2 !== -1 ? src.slice(bodySpan.start, bodySpan.end) : "", bodySpan };
+  return { heredoc, differs: bashDiffers(raw, read, quoted, stripTabs, src, startEnd, end !== -1 ? v.table.start[end] : void 0) };
 }
 function readDelimiter(raw) {
   let word = "";
@@ -75308,30 +76110,29 @@ function bashDiffers(raw, read, quoted, stripTabs, src, regionStart, regionEnd) 
   if (early !== -1 && early < lines.length - 1) return `is a here-document body that bash, which joins backslash-newline pairs, ends at its line ${early + 1} (\`${word.slice(0, 40)}\`), earlier than the parser does: what follows runs as commands that are not modelled.`;
   return void 0;
 }
-function toRedirect(node, src, nodeType = node.type) {
+function toRedirect(v, node, src, nodeType = v.type(node)) {
   let operator = "";
   let fd;
   const targets = [];
   const nested = [];
   const extraArgs = [];
   const unknown = [];
-  const read = nodeType === "heredoc_redirect" ? toHeredoc(node, src) : void 0;
+  const read = nodeType === "heredoc_redirect" ? toHeredoc(v, node, src) : void 0;
   const heredoc = read?.heredoc;
-  if (read?.differs) unknown.push({ span: { start: node.startIndex, end: Math.max(node.endIndex, read.heredoc.bodySpan.end) }, reason: read.differs });
-  for (const c3 of node.children) {
-    if (!c3) continue;
-    const { type: t, named: named2 } = nodeKind(c3);
-    if (t === "file_descriptor") fd = src.slice(c3.startIndex, c3.endIndex);
-    else if (!named2) {
-      if (operator === "") operator = src.slice(c3.startIndex, c3.endIndex);
-    } else if (WORD_TYPES.has(t)) targets.push(toWord(c3, src, t));
+  if (read?.differs) unknown.push({ span: { start: v.table.start[node], end: Math.max(v.table.end[node], read.heredoc.bodySpan.end) }, reason: read.differs });
+  for (let c3 = v.firstChild(node); c3 !== -1; c3 = v.next(c3)) {
+    const t = v.type(c3);
+    if (t === "file_descriptor") fd = src.slice(v.table.start[c3], v.table.end[c3]);
+    else if (!v.named(c3)) {
+      if (operator === "") operator = src.slice(v.table.start[c3], v.table.end[c3]);
+    } else if (WORD_TYPES.has(t)) targets.push(wordAt(v, c3, src, t));
     else if (heredoc) {
       if (isRedirectNode(t)) {
-        const r = toRedirect(c3, src, t);
+        const r = toRedirect(v, c3, src, t);
         nested.push(...r.redirects);
         extraArgs.push(...r.extraArgs);
         unknown.push(...r.unknown);
-      } else if (!HEREDOC_PARTS.has(t)) unknown.push({ span: spanOf(c3), reason: HEREDOC_TAIL });
+      } else if (!HEREDOC_PARTS.has(t)) unknown.push({ span: spanOf(v, c3), reason: HEREDOC_TAIL });
     }
   }
   if (heredoc) {
@@ -75340,7 +76141,7 @@ function toRedirect(node, src, nodeType = node.type) {
     if (early !== -1) unknown.push({ span: heredoc.bodySpan, reason: `is a here-document body that bash ends at its line ${early + 1} (\`${heredoc.delimiter.slice(0, 40)}\`), earlier than the parser does: what follows that line runs as commands that are not modelled.` });
   }
   const [target, ...rest] = joinTouching(targets, src);
-  const own = { span: spanOf(node), operator, fd, target: heredoc ? void 0 : target, heredoc };
+  const own = { span: spanOf(v, node), operator, fd, target: heredoc ? void 0 : target, heredoc };
   return { redirects: [own, ...nested], extraArgs: heredoc ? [...joinTouching([...targets, ...extraArgs], src)] : rest, unknown };
 }
 var HEREDOC_PARTS = /* @__PURE__ */ new Set([
@@ -75374,22 +76175,27 @@ function subscriptCode(w, inIndex) {
   if (w.value === void 0 || w.parts.every((p) => p.kind === "literal" && !p.quoted)) return false;
   return inIndex ? /\$\(|`|\$\{/.test(w.value) : /\[[^\]]*(?:\$\(|`|\$\{)/.test(w.value);
 }
-function hiddenSubstitution(nodeAt, start2, end, text) {
+function hiddenSubstitution(v, node, start2, end, text) {
   let s = text.slice(start2, end);
   if (!/`|\$\(|\$'[^']*\\/.test(s)) return void 0;
-  const node = nodeAt();
-  const cuts = node.descendantsOfType(["command_substitution", "process_substitution"]).filter((d) => d !== null);
-  for (const d of cuts.sort((a2, b) => b.startIndex - a2.startIndex)) {
-    s = s.slice(0, d.startIndex - node.startIndex) + " ".repeat(d.endIndex - d.startIndex) + s.slice(d.endIndex - node.startIndex);
+  const cuts = [];
+  for (let d = node + 1; d < v.table.subtreeEnd[node]; d++) {
+    const t = v.type(d);
+    if (t === "command_substitution" || t === "process_substitution") cuts.push(d);
+  }
+  for (const d of cuts) {
+    const ds = v.table.start[d];
+    const de = v.table.end[d];
+    s = s.slice(0, ds - start2) + " ".repeat(de - ds) + s.slice(de - start2);
   }
   if (!/`|\$\(|\$'[^']*\\/.test(s)) return void 0;
-  return `\`${text.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 40))}\` holds a command substitution (or an escape that becomes one) that the parser reads as text: bash runs it.`;
+  return `\`${text.slice(start2, Math.min(end, start2 + 40))}\` holds a command substitution (or an escape that becomes one) that the parser reads as text: bash runs it.`;
 }
 var REDIRECT_OWNERS = /* @__PURE__ */ new Set(["command", "redirected_statement", "file_redirect", "heredoc_redirect", "herestring_redirect"]);
 function isRedirectNode(type) {
   return type === "file_redirect" || type === "heredoc_redirect" || type === "herestring_redirect";
 }
-function toSimpleCommand(node, src, statement, redirectedParent, place, pipeline, unmodelled) {
+function toSimpleCommand(v, node, src, statement, redirectedParent, place, pipeline, unmodelled) {
   let name2;
   let args2 = [];
   const assignments = [];
@@ -75397,18 +76203,15 @@ function toSimpleCommand(node, src, statement, redirectedParent, place, pipeline
   let last;
   let lastEnd = -1;
   let nameJoined = false;
-  const children = node.children;
-  for (let i3 = 0; i3 < children.length; i3++) {
-    const c3 = children[i3];
-    if (!c3) continue;
-    const { type, named: named2 } = nodeKind(c3);
-    if (!named2) continue;
+  for (let c3 = v.firstChild(node); c3 !== -1; c3 = v.next(c3)) {
+    if (!v.named(c3)) continue;
+    const type = v.type(c3);
     if (type === "variable_assignment") {
-      assignments.push(toAssignment(c3, src));
+      assignments.push(toAssignment(v, c3, src));
       last = "assignment";
       lastEnd = assignments[assignments.length - 1].span.end;
     } else if (isRedirectNode(type)) {
-      const r = toRedirect(c3, src, type);
+      const r = toRedirect(v, c3, src, type);
       redirects.push(...r.redirects);
       args2.push(...r.extraArgs);
       unmodelled.push(...r.unknown);
@@ -75417,8 +76220,9 @@ function toSimpleCommand(node, src, statement, redirectedParent, place, pipeline
       lastEnd = last === "arg" ? r.extraArgs[r.extraArgs.length - 1].span.end : target?.span.end ?? -1;
     } else {
       const isName = type === "command_name";
-      if (!isName && !(WORD_TYPES.has(type) || node.fieldNameForChild(i3) === "argument")) continue;
-      const w = isName ? toWord(c3.namedChild(0) ?? c3, src) : toWord(c3, src, type);
+      if (!isName && !(WORD_TYPES.has(type) || v.field(c3) === "argument")) continue;
+      const inner = isName ? v.firstNamedChild(c3) : -1;
+      const w = isName ? wordAt(v, inner !== -1 ? inner : c3, src) : wordAt(v, c3, src, type);
       if (last !== void 0 && lastEnd === w.span.start) {
         if (last === "assignment") {
           const a2 = assignments[assignments.length - 1];
@@ -75439,12 +76243,12 @@ function toSimpleCommand(node, src, statement, redirectedParent, place, pipeline
       lastEnd = w.span.end;
     }
   }
-  if (redirectedParent) {
-    for (const c3 of redirectedParent.namedChildren) {
-      if (!c3) continue;
-      const type = c3.type;
+  if (redirectedParent !== -1) {
+    for (let c3 = v.firstChild(redirectedParent); c3 !== -1; c3 = v.next(c3)) {
+      if (!v.named(c3)) continue;
+      const type = v.type(c3);
       if (!isRedirectNode(type)) continue;
-      const r = toRedirect(c3, src, type);
+      const r = toRedirect(v, c3, src, type);
       redirects.push(...r.redirects);
       args2.push(...r.extraArgs);
       unmodelled.push(...r.unknown);
@@ -75454,7 +76258,11 @@ function toSimpleCommand(node, src, statement, redirectedParent, place, pipeline
   args2 = joinTouching(args2, src);
   if (nameJoined && name2 === void 0) name2 = args2.shift();
   if (name2 !== void 0 && args2.length > 0 && args2[0].span.start === name2.span.end) name2 = joinWords(name2, args2.shift(), src);
-  return { span: spanOf(node), name: name2, args: args2, assignments, redirects, statement, ...place ? { place } : {}, ...pipeline ? { pipeline } : {} };
+  const span = spanOf(v, node);
+  if (place && pipeline) return { span, name: name2, args: args2, assignments, redirects, statement, place, pipeline };
+  if (place) return { span, name: name2, args: args2, assignments, redirects, statement, place };
+  if (pipeline) return { span, name: name2, args: args2, assignments, redirects, statement, pipeline };
+  return { span, name: name2, args: args2, assignments, redirects, statement };
 }
 var ENCLOSING_KIND = {
   for_statement: "for",
@@ -75475,58 +76283,42 @@ var ENCLOSING_KIND = {
   arithmetic_expansion: "arithmetic",
   variable_assignment: "assignment"
 };
-function enclosingOf(kind, cursor, field2, src) {
-  const span = { start: cursor.startIndex, end: cursor.endIndex };
+function fieldText(v, i3, field2, src) {
+  const c3 = v.childForField(i3, field2);
+  return c3 === -1 ? void 0 : src.slice(v.table.start[c3], v.table.end[c3]);
+}
+function enclosingOf(kind, v, i3, field2, src) {
+  const span = spanOf(v, i3);
   if (kind === "for") {
-    const node = cursor.currentNode;
-    const variable = node.childForFieldName("variable")?.text;
-    const values = node.childrenForFieldName("value").filter((c3) => c3 !== null);
-    const hasIn = node.children.some((c3) => c3?.type === "in");
-    return { kind, span, ...field2 ? { field: field2 } : {}, ...variable ? { name: variable } : {}, ...hasIn ? { values: joinTouching(values.map((v) => toWord(v, src)), src) } : {} };
+    const variable = fieldText(v, i3, "variable", src);
+    const values = v.childrenForField(i3, "value");
+    let hasIn = false;
+    for (let c3 = v.firstChild(i3); c3 !== -1 && !hasIn; c3 = v.next(c3)) hasIn = v.type(c3) === "in";
+    return { kind, span, ...field2 ? { field: field2 } : {}, ...variable ? { name: variable } : {}, ...hasIn ? { values: joinTouching(values.map((c3) => wordAt(v, c3, src)), src) } : {} };
   }
   if (kind === "function") {
-    const name2 = cursor.currentNode.childForFieldName("name")?.text;
+    const name2 = fieldText(v, i3, "name", src);
     return { kind, span, ...field2 ? { field: field2 } : {}, ...name2 ? { name: name2 } : {} };
   }
-  return { kind, span, ...field2 ? { field: field2 } : {} };
+  return field2 ? { kind, span, field: field2 } : { kind, span };
 }
-function errorAnchor(node) {
-  const cursor = node.walk();
+function errorAnchor(v, node) {
+  const t = v.table;
   const errorAt = [true];
-  let depth = 0;
-  try {
-    if (!cursor.gotoFirstChild()) return spanOf(node);
-    depth = 1;
-    for (; ; ) {
-      const isError = cursor.nodeType === "ERROR";
-      if (isError || cursor.nodeIsMissing || !cursor.nodeIsNamed && errorAt[depth - 1]) {
-        return { start: cursor.startIndex, end: cursor.endIndex };
-      }
-      errorAt[depth] = isError;
-      if (cursor.gotoFirstChild()) {
-        depth++;
-        continue;
-      }
-      while (!cursor.gotoNextSibling()) {
-        if (depth <= 1 || !cursor.gotoParent()) return spanOf(node);
-        depth--;
-      }
-    }
-  } finally {
-    cursor.delete();
+  const base = t.depth[node];
+  for (let j = node + 1; j < t.subtreeEnd[node]; j++) {
+    const d = t.depth[j] - base;
+    const isError = v.type(j) === "ERROR";
+    if (isError || (t.flags[j] & FLAG_MISSING) !== 0 || !v.named(j) && errorAt[d - 1]) return spanOf(v, j);
+    errorAt[d] = isError;
   }
+  return spanOf(v, node);
 }
-function previousNamedSpan(cursor) {
-  let steps = 0;
-  let span = { start: cursor.startIndex, end: cursor.startIndex };
-  while (cursor.gotoPreviousSibling()) {
-    steps++;
-    if (cursor.nodeIsNamed && cursor.nodeType !== "comment") {
-      span = { start: cursor.startIndex, end: cursor.endIndex };
-      break;
-    }
+function previousNamedSpan(v, i3) {
+  let span = { start: v.table.start[i3], end: v.table.start[i3] };
+  for (let c3 = v.firstChild(v.table.parent[i3]); c3 !== -1 && c3 !== i3; c3 = v.next(c3)) {
+    if (v.named(c3) && v.type(c3) !== "comment") span = spanOf(v, c3);
   }
-  for (; steps > 0; steps--) cursor.gotoNextSibling();
   return span;
 }
 var DATA_LEAVES = /* @__PURE__ */ new Set(["word", "string_content", "raw_string", "ansi_c_string", "heredoc_content", "heredoc_body"]);
@@ -75534,6 +76326,30 @@ var ASSIGNED_NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
 function assignedName(src, start2) {
   ASSIGNED_NAME.lastIndex = start2;
   return ASSIGNED_NAME.exec(src)?.[0] ?? "";
+}
+var NUMERIC_PROGRAMS = new Set(Object.keys(numeric_output_default.programs));
+function lastNamedChild(v, i3) {
+  let last = -1;
+  for (let c3 = v.firstChild(i3); c3 !== -1; c3 = v.next(c3)) if (v.named(c3) && v.type(c3) !== "comment") last = c3;
+  return last;
+}
+function mayBeNumericSubstitution(v, i3, src) {
+  let body2 = -1;
+  for (let c3 = v.firstChild(i3); c3 !== -1; c3 = v.next(c3)) {
+    if (!v.named(c3) || v.type(c3) === "comment") continue;
+    if (body2 !== -1) return false;
+    body2 = c3;
+  }
+  if (body2 === -1) return false;
+  let last = body2;
+  if (v.type(last) === "pipeline") last = lastNamedChild(v, last);
+  if (last !== -1 && v.type(last) === "redirected_statement") last = v.childForField(last, "body");
+  if (last === -1 || v.type(last) !== "command") return false;
+  const nameNode = v.childForField(last, "name");
+  if (nameNode === -1) return false;
+  const inner = v.firstNamedChild(nameNode);
+  const name2 = wordAt(v, inner !== -1 ? inner : nameNode, src).value;
+  return name2 !== void 0 && NUMERIC_PROGRAMS.has(name2);
 }
 var FLOW_CONTAINERS = /* @__PURE__ */ new Set([
   "program",
@@ -75560,299 +76376,395 @@ var FLOW_CONTAINERS = /* @__PURE__ */ new Set([
 ]);
 var FLOW_SCOPES = /* @__PURE__ */ new Set(["command_substitution", "process_substitution"]);
 var FLOW_TOKENS = /* @__PURE__ */ new Set(["&&", "||", "|", "|&", "&", "!", "then", "elif", "else", "do", "while", "until", "select", ";;", ";&", ";;&"]);
-function buildViews(tree, text) {
-  const statements = [];
-  const commands = [];
-  const problems = [];
-  const comments = [];
-  let nodeCount = 0;
-  const cursor = tree.walk();
-  let depth = 0;
-  let statement = -1;
-  let errorEnd = -1;
-  const complexity = new ComplexityScanner(text);
-  const redirected = [];
-  const firstCommand = [];
-  const chains = [];
-  const chainDepth = [];
-  const pipes = [];
-  const stageAt = [];
-  const types2 = [];
-  const hasNamedBefore = [];
-  const background = [];
-  const declarations = [];
-  const assignmentStatements = [];
-  const unmodelled = [];
-  const arithmetic = [];
-  const numericSubstitutions = [];
-  const loopBindings = [];
-  const pipeGroup = [];
-  const pipeNext = [];
-  const pipeStageAt = [];
-  const flowAt = [];
-  const flowIn = [];
-  let flowRoot;
-  const hasError = tree.rootNode.hasError;
-  const src = text.includes("\0") ? text.replaceAll("\0", "�") : text;
-  const language = tree.language;
-  const infoById = [];
-  const infos = [];
-  let bracketAt = -2;
-  let bracketFrom = 0;
-  let backquoteAt = -2;
-  let backquoteFrom = 0;
-  const hasBackquote = (start2, end) => {
-    if (start2 < backquoteFrom || backquoteAt !== -1 && backquoteAt < start2) backquoteAt = text.indexOf("`", start2);
-    backquoteFrom = start2;
-    return backquoteAt !== -1 && backquoteAt < end;
-  };
-  let colonAt = -2;
-  let colonFrom = 0;
-  const mayBeArithmetic = (type, start2, end) => {
+var ViewWalk = class {
+  /**
+   * `text` is the unit's text, `src` the text the parser read (NUL as U+FFFD), `hasError`
+   * whether the tree has an error.
+   */
+  constructor(v, text, src, hasError) {
+    this.v = v;
+    this.text = text;
+    this.src = src;
+    this.hasError = hasError;
+    this.complexity = new ComplexityScanner(text);
+    this.changes = new VariableChangeScanner(src);
+  }
+  v;
+  text;
+  src;
+  hasError;
+  statements = [];
+  commands = [];
+  problems = [];
+  comments = [];
+  background = [];
+  declarations = [];
+  assignmentStatements = [];
+  unmodelled = [];
+  arithmetic = [];
+  numericSubstitutions = [];
+  loopBindings = [];
+  complexity;
+  changes;
+  flowRoot;
+  statement = -1;
+  errorEnd = -1;
+  /** The `redirected_statement` node at each depth of the current path, else -1. */
+  redirected = [];
+  /** Index of the first command emitted inside the node at each depth. */
+  firstCommand = [];
+  /** Enclosing chain in force below each depth. */
+  chains = [];
+  chainDepth = [];
+  /** Pipeline bookkeeping at each depth where the node is a pipeline. */
+  pipes = [];
+  /** The (stage, previous) of the innermost pipeline stage on the current path, per depth. */
+  stageAt = [];
+  types = [];
+  /** Whether a named node other than a comment came before the current node among its siblings, per depth. */
+  hasNamedBefore = [];
+  /** The pipeline node at each depth of the current path (else undefined), its next stage index, and the stage in force. */
+  pipeGroup = [];
+  pipeNext = [];
+  pipeStageAt = [];
+  /** The flow node opened at each depth of the current path (else undefined), and the innermost one in force below it. */
+  flowAt = [];
+  flowIn = [];
+  /** Per symbol id: its type name, named-ness, enclosing kind and word-ness (read once per id). */
+  infoById = [];
+  /** The type info of the node at each depth of the current path. */
+  infos = [];
+  /** Per depth: the node is inside a `[[ … ]]` test, and inside an arithmetic context whose text was scanned. */
+  inTest = [];
+  inArithmetic = [];
+  /** The first `[` of `text` at or after the last word checked for a subscript (nodes come in document order). */
+  bracketAt = -2;
+  bracketFrom = 0;
+  /** The same for a backquote. */
+  backquoteAt = -2;
+  backquoteFrom = 0;
+  /** The same for `:` (an expansion is an arithmetic context only with a `:` operator in it). */
+  colonAt = -2;
+  colonFrom = 0;
+  /** What complexity.ts reads of the node it visits (its offsets), for the node being visited. */
+  here = { startIndex: 0, endIndex: 0 };
+  // The node being visited.
+  i = 0;
+  depth = 0;
+  start = 0;
+  end = 0;
+  type = "";
+  isNamed = false;
+  info = { type: "", named: false, enclosing: void 0, word: false };
+  /** Visits node `i` (nodes come in preorder). */
+  visit(i3) {
+    const v = this.v;
+    const table2 = v.table;
+    const depth = table2.depth[i3];
+    this.i = i3;
+    this.depth = depth;
+    this.start = table2.start[i3];
+    this.end = table2.end[i3];
+    const typeId = table2.typeId[i3];
+    let info3 = this.infoById[typeId];
+    if (info3 === void 0) {
+      const t = v.type(i3);
+      info3 = { type: t, named: v.named(i3), enclosing: Object.hasOwn(ENCLOSING_KIND, t) ? ENCLOSING_KIND[t] : void 0, word: WORD_TYPES.has(t) };
+      this.infoById[typeId] = info3;
+    }
+    this.info = info3;
+    this.type = info3.type;
+    this.isNamed = info3.named;
+    this.infos[depth] = info3;
+    this.here.startIndex = this.start;
+    this.here.endIndex = this.end;
+    this.complexity.visit(this.here, this.type, this.isNamed, depth);
+    this.bookkeeping();
+    this.variableChanges();
+    this.chainAndStage();
+    const commandsBefore = this.commands.length;
+    if (depth === 1 && this.isNamed && this.type !== "comment") {
+      this.statement++;
+      this.statements.push({ type: this.type, span: { start: this.start, end: this.end } });
+    }
+    if (this.isNamed) this.textChecks();
+    this.views();
+    this.flow(commandsBefore);
+    if (table2.subtreeEnd[i3] === i3 + 1 && this.isNamed && DATA_LEAVES.has(this.type) && !this.hasError) this.changes.dataLeaf(this.start, this.end, this.inTest[depth]);
+  }
+  bookkeeping() {
+    const { depth, type, isNamed } = this;
+    this.redirected[depth] = type === "redirected_statement" ? this.i : -1;
+    const parentGroup = depth > 0 ? this.pipeGroup[depth - 1] : void 0;
+    this.pipeStageAt[depth] = parentGroup && isNamed && type !== "comment" ? { group: parentGroup, index: this.pipeNext[depth - 1]++ } : depth > 0 ? this.pipeStageAt[depth - 1] : void 0;
+    this.pipeGroup[depth] = type === "pipeline" ? { span: { start: this.start, end: this.end } } : void 0;
+    this.pipeNext[depth] = 0;
+    this.types[depth] = type;
+    this.firstCommand[depth] = this.commands.length;
+  }
+  /** Variable changes (src/parse/variable-changes.ts). With a syntax error the whole text is scanned at the end instead. */
+  variableChanges() {
+    const { depth, type, isNamed, src, changes, types: types2 } = this;
+    const nodeStart = this.start;
+    this.inTest[depth] = depth > 0 && (this.inTest[depth - 1] || types2[depth - 1] === "subscript") || type === "test_command";
+    let arithmeticHere = depth > 0 && this.inArithmetic[depth - 1];
+    if (!arithmeticHere && isNamed && (type === "arithmetic_expansion" || type === "compound_statement" && src.startsWith("((", nodeStart) || depth > 0 && types2[depth - 1] === "c_style_for_statement" && this.v.field(this.i) !== "body")) {
+      arithmeticHere = true;
+      if (!this.hasError) changes.arithmeticText(nodeStart, this.end);
+    }
+    this.inArithmetic[depth] = arithmeticHere;
+    if (isNamed) {
+      if (type === "variable_assignment") {
+        if (!this.hasError) changes.assignment(assignedName(src, nodeStart));
+      } else if (type === "expansion") changes.expansion(nodeStart);
+      else if (type === "unset_command") changes.unset(nodeStart, this.end);
+      else if (this.info.word && (depth === 0 || !this.infos[depth - 1].word)) {
+        if (src.charCodeAt(nodeStart) === 123) changes.braceWord(nodeStart);
+      }
+    }
+  }
+  /** Whether the `body` of `redirected_statement` node `r` is a `command`. */
+  bodyIsCommand(r) {
+    const b = this.v.childForField(r, "body");
+    return b !== -1 && this.v.type(b) === "command";
+  }
+  /** Chain and pipeline stage of this node, from its parent's. */
+  chainAndStage() {
+    const { depth, type, isNamed, v, i: i3 } = this;
+    const parentChain = depth > 0 ? this.chains[depth - 1] : void 0;
+    const parentDepth = depth > 0 ? this.chainDepth[depth - 1] : 0;
+    let chain = parentChain;
+    let cdepth = parentDepth;
+    const kind = isNamed ? this.info.enclosing : void 0;
+    const parentKind = depth > 0 ? this.infos[depth - 1].enclosing : void 0;
+    if (parentKind !== void 0 && v.field(i3) === "condition") {
+      chain = { enclosing: { kind: parentKind, span: { start: this.start, end: this.end }, field: "condition" }, parent: chain };
+      cdepth++;
+    }
+    if (kind !== void 0) {
+      chain = { enclosing: enclosingOf(kind, v, i3, void 0, this.src), parent: chain };
+      cdepth++;
+    } else if (isNamed && depth > 0 && this.types[depth - 1] === "list" && this.hasNamedBefore[depth] === true && v.field(i3) === null) {
+      chain = { enclosing: { kind: "list-right", span: { start: this.start, end: this.end } }, parent: chain };
+      cdepth++;
+    }
+    this.chains[depth] = chain;
+    this.chainDepth[depth] = cdepth;
+    let stage = depth > 0 ? this.stageAt[depth - 1] : void 0;
+    const pipe = depth > 0 ? this.pipes[depth - 1] : void 0;
+    if (pipe && isNamed && type !== "comment") {
+      pipe.stage++;
+      const s = pipe.stage + pipe.offset;
+      const previous = s > 0 ? pipe.simple[s - 1] : void 0;
+      stage = previous !== void 0 ? { stage: s, previous } : { stage: s };
+      const simple = type === "command" || type === "redirected_statement" && this.bodyIsCommand(i3);
+      pipe.simple[s] = simple ? this.commands.length : void 0;
+    }
+    if (type === "command_substitution" || type === "process_substitution") stage = void 0;
+    this.stageAt[depth] = stage;
+    this.pipes[depth] = void 0;
+    if (type === "pipeline" && isNamed) {
+      const inHeredoc = depth >= 2 && this.types[depth - 1] === "heredoc_redirect" && this.types[depth - 2] === "redirected_statement";
+      const hostFirst = inHeredoc ? this.firstCommand[depth - 2] : void 0;
+      this.pipes[depth] = inHeredoc ? { stage: -1, simple: [hostFirst], offset: 1 } : { stage: -1, simple: [], offset: 0 };
+    }
+    if (!isNamed && type === "&" && depth > 0 && this.hasNamedBefore[depth] === true && this.types[depth - 1] !== "pipeline") this.background.push(previousNamedSpan(v, i3));
+    if (isNamed && type !== "comment") this.hasNamedBefore[depth] = true;
+    if (depth + 1 < this.hasNamedBefore.length) this.hasNamedBefore[depth + 1] = false;
+  }
+  /** Whether `text` holds a backquote in `[start, end)` (amortised constant time: nodes come in document order). */
+  hasBackquote(start2, end) {
+    if (start2 < this.backquoteFrom || this.backquoteAt !== -1 && this.backquoteAt < start2) this.backquoteAt = this.text.indexOf("`", start2);
+    this.backquoteFrom = start2;
+    return this.backquoteAt !== -1 && this.backquoteAt < end;
+  }
+  /**
+   * A cheap test that a node of an arithmetic type may be an arithmetic context (src/parse/arithmetic.ts
+   * `operandsOf` decides): `(( … ))` and `[[ … ]]` by their opening, `${x:offset}` only with a `:`.
+   */
+  mayBeArithmetic(type, start2, end) {
+    const src = this.src;
     if (type === "compound_statement") return src.startsWith("((", start2);
     if (type === "test_command") return src.startsWith("[[", start2);
     if (type !== "expansion") return true;
-    if (start2 < colonFrom || colonAt !== -1 && colonAt < start2) colonAt = src.indexOf(":", start2);
-    colonFrom = start2;
-    return colonAt !== -1 && colonAt < end;
-  };
-  const changes = new VariableChangeScanner(src);
-  const inTest = [];
-  const inArithmetic = [];
-  try {
-    for (; ; ) {
-      nodeCount++;
-      const typeId = cursor.nodeTypeId;
-      let info3 = infoById[typeId];
-      if (info3 === void 0) {
-        const t = language.types[typeId] || "ERROR";
-        info3 = { type: t, named: cursor.nodeIsNamed, enclosing: Object.hasOwn(ENCLOSING_KIND, t) ? ENCLOSING_KIND[t] : void 0, word: WORD_TYPES.has(t) };
-        infoById[typeId] = info3;
-      }
-      const type = info3.type;
-      const isNamed = info3.named;
-      infos[depth] = info3;
-      complexity.visit(cursor, type, isNamed, depth);
-      redirected[depth] = type === "redirected_statement" ? cursor.currentNode : void 0;
-      const parentGroup = depth > 0 ? pipeGroup[depth - 1] : void 0;
-      pipeStageAt[depth] = parentGroup && isNamed && type !== "comment" ? { group: parentGroup, index: pipeNext[depth - 1]++ } : depth > 0 ? pipeStageAt[depth - 1] : void 0;
-      pipeGroup[depth] = type === "pipeline" ? { span: { start: cursor.startIndex, end: cursor.endIndex } } : void 0;
-      pipeNext[depth] = 0;
-      types2[depth] = type;
-      firstCommand[depth] = commands.length;
-      {
-        inTest[depth] = depth > 0 && (inTest[depth - 1] || types2[depth - 1] === "subscript") || type === "test_command";
-        let arithmeticHere = depth > 0 && inArithmetic[depth - 1];
-        if (!arithmeticHere && isNamed && (type === "arithmetic_expansion" || type === "compound_statement" && src.startsWith("((", cursor.startIndex) || depth > 0 && types2[depth - 1] === "c_style_for_statement" && cursor.currentFieldName !== "body")) {
-          arithmeticHere = true;
-          if (!hasError) changes.arithmeticText(cursor.startIndex, cursor.endIndex);
-        }
-        inArithmetic[depth] = arithmeticHere;
-        if (isNamed) {
-          if (type === "variable_assignment") {
-            if (!hasError) changes.assignment(assignedName(src, cursor.startIndex));
-          } else if (type === "expansion") changes.expansion(cursor.startIndex);
-          else if (type === "unset_command") changes.unset(cursor.startIndex, cursor.endIndex);
-          else if (info3.word && (depth === 0 || !infos[depth - 1].word)) {
-            const start2 = cursor.startIndex;
-            if (src.charCodeAt(start2) === 123) changes.braceWord(start2);
-          }
-        }
-      }
-      {
-        const parentChain = depth > 0 ? chains[depth - 1] : void 0;
-        const parentDepth = depth > 0 ? chainDepth[depth - 1] : 0;
-        let chain = parentChain;
-        let cdepth = parentDepth;
-        const kind = isNamed ? info3.enclosing : void 0;
-        const parentKind = depth > 0 ? infos[depth - 1].enclosing : void 0;
-        if (parentKind !== void 0 && cursor.currentFieldName === "condition") {
-          chain = { enclosing: { kind: parentKind, span: { start: cursor.startIndex, end: cursor.endIndex }, field: "condition" }, parent: chain };
-          cdepth++;
-        }
-        if (kind !== void 0) {
-          chain = { enclosing: enclosingOf(kind, cursor, void 0, src), parent: chain };
-          cdepth++;
-        } else if (isNamed && depth > 0 && types2[depth - 1] === "list" && hasNamedBefore[depth] === true && cursor.currentFieldName === null) {
-          chain = { enclosing: { kind: "list-right", span: { start: cursor.startIndex, end: cursor.endIndex } }, parent: chain };
-          cdepth++;
-        }
-        chains[depth] = chain;
-        chainDepth[depth] = cdepth;
-        let stage = depth > 0 ? stageAt[depth - 1] : void 0;
-        const pipe = depth > 0 ? pipes[depth - 1] : void 0;
-        if (pipe && isNamed && type !== "comment") {
-          pipe.stage++;
-          const s = pipe.stage + pipe.offset;
-          const previous = s > 0 ? pipe.simple[s - 1] : void 0;
-          stage = { stage: s, ...previous !== void 0 ? { previous } : {} };
-          const simple = type === "command" || type === "redirected_statement" && cursor.currentNode.childForFieldName("body")?.type === "command";
-          pipe.simple[s] = simple ? commands.length : void 0;
-        }
-        if (type === "command_substitution" || type === "process_substitution") stage = void 0;
-        stageAt[depth] = stage;
-        pipes[depth] = void 0;
-        if (type === "pipeline" && isNamed) {
-          const inHeredoc = depth >= 2 && types2[depth - 1] === "heredoc_redirect" && types2[depth - 2] === "redirected_statement";
-          const hostFirst = inHeredoc ? firstCommand[depth - 2] : void 0;
-          pipes[depth] = inHeredoc ? { stage: -1, simple: [hostFirst], offset: 1 } : { stage: -1, simple: [], offset: 0 };
-        }
-        if (!isNamed && type === "&" && depth > 0 && hasNamedBefore[depth] === true && types2[depth - 1] !== "pipeline") background.push(previousNamedSpan(cursor));
-        if (isNamed && type !== "comment") hasNamedBefore[depth] = true;
-        if (depth + 1 < hasNamedBefore.length) hasNamedBefore[depth + 1] = false;
-      }
-      const commandsBefore = commands.length;
-      if (depth === 1 && isNamed && type !== "comment") {
-        statement++;
-        statements.push({ type, span: { start: cursor.startIndex, end: cursor.endIndex } });
-      }
-      let subscriptCandidate = false;
-      if (isNamed && info3.word && (depth === 0 || !infos[depth - 1].word)) {
-        const start2 = cursor.startIndex;
-        if (start2 < bracketFrom || bracketAt !== -1 && bracketAt < start2) bracketAt = text.indexOf("[", start2);
-        bracketFrom = start2;
-        subscriptCandidate = bracketAt !== -1 && bracketAt < cursor.endIndex;
-      }
-      if (subscriptCandidate || isNamed && depth > 0 && types2[depth - 1] === "subscript" && cursor.currentFieldName === "index") {
-        const inIndex = depth > 0 && types2[depth - 1] === "subscript";
-        const snippet = text.slice(cursor.startIndex, cursor.endIndex);
-        if (/\$|`|\\[x0-7u]/.test(snippet)) {
-          const w = toWord(cursor.currentNode);
-          if (subscriptCode(w, inIndex)) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${snippet.slice(0, 40)}\` holds an array subscript with a substitution, which bash runs when it evaluates the text as arithmetic or as a variable name.` });
-        }
-      }
-      if (isNamed && ARITHMETIC_TYPES.has(type) && type !== "command" && mayBeArithmetic(type, cursor.startIndex, cursor.endIndex)) {
-        const use = arithmeticUse(cursor.currentNode, src);
-        if (use) arithmetic.push(use);
-      }
-      if (isNamed && type === "command_substitution" && numericSubstitution(cursor.currentNode, src)) numericSubstitutions.push(cursor.startIndex);
-      if (isNamed && type === "for_statement") {
-        const node = cursor.currentNode;
-        const v = node.childForFieldName("variable");
-        if (v) changes.changed(v.text);
-        if (v) loopBindings.push({ name: v.text, values: src.startsWith("select", node.startIndex) || node.childrenForFieldName("value").length === 0 ? void 0 : joinTouching(node.childrenForFieldName("value").filter((c3) => c3 !== null).map((c3) => toWord(c3, src)), src) });
-      }
-      if (isNamed && type === "concatenation" && hasBackquote(cursor.startIndex, cursor.endIndex)) {
-        let at = cursor.startIndex;
-        let between = "";
-        for (const c3 of cursor.currentNode.namedChildren) {
-          if (!c3) continue;
-          between += text.slice(at, c3.startIndex);
-          at = c3.endIndex;
-        }
-        between += text.slice(at, cursor.endIndex);
-        if (between.includes("`")) unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${text.slice(cursor.startIndex, Math.min(cursor.endIndex, cursor.startIndex + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
-      }
-      if (isNamed && type === "word" && hasBackquote(cursor.startIndex, cursor.endIndex) && /(?:^|[^\\])(?:\\\\)*`/.test(text.slice(cursor.startIndex, cursor.endIndex))) {
-        unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${text.slice(cursor.startIndex, Math.min(cursor.endIndex, cursor.startIndex + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
-      }
-      if (isNamed && (type === "expansion" || type === "regex")) {
-        const hidden2 = hiddenSubstitution(() => cursor.currentNode, cursor.startIndex, cursor.endIndex, text);
-        if (hidden2) unmodelled.push({ span: spanOf(cursor.currentNode), reason: hidden2 });
-      }
-      if (type === "comment") {
-        comments.push({ start: cursor.startIndex, end: cursor.endIndex });
-      } else if (type === "ERROR") {
-        if (cursor.startIndex >= errorEnd) {
-          problems.push({ kind: "error", span: errorAnchor(cursor.currentNode), expected: void 0 });
-          errorEnd = cursor.endIndex;
-        }
-      } else if (hasError && cursor.nodeIsMissing) {
-        if (cursor.startIndex >= errorEnd) {
-          problems.push({ kind: "missing", span: { start: cursor.startIndex, end: cursor.endIndex }, expected: type });
-        }
-      } else if (type === "variable_assignment" && depth > 0 && types2[depth - 1] !== "command" && types2[depth - 1] !== "declaration_command") {
-        assignmentStatements.push({ assignment: toAssignment(cursor.currentNode, src), place: { chain: chains[depth - 1], depth: chainDepth[depth - 1] } });
-      } else if (type === "declaration_command") {
-        const node = cursor.currentNode;
-        const assignments = [];
-        const words = [];
-        let keyword = "";
-        let lastEnd = -1;
-        let lastWasAssignment = false;
-        for (const c3 of node.children) {
-          if (!c3) continue;
-          if (!c3.isNamed) keyword ||= c3.text;
-          else if (c3.type === "variable_assignment") {
-            const a2 = toAssignment(c3, src);
-            assignments.push(a2);
-            lastEnd = a2.span.end;
-            lastWasAssignment = true;
-          } else if (WORD_TYPES.has(c3.type) || c3.type === "variable_name") {
-            const w = toWord(c3, src);
-            if (lastEnd === w.span.start && lastWasAssignment) {
-              const a2 = assignments[assignments.length - 1];
-              assignments[assignments.length - 1] = { name: a2.name, value: a2.value ? joinWords(a2.value, w, src) : w, span: { start: a2.span.start, end: w.span.end } };
-            } else if (lastEnd === w.span.start) words[words.length - 1] = joinWords(words[words.length - 1], w, src);
-            else {
-              words.push(w);
-              lastWasAssignment = false;
-            }
-            lastEnd = w.span.end;
-          }
-        }
-        declarations.push({ span: spanOf(node), keyword, assignments, words, place: { chain: chains[depth], depth: chainDepth[depth] } });
-      } else if (type === "redirected_statement" && cursor.currentNode.childForFieldName("body")?.type !== "command") {
-        const node = cursor.currentNode;
-        const redirects = [];
-        const args2 = [];
-        for (const c3 of node.namedChildren) {
-          if (!c3 || !isRedirectNode(c3.type)) continue;
-          const r = toRedirect(c3, src);
-          redirects.push(...r.redirects);
-          args2.push(...r.extraArgs);
-          unmodelled.push(...r.unknown);
-        }
-        for (const a2 of args2) unmodelled.push({ span: a2.span, reason: HEREDOC_TAIL });
-        if (redirects.length > 0) {
-          const span = { start: redirects[0].span.start, end: redirects[redirects.length - 1].span.end };
-          commands.push({ span, name: void 0, args: [], assignments: [], redirects, statement: Math.max(statement, 0), compound: true, place: { chain: depth > 0 ? chains[depth - 1] : void 0, depth: depth > 0 ? chainDepth[depth - 1] : 0 } });
-        }
-      } else if (isRedirectNode(type) && depth > 0 && !REDIRECT_OWNERS.has(types2[depth - 1])) {
-        const r = toRedirect(cursor.currentNode, src, type);
-        unmodelled.push(...r.unknown);
-        for (const a2 of r.extraArgs) unmodelled.push({ span: a2.span, reason: HEREDOC_TAIL });
-        const span = { start: r.redirects[0].span.start, end: r.redirects[r.redirects.length - 1].span.end };
-        commands.push({ span, name: void 0, args: [], assignments: [], redirects: r.redirects, statement: Math.max(statement, 0), compound: true, place: { chain: chains[depth], depth: chainDepth[depth] } });
-      } else if (type === "command") {
-        const parent = depth > 0 && redirected[depth - 1] !== void 0 && cursor.currentFieldName === "body" ? redirected[depth - 1] : void 0;
-        const stage = stageAt[depth];
-        const place = { chain: chains[depth], depth: chainDepth[depth], ...stage ? { pipeline: stage } : {} };
-        const simple = toSimpleCommand(cursor.currentNode, src, Math.max(statement, 0), parent, place, pipeStageAt[depth], unmodelled);
-        commands.push(simple);
-        changes.words(simple.name, simple.args);
-        if (simple.name?.raw.startsWith("let")) {
-          const use = arithmeticUse(cursor.currentNode, src);
-          if (use) arithmetic.push(use);
-        }
-      }
-      {
-        const parentFlow = depth > 0 ? flowIn[depth - 1] : void 0;
-        const parentIsContainer = parentFlow !== void 0 && depth > 0 && flowAt[depth - 1] === parentFlow && FLOW_CONTAINERS.has(parentFlow.type);
-        let node;
-        if (depth === 0 || isNamed && type !== "comment" && (FLOW_SCOPES.has(type) || parentIsContainer || parentFlow === void 0 && FLOW_CONTAINERS.has(type))) {
-          const field2 = depth > 0 && parentIsContainer ? cursor.currentFieldName : null;
-          node = { type, ...field2 ? { field: field2 } : {}, span: { start: cursor.startIndex, end: cursor.endIndex }, items: [] };
-          if (commands.length > commandsBefore) node.command = commands.length - 1;
-          if (parentFlow) parentFlow.items.push(node);
-          else flowRoot ??= node;
-        } else if (!isNamed && parentIsContainer && FLOW_TOKENS.has(type)) parentFlow.items.push(type);
-        flowAt[depth] = node;
-        flowIn[depth] = node ?? parentFlow;
-      }
-      if (cursor.gotoFirstChild()) {
-        depth++;
-        continue;
-      }
-      if (isNamed && DATA_LEAVES.has(type) && !hasError) changes.dataLeaf(cursor.startIndex, cursor.endIndex, inTest[depth]);
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) {
-          if (hasError) changes.wholeText();
-          return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...unmodelled.length > 0 ? { unmodelled } : {}, ...arithmetic.length > 0 ? { arithmetic, numericSubstitutions, loopBindings } : {}, ...flowRoot ? { flow: flowRoot } : {}, variableChanges: changes.finish() };
-        }
-        depth--;
+    if (start2 < this.colonFrom || this.colonAt !== -1 && this.colonAt < start2) this.colonAt = src.indexOf(":", start2);
+    this.colonFrom = start2;
+    return this.colonAt !== -1 && this.colonAt < end;
+  }
+  /** Checks of a named node's text: subscripts, arithmetic, numeric substitutions, loops, backquotes the parser reads as text. */
+  textChecks() {
+    const { depth, type, v, i: i3, text, src, types: types2 } = this;
+    const nodeStart = this.start;
+    const nodeEnd = this.end;
+    let subscriptCandidate = false;
+    if (this.info.word && (depth === 0 || !this.infos[depth - 1].word)) {
+      if (nodeStart < this.bracketFrom || this.bracketAt !== -1 && this.bracketAt < nodeStart) this.bracketAt = text.indexOf("[", nodeStart);
+      this.bracketFrom = nodeStart;
+      subscriptCandidate = this.bracketAt !== -1 && this.bracketAt < nodeEnd;
+    }
+    if (subscriptCandidate || depth > 0 && types2[depth - 1] === "subscript" && v.field(i3) === "index") {
+      const inIndex = depth > 0 && types2[depth - 1] === "subscript";
+      const snippet = text.slice(nodeStart, nodeEnd);
+      if (/\$|`|\\[x0-7u]/.test(snippet)) {
+        const w = wordAt(v, i3, src, type);
+        if (subscriptCode(w, inIndex)) this.unmodelled.push({ span: spanOf(v, i3), reason: `\`${snippet.slice(0, 40)}\` holds an array subscript with a substitution, which bash runs when it evaluates the text as arithmetic or as a variable name.` });
       }
     }
+    if (ARITHMETIC_TYPES.has(type) && type !== "command" && this.mayBeArithmetic(type, nodeStart, nodeEnd)) {
+      const use = arithmeticUse(v.nodeAt(i3), src);
+      if (use) this.arithmetic.push(use);
+    }
+    if (type === "command_substitution" && mayBeNumericSubstitution(v, i3, src) && numericSubstitution(v.nodeAt(i3), src)) this.numericSubstitutions.push(nodeStart);
+    if (type === "for_statement") {
+      const variable = fieldText(v, i3, "variable", src);
+      if (variable !== void 0) {
+        this.changes.changed(variable);
+        const values = v.childrenForField(i3, "value");
+        this.loopBindings.push({ name: variable, values: src.startsWith("select", nodeStart) || values.length === 0 ? void 0 : joinTouching(values.map((c3) => wordAt(v, c3, src)), src) });
+      }
+    }
+    if (type === "concatenation" && this.hasBackquote(nodeStart, nodeEnd)) {
+      let at = nodeStart;
+      let between = "";
+      for (let c3 = v.firstChild(i3); c3 !== -1; c3 = v.next(c3)) {
+        if (!v.named(c3)) continue;
+        between += text.slice(at, v.table.start[c3]);
+        at = v.table.end[c3];
+      }
+      between += text.slice(at, nodeEnd);
+      if (between.includes("`")) this.unmodelled.push({ span: spanOf(v, i3), reason: `\`${text.slice(nodeStart, Math.min(nodeEnd, nodeStart + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
+    }
+    if (type === "word" && this.hasBackquote(nodeStart, nodeEnd) && /(?:^|[^\\])(?:\\\\)*`/.test(text.slice(nodeStart, nodeEnd))) {
+      this.unmodelled.push({ span: spanOf(v, i3), reason: `\`${text.slice(nodeStart, Math.min(nodeEnd, nodeStart + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
+    }
+    if (type === "expansion" || type === "regex") {
+      const hidden2 = hiddenSubstitution(v, i3, nodeStart, nodeEnd, text);
+      if (hidden2) this.unmodelled.push({ span: spanOf(v, i3), reason: hidden2 });
+    }
+  }
+  /** The views the node is itself: a comment, a syntax problem, an assignment statement, a declaration, a command … */
+  views() {
+    const { depth, type, v, i: i3, types: types2 } = this;
+    if (type === "comment") {
+      this.comments.push({ start: this.start, end: this.end });
+    } else if (type === "ERROR") {
+      if (this.start >= this.errorEnd) {
+        this.problems.push({ kind: "error", span: errorAnchor(v, i3), expected: void 0 });
+        this.errorEnd = this.end;
+      }
+    } else if (this.hasError && (v.table.flags[i3] & FLAG_MISSING) !== 0) {
+      if (this.start >= this.errorEnd) {
+        this.problems.push({ kind: "missing", span: { start: this.start, end: this.end }, expected: type });
+      }
+    } else if (type === "variable_assignment" && depth > 0 && types2[depth - 1] !== "command" && types2[depth - 1] !== "declaration_command") {
+      this.assignmentStatements.push({ assignment: toAssignment(v, i3, this.src), place: { chain: this.chains[depth - 1], depth: this.chainDepth[depth - 1] } });
+    } else if (type === "declaration_command") {
+      this.declaration();
+    } else if (type === "redirected_statement" && !this.bodyIsCommand(i3)) {
+      this.compoundRedirects();
+    } else if (isRedirectNode(type) && depth > 0 && !REDIRECT_OWNERS.has(types2[depth - 1])) {
+      const r = toRedirect(v, i3, this.src, type);
+      this.unmodelled.push(...r.unknown);
+      for (const a2 of r.extraArgs) this.unmodelled.push({ span: a2.span, reason: HEREDOC_TAIL });
+      const span = { start: r.redirects[0].span.start, end: r.redirects[r.redirects.length - 1].span.end };
+      this.commands.push({ span, name: void 0, args: [], assignments: [], redirects: r.redirects, statement: Math.max(this.statement, 0), compound: true, place: { chain: this.chains[depth], depth: this.chainDepth[depth] } });
+    } else if (type === "command") {
+      this.command();
+    }
+  }
+  declaration() {
+    const { v, i: i3, src, depth } = this;
+    const assignments = [];
+    const words = [];
+    let keyword = "";
+    let lastEnd = -1;
+    let lastWasAssignment = false;
+    for (let c3 = v.firstChild(i3); c3 !== -1; c3 = v.next(c3)) {
+      const ct = v.type(c3);
+      if (!v.named(c3)) keyword ||= src.slice(v.table.start[c3], v.table.end[c3]);
+      else if (ct === "variable_assignment") {
+        const a2 = toAssignment(v, c3, src);
+        assignments.push(a2);
+        lastEnd = a2.span.end;
+        lastWasAssignment = true;
+      } else if (WORD_TYPES.has(ct) || ct === "variable_name") {
+        const w = wordAt(v, c3, src, ct);
+        if (lastEnd === w.span.start && lastWasAssignment) {
+          const a2 = assignments[assignments.length - 1];
+          assignments[assignments.length - 1] = { name: a2.name, value: a2.value ? joinWords(a2.value, w, src) : w, span: { start: a2.span.start, end: w.span.end } };
+        } else if (lastEnd === w.span.start) words[words.length - 1] = joinWords(words[words.length - 1], w, src);
+        else {
+          words.push(w);
+          lastWasAssignment = false;
+        }
+        lastEnd = w.span.end;
+      }
+    }
+    this.declarations.push({ span: spanOf(v, i3), keyword, assignments, words, place: { chain: this.chains[depth], depth: this.chainDepth[depth] } });
+  }
+  /**
+   * `{ ls; } > f`, `while …; done < f`: the redirections of a compound command, as a command of
+   * redirections only, so that what they read and write is seen.
+   */
+  compoundRedirects() {
+    const { v, i: i3, depth } = this;
+    const redirects = [];
+    const args2 = [];
+    for (let c3 = v.firstChild(i3); c3 !== -1; c3 = v.next(c3)) {
+      if (!v.named(c3) || !isRedirectNode(v.type(c3))) continue;
+      const r = toRedirect(v, c3, this.src);
+      redirects.push(...r.redirects);
+      args2.push(...r.extraArgs);
+      this.unmodelled.push(...r.unknown);
+    }
+    for (const a2 of args2) this.unmodelled.push({ span: a2.span, reason: HEREDOC_TAIL });
+    if (redirects.length > 0) {
+      const span = { start: redirects[0].span.start, end: redirects[redirects.length - 1].span.end };
+      this.commands.push({ span, name: void 0, args: [], assignments: [], redirects, statement: Math.max(this.statement, 0), compound: true, place: { chain: depth > 0 ? this.chains[depth - 1] : void 0, depth: depth > 0 ? this.chainDepth[depth - 1] : 0 } });
+    }
+  }
+  command() {
+    const { v, i: i3, depth, src } = this;
+    const parent = depth > 0 && this.redirected[depth - 1] !== -1 && v.field(i3) === "body" ? this.redirected[depth - 1] : -1;
+    const stage = this.stageAt[depth];
+    const place = stage ? { chain: this.chains[depth], depth: this.chainDepth[depth], pipeline: stage } : { chain: this.chains[depth], depth: this.chainDepth[depth] };
+    const simple = toSimpleCommand(v, i3, src, Math.max(this.statement, 0), parent, place, this.pipeStageAt[depth], this.unmodelled);
+    this.commands.push(simple);
+    this.changes.words(simple.name, simple.args);
+    if (simple.name?.raw.startsWith("let")) {
+      const use = arithmeticUse(v.nodeAt(i3), src);
+      if (use) this.arithmetic.push(use);
+    }
+  }
+  /** The flow node of this node, if it is one, attached to the innermost one above it. */
+  flow(commandsBefore) {
+    const { depth, type, isNamed } = this;
+    const parentFlow = depth > 0 ? this.flowIn[depth - 1] : void 0;
+    const parentIsContainer = parentFlow !== void 0 && depth > 0 && this.flowAt[depth - 1] === parentFlow && FLOW_CONTAINERS.has(parentFlow.type);
+    let node;
+    if (depth === 0 || isNamed && type !== "comment" && (FLOW_SCOPES.has(type) || parentIsContainer || parentFlow === void 0 && FLOW_CONTAINERS.has(type))) {
+      const field2 = depth > 0 && parentIsContainer ? this.v.field(this.i) : null;
+      const span = { start: this.start, end: this.end };
+      node = field2 ? { type, field: field2, span, items: [] } : { type, span, items: [] };
+      if (this.commands.length > commandsBefore) node.command = this.commands.length - 1;
+      if (parentFlow) parentFlow.items.push(node);
+      else this.flowRoot ??= node;
+    } else if (!isNamed && parentIsContainer && FLOW_TOKENS.has(type)) parentFlow.items.push(type);
+    this.flowAt[depth] = node;
+    this.flowIn[depth] = node ?? parentFlow;
+  }
+};
+function buildViews(tree, text) {
+  const cursor = tree.walk();
+  const hasError = tree.rootNode.hasError;
+  const src = text.includes("\0") ? text.replaceAll("\0", "�") : text;
+  try {
+    const table2 = buildNodeTable(tree, cursor, hasError);
+    const w = new ViewWalk(new TableView(table2, tree.language, cursor), text, src, hasError);
+    for (let i3 = 0; i3 < table2.count; i3++) w.visit(i3);
+    const { changes, unmodelled, arithmetic, flowRoot, problems } = w;
+    if (hasError) changes.wholeText();
+    return { text, statements: w.statements, commands: w.commands, problems, comments: w.comments, nodeCount: table2.count, complexity: w.complexity.finish(problems[0]), background: w.background, declarations: w.declarations, assignmentStatements: w.assignmentStatements, ...unmodelled.length > 0 ? { unmodelled } : {}, ...arithmetic.length > 0 ? { arithmetic, numericSubstitutions: w.numericSubstitutions, loopBindings: w.loopBindings } : {}, ...flowRoot ? { flow: flowRoot } : {}, variableChanges: changes.finish() };
   } finally {
     cursor.delete();
   }
@@ -75864,7 +76776,7 @@ init_build();
 init_session_paths();
 init_policy();
 import { homedir as homedir2 } from "node:os";
-import { posix as posix9 } from "node:path";
+import { posix as posix11 } from "node:path";
 function recordedMode(unit) {
   const m = unit.context?.permissionMode;
   return m === "default" || m === "acceptEdits" ? m : void 0;
@@ -75877,17 +76789,17 @@ function pathContextFor(unit, policy, host) {
   const here = sessionHome === host.home ? host : { ...host, home: sessionHome };
   const cwd = toPosixPath(recorded);
   if (cwd === void 0 || !cwd.startsWith("/")) return { cwd: void 0, workingDirectories: [], host: here };
-  const dirs = [posix9.resolve(cwd)];
+  const dirs = [posix11.resolve(cwd)];
   for (const d of policy.additionalDirectories) {
     const home = here.home;
     if ((d.path === "~" || d.path.startsWith("~/")) && home === void 0) continue;
-    const raw = d.path === "~" ? home : d.path.startsWith("~/") ? posix9.join(home, d.path.slice(2)) : d.path;
+    const raw = d.path === "~" ? home : d.path.startsWith("~/") ? posix11.join(home, d.path.slice(2)) : d.path;
     const p = toPosixPath(raw);
     if (p === void 0) continue;
-    const abs = posix9.resolve(cwd, p);
+    const abs = posix11.resolve(cwd, p);
     if (!dirs.includes(abs)) dirs.push(abs);
   }
-  return { cwd: posix9.resolve(cwd), workingDirectories: dirs, host: here };
+  return { cwd: posix11.resolve(cwd), workingDirectories: dirs, host: here };
 }
 var Linter = class _Linter {
   constructor(parser, options) {
@@ -76017,7 +76929,7 @@ var Linter = class _Linter {
       for (const f of judged.findings) place(f);
       return { diagnostics: out2, decision: () => judged.decision };
     }
-    const crowded = crowdedHeredocLine(unit.text);
+    const crowded = heredocPressure(unit.text);
     const nesting = crowded ? void 0 : deepNesting(unit.text);
     if (crowded || nesting) {
       const judged = crowded ? judgeCrowdedHeredocs(unit.text, crowded, policy) : judgeDeepNesting(unit.text, nesting, policy);
@@ -76148,8 +77060,8 @@ function stopMessage(stop2, budget, length) {
   if (stop2.reason === "stalled") {
     return `The parser's error recovery stopped making progress (${stop2.offset} of ${length} characters read after ${Math.round(stop2.spentMs)} ms of CPU time) and was stopped`;
   }
-  if (stop2.reason === "crowded-heredocs") return "A line holds more here-document operators than the parser can be stopped in, so it was not parsed";
-  if (stop2.reason === "deep-nesting") return "Substitutions or `[[` conditionals are nested deeper than the analysis is bounded for, so it was not parsed";
+  if (stop2.reason === "crowded-heredocs") return "Here-document operators stand where the parser cannot be stopped in them (too many on a line, or first in too many commands), so it was not parsed";
+  if (stop2.reason === "deep-nesting") return "Substitutions, `[[` conditionals or braces are nested deeper than the analysis is bounded for, so it was not parsed";
   return `Parsing used more than ${Math.round(budget)} ms of CPU time (the budget for ${length} characters) and was stopped`;
 }
 function compareDiagnostics(a2, b) {
@@ -76276,7 +77188,7 @@ function linterOptionsFor(config, mode) {
 
 // src/runner.ts
 var import_picomatch5 = __toESM(require_picomatch2(), 1);
-import { open as open2, readFile as readFile2, stat as stat5 } from "node:fs/promises";
+import { open as open2 } from "node:fs/promises";
 
 // src/file-lint.ts
 init_input_rules();
@@ -79707,7 +80619,7 @@ var CodexReader = class {
 
 // src/sources/transcript/gemini.ts
 init_session_paths();
-import { posix as posix10 } from "node:path";
+import { posix as posix12 } from "node:path";
 function responseText(result) {
   const parts2 = Array.isArray(result) ? result : result === void 0 || result === null ? [] : [result];
   for (const part of parts2) {
@@ -79737,13 +80649,13 @@ function metaOf(v, into) {
   if (Array.isArray(v.directories)) into.directories = v.directories.filter((d) => typeof d === "string");
 }
 function sessionFromPath(path6) {
-  const name2 = posix10.basename(path6.split("\\").join("/")).replace(/\.jsonl?$/i, "");
+  const name2 = posix12.basename(path6.split("\\").join("/")).replace(/\.jsonl?$/i, "");
   const m = /^session-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-([0-9a-f]{8})$/i.exec(name2);
   return m ? m[1] : name2;
 }
 function callsOf(messages, meta, file, seen, options) {
   const calls = [];
-  const parent = meta.kind === "subagent" && options.path ? posix10.basename(posix10.dirname(options.path.split("\\").join("/"))) : void 0;
+  const parent = meta.kind === "subagent" && options.path ? posix12.basename(posix12.dirname(options.path.split("\\").join("/"))) : void 0;
   const root = meta.directories?.[0];
   const session = meta.sessionId ?? sessionFromPath(options.path ?? file);
   let sessionHome = homeFromCwd(root);
@@ -80370,25 +81282,39 @@ function noKindReason(path6) {
 async function loadCandidate(c3, options) {
   const byName = kindByName(c3.path, options);
   if (c3.content !== void 0) {
-    const kind2 = byName ?? identifyKind(c3.path, new TextDecoder().decode(c3.content.subarray(0, SNIFF_CHARS)), { ...options, explicit: c3.explicit });
-    if (!kind2) return { kind: "none", reason: noKindReason(c3.path) };
-    return { kind: "read", input: kind2, data: c3.content.length > MAX_FILE_BYTES ? void 0 : c3.content, size: c3.content.length };
-  }
-  let kind = byName;
-  if (!kind) {
-    const head = await readHead(c3.path, needsSniffing(c3.path).bytes);
-    if (!head) return c3.explicit ? { kind: "error", code: "EIO" } : { kind: "none", reason: noKindReason(c3.path) };
-    kind = identifyKind(c3.path, new TextDecoder().decode(head), { ...options, explicit: c3.explicit });
+    const kind = byName ?? identifyKind(c3.path, new TextDecoder().decode(c3.content.subarray(0, SNIFF_CHARS)), { ...options, explicit: c3.explicit });
     if (!kind) return { kind: "none", reason: noKindReason(c3.path) };
+    return { kind: "read", input: kind, data: c3.content.length > MAX_FILE_BYTES ? void 0 : c3.content, size: c3.content.length };
   }
-  if (kind.read === "stream") return { kind: "read", input: kind, data: void 0, size: 0 };
+  let fh;
   try {
-    const { size } = await stat5(c3.path);
-    if (size > MAX_FILE_BYTES) return { kind: "read", input: kind, data: void 0, size };
-    const data = new Uint8Array(await readFile2(c3.path));
-    return { kind: "read", input: kind, data, size };
-  } catch (err2) {
-    return { kind: "error", code: err2.code ?? "error" };
+    let kind = byName;
+    if (!kind) {
+      let head;
+      try {
+        fh = await open2(c3.path, "r");
+        const buf = new Uint8Array(needsSniffing(c3.path).bytes);
+        const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+        head = buf.subarray(0, bytesRead);
+      } catch {
+        head = void 0;
+      }
+      if (!head) return c3.explicit ? { kind: "error", code: "EIO" } : { kind: "none", reason: noKindReason(c3.path) };
+      kind = identifyKind(c3.path, new TextDecoder().decode(head), { ...options, explicit: c3.explicit });
+      if (!kind) return { kind: "none", reason: noKindReason(c3.path) };
+    }
+    if (kind.read === "stream") return { kind: "read", input: kind, data: void 0, size: 0 };
+    try {
+      fh ??= await open2(c3.path, "r");
+      const { size } = await fh.stat();
+      if (size > MAX_FILE_BYTES) return { kind: "read", input: kind, data: void 0, size };
+      const data = new Uint8Array(await fh.readFile());
+      return { kind: "read", input: kind, data, size };
+    } catch (err2) {
+      return { kind: "error", code: err2.code ?? "error" };
+    }
+  } finally {
+    await fh?.close().catch(() => void 0);
   }
 }
 
@@ -80664,7 +81590,7 @@ async function readEvent() {
   const path6 = process.env.GITHUB_EVENT_PATH;
   if (!path6) return { name: name2, payload: {} };
   try {
-    return { name: name2, payload: JSON.parse(await readFile3(path6, "utf8")) };
+    return { name: name2, payload: JSON.parse(await readFile2(path6, "utf8")) };
   } catch (err2) {
     core.warning(`Cannot read the event payload ${path6}: ${err2 instanceof Error ? err2.message : String(err2)}`);
     return { name: name2, payload: {} };

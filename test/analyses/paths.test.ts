@@ -76,9 +76,12 @@ describe('extractPaths', () => {
     ['mv a b', ['a:write', 'b:write']],
     ['cp -r a /tmp/b', ['a:write', '/tmp/b:write']],
     // the read commands
-    ...['cat', 'head', 'tail', 'sort', 'uniq', 'wc', 'cut', 'paste', 'column', 'file', 'stat', 'diff', 'awk', 'strings', 'hexdump', 'od', 'base64', 'nl', 'sha256sum', 'sha1sum', 'md5sum'].map(
+    ...['cat', 'head', 'tail', 'sort', 'uniq', 'wc', 'cut', 'paste', 'column', 'file', 'stat', 'diff', 'strings', 'hexdump', 'od', 'base64', 'nl', 'sha256sum', 'sha1sum', 'md5sum'].map(
       (c) => [`${c} -x f`, ['f:read']] as [string, string[]],
     ),
+    // awk: the first operand is the program unless -f names a program file (shellward reads it as awk does)
+    ['awk -F: f g', ['g:read']],
+    ['awk -f p.awk f', ['f:read']],
     // no default for the read commands
     ['cat', []],
     // git diff: every operand (outside a work tree `git diff a b` compares files); git grep: operands after the pattern
@@ -87,7 +90,8 @@ describe('extractPaths', () => {
     ['git diff a b', ['a:read', 'b:read']],
     ['git grep KEY .env', ['.env:read']],
     ['git grep -e KEY -- a b', ['a:read', 'b:read']],
-    ['git log -- /etc', []],
+    // git log/show/blame: pathspecs after `--` name files whose content (history) is printed
+    ['git log -- /etc', ['/etc:read+ext']],
   ] as [string, string[]][])('%s', async (src, expected) => {
     expect(await paths(src)).toEqual(expected);
   });

@@ -57,7 +57,8 @@ describe("git subcommands that delete or revert the files their pathspec names k
     expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).not.toBe('allow');
   });
   it('other pathspecs pass', () => {
-    for (const command of ['git clean -f -- build/', 'git stash push -- src/a.ts', 'git stash']) expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).toBe('allow');
+    // (`git stash` rewrites the whole tree: it is judged by what the index lists, see attack-review-5-precision.)
+    for (const command of ['git clean -f -- build/', 'git clean -n']) expect(check(command, ['Bash'], ['Bash(rm:*)']).decision, command).toBe('allow');
   });
 });
 
