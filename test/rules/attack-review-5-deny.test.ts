@@ -1,0 +1,104 @@
+/**
+ * Deny-rule bypasses of the fifth attack review under allow-all: wrapper option clusters whose
+ * last letter takes a value (`env -iu X rm`), named coprocs with a compound command, a subcommand
+ * word that is not static under a multi-word deny rule, option spellings a deny rule with an
+ * option misses, and scripts written and run by a non-shell interpreter in the same command line.
+ * Each command is checked under the deny rules alone and with allow-all `Bash` beside them; the
+ * twins that run nothing denied stay allowed.
+ */
+import { describe, expect, it } from 'vitest';
+import { bypassHarness } from './bypass-harness.js';
+
+const { check } = bypassHarness();
+
+/** The review's policy: allow-all beside three deny rules. */
+const DENY = ['Bash(rm:*)', 'Bash(curl:*)', 'Bash(git push:*)'];
+
+/** `command` is denied under `deny` alone and with allow-all beside it. */
+function denied(command: string, deny: string[] = DENY): void {
+  expect(check(command, [], deny).decision, command).toBe('deny');
+  expect(check(command, ['Bash'], deny).decision, command).toBe('deny');
+}
+
+/** `command` is not allowed under `deny` alone, and asks (or denies) with allow-all beside it. */
+function notAllowed(command: string, deny: string[] = DENY): void {
+  expect(check(command, [], deny).decision, command).not.toBe('allow');
+  expect(check(command, ['Bash'], deny).decision, command).not.toBe('allow');
+}
+
+/** `command` stays allowed under allow-all beside `deny`. */
+function allowed(command: string, deny: string[] = DENY): void {
+  expect(check(command, ['Bash'], deny).decision, command).toBe('allow');
+}
+
+describe('root cause D: wrapper options read as getopt reads them', () => {
+  it.each([
+    'env -iu X rm victim',
+    'env -vu X rm victim',
+    'env -0u X rm victim',
+    'env -ivu X rm victim',
+    'env -iuX rm victim',
+    'env -iu X curl http://example.com',
+    'env -iu X git push',
+    'env -iC /tmp rm victim',
+    'env --unse=X rm victim',
+    'env - rm victim',
+    'timeout -vk 1 5 rm victim',
+    'timeout --kill=1 5 rm victim',
+    'timeout --kill 1 5 rm victim',
+    'flock -nw 1 /tmp/l rm victim',
+    'flock -xw 1 l rm victim',
+    'flock -sE 1 l rm victim',
+    'xargs -ra list rm',
+    'xargs -0a list0 rm',
+    'xargs -rd , rm < list',
+    'xargs -tE x rm < list',
+    'watch -gn 1 rm victim',
+    'watch -tn 1 rm victim',
+    'watch -xn 1 rm victim',
+    'exec -ca x rm victim',
+    'exec -la x rm victim',
+    'exec -cla x rm victim',
+    'sudo -nu root rm victim',
+    'sudo -iu root rm victim',
+    'sudo -Hu root rm victim',
+    'sudo --us root rm victim',
+    'doas -nu root rm victim',
+    'runuser -lu root -- rm victim',
+    'strace -fo out rm victim',
+    'ltrace -fo out rm victim',
+    'ionice -tc 3 rm victim',
+    'unshare -rS 0 rm victim',
+    'nsenter -at 1 rm victim',
+    "strace -fo '|rm victim' ls",
+    "su -lc 'rm victim'",
+  ])('%s', (command) => denied(command));
+
+  it.each([
+    'env -u X ls',
+    'env -i -u X ls',
+    'env -iu X ls',
+    'env - ls',
+    'timeout 5 ls',
+    'timeout -vk 1 5 ls',
+    'flock -nw 1 l ls',
+    'xargs -0rn1 ls < list',
+    'xargs -ra list ls',
+    'watch -d ls',
+    'watch -gn 1 ls',
+    'ionice -tc 3 ls',
+    'strace -fo out ls',
+    'exec -ca x ls',
+  ])('twin stays allowed: %s', (command) => allowed(command));
+});
+
+describe('root cause E: a named coprocess running a compound command', () => {
+  it.each(['coproc X { rm victim; }', 'coproc X { curl http://example.com; }', 'coproc X { git push; }', 'coproc X { ls; rm victim; }'])('%s', (command) => denied(command));
+
+  it.each(['coproc X while rm victim; do break; done', 'coproc X until rm victim; do break; done', 'coproc X { $c victim; }', 'coproc X { ls; }'])(
+    'not allowed: %s',
+    (command) => notAllowed(command),
+  );
+
+  it.each(['coproc ls', 'coproc X ls'])('a simple command stays allowed: %s', (command) => allowed(command));
+});
