@@ -102,3 +102,71 @@ describe('root cause E: a named coprocess running a compound command', () => {
 
   it.each(['coproc ls', 'coproc X ls'])('a simple command stays allowed: %s', (command) => allowed(command));
 });
+
+describe('root cause M: a word not known before the command runs where a deny rule needs its subcommand', () => {
+  it.each([
+    'git $x',
+    'git ${x:-push}',
+    'git pu${u:-s}h',
+    'git "$(echo push)"',
+    'git pu$(true)sh',
+    'git pu`true`sh',
+    'git pus${u}h origin main',
+    'env git pus${u}h',
+    'git -C . pus${u}h',
+    'git --no-pager $x origin',
+    'git pus?',
+    'git pus[h]',
+    'git p*sh',
+  ])('%s asks', (command) => {
+    notAllowed(command);
+    const v = check(command, ['Bash'], DENY);
+    expect(v.decision, command).toBe('ask');
+    expect(v.reason, command).toMatch(/^unknown-program:/);
+  });
+
+  it.each(['x=push; git $x', "git $'push'", 'git pu\\sh'])('a static spelling is denied: %s', (command) => denied(command));
+
+  it.each(['git pul${u}l', 'git status', 'git log $x', 'git commit -m "$msg"', 'git st*'])(
+    'stays allowed: %s',
+    (command) => allowed(command),
+  );
+
+  it('a rule with an option asks when a word not known may be that option', () => {
+    const deny = ['Bash(git push --force:*)'];
+    notAllowed('git push origin $opt', deny);
+    allowed('git push origin main', deny);
+    denied('git push -f origin main', deny);
+  });
+});
+
+describe('root cause R: option spellings a deny rule with options must see', () => {
+  it.each([
+    ['git push origin +main', 'Bash(git push --force:*)'],
+    ['git push origin +HEAD:main', 'Bash(git push -f:*)'],
+    ['git reset --ha', 'Bash(git reset --hard:*)'],
+    ['git reset --har HEAD~1', 'Bash(git reset --hard:*)'],
+    ['git commit --am -m again', 'Bash(git commit --amend:*)'],
+    ['git checkout --forc x', 'Bash(git checkout --force:*)'],
+    ['git clean --forc', 'Bash(git clean -f:*)'],
+    ['git branch -df y', 'Bash(git branch -D:*)'],
+    ['git branch --delete --force x', 'Bash(git branch -D:*)'],
+    ['git branch --del --forc x', 'Bash(git branch -D:*)'],
+    ['git branch -D x', 'Bash(git branch -d:*)'],
+    ['docker container run x', 'Bash(docker run:*)'],
+    ['docker container rm x', 'Bash(docker rm:*)'],
+    ['docker image rm x', 'Bash(docker rmi:*)'],
+    ['docker rmi x', 'Bash(docker image rm:*)'],
+    ['docker -H tcp://h container run x', 'Bash(docker run:*)'],
+    ['podman container run x', 'Bash(podman run:*)'],
+  ])('%s is denied by %s', (command, rule) => denied(command, [rule]));
+
+  it.each([
+    ['git push origin main', 'Bash(git push --force:*)'],
+    ['git reset --soft HEAD~1', 'Bash(git reset --hard:*)'],
+    ['git commit -m x', 'Bash(git commit --amend:*)'],
+    ['git branch -d x', 'Bash(git branch -D:*)'],
+    ['docker container ls', 'Bash(docker run:*)'],
+    ['docker image ls', 'Bash(docker rmi:*)'],
+  ])('%s stays allowed beside %s', (command, rule) => allowed(command, [rule]));
+});
