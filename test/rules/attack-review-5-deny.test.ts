@@ -170,3 +170,33 @@ describe('root cause R: option spellings a deny rule with options must see', () 
     ['docker image ls', 'Bash(docker rmi:*)'],
   ])('%s stays allowed beside %s', (command, rule) => allowed(command, [rule]));
 });
+
+describe('root cause B: a script written and run by an interpreter in the same command line, and code on stdin from a file', () => {
+  it.each([
+    `echo 'import os;os.system("rm v1")' > y.py; python3 y.py`,
+    `echo 'system "rm v2"' > y.pl; perl y.pl`,
+    `echo 'require("child_process").execSync("rm victim")' > y.js; node y.js`,
+    `echo 'BEGIN{system("rm v3")}' > y.awk; awk -f y.awk`,
+    `echo 'exec rm victim' > y.tcl; tclsh y.tcl`,
+  ])('%s', (command) => denied(command));
+
+  it.each([
+    "printf 'x:\\n\\trm v4\\n' > y.mk; make -s -f y.mk",
+    "echo '1e rm victim' > s.sed; sed -f s.sed a.txt",
+    "printf 'all:\\n\\trm v\\n' > Makefile; make",
+    "echo 'print(1)' > y.py; python3 y.py",
+    `echo 'import os;os.system("rm v")' > z.py; python3 < z.py`,
+    'python3 < z.py',
+    'perl < x.pl',
+    'node < x.js',
+    "echo '.shell rm v2' > y.sql; sqlite3 :memory: < y.sql",
+    'sqlite3 :memory: < y.sql',
+    "echo '!rm v3' > y.ed; ed -s a.txt < y.ed",
+    'ed -s a.txt < y.ed',
+  ])('not allowed: %s', (command) => notAllowed(command));
+
+  it.each(['python3 y.py', 'awk -f y.awk a.txt', 'echo x > out.txt; python3 y.py', 'python3 script.py < data.txt', 'echo x > d.txt; wc -l < d.txt'])(
+    'stays allowed: %s',
+    (command) => allowed(command),
+  );
+});
