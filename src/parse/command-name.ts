@@ -47,6 +47,26 @@ export interface WrapperSpec {
   readonly rootOptions?: readonly string[];
   /** The wrapper always runs its command under another root directory (`chroot NEWROOT CMD`). */
   readonly changesRoot?: boolean;
+  /**
+   * Single-dash words are whole options (`gdb -ex CMD`, `find -exec`), as getopt_long_only
+   * reads them, not clusters of one-letter options.
+   */
+  readonly singleDashLong?: boolean;
+  /** A lone `-` is an option, not the command (`env - CMD` is `env -i CMD`). */
+  readonly dashIsOption?: boolean;
+  /**
+   * The first operand names the wrapper's job when the word after it opens a compound command
+   * (`coproc NAME { …; }`, `coproc NAME while …`): the command starts at that word.
+   */
+  readonly namedCompound?: boolean;
+}
+
+/** Reserved words and operators that open a compound command (bash manual, Compound Commands). */
+const COMPOUND_OPENERS: ReadonlySet<string> = new Set(['{', '(', '((', '[[', 'if', 'while', 'until', 'for', 'case', 'select']);
+
+/** Whether `words` (wrapper first) is `coproc NAME compound-command` under a `namedCompound` row. */
+function namesCompound(words: readonly Word[], spec: WrapperSpec): boolean {
+  return spec.namedCompound === true && words.length > 2 && words[1]!.value !== undefined && COMPOUND_OPENERS.has(words[2]!.value ?? '');
 }
 
 const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map(Object.entries(table.wrappers as Record<string, WrapperSpec>));
@@ -89,6 +109,115 @@ function optionIs(v: string, list: readonly string[] | undefined): string | unde
   return undefined;
 }
 
+/** One option a wrapper's option word sets: its name as the table spells it, and the word holding its value. */
+export interface WrapperOption {
+  /** `-u`, `--user`: the table's spelling (a long option's abbreviation is expanded). */
+  readonly name: string;
+  /** The value: the next word, or the rest of this word (`-uNAME`, `-iuNAME`, `--user=NAME`); absent for a flag. */
+  readonly value?: Word;
+}
+
+/** What one option word of a wrapper means (see {@link readWrapperOption}). */
+export interface WrapperOptionRead {
+  /** Index of the first word after the option word and the values it takes. */
+  readonly next: number;
+  /** The options the word sets, in order (`-iu X` → `-i`, `-u` with value `X`). */
+  readonly options: readonly WrapperOption[];
+  /** A stop flag is among them (`sudo -nl`): the wrapper runs no command. */
+  readonly stop: boolean;
+}
+
+/** Whether the wrapper row gives option `o` one value word. */
+function takesValue(spec: WrapperSpec, o: string): boolean {
+  return spec.optionsWithValue.includes(o) || (spec.codeOptions?.includes(o) ?? false) || (spec.pipeOptions?.includes(o) ?? false);
+}
+
+const ROW_OPTIONS = new WeakMap<WrapperSpec, readonly string[]>();
+
+/** Every option spelling the row names, for long-option abbreviation (computed once per row). */
+function rowOptions(spec: WrapperSpec): readonly string[] {
+  const known = ROW_OPTIONS.get(spec);
+  if (known) return known;
+  const all = [
+    ...spec.optionsWithValue,
+    ...spec.stopFlags,
+    ...(spec.optionsWithTwoValues ?? []),
+    ...(spec.codeOptions ?? []),
+    ...(spec.opaqueOptions ?? []),
+    ...(spec.pipeOptions ?? []),
+    ...(spec.chdirOptions ?? []),
+    ...(spec.rootOptions ?? []),
+    ...(spec.argvAfter ?? []),
+  ];
+  ROW_OPTIONS.set(spec, all);
+  return all;
+}
+
+/**
+ * The table spelling of long option `name` (`--us` → `--user`): itself when the row names it,
+ * else the one option of the row it is a prefix of (getopt_long accepts any unambiguous
+ * abbreviation), else itself. Options the row does not list are flags to the reader, so a
+ * prefix shared with one of them is read as the listed option — a misreading only when the
+ * program itself would reject the word as ambiguous.
+ */
+function longOptionName(spec: WrapperSpec, name: string): string {
+  const all = rowOptions(spec);
+  if (all.includes(name)) return name;
+  const dashes = name.startsWith('--') ? '--' : '-';
+  const hits = new Set(all.filter((o) => o.length > name.length && o.startsWith(name) && (dashes === '--' ? o.startsWith('--') : !o.startsWith('--'))));
+  return hits.size === 1 ? [...hits][0]! : name;
+}
+
+/** `word` from UTF-16 offset `cut` of its value on (an attached option value); `raw` is cut at the same offset. */
+function attachedValue(word: Word, cut: number): Word {
+  return { ...word, value: word.value?.slice(cut), raw: word.raw.slice(cut), span: { start: word.span.start + cut, end: word.span.end } };
+}
+
+/**
+ * Reads option word `words[i]` (it starts with `-`; a word that is not static reads as a
+ * flag) the way the wrapper's getopt_long does, from its table row: a long option
+ * `--name[=VALUE]` (a unique abbreviation of a listed one counts as it), or a cluster of
+ * one-letter options `-abc` where the first letter that takes a value ends the cluster and takes
+ * the rest of the word, or the next word when nothing is left (`-iu X`, `-iuX`, `-vk 1`).
+ * Rows marked `singleDashLong` read `-name` as one option (getopt_long_only). Options with two
+ * values take the next two words. Never throws.
+ */
+export function readWrapperOption(words: readonly Word[], i: number, spec: WrapperSpec): WrapperOptionRead {
+  const word = words[i]!;
+  const v = word.value;
+  if (v === undefined) return { next: i + 1, options: [], stop: false };
+  const long = v.startsWith('--') || (spec.singleDashLong === true && v.length > 2);
+  if (long) {
+    const eq = v.indexOf('=');
+    const name = longOptionName(spec, eq === -1 ? v : v.slice(0, eq));
+    const stop = spec.stopFlags.includes(name);
+    if (eq !== -1) return { next: i + 1, options: [{ name, value: attachedValue(word, eq + 1) }], stop };
+    if (spec.optionsWithTwoValues?.includes(name)) return { next: i + 3, options: [{ name, ...(words[i + 1] ? { value: words[i + 1]! } : {}) }], stop };
+    if (takesValue(spec, name)) return { next: i + 2, options: [{ name, ...(words[i + 1] ? { value: words[i + 1]! } : {}) }], stop };
+    return { next: i + 1, options: [{ name }], stop };
+  }
+  const options: WrapperOption[] = [];
+  let stop = false;
+  for (let k = 1; k < v.length; k++) {
+    const name = `-${v[k]!}`;
+    if (spec.stopFlags.includes(name)) stop = true;
+    if (spec.optionsWithTwoValues?.includes(name)) {
+      options.push({ name, ...(words[i + 1] ? { value: words[i + 1]! } : {}) });
+      return { next: i + 3, options, stop };
+    }
+    if (takesValue(spec, name)) {
+      if (k + 1 < v.length) {
+        options.push({ name, value: attachedValue(word, k + 1) });
+        return { next: i + 1, options, stop };
+      }
+      options.push({ name, ...(words[i + 1] ? { value: words[i + 1]! } : {}) });
+      return { next: i + 2, options, stop };
+    }
+    options.push({ name });
+  }
+  return { next: i + 1, options, stop };
+}
+
 /** A word the wrapper's option scan stops at: the command's first word, or `undefined`. */
 export interface WrapperScan {
   /** Index of the first word of the argv-tail command, when there is one. */
@@ -116,6 +245,7 @@ export function scanWrapper(words: readonly Word[], spec: WrapperSpec): WrapperS
     operands++;
     if (operands === spec.codeOperand) code.push(word);
   };
+  if (namesCompound(words, spec)) return { start: 2, code, opaque, stopped: false };
   const wanted = spec.command === 'none' || spec.argvAfter ? Infinity : (spec.positionalsBeforeCommand ?? 0);
   let i = 1;
   let start: number | undefined;
@@ -130,6 +260,10 @@ export function scanWrapper(words: readonly Word[], spec: WrapperSpec): WrapperS
         continue;
       }
       break;
+    }
+    if (v === '-' && spec.dashIsOption) {
+      i++;
+      continue;
     }
     if (v === '--') {
       i++;
@@ -172,10 +306,16 @@ export function scanWrapper(words: readonly Word[], spec: WrapperSpec): WrapperS
         }
         continue;
       }
-      if (spec.optionsWithTwoValues?.includes(v)) i += 3;
-      else if (spec.optionsWithValue.includes(v)) i += 2;
-      else if (!v.startsWith('--') && v.length > 2 && spec.stopFlags.some((f) => f.length === 2 && v.slice(1).includes(f[1]!))) return { start: undefined, code, opaque, stopped: true };
-      else i += 1;
+      const read = readWrapperOption(words, i, spec);
+      if (read.stop) return { start: undefined, code, opaque, stopped: true };
+      for (const o of read.options) {
+        if (o.value && spec.codeOptions?.includes(o.name)) code.push(o.value);
+        if (o.value && spec.pipeOptions?.includes(o.name) && (o.value.value === undefined ? /^['"]?[|!]/.test(o.value.raw) : /^[|!]/.test(o.value.value))) {
+          code.push({ ...o.value, value: o.value.value?.slice(1) });
+        }
+        if (spec.opaqueOptions?.includes(o.name)) opaque ??= o.name;
+      }
+      i = read.next;
       continue;
     }
     if (spec.allowsAssignments && ASSIGNMENT.test(v)) {
@@ -241,11 +381,16 @@ export function wrapperLevels(words: readonly Word[]): { readonly levels: readon
  */
 export function wrapperCommandStart(words: readonly Word[], spec: WrapperSpec): number | undefined {
   if (spec.command === 'none' || spec.argvAfter || spec.codeOptions || spec.optionsWithTwoValues || spec.opaqueOptions || spec.stdinCode || spec.pipeOptions) return scanWrapper(words, spec).start;
+  if (namesCompound(words, spec)) return 2;
   let i = 1;
   while (i < words.length) {
     const word = words[i]!;
     const v = word.value ?? (word.raw.startsWith('-') ? '-?' : undefined);
     if (v === undefined) return undefined;
+    if (v === '-' && spec.dashIsOption) {
+      i++;
+      continue;
+    }
     if (v === '--') {
       i++;
       break;
@@ -253,9 +398,9 @@ export function wrapperCommandStart(words: readonly Word[], spec: WrapperSpec): 
     if (v.startsWith('-') && v.length > 1) {
       const flag = v.includes('=') ? v.slice(0, v.indexOf('=')) : v;
       if (spec.stopFlags.includes(flag)) return undefined;
-      if (spec.optionsWithValue.includes(v)) i += 2;
-      else if (!v.startsWith('--') && v.length > 2 && spec.stopFlags.some((f) => f.length === 2 && v.slice(1).includes(f[1]!))) return undefined;
-      else i += 1;
+      const read = readWrapperOption(words, i, spec);
+      if (read.stop) return undefined;
+      i = read.next;
       continue;
     }
     if (spec.allowsAssignments && ASSIGNMENT.test(v)) {

@@ -261,7 +261,10 @@ export function interpreterCode(cmd: SimpleCommand, source: string, siblings?: r
       code.push({ text: s.text, span: s.span, base: s.base, exact: s.exact, via: s.via });
       if (s.expands) hidden ??= `bash expands the ${s.via === 'pipe' ? 'piped ' : ''}heredoc before \`${resolved.name}\` reads it`;
     }
-    if (seen.length === 0 && !cmd.redirects.some((r) => (r.operator === '<' || r.operator === '<>') && (r.fd === undefined || r.fd === '0'))) {
+    // Standard input from a file (`python3 < z.py`) is code from stdin, as `bash < x.sh` is: its text is not in the command.
+    const fromFile = cmd.redirects.find((r) => (r.operator === '<' || r.operator === '<>') && (r.fd === undefined || r.fd === '0'));
+    if (seen.length === 0 && fromFile) hidden ??= `it reads its code from the file \`${(fromFile.target?.value ?? fromFile.target?.raw ?? '').slice(0, 60)}\` on its standard input, which is not visible here`;
+    else if (seen.length === 0) {
       if (cmd.redirects.some((r) => r.operator === '<<<')) hidden ??= 'its standard input is a here-string that is not known before the command runs';
       else hidden ??= cmd.place?.pipeline && cmd.place.pipeline.stage > 0 ? 'it reads its code from a pipe whose content is not visible here' : 'it reads its code from its standard input, which is not visible here';
     }

@@ -66,6 +66,7 @@ import { sedAllowed } from '../analyses/sed.js';
 import { commandEffects, optionEffectConstraint } from './effect-constraint.js';
 import { gitTreeWriteProblem } from './git-tree-write.js';
 import { memberWriteProblem } from './archive-members.js';
+import { dynamicRuleAsk, dynamicSubcommandRule } from './dynamic-subcommand.js';
 import { deniedToken, hiddenProgramAsk, hiddenProgramDeny, ruleText, rulesFirstWords, visibleRule } from './hidden-programs.js';
 import { visibleStdin } from '../parse/stdin-code.js';
 
@@ -649,6 +650,9 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     : undefined;
   const hiddenDeny = hiddenProgramDeny(cmds, parsed.commands, text, policy, resolveWord);
   if (hiddenDeny) return { ...hiddenDeny, ...base };
+  // A deny or ask rule of several words that a word not known before the command runs may complete (`git $x`, `git pus?`).
+  const dynamicHit = dynamicSubcommandRule(cmds, policy.deny) ?? dynamicSubcommandRule(cmds, policy.ask);
+  if (dynamicHit) return { ...dynamicRuleAsk(dynamicHit), ...base };
   // 2. ask rules.
   const wholeAsk = firstExactMatch(policy.ask, whole);
   if (wholeAsk) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(wholeAsk)} asks for approval.`, rule: wholeAsk, wholeCommand: true, ...base };

@@ -355,6 +355,15 @@ export function hiddenProgramAsk(cmds: readonly ModelCommand[], all: readonly Si
       }
     }
   }
+  // A script file the unit may write, run by an interpreter (`echo … > y.py; python3 y.py`, `awk -f y.awk`).
+  const script = writtenScript(cmds, made, exactlyAllowed);
+  if (script) {
+    const r = visibleRule(text, policy.deny) ?? visibleRule(text, policy.ask);
+    const how = `\`${script.program}\` runs the code in \`${script.file}\`, which \`${script.maker}\` may write in the same command`;
+    if (r && policy.deny.includes(r)) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(r)}: ${how}, and the denied program is visible in the command.`, rule: r, span: script.span };
+    if (r) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(r)} asks for approval: ${how}, and its program is visible in the command.`, rule: r, span: script.span };
+    return { behavior: 'ask', reason: 'unknown-program', code: 'unknown-program', message: `${how}, so what runs is not known. ${note}`, span: script.span };
+  }
   // A command word that is a path the unit may make (`ln -s … m; ./m`, `printf … > m; ./m`).
   for (const m of cmds) {
     const word = resolveCommand(m.cmd)?.nameWord;
@@ -367,6 +376,62 @@ export function hiddenProgramAsk(cmds: readonly ModelCommand[], all: readonly Si
   }
   return undefined;
 }
+
+/** Programs outside the interpreter table that run code from a file named in their arguments (`awk -f`, `sed -f`, `make -f`), and the files some read when given none. */
+const SCRIPT_READERS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['awk', []],
+  ['gawk', []],
+  ['mawk', []],
+  ['nawk', []],
+  ['sed', []],
+  ['gsed', []],
+  ['make', ['GNUmakefile', 'makefile', 'Makefile']],
+  ['gmake', ['GNUmakefile', 'makefile', 'Makefile']],
+]);
+
+/**
+ * The first command of `cmds` that runs, with an interpreter (rules/commands/interpreters.json,
+ * the shells, awk, sed, make), a file another command of the unit may write (a redirection,
+ * `tee`, a link or copy, an extraction — see {@link mayMake}): any static argument word, the
+ * value of an attached option (`-fy.awk`, `--file=y.mk`), a file on its standard input
+ * (`python3 < z.py`), or make's default makefiles. Every
+ * argument counts, not only the script operand: an over-approximation that asks only when the
+ * same command line writes the file.
+ */
+function writtenScript(
+  cmds: readonly ModelCommand[],
+  made: readonly { m: ModelCommand; link: ProgramLink }[],
+  exactlyAllowed: (m: ModelCommand) => boolean,
+): { program: string; file: string; maker: string; span: Span } | undefined {
+  for (const m of cmds) {
+    const resolved = resolveCommand(m.cmd);
+    if (!resolved || exactlyAllowed(m)) continue;
+    const name = resolved.name;
+    const defaults = SCRIPT_READERS.get(name);
+    if (defaults === undefined && !interpreterKnown(name) && !SCRIPT_SHELLS.has(name)) continue;
+    const files: { file: string; span: Span }[] = (defaults ?? []).map((f) => ({ file: f, span: m.cmd.span }));
+    for (const a of resolved.args) {
+      const v = a.value;
+      if (v === undefined || v === '-' || v === '--') continue;
+      if (!v.startsWith('-')) files.push({ file: v, span: a.span });
+      else if (v.includes('=')) files.push({ file: v.slice(v.indexOf('=') + 1), span: a.span });
+      else if (/^-[a-zA-Z]./.test(v) && !v.startsWith('--')) files.push({ file: v.slice(2), span: a.span });
+    }
+    // Code on standard input from a file (`python3 < z.py`).
+    for (const r of m.cmd.redirects) {
+      if ((r.operator === '<' || r.operator === '<>') && (r.fd === undefined || r.fd === '0') && r.target?.value !== undefined) files.push({ file: r.target.value, span: r.span });
+    }
+    for (const f of files) {
+      if (f.file === '') continue;
+      const maker = mayMake(f.file, cmds, made, m);
+      if (maker) return { program: name, file: f.file, maker, span: f.span };
+    }
+  }
+  return undefined;
+}
+
+/** Shells, whose script operand is a file of code too (their own analysis asks for it; this one also sees a file the unit writes). */
+const SCRIPT_SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'busybox']);
 
 /**
  * The program of a command of the unit that may create or write `path` (a command word), or

@@ -20,6 +20,49 @@ const SYNONYMS: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(
   ]),
 );
 
+/** Per command key, the synonym groups (for the long spellings of an option). */
+const GROUPS: ReadonlyMap<string, readonly (readonly string[])[]> = new Map(Object.entries(facts.optionSynonyms as Record<string, string[][]>));
+const ABBREVIATED: ReadonlySet<string> = new Set(facts.abbreviatedLongOptions as string[]);
+const COMBINATIONS: ReadonlyMap<string, readonly (readonly string[])[]> = new Map(Object.entries(facts.optionCombinations as Record<string, string[][]>));
+const OPERAND_OPTIONS: ReadonlyMap<string, readonly { readonly prefix: string; readonly option: string }[]> = new Map(
+  Object.entries(facts.operandOptions as Record<string, { prefix: string; option: string }[]>),
+);
+
+/**
+ * The options of a command `have` (clusters split, as written) with what they also mean for a
+ * rule on `head` (`['git', 'push']`) whose options are `ruleOptions`, in canonical form (`canon`):
+ * a long option abbreviated as the program allows (`--ha` for a rule's `--hard`, any listed
+ * spelling), an option that is others together and the reverse (`-D` ↔ `-d -f`), and an operand
+ * that does what an option does (`+main` ↔ `--force` for `git push`). Pure.
+ */
+function effectiveOptions(
+  head: readonly string[],
+  ruleOptions: readonly string[],
+  have: Iterable<string>,
+  operands: readonly string[],
+  canon: (o: string) => string,
+): Set<string> {
+  const key = head.join(' ');
+  const out = new Set<string>();
+  const groups = GROUPS.get(key) ?? GROUPS.get(head[0]!) ?? [];
+  const combos = COMBINATIONS.get(key) ?? COMBINATIONS.get(head[0]!) ?? [];
+  const longs = new Set<string>([...ruleOptions, ...groups.flat(), ...combos.flat()].filter((o) => o.startsWith('--')));
+  for (const h of have) {
+    out.add(canon(h));
+    if (ABBREVIATED.has(head[0]!) && h.startsWith('--') && h.length > 3 && !longs.has(h)) {
+      for (const l of longs) if (l.startsWith(h)) out.add(canon(l));
+    }
+  }
+  for (const { prefix, option } of OPERAND_OPTIONS.get(key) ?? []) {
+    if (operands.some((o) => o.length > prefix.length && o.startsWith(prefix))) out.add(canon(option));
+  }
+  for (const [whole, ...parts] of combos) {
+    if (out.has(canon(whole!))) for (const p of parts) out.add(canon(p));
+    else if (parts.every((p) => out.has(canon(p)))) out.add(canon(whole!));
+  }
+  return out;
+}
+
 /** The rule's text prefix (`rm -rf` for `Bash(rm -rf:*)`, `Bash(rm -rf *)`), or `undefined`. */
 function rulePrefix(rule: PermissionRule): string | undefined {
   const m = rule.bash;
@@ -67,6 +110,19 @@ export function equivalentArgv(argv: readonly string[]): string[][] {
     }
   }
   return out;
+}
+
+/**
+ * Whether the options `have` (clusters split, `--long=value` cut at `=`) include each of the
+ * rule's `options` for a rule whose words before them are `head` (`['git', 'push']`), in any
+ * spelling rules/permissions.json `optionSynonyms` lists for that command or program. Pure.
+ */
+export function ruleOptionsPresent(head: readonly string[], options: readonly string[], have: Iterable<string>): boolean {
+  const synonyms = SYNONYMS.get(head.join(' ')) ?? SYNONYMS.get(head[0]!);
+  const canon = (o: string): string => synonyms?.get(o) ?? o;
+  const ruleOptions = options.flatMap(splitOption);
+  const got = effectiveOptions(head, ruleOptions, have, [], canon);
+  return ruleOptions.every((o) => got.has(canon(o)));
 }
 
 /**
@@ -131,6 +187,7 @@ export function optionSetMatches(rule: PermissionRule, cmd: SimpleCommand): bool
   if (!alternatives.some((list) => leads(list, head) !== undefined)) return false;
   const synonyms = SYNONYMS.get(head.join(' ')) ?? SYNONYMS.get(head[0]!);
   const canon = (o: string): string => synonyms?.get(o) ?? o;
-  const have = new Set([...options].map(canon));
-  return words.slice(firstOption).flatMap(splitOption).every((o) => have.has(canon(o)));
+  const ruleOptions = words.slice(firstOption).flatMap(splitOption);
+  const have = effectiveOptions(head, ruleOptions, options, operands.map((o) => o.value), canon);
+  return ruleOptions.every((o) => have.has(canon(o)));
 }
