@@ -22,6 +22,7 @@ import { decodeAnsiC, type Word } from '../parse/words.js';
 import { sedAllowed } from './sed.js';
 import { effectEntry } from './option-effects.js';
 import { spellOptions, type OptionArity, type OptionSpec } from './option-spelling.js';
+import { escapeGlob, expandGlob, patternOf } from './bash-glob.js';
 
 export type PathOperation = 'read' | 'write' | 'create';
 
@@ -41,6 +42,12 @@ export interface PathAccess {
    * names several files; absent: judged from the text as Claude Code does (any of `* ? [ ] { }`).
    */
   readonly glob?: boolean;
+  /**
+   * On a glob access whose quoting is known: the path as a pattern in escaped form (each quoted
+   * character with a meaning in a pattern preceded by a backslash: `'*'x*` → `\*x*`; see
+   * src/analyses/bash-glob.ts), so that it can be expanded on the path host.
+   */
+  readonly pattern?: string;
   /**
    * A shellward extension, not a path Claude Code checks: an operand of a command outside its 36
    * PATH_EXTRACTORS (rules/path-extractors.json rows with `extension: true`), an option value it
@@ -89,6 +96,14 @@ export interface PathHost {
    * directory, which git skips when it is not one. Absent → not known.
    */
   isBareRepository?(dir: string): boolean;
+  /**
+   * The names in directory `dir` (absolute, symbolic links resolved), without `.` and `..`, at
+   * most {@link MAX_LISTED_ENTRIES}; `undefined` when it cannot be listed in full (not a
+   * directory, unreadable, more entries than that, a name that is not UTF-8). Never blocks on
+   * anything but the directory read. Used to expand globs in read paths (what `cat etcl*` reads).
+   * Absent → globs are judged from their text.
+   */
+  list?(dir: string): readonly string[] | undefined;
 }
 
 export interface PathContext {
@@ -116,6 +131,12 @@ export interface PathCheck extends PathAccess {
   readonly resolved: string | null;
   readonly allowed: boolean;
   readonly reason: PathReason;
+  /**
+   * On a glob read expanded on the path host ({@link PathHost.list}): each name it may expand to,
+   * absolute, in its lexical and its symlink-resolved form, `certain` when it matches under every
+   * shell setting (src/analyses/bash-glob.ts). Absent when the glob was not expanded.
+   */
+  readonly matches?: readonly { readonly lexical: string; readonly resolved: string; readonly certain: boolean }[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -253,9 +274,18 @@ function wordGlob(w: Word): boolean {
  * of `--file=x`, `-nf` of `-nfx`), removed from a static value.
  */
 function access(w: Word, operation: PathOperation, command: string, source: PathAccess['source'] = 'argument', prefix = ''): PathAccess {
-  return w.value !== undefined
-    ? { path: w.value.startsWith(prefix) ? w.value.slice(prefix.length) : w.value, static: true, operation, source, command, span: w.span, glob: wordGlob(w) }
-    : { path: w.raw, static: false, operation, source, command, span: w.span };
+  if (w.value === undefined) return { path: w.raw, static: false, operation, source, command, span: w.span };
+  const path = w.value.startsWith(prefix) ? w.value.slice(prefix.length) : w.value;
+  const glob = wordGlob(w);
+  const pattern = glob ? wordPattern(w, w.value.startsWith(prefix) ? prefix.length : 0) : undefined;
+  return { path, static: true, operation, source, command, span: w.span, glob, ...(pattern !== undefined ? { pattern } : {}) };
+}
+
+/** The escaped-form pattern of static word `w` from offset `from` of its value (see {@link PathAccess.pattern}); `undefined` when its quoting cannot be read. */
+function wordPattern(w: Word, from: number): string | undefined {
+  const lexed = lexWord(w.raw);
+  if (!lexed || lexed.text !== w.value) return undefined;
+  return patternOf(lexed.text.slice(from), lexed.quoted.subarray(from));
 }
 
 /**
@@ -279,7 +309,8 @@ function argAccesses(w: Word, operation: PathOperation, command: string, prefix 
     // bash drops an unquoted empty word; a repeated alternative names the same file.
     if (path === '' || seen.has(path)) continue;
     seen.add(path);
-    out.push({ path, static: true, operation, source: 'argument', command, span: w.span, glob: alt.glob, extension: true });
+    const pattern = alt.glob && alt.quoted ? patternOf(path, alt.quoted.slice(prefix.length)) : undefined;
+    out.push({ path, static: true, operation, source: 'argument', command, span: w.span, glob: alt.glob, ...(pattern !== undefined ? { pattern } : {}), extension: true });
   }
   return out;
 }
@@ -297,6 +328,8 @@ interface BraceAlternative {
   readonly text: string;
   /** An unquoted `*`, `?` or `[` is left in it. */
   readonly glob: boolean;
+  /** Per character of `text`, 1 when it was quoted; `undefined` when not known (a sequence word holding a glob character). */
+  readonly quoted: readonly number[] | undefined;
 }
 
 /** A word's text after quote removal, with which characters were quoted; `undefined` for a syntax not handled. */
@@ -430,7 +463,7 @@ function braceAlternatives(w: Word): readonly BraceAlternative[] | 'overflow' | 
   const expand = (lo: number, hi: number): BraceAlternative[] | null => {
     let k = lo;
     while (k < hi && !open[k]) k++;
-    if (k >= hi) return [{ text: text.slice(lo, hi), glob: globIn(lo, hi) }];
+    if (k >= hi) return [{ text: text.slice(lo, hi), glob: globIn(lo, hi), quoted: Array.from(quoted.subarray(lo, hi)) }];
     const j = match[k]!;
     let alts: BraceAlternative[] = [];
     if (comma[k]) {
@@ -447,18 +480,19 @@ function braceAlternatives(w: Word): readonly BraceAlternative[] | 'overflow' | 
     } else {
       const seq = sequences.get(k);
       if (!seq) return null;
-      alts = seq.map((x) => ({ text: x, glob: /[*?[]/.test(x) }));
+      alts = seq.map((x) => ({ text: x, glob: /[*?[]/.test(x), quoted: /[*?[\]\\]/.test(x) ? undefined : new Array<number>(x.length).fill(0) }));
     }
     const post = expand(j + 1, hi);
     if (!post) return null;
     if (alts.length * post.length > MAX_BRACE_ALTERNATIVES) return null;
     const pre = text.slice(lo, k);
     const preGlob = globIn(lo, k);
+    const preQuoted = Array.from(quoted.subarray(lo, k));
     const out: BraceAlternative[] = [];
     for (const a of alts) {
       for (const p of post) {
         if (pre.length + a.text.length + p.text.length > PATH_MAX) return null;
-        out.push({ text: pre + a.text + p.text, glob: preGlob || a.glob || p.glob });
+        out.push({ text: pre + a.text + p.text, glob: preGlob || a.glob || p.glob, quoted: a.quoted && p.quoted ? [...preQuoted, ...a.quoted, ...p.quoted] : undefined });
       }
     }
     return out;
@@ -1288,7 +1322,8 @@ function mayMatchDotDot(c: string): boolean {
 }
 
 export function validatePath(a: PathAccess, ctx: PathContext): PathCheck {
-  const result = (resolved: string | null, allowed: boolean, reason: PathReason): PathCheck => ({ ...a, resolved, allowed, reason });
+  let matches: PathCheck['matches'];
+  const result = (resolved: string | null, allowed: boolean, reason: PathReason): PathCheck => ({ ...a, resolved, allowed, reason, ...(matches ? { matches } : {}) });
   if (a.braceOverflow) return result(null, false, 'brace');
   let p = a.static ? a.path : stripQuotes(a.path);
   if (a.source === 'cd' && p === '-') return result(null, false, 'unknown-cwd');
@@ -1306,6 +1341,12 @@ export function validatePath(a: PathAccess, ctx: PathContext): PathCheck {
   }
   if (!a.static || p.includes('$') || p.includes('%') || p.startsWith('=')) return result(null, false, 'variable');
   const glob = a.glob ?? GLOB_CHARS.test(p);
+  if (glob && a.operation === 'read' && a.pattern !== undefined && ctx.host.list) {
+    // What the glob can match on this machine: each match judged as the literal path would be.
+    const expanded = expandedMatches(a, a.pattern, ctx);
+    if (expanded?.outside) return { ...a, resolved: expanded.outside.resolved, allowed: false, reason: expanded.outside.reason };
+    if (expanded) matches = expanded.matches;
+  }
   if (glob) {
     if (a.operation !== 'read') return result(null, false, 'glob-write');
     p = p.split('/').map((c) => (mayMatchDotDot(c) ? '..' : c)).join('/');
@@ -1326,6 +1367,35 @@ export function validatePath(a: PathAccess, ctx: PathContext): PathCheck {
   const dirs = resolvedDirectories(ctx);
   const inside = dirs.some((d) => isInside(lexical, d)) && dirs.some((d) => isInside(real, d));
   return result(real, inside, inside ? 'inside' : 'outside');
+}
+
+/**
+ * The matches of glob read `a` (its escaped-form `pattern`, `~` expanded) on `ctx.host`
+ * (src/analyses/bash-glob.ts), each validated as the literal path: the first one that is not
+ * allowed as `outside`, else every match with its resolved form. `undefined` when the glob is not
+ * expanded (no listing, a cap, a form not modelled, no match: the word is then judged from its
+ * text, as without a listing).
+ */
+function expandedMatches(a: PathAccess, pattern: string, ctx: PathContext): { outside?: PathCheck; matches: NonNullable<PathCheck['matches']> } | undefined {
+  const host = ctx.host;
+  let pat = pattern;
+  if (pat === '~' || pat.startsWith('~/')) {
+    if (host.home === undefined) return undefined;
+    pat = escapeGlob(host.home) + pat.slice(1);
+  }
+  if (pat.startsWith('~') || hasDriveLetter(pat)) return undefined;
+  const found = expandGlob(pat, ctx.cwd, {
+    list: (dir) => host.list!(dir),
+    resolve: (path) => (host.realpath ? kernelResolve(path, host) : posix.normalize(path)),
+  });
+  if (found === undefined || found.length === 0) return undefined;
+  const matches: { lexical: string; resolved: string; certain: boolean }[] = [];
+  for (const m of found) {
+    const c = validatePath({ path: m.path, static: true, operation: 'read', source: a.source, command: a.command, span: a.span, glob: false, ...(a.recursive ? { recursive: true as const } : {}) }, ctx);
+    if (!c.allowed || c.resolved === null) return { outside: c, matches };
+    matches.push({ lexical: trimSlash(m.path.startsWith('/') ? posix.normalize(m.path) : posix.join(ctx.cwd!, m.path)), resolved: c.resolved, certain: m.certain });
+  }
+  return { matches };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,139 @@
+/**
+ * Globs judged by what they can match on this machine (the fourth attack review's root cause F,
+ * glob side): a glob word in a read path is expanded over bounded directory listings of the path
+ * host (src/analyses/bash-glob.ts) and each name it may match is judged as the literal path would
+ * be — symbolic links followed — so `cat etcl*` with `etclink -> /etc` in the project reads
+ * outside, and `cat note*` past a `Read(./.env)` deny rule, where `notes.txt -> .env`, is denied.
+ * Each case under the deny rule alone and with allow-all `Bash` beside it. The machine is a fake
+ * path host (test/rules/glob-host.ts).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Linter } from '../../src/lint.js';
+import { verdictFor, type Verdict } from '../../src/verdict.js';
+import { expandGlob } from '../../src/analyses/bash-glob.js';
+import { fakeHost, type FakeTree } from './glob-host.js';
+
+const TREE: FakeTree = {
+  dirs: {
+    '/': ['etc', 'home', 'root', 'work', 'usr'],
+    '/etc': ['passwd', 'shadow', 'ssh'],
+    '/etc/ssh': ['ssh_config'],
+    '/home': ['u'],
+    '/home/u': ['.ssh', 'notes'],
+    '/home/u/.ssh': ['id_ed25519', 'known_hosts'],
+    '/root': ['.ssh'],
+    '/root/.ssh': ['authorized_keys'],
+    '/usr': ['share'],
+    '/usr/share': ['doc'],
+    '/usr/share/doc': ['README'],
+    '/work': ['proj', 'other'],
+    '/work/other': ['x.txt'],
+    '/work/proj': ['etclink', 'notes.txt', '.env', '.editorconfig', 'a.txt', 'b.txt', 'src', 'big', 'docs'],
+    '/work/proj/src': ['main.ts', 'util.ts'],
+    '/work/proj/docs': ['guide.md', 'share'],
+    '/work/proj/big': [],
+  },
+  links: { '/work/proj/etclink': '/etc', '/work/proj/notes.txt': '.env', '/work/proj/docs/share': '../../../usr/share' },
+  unlistable: ['/work/proj/big'],
+};
+
+let linter: Linter;
+beforeAll(async () => {
+  linter = await Linter.create({ pathHost: fakeHost(TREE) });
+});
+
+const check = (command: string, allow: string[] = [], deny: string[] = []): Verdict =>
+  verdictFor(command, { cwd: '/work/proj', mode: 'default', permissions: { allow, deny, ask: [] } }, linter);
+
+const RM = ['Bash(rm:*)'];
+const ENV = ['Read(./.env)'];
+
+/** Not allowed with no rules, under the deny rule alone, and with allow-all beside it. */
+function neverAllowed(command: string, deny: string[] = RM): void {
+  expect(check(command).decision, command).not.toBe('allow');
+  expect(check(command, [], deny).decision, command).not.toBe('allow');
+  expect(check(command, ['Bash'], deny).decision, command).not.toBe('allow');
+}
+
+describe('a glob that matches a link out of the project reads outside', () => {
+  it.each(['cat etcl*/passwd', 'cat e?clink/passwd', 'cat [e]tclink/passwd', "cat 'etc'l*/shadow", 'head -n1 etcl*/passwd', 'grep root etcl*/passwd', 'wc -l etcl*/shadow', 'tail etcl*/passwd', 'sed -n 1p etcl*/passwd', 'ls etcl*/', 'ls -la etcl*', 'cat e*/ssh/*', 'grep -rh root etcl*', 'cat etclink/pass*'])('%s asks', (command) => {
+    neverAllowed(command);
+    const v = check(command, ['Bash'], RM);
+    expect(v.decision, command).toBe('ask');
+    expect(v.reason, command).toMatch(/\(\/etc(\/[a-z_]+)*\), outside the allowed working directories/);
+  });
+
+  it('a relative link target is followed from the link directory', () => {
+    neverAllowed('cat docs/sh*/doc/README');
+    expect(check('cat docs/sh*/doc/README', ['Bash'], RM).reason).toContain('/usr/share/doc/README');
+  });
+
+  it('a glob whose matches all stay inside stays allowed', () => {
+    for (const c of ['cat a*', 'cat src/*.ts', 'cat [ab].txt', 'head -5 src/*', 'cat *.txt']) {
+      expect(check(c).decision, c).toBe('allow');
+      expect(check(c, ['Bash'], RM).decision, c).toBe('allow');
+    }
+  });
+
+  it('a directory that cannot be listed, or a quoted glob character, is judged from the text as before', () => {
+    expect(check('cat big/*').decision).toBe('allow');
+    expect(check('cat etcl\\*/passwd').decision).toBe('allow');
+    expect(check("cat 'etcl*'/passwd").decision).toBe('allow');
+  });
+});
+
+describe('Read() deny rules see what a glob matches', () => {
+  it.each(['cat note*', 'cat .e*', 'cat .en?', 'head note*', 'cat notes.*'])('%s is denied past Read(./.env)', (command) => {
+    expect(check(command, [], ENV).decision, command).toBe('deny');
+    expect(check(command, ['Bash'], ENV).decision, command).toBe('deny');
+    expect(check(command, ['Bash'], ENV).reason, command).toMatch(/^policy-deny: Denied by rule Read\(\.\/\.env\)/);
+  });
+
+  it('a name matched only under some shell option (dotglob, nocaseglob) asks', () => {
+    // bash matches a leading dot only with a literal dot, unless dotglob is set.
+    for (const c of ['cat [.]e*', 'cat ?env', 'cat .E*']) {
+      expect(check(c, [], ENV).decision, c).toBe('ask');
+      expect(check(c, ['Bash'], ENV).decision, c).toBe('ask');
+    }
+  });
+
+  it('a glob that cannot match the denied file stays allowed', () => {
+    expect(check('cat a*', ['Bash'], ENV).decision).toBe('allow');
+    expect(check('cat src/*', ['Bash'], ENV).decision).toBe('allow');
+  });
+});
+
+describe('the glob matcher follows bash', () => {
+  const host = { list: (d: string) => (TREE.unlistable?.includes(d) ? undefined : TREE.dirs[d]), resolve: (p: string) => p.replace(/\/+$/, '') || '/' };
+  const names = (pattern: string, certainOnly = false): string[] | undefined =>
+    expandGlob(pattern, '/work/proj', host)
+      ?.filter((m) => !certainOnly || m.certain)
+      .map((m) => m.path);
+
+  it('`*` and `?` do not match a leading dot; a literal dot does', () => {
+    expect(names('*', true)).toEqual(['etclink', 'notes.txt', 'a.txt', 'b.txt', 'src', 'big', 'docs']);
+    expect(names('.e*', true)).toEqual(['.env', '.editorconfig']);
+    // dotglob would add the dot files: possible, not certain.
+    expect(names('*')).toContain('.env');
+  });
+
+  it('`.*` may match `.` and `..` (bash before 5.2, or without globskipdots)', () => {
+    expect(names('.*')).toEqual(expect.arrayContaining(['.', '..']));
+    expect(names('.*', true)).not.toContain('..');
+  });
+
+  it('bracket expressions, negation, quoted characters', () => {
+    expect(names('[ab].txt', true)).toEqual(['a.txt', 'b.txt']);
+    expect(names('[!a].txt', true)).toEqual(['b.txt']);
+    expect(names('\\**')).toEqual([]);
+    expect(names('\\a*', true)).toEqual(['a.txt']);
+    expect(names('src/*.ts', true)).toEqual(['src/main.ts', 'src/util.ts']);
+  });
+
+  it('forms it does not model are not expanded', () => {
+    expect(names('**/x')).toBeUndefined();
+    expect(names('@(a|b).txt')).toBeUndefined();
+    expect(names('[ab')).toBeUndefined();
+    expect(names('big/*')).toBeUndefined();
+  });
+});
