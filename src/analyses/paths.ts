@@ -112,6 +112,12 @@ export interface PathContext {
   /** Absolute; cwd is NOT implied, the caller includes it. */
   readonly workingDirectories: readonly string[];
   readonly host: PathHost;
+  /**
+   * Absolute directories whose files are protected writes besides rules/protected-paths.json
+   * ({@link protectedIn}): the directory the repository's `core.hooksPath` names
+   * (src/analyses/git-repository.ts `gitHooksDirectories`). Absent → none.
+   */
+  readonly protectedDirectories?: readonly string[];
 }
 
 /**
@@ -1081,6 +1087,17 @@ export function protectedPath(resolved: string): boolean {
   if (segments.some((x) => PROTECTED_DIRS.has(x))) return true;
   const base = segments[segments.length - 1];
   return base !== undefined && (PROTECTED_FILES.has(base) || PROTECTED_PREFIXES.some((p) => base.startsWith(p)));
+}
+
+/**
+ * {@link protectedPath}, or `resolved` lies in one of `ctx.protectedDirectories` (the repository's
+ * `core.hooksPath` directory: a hook written there runs at the next `git commit`). Compared as
+ * given and in lower case (case-insensitive file systems).
+ */
+export function protectedIn(resolved: string, ctx: PathContext | undefined): boolean {
+  if (protectedPath(resolved)) return true;
+  const lower = resolved.toLowerCase();
+  return ctx?.protectedDirectories?.some((d) => isInside(resolved, d) || isInside(lower, d.toLowerCase())) ?? false;
 }
 
 /** Appends `items` to `out` one by one (a spread `push(...items)` overflows the stack past ~100 000 items). */

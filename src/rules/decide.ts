@@ -61,7 +61,7 @@ import type { PermissionPolicy } from './policy.js';
 import { MAX_SUGGESTED_RULES_FOR_COMPOUND, suggestionForExactCommand } from './suggest.js';
 import { optionSetMatches } from './option-match.js';
 import { cdStaysPut, gitGuard, simpleCommandReadOnly } from '../analyses/read-only.js';
-import { extractPaths, protectedPath, unlistedPathAccesses, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
+import { extractPaths, protectedIn, unlistedPathAccesses, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
 import { sedAllowed } from '../analyses/sed.js';
 import { commandEffects, optionEffectConstraint } from './effect-constraint.js';
 import { deniedToken, hiddenProgramAsk, hiddenProgramDeny, ruleText, rulesFirstWords, visibleRule } from './hidden-programs.js';
@@ -275,7 +275,7 @@ function unlistedPathProblem(inst: SimpleCommand, m: ModelCommand, ctx: PathCont
   for (const a of unlistedPathAccesses(inst)) {
     for (const d of dirs) {
       const c = validatePath(a, { ...ctx, cwd: d });
-      if (c.allowed && c.reason === 'inside' && c.resolved !== null && protectedPath(c.resolved)) {
+      if (c.allowed && c.reason === 'inside' && c.resolved !== null && protectedIn(c.resolved, ctx)) {
         return `${quoteCode(c.command)} is given \`${c.path}\`, which configures git, Claude Code, shellward's policy, an editor or a shell, or runs code later; shellward has no path table for what \`${c.command}\` does with it, so it may write it, which needs approval.`;
       }
       if (c.allowed || a.unlisted === 'word') continue;
@@ -312,7 +312,7 @@ function pathProblem(p: PathCheck, ctx: PathContext, mode: PermissionMode, allow
   if (p.resolved !== null && removesWorkingDirectory(p, ctx)) {
     return `${what()}: that is the working directory itself or a directory holding it, with its \`.git\` and \`.claude\`, so removing or moving it needs approval even in acceptEdits mode.`;
   }
-  if (p.resolved !== null && protectedPath(p.resolved)) {
+  if (p.resolved !== null && protectedIn(p.resolved, ctx)) {
     return `${what()}: it configures git, Claude Code, shellward's policy, an editor or a shell, or runs code later (hooks, CI, Makefile), so a write there needs approval even in acceptEdits mode.`;
   }
   if (mode !== 'acceptEdits' && !allowRule) {

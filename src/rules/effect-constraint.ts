@@ -21,7 +21,7 @@
 import { environmentEffects, optionEffects, optionsAWordMaySpell, type OptionEffect } from '../analyses/option-effects.js';
 import { abstractWord } from '../model/build.js';
 import { dashedSubcommand } from './option-match.js';
-import { protectedPath, validatePath, type PathContext } from '../analyses/paths.js';
+import { protectedIn, validatePath, type PathContext } from '../analyses/paths.js';
 import { sedHazards } from '../analyses/sed.js';
 import { resolveCommand } from '../parse/command-name.js';
 import { classifyAssignment } from '../model/environment.js';
@@ -108,7 +108,7 @@ function pathIssue(e: OptionEffect, program: string, ctx: PathContext | undefine
   if (!ctx) return write ? 'the working directory is not known, so the path cannot be checked' : undefined;
   const check = validatePath({ path: e.value, static: true, operation: e.kind === 'write' ? 'write' : 'read', source: 'argument', command: program, span: { start: 0, end: 0 } }, ctx);
   if (!check.allowed) return check.reason === 'outside' ? `outside the working directories${check.resolved && check.resolved !== e.value ? ` (${check.resolved})` : ''}` : 'the path cannot be checked before it runs';
-  if (e.kind === 'write' && check.resolved !== null && protectedPath(check.resolved)) return 'the file configures a tool that runs code';
+  if (e.kind === 'write' && check.resolved !== null && protectedIn(check.resolved, ctx)) return 'the file configures a tool that runs code';
   return undefined;
 }
 

@@ -137,3 +137,27 @@ describe('the glob matcher follows bash', () => {
     expect(names('big/*')).toBeUndefined();
   });
 });
+
+describe('the repository\'s own hook directory and hook managers\' configs are protected writes', () => {
+  const REPO: FakeTree = {
+    dirs: { '/': ['repo'], '/repo': ['.git', '.githooks', 'run.sh', 'src'], '/repo/.git': ['config', 'HEAD'], '/repo/.githooks': ['pre-commit'], '/repo/src': [] },
+    links: {},
+    files: { '/repo/.git/config': '[core]\n\trepositoryformatversion = 0\n\thooksPath = .githooks\n', '/repo/.git/HEAD': 'ref: refs/heads/main\n' },
+  };
+  let repo: Linter;
+  beforeAll(async () => {
+    repo = await Linter.create({ pathHost: fakeHost(REPO) });
+  });
+  const inRepo = (command: string, allow: string[] = [], deny: string[] = []): Verdict =>
+    verdictFor(command, { cwd: '/repo', mode: 'acceptEdits', permissions: { allow, deny, ask: [] } }, repo);
+
+  it.each(['cp run.sh .githooks/pre-commit', 'echo x > .githooks/post-checkout', 'mv run.sh .githooks/pre-push', 'cp run.sh lefthook.yml', 'cp run.sh .lefthook.yml', 'cp run.sh lefthook-local.yaml', 'cp run.sh .config/lefthook.toml', 'cp run.sh .lefthook/pre-commit/x.sh', 'cp run.sh .overcommit.yml', 'cp run.sh .git-hooks/pre_commit/x.rb'])('%s asks in acceptEdits', (command) => {
+    expect(inRepo(command).decision, command).toBe('ask');
+    expect(inRepo(command, [], RM).decision, command).toBe('ask');
+    expect(inRepo(command).reason, command).toMatch(/runs code later/);
+  });
+
+  it('other writes in acceptEdits stay allowed', () => {
+    expect(inRepo('cp run.sh src/run.sh').decision).toBe('allow');
+  });
+});

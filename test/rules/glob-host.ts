@@ -12,6 +12,8 @@ export interface FakeTree {
   readonly links: Readonly<Record<string, string>>;
   /** Directories whose listing fails (unreadable, or over the cap). */
   readonly unlistable?: readonly string[];
+  /** The text of regular files (read with `readFile`). */
+  readonly files?: Readonly<Record<string, string>>;
 }
 
 /** A path host over `tree` with home `home`. */
@@ -43,5 +45,6 @@ export function fakeHost(tree: FakeTree, home = '/home/u'): PathHost {
     realpath: (p) => realpath(p),
     readlink: (p) => tree.links[p],
     list: (dir) => (tree.unlistable?.includes(dir) ? undefined : tree.dirs[dir]),
+    readFile: (p) => tree.files?.[p],
   };
 }
