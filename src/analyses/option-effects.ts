@@ -50,6 +50,8 @@ interface TableOption {
   readonly valuePattern?: string;
   readonly unlessValue?: string;
   readonly writeWith?: readonly string[];
+  /** The effect applies only when one of these options (canonical names) is present too. */
+  readonly with?: readonly string[];
   readonly valueWord?: number;
   readonly also?: readonly { readonly effect: EffectKind; readonly target?: 'value' | 'operands' | 'none'; readonly valuePattern?: string; readonly unlessValue?: string; readonly note?: string }[];
   readonly note?: string;
@@ -124,6 +126,7 @@ function parseEffects(entry: TableEntry, args: readonly (string | null | undefin
   for (const occ of spelled.options) {
     const spec = specOf(options, occ);
     if (!spec) continue;
+    if (spec.with && !spec.with.some((w) => present.has(w))) continue;
     const effects = [
       ...(spec.effect ? [{ effect: spec.effect, target: spec.target, valuePattern: spec.valuePattern, unlessValue: spec.unlessValue, note: spec.note }] : []),
       ...(spec.also ?? []),
@@ -212,6 +215,9 @@ export function optionsAWordMaySpell(program: string, args: readonly (string | n
   };
   const fromOptions = (options: readonly TableOption[]): void => {
     for (const o of options) {
+      // An effect that needs a second option (`ls -L` with `-R`) is left out: a glob could spell
+      // both (`-RL`), which only a listing of what it matches can rule out (not made here).
+      if (o.with) continue;
       const name = o.names.find((n) => n.startsWith('--')) ?? o.names[0]!;
       if (o.effect) add(o.effect, name);
       for (const a of o.also ?? []) add(a.effect, name);

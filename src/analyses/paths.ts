@@ -1169,6 +1169,17 @@ export function extractPaths(cmd: SimpleCommand): PathAccess[] {
   if (resolved && grepAt !== undefined && resolved.args[grepAt]?.value === 'grep' && gitGrepPathspecs(resolved.args.slice(grepAt + 1)).length === 0) {
     out.push({ ...defaultAccess('.', 'read', 'git', resolved.nameWord), recursive: true, extension: true });
   }
+  // bash lists the directories a glob word walks before any program runs, whatever the program
+  // does with the names (`echo ~/.ssh/*` lists `~/.ssh` as `ls ~/.ssh` does): a glob argument no
+  // row above covers is a read of the directory before its first glob (the pattern is left out,
+  // so its matches are not taken for files read).
+  if (resolved) {
+    for (const w of resolved.args) {
+      if (w.value === undefined || !wordGlob(w) || out.some((a) => a.span.start === w.span.start && a.span.end === w.span.end)) continue;
+      const { pattern: _pattern, ...listed } = access(w, 'read', resolved.name);
+      out.push({ ...listed, extension: true });
+    }
+  }
   for (const r of cmd.redirects) {
     const a = redirectAccess(r);
     if (a) out.push(a);
@@ -1394,17 +1405,7 @@ export function validatePath(a: PathAccess, ctx: PathContext): PathCheck {
  * text, as without a listing).
  */
 function expandedMatches(a: PathAccess, pattern: string, ctx: PathContext): { outside?: PathCheck; matches: NonNullable<PathCheck['matches']> } | undefined {
-  const host = ctx.host;
-  let pat = pattern;
-  if (pat === '~' || pat.startsWith('~/')) {
-    if (host.home === undefined) return undefined;
-    pat = escapeGlob(host.home) + pat.slice(1);
-  }
-  if (pat.startsWith('~') || hasDriveLetter(pat)) return undefined;
-  const found = expandGlob(pat, ctx.cwd, {
-    list: (dir) => host.list!(dir),
-    resolve: (path) => (host.realpath ? kernelResolve(path, host) : posix.normalize(path)),
-  });
+  const found = expandOnHost(pattern, ctx.cwd, ctx.host);
   if (found === undefined || found.length === 0) return undefined;
   const matches: { lexical: string; resolved: string; certain: boolean }[] = [];
   for (const m of found) {
@@ -1413,6 +1414,43 @@ function expandedMatches(a: PathAccess, pattern: string, ctx: PathContext): { ou
     matches.push({ lexical: trimSlash(m.path.startsWith('/') ? posix.normalize(m.path) : posix.join(ctx.cwd!, m.path)), resolved: c.resolved, certain: m.certain });
   }
   return { matches };
+}
+
+/** {@link expandGlob} of escaped-form `pattern` in `cwd` on `host` (`~/` expanded to its home); `undefined` when not expanded. */
+function expandOnHost(pattern: string, cwd: string | undefined, host: PathHost): ReturnType<typeof expandGlob> {
+  if (!host.list) return undefined;
+  let pat = pattern;
+  if (pat === '~' || pat.startsWith('~/')) {
+    if (host.home === undefined) return undefined;
+    pat = escapeGlob(host.home) + pat.slice(1);
+  }
+  if (pat.startsWith('~') || hasDriveLetter(pat)) return undefined;
+  return expandGlob(pat, cwd, {
+    list: (dir) => host.list!(dir),
+    resolve: (path) => (host.realpath ? kernelResolve(path, host) : posix.normalize(path)),
+  });
+}
+
+/**
+ * Whether the static glob word `w` provably expands to no word starting with `-` when run in
+ * each of `dirs` (the model's possible working directories; `undefined` or an unknown one → not
+ * proven): its pattern does not start with a literal `-`, it can be expanded on `ctx.host` (no
+ * brace expansion, a listing of every directory it walks, within the caps of
+ * src/analyses/bash-glob.ts), and no name it may match — under any shell setting — starts with
+ * `-`. (With no match the shell passes the pattern itself, or drops it with nullglob.) What a
+ * listing shows holds only until something creates a file: the caller must know that nothing does
+ * before the word is expanded.
+ */
+export function globSpellsNoOption(w: Word, dirs: readonly (string | undefined)[] | undefined, ctx: PathContext): boolean {
+  if (!ctx.host.list || w.value === undefined || dirs === undefined || dirs.length === 0 || !wordGlob(w) || braceAlternatives(w) !== undefined) return false;
+  const pattern = wordPattern(w, 0);
+  if (pattern === undefined || pattern.startsWith('-') || pattern.startsWith('\\-')) return false;
+  for (const d of dirs) {
+    if (d === undefined) return false;
+    const found = expandOnHost(pattern, d, ctx.host);
+    if (found === undefined || found.some((m) => m.path.startsWith('-'))) return false;
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------

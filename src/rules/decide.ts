@@ -61,9 +61,9 @@ import type { PermissionPolicy } from './policy.js';
 import { MAX_SUGGESTED_RULES_FOR_COMPOUND, suggestionForExactCommand } from './suggest.js';
 import { optionSetMatches } from './option-match.js';
 import { cdStaysPut, gitGuard, simpleCommandReadOnly } from '../analyses/read-only.js';
-import { extractPaths, protectedIn, unlistedPathAccesses, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
+import { extractPaths, globSpellsNoOption, protectedIn, unlistedPathAccesses, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
 import { sedAllowed } from '../analyses/sed.js';
-import { commandEffects, optionEffectConstraint } from './effect-constraint.js';
+import { commandEffects, globWordKey, optionEffectConstraint } from './effect-constraint.js';
 import { deniedToken, hiddenProgramAsk, hiddenProgramDeny, ruleText, rulesFirstWords, visibleRule } from './hidden-programs.js';
 import { visibleStdin } from '../parse/stdin-code.js';
 
@@ -425,14 +425,37 @@ function ruleFor(text: string, m: ModelCommand, policy: PermissionPolicy, which:
   return undefined;
 }
 
+/**
+ * The glob words of the unit (keys of {@link globWordKey}) that a listing of the path host
+ * proves cannot spell an option word (src/analyses/paths.ts `globSpellsNoOption`: no name they
+ * may match starts with `-`, in every working directory the command may run in), or `undefined`
+ * when there are none or the proof cannot be trusted. A listing holds only until a file is
+ * created, so the proof is used only when every command of the unit is read-only with it
+ * (`readOnlyWith`): then nothing in the unit creates a name before a word is expanded (commands
+ * of a pipeline run at the same time). A command run earlier by the agent is over when this one
+ * is checked; one still running in the background is not seen.
+ */
+function provenGlobWords(cmds: readonly ModelCommand[], pathCtx: PathContext, readOnlyWith: (proven: ReadonlySet<string>) => boolean): ReadonlySet<string> | undefined {
+  const proven = new Set<string>();
+  for (const m of cmds) {
+    for (const inst of m.instances) {
+      for (const a of inst.args) {
+        const aw = abstractWord(a);
+        if (aw.kind === 'glob' && aw.mayBeOption && globSpellsNoOption(a, m.cwd, pathCtx)) proven.add(globWordKey(a));
+      }
+    }
+  }
+  return proven.size > 0 && readOnlyWith(proven) ? proven : undefined;
+}
+
 /** True when model command `m` calls a function from inside that function's own body. */
 function callsItself(m: ModelCommand): boolean {
   for (let e = m.cmd.place?.chain; e; e = e.parent) if (e.enclosing.kind === 'function' && e.enclosing.name === m.program) return true;
   return false;
 }
 
-/** Whether `inst` (a form of model command `m`) is read-only (Claude Code's check with the model's relaxations). */
-function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, functions: ReadonlySet<string>): boolean {
+/** Whether `inst` (a form of model command `m`) is read-only (Claude Code's check with the model's relaxations). `proven`: glob words a listing proved to spell no option ({@link provenGlobWords}). */
+function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, functions: ReadonlySet<string>, proven?: ReadonlySet<string>): boolean {
   let inst = instance;
   // A call of a function defined in the unit runs its body, whose commands are decided themselves;
   // not a call from inside the function's own body: recursion may never end, and in a pipeline or
@@ -461,7 +484,7 @@ function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, f
       if (!optionSafe) return undefined;
       return { ...a, value: 'x', parts: [{ kind: 'literal' as const, value: 'x', quoted: true }] };
     }
-    if (aw.kind === 'glob' && aw.mayBeOption && !(program !== undefined && GLOB_OPTION_SAFE.has(program))) return undefined;
+    if (aw.kind === 'glob' && aw.mayBeOption && !(program !== undefined && GLOB_OPTION_SAFE.has(program)) && !proven?.has(globWordKey(a))) return undefined;
     return a;
   });
   if (args.some((a) => a === undefined)) return false;
@@ -601,12 +624,15 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   // not a differential: the command reads a process's secrets and writes nothing, so it stays
   // read-only (a fact) while the decision asks (step 3).
   const differential = gates.some((g) => !READ_GATES.has(g.ruleId));
-  const readOnly =
+  const readOnlyUnit = (proven?: ReadonlySet<string>): boolean =>
     model.gaps.length === 0 &&
     !differential &&
-    cmds.every((m) => m.instances.every((inst) => modelReadOnly(m, inst, text, functions)) && (m.program !== 'git' || gitSafe())) &&
+    cmds.every((m) => m.instances.every((inst) => modelReadOnly(m, inst, text, functions, proven)) && (m.program !== 'git' || gitSafe())) &&
     // Option effects (src/rules/effect-constraint.ts): an option that writes, runs a program or reads outside.
-    cmds.every((m) => m.instances.every((inst) => optionEffectConstraint(inst, { kind: 'read-only' }, pathCtx) === undefined));
+    cmds.every((m) => m.instances.every((inst) => optionEffectConstraint(inst, { kind: 'read-only' }, pathCtx, proven) === undefined));
+  // Glob words a directory listing proves to spell no option (`grep x *` where no name starts with `-`).
+  const proven = pathCtx?.host.list ? provenGlobWords(cmds, pathCtx, readOnlyUnit) : undefined;
+  const readOnly = readOnlyUnit(proven);
   const facts = { readOnly, paths, model };
   const base = { suggestions: [] as string[], ...facts };
 
@@ -781,7 +807,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
       }
       if (rule) {
         // Option effects (src/rules/effect-constraint.ts): a prefix rule does not cover an option that runs code or writes outside.
-        const effect = optionEffectConstraint(inst, { kind: 'allow-rule', rule, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx);
+        const effect = optionEffectConstraint(inst, { kind: 'allow-rule', rule, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx, proven);
         if (effect) return { behavior: 'ask', reason: 'option-effect', code: 'option-effect', message: effect, span: m.cmd.span, ...base };
         // A program with no path table (src/analyses/paths.ts unlistedPathAccesses): a word that names a path outside cannot be checked.
         const unlisted = pathCtx && rule.bash?.kind !== 'exact' ? unlistedPathProblem(inst, m, pathCtx) : undefined;
@@ -808,7 +834,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
         how ??= 'mode';
         continue;
       }
-      if (modelReadOnly(m, inst, text, functions) && (m.program !== 'git' || gitSafe()) && optionEffectConstraint(inst, { kind: 'read-only' }, pathCtx) === undefined) {
+      if (modelReadOnly(m, inst, text, functions, proven) && (m.program !== 'git' || gitSafe()) && optionEffectConstraint(inst, { kind: 'read-only' }, pathCtx, proven) === undefined) {
         how ??= 'read-only';
         continue;
       }

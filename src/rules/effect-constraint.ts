@@ -26,6 +26,7 @@ import { sedHazards } from '../analyses/sed.js';
 import { resolveCommand } from '../parse/command-name.js';
 import { classifyAssignment } from '../model/environment.js';
 import type { SimpleCommand } from '../parse/nodes.js';
+import type { Word } from '../parse/words.js';
 import type { PermissionRule } from './parse.js';
 
 /** What would pass the command: an allow rule, or the read-only auto-allow. */
@@ -41,12 +42,19 @@ const WHAT: Readonly<Record<OptionEffect['kind'], string>> = {
 /** Programs that never open their operands as files, so `xargs` feeding them reads nothing. */
 const NO_FILE_OPERANDS: ReadonlySet<string> = new Set(['echo', 'printf', 'true', 'false', 'basename', 'dirname', 'expr', 'seq', 'test', '[']);
 
+/** The key of a word in a set of proven glob words ({@link commandEffects}): its span and text. */
+export function globWordKey(w: Word): string {
+  return `${w.span.start}:${w.span.end}:${w.raw}`;
+}
+
 /**
  * The effects of one simple command: its program's options, its environment assignments, and —
  * with `stdinArguments` — `xargs` feeding it file names from standard input (a read of paths not
- * known before it runs, unless the program never opens its operands).
+ * known before it runs, unless the program never opens its operands). `proven`: keys
+ * ({@link globWordKey}) of glob words a directory listing proved to expand to no option word
+ * (src/analyses/paths.ts `globSpellsNoOption`); those are not taken to spell options.
  */
-export function commandEffects(cmd: SimpleCommand, stdinArguments = false): { readonly program: string; readonly effects: readonly OptionEffect[] } | undefined {
+export function commandEffects(cmd: SimpleCommand, stdinArguments = false, proven?: ReadonlySet<string>): { readonly program: string; readonly effects: readonly OptionEffect[] } | undefined {
   const resolved = resolveCommand(cmd);
   if (!resolved) return undefined;
   // `git-push` (the dashed program in git's exec path, `/usr/lib/git-core/git-push`) is `git push`.
@@ -63,7 +71,7 @@ export function commandEffects(cmd: SimpleCommand, stdinArguments = false): { re
     const w = resolved.args[i]!;
     const aw = abstractWord(w, dashDash);
     if (w.value === '--') dashDash = true;
-    if (aw.kind !== 'glob' || !aw.mayBeOption) continue;
+    if (aw.kind !== 'glob' || !aw.mayBeOption || proven?.has(globWordKey(w))) continue;
     for (const [kind, names] of optionsAWordMaySpell(program, values, i + shift)) {
       effects.push({ kind, option: w.raw.length > 40 ? `${w.raw.slice(0, 37)}...` : w.raw, argIndex: i, note: `a glob that may expand to file names spelling options such as ${names.map((n) => `\`${n}\``).join(', ')}` });
     }
@@ -116,12 +124,12 @@ function pathIssue(e: OptionEffect, program: string, ctx: PathContext | undefine
  * Why `cmd` may not pass `gate` because of an option's effect, as one sentence; `undefined` when
  * nothing stops it. `ctx` gives the working directories for path effects (absent: a write or
  * read with a path is not checkable under an allow rule; reads are left to the other read-only
- * checks).
+ * checks). `proven`: glob words proved to spell no option (see {@link commandEffects}).
  */
-export function optionEffectConstraint(cmd: SimpleCommand, gate: EffectGate, ctx: PathContext | undefined): string | undefined {
+export function optionEffectConstraint(cmd: SimpleCommand, gate: EffectGate, ctx: PathContext | undefined, proven?: ReadonlySet<string>): string | undefined {
   if (gate.kind === 'allow-rule' && gate.rule.bash?.kind === 'exact') return undefined;
   // Prefix rules see through a bare `xargs` as Claude Code does; the read-only auto-allow does not.
-  const found = commandEffects(cmd, gate.kind === 'read-only');
+  const found = commandEffects(cmd, gate.kind === 'read-only', proven);
   if (!found || found.effects.length === 0) return undefined;
   const { program, effects } = found;
   if (gate.kind === 'allow-rule') {

@@ -28,7 +28,8 @@ const TREE: FakeTree = {
     '/usr/share/doc': ['README'],
     '/work': ['proj', 'other'],
     '/work/other': ['x.txt'],
-    '/work/proj': ['etclink', 'notes.txt', '.env', '.editorconfig', 'a.txt', 'b.txt', 'src', 'big', 'docs'],
+    '/work/proj': ['etclink', 'notes.txt', '.env', '.editorconfig', 'a.txt', 'b.txt', 'src', 'big', 'docs', 'dash'],
+    '/work/proj/dash': ['--compress-program=sh', 'a.txt'],
     '/work/proj/src': ['main.ts', 'util.ts'],
     '/work/proj/docs': ['guide.md', 'share'],
     '/work/proj/big': [],
@@ -111,7 +112,7 @@ describe('the glob matcher follows bash', () => {
       .map((m) => m.path);
 
   it('`*` and `?` do not match a leading dot; a literal dot does', () => {
-    expect(names('*', true)).toEqual(['etclink', 'notes.txt', 'a.txt', 'b.txt', 'src', 'big', 'docs']);
+    expect(names('*', true)).toEqual(['etclink', 'notes.txt', 'a.txt', 'b.txt', 'src', 'big', 'docs', 'dash']);
     expect(names('.e*', true)).toEqual(['.env', '.editorconfig']);
     // dotglob would add the dot files: possible, not certain.
     expect(names('*')).toContain('.env');
@@ -159,5 +160,69 @@ describe('the repository\'s own hook directory and hook managers\' configs are p
 
   it('other writes in acceptEdits stay allowed', () => {
     expect(inRepo('cp run.sh src/run.sh').decision).toBe('allow');
+  });
+});
+
+describe('following links while walking the tree asks, as grep -R, find -L, du -L and rg -L do', () => {
+  it.each(['ls -RL', 'ls -LR', 'ls -R -L src', 'ls -lRL docs', 'ls --recursive --dereference', 'ls --dereference -R .', 'tree -l', 'tree -al docs', 'fd -L passwd', 'fd --follow passwd', 'fd -HL x', 'fdfind -L x'])('%s asks', (command) => {
+    neverAllowed(command);
+    expect(check(command, ['Bash'], RM).reason, command).toMatch(/follows symbolic links/);
+  });
+
+  it.each([
+    ['ls -RL', 'Bash(ls:*)'],
+    ['tree -l', 'Bash(tree:*)'],
+    ['fd -L x', 'Bash(fd:*)'],
+    ['fd -x rm {} ;', 'Bash(fd:*)'],
+  ])('%s is not allowed by the prefix rule %s beside a deny rule', (command, rule) => {
+    expect(check(command, [rule], RM).decision, command).not.toBe('allow');
+  });
+
+  it('walking without following links, or following only the operand, stays allowed', () => {
+    for (const c of ['ls -R', 'ls -L', 'ls -la src', 'tree', 'tree -L 2 src', 'fd x', 'fd -H x src']) {
+      expect(check(c).decision, c).toBe('allow');
+      expect(check(c, ['Bash'], RM).decision, c).toBe('allow');
+    }
+  });
+});
+
+describe('a glob lists the directory it walks, whatever the program does with the names', () => {
+  it.each(['echo ~/.ssh/*', 'echo ~/.ssh/id_*', "printf '%s\\n' ~/.ssh/*", "printf '%s\\n' /root/*", 'echo /home/*/.ssh/*', 'echo /root/.ssh/*', 'echo ../*', 'echo ../*/.env', 'echo /etc/pass*', 'true /etc/*'])('%s asks, as `ls` of that directory does', (command) => {
+    neverAllowed(command);
+    expect(check(command, ['Bash'], RM).reason, command).toMatch(/^path-constraint: .*outside the allowed working directories/);
+  });
+
+  it('a glob of the project\'s own directories, or a quoted one, stays allowed', () => {
+    for (const c of ['echo *', 'echo *.txt', 'echo src/*', "echo '/root/*'", 'echo \\*']) {
+      expect(check(c).decision, c).toBe('allow');
+      expect(check(c, ['Bash'], RM).decision, c).toBe('allow');
+    }
+  });
+});
+
+describe('a listing proves that a glob spells no option', () => {
+  const inDir = (cwd: string, command: string, allow: string[] = [], deny: string[] = []): Verdict =>
+    verdictFor(command, { cwd, mode: 'default', permissions: { allow, deny, ask: [] } }, linter);
+  const SRC = '/work/proj/src';
+
+  it.each(['grep x *', 'wc -l *', 'sort *', 'grep -n x * | head -5', 'cd /work/proj/src && wc -l *.ts', 'file *'])('%s is allowed where no name starts with `-`', (command) => {
+    expect(inDir(SRC, command).decision, command).toBe('allow');
+    expect(inDir(SRC, command, ['Bash'], RM).decision, command).toBe('allow');
+  });
+
+  it.each(['grep x *', 'wc -l *', 'sort *', 'sort \\-*', 'sort [-]*', 'git grep x *'])('%s still asks where a name starts with `-`', (command) => {
+    for (const [allow, deny] of [[[], []], [[], RM], [['Bash'], RM]] as const) {
+      expect(inDir('/work/proj/dash', command, [...allow], [...deny]).decision, command).not.toBe('allow');
+    }
+  });
+
+  it.each(['touch -- -x; grep x *', 'touch -- -x && wc -l *', 'cp a.ts -- -x | sort *', 'grep x * ; mkdir -- --output=x'])('%s asks: another command of the unit may create a name first', (command) => {
+    expect(inDir(SRC, command).decision, command).not.toBe('allow');
+    expect(inDir(SRC, command, ['Bash'], RM).decision, command).not.toBe('allow');
+  });
+
+  it('a directory that cannot be listed proves nothing', () => {
+    expect(inDir('/work/proj/big', 'grep x *').decision).not.toBe('allow');
+    expect(inDir('/work/proj/big', 'grep x *', ['Bash'], RM).decision).not.toBe('allow');
   });
 });
