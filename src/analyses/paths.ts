@@ -1172,10 +1172,13 @@ export function extractPaths(cmd: SimpleCommand): PathAccess[] {
   // bash lists the directories a glob word walks before any program runs, whatever the program
   // does with the names (`echo ~/.ssh/*` lists `~/.ssh` as `ls ~/.ssh` does): a glob argument no
   // row above covers is a read of the directory before its first glob (the pattern is left out,
-  // so its matches are not taken for files read).
+  // so its matches are not taken for files read). Only a glob that names a directory (a `/` or a
+  // leading `~` before its first glob character): one without lists the working directory itself.
   if (resolved) {
     for (const w of resolved.args) {
       if (w.value === undefined || !wordGlob(w) || out.some((a) => a.span.start === w.span.start && a.span.end === w.span.end)) continue;
+      const head = w.value.slice(0, Math.max(0, w.value.search(/[*?[]/)));
+      if (!head.includes('/') && !head.startsWith('~')) continue;
       const { pattern: _pattern, ...listed } = access(w, 'read', resolved.name);
       out.push({ ...listed, extension: true });
     }
@@ -1451,6 +1454,18 @@ export function globSpellsNoOption(w: Word, dirs: readonly (string | undefined)[
     if (found === undefined || found.some((m) => m.path.startsWith('-'))) return false;
   }
   return true;
+}
+
+/**
+ * Whether a listing of the path host shows that the static glob word `w`, run in one of `dirs`,
+ * may match a name starting with `-` (so it may spell options). `false` when it cannot be told
+ * (no listing, a form not expanded): the caller keeps its judgement from the text.
+ */
+export function globListingShowsOption(w: Word, dirs: readonly (string | undefined)[] | undefined, ctx: PathContext): boolean {
+  if (!ctx.host.list || w.value === undefined || dirs === undefined || !wordGlob(w)) return false;
+  const pattern = wordPattern(w, 0);
+  if (pattern === undefined) return false;
+  return dirs.some((d) => d !== undefined && (expandOnHost(pattern, d, ctx.host)?.some((m) => m.path.startsWith('-')) ?? false));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -61,7 +61,7 @@ import type { PermissionPolicy } from './policy.js';
 import { MAX_SUGGESTED_RULES_FOR_COMPOUND, suggestionForExactCommand } from './suggest.js';
 import { optionSetMatches } from './option-match.js';
 import { cdStaysPut, gitGuard, simpleCommandReadOnly } from '../analyses/read-only.js';
-import { extractPaths, globSpellsNoOption, protectedIn, unlistedPathAccesses, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
+import { extractPaths, globListingShowsOption, globSpellsNoOption, protectedIn, unlistedPathAccesses, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
 import { sedAllowed } from '../analyses/sed.js';
 import { commandEffects, globWordKey, optionEffectConstraint } from './effect-constraint.js';
 import { deniedToken, hiddenProgramAsk, hiddenProgramDeny, ruleText, rulesFirstWords, visibleRule } from './hidden-programs.js';
@@ -448,6 +448,13 @@ function provenGlobWords(cmds: readonly ModelCommand[], pathCtx: PathContext, re
   return proven.size > 0 && readOnlyWith(proven) ? proven : undefined;
 }
 
+/** The glob words of the unit (keys of {@link globWordKey}) that this machine's listing shows to match a name starting with `-`; `undefined` when none. */
+function dashedGlobWords(cmds: readonly ModelCommand[], pathCtx: PathContext): ReadonlySet<string> | undefined {
+  const out = new Set<string>();
+  for (const m of cmds) for (const inst of m.instances) for (const a of inst.args) if (abstractWord(a).kind === 'glob' && globListingShowsOption(a, m.cwd, pathCtx)) out.add(globWordKey(a));
+  return out.size > 0 ? out : undefined;
+}
+
 /** True when model command `m` calls a function from inside that function's own body. */
 function callsItself(m: ModelCommand): boolean {
   for (let e = m.cmd.place?.chain; e; e = e.parent) if (e.enclosing.kind === 'function' && e.enclosing.name === m.program) return true;
@@ -455,7 +462,7 @@ function callsItself(m: ModelCommand): boolean {
 }
 
 /** Whether `inst` (a form of model command `m`) is read-only (Claude Code's check with the model's relaxations). `proven`: glob words a listing proved to spell no option ({@link provenGlobWords}). */
-function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, functions: ReadonlySet<string>, proven?: ReadonlySet<string>): boolean {
+function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, functions: ReadonlySet<string>, proven?: ReadonlySet<string>, dashed?: ReadonlySet<string>): boolean {
   let inst = instance;
   // A call of a function defined in the unit runs its body, whose commands are decided themselves;
   // not a call from inside the function's own body: recursion may never end, and in a pipeline or
@@ -484,7 +491,10 @@ function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, f
       if (!optionSafe) return undefined;
       return { ...a, value: 'x', parts: [{ kind: 'literal' as const, value: 'x', quoted: true }] };
     }
-    if (aw.kind === 'glob' && aw.mayBeOption && !(program !== undefined && GLOB_OPTION_SAFE.has(program)) && !proven?.has(globWordKey(a))) return undefined;
+    // `ls` walks links with `-R` and `-L`, which a glob can spell (`-RL`, `-RLI.py`): where this
+    // machine's listing shows a name starting with `-`, the glob is not harmless for it either.
+    const globSafe = program !== undefined && GLOB_OPTION_SAFE.has(program) && !(program === 'ls' && dashed?.has(globWordKey(a)));
+    if (aw.kind === 'glob' && aw.mayBeOption && !globSafe && !proven?.has(globWordKey(a))) return undefined;
     return a;
   });
   if (args.some((a) => a === undefined)) return false;
@@ -624,12 +634,14 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   // not a differential: the command reads a process's secrets and writes nothing, so it stays
   // read-only (a fact) while the decision asks (step 3).
   const differential = gates.some((g) => !READ_GATES.has(g.ruleId));
+  // Glob words this machine's listing shows to match names starting with `-` (stricter only: safe to use whatever runs first).
+  const dashed = pathCtx?.host.list ? dashedGlobWords(cmds, pathCtx) : undefined;
   const readOnlyUnit = (proven?: ReadonlySet<string>): boolean =>
     model.gaps.length === 0 &&
     !differential &&
-    cmds.every((m) => m.instances.every((inst) => modelReadOnly(m, inst, text, functions, proven)) && (m.program !== 'git' || gitSafe())) &&
+    cmds.every((m) => m.instances.every((inst) => modelReadOnly(m, inst, text, functions, proven, dashed)) && (m.program !== 'git' || gitSafe())) &&
     // Option effects (src/rules/effect-constraint.ts): an option that writes, runs a program or reads outside.
-    cmds.every((m) => m.instances.every((inst) => optionEffectConstraint(inst, { kind: 'read-only' }, pathCtx, proven) === undefined));
+    cmds.every((m) => m.instances.every((inst) => optionEffectConstraint(inst, { kind: 'read-only' }, pathCtx, proven, dashed) === undefined));
   // Glob words a directory listing proves to spell no option (`grep x *` where no name starts with `-`).
   const proven = pathCtx?.host.list ? provenGlobWords(cmds, pathCtx, readOnlyUnit) : undefined;
   const readOnly = readOnlyUnit(proven);
@@ -807,7 +819,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
       }
       if (rule) {
         // Option effects (src/rules/effect-constraint.ts): a prefix rule does not cover an option that runs code or writes outside.
-        const effect = optionEffectConstraint(inst, { kind: 'allow-rule', rule, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx, proven);
+        const effect = optionEffectConstraint(inst, { kind: 'allow-rule', rule, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx, proven, dashed);
         if (effect) return { behavior: 'ask', reason: 'option-effect', code: 'option-effect', message: effect, span: m.cmd.span, ...base };
         // A program with no path table (src/analyses/paths.ts unlistedPathAccesses): a word that names a path outside cannot be checked.
         const unlisted = pathCtx && rule.bash?.kind !== 'exact' ? unlistedPathProblem(inst, m, pathCtx) : undefined;
@@ -834,7 +846,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
         how ??= 'mode';
         continue;
       }
-      if (modelReadOnly(m, inst, text, functions, proven) && (m.program !== 'git' || gitSafe()) && optionEffectConstraint(inst, { kind: 'read-only' }, pathCtx, proven) === undefined) {
+      if (modelReadOnly(m, inst, text, functions, proven, dashed) && (m.program !== 'git' || gitSafe()) && optionEffectConstraint(inst, { kind: 'read-only' }, pathCtx, proven, dashed) === undefined) {
         how ??= 'read-only';
         continue;
       }

@@ -52,9 +52,10 @@ export function globWordKey(w: Word): string {
  * with `stdinArguments` — `xargs` feeding it file names from standard input (a read of paths not
  * known before it runs, unless the program never opens its operands). `proven`: keys
  * ({@link globWordKey}) of glob words a directory listing proved to expand to no option word
- * (src/analyses/paths.ts `globSpellsNoOption`); those are not taken to spell options.
+ * (src/analyses/paths.ts `globSpellsNoOption`); those are not taken to spell options. `dashNames`:
+ * keys of glob words a listing showed to match names starting with `-`; they may spell several.
  */
-export function commandEffects(cmd: SimpleCommand, stdinArguments = false, proven?: ReadonlySet<string>): { readonly program: string; readonly effects: readonly OptionEffect[] } | undefined {
+export function commandEffects(cmd: SimpleCommand, stdinArguments = false, proven?: ReadonlySet<string>, dashNames?: ReadonlySet<string>): { readonly program: string; readonly effects: readonly OptionEffect[] } | undefined {
   const resolved = resolveCommand(cmd);
   if (!resolved) return undefined;
   // `git-push` (the dashed program in git's exec path, `/usr/lib/git-core/git-push`) is `git push`.
@@ -72,7 +73,7 @@ export function commandEffects(cmd: SimpleCommand, stdinArguments = false, prove
     const aw = abstractWord(w, dashDash);
     if (w.value === '--') dashDash = true;
     if (aw.kind !== 'glob' || !aw.mayBeOption || proven?.has(globWordKey(w))) continue;
-    for (const [kind, names] of optionsAWordMaySpell(program, values, i + shift)) {
+    for (const [kind, names] of optionsAWordMaySpell(program, values, i + shift, dashNames?.has(globWordKey(w)) ?? false)) {
       effects.push({ kind, option: w.raw.length > 40 ? `${w.raw.slice(0, 37)}...` : w.raw, argIndex: i, note: `a glob that may expand to file names spelling options such as ${names.map((n) => `\`${n}\``).join(', ')}` });
     }
     break;
@@ -126,10 +127,10 @@ function pathIssue(e: OptionEffect, program: string, ctx: PathContext | undefine
  * read with a path is not checkable under an allow rule; reads are left to the other read-only
  * checks). `proven`: glob words proved to spell no option (see {@link commandEffects}).
  */
-export function optionEffectConstraint(cmd: SimpleCommand, gate: EffectGate, ctx: PathContext | undefined, proven?: ReadonlySet<string>): string | undefined {
+export function optionEffectConstraint(cmd: SimpleCommand, gate: EffectGate, ctx: PathContext | undefined, proven?: ReadonlySet<string>, dashed?: ReadonlySet<string>): string | undefined {
   if (gate.kind === 'allow-rule' && gate.rule.bash?.kind === 'exact') return undefined;
   // Prefix rules see through a bare `xargs` as Claude Code does; the read-only auto-allow does not.
-  const found = commandEffects(cmd, gate.kind === 'read-only', proven);
+  const found = commandEffects(cmd, gate.kind === 'read-only', proven, dashed);
   if (!found || found.effects.length === 0) return undefined;
   const { program, effects } = found;
   if (gate.kind === 'allow-rule') {

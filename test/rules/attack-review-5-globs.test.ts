@@ -221,6 +221,15 @@ describe('a listing proves that a glob spells no option', () => {
     expect(inDir(SRC, command, ['Bash'], RM).decision, command).not.toBe('allow');
   });
 
+  it('`ls` with a glob asks where the listing shows a name starting with `-` (a file `-RL` would make it walk links)', () => {
+    for (const c of ['ls *', 'ls -la *', 'ls \\-*']) {
+      expect(inDir('/work/proj/dash', c).decision, c).not.toBe('allow');
+      expect(inDir('/work/proj/dash', c, ['Bash'], RM).decision, c).not.toBe('allow');
+    }
+    expect(inDir(SRC, 'ls *').decision).toBe('allow');
+    expect(inDir(SRC, 'ls -la *.ts').decision).toBe('allow');
+  });
+
   it('a directory that cannot be listed proves nothing', () => {
     expect(inDir('/work/proj/big', 'grep x *').decision).not.toBe('allow');
     expect(inDir('/work/proj/big', 'grep x *', ['Bash'], RM).decision).not.toBe('allow');
