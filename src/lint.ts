@@ -3,7 +3,7 @@
  * Pure apart from the parser's wasm memory; no file system, no processes, no environment.
  */
 import { commandExcerpt } from './analyses/excerpt.js';
-import { gitRepositoryHazard } from './analyses/git-repository.js';
+import { gitHooksDirectories, gitRepositoryHazard } from './analyses/git-repository.js';
 import { RULES, CHECKS, ruleMeta } from './checks/index.js';
 import { INTERNAL_ERROR } from './checks/input/input-rules.js';
 import type { Check, CheckContext, CheckHost } from './checks/define.js';
@@ -87,7 +87,9 @@ export function pathContextFor(unit: CommandUnit, policy: PermissionPolicy, host
     const abs = posix.resolve(cwd, p);
     if (!dirs.includes(abs)) dirs.push(abs);
   }
-  return { cwd: posix.resolve(cwd), workingDirectories: dirs, host: here };
+  // The repository's own hook directory (`core.hooksPath`) is a protected write like `.git/hooks`.
+  const hooks = gitHooksDirectories(posix.resolve(cwd), here);
+  return { cwd: posix.resolve(cwd), workingDirectories: dirs, host: here, ...(hooks.length > 0 ? { protectedDirectories: hooks } : {}) };
 }
 
 /** What {@link Linter.analyse} returns for one unit. */

@@ -223,3 +223,60 @@ function repositoryHazard(top: string, gitDir: string, host: PathHost, depth = 0
 /** Submodules followed below the top repository (nested ones included), and how many per repository. */
 const MAX_SUBMODULE_DEPTH = 3;
 const MAX_SUBMODULES = 64;
+
+/**
+ * The directory git takes hooks from for a repository whose `core.hooksPath` names one, for git
+ * run in `cwd` (absolute): the repository is found as git's discovery finds it (the first `.git`
+ * from `cwd` up), its config files read as {@link gitRepositoryHazard} reads them, and the last
+ * `core.hooksPath` value taken (`~/` is the host's home; a relative path is relative to the root
+ * of the working tree, where git runs hooks: https://git-scm.com/docs/githooks#_description and
+ * https://git-scm.com/docs/git-config#Documentation/git-config.txt-corehooksPath). Returns the
+ * absolute directory and, when it differs, its symlink-resolved form; `[]` when no repository,
+ * no such key, or no `readFile` on the host. Bounded by the path's depth. Pure.
+ */
+export function gitHooksDirectories(cwd: string, host: PathHost): string[] {
+  if (!host.readFile) return [];
+  for (let dir = posix.normalize(cwd); ; ) {
+    const dotGit = posix.join(dir, '.git');
+    if (host.realpath?.(dotGit) !== undefined) {
+      const asFile = host.readFile(dotGit);
+      let gitDir = dotGit;
+      if (asFile !== undefined) {
+        const m = /^gitdir:\s*(.+)$/m.exec(asFile);
+        if (!m) return [];
+        gitDir = posix.resolve(dir, m[1]!.trim());
+      }
+      if (asFile !== undefined || host.isBareRepository === undefined || host.isBareRepository(dotGit)) return hooksPathOf(dir, gitDir, host);
+    }
+    const up = posix.dirname(dir);
+    if (up === dir) return [];
+    dir = up;
+  }
+}
+
+/** The `core.hooksPath` directories of the repository with git directory `gitDir` and work tree `top` (see {@link gitHooksDirectories}). */
+function hooksPathOf(top: string, gitDir: string, host: PathHost): string[] {
+  let common = gitDir;
+  for (let k = 0; k < MAX_INDIRECTIONS; k++) {
+    const next = host.readFile?.(posix.join(common, 'commondir'));
+    if (next === undefined || next.trim() === '') break;
+    const resolved = posix.resolve(common, next.trim());
+    if (resolved === common) break;
+    common = resolved;
+  }
+  let value: string | undefined;
+  for (const file of [posix.join(common, 'config'), posix.join(common, 'config.worktree'), posix.join(gitDir, 'config.worktree')]) {
+    const text = host.readFile?.(file);
+    if (text === undefined) continue;
+    for (const e of configEntries(text)) if (e.key.toLowerCase() === 'core.hookspath') value = e.value;
+  }
+  if (value === undefined || value === '') return [];
+  let path = value;
+  if (path === '~' || path.startsWith('~/')) {
+    if (host.home === undefined) return [];
+    path = host.home + path.slice(1);
+  }
+  const abs = posix.resolve(top, path);
+  const real = host.realpath?.(abs);
+  return real !== undefined && real !== abs ? [abs, real] : [abs];
+}

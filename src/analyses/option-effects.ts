@@ -50,6 +50,8 @@ interface TableOption {
   readonly valuePattern?: string;
   readonly unlessValue?: string;
   readonly writeWith?: readonly string[];
+  /** The effect applies only when one of these options (canonical names) is present too. */
+  readonly with?: readonly string[];
   readonly valueWord?: number;
   readonly also?: readonly { readonly effect: EffectKind; readonly target?: 'value' | 'operands' | 'none'; readonly valuePattern?: string; readonly unlessValue?: string; readonly note?: string }[];
   readonly note?: string;
@@ -124,6 +126,7 @@ function parseEffects(entry: TableEntry, args: readonly (string | null | undefin
   for (const occ of spelled.options) {
     const spec = specOf(options, occ);
     if (!spec) continue;
+    if (spec.with && !spec.with.some((w) => present.has(w))) continue;
     const effects = [
       ...(spec.effect ? [{ effect: spec.effect, target: spec.target, valuePattern: spec.valuePattern, unlessValue: spec.unlessValue, note: spec.note }] : []),
       ...(spec.also ?? []),
@@ -198,10 +201,12 @@ export function optionEffects(program: string, args: readonly (string | null | u
  * The options of `program` a word at `args[index]` could spell when the word is not known before
  * it runs (a glob such as `*` or `\\-*` that may match a file named `--compress-program=sh`):
  * for each effect kind, the first few option names of that kind, in table order. A word at the
- * subcommand's place (`git \\-*`) may spell the program's own options or any subcommand. `args`
+ * subcommand's place (`git \\-*`) may spell the program's own options or any subcommand. With
+ * `several` (a listing showed that the word matches names starting with `-`), effects that need
+ * two options together (`ls -L` with `-R`) count too: one word can spell both (`-RL`). `args`
  * are argv[1…] as in {@link optionEffects}. Empty for a program without a table entry. Pure.
  */
-export function optionsAWordMaySpell(program: string, args: readonly (string | null | undefined)[], index: number): ReadonlyMap<EffectKind, readonly string[]> {
+export function optionsAWordMaySpell(program: string, args: readonly (string | null | undefined)[], index: number, several = false): ReadonlyMap<EffectKind, readonly string[]> {
   const entry = effectEntry(program);
   const out = new Map<EffectKind, string[]>();
   if (!entry) return out;
@@ -212,6 +217,9 @@ export function optionsAWordMaySpell(program: string, args: readonly (string | n
   };
   const fromOptions = (options: readonly TableOption[]): void => {
     for (const o of options) {
+      // An effect that needs a second option (`ls -L` with `-R`) is left out unless `several`
+      // (the caller knows the word may expand to option words: a listing shows such names).
+      if (o.with && !several) continue;
       const name = o.names.find((n) => n.startsWith('--')) ?? o.names[0]!;
       if (o.effect) add(o.effect, name);
       for (const a of o.also ?? []) add(a.effect, name);

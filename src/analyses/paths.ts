@@ -22,6 +22,7 @@ import { decodeAnsiC, type Word } from '../parse/words.js';
 import { sedAllowed } from './sed.js';
 import { effectEntry } from './option-effects.js';
 import { spellOptions, type OptionArity, type OptionOccurrence, type OptionSpec } from './option-spelling.js';
+import { escapeGlob, expandGlob, patternOf } from './bash-glob.js';
 
 export type PathOperation = 'read' | 'write' | 'create';
 
@@ -41,6 +42,12 @@ export interface PathAccess {
    * names several files; absent: judged from the text as Claude Code does (any of `* ? [ ] { }`).
    */
   readonly glob?: boolean;
+  /**
+   * On a glob access whose quoting is known: the path as a pattern in escaped form (each quoted
+   * character with a meaning in a pattern preceded by a backslash: `'*'x*` → `\*x*`; see
+   * src/analyses/bash-glob.ts), so that it can be expanded on the path host.
+   */
+  readonly pattern?: string;
   /**
    * A shellward extension, not a path Claude Code checks: an operand of a command outside its 36
    * PATH_EXTRACTORS (rules/path-extractors.json rows with `extension: true`), an option value it
@@ -95,6 +102,14 @@ export interface PathHost {
    * directory, which git skips when it is not one. Absent → not known.
    */
   isBareRepository?(dir: string): boolean;
+  /**
+   * The names in directory `dir` (absolute, symbolic links resolved), without `.` and `..`, at
+   * most {@link MAX_LISTED_ENTRIES}; `undefined` when it cannot be listed in full (not a
+   * directory, unreadable, more entries than that, a name that is not UTF-8). Never blocks on
+   * anything but the directory read. Used to expand globs in read paths (what `cat etcl*` reads).
+   * Absent → globs are judged from their text.
+   */
+  list?(dir: string): readonly string[] | undefined;
 }
 
 export interface PathContext {
@@ -103,6 +118,12 @@ export interface PathContext {
   /** Absolute; cwd is NOT implied, the caller includes it. */
   readonly workingDirectories: readonly string[];
   readonly host: PathHost;
+  /**
+   * Absolute directories whose files are protected writes besides rules/protected-paths.json
+   * ({@link protectedIn}): the directory the repository's `core.hooksPath` names
+   * (src/analyses/git-repository.ts `gitHooksDirectories`). Absent → none.
+   */
+  readonly protectedDirectories?: readonly string[];
 }
 
 /**
@@ -122,6 +143,12 @@ export interface PathCheck extends PathAccess {
   readonly resolved: string | null;
   readonly allowed: boolean;
   readonly reason: PathReason;
+  /**
+   * On a glob read expanded on the path host ({@link PathHost.list}): each name it may expand to,
+   * absolute, in its lexical and its symlink-resolved form, `certain` when it matches under every
+   * shell setting (src/analyses/bash-glob.ts). Absent when the glob was not expanded.
+   */
+  readonly matches?: readonly { readonly lexical: string; readonly resolved: string; readonly certain: boolean }[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -260,9 +287,18 @@ function wordGlob(w: Word): boolean {
  * of `--file=x`, `-nf` of `-nfx`), removed from a static value.
  */
 function access(w: Word, operation: PathOperation, command: string, source: PathAccess['source'] = 'argument', prefix = ''): PathAccess {
-  return w.value !== undefined
-    ? { path: w.value.startsWith(prefix) ? w.value.slice(prefix.length) : w.value, static: true, operation, source, command, span: w.span, glob: wordGlob(w) }
-    : { path: w.raw, static: false, operation, source, command, span: w.span };
+  if (w.value === undefined) return { path: w.raw, static: false, operation, source, command, span: w.span };
+  const path = w.value.startsWith(prefix) ? w.value.slice(prefix.length) : w.value;
+  const glob = wordGlob(w);
+  const pattern = glob ? wordPattern(w, w.value.startsWith(prefix) ? prefix.length : 0) : undefined;
+  return { path, static: true, operation, source, command, span: w.span, glob, ...(pattern !== undefined ? { pattern } : {}) };
+}
+
+/** The escaped-form pattern of static word `w` from offset `from` of its value (see {@link PathAccess.pattern}); `undefined` when its quoting cannot be read. */
+function wordPattern(w: Word, from: number): string | undefined {
+  const lexed = lexWord(w.raw);
+  if (!lexed || lexed.text !== w.value) return undefined;
+  return patternOf(lexed.text.slice(from), lexed.quoted.subarray(from));
 }
 
 /**
@@ -286,7 +322,8 @@ function argAccesses(w: Word, operation: PathOperation, command: string, prefix 
     // bash drops an unquoted empty word; a repeated alternative names the same file.
     if (path === '' || seen.has(path)) continue;
     seen.add(path);
-    out.push({ path, static: true, operation, source: 'argument', command, span: w.span, glob: alt.glob, extension: true });
+    const pattern = alt.glob && alt.quoted ? patternOf(path, alt.quoted.slice(prefix.length)) : undefined;
+    out.push({ path, static: true, operation, source: 'argument', command, span: w.span, glob: alt.glob, ...(pattern !== undefined ? { pattern } : {}), extension: true });
   }
   return out;
 }
@@ -304,6 +341,8 @@ interface BraceAlternative {
   readonly text: string;
   /** An unquoted `*`, `?` or `[` is left in it. */
   readonly glob: boolean;
+  /** Per character of `text`, 1 when it was quoted; `undefined` when not known (a sequence word holding a glob character). */
+  readonly quoted: readonly number[] | undefined;
 }
 
 /** A word's text after quote removal, with which characters were quoted; `undefined` for a syntax not handled. */
@@ -437,7 +476,7 @@ function braceAlternatives(w: Word): readonly BraceAlternative[] | 'overflow' | 
   const expand = (lo: number, hi: number): BraceAlternative[] | null => {
     let k = lo;
     while (k < hi && !open[k]) k++;
-    if (k >= hi) return [{ text: text.slice(lo, hi), glob: globIn(lo, hi) }];
+    if (k >= hi) return [{ text: text.slice(lo, hi), glob: globIn(lo, hi), quoted: Array.from(quoted.subarray(lo, hi)) }];
     const j = match[k]!;
     let alts: BraceAlternative[] = [];
     if (comma[k]) {
@@ -454,18 +493,19 @@ function braceAlternatives(w: Word): readonly BraceAlternative[] | 'overflow' | 
     } else {
       const seq = sequences.get(k);
       if (!seq) return null;
-      alts = seq.map((x) => ({ text: x, glob: /[*?[]/.test(x) }));
+      alts = seq.map((x) => ({ text: x, glob: /[*?[]/.test(x), quoted: /[*?[\]\\]/.test(x) ? undefined : new Array<number>(x.length).fill(0) }));
     }
     const post = expand(j + 1, hi);
     if (!post) return null;
     if (alts.length * post.length > MAX_BRACE_ALTERNATIVES) return null;
     const pre = text.slice(lo, k);
     const preGlob = globIn(lo, k);
+    const preQuoted = Array.from(quoted.subarray(lo, k));
     const out: BraceAlternative[] = [];
     for (const a of alts) {
       for (const p of post) {
         if (pre.length + a.text.length + p.text.length > PATH_MAX) return null;
-        out.push({ text: pre + a.text + p.text, glob: preGlob || a.glob || p.glob });
+        out.push({ text: pre + a.text + p.text, glob: preGlob || a.glob || p.glob, quoted: a.quoted && p.quoted ? [...preQuoted, ...a.quoted, ...p.quoted] : undefined });
       }
     }
     return out;
@@ -1127,6 +1167,17 @@ export function protectedPath(resolved: string): boolean {
   return base !== undefined && (PROTECTED_FILES.has(base) || PROTECTED_PREFIXES.some((p) => base.startsWith(p)));
 }
 
+/**
+ * {@link protectedPath}, or `resolved` lies in one of `ctx.protectedDirectories` (the repository's
+ * `core.hooksPath` directory: a hook written there runs at the next `git commit`). Compared as
+ * given and in lower case (case-insensitive file systems).
+ */
+export function protectedIn(resolved: string, ctx: PathContext | undefined): boolean {
+  if (protectedPath(resolved)) return true;
+  const lower = resolved.toLowerCase();
+  return ctx?.protectedDirectories?.some((d) => isInside(resolved, d) || isInside(lower, d.toLowerCase())) ?? false;
+}
+
 /** Appends `items` to `out` one by one (a spread `push(...items)` overflows the stack past ~100 000 items). */
 function append<T>(out: T[], items: readonly T[]): void {
   for (const x of items) out.push(x);
@@ -1197,6 +1248,20 @@ export function extractPaths(cmd: SimpleCommand): PathAccess[] {
     out.push({ ...defaultAccess('.', 'read', 'git', resolved.nameWord), recursive: true, extension: true });
   }
   if (resolved && grepAt !== undefined) append(out, gitContentReads(resolved.args[grepAt]!.value ?? '', resolved.args.slice(grepAt + 1)));
+  // bash lists the directories a glob word walks before any program runs, whatever the program
+  // does with the names (`echo ~/.ssh/*` lists `~/.ssh` as `ls ~/.ssh` does): a glob argument no
+  // row above covers is a read of the directory before its first glob (the pattern is left out,
+  // so its matches are not taken for files read). Only a glob that names a directory (a `/` or a
+  // leading `~` before its first glob character): one without lists the working directory itself.
+  if (resolved) {
+    for (const w of resolved.args) {
+      if (w.value === undefined || !wordGlob(w) || out.some((a) => a.span.start === w.span.start && a.span.end === w.span.end)) continue;
+      const head = w.value.slice(0, Math.max(0, w.value.search(/[*?[]/)));
+      if (!head.includes('/') && !head.startsWith('~')) continue;
+      const { pattern: _pattern, ...listed } = access(w, 'read', resolved.name);
+      out.push({ ...listed, extension: true });
+    }
+  }
   for (const r of cmd.redirects) {
     const a = redirectAccess(r);
     if (a) out.push(a);
@@ -1367,7 +1432,8 @@ function mayMatchDotDot(c: string): boolean {
 }
 
 export function validatePath(a: PathAccess, ctx: PathContext): PathCheck {
-  const result = (resolved: string | null, allowed: boolean, reason: PathReason): PathCheck => ({ ...a, resolved, allowed, reason });
+  let matches: PathCheck['matches'];
+  const result = (resolved: string | null, allowed: boolean, reason: PathReason): PathCheck => ({ ...a, resolved, allowed, reason, ...(matches ? { matches } : {}) });
   if (a.braceOverflow) return result(null, false, 'brace');
   let p = a.static ? a.path : stripQuotes(a.path);
   if (a.source === 'cd' && p === '-') return result(null, false, 'unknown-cwd');
@@ -1385,6 +1451,12 @@ export function validatePath(a: PathAccess, ctx: PathContext): PathCheck {
   }
   if (!a.static || p.includes('$') || p.includes('%') || p.startsWith('=')) return result(null, false, 'variable');
   const glob = a.glob ?? GLOB_CHARS.test(p);
+  if (glob && a.operation === 'read' && a.pattern !== undefined && ctx.host.list) {
+    // What the glob can match on this machine: each match judged as the literal path would be.
+    const expanded = expandedMatches(a, a.pattern, ctx);
+    if (expanded?.outside) return { ...a, resolved: expanded.outside.resolved, allowed: false, reason: expanded.outside.reason };
+    if (expanded) matches = expanded.matches;
+  }
   if (glob) {
     if (a.operation !== 'read') return result(null, false, 'glob-write');
     p = p.split('/').map((c) => (mayMatchDotDot(c) ? '..' : c)).join('/');
@@ -1405,6 +1477,74 @@ export function validatePath(a: PathAccess, ctx: PathContext): PathCheck {
   const dirs = resolvedDirectories(ctx);
   const inside = dirs.some((d) => isInside(lexical, d)) && dirs.some((d) => isInside(real, d));
   return result(real, inside, inside ? 'inside' : 'outside');
+}
+
+/**
+ * The matches of glob read `a` (its escaped-form `pattern`, `~` expanded) on `ctx.host`
+ * (src/analyses/bash-glob.ts), each validated as the literal path: the first one that is not
+ * allowed as `outside`, else every match with its resolved form. `undefined` when the glob is not
+ * expanded (no listing, a cap, a form not modelled, no match: the word is then judged from its
+ * text, as without a listing).
+ */
+function expandedMatches(a: PathAccess, pattern: string, ctx: PathContext): { outside?: PathCheck; matches: NonNullable<PathCheck['matches']> } | undefined {
+  const found = expandOnHost(pattern, ctx.cwd, ctx.host);
+  if (found === undefined || found.length === 0) return undefined;
+  const matches: { lexical: string; resolved: string; certain: boolean }[] = [];
+  for (const m of found) {
+    const c = validatePath({ path: m.path, static: true, operation: 'read', source: a.source, command: a.command, span: a.span, glob: false, ...(a.recursive ? { recursive: true as const } : {}) }, ctx);
+    if (!c.allowed || c.resolved === null) return { outside: c, matches };
+    matches.push({ lexical: trimSlash(m.path.startsWith('/') ? posix.normalize(m.path) : posix.join(ctx.cwd!, m.path)), resolved: c.resolved, certain: m.certain });
+  }
+  return { matches };
+}
+
+/** {@link expandGlob} of escaped-form `pattern` in `cwd` on `host` (`~/` expanded to its home); `undefined` when not expanded. */
+function expandOnHost(pattern: string, cwd: string | undefined, host: PathHost): ReturnType<typeof expandGlob> {
+  if (!host.list) return undefined;
+  let pat = pattern;
+  if (pat === '~' || pat.startsWith('~/')) {
+    if (host.home === undefined) return undefined;
+    pat = escapeGlob(host.home) + pat.slice(1);
+  }
+  if (pat.startsWith('~') || hasDriveLetter(pat)) return undefined;
+  return expandGlob(pat, cwd, {
+    list: (dir) => host.list!(dir),
+    resolve: (path) => (host.realpath ? kernelResolve(path, host) : posix.normalize(path)),
+  });
+}
+
+/**
+ * Whether the static glob word `w` provably expands to no word starting with `-` when run in
+ * each of `dirs` (the model's possible working directories; `undefined` or an unknown one → not
+ * proven): its pattern does not start with a literal `-`, it can be expanded on `ctx.host` (no
+ * brace expansion, a listing of every directory it walks, within the caps of
+ * src/analyses/bash-glob.ts), and no name it may match — under any shell setting — starts with
+ * `-`. (With no match the shell passes the pattern itself, or drops it with nullglob.) What a
+ * listing shows holds only until something creates a file: the caller must know that nothing does
+ * before the word is expanded.
+ */
+export function globSpellsNoOption(w: Word, dirs: readonly (string | undefined)[] | undefined, ctx: PathContext): boolean {
+  if (!ctx.host.list || w.value === undefined || dirs === undefined || dirs.length === 0 || !wordGlob(w) || braceAlternatives(w) !== undefined) return false;
+  const pattern = wordPattern(w, 0);
+  if (pattern === undefined || pattern.startsWith('-') || pattern.startsWith('\\-')) return false;
+  for (const d of dirs) {
+    if (d === undefined) return false;
+    const found = expandOnHost(pattern, d, ctx.host);
+    if (found === undefined || found.some((m) => m.path.startsWith('-'))) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether a listing of the path host shows that the static glob word `w`, run in one of `dirs`,
+ * may match a name starting with `-` (so it may spell options). `false` when it cannot be told
+ * (no listing, a form not expanded): the caller keeps its judgement from the text.
+ */
+export function globListingShowsOption(w: Word, dirs: readonly (string | undefined)[] | undefined, ctx: PathContext): boolean {
+  if (!ctx.host.list || w.value === undefined || dirs === undefined || !wordGlob(w)) return false;
+  const pattern = wordPattern(w, 0);
+  if (pattern === undefined) return false;
+  return dirs.some((d) => d !== undefined && (expandOnHost(pattern, d, ctx.host)?.some((m) => m.path.startsWith('-')) ?? false));
 }
 
 // ---------------------------------------------------------------------------------------------

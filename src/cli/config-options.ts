@@ -2,8 +2,9 @@
 import type { Command } from 'commander';
 import type { PermissionMode } from '../rules/decide.js';
 import type { PathHost } from '../analyses/paths.js';
+import { MAX_LISTED_ENTRIES } from '../analyses/bash-glob.js';
 import type { LinterOptions } from '../lint.js';
-import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, opendirSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { ConfigError, type ResolvedConfig } from '../config/config.js';
@@ -97,6 +98,32 @@ export const LOCAL_PATH_HOST: PathHost = {
       return undefined;
     } finally {
       closeSync(fd);
+    }
+  },
+  list(dir: string): readonly string[] | undefined {
+    // Read entry by entry, so that a huge directory costs at most the cap; names read as bytes so
+    // that one that is not UTF-8 (which a pattern could not be compared with) is seen.
+    let d;
+    try {
+      d = opendirSync(dir, { encoding: 'buffer' as BufferEncoding, bufferSize: 64 });
+    } catch {
+      return undefined;
+    }
+    try {
+      const names: string[] = [];
+      for (;;) {
+        const e = d.readSync();
+        if (e === null) return names;
+        if (names.length >= MAX_LISTED_ENTRIES) return undefined;
+        const raw = e.name as unknown as Buffer;
+        const name = raw.toString('utf8');
+        if (!Buffer.from(name, 'utf8').equals(raw)) return undefined;
+        names.push(name);
+      }
+    } catch {
+      return undefined;
+    } finally {
+      d.closeSync();
     }
   },
   readlink(path: string): string | undefined {

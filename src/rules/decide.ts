@@ -61,9 +61,9 @@ import type { PermissionPolicy } from './policy.js';
 import { MAX_SUGGESTED_RULES_FOR_COMPOUND, suggestionForExactCommand } from './suggest.js';
 import { optionSetMatches } from './option-match.js';
 import { cdStaysPut, gitGuard, simpleCommandReadOnly } from '../analyses/read-only.js';
-import { extractPaths, protectedPath, unlistedPathAccesses, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
+import { extractPaths, globListingShowsOption, globSpellsNoOption, protectedIn, unlistedPathAccesses, validatePath, type PathAccess, type PathCheck, type PathContext } from '../analyses/paths.js';
 import { sedAllowed } from '../analyses/sed.js';
-import { commandEffects, optionEffectConstraint } from './effect-constraint.js';
+import { commandEffects, globWordKey, optionEffectConstraint } from './effect-constraint.js';
 import { gitTreeWriteProblem } from './git-tree-write.js';
 import { memberWriteProblem } from './archive-members.js';
 import { dynamicRuleAsk, dynamicSubcommandRule } from './dynamic-subcommand.js';
@@ -278,7 +278,7 @@ function unlistedPathProblem(inst: SimpleCommand, m: ModelCommand, ctx: PathCont
   for (const a of unlistedPathAccesses(inst)) {
     for (const d of dirs) {
       const c = validatePath(a, { ...ctx, cwd: d });
-      if (c.allowed && c.reason === 'inside' && c.resolved !== null && protectedPath(c.resolved)) {
+      if (c.allowed && c.reason === 'inside' && c.resolved !== null && protectedIn(c.resolved, ctx)) {
         return `${quoteCode(c.command)} is given \`${c.path}\`, which configures git, Claude Code, shellward's policy, an editor or a shell, or runs code later; shellward has no path table for what \`${c.command}\` does with it, so it may write it, which needs approval.`;
       }
       if (c.allowed || a.unlisted === 'word') continue;
@@ -315,7 +315,7 @@ function pathProblem(p: PathCheck, ctx: PathContext, mode: PermissionMode, allow
   if (p.resolved !== null && removesWorkingDirectory(p, ctx)) {
     return `${what()}: that is the working directory itself or a directory holding it, with its \`.git\` and \`.claude\`, so removing or moving it needs approval even in acceptEdits mode.`;
   }
-  if (p.resolved !== null && protectedPath(p.resolved)) {
+  if (p.resolved !== null && protectedIn(p.resolved, ctx)) {
     return `${what()}: it configures git, Claude Code, shellward's policy, an editor or a shell, or runs code later (hooks, CI, Makefile), so a write there needs approval even in acceptEdits mode.`;
   }
   if (mode !== 'acceptEdits' && !allowRule) {
@@ -428,14 +428,44 @@ function ruleFor(text: string, m: ModelCommand, policy: PermissionPolicy, which:
   return undefined;
 }
 
+/**
+ * The glob words of the unit (keys of {@link globWordKey}) that a listing of the path host
+ * proves cannot spell an option word (src/analyses/paths.ts `globSpellsNoOption`: no name they
+ * may match starts with `-`, in every working directory the command may run in), or `undefined`
+ * when there are none or the proof cannot be trusted. A listing holds only until a file is
+ * created, so the proof is used only when every command of the unit is read-only with it
+ * (`readOnlyWith`): then nothing in the unit creates a name before a word is expanded (commands
+ * of a pipeline run at the same time). A command run earlier by the agent is over when this one
+ * is checked; one still running in the background is not seen.
+ */
+function provenGlobWords(cmds: readonly ModelCommand[], pathCtx: PathContext, readOnlyWith: (proven: ReadonlySet<string>) => boolean): ReadonlySet<string> | undefined {
+  const proven = new Set<string>();
+  for (const m of cmds) {
+    for (const inst of m.instances) {
+      for (const a of inst.args) {
+        const aw = abstractWord(a);
+        if (aw.kind === 'glob' && aw.mayBeOption && globSpellsNoOption(a, m.cwd, pathCtx)) proven.add(globWordKey(a));
+      }
+    }
+  }
+  return proven.size > 0 && readOnlyWith(proven) ? proven : undefined;
+}
+
+/** The glob words of the unit (keys of {@link globWordKey}) that this machine's listing shows to match a name starting with `-`; `undefined` when none. */
+function dashedGlobWords(cmds: readonly ModelCommand[], pathCtx: PathContext): ReadonlySet<string> | undefined {
+  const out = new Set<string>();
+  for (const m of cmds) for (const inst of m.instances) for (const a of inst.args) if (abstractWord(a).kind === 'glob' && globListingShowsOption(a, m.cwd, pathCtx)) out.add(globWordKey(a));
+  return out.size > 0 ? out : undefined;
+}
+
 /** True when model command `m` calls a function from inside that function's own body. */
 function callsItself(m: ModelCommand): boolean {
   for (let e = m.cmd.place?.chain; e; e = e.parent) if (e.enclosing.kind === 'function' && e.enclosing.name === m.program) return true;
   return false;
 }
 
-/** Whether `inst` (a form of model command `m`) is read-only (Claude Code's check with the model's relaxations). */
-function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, functions: ReadonlySet<string>): boolean {
+/** Whether `inst` (a form of model command `m`) is read-only (Claude Code's check with the model's relaxations). `proven`: glob words a listing proved to spell no option ({@link provenGlobWords}). */
+function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, functions: ReadonlySet<string>, proven?: ReadonlySet<string>, dashed?: ReadonlySet<string>): boolean {
   let inst = instance;
   // A call of a function defined in the unit runs its body, whose commands are decided themselves;
   // not a call from inside the function's own body: recursion may never end, and in a pipeline or
@@ -464,7 +494,10 @@ function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, f
       if (!optionSafe) return undefined;
       return { ...a, value: 'x', parts: [{ kind: 'literal' as const, value: 'x', quoted: true }] };
     }
-    if (aw.kind === 'glob' && aw.mayBeOption && !(program !== undefined && GLOB_OPTION_SAFE.has(program))) return undefined;
+    // `ls` walks links with `-R` and `-L`, which a glob can spell (`-RL`, `-RLI.py`): where this
+    // machine's listing shows a name starting with `-`, the glob is not harmless for it either.
+    const globSafe = program !== undefined && GLOB_OPTION_SAFE.has(program) && !(program === 'ls' && dashed?.has(globWordKey(a)));
+    if (aw.kind === 'glob' && aw.mayBeOption && !globSafe && !proven?.has(globWordKey(a))) return undefined;
     return a;
   });
   if (args.some((a) => a === undefined)) return false;
@@ -604,12 +637,17 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   // not a differential: the command reads a process's secrets and writes nothing, so it stays
   // read-only (a fact) while the decision asks (step 3).
   const differential = gates.some((g) => !READ_GATES.has(g.ruleId));
-  const readOnly =
+  // Glob words this machine's listing shows to match names starting with `-` (stricter only: safe to use whatever runs first).
+  const dashed = pathCtx?.host.list ? dashedGlobWords(cmds, pathCtx) : undefined;
+  const readOnlyUnit = (proven?: ReadonlySet<string>): boolean =>
     model.gaps.length === 0 &&
     !differential &&
-    cmds.every((m) => m.instances.every((inst) => modelReadOnly(m, inst, text, functions)) && (m.program !== 'git' || gitSafe())) &&
+    cmds.every((m) => m.instances.every((inst) => modelReadOnly(m, inst, text, functions, proven, dashed)) && (m.program !== 'git' || gitSafe())) &&
     // Option effects (src/rules/effect-constraint.ts): an option that writes, runs a program or reads outside.
-    cmds.every((m) => m.instances.every((inst) => optionEffectConstraint(inst, { kind: 'read-only' }, pathCtx) === undefined));
+    cmds.every((m) => m.instances.every((inst) => optionEffectConstraint(inst, { kind: 'read-only' }, pathCtx, [], proven, dashed) === undefined));
+  // Glob words a directory listing proves to spell no option (`grep x *` where no name starts with `-`).
+  const proven = pathCtx?.host.list ? provenGlobWords(cmds, pathCtx, readOnlyUnit) : undefined;
+  const readOnly = readOnlyUnit(proven);
   const facts = { readOnly, paths, model };
   const base = { suggestions: [] as string[], ...facts };
 
@@ -787,7 +825,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
       }
       if (rule) {
         // Option effects (src/rules/effect-constraint.ts): a prefix rule does not cover an option that runs code or writes outside.
-        const effect = optionEffectConstraint(inst, { kind: 'allow-rule', rule, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx, m.codeSpans);
+        const effect = optionEffectConstraint(inst, { kind: 'allow-rule', rule, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx, m.codeSpans, proven, dashed);
         if (effect) return { behavior: 'ask', reason: 'option-effect', code: 'option-effect', message: effect, span: m.cmd.span, ...base };
         // A program with no path table (src/analyses/paths.ts unlistedPathAccesses): a word that names a path outside cannot be checked.
         const unlisted = pathCtx && rule.bash?.kind !== 'exact' ? unlistedPathProblem(inst, m, pathCtx) : undefined;
@@ -819,7 +857,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
         how ??= 'mode';
         continue;
       }
-      if (modelReadOnly(m, inst, text, functions) && (m.program !== 'git' || gitSafe()) && optionEffectConstraint(inst, { kind: 'read-only' }, pathCtx) === undefined) {
+      if (modelReadOnly(m, inst, text, functions, proven, dashed) && (m.program !== 'git' || gitSafe()) && optionEffectConstraint(inst, { kind: 'read-only' }, pathCtx, [], proven, dashed) === undefined) {
         how ??= 'read-only';
         continue;
       }

@@ -21,14 +21,14 @@
 import { environmentEffects, optionEffects, optionsAWordMaySpell, type OptionEffect } from '../analyses/option-effects.js';
 import { abstractWord } from '../model/build.js';
 import { dashedSubcommand } from './option-match.js';
-import { protectedPath, validatePath, type PathContext } from '../analyses/paths.js';
+import { protectedIn, validatePath, type PathContext } from '../analyses/paths.js';
 import { sedHazards, sedReadFiles } from '../analyses/sed.js';
 import { resolveCommand } from '../parse/command-name.js';
 import { classifyAssignment } from '../model/environment.js';
 import type { SimpleCommand } from '../parse/nodes.js';
+import type { Word } from '../parse/words.js';
 import type { PermissionRule } from './parse.js';
 import type { Span } from '../core/types.js';
-import type { Word } from '../parse/words.js';
 import { gitShellSubcommand } from '../parse/interpreters.js';
 
 /** What would pass the command: an allow rule, or the read-only auto-allow. */
@@ -44,12 +44,20 @@ const WHAT: Readonly<Record<OptionEffect['kind'], string>> = {
 /** Programs that never open their operands as files, so `xargs` feeding them reads nothing. */
 const NO_FILE_OPERANDS: ReadonlySet<string> = new Set(['echo', 'printf', 'true', 'false', 'basename', 'dirname', 'expr', 'seq', 'test', '[']);
 
+/** The key of a word in a set of proven glob words ({@link commandEffects}): its span and text. */
+export function globWordKey(w: Word): string {
+  return `${w.span.start}:${w.span.end}:${w.raw}`;
+}
+
 /**
  * The effects of one simple command: its program's options, its environment assignments, and —
  * with `stdinArguments` — `xargs` feeding it file names from standard input (a read of paths not
- * known before it runs, unless the program never opens its operands).
+ * known before it runs, unless the program never opens its operands). `proven`: keys
+ * ({@link globWordKey}) of glob words a directory listing proved to expand to no option word
+ * (src/analyses/paths.ts `globSpellsNoOption`); those are not taken to spell options. `dashNames`:
+ * keys of glob words a listing showed to match names starting with `-`; they may spell several.
  */
-export function commandEffects(cmd: SimpleCommand, stdinArguments = false): { readonly program: string; readonly args: readonly Word[]; readonly effects: readonly OptionEffect[] } | undefined {
+export function commandEffects(cmd: SimpleCommand, stdinArguments = false, proven?: ReadonlySet<string>, dashNames?: ReadonlySet<string>): { readonly program: string; readonly args: readonly Word[]; readonly effects: readonly OptionEffect[] } | undefined {
   const resolved = resolveCommand(cmd);
   if (!resolved) return undefined;
   // `git-push` (the dashed program in git's exec path, `/usr/lib/git-core/git-push`) is `git push`.
@@ -66,8 +74,8 @@ export function commandEffects(cmd: SimpleCommand, stdinArguments = false): { re
     const w = resolved.args[i]!;
     const aw = abstractWord(w, dashDash);
     if (w.value === '--') dashDash = true;
-    if (aw.kind !== 'glob' || !aw.mayBeOption) continue;
-    for (const [kind, names] of optionsAWordMaySpell(program, values, i + shift)) {
+    if (aw.kind !== 'glob' || !aw.mayBeOption || proven?.has(globWordKey(w))) continue;
+    for (const [kind, names] of optionsAWordMaySpell(program, values, i + shift, dashNames?.has(globWordKey(w)) ?? false)) {
       effects.push({ kind, option: w.raw.length > 40 ? `${w.raw.slice(0, 37)}...` : w.raw, argIndex: i, note: `a glob that may expand to file names spelling options such as ${names.map((n) => `\`${n}\``).join(', ')}` });
     }
     break;
@@ -116,7 +124,7 @@ function pathIssue(e: OptionEffect, program: string, ctx: PathContext | undefine
   if (!ctx) return write ? 'the working directory is not known, so the path cannot be checked' : undefined;
   const check = validatePath({ path: e.value, static: true, operation: e.kind === 'write' ? 'write' : 'read', source: 'argument', command: program, span: { start: 0, end: 0 } }, ctx);
   if (!check.allowed) return check.reason === 'outside' ? `outside the working directories${check.resolved && check.resolved !== e.value ? ` (${check.resolved})` : ''}` : 'the path cannot be checked before it runs';
-  if (e.kind === 'write' && check.resolved !== null && protectedPath(check.resolved)) return 'the file configures a tool that runs code';
+  if (e.kind === 'write' && check.resolved !== null && protectedIn(check.resolved, ctx)) return 'the file configures a tool that runs code';
   return undefined;
 }
 
@@ -143,11 +151,12 @@ function codeVisible(e: OptionEffect, args: readonly Word[], codeSpans: readonly
  * the allow-all rule beside deny or ask rules, since its commands meet those rules themselves
  * (a denied program in it is denied, a program the model cannot see asks). Prefix rules and the
  * read-only auto-allow are not relaxed by it.
+ * `proven`: glob words proved to spell no option (see {@link commandEffects}).
  */
-export function optionEffectConstraint(cmd: SimpleCommand, gate: EffectGate, ctx: PathContext | undefined, codeSpans: readonly Span[] = []): string | undefined {
+export function optionEffectConstraint(cmd: SimpleCommand, gate: EffectGate, ctx: PathContext | undefined, codeSpans: readonly Span[] = [], proven?: ReadonlySet<string>, dashed?: ReadonlySet<string>): string | undefined {
   if (gate.kind === 'allow-rule' && gate.rule.bash?.kind === 'exact') return undefined;
   // Prefix rules see through a bare `xargs` as Claude Code does; the read-only auto-allow does not.
-  const found = commandEffects(cmd, gate.kind === 'read-only');
+  const found = commandEffects(cmd, gate.kind === 'read-only', proven, dashed);
   if (!found || found.effects.length === 0) return undefined;
   const { program, args, effects } = found;
   if (gate.kind === 'allow-rule') {

@@ -222,13 +222,19 @@ function* governing(rules: readonly PermissionRule[], p: PathCheck, bases: FileR
 
 /**
  * The first rule of `rules` (a deny or ask list) whose tool governs `p` and that names it:
- * `certain` when a known path matches, `certain: false` when `p` is a glob whose expansion may
- * reach what the rule names (its directory is inside the rule's literal prefix or around it).
+ * `certain` when a known path matches (or a name the glob `p` matches under every shell setting,
+ * when it was expanded on the path host: {@link PathCheck.matches}), `certain: false` when `p` is
+ * a glob whose expansion may reach what the rule names (one of its possible matches, or its
+ * directory is inside the rule's literal prefix or around it).
  * `undefined` when no rule applies.
  */
 export function restrictingFileRule(rules: readonly PermissionRule[], p: PathCheck, bases: FileRuleBases): FileRuleMatch | undefined {
   let fs: string[] | undefined;
   for (const [rule, c] of governing(rules, p, bases)) {
+    // A glob expanded on this machine: each name it may match, as a literal path would be judged
+    // (certain only for a name it matches under every shell setting).
+    const hit = p.matches?.find((m) => names(c, m.resolved) || names(c, m.lexical));
+    if (hit) return { rule, certain: hit.certain };
     fs ??= forms(p, bases);
     if (fs.some((f) => names(c, f))) return { rule, certain: !isGlob(p) };
     if (isGlob(p) && globMayReach(c, p, bases)) return { rule, certain: false };
