@@ -5,7 +5,9 @@
  * below, and never renames or removes a field. Field order is fixed (see {@link VERDICT_FIELDS}).
  *
  * What is real and what is a placeholder:
- * - `findings`: real — every diagnostic of the linter's checks on the command, agent profile.
+ * - `findings`: real — every diagnostic of the linter's checks on the command, agent profile (for
+ *   a script's statement in a JSON report: the script's own diagnostics inside the statement, see
+ *   {@link statementVerdict}).
  * - `destructive`: real — the rule ids of the destructive-command check (`matchDestructive` over
  *   every simple command, first matching row per command), deduplicated, in document order.
  * - `decision`: real — the permission engine (src/rules/decide.ts, claude-code-reference.md §2) over the
