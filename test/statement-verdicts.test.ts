@@ -149,3 +149,26 @@ describe('statement verdicts in the context of their script', () => {
     expect(v[0]!.verdict.reason).toMatch(/^internal-error: Parsing used more than 1 ms of CPU time/);
   });
 });
+
+describe('caps of statement verdicts', () => {
+  it('applies the length cap of one command to each statement, not to the whole script', () => {
+    const filler = Array.from({ length: 600 }, (_, i) => `echo line-${i}`).join('\n');
+    const long = `echo ${'x'.repeat(10_100)}`;
+    const v = judge(`${filler}\ncat notes\n${long}\n`);
+    expect(v.length).toBe(602);
+    expect(of(v, 'cat notes').decision).toBe('allow');
+    const capped = of(v, long);
+    expect(capped.decision).toBe('ask');
+    expect(capped.reason).toMatch(/^parse-too-complex: Cap reached: the statement is 10105 characters long/);
+  });
+
+  it('asks about every statement of a script that does not parse: its statement boundaries are not known', () => {
+    const v = judge('echo a\nf() {\n  ls\nfi\necho b\n');
+    expect(v.length).toBeGreaterThan(1);
+    for (const x of v) {
+      expect(x.verdict.decision).toBe('ask');
+      expect(x.verdict.reason).toMatch(/^parse-error: /);
+    }
+    expect(verdictFor('echo a', { cwd: CWD }, linter).decision).toBe('allow');
+  });
+});

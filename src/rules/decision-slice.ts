@@ -13,6 +13,7 @@
 import type { Span } from '../core/types.js';
 import type { ParsedScript } from '../parse/nodes.js';
 import type { CommandModel, ModelCommand, ModelGap } from '../model/command-model.js';
+import { LENGTH_CONSTRUCT } from '../parse/complexity.js';
 
 /** What {@link decide} (src/rules/decide.ts) judges for one statement of a unit. */
 export interface DecisionSlice {
@@ -27,16 +28,18 @@ export interface DecisionSlice {
   /**
    * Why not everything the statement runs is known: the model's gaps that overlap the statement
    * or a function body it calls, then the first gap of an earlier statement that leaves the
-   * state later statements run in unknown (everything but a parse error, which stays with its
-   * statement, and a command of a known program the model cannot follow, which runs apart from
-   * the script's shell).
+   * state later statements run in unknown (everything but a command of a known program the model
+   * cannot follow, which runs apart from the script's shell). A parse error anywhere in the unit
+   * is a gap of every statement: the statements' extents come from that parse, so where bash's
+   * statements begin and end is not known (a fragment of a broken function definition is no
+   * statement of its own).
    */
   readonly gaps: readonly ModelGap[];
   /** The model's bulk environment reads inside the statement or a function body it calls. */
   readonly environmentReads: readonly ModelGap[];
   /** The functions defined before the statement's end (or inside it). */
   readonly functions: FunctionNames;
-  /** Whether a parse error lies in the statement. */
+  /** Whether the unit has a parse error (see {@link gaps}). */
   readonly parseError: boolean;
 }
 
@@ -101,12 +104,16 @@ export function decisionSlices(model: CommandModel, parsed: ParsedScript, statem
       d.commands.push(m);
     }
   }
-  const problemSpans = new Set(parsed.problems.map((p) => `${p.span.start}:${p.span.end}`));
+  const firstProblem = parsed.problems[0];
+  const problemGap: ModelGap | undefined = firstProblem && {
+    span: firstProblem.span,
+    reason: `The script does not parse at offset ${firstProblem.span.start}: where bash's statements begin and end around it, and what they run, is not known.`,
+  };
   const localGap = new Set<string>();
   for (const m of model.commands) {
     if (m.unknown !== undefined && m.program !== undefined && !IN_SHELL.has(m.program)) localGap.add(`${m.cmd.span.start}:${m.cmd.span.end}:${m.unknown}`);
   }
-  const carries = (g: ModelGap): boolean => !problemSpans.has(`${g.span.start}:${g.span.end}`) && !localGap.has(`${g.span.start}:${g.span.end}:${g.reason}`);
+  const carries = (g: ModelGap): boolean => !localGap.has(`${g.span.start}:${g.span.end}:${g.reason}`);
   // Each gap and bulk read goes to every statement it overlaps (a whole-unit cap to all of them).
   const byStatement = (list: readonly ModelGap[]): ModelGap[][] => {
     const per: ModelGap[][] = statements.map(() => []);
@@ -117,13 +124,18 @@ export function decisionSlices(model: CommandModel, parsed: ParsedScript, statem
     }
     return per;
   };
-  const gapsOf = byStatement(model.gaps);
+  // The length cap is the cap of one command's text (src/parse/complexity.ts): for a statement,
+  // of the statement's own text, not the unit's (the views and the model are whole either way).
+  const cx = parsed.complexity;
+  const lengthCap = cx.status === 'too-complex' && cx.construct === LENGTH_CONSTRUCT && cx.span ? cx.span : undefined;
+  const unitGaps = lengthCap ? model.gaps.filter((x) => !(x.span.start === lengthCap.start && x.span.end === lengthCap.end && x.reason.startsWith('Cap reached'))) : model.gaps;
+  const gapsOf = byStatement(unitGaps);
   const readsOf = byStatement(model.environmentReads);
   const defGaps = new Map<FunctionDef, { gaps: ModelGap[]; reads: ModelGap[] }>();
   const gapsOfDef = (d: FunctionDef): { gaps: ModelGap[]; reads: ModelGap[] } => {
     let v = defGaps.get(d);
     if (!v) {
-      v = { gaps: model.gaps.filter((x) => overlaps(x.span, d.span)), reads: model.environmentReads.filter((x) => overlaps(x.span, d.span)) };
+      v = { gaps: unitGaps.filter((x) => overlaps(x.span, d.span)), reads: model.environmentReads.filter((x) => overlaps(x.span, d.span)) };
       defGaps.set(d, v);
     }
     return v;
@@ -132,7 +144,7 @@ export function decisionSlices(model: CommandModel, parsed: ParsedScript, statem
   const firstDef = new Map<string, number>();
   for (const [name, list] of defs) firstDef.set(name, Math.min(...list.map((d) => d.span.start)));
   // Gaps in document order, walked once: the first carried gap before each statement.
-  const gapsByStart = [...model.gaps].sort((a, b) => a.span.start - b.span.start);
+  const gapsByStart = [...unitGaps].sort((a, b) => a.span.start - b.span.start);
   let g = 0;
   let carried: ModelGap | undefined;
   const out: DecisionSlice[] = [];
@@ -173,9 +185,14 @@ export function decisionSlices(model: CommandModel, parsed: ParsedScript, statem
         if (capped) break;
       }
     }
+    if (lengthCap && span.end - span.start > lengthCap.start) {
+      gaps.unshift({ span: { start: span.start + lengthCap.start, end: span.end }, reason: `Cap reached: the statement is ${span.end - span.start} characters long (the cap is ${lengthCap.start}); too long to prove safe statically.` });
+    }
     if (capped) gaps.push({ span, reason: `Cap reached: the functions this statement calls hold more than ${MAX_CALLED_COMMANDS} simple commands.` });
     if (carried && !gaps.includes(carried)) gaps.push({ span: carried.span, reason: `An earlier statement leaves the state this one runs in unknown: ${carried.reason}` });
-    const parseError = parsed.problems.some((p) => overlaps(p.span, span));
+    // A parse error of the unit: this statement's own one if it has one, else the first.
+    if (problemGap && !parsed.problems.some((p) => overlaps(p.span, span))) gaps.unshift(problemGap);
+    const parseError = problemGap !== undefined;
     out.push({ span, commands, gaps, environmentReads: reads, functions, parseError });
   }
   return out;
