@@ -585,6 +585,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   // working directory), read-only — whatever the decision.
   const paths: PathCheck[] = [];
   const pathsOf = new Map<ModelCommand, PathCheck[]>();
+  const pathKeys = new Set<string>();
   // Option values that name a file (`diff --from-file=.env`): matched against Read()/Edit() rules too.
   const effectChecks: PathCheck[] = [];
   // Only `Read(…)`/`Edit(…)` deny and ask rules read them: without any rule of another tool than Bash, none is looked for.
@@ -601,7 +602,13 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
         }
       }
       pathsOf.set(m, list);
-      for (const p of list) if (!paths.some((q) => q.span.start === p.span.start && q.path === p.path && q.reason === p.reason && q.operation === p.operation)) paths.push(p);
+      for (const p of list) {
+        const key = `${p.span.start}\0${p.operation}\0${p.reason}\0${p.path}`;
+        if (!pathKeys.has(key)) {
+          pathKeys.add(key);
+          paths.push(p);
+        }
+      }
       if (fileRules) for (const inst of m.instances) for (const a of effectPaths(inst)) for (const d of dirs) effectChecks.push(validatePath(a, { ...pathCtx, cwd: d }));
     }
   }
