@@ -17,7 +17,7 @@ import type { FileResult } from './report/index.js';
 import type { TextKind } from './sources/kind.js';
 import { decodeText } from './sources/script.js';
 import { applySuppressions, mayHaveDirectives, parseDirectives } from './suppress.js';
-import { statementUnits, unitVerdict, type VerdictMemo } from './unit-verdicts.js';
+import { statementVerdicts, unitVerdict, type VerdictMemo } from './unit-verdicts.js';
 
 /** A file of a text kind, read: what {@link lintTextFile} lints. */
 export interface TextFile {
@@ -121,17 +121,19 @@ function lintTextFileOrThrow(linter: Linter, parser: Parser, f: TextFile, kind: 
   }
   // The views of each unit's parse are kept so that the suppression comments and the
   // per-statement verdicts read that parse instead of parsing the text again.
+  // A whole script's statements are judged from its own analysis, started in its directory.
+  const defaultCwd = resolve(dirname(f.path));
   const analysed = units.map((u) => {
-    const a = linter.analyse(u.unit);
+    const judge = settings.verdicts && u.unit.granularity === 'script';
+    const a = linter.analyse(u.unit, undefined, judge ? { statements: { cwd: u.unit.context?.cwd ?? defaultCwd, ...(u.unit.context?.home !== undefined ? { home: u.unit.context.home } : {}) } } : {});
     found.push(...a.diagnostics);
-    return a.views;
+    return a;
   });
-  const whole = units.length === 1 && units[0]!.unit.text === text && units[0]!.unit.sourceMap.toHost(0) === 0 ? analysed[0]?.comments : undefined;
+  const whole = units.length === 1 && units[0]!.unit.text === text && units[0]!.unit.sourceMap.toHost(0) === 0 ? analysed[0]?.views?.comments : undefined;
   let result: FileResult = { file, diagnostics: finishFile(text, withSuppressions(linter, file, text, found, profile, kind, parser, whole)) };
   if (settings.verdicts) {
-    const defaultCwd = resolve(dirname(f.path));
     const verdicts = units.flatMap((u, i) =>
-      (u.unit.granularity === 'script' ? statementUnits(parser, u.unit, analysed[i]?.statements) : [u.unit]).map((s) => unitVerdict(linter, s, u.kind, { index, defaultCwd, ...(memo ? { memo } : {}) })),
+      u.unit.granularity === 'script' ? statementVerdicts(u.unit, u.kind, analysed[i]!, { index }) : [unitVerdict(linter, u.unit, u.kind, { index, defaultCwd, ...(memo ? { memo } : {}) })],
     );
     result = { ...result, verdicts };
   }

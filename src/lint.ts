@@ -17,7 +17,8 @@ import { isOversizedCommand, judgeCrowdedHeredocs, judgeDeepNesting, judgeOversi
 import { deepNesting } from './parse/nesting-pressure.js';
 import { heredocPressure } from './parse/heredoc-pressure.js';
 import { buildViews, type ParsedScript, type Statement } from './parse/nodes.js';
-import { decide, isGatingFinding, type DecisionContext, type GateFinding, type PermissionDecision, type PermissionMode } from './rules/decide.js';
+import { decisionSlices } from './rules/decision-slice.js';
+import { decide, GATING_RULES, isGatingFinding, type DecisionContext, type GateFinding, type PermissionDecision, type PermissionMode } from './rules/decide.js';
 import { buildModel } from './model/build.js';
 import type { CommandModel } from './model/command-model.js';
 import type { PathContext, PathHost } from './analyses/paths.js';
@@ -112,6 +113,42 @@ export interface UnitAnalysis {
    * when the unit was not parsed (an oversized command, a parse time-out, a failed analysis).
    */
   readonly views?: Pick<ParsedScript, 'comments' | 'statements'>;
+  /**
+   * With {@link AnalyseOptions.statements}: each top-level statement judged where the unit runs
+   * it, from this one analysis (computed on first call; `undefined` when the unit was not parsed
+   * into statements: a parse time-out, an oversized or unparsable text, a failed analysis).
+   */
+  statementJudgements?(): readonly StatementJudgement[] | undefined;
+}
+
+/** What {@link Linter.analyse} does beyond the unit's own lint. */
+export interface AnalyseOptions {
+  /**
+   * Also judge each top-level statement of the unit as the permission decision would where the
+   * unit runs it ({@link UnitAnalysis.statementJudgements}), with `cwd` (an absolute directory)
+   * as the directory the unit starts in; `home`: what `~` means (`null`: not known; absent: the
+   * linter's home).
+   */
+  readonly statements?: { readonly cwd: string; readonly home?: string | null };
+}
+
+/** One top-level statement of a unit, judged in its unit (see {@link AnalyseOptions.statements}). */
+export interface StatementJudgement {
+  /** The statement's extent in the unit's text (UTF-16 code units, end exclusive). */
+  readonly span: Span;
+  /**
+   * The unit's diagnostics inside the statement (those {@link UnitAnalysis.diagnostics} holds,
+   * at the unit's profile), each with its span in the unit's text.
+   */
+  readonly findings: readonly { readonly diagnostic: PendingDiagnostic; readonly span: Span }[];
+  /**
+   * Why the analysis of the unit is incomplete (an `internal-error` finding anywhere in it, whatever
+   * its configured severity: a failed check, code not parsed in time), so that no statement can be
+   * judged; else `undefined`.
+   */
+  readonly incomplete?: string;
+  /** The decision for the statement; `undefined` when the decision failed or the unit is incomplete. */
+  readonly decision: PermissionDecision | undefined;
 }
 
 /** The checks a {@link Linter} runs for one profile, in run order, and those of them run only for a decision. */
@@ -203,7 +240,10 @@ export class Linter {
       // Checks whose findings gate the permission decision run whatever their severity: settings
       // change what is printed, never the decision. The policy check runs last, so the decision it
       // reads has every gate.
-      const gating = (c: Check): boolean => c.rules.some((r) => r.claudeCode !== undefined);
+      // Only rules whose findings can gate count (src/rules/decide.ts `isGatingFinding`): the findings
+      // of the other security rules never reach the decision, so a check of only those that prints
+      // nothing is not run at all.
+      const gating = (c: Check): boolean => c.rules.some((r) => r.claudeCode !== undefined && (GATING_RULES.has(r.id) || r.id === 'command-substitution'));
       // Only security checks are deferred: they report through defineSecurityCheck, which never
       // asks for a severity of its own, so an `off` rule of theirs prints nothing.
       const deferrable = (c: Check): boolean => !shown(c) && gating(c) && isSecurityCheck(c);
@@ -235,9 +275,9 @@ export class Linter {
    * the linter's own policy for this unit (the `check` command merges a request's rules into it).
    * Never throws.
    */
-  analyse(unit: CommandUnit, policy: PermissionPolicy = this.policy): UnitAnalysis {
+  analyse(unit: CommandUnit, policy: PermissionPolicy = this.policy, options: AnalyseOptions = {}): UnitAnalysis {
     try {
-      return this.analyseOrThrow(unit, policy);
+      return this.analyseOrThrow(unit, policy, options);
     } catch (err) {
       // The parser or the views failed (a wasm trap, a stack exhausted by pathological input):
       // report it on this unit instead of failing the run.
@@ -249,8 +289,13 @@ export class Linter {
     }
   }
 
-  private analyseOrThrow(unit: CommandUnit, policy: PermissionPolicy): UnitAnalysis {
+  private analyseOrThrow(unit: CommandUnit, policy: PermissionPolicy, options: AnalyseOptions): UnitAnalysis {
     const out: PendingDiagnostic[] = [];
+    // With statement judgements: the unit-text span of each diagnostic in `out`, and the first
+    // internal error whatever its severity.
+    const judging = options.statements !== undefined;
+    const outSpans: Span[] = [];
+    let incomplete: string | undefined;
     // Gates in check order: slot 0 before the checks, slot i + 1 for the i-th check, so that a
     // deferred check's gates sit where they would be had it run in its turn.
     const gateSlots: GateFinding[][] = [];
@@ -268,8 +313,10 @@ export class Linter {
         into.push({ ruleId: f.ruleId, message: f.message, span: f.span, order });
         gateCount++;
       }
+      if (judging && f.ruleId === INTERNAL_ERROR.id) incomplete ??= f.message;
       const severity = this.severityFor(f.ruleId, unit, f.severity);
       if (!severity) return;
+      if (judging) outSpans.push(f.span);
       const range: Range = spanToRange(f.span, unit.sourceMap, index);
       // A recorded command is one long JSON string in its transcript: show its line under the finding.
       const excerpt = unit.origin.kind === 'transcript' ? { excerpt: commandExcerpt(unit.text, f.span, unit.context) } : {};
@@ -304,6 +351,7 @@ export class Linter {
       return { diagnostics: out, decision: () => undefined };
     }
     let decision: (() => PermissionDecision | undefined) | undefined;
+    let judgements: (() => readonly StatementJudgement[] | undefined) | undefined;
     let views: { comments: readonly Span[]; statements: readonly Statement[] } | undefined;
     try {
       // Commands inside `sh -c '…'`, `eval …` and heredocs fed to a shell are checked too.
@@ -418,10 +466,106 @@ export class Linter {
           return undefined;
         }
       };
+      if (options.statements) {
+        const at = options.statements;
+        const statements = own.statements;
+        let memo: readonly StatementJudgement[] | undefined;
+        judgements = () => (memo ??= this.judgeStatements(unit, parsed, policy, statements, at, {
+          runDeferred: () => {
+            if (deferred.length === 0) return;
+            const waiting = deferred;
+            deferred = [];
+            for (const [check, at2] of waiting) runCheck(check, at2);
+          },
+          gates: () => gateSlots.flat(),
+          modelAt,
+          modelHome,
+          findings: () => out.map((diagnostic, i) => ({ diagnostic, span: outSpans[i]! })),
+          incomplete: () => incomplete,
+        }));
+      }
     } finally {
       tree.delete();
     }
-    return { diagnostics: out, decision: decision ?? (() => undefined), ...(views ? { views } : {}) };
+    return {
+      diagnostics: out,
+      decision: decision ?? (() => undefined),
+      ...(views ? { views } : {}),
+      ...(judging ? { statementJudgements: judgements ?? (() => undefined) } : {}),
+    };
+  }
+
+  /**
+   * The judgement of each top-level statement of a parsed unit (see
+   * {@link AnalyseOptions.statements}): the deferred gating checks run once, one model of the unit
+   * started in `at.cwd`, the model cut into statements (src/rules/decision-slice.ts), and one
+   * {@link decide} per statement on its slice with the gates inside it.
+   */
+  private judgeStatements(
+    unit: CommandUnit,
+    parsed: ParsedScript,
+    policy: PermissionPolicy,
+    statements: readonly Statement[],
+    at: NonNullable<AnalyseOptions['statements']>,
+    from: {
+      runDeferred(): void;
+      gates(): GateFinding[];
+      modelAt(cwd: string | undefined, home: string | undefined): CommandModel;
+      modelHome: string | undefined;
+      findings(): { diagnostic: PendingDiagnostic; span: Span }[];
+      incomplete(): string | undefined;
+    },
+  ): StatementJudgement[] {
+    from.runDeferred();
+    const incomplete = from.incomplete();
+    const all = from.findings();
+    // Diagnostics are placed in check order, not document order.
+    all.sort((a, b) => a.span.start - b.span.start);
+    const findingsIn = (s: Span): { diagnostic: PendingDiagnostic; span: Span }[] => {
+      let lo = 0;
+      let hi = all.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (all[mid]!.span.start < s.start) lo = mid + 1;
+        else hi = mid;
+      }
+      const found: { diagnostic: PendingDiagnostic; span: Span }[] = [];
+      for (let i = lo; i < all.length && all[i]!.span.start < s.end; i++) found.push(all[i]!);
+      return found;
+    };
+    if (incomplete !== undefined) return statements.map((s) => ({ span: s.span, findings: findingsIn(s.span), incomplete, decision: undefined }));
+    const judgedUnit: CommandUnit = { ...unit, context: { ...(unit.context ?? {}), cwd: at.cwd, ...(at.home !== undefined ? { home: at.home } : {}) } };
+    const host = this.options.pathHost ?? { home: homedir() };
+    const paths = pathContextFor(judgedUnit, policy, host);
+    const bare = paths?.cwd !== undefined && gitRepositoryHazard(paths.cwd, paths.host) !== undefined;
+    const mode = recordedMode(unit) ?? this.options.mode;
+    const model = from.modelAt(paths?.cwd, from.modelHome);
+    const slices = decisionSlices(model, parsed, statements);
+    const gates = [...from.gates()].sort((a, b) => a.span.start - b.span.start);
+    let g = 0;
+    return slices.map((slice) => {
+      const s = slice.span;
+      // Gates are in document order and statements do not overlap: one walk.
+      while (g < gates.length && gates[g]!.span.end <= s.start && gates[g]!.span.start < s.start) g++;
+      const inside: GateFinding[] = [];
+      for (let k = g; k < gates.length && gates[k]!.span.start < s.end; k++) if (gates[k]!.span.end > s.start || gates[k]!.span.start >= s.start) inside.push(gates[k]!);
+      let decision: PermissionDecision | undefined;
+      try {
+        decision = decide(unit.text, parsed, policy, {
+          cwd: at.cwd,
+          ...(paths ? { paths } : {}),
+          ...(bare ? { bareRepository: true } : {}),
+          ...(mode ? { mode } : {}),
+          model,
+          gates: inside,
+          slice,
+        });
+      } catch {
+        // decide() does not throw by design; a bug there must not crash a run.
+        decision = undefined;
+      }
+      return { span: s, findings: findingsIn(s), decision };
+    });
   }
 }
 

@@ -27,7 +27,8 @@ export interface RunOptions {
   readonly profile?: Profile;
   /**
    * Also compute the verdict of every command unit (`FileResult.verdicts`): script top-level
-   * statements, Makefile units, transcript tool calls. Default false (it analyses each unit twice).
+   * statements (judged in their script, from the script's own analysis), Makefile units,
+   * transcript tool calls (each analysed again as its own command). Default false.
    */
   readonly verdicts?: boolean;
   /** Profile of Makefile recipe lines (config `profile.makefile`; default: {@link profile}). */

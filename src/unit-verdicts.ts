@@ -1,18 +1,20 @@
 /**
- * Verdicts for the command units of linted files (`lint --format json`): each top-level
- * statement of a script, each Makefile unit, each transcript tool call gets the verdict
- * `shellward check` would give its text (`verdictFor`, unchanged), plus the unit's place in its
- * host file. Pure apart from the parser's wasm memory.
+ * Verdicts for the command units of linted files (`lint --format json`), each with the unit's
+ * place in its host file:
+ * - each top-level statement of a script (and of any other whole-script unit) gets the decision
+ *   for that statement where the script runs it, in the context the statements before it leave
+ *   (working directory after `cd`, variables, functions), judged from the one analysis of the
+ *   whole script (`Linter.analyse` with `statements`, {@link statementVerdicts});
+ * - each Makefile unit and each transcript tool call is its own command: the verdict
+ *   `shellward check` gives its text (`verdictFor`).
+ * Pure apart from the parser's wasm memory.
  */
 import { LineIndex } from './core/positions.js';
 import { isAnalysedShell, shellDisplayName, type CommandUnit, type Range } from './core/types.js';
-import type { Linter } from './lint.js';
-import { buildViews, type Statement } from './parse/nodes.js';
-import { parseBash, parseBudgetMs } from './parse/parser.js';
+import type { Linter, UnitAnalysis } from './lint.js';
 import type { UnitVerdict, UnitVerdictKind } from './report/types.js';
 import { IdentityMap } from './core/source-map.js';
-import { verdictFor, type Verdict } from './verdict.js';
-import type { Parser } from 'web-tree-sitter';
+import { statementVerdict, verdictFor, type Verdict } from './verdict.js';
 
 /**
  * The host range of a whole unit: from its first character to just after its last (an empty
@@ -85,6 +87,39 @@ export function unitVerdict(linter: Linter, unit: CommandUnit, kind: UnitVerdict
   };
 }
 
+/**
+ * The verdicts of the top-level statements of the whole-script `unit`, from `analysis`, the
+ * unit's own analysis made with `statements` (src/lint.ts {@link Linter.analyse}): one per
+ * statement, in document order, each {@link statementVerdict}. When the script was not parsed
+ * into statements (a parse time-out, an oversized or unparsable text, a failed analysis), the
+ * whole script is one entry whose verdict is `ask`, `internal-error: …` with the analysis's own
+ * reason: nothing in it was judged. A script in a shell shellward does not parse gets
+ * {@link notAnalysedVerdict}.
+ */
+export function statementVerdicts(unit: CommandUnit, kind: UnitVerdictKind, analysis: UnitAnalysis, options: { index?: LineIndex } = {}): UnitVerdict[] {
+  const index = options.index ?? new LineIndex(unit.hostText);
+  const { additionalDirectories: _dirs, ...context } = unit.context ?? {};
+  const entry = (u: CommandUnit, verdict: Verdict): UnitVerdict => ({
+    kind,
+    command: u.text,
+    range: unitRange(u, index),
+    ...(Object.keys(context).length > 0 ? { context } : {}),
+    verdict,
+  });
+  if (!isAnalysedShell(unit.context)) return [entry(unit, notAnalysedVerdict(unit.context?.shell ?? 'unknown'))];
+  const judged = analysis.statementJudgements?.();
+  if (!judged) {
+    const why = analysis.diagnostics.find((d) => d.ruleId === 'internal-error')?.message;
+    return [entry(unit, { ...notAnalysedVerdict('bash'), reason: `internal-error: ${why ?? 'the script was not parsed into statements, so none of them was judged'}` })];
+  }
+  return judged.map((j) =>
+    entry(
+      { ...unit, text: unit.text.slice(j.span.start, j.span.end), granularity: 'command', sourceMap: new IdentityMap(unit.sourceMap.toHost(j.span.start)) },
+      statementVerdict(j),
+    ),
+  );
+}
+
 /** Reason code of the verdict of a command in a shell shellward does not parse (PowerShell, cmd.exe). */
 export const NOT_ANALYSED = 'not-analysed';
 
@@ -104,28 +139,4 @@ export function notAnalysedVerdict(shell: string): Verdict {
     matchedRule: null,
     paths: [],
   };
-}
-
-/**
- * The top-level statements of a whole-script unit as units of their own (text = the statement's
- * source, identity map at its offset), in document order. `statements` are those of a parse of
- * `unit.text` the caller already has (`UnitAnalysis.views`); without them the text is parsed. A
- * script that does not parse in time yields the script itself as one unit.
- */
-export function statementUnits(parser: Parser, unit: CommandUnit, statements?: readonly Statement[]): CommandUnit[] {
-  const toUnits = (list: readonly Statement[]): CommandUnit[] =>
-    list.map((s) => ({
-      ...unit,
-      text: unit.text.slice(s.span.start, s.span.end),
-      granularity: 'command' as const,
-      sourceMap: new IdentityMap(unit.sourceMap.toHost(s.span.start)),
-    }));
-  if (statements) return toUnits(statements);
-  const tree = parseBash(parser, unit.text, parseBudgetMs(unit.text.length));
-  if (!tree) return [unit];
-  try {
-    return toUnits(buildViews(tree, unit.text).statements);
-  } finally {
-    tree.delete();
-  }
 }

@@ -5,7 +5,9 @@
  * below, and never renames or removes a field. Field order is fixed (see {@link VERDICT_FIELDS}).
  *
  * What is real and what is a placeholder:
- * - `findings`: real — every diagnostic of the linter's checks on the command, agent profile.
+ * - `findings`: real — every diagnostic of the linter's checks on the command, agent profile (for
+ *   a script's statement in a JSON report: the script's own diagnostics inside the statement, see
+ *   {@link statementVerdict}).
  * - `destructive`: real — the rule ids of the destructive-command check (`matchDestructive` over
  *   every simple command, first matching row per command), deduplicated, in document order.
  * - `decision`: real — the permission engine (src/rules/decide.ts, claude-code-reference.md §2) over the
@@ -28,7 +30,7 @@ import { ruleMeta } from './checks/index.js';
 import { LineIndex } from './core/positions.js';
 import type { CommandUnit, Position, Severity } from './core/types.js';
 import { SEVERITY_RANK } from './core/types.js';
-import type { Linter, } from './lint.js';
+import type { Linter, PendingDiagnostic, StatementJudgement } from './lint.js';
 import type { PermissionDecision } from './rules/decide.js';
 import { RuleSyntaxError } from './rules/parse.js';
 import { mergePolicies, policyFrom, type PermissionPolicy } from './rules/policy.js';
@@ -339,33 +341,64 @@ export function verdictFor(command: string, request: VerdictRequest, linter: Lin
   }
   const analysis = linter.analyse(commandUnit(command, request), policy);
   const index = new LineIndex(command);
-  const ranked = analysis.diagnostics.map((d) => ({
-    finding: {
-      ruleId: d.ruleId,
-      severity: d.severity,
-      message: d.message,
-      start: offsetOf(d.range.start, index, command.length),
-      end: offsetOf(d.range.end, index, command.length),
-    } satisfies VerdictFinding,
-    rank: securityRankOf(d.ruleId, d.data),
+  const findings = analysis.diagnostics.map((d) => ({
+    diagnostic: d,
+    start: offsetOf(d.range.start, index, command.length),
+    end: offsetOf(d.range.end, index, command.length),
+  }));
+  const internal = findings.find((f) => f.diagnostic.ruleId === 'internal-error');
+  return wordVerdict(findings, internal ? { incomplete: internal.diagnostic.message } : { decision: analysis.decision() });
+}
+
+/**
+ * The verdict of one top-level statement of a script judged where the script runs it
+ * (`Linter.analyse` with `statements`, src/lint.ts): `decision` and `reason` from the one
+ * decision for the statement's slice of the script's analysis; `findings` are the script's own
+ * diagnostics (at the script's profile) inside the statement, with offsets into the statement's
+ * text; `ask` with reason `internal-error: …` when the script's analysis is incomplete or the
+ * decision failed. Never throws.
+ */
+export function statementVerdict(judgement: StatementJudgement): Verdict {
+  const at = judgement.span.start;
+  const length = judgement.span.end - at;
+  const findings = judgement.findings.map(({ diagnostic, span }) => {
+    const start = Math.min(span.start - at, length);
+    // An empty region is one character, as in every other output format.
+    const end = Math.min(Math.max(span.end, span.start + 1) - at, Math.max(length, start + 1));
+    return { diagnostic, start, end };
+  });
+  return wordVerdict(findings, judgement.incomplete !== undefined ? { incomplete: judgement.incomplete } : { decision: judgement.decision });
+}
+
+/**
+ * Words a verdict from findings (each a diagnostic with its 0-based offsets into the command)
+ * and the one permission decision (src/rules/decide.ts), or why there is none (`incomplete`: the
+ * message of the internal error that left the analysis incomplete).
+ */
+function wordVerdict(
+  placed: readonly { readonly diagnostic: PendingDiagnostic; readonly start: number; readonly end: number }[],
+  judged: { readonly decision: PermissionDecision | undefined } | { readonly incomplete: string },
+): Verdict {
+  const ranked = placed.map(({ diagnostic: d, start, end }) => ({
+    finding: { ruleId: d.ruleId, severity: d.severity, message: d.message, start, end } satisfies VerdictFinding,
   }));
   ranked.sort((a, b) => compareFindings(a.finding, b.finding));
   const findings = ranked.map((r) => r.finding);
-  const _ranks = ranked.map((r) => r.rank);
 
   const destructive: string[] = [];
+  const diagnostics = placed.map((p) => p.diagnostic);
   // Custom packs' rules (config `packs.files`) are not in the table: their findings name their pack.
-  const packRuleIds = new Set(analysis.diagnostics.filter((x) => typeof x.data?.pack === 'string').map((x) => x.ruleId));
+  const packRuleIds = new Set(diagnostics.filter((x) => typeof x.data?.pack === 'string').map((x) => x.ruleId));
   for (const f of findings) {
     if ((DESTRUCTIVE_IDS.has(f.ruleId) || packRuleIds.has(f.ruleId)) && !destructive.includes(f.ruleId)) destructive.push(f.ruleId);
   }
   // A removal path-dangerous-removal reports (`rm -rf /`) names the destructive rules it also hits.
-  for (const x of analysis.diagnostics) {
+  for (const x of diagnostics) {
     const related = x.data?.related;
     if (x.ruleId === 'path-dangerous-removal' && Array.isArray(related)) for (const id of related) if (typeof id === 'string' && !destructive.includes(id)) destructive.push(id);
   }
-  const internal = findings.find((f) => f.ruleId === 'internal-error');
-  const d = internal ? undefined : analysis.decision();
+  const incomplete = 'incomplete' in judged ? judged.incomplete : undefined;
+  const d = 'decision' in judged ? judged.decision : undefined;
   const paths: VerdictPath[] = (d?.paths ?? []).map((p) => ({ path: p.path, operation: p.operation, resolved: p.resolved, allowed: p.allowed, reason: p.reason }));
   const base = { readOnly: d?.readOnly ?? false, destructive, outsideCwd: paths.some((p) => p.reason === 'outside'), findings };
   const out = (decision: Decision, reason: string, dd?: PermissionDecision, suggestions: readonly string[] = []): Verdict => ({
@@ -377,7 +410,7 @@ export function verdictFor(command: string, request: VerdictRequest, linter: Lin
     paths,
   });
 
-  if (internal || !d) return out('ask', internal ? withMessage(internal.ruleId, internal.message) : 'internal-error: the permission decision failed');
+  if (incomplete !== undefined || !d) return out('ask', incomplete !== undefined ? withMessage('internal-error', incomplete) : 'internal-error: the permission decision failed');
   // The one decision (src/rules/decide.ts); the verdict only words it.
   const decision: Decision = d.behavior === 'passthrough' ? 'ask' : d.behavior;
   // No allow rule is suggested for a command that hit a destructive-command pack: the rule would

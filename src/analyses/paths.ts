@@ -1192,8 +1192,22 @@ function append<T>(out: T[], items: readonly T[]): void {
  * values such as `grep -f FILE`, and each alternative of an argument's brace expansion (not of a
  * redirection target or a `cd` argument: bash refuses those with several words). Filter them
  * out to get exactly the paths Claude Code checks.
+ *
+ * Remembered per command object (a function of the command alone): the path check and the
+ * permission decisions of one unit ask for the same commands. The array must not be modified.
  */
-export function extractPaths(cmd: SimpleCommand): PathAccess[] {
+export function extractPaths(cmd: SimpleCommand): readonly PathAccess[] {
+  let known = extracted.get(cmd);
+  if (!known) {
+    known = extractPathsOf(cmd);
+    extracted.set(cmd, known);
+  }
+  return known;
+}
+
+const extracted = new WeakMap<SimpleCommand, readonly PathAccess[]>();
+
+function extractPathsOf(cmd: SimpleCommand): PathAccess[] {
   const out: PathAccess[] = [];
   const resolved = resolveCommand(cmd);
   const e = resolved ? extractorFor(resolved.name) : undefined;

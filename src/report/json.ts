@@ -36,7 +36,8 @@ export interface JsonFileResult {
   /**
    * The verdict of every command unit of the file in host order (script top-level statements,
    * Makefile recipe lines and `$(shell …)`s, transcript tool calls), each with its host range and,
-   * for tool calls, what the transcript recorded. Absent when the run did not compute verdicts.
+   * for tool calls, what the transcript recorded; a script statement's verdict is its decision in
+   * its script (see {@link UnitVerdict}). Absent when the run did not compute verdicts.
    */
   readonly verdicts?: readonly UnitVerdict[];
 }

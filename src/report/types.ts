@@ -48,9 +48,15 @@ export type UnitVerdictKind =
   | 'settings-hook';
 
 /**
- * The verdict of one command unit, with where the unit is in its host file. `verdict` is exactly
- * what `shellward check` prints for `command` (src/verdict.ts; its finding offsets are 0-based
- * UTF-16 offsets into `command`).
+ * The verdict of one command unit, with where the unit is in its host file (src/verdict.ts; its
+ * finding offsets are 0-based UTF-16 offsets into `command`). For a unit that is its own command
+ * (a Makefile unit, a tool call) it is what `shellward check` prints for `command`. For a
+ * top-level statement of a script it is the decision for that statement where the script runs it,
+ * in the context the statements before it leave (working directory after `cd`, variables,
+ * functions, `shopt`, `PATH`), judged from the one analysis of the whole script; its findings are
+ * the script's own diagnostics inside the statement; a statement that analysis cannot judge (a
+ * parse time-out, a cap, a failed check) is `ask` with the reason (src/unit-verdicts.ts
+ * `statementVerdicts`).
  */
 export interface UnitVerdict {
   readonly kind: UnitVerdictKind;

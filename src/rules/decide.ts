@@ -69,6 +69,7 @@ import { memberWriteProblem } from './archive-members.js';
 import { dynamicRuleAsk, dynamicSubcommandRule } from './dynamic-subcommand.js';
 import { deniedToken, hiddenProgramAsk, hiddenProgramDeny, ruleText, rulesFirstWords, visibleRule } from './hidden-programs.js';
 import { visibleStdin } from '../parse/stdin-code.js';
+import type { DecisionSlice, FunctionNames } from './decision-slice.js';
 
 export { visibleRule };
 
@@ -172,6 +173,13 @@ export interface DecisionContext {
   readonly gates?: readonly GateFinding[];
   /** The unit's command model, when the caller built it already (else it is built here). */
   readonly model?: CommandModel;
+  /**
+   * Decide only this top-level statement of the unit, where the unit runs it
+   * (src/rules/decision-slice.ts; `model` must be the model the slice was made from, and `gates`
+   * should be those inside the statement): its commands, gaps and bulk environment reads instead
+   * of the whole model's; whole-command rules match the statement's text.
+   */
+  readonly slice?: DecisionSlice;
 }
 
 /**
@@ -465,7 +473,7 @@ function callsItself(m: ModelCommand): boolean {
 }
 
 /** Whether `inst` (a form of model command `m`) is read-only (Claude Code's check with the model's relaxations). `proven`: glob words a listing proved to spell no option ({@link provenGlobWords}). */
-function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, functions: ReadonlySet<string>, proven?: ReadonlySet<string>, dashed?: ReadonlySet<string>): boolean {
+function modelReadOnly(m: ModelCommand, instance: SimpleCommand, text: string, functions: FunctionNames, proven?: ReadonlySet<string>, dashed?: ReadonlySet<string>): boolean {
   let inst = instance;
   // A call of a function defined in the unit runs its body, whose commands are decided themselves;
   // not a call from inside the function's own body: recursion may never end, and in a pipeline or
@@ -598,19 +606,26 @@ function hasAnyRule(policy: PermissionPolicy): boolean {
 export function decide(text: string, parsed: ParsedScript, policy: PermissionPolicy, ctx: DecisionContext = {}): PermissionDecision {
   const pathCtx = ctx.paths;
   const model = ctx.model ?? buildModel(parsed, { ...(pathCtx?.cwd !== undefined ? { cwd: pathCtx.cwd } : ctx.cwd !== undefined ? { cwd: ctx.cwd } : {}), ...(pathCtx ? { home: pathCtx.host.home } : {}) });
-  const whole = wholeCommandText(text);
+  // A statement judged in its unit (see DecisionContext.slice): its part of the model.
+  const slice = ctx.slice;
+  const own = slice ? text.slice(slice.span.start, slice.span.end) : text;
+  const gaps = slice ? slice.gaps : model.gaps;
+  const whole = wholeCommandText(own);
   const mode = ctx.mode ?? 'default';
   const gates: GateFinding[] = [...(ctx.gates ?? [])];
   // A caller's own misparsing flag (the older interface) is a gate too.
   if (ctx.misparsing && gates.length === 0) gates.push({ ruleId: 'misparsing', message: 'A security check found text that shells may parse differently.', span: { start: 0, end: Math.min(1, text.length) }, order: 0 });
-  const cmds = model.commands;
+  const cmds = slice ? slice.commands : model.commands;
 
   // Facts first: paths (Claude Code's extractors and shellward's extensions, every form and
   // working directory), read-only — whatever the decision.
   const paths: PathCheck[] = [];
   const pathsOf = new Map<ModelCommand, PathCheck[]>();
+  const pathKeys = new Set<string>();
   // Option values that name a file (`diff --from-file=.env`): matched against Read()/Edit() rules too.
   const effectChecks: PathCheck[] = [];
+  // Only `Read(…)`/`Edit(…)` deny and ask rules read them: without any rule of another tool than Bash, none is looked for.
+  const fileRules = policy.deny.some((r) => r.bash === undefined) || policy.ask.some((r) => r.bash === undefined);
   if (pathCtx) {
     for (const m of cmds) {
       const list: PathCheck[] = [];
@@ -623,16 +638,24 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
         }
       }
       pathsOf.set(m, list);
-      for (const p of list) if (!paths.some((q) => q.span.start === p.span.start && q.path === p.path && q.reason === p.reason && q.operation === p.operation)) paths.push(p);
-      for (const inst of m.instances) for (const a of effectPaths(inst)) for (const d of dirs) effectChecks.push(validatePath(a, { ...pathCtx, cwd: d }));
+      for (const p of list) {
+        const key = `${p.span.start}\0${p.operation}\0${p.reason}\0${p.path}`;
+        if (!pathKeys.has(key)) {
+          pathKeys.add(key);
+          paths.push(p);
+        }
+      }
+      if (fileRules) for (const inst of m.instances) for (const a of effectPaths(inst)) for (const d of dirs) effectChecks.push(validatePath(a, { ...pathCtx, cwd: d }));
     }
   }
-  const functions = new Set<string>();
-  for (const m of cmds) for (let e = m.cmd.place?.chain; e; e = e.parent) if (e.enclosing.kind === 'function' && e.enclosing.name) functions.add(e.enclosing.name);
+  const functions: FunctionNames = slice ? slice.functions : new Set<string>();
+  if (!slice) for (const m of cmds) for (let e = m.cmd.place?.chain; e; e = e.parent) if (e.enclosing.kind === 'function' && e.enclosing.name) (functions as Set<string>).add(e.enclosing.name);
   let gitSafeMemo: boolean | undefined;
   // A `cd` into the working directory itself is no directory change for the git guard either.
   const gitCwd = ctx.cwd ?? pathCtx?.cwd;
-  const gitSafe = (): boolean => (gitSafeMemo ??= gitGuard(parsed, { ...(ctx.bareRepository ? { bareRepository: true } : {}), ...(gitCwd?.startsWith('/') ? { cwd: gitCwd } : {}) }).readOnly);
+  // A statement's git guard sees every command that may have run before it too (a `cd` earlier).
+  const gitParsed = (): ParsedScript => (slice ? { ...parsed, commands: parsed.commands.filter((c) => c.span.start < slice.span.end) } : parsed);
+  const gitSafe = (): boolean => (gitSafeMemo ??= gitGuard(gitParsed(), { ...(ctx.bareRepository ? { bareRepository: true } : {}), ...(gitCwd?.startsWith('/') ? { cwd: gitCwd } : {}) }).readOnly);
   // A parser differential keeps anything from being proven. `/proc/*/environ` is a gate too, but
   // not a differential: the command reads a process's secrets and writes nothing, so it stays
   // read-only (a fact) while the decision asks (step 3).
@@ -640,7 +663,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   // Glob words this machine's listing shows to match names starting with `-` (stricter only: safe to use whatever runs first).
   const dashed = pathCtx?.host.list ? dashedGlobWords(cmds, pathCtx) : undefined;
   const readOnlyUnit = (proven?: ReadonlySet<string>): boolean =>
-    model.gaps.length === 0 &&
+    gaps.length === 0 &&
     !differential &&
     cmds.every((m) => m.instances.every((inst) => modelReadOnly(m, inst, text, functions, proven, dashed)) && (m.program !== 'git' || gitSafe())) &&
     // Option effects (src/rules/effect-constraint.ts): an option that writes, runs a program or reads outside.
@@ -666,12 +689,12 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     if (hit?.certain) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(hit.rule)}: ${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}.`, rule: hit.rule, span: p.span, ...base };
     if (hit) fileAsk ??= { rule: hit.rule, p, deny: true };
   }
-  const blind = model.gaps.length > 0;
+  const blind = gaps.length > 0;
   if (blind) {
     const g = globRule(cmds, policy.deny);
     if (g) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(g)}: a glob command word may name the denied program.`, rule: g, ...base };
-    const r = visibleRule(text, policy.deny);
-    if (r) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(r)}: the denied program is visible in a command whose effect is not fully known (${model.gaps[0]!.reason})`, rule: r, ...base };
+    const r = visibleRule(own, policy.deny);
+    if (r) return { behavior: 'deny', reason: 'deny-rule', code: 'policy-deny', message: `Denied by rule ${ruleText(r)}: the denied program is visible in a command whose effect is not fully known (${gaps[0]!.reason})`, rule: r, ...base };
   }
   // Code given to an interpreter, a link or copy of a program (src/rules/hidden-programs.ts).
   // A path command word resolved on this machine (symbolic links followed), in each working directory it may run in.
@@ -715,7 +738,7 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   if (blind) {
     const g = globRule(cmds, policy.ask);
     if (g) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(g)} asks for approval: a glob command word may name its program.`, rule: g, ...base };
-    const r = visibleRule(text, policy.ask);
+    const r = visibleRule(own, policy.ask);
     if (r) return { behavior: 'ask', reason: 'ask-rule', code: 'policy-ask', message: `Rule ${ruleText(r)} asks for approval: its program is visible in a command whose effect is not fully known.`, rule: r, ...base };
   }
   // Code an interpreter runs, links and copies of programs, a path command word the unit may make.
@@ -758,13 +781,13 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
     if (wholeAllow && !hasAnyRule(policy)) return allowWhole();
     const rulesNote = hasAnyRule(policy) ? ' With deny or ask rules configured, it is never allowed without approval.' : '';
     if (gate) return { behavior: 'ask', reason: 'misparsing', code: gate.ruleId, message: gate.message, span: gate.span, ...base };
-    const g = model.gaps[0]!;
-    const code = parsed.problems.length > 0 ? 'parse-error' : g.reason.startsWith('Cap reached') ? 'parse-too-complex' : 'unknown-program';
+    const g = gaps[0]!;
+    const code = (slice ? slice.parseError : parsed.problems.length > 0) ? 'parse-error' : g.reason.startsWith('Cap reached') ? 'parse-too-complex' : 'unknown-program';
     return { behavior: 'ask', reason: 'not-simple', code, message: `${g.reason}${rulesNote}`, span: g.span, ...base };
   }
   // 3b. the environment printed in bulk (`export -p`, `declare -p` …): known and read-only, but it
   // shows every secret of the session; only an exact allow of the whole command lifts it.
-  const envRead = model.environmentReads[0];
+  const envRead = (slice ? slice.environmentReads : model.environmentReads)[0];
   if (envRead) {
     if (wholeAllow) return allowWhole();
     return { behavior: 'ask', reason: 'environment-read', code: 'environment-read', message: `${envRead.reason} This needs approval: read the specific variable you need instead.`, span: envRead.span, ...base };
@@ -783,7 +806,8 @@ export function decide(text: string, parsed: ParsedScript, policy: PermissionPol
   if (subs.length > MAX_SUBCOMMANDS) {
     return { behavior: 'ask', reason: 'too-many-subcommands', code: 'policy-ask', message: `Cap reached: the command has ${subs.length} simple commands, more than ${MAX_SUBCOMMANDS} to check individually.`, ...base };
   }
-  const cd = subs.find((m) => m.program !== undefined && CD_LIKE.has(m.program));
+  // A statement's `git` that runs elsewhere than the working directory (after an earlier `cd`) is the same case.
+  const cd = subs.find((m) => m.program !== undefined && CD_LIKE.has(m.program)) ?? (slice ? subs.find((m) => m.program === 'git' && (m.cwd === undefined || m.cwd.some((d) => d !== (pathCtx?.cwd ?? ctx.cwd)))) : undefined);
   if (cd && subs.some((m) => m.program === 'git')) {
     return {
       behavior: 'ask',

@@ -164,9 +164,9 @@ describe('a pooled lint run', () => {
 
   it('turns a file whose lint throws in the main thread into that file alone failing', async () => {
     const faulty = Object.create(linter) as Linter;
-    faulty.analyse = (unit) => {
+    faulty.analyse = (unit, ...rest) => {
       if (unit.origin.file === 'deploy.sh') throw new Error('planted failure');
-      return linter.analyse(unit);
+      return linter.analyse(unit, ...rest);
     };
     const serial = await run({ concurrency: 'off' });
     const failing = await run({ concurrency: 'off' }, faulty);
