@@ -21054,9 +21054,9 @@ var require_io = __commonJS({
           }
           return result;
         }
-        const matches = yield findInPath(tool);
-        if (matches && matches.length > 0) {
-          return matches[0];
+        const matches2 = yield findInPath(tool);
+        if (matches2 && matches2.length > 0) {
+          return matches2[0];
         }
         return "";
       });
@@ -21092,14 +21092,14 @@ var require_io = __commonJS({
             }
           }
         }
-        const matches = [];
+        const matches2 = [];
         for (const directory of directories) {
           const filePath = yield ioUtil.tryGetExecutablePath(path6.join(directory, tool), extensions);
           if (filePath) {
-            matches.push(filePath);
+            matches2.push(filePath);
           }
         }
-        return matches;
+        return matches2;
       });
     }
     function readCopyOptions(options) {
@@ -23157,16 +23157,16 @@ var init_wrappers = __esm({
         chroot: { changesRoot: true, optionsWithValue: ["--userspec", "--groups"], stopFlags: [], positionalsBeforeCommand: 1, stdinCode: true },
         chrt: { optionsWithValue: ["-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"], positionalsBeforeCommand: 1, stopFlags: ["-p", "--pid", "-m", "--max"] },
         command: { optionsWithValue: [], stopFlags: ["-v", "-V"], allowRule: {} },
-        coproc: { optionsWithValue: [], stopFlags: [] },
+        coproc: { namedCompound: true, optionsWithValue: [], stopFlags: [] },
         doas: { optionsWithValue: ["-u", "-C"], stopFlags: ["-s", "-L"] },
         eatmydata: { optionsWithValue: [], stopFlags: [] },
-        env: { chdirOptions: ["-C", "--chdir"], optionsWithValue: ["-u", "--unset", "-C", "--chdir", "-P"], allowsAssignments: true, stopFlags: [], codeOptions: ["-S", "--split-string"] },
+        env: { dashIsOption: true, chdirOptions: ["-C", "--chdir"], optionsWithValue: ["-u", "--unset", "-C", "--chdir", "-P"], allowsAssignments: true, stopFlags: [], codeOptions: ["-S", "--split-string"] },
         exec: { optionsWithValue: ["-a"], stopFlags: [] },
         fakeroot: { optionsWithValue: ["-l", "--lib", "--faked", "-s", "-i"], stopFlags: [] },
-        find: { optionsWithValue: [], stopFlags: [], command: "none", execOptions: ["-exec", "-execdir", "-ok", "-okdir"], implies: { "-delete": "rm" } },
+        find: { singleDashLong: true, optionsWithValue: [], stopFlags: [], command: "none", execOptions: ["-exec", "-execdir", "-ok", "-okdir"], implies: { "-delete": "rm" } },
         firejail: { optionsWithValue: [], stopFlags: [] },
         flock: { optionsWithValue: ["-w", "--timeout", "-E", "--conflict-exit-code"], positionalsBeforeCommand: 1, stopFlags: [], codeOptions: ["-c", "--command"] },
-        gdb: { optionsWithValue: ["-p", "--pid", "-c", "--core", "-d", "--directory", "-cd", "-s", "--symbols", "-e", "--exec", "-se", "-ix", "-iex", "-x", "-ex", "--command", "--eval-command", "-init-command", "-init-eval-command", "-tty"], stopFlags: [], command: "none", argvAfter: ["--args"], opaqueOptions: ["-x", "--command", "-ex", "--ex", "--eval-command", "-eval-command", "-iex", "-init-eval-command", "-ix", "-init-command", "-batch", "--batch", "-p", "--pid"] },
+        gdb: { singleDashLong: true, optionsWithValue: ["-p", "--pid", "-c", "--core", "-d", "--directory", "-cd", "-s", "--symbols", "-e", "--exec", "-se", "-ix", "-iex", "-x", "-ex", "--command", "--eval-command", "-init-command", "-init-eval-command", "-tty"], stopFlags: [], command: "none", argvAfter: ["--args"], opaqueOptions: ["-x", "--command", "-ex", "--ex", "--eval-command", "-eval-command", "-iex", "-init-eval-command", "-ix", "-init-command", "-batch", "--batch", "-p", "--pid"] },
         ionice: { optionsWithValue: ["-c", "--class", "-n", "--classdata"], stopFlags: ["-p", "--pid", "-P", "--pgid", "-u", "--uid"] },
         ltrace: { optionsWithValue: ["-e", "-o", "--output", "-p", "-s", "-u", "-l", "--library", "-n", "--indent", "-a", "--align", "-A", "-D", "--debug", "-F", "--config", "-x", "-w", "--where"], stopFlags: [] },
         mapfile: { optionsWithValue: ["-d", "-n", "-O", "-s", "-u", "-c"], stopFlags: [], command: "none", codeOptions: ["-C"] },
@@ -23199,7 +23199,7 @@ var init_wrappers = __esm({
         trap: { optionsWithValue: [], stopFlags: [], command: "none", codeArgument: "first" },
         unshare: { chdirOptions: ["-w", "--wd"], rootOptions: ["-R", "--root"], optionsWithValue: ["-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd", "--propagation", "--map-user", "--map-group", "--map-users", "--map-groups"], stopFlags: [], stdinCode: true },
         valgrind: { optionsWithValue: [], stopFlags: [] },
-        watch: { optionsWithValue: ["-n", "--interval", "-d", "--differences", "-q", "--equexit"], stopFlags: [] },
+        watch: { optionsWithValue: ["-n", "--interval", "-q", "--equexit"], stopFlags: [] },
         xargs: { optionsWithValue: ["-a", "--arg-file", "-d", "--delimiter", "-E", "--eof", "-I", "--replace", "-L", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"], stopFlags: [], allowRule: { prefixRulesOnly: true } }
       }
     };
@@ -23207,6 +23207,9 @@ var init_wrappers = __esm({
 });
 
 // src/parse/command-name.ts
+function namesCompound(words, spec) {
+  return spec.namedCompound === true && words.length > 2 && words[1].value !== void 0 && COMPOUND_OPENERS.has(words[2].value ?? "");
+}
 function commandBasename(value) {
   const v = value.startsWith("=") ? value.slice(1) : value;
   const slash = v.lastIndexOf("/");
@@ -23221,6 +23224,71 @@ function optionIs(v, list) {
   }
   return void 0;
 }
+function takesValue(spec, o2) {
+  return spec.optionsWithValue.includes(o2) || (spec.codeOptions?.includes(o2) ?? false) || (spec.pipeOptions?.includes(o2) ?? false);
+}
+function rowOptions(spec) {
+  const known = ROW_OPTIONS.get(spec);
+  if (known) return known;
+  const all = [
+    ...spec.optionsWithValue,
+    ...spec.stopFlags,
+    ...spec.optionsWithTwoValues ?? [],
+    ...spec.codeOptions ?? [],
+    ...spec.opaqueOptions ?? [],
+    ...spec.pipeOptions ?? [],
+    ...spec.chdirOptions ?? [],
+    ...spec.rootOptions ?? [],
+    ...spec.argvAfter ?? []
+  ];
+  ROW_OPTIONS.set(spec, all);
+  return all;
+}
+function longOptionName(spec, name2) {
+  const all = rowOptions(spec);
+  if (all.includes(name2)) return name2;
+  const dashes = name2.startsWith("--") ? "--" : "-";
+  const hits = new Set(all.filter((o2) => o2.length > name2.length && o2.startsWith(name2) && (dashes === "--" ? o2.startsWith("--") : !o2.startsWith("--"))));
+  return hits.size === 1 ? [...hits][0] : name2;
+}
+function attachedValue(word, cut) {
+  return { ...word, value: word.value?.slice(cut), raw: word.raw.slice(cut), span: { start: word.span.start + cut, end: word.span.end } };
+}
+function readWrapperOption(words, i3, spec) {
+  const word = words[i3];
+  const v = word.value;
+  if (v === void 0) return { next: i3 + 1, options: [], stop: false };
+  const long = v.startsWith("--") || spec.singleDashLong === true && v.length > 2;
+  if (long) {
+    const eq = v.indexOf("=");
+    const name2 = longOptionName(spec, eq === -1 ? v : v.slice(0, eq));
+    const stop3 = spec.stopFlags.includes(name2);
+    if (eq !== -1) return { next: i3 + 1, options: [{ name: name2, value: attachedValue(word, eq + 1) }], stop: stop3 };
+    if (spec.optionsWithTwoValues?.includes(name2)) return { next: i3 + 3, options: [{ name: name2, ...words[i3 + 1] ? { value: words[i3 + 1] } : {} }], stop: stop3 };
+    if (takesValue(spec, name2)) return { next: i3 + 2, options: [{ name: name2, ...words[i3 + 1] ? { value: words[i3 + 1] } : {} }], stop: stop3 };
+    return { next: i3 + 1, options: [{ name: name2 }], stop: stop3 };
+  }
+  const options = [];
+  let stop2 = false;
+  for (let k = 1; k < v.length; k++) {
+    const name2 = `-${v[k]}`;
+    if (spec.stopFlags.includes(name2)) stop2 = true;
+    if (spec.optionsWithTwoValues?.includes(name2)) {
+      options.push({ name: name2, ...words[i3 + 1] ? { value: words[i3 + 1] } : {} });
+      return { next: i3 + 3, options, stop: stop2 };
+    }
+    if (takesValue(spec, name2)) {
+      if (k + 1 < v.length) {
+        options.push({ name: name2, value: attachedValue(word, k + 1) });
+        return { next: i3 + 1, options, stop: stop2 };
+      }
+      options.push({ name: name2, ...words[i3 + 1] ? { value: words[i3 + 1] } : {} });
+      return { next: i3 + 2, options, stop: stop2 };
+    }
+    options.push({ name: name2 });
+  }
+  return { next: i3 + 1, options, stop: stop2 };
+}
 function scanWrapper(words, spec) {
   const code = [];
   let opaque;
@@ -23231,6 +23299,7 @@ function scanWrapper(words, spec) {
     operands++;
     if (operands === spec.codeOperand) code.push(word);
   };
+  if (namesCompound(words, spec)) return { start: 2, code, opaque, stopped: false };
   const wanted = spec.command === "none" || spec.argvAfter ? Infinity : spec.positionalsBeforeCommand ?? 0;
   let i3 = 1;
   let start2;
@@ -23245,6 +23314,10 @@ function scanWrapper(words, spec) {
         continue;
       }
       break;
+    }
+    if (v === "-" && spec.dashIsOption) {
+      i3++;
+      continue;
     }
     if (v === "--") {
       i3++;
@@ -23285,10 +23358,16 @@ function scanWrapper(words, spec) {
         }
         continue;
       }
-      if (spec.optionsWithTwoValues?.includes(v)) i3 += 3;
-      else if (spec.optionsWithValue.includes(v)) i3 += 2;
-      else if (!v.startsWith("--") && v.length > 2 && spec.stopFlags.some((f) => f.length === 2 && v.slice(1).includes(f[1]))) return { start: void 0, code, opaque, stopped: true };
-      else i3 += 1;
+      const read = readWrapperOption(words, i3, spec);
+      if (read.stop) return { start: void 0, code, opaque, stopped: true };
+      for (const o2 of read.options) {
+        if (o2.value && spec.codeOptions?.includes(o2.name)) code.push(o2.value);
+        if (o2.value && spec.pipeOptions?.includes(o2.name) && (o2.value.value === void 0 ? /^['"]?[|!]/.test(o2.value.raw) : /^[|!]/.test(o2.value.value))) {
+          code.push({ ...o2.value, value: o2.value.value?.slice(1) });
+        }
+        if (spec.opaqueOptions?.includes(o2.name)) opaque ??= o2.name;
+      }
+      i3 = read.next;
       continue;
     }
     if (spec.allowsAssignments && ASSIGNMENT.test(v)) {
@@ -23330,11 +23409,16 @@ function wrapperLevels(words) {
 }
 function wrapperCommandStart(words, spec) {
   if (spec.command === "none" || spec.argvAfter || spec.codeOptions || spec.optionsWithTwoValues || spec.opaqueOptions || spec.stdinCode || spec.pipeOptions) return scanWrapper(words, spec).start;
+  if (namesCompound(words, spec)) return 2;
   let i3 = 1;
   while (i3 < words.length) {
     const word = words[i3];
     const v = word.value ?? (word.raw.startsWith("-") ? "-?" : void 0);
     if (v === void 0) return void 0;
+    if (v === "-" && spec.dashIsOption) {
+      i3++;
+      continue;
+    }
     if (v === "--") {
       i3++;
       break;
@@ -23342,9 +23426,9 @@ function wrapperCommandStart(words, spec) {
     if (v.startsWith("-") && v.length > 1) {
       const flag = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
       if (spec.stopFlags.includes(flag)) return void 0;
-      if (spec.optionsWithValue.includes(v)) i3 += 2;
-      else if (!v.startsWith("--") && v.length > 2 && spec.stopFlags.some((f) => f.length === 2 && v.slice(1).includes(f[1]))) return void 0;
-      else i3 += 1;
+      const read = readWrapperOption(words, i3, spec);
+      if (read.stop) return void 0;
+      i3 = read.next;
       continue;
     }
     if (spec.allowsAssignments && ASSIGNMENT.test(v)) {
@@ -23396,14 +23480,16 @@ function resolveUncached(cmd) {
   const first = words[0];
   return { name: commandBasename(first.value ?? ""), nameWord: first, args: words.slice(1), wrappers, ...moved ? { changesDirectory: moved } : {} };
 }
-var WRAPPERS, ASSIGNMENT, MAX_WRAPPERS, RESOLVED;
+var COMPOUND_OPENERS, WRAPPERS, ASSIGNMENT, MAX_WRAPPERS, ROW_OPTIONS, RESOLVED;
 var init_command_name = __esm({
   "src/parse/command-name.ts"() {
     "use strict";
     init_wrappers();
+    COMPOUND_OPENERS = /* @__PURE__ */ new Set(["{", "(", "((", "[[", "if", "while", "until", "for", "case", "select"]);
     WRAPPERS = new Map(Object.entries(wrappers_default.wrappers));
     ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
     MAX_WRAPPERS = 16;
+    ROW_OPTIONS = /* @__PURE__ */ new WeakMap();
     RESOLVED = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -27412,7 +27498,7 @@ var init_protected_paths = __esm({
   "rules/protected-paths.json"() {
     protected_paths_default = {
       $schema: "./schema/protected-paths.schema.json",
-      description: "Paths a command may never write without asking, even in acceptEdits mode. Claude Code's own list (its auto-edit safety check, https://docs.anthropic.com/en/docs/claude-code/iam#permission-modes): directories whose contents configure tools that run code (a path with one of these as a segment), and dotfiles read by shells and tools (matched by base name). shellward adds its own policy files (a rewritten policy would be loaded by the next run: `filePrefixes` shellward.config.* and .shellwardrc*, and package.json, whose `shellward` key is a config and whose scripts run later) and files that make tools run code later: git hooks and attributes (textconv, filters), husky hooks, CI workflows, direnv's .envrc, .npmrc (script-shell, node-options), Makefiles and the pre-commit framework's config; and other agents' and editors' project settings that name commands they run or hooks (shellward's own Gemini CLI and Codex hooks live in .gemini/settings.json and .codex/hooks.json, https://github.com/google-gemini/gemini-cli/blob/main/docs/get-started/configuration.md; MCP server commands in .cursor/, .windsurf/, .amazonq/, .roo/, .continue/, .zed/ and opencode.json; a dev container's postCreateCommand, https://containers.dev/implementors/json_reference/; aider's lint-cmd and test-cmd in .aider.conf.yml); build and version-control configs that name programs the tool runs (cargo's .cargo/config.toml `build.rustc-wrapper` and `target.*.runner`, https://doc.rust-lang.org/cargo/reference/config.html; Mercurial's `[hooks]` in .hg/hgrc, https://www.mercurial-scm.org/doc/hgrc.5.html, and Sapling's .sl/; Jujutsu's repository config in .jj/, whose `ui.pager` and `ui.diff-editor` are programs); other task runners' recipe files, like the Makefile (just's justfile, https://just.systems/man/en/; Task's Taskfile.yml, https://taskfile.dev/usage/; mise's mise.toml tasks and hooks, https://mise.jdx.dev/configuration.html); and other CI systems' pipeline files, like .github/workflows (.gitlab-ci.yml and .gitlab/, .circleci/, .buildkite/, .travis.yml, .cirrus.yml, bitbucket-pipelines.yml, azure-pipelines.yml, Jenkinsfile). Names are compared in lower case.",
+      description: "Paths a command may never write without asking, even in acceptEdits mode. Claude Code's own list (its auto-edit safety check, https://docs.anthropic.com/en/docs/claude-code/iam#permission-modes): directories whose contents configure tools that run code (a path with one of these as a segment), and dotfiles read by shells and tools (matched by base name). shellward adds its own policy files (a rewritten policy would be loaded by the next run: `filePrefixes` shellward.config.* and .shellwardrc*, and package.json, whose `shellward` key is a config and whose scripts run later) and files that make tools run code later: git hooks and attributes (textconv, filters), husky hooks, CI workflows, direnv's .envrc, .npmrc (script-shell, node-options), Makefiles and the pre-commit framework's config; and other agents' and editors' project settings that name commands they run or hooks (shellward's own Gemini CLI and Codex hooks live in .gemini/settings.json and .codex/hooks.json, https://github.com/google-gemini/gemini-cli/blob/main/docs/get-started/configuration.md; MCP server commands in .cursor/, .windsurf/, .amazonq/, .roo/, .continue/, .zed/ and opencode.json; a dev container's postCreateCommand, https://containers.dev/implementors/json_reference/; aider's lint-cmd and test-cmd in .aider.conf.yml); git hook managers' configs and script directories: lefthook's lefthook.* / .lefthook.* and -local variants in every format, also under .config/, with its .lefthook/ and .lefthook-local/ script directories (https://lefthook.dev/configuration), overcommit's .overcommit.yml and its .git-hooks/ plugin directory (https://github.com/sds/overcommit#configuration). The directory the repository's `core.hooksPath` names is protected too (read from the repository's config, src/analyses/git-repository.ts); build and version-control configs that name programs the tool runs (cargo's .cargo/config.toml `build.rustc-wrapper` and `target.*.runner`, https://doc.rust-lang.org/cargo/reference/config.html; Mercurial's `[hooks]` in .hg/hgrc, https://www.mercurial-scm.org/doc/hgrc.5.html, and Sapling's .sl/; Jujutsu's repository config in .jj/, whose `ui.pager` and `ui.diff-editor` are programs); other task runners' recipe files, like the Makefile (just's justfile, https://just.systems/man/en/; Task's Taskfile.yml, https://taskfile.dev/usage/; mise's mise.toml tasks and hooks, https://mise.jdx.dev/configuration.html); and other CI systems' pipeline files, like .github/workflows (.gitlab-ci.yml and .gitlab/, .circleci/, .buildkite/, .travis.yml, .cirrus.yml, bitbucket-pipelines.yml, azure-pipelines.yml, Jenkinsfile). Names are compared in lower case.",
       directories: [
         ".git",
         ".claude",
@@ -27435,7 +27521,10 @@ var init_protected_paths = __esm({
         ".sl",
         ".circleci",
         ".buildkite",
-        ".gitlab"
+        ".gitlab",
+        ".lefthook",
+        ".lefthook-local",
+        ".git-hooks"
       ],
       files: [
         ".gitconfig",
@@ -27476,11 +27565,16 @@ var init_protected_paths = __esm({
         "taskfile.dist.yml",
         "taskfile.dist.yaml",
         "mise.toml",
-        ".mise.toml"
+        ".mise.toml",
+        ".overcommit.yml"
       ],
       filePrefixes: [
         "shellward.config.",
-        ".shellwardrc"
+        ".shellwardrc",
+        "lefthook.",
+        ".lefthook.",
+        "lefthook-local.",
+        ".lefthook-local."
       ]
     };
   }
@@ -27523,7 +27617,7 @@ var init_path_extractors = __esm({
         file: { operation: "read", kind: "filterOutFlags" },
         stat: { operation: "read", kind: "filterOutFlags" },
         diff: { operation: "read", kind: "filterOutFlags" },
-        awk: { operation: "read", kind: "getopt", source: "https://www.gnu.org/software/gawk/manual/html_node/Options.html", options: [], operands: ["none"], variants: [{ when: ["-f"], operands: [] }], note: "The first operand is the program text unless -f/--file (or -E/--exec) names a program file; the other operands are the files read (a `var=value` operand is an assignment, which cannot be checked as a path). The option arities are those of rules/option-effects.json, which judges -f, -l and the program's own reads and writes." },
+        awk: { operation: "read", kind: "filterOutFlags" },
         strings: { operation: "read", kind: "filterOutFlags" },
         hexdump: { operation: "read", kind: "filterOutFlags" },
         od: { operation: "read", kind: "filterOutFlags" },
@@ -27734,7 +27828,7 @@ var init_path_extractors = __esm({
         tar: { operation: "read", kind: "getopt", extension: true, source: "https://www.gnu.org/software/tar/manual/html_node/All-Options.html", options: [], oldStyleFirst: true, recursiveWith: ["-c", "-r", "-u"], note: "Members to archive are read (recursively); members to extract name files in the directory (-C) extracted into. The option arities are those of rules/option-effects.json, which also judges -f, -C, -T and the rest." }
       },
       noPathOperands: ["[", "alias", "basename", "command", "date", "declare", "dirname", "echo", "exit", "export", "expr", "false", "getconf", "hash", "history", "hostname", "id", "jobs", "kill", "local", "nproc", "numfmt", "pgrep", "pkill", "printenv", "printf", "ps", "readonly", "return", "seq", "set", "shift", "shopt", "sleep", "test", "times", "tput", "trap", "true", "type", "typeset", "ulimit", "umask", "unalias", "uname", "unset", "wait", "which", "whoami"],
-      aliases: { bzip2: "gzip", gunzip: "gzip", bunzip2: "gzip", uncompress: "gzip", compress: "gzip", unxz: "xz", lzma: "xz", unlzma: "xz", unzstd: "zstd", bzcat: "zcat", xzcat: "zcat", lzcat: "zcat", zstdcat: "zcat", zless: "zcat", zmore: "zcat", gzcat: "zcat", b2sum: "cksum", sum: "cksum", unix2dos: "dos2unix", mac2unix: "dos2unix", unix2mac: "dos2unix", gpg2: "gpg", zipinfo: "unzip", ginstall: "install", gtar: "tar", bsdtar: "tar", gawk: "awk", mawk: "awk", nawk: "awk" },
+      aliases: { bzip2: "gzip", gunzip: "gzip", bunzip2: "gzip", uncompress: "gzip", compress: "gzip", unxz: "xz", lzma: "xz", unlzma: "xz", unzstd: "zstd", bzcat: "zcat", xzcat: "zcat", lzcat: "zcat", zstdcat: "zcat", zless: "zcat", zmore: "zcat", gzcat: "zcat", b2sum: "cksum", sum: "cksum", unix2dos: "dos2unix", mac2unix: "dos2unix", unix2mac: "dos2unix", gpg2: "gpg", zipinfo: "unzip", ginstall: "install", gtar: "tar", bsdtar: "tar" },
       gitSubcommands: {
         init: { operation: "create", kind: "getopt", extension: true, source: "https://git-scm.com/docs/git-init", options: [{ names: ["--template"], arity: "required" }, { names: ["--separate-git-dir"], arity: "required", path: "write" }, { names: ["-b", "--initial-branch"], arity: "required" }, { names: ["--object-format"], arity: "required" }, { names: ["--shared"], arity: "optional" }], operands: ["create"], rest: "none" },
         clone: { operation: "read", kind: "getopt", extension: true, source: "https://git-scm.com/docs/git-clone", options: [{ names: ["-u", "--upload-pack"], arity: "required" }, { names: ["-c", "--config"], arity: "required" }, { names: ["--template"], arity: "required" }, { names: ["--separate-git-dir"], arity: "required", path: "write" }, { names: ["-b", "--branch"], arity: "required" }, { names: ["-o", "--origin"], arity: "required" }, { names: ["--depth"], arity: "required" }, { names: ["--reference"], arity: "required", path: "read" }, { names: ["--reference-if-able"], arity: "required", path: "read" }, { names: ["--filter"], arity: "required" }, { names: ["--shallow-since"], arity: "required" }, { names: ["--shallow-exclude"], arity: "required" }, { names: ["-j", "--jobs"], arity: "required" }, { names: ["--bundle-uri"], arity: "required" }, { names: ["--server-option"], arity: "required" }, { names: ["--recurse-submodules"], arity: "optional" }], operands: ["read", "create"], rest: "none", urlOperands: true, note: "`git clone REPOSITORY [DIRECTORY]`: a local repository is read; a URL names no local path." },
@@ -27950,7 +28044,102 @@ var init_permissions2 = __esm({
       commandEquivalents: {
         "git send-pack": "git push",
         "git http-push": "git push",
-        "git subtree push": "git push"
+        "git subtree push": "git push",
+        "docker container run": "docker run",
+        "docker run": "docker container run",
+        "docker container exec": "docker exec",
+        "docker exec": "docker container exec",
+        "docker container rm": "docker rm",
+        "docker rm": "docker container rm",
+        "docker container kill": "docker kill",
+        "docker kill": "docker container kill",
+        "docker container stop": "docker stop",
+        "docker stop": "docker container stop",
+        "docker container start": "docker start",
+        "docker start": "docker container start",
+        "docker container restart": "docker restart",
+        "docker restart": "docker container restart",
+        "docker container create": "docker create",
+        "docker create": "docker container create",
+        "docker container cp": "docker cp",
+        "docker cp": "docker container cp",
+        "docker container commit": "docker commit",
+        "docker commit": "docker container commit",
+        "docker container attach": "docker attach",
+        "docker attach": "docker container attach",
+        "docker container update": "docker update",
+        "docker update": "docker container update",
+        "docker container rename": "docker rename",
+        "docker rename": "docker container rename",
+        "docker image rm": "docker rmi",
+        "docker rmi": "docker image rm",
+        "docker image build": "docker build",
+        "docker build": "docker image build",
+        "docker image push": "docker push",
+        "docker push": "docker image push",
+        "docker image pull": "docker pull",
+        "docker pull": "docker image pull",
+        "docker image tag": "docker tag",
+        "docker tag": "docker image tag",
+        "docker image load": "docker load",
+        "docker load": "docker image load",
+        "docker image import": "docker import",
+        "docker import": "docker image import",
+        "docker image save": "docker save",
+        "docker save": "docker image save",
+        "docker image remove": "docker rmi",
+        "docker container remove": "docker rm",
+        "podman container run": "podman run",
+        "podman run": "podman container run",
+        "podman container exec": "podman exec",
+        "podman exec": "podman container exec",
+        "podman container rm": "podman rm",
+        "podman rm": "podman container rm",
+        "podman container kill": "podman kill",
+        "podman kill": "podman container kill",
+        "podman container stop": "podman stop",
+        "podman stop": "podman container stop",
+        "podman container start": "podman start",
+        "podman start": "podman container start",
+        "podman container restart": "podman restart",
+        "podman restart": "podman container restart",
+        "podman container create": "podman create",
+        "podman create": "podman container create",
+        "podman container cp": "podman cp",
+        "podman cp": "podman container cp",
+        "podman container commit": "podman commit",
+        "podman commit": "podman container commit",
+        "podman container attach": "podman attach",
+        "podman attach": "podman container attach",
+        "podman container update": "podman update",
+        "podman update": "podman container update",
+        "podman container rename": "podman rename",
+        "podman rename": "podman container rename",
+        "podman image rm": "podman rmi",
+        "podman rmi": "podman image rm",
+        "podman image build": "podman build",
+        "podman build": "podman image build",
+        "podman image push": "podman push",
+        "podman push": "podman image push",
+        "podman image pull": "podman pull",
+        "podman pull": "podman image pull",
+        "podman image tag": "podman tag",
+        "podman tag": "podman image tag",
+        "podman image load": "podman load",
+        "podman load": "podman image load",
+        "podman image import": "podman import",
+        "podman import": "podman image import",
+        "podman image save": "podman save",
+        "podman save": "podman image save",
+        "podman image remove": "podman rmi",
+        "podman container remove": "podman rm"
+      },
+      abbreviatedLongOptions: ["git"],
+      optionCombinations: {
+        "git branch": [["-D", "-d", "-f"], ["-M", "-m", "-f"], ["-C", "-c", "-f"]]
+      },
+      operandOptions: {
+        "git push": [{ prefix: "+", option: "--force" }]
       },
       optionSynonyms: {
         rm: [["-r", "-R", "--recursive"], ["-f", "--force"], ["-i", "--interactive"], ["-d", "--dir"], ["-v", "--verbose"]],
@@ -29276,7 +29465,7 @@ var init_interpreters = __esm({
   "rules/commands/interpreters.json"() {
     interpreters_default = {
       $schema: "../schema/interpreters.schema.json",
-      description: "Programs that run code written in the command itself — an option value (`lua -e`, `php -r`, `R -e`), an operand (ed's `!command` file name), or the standard input (a here-string, a heredoc, `echo … |`) — in a language the command model does not read, with how each takes it. Under deny or ask rules such code is never allowed without approval, and a denied program visible in it denies (src/analyses/hidden-code.ts). Code in a file (a script operand, `-f FILE`) is the project's, as a script run by its path is. `shell` entries run shell code and are parsed as embedded code (git filter-branch evaluates its filters with sh). Not here: red (GNU ed's restricted mode refuses `!command`), the shells (src/parse/embedded.ts), and the wrappers whose code is shell code (rules/commands/wrappers.json).",
+      description: "Programs that run code written in the command itself — an option value (`lua -e`, `php -r`, `R -e`), an operand (ed's `!command` file name), or the standard input (a here-string, a heredoc, `echo … |`) — in a language the command model does not read, with how each takes it. Under deny or ask rules such code is never allowed without approval, and a denied program visible in it denies (src/analyses/hidden-code.ts). Code in a file (a script operand, `-f FILE`) is the project's, as a script run by its path is, unless the same command line may write that file (src/rules/hidden-programs.ts); a file redirected to the standard input (`python3 < z.py`) is code on the standard input, as for `bash < x.sh`. `shell` entries run shell code and are parsed as embedded code (git filter-branch evaluates its filters with sh). Not here: red (GNU ed's restricted mode refuses `!command`), the shells (src/parse/embedded.ts), and the wrappers whose code is shell code (rules/commands/wrappers.json).",
       aliases: { python3: "python", python2: "python", pypy: "python", pypy3: "python", nodejs: "node", jimsh: "tclsh" },
       interpreters: {
         ed: {
@@ -29771,7 +29960,9 @@ function interpreterCode(cmd, source, siblings) {
       code.push({ text: s.text, span: s.span, base: s.base, exact: s.exact, via: s.via });
       if (s.expands) hidden2 ??= `bash expands the ${s.via === "pipe" ? "piped " : ""}heredoc before \`${resolved2.name}\` reads it`;
     }
-    if (seen.length === 0 && !cmd.redirects.some((r) => (r.operator === "<" || r.operator === "<>") && (r.fd === void 0 || r.fd === "0"))) {
+    const fromFile = cmd.redirects.find((r) => (r.operator === "<" || r.operator === "<>") && (r.fd === void 0 || r.fd === "0"));
+    if (seen.length === 0 && fromFile) hidden2 ??= `it reads its code from the file \`${(fromFile.target?.value ?? fromFile.target?.raw ?? "").slice(0, 60)}\` on its standard input, which is not visible here`;
+    else if (seen.length === 0) {
       if (cmd.redirects.some((r) => r.operator === "<<<")) hidden2 ??= "its standard input is a here-string that is not known before the command runs";
       else hidden2 ??= cmd.place?.pipeline && cmd.place.pipeline.stage > 0 ? "it reads its code from a pipe whose content is not visible here" : "it reads its code from its standard input, which is not visible here";
     }
@@ -31449,6 +31640,7 @@ var init_option_effects = __esm({
         SHELL: "exec"
       },
       aliases: {
+        fdfind: "fd",
         sha1sum: "md5sum",
         sha224sum: "md5sum",
         sha256sum: "md5sum",
@@ -31904,6 +32096,34 @@ var init_option_effects = __esm({
           source: "https://www.gnu.org/software/coreutils/manual/html_node/wc-invocation.html",
           options: [{ names: ["--files0-from"], arity: "required", effect: "read", target: "none", note: "the names of the files read come from that file (or standard input), so they are not known" }, { names: ["--total"], arity: "required" }]
         },
+        ls: {
+          source: "https://www.gnu.org/software/coreutils/manual/html_node/ls-invocation.html",
+          options: [
+            { names: ["-L", "--dereference"], arity: "none", effect: "read", target: "none", with: ["-R"], note: "with -R it follows symbolic links while it walks the tree, so a link in it may lead outside" },
+            { names: ["-R", "--recursive"], arity: "none" },
+            { names: ["-I", "--ignore", "-w", "--width", "-T", "--tabsize", "--hide", "--block-size", "--format", "--sort", "--time", "--time-style", "--quoting-style", "--indicator-style"], arity: "required" },
+            { names: ["--color", "--colour", "--hyperlink"], arity: "optional" }
+          ]
+        },
+        tree: {
+          source: "https://manpages.debian.org/bookworm/tree/tree.1.en.html",
+          options: [
+            { names: ["-l"], arity: "none", effect: "read", target: "none", note: "it follows symbolic links to directories while it walks the tree, so a link in it may lead outside" },
+            { names: ["-o"], arity: "required", effect: "write" },
+            { names: ["-L", "-P", "-I", "-H", "-T", "--charset", "--filelimit", "--timefmt", "--sort", "--gitfile", "--infofile", "--hintro", "--houtro", "--scheme", "--authority"], arity: "required" }
+          ]
+        },
+        fd: {
+          source: "https://github.com/sharkdp/fd#command-line-options",
+          longPrefixes: false,
+          options: [
+            { names: ["-L", "--follow"], arity: "none", effect: "read", target: "none", note: "it follows symbolic links while it walks the tree, so a link in it may lead outside" },
+            { names: ["-x", "--exec"], arity: "required", terminators: [";"], effect: "exec", target: "none" },
+            { names: ["-X", "--exec-batch"], arity: "required", terminators: [";"], effect: "exec", target: "none" },
+            { names: ["--ignore-file"], arity: "required", effect: "read" },
+            { names: ["-d", "--max-depth", "--min-depth", "--exact-depth", "-t", "--type", "-e", "--extension", "-S", "--size", "--changed-within", "--changed-before", "--change-newer-than", "--change-older-than", "--newer", "--older", "-o", "--owner", "-E", "--exclude", "-c", "--color", "-j", "--threads", "--max-buffer-time", "--max-results", "--path-separator", "--batch-size", "--and", "--format", "--search-path", "--base-directory"], arity: "required" }
+          ]
+        },
         du: {
           source: "https://www.gnu.org/software/coreutils/manual/html_node/du-invocation.html",
           options: [
@@ -32125,6 +32345,7 @@ function parseEffects(entry, args2, offset, extra, out2) {
   for (const occ of spelled.options) {
     const spec = specOf(options, occ);
     if (!spec) continue;
+    if (spec.with && !spec.with.some((w) => present.has(w))) continue;
     const effects = [
       ...spec.effect ? [{ effect: spec.effect, target: spec.target, valuePattern: spec.valuePattern, unlessValue: spec.unlessValue, note: spec.note }] : [],
       ...spec.also ?? []
@@ -32182,7 +32403,7 @@ function optionEffects(program, args2) {
   parseEffects(sub ?? { source: entry.source, options: [] }, args2, head.rest + 1, inherited, out2);
   return out2;
 }
-function optionsAWordMaySpell(program, args2, index) {
+function optionsAWordMaySpell(program, args2, index, several = false) {
   const entry = effectEntry(program);
   const out2 = /* @__PURE__ */ new Map();
   if (!entry) return out2;
@@ -32193,6 +32414,7 @@ function optionsAWordMaySpell(program, args2, index) {
   };
   const fromOptions = (options) => {
     for (const o2 of options) {
+      if (o2.with && !several) continue;
       const name3 = o2.names.find((n2) => n2.startsWith("--")) ?? o2.names[0];
       if (o2.effect) add(o2.effect, name3);
       for (const a2 of o2.also ?? []) add(a2.effect, name3);
@@ -32267,6 +32489,190 @@ var init_option_effects2 = __esm({
   }
 });
 
+// src/analyses/bash-glob.ts
+function tokenize(component) {
+  const out2 = [];
+  for (let i3 = 0; i3 < component.length; i3++) {
+    const c3 = component[i3];
+    if (c3 === "\\") {
+      if (i3 + 1 < component.length) out2.push({ t: "char", c: component[++i3] });
+      continue;
+    }
+    if (c3 === "*") out2.push({ t: "star" });
+    else if (c3 === "?") out2.push({ t: "any" });
+    else if (c3 === "[") {
+      const set = bracket(component, i3);
+      if (!set) return void 0;
+      out2.push(set.token);
+      i3 = set.end;
+    } else if (OPERATORS.has(c3)) return void 0;
+    else out2.push({ t: "char", c: c3 });
+  }
+  return out2;
+}
+function bracket(s, start2) {
+  let i3 = start2 + 1;
+  let negated = false;
+  if (s[i3] === "!" || s[i3] === "^") {
+    negated = true;
+    i3++;
+  }
+  let chars = "";
+  let wide = false;
+  let first = true;
+  for (; i3 < s.length; i3++) {
+    const c3 = s[i3];
+    if (c3 === "]" && !first) return { token: { t: "set", negated, chars, wide }, end: i3 };
+    first = false;
+    if (c3 === "\\" && i3 + 1 < s.length) {
+      chars += s[++i3];
+      continue;
+    }
+    if (c3 === "[" && (s[i3 + 1] === ":" || s[i3 + 1] === "=" || s[i3 + 1] === ".")) {
+      const close = s.indexOf(`${s[i3 + 1]}]`, i3 + 2);
+      if (close === -1) return void 0;
+      wide = true;
+      i3 = close + 1;
+      continue;
+    }
+    if (c3 === "-" && chars !== "" && i3 + 1 < s.length && s[i3 + 1] !== "]") wide = true;
+    chars += c3;
+  }
+  return void 0;
+}
+function inSet(k, c3, fold) {
+  if (k.wide) return true;
+  const has = fold ? k.chars.toLowerCase().includes(c3.toLowerCase()) || k.chars.toUpperCase().includes(c3.toUpperCase()) : k.chars.includes(c3);
+  return k.negated ? !has : has;
+}
+function matches(tokens, name2, fold, loose) {
+  const n2 = name2.length;
+  let reach = new Uint8Array(n2 + 1);
+  reach[0] = 1;
+  for (const k of tokens) {
+    const next = new Uint8Array(n2 + 1);
+    for (let j = 0; j <= n2; j++) {
+      if (!reach[j]) continue;
+      if (k.t === "star" || loose && k.t !== "char") {
+        for (let e = j; e <= n2; e++) next[e] = 1;
+        break;
+      }
+      if (j >= n2) continue;
+      const c3 = name2[j];
+      if (k.t === "any" || k.t === "char" && (fold ? c3.toLowerCase() === k.c.toLowerCase() : c3 === k.c) || k.t === "set" && inSet(k, c3, fold)) next[j + 1] = 1;
+    }
+    reach = next;
+  }
+  return reach[n2] === 1;
+}
+function componentMatch(tokens, name2) {
+  const literalDot = tokens[0]?.t === "char" && tokens[0].c === ".";
+  const dotName = name2.startsWith(".");
+  const ascii = /^[\x20-\x7e]*$/.test(name2);
+  const wide = tokens.some((k) => k.t === "set" && k.wide);
+  if (matches(tokens, name2, false, false)) {
+    if (name2 === "." || name2 === "..") return literalDot ? "possible" : "no";
+    if (dotName && !literalDot) return "possible";
+    return ascii && !wide ? "certain" : "possible";
+  }
+  if (name2 === "." || name2 === "..") return "no";
+  return matches(tokens, name2, true, !ascii) ? "possible" : "no";
+}
+function escapeGlob(text) {
+  return text.replace(/[\\*?[\]()|#^~<>]/g, "\\$&");
+}
+function patternOf(text, quoted) {
+  let out2 = "";
+  for (let i3 = 0; i3 < text.length; i3++) {
+    const c3 = text[i3];
+    out2 += quoted[i3] && SPECIAL.test(c3) || c3 === "\\" ? `\\${c3}` : c3;
+  }
+  return out2;
+}
+function unescapeComponent(c3) {
+  return c3.replace(/\\(.)/g, "$1");
+}
+function hasGlob(c3) {
+  for (let i3 = 0; i3 < c3.length; i3++) {
+    if (c3[i3] === "\\") i3++;
+    else if (c3[i3] === "*" || c3[i3] === "?" || c3[i3] === "[") return true;
+  }
+  return false;
+}
+function expandGlob(pattern, cwd, host) {
+  const absolute = pattern.startsWith("/");
+  if (!absolute && cwd === void 0) return void 0;
+  const components = [];
+  let cur = "";
+  for (let i3 = 0; i3 < pattern.length; i3++) {
+    const c3 = pattern[i3];
+    if (c3 === "\\" && i3 + 1 < pattern.length) {
+      cur += c3 + pattern[++i3];
+    } else if (c3 === "/") {
+      components.push(cur);
+      cur = "";
+    } else cur += c3;
+  }
+  components.push(cur);
+  let partial = [{ spelled: absolute ? "/" : "", certain: true }];
+  let listings = 0;
+  const start2 = absolute ? 1 : 0;
+  for (let k = start2; k < components.length; k++) {
+    const comp = components[k];
+    const join6 = (base, name2) => base === "" || base.endsWith("/") ? base + name2 : `${base}/${name2}`;
+    if (comp === "") {
+      partial = partial.map((p) => ({ ...p, spelled: p.spelled.endsWith("/") ? p.spelled : `${p.spelled}/` }));
+      continue;
+    }
+    if (!hasGlob(comp)) {
+      if (OPERATORS_IN(comp)) return void 0;
+      const text = unescapeComponent(comp);
+      partial = partial.map((p) => ({ ...p, spelled: join6(p.spelled, text) }));
+      continue;
+    }
+    if (comp === "**" || /(^|[^\\])\*\*/.test(comp)) {
+      return void 0;
+    }
+    const tokens = tokenize(comp);
+    if (!tokens) return void 0;
+    const next = [];
+    for (const p of partial) {
+      if (++listings > MAX_GLOB_LISTINGS) return void 0;
+      const dirText = p.spelled === "" ? cwd : p.spelled.startsWith("/") ? p.spelled : `${cwd}/${p.spelled}`;
+      const dir = host.resolve(dirText);
+      if (dir === void 0) return void 0;
+      const names2 = host.list(dir);
+      if (names2 === void 0) return void 0;
+      for (const name2 of [".", "..", ...names2]) {
+        const m = componentMatch(tokens, name2);
+        if (m === "no") continue;
+        next.push({ spelled: join6(p.spelled, name2), certain: p.certain && m === "certain" });
+        if (next.length > MAX_GLOB_MATCHES) return void 0;
+      }
+    }
+    partial = next;
+    if (partial.length === 0) return [];
+  }
+  return partial.map((p) => ({ path: p.spelled, certain: p.certain }));
+}
+function OPERATORS_IN(c3) {
+  for (let i3 = 0; i3 < c3.length; i3++) {
+    if (c3[i3] === "\\") i3++;
+    else if (OPERATORS.has(c3[i3])) return true;
+  }
+  return false;
+}
+var MAX_GLOB_LISTINGS, MAX_GLOB_MATCHES, OPERATORS, SPECIAL;
+var init_bash_glob = __esm({
+  "src/analyses/bash-glob.ts"() {
+    "use strict";
+    MAX_GLOB_LISTINGS = 32;
+    MAX_GLOB_MATCHES = 256;
+    OPERATORS = /* @__PURE__ */ new Set(["(", ")", "|", "#", "^", "~", "<", ">"]);
+    SPECIAL = /[\\*?[\]()|#^~<>]/;
+  }
+});
+
 // src/analyses/paths.ts
 import { posix as posix4 } from "node:path";
 function extractorFor(name2) {
@@ -32288,7 +32694,16 @@ function wordGlob(w) {
   return w.parts.some((p) => p.kind === "literal" && !p.quoted && (/[*?[]/.test(p.value) || /\{[^{}]*(,|\.\.)[^{}]*\}/.test(p.value)));
 }
 function access(w, operation, command, source = "argument", prefix = "") {
-  return w.value !== void 0 ? { path: w.value.startsWith(prefix) ? w.value.slice(prefix.length) : w.value, static: true, operation, source, command, span: w.span, glob: wordGlob(w) } : { path: w.raw, static: false, operation, source, command, span: w.span };
+  if (w.value === void 0) return { path: w.raw, static: false, operation, source, command, span: w.span };
+  const path6 = w.value.startsWith(prefix) ? w.value.slice(prefix.length) : w.value;
+  const glob2 = wordGlob(w);
+  const pattern = glob2 ? wordPattern(w, w.value.startsWith(prefix) ? prefix.length : 0) : void 0;
+  return { path: path6, static: true, operation, source, command, span: w.span, glob: glob2, ...pattern !== void 0 ? { pattern } : {} };
+}
+function wordPattern(w, from) {
+  const lexed = lexWord(w.raw);
+  if (!lexed || lexed.text !== w.value) return void 0;
+  return patternOf(lexed.text.slice(from), lexed.quoted.subarray(from));
 }
 function argAccesses(w, operation, command, prefix = "", extension = false) {
   const a2 = access(w, operation, command, "argument", prefix);
@@ -32305,7 +32720,8 @@ function argAccesses(w, operation, command, prefix = "", extension = false) {
     const path6 = alt.text.slice(prefix.length);
     if (path6 === "" || seen.has(path6)) continue;
     seen.add(path6);
-    out2.push({ path: path6, static: true, operation, source: "argument", command, span: w.span, glob: alt.glob, extension: true });
+    const pattern = alt.glob && alt.quoted ? patternOf(path6, alt.quoted.slice(prefix.length)) : void 0;
+    out2.push({ path: path6, static: true, operation, source: "argument", command, span: w.span, glob: alt.glob, ...pattern !== void 0 ? { pattern } : {}, extension: true });
   }
   return out2;
 }
@@ -32421,7 +32837,7 @@ function braceAlternatives(w) {
   const expand2 = (lo, hi) => {
     let k = lo;
     while (k < hi && !open3[k]) k++;
-    if (k >= hi) return [{ text: text.slice(lo, hi), glob: globIn(lo, hi) }];
+    if (k >= hi) return [{ text: text.slice(lo, hi), glob: globIn(lo, hi), quoted: Array.from(quoted.subarray(lo, hi)) }];
     const j = match[k];
     let alts = [];
     if (comma[k]) {
@@ -32438,18 +32854,19 @@ function braceAlternatives(w) {
     } else {
       const seq = sequences.get(k);
       if (!seq) return null;
-      alts = seq.map((x) => ({ text: x, glob: /[*?[]/.test(x) }));
+      alts = seq.map((x) => ({ text: x, glob: /[*?[]/.test(x), quoted: /[*?[\]\\]/.test(x) ? void 0 : new Array(x.length).fill(0) }));
     }
     const post = expand2(j + 1, hi);
     if (!post) return null;
     if (alts.length * post.length > MAX_BRACE_ALTERNATIVES) return null;
     const pre = text.slice(lo, k);
     const preGlob = globIn(lo, k);
+    const preQuoted = Array.from(quoted.subarray(lo, k));
     const out2 = [];
     for (const a2 of alts) {
       for (const p of post) {
         if (pre.length + a2.text.length + p.text.length > PATH_MAX2) return null;
-        out2.push({ text: pre + a2.text + p.text, glob: preGlob || a2.glob || p.glob });
+        out2.push({ text: pre + a2.text + p.text, glob: preGlob || a2.glob || p.glob, quoted: a2.quoted && p.quoted ? [...preQuoted, ...a2.quoted, ...p.quoted] : void 0 });
       }
     }
     return out2;
@@ -32723,7 +33140,10 @@ function gitContentReads(sub, args2) {
   args2.forEach((w, i3) => {
     const v = w.value;
     if (v === void 0 || v.startsWith("-")) return;
-    if (dash !== -1 && i3 > dash) return read(w, v);
+    if (dash !== -1 && i3 > dash) {
+      read(w, v);
+      return;
+    }
     if (sub !== "show" && sub !== "cat-file") return;
     const m = /^:(?:[0-3]:)?(.+)$/.exec(v) ?? (/^[^:/][^:]*:(?!\/\/)(.+)$/.exec(v) ?? void 0);
     if (m) read(w, m[1]);
@@ -32920,10 +33340,23 @@ function protectedPath(resolved2) {
   const base = segments[segments.length - 1];
   return base !== void 0 && (PROTECTED_FILES.has(base) || PROTECTED_PREFIXES.some((p) => base.startsWith(p)));
 }
+function protectedIn(resolved2, ctx) {
+  if (protectedPath(resolved2)) return true;
+  const lower = resolved2.toLowerCase();
+  return ctx?.protectedDirectories?.some((d) => isInside(resolved2, d) || isInside(lower, d.toLowerCase())) ?? false;
+}
 function append(out2, items) {
   for (const x of items) out2.push(x);
 }
 function extractPaths(cmd) {
+  let known = extracted.get(cmd);
+  if (!known) {
+    known = extractPathsOf(cmd);
+    extracted.set(cmd, known);
+  }
+  return known;
+}
+function extractPathsOf(cmd) {
   const out2 = [];
   const resolved2 = resolveCommand(cmd);
   const e = resolved2 ? extractorFor(resolved2.name) : void 0;
@@ -32974,6 +33407,15 @@ function extractPaths(cmd) {
     out2.push({ ...defaultAccess(".", "read", "git", resolved2.nameWord), recursive: true, extension: true });
   }
   if (resolved2 && grepAt !== void 0) append(out2, gitContentReads(resolved2.args[grepAt].value ?? "", resolved2.args.slice(grepAt + 1)));
+  if (resolved2) {
+    for (const w of resolved2.args) {
+      if (w.value === void 0 || !wordGlob(w) || out2.some((a2) => a2.span.start === w.span.start && a2.span.end === w.span.end)) continue;
+      const head = w.value.slice(0, Math.max(0, w.value.search(/[*?[]/)));
+      if (!head.includes("/") && !head.startsWith("~")) continue;
+      const { pattern: _pattern, ...listed } = access(w, "read", resolved2.name);
+      out2.push({ ...listed, extension: true });
+    }
+  }
   for (const r of cmd.redirects) {
     const a2 = redirectAccess(r);
     if (a2) out2.push(a2);
@@ -33082,7 +33524,8 @@ function mayMatchDotDot(c3) {
   return new RegExp(`^${src}$`).test("..");
 }
 function validatePath(a2, ctx) {
-  const result = (resolved2, allowed, reason) => ({ ...a2, resolved: resolved2, allowed, reason });
+  let matches2;
+  const result = (resolved2, allowed, reason) => ({ ...a2, resolved: resolved2, allowed, reason, ...matches2 ? { matches: matches2 } : {} });
   if (a2.braceOverflow) return result(null, false, "brace");
   let p = a2.static ? a2.path : stripQuotes(a2.path);
   if (a2.source === "cd" && p === "-") return result(null, false, "unknown-cwd");
@@ -33098,6 +33541,11 @@ function validatePath(a2, ctx) {
   }
   if (!a2.static || p.includes("$") || p.includes("%") || p.startsWith("=")) return result(null, false, "variable");
   const glob2 = a2.glob ?? GLOB_CHARS.test(p);
+  if (glob2 && a2.operation === "read" && a2.pattern !== void 0 && ctx.host.list) {
+    const expanded = expandedMatches(a2, a2.pattern, ctx);
+    if (expanded?.outside) return { ...a2, resolved: expanded.outside.resolved, allowed: false, reason: expanded.outside.reason };
+    if (expanded) matches2 = expanded.matches;
+  }
   if (glob2) {
     if (a2.operation !== "read") return result(null, false, "glob-write");
     p = p.split("/").map((c3) => mayMatchDotDot(c3) ? ".." : c3).join("/");
@@ -33117,6 +33565,47 @@ function validatePath(a2, ctx) {
   const dirs = resolvedDirectories(ctx);
   const inside = dirs.some((d) => isInside(lexical, d)) && dirs.some((d) => isInside(real, d));
   return result(real, inside, inside ? "inside" : "outside");
+}
+function expandedMatches(a2, pattern, ctx) {
+  const found = expandOnHost(pattern, ctx.cwd, ctx.host);
+  if (found === void 0 || found.length === 0) return void 0;
+  const matches2 = [];
+  for (const m of found) {
+    const c3 = validatePath({ path: m.path, static: true, operation: "read", source: a2.source, command: a2.command, span: a2.span, glob: false, ...a2.recursive ? { recursive: true } : {} }, ctx);
+    if (!c3.allowed || c3.resolved === null) return { outside: c3, matches: matches2 };
+    matches2.push({ lexical: trimSlash(m.path.startsWith("/") ? posix4.normalize(m.path) : posix4.join(ctx.cwd, m.path)), resolved: c3.resolved, certain: m.certain });
+  }
+  return { matches: matches2 };
+}
+function expandOnHost(pattern, cwd, host) {
+  if (!host.list) return void 0;
+  let pat = pattern;
+  if (pat === "~" || pat.startsWith("~/")) {
+    if (host.home === void 0) return void 0;
+    pat = escapeGlob(host.home) + pat.slice(1);
+  }
+  if (pat.startsWith("~") || hasDriveLetter(pat)) return void 0;
+  return expandGlob(pat, cwd, {
+    list: (dir) => host.list(dir),
+    resolve: (path6) => host.realpath ? kernelResolve(path6, host) : posix4.normalize(path6)
+  });
+}
+function globSpellsNoOption(w, dirs, ctx) {
+  if (!ctx.host.list || w.value === void 0 || dirs === void 0 || dirs.length === 0 || !wordGlob(w) || braceAlternatives(w) !== void 0) return false;
+  const pattern = wordPattern(w, 0);
+  if (pattern === void 0 || pattern.startsWith("-") || pattern.startsWith("\\-")) return false;
+  for (const d of dirs) {
+    if (d === void 0) return false;
+    const found = expandOnHost(pattern, d, ctx.host);
+    if (found === void 0 || found.some((m) => m.path.startsWith("-"))) return false;
+  }
+  return true;
+}
+function globListingShowsOption(w, dirs, ctx) {
+  if (!ctx.host.list || w.value === void 0 || dirs === void 0 || !wordGlob(w)) return false;
+  const pattern = wordPattern(w, 0);
+  if (pattern === void 0) return false;
+  return dirs.some((d) => d !== void 0 && (expandOnHost(pattern, d, ctx.host)?.some((m) => m.path.startsWith("-")) ?? false));
 }
 function judgeIn(a2, dirs, contextOf) {
   if (dirs === void 0 || dirs.length === 0) return validatePath(a2, contextOf(void 0));
@@ -33147,7 +33636,7 @@ function unitPaths(parsed, ctx, options) {
   });
   return out2;
 }
-var TABLE, ALIASES3, GIT_SUBCOMMANDS, NO_PATH_OPERANDS, PATH_EXTRACTORS, EXTENSION_EXTRACTORS, EXTRACTORS, PATH_MAX2, MAX_BRACE_ALTERNATIVES, SEQ_NUMBERS, SEQ_LETTERS, FIND_ROOT_END, GIT_CONTENT_SHOWERS, GIT_WORKTREE_WRITERS, HOME_VARIABLE, GIT_GREP_VALUED, GIT_GLOBAL_VALUED, OUTPUT_OPERATORS, EXEMPT_TARGET, PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PREFIXES, GLOB_CHARS, DEVICES, MAX_SYMLINK_HOPS, MAX_DOTDOT_WALK, DIRECTORIES;
+var TABLE, ALIASES3, GIT_SUBCOMMANDS, NO_PATH_OPERANDS, PATH_EXTRACTORS, EXTENSION_EXTRACTORS, EXTRACTORS, PATH_MAX2, MAX_BRACE_ALTERNATIVES, SEQ_NUMBERS, SEQ_LETTERS, FIND_ROOT_END, GIT_CONTENT_SHOWERS, GIT_WORKTREE_WRITERS, HOME_VARIABLE, GIT_GREP_VALUED, GIT_GLOBAL_VALUED, OUTPUT_OPERATORS, EXEMPT_TARGET, PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PREFIXES, extracted, GLOB_CHARS, DEVICES, MAX_SYMLINK_HOPS, MAX_DOTDOT_WALK, DIRECTORIES;
 var init_paths = __esm({
   "src/analyses/paths.ts"() {
     "use strict";
@@ -33160,6 +33649,7 @@ var init_paths = __esm({
     init_sed();
     init_option_effects2();
     init_option_spelling();
+    init_bash_glob();
     TABLE = Object.entries(path_extractors_default.commands);
     ALIASES3 = path_extractors_default.aliases ?? {};
     GIT_SUBCOMMANDS = new Map(Object.entries(path_extractors_default.gitSubcommands ?? {}));
@@ -33182,6 +33672,7 @@ var init_paths = __esm({
     PROTECTED_DIRS = new Set(protected_paths_default.directories);
     PROTECTED_FILES = new Set(protected_paths_default.files);
     PROTECTED_PREFIXES = protected_paths_default.filePrefixes ?? [];
+    extracted = /* @__PURE__ */ new WeakMap();
     GLOB_CHARS = /[*?[\]{}]/;
     DEVICES = /^\/dev\/(null|zero|full|random|urandom|tty|stdin|stdout|stderr|fd\/\d+)$/;
     MAX_SYMLINK_HOPS = 40;
@@ -34443,7 +34934,7 @@ var require_parse3 = __commonJS({
     };
     var splitTopLevel = (input) => {
       const parts2 = [];
-      let bracket = 0;
+      let bracket2 = 0;
       let paren = 0;
       let quote = 0;
       let value = "";
@@ -34466,10 +34957,10 @@ var require_parse3 = __commonJS({
         }
         if (quote === 0) {
           if (ch === "[") {
-            bracket++;
-          } else if (ch === "]" && bracket > 0) {
-            bracket--;
-          } else if (bracket === 0) {
+            bracket2++;
+          } else if (ch === "]" && bracket2 > 0) {
+            bracket2--;
+          } else if (bracket2 === 0) {
             if (ch === "(") {
               paren++;
             } else if (ch === ")" && paren > 0) {
@@ -34539,7 +35030,7 @@ var require_parse3 = __commonJS({
       if (pattern[0] !== "+" && pattern[0] !== "*" || pattern[1] !== "(") {
         return;
       }
-      let bracket = 0;
+      let bracket2 = 0;
       let paren = 0;
       let quote = 0;
       let escaped = false;
@@ -34561,14 +35052,14 @@ var require_parse3 = __commonJS({
           continue;
         }
         if (ch === "[") {
-          bracket++;
+          bracket2++;
           continue;
         }
-        if (ch === "]" && bracket > 0) {
-          bracket--;
+        if (ch === "]" && bracket2 > 0) {
+          bracket2--;
           continue;
         }
-        if (bracket > 0) {
+        if (bracket2 > 0) {
           continue;
         }
         if (ch === "(") {
@@ -35719,6 +36210,8 @@ function* governing(rules, p, bases) {
 function restrictingFileRule(rules, p, bases) {
   let fs2;
   for (const [rule, c3] of governing(rules, p, bases)) {
+    const hit = p.matches?.find((m) => names(c3, m.resolved) || names(c3, m.lexical));
+    if (hit) return { rule, certain: hit.certain };
     fs2 ??= forms(p, bases);
     if (fs2.some((f) => names(c3, f))) return { rule, certain: !isGlob(p) };
     if (isGlob(p) && globMayReach(c3, p, bases)) return { rule, certain: false };
@@ -35747,6 +36240,27 @@ var init_file_rules = __esm({
 });
 
 // src/rules/option-match.ts
+function effectiveOptions(head, ruleOptions, have, operands, canon) {
+  const key = head.join(" ");
+  const out2 = /* @__PURE__ */ new Set();
+  const groups = GROUPS2.get(key) ?? GROUPS2.get(head[0]) ?? [];
+  const combos = COMBINATIONS.get(key) ?? COMBINATIONS.get(head[0]) ?? [];
+  const longs = new Set([...ruleOptions, ...groups.flat(), ...combos.flat()].filter((o2) => o2.startsWith("--")));
+  for (const h2 of have) {
+    out2.add(canon(h2));
+    if (ABBREVIATED.has(head[0]) && h2.startsWith("--") && h2.length > 3 && !longs.has(h2)) {
+      for (const l of longs) if (l.startsWith(h2)) out2.add(canon(l));
+    }
+  }
+  for (const { prefix, option } of OPERAND_OPTIONS.get(key) ?? []) {
+    if (operands.some((o2) => o2.length > prefix.length && o2.startsWith(prefix))) out2.add(canon(option));
+  }
+  for (const [whole, ...parts2] of combos) {
+    if (out2.has(canon(whole))) for (const p of parts2) out2.add(canon(p));
+    else if (parts2.every((p) => out2.has(canon(p)))) out2.add(canon(whole));
+  }
+  return out2;
+}
 function rulePrefix(rule) {
   const m = rule.bash;
   if (!m) return void 0;
@@ -35773,6 +36287,13 @@ function equivalentArgv(argv) {
     }
   }
   return out2;
+}
+function ruleOptionsPresent(head, options, have) {
+  const synonyms = SYNONYMS.get(head.join(" ")) ?? SYNONYMS.get(head[0]);
+  const canon = (o2) => synonyms?.get(o2) ?? o2;
+  const ruleOptions = options.flatMap(splitOption);
+  const got = effectiveOptions(head, ruleOptions, have, [], canon);
+  return ruleOptions.every((o2) => got.has(canon(o2)));
 }
 function optionSetMatches(rule, cmd) {
   const prefix = rulePrefix(rule);
@@ -35824,10 +36345,11 @@ function optionSetMatches(rule, cmd) {
   if (!alternatives.some((list) => leads(list, head) !== void 0)) return false;
   const synonyms = SYNONYMS.get(head.join(" ")) ?? SYNONYMS.get(head[0]);
   const canon = (o2) => synonyms?.get(o2) ?? o2;
-  const have = new Set([...options].map(canon));
-  return words.slice(firstOption).flatMap(splitOption).every((o2) => have.has(canon(o2)));
+  const ruleOptions = words.slice(firstOption).flatMap(splitOption);
+  const have = effectiveOptions(head, ruleOptions, options, operands.map((o2) => o2.value), canon);
+  return ruleOptions.every((o2) => have.has(canon(o2)));
 }
-var SYNONYMS, isOption2, DASHED, EQUIVALENTS;
+var SYNONYMS, GROUPS2, ABBREVIATED, COMBINATIONS, OPERAND_OPTIONS, isOption2, DASHED, EQUIVALENTS;
 var init_option_match = __esm({
   "src/rules/option-match.ts"() {
     "use strict";
@@ -35838,6 +36360,12 @@ var init_option_match = __esm({
         key,
         new Map(groups.flatMap((g) => g.map((o2) => [o2, g[0]])))
       ])
+    );
+    GROUPS2 = new Map(Object.entries(permissions_default2.optionSynonyms));
+    ABBREVIATED = new Set(permissions_default2.abbreviatedLongOptions);
+    COMBINATIONS = new Map(Object.entries(permissions_default2.optionCombinations));
+    OPERAND_OPTIONS = new Map(
+      Object.entries(permissions_default2.operandOptions)
     );
     isOption2 = (w) => w.length > 1 && w.startsWith("-") && w !== "--";
     DASHED = new Set(permissions_default2.dashedSubcommandPrograms);
@@ -37198,7 +37726,10 @@ var init_read_only2 = __esm({
 });
 
 // src/rules/effect-constraint.ts
-function commandEffects(cmd, stdinArguments = false) {
+function globWordKey(w) {
+  return `${w.span.start}:${w.span.end}:${w.raw}`;
+}
+function commandEffects(cmd, stdinArguments = false, proven, dashNames) {
   const resolved2 = resolveCommand(cmd);
   if (!resolved2) return void 0;
   const dashed = dashedSubcommand(resolved2.name);
@@ -37211,8 +37742,8 @@ function commandEffects(cmd, stdinArguments = false) {
     const w = resolved2.args[i3];
     const aw = abstractWord(w, dashDash);
     if (w.value === "--") dashDash = true;
-    if (aw.kind !== "glob" || !aw.mayBeOption) continue;
-    for (const [kind, names2] of optionsAWordMaySpell(program, values, i3 + shift2)) {
+    if (aw.kind !== "glob" || !aw.mayBeOption || proven?.has(globWordKey(w))) continue;
+    for (const [kind, names2] of optionsAWordMaySpell(program, values, i3 + shift2, dashNames?.has(globWordKey(w)) ?? false)) {
       effects.push({ kind, option: w.raw.length > 40 ? `${w.raw.slice(0, 37)}...` : w.raw, argIndex: i3, note: `a glob that may expand to file names spelling options such as ${names2.map((n2) => `\`${n2}\``).join(", ")}` });
     }
     break;
@@ -37251,7 +37782,7 @@ function pathIssue(e, program, ctx, write) {
   if (!ctx) return write ? "the working directory is not known, so the path cannot be checked" : void 0;
   const check3 = validatePath({ path: e.value, static: true, operation: e.kind === "write" ? "write" : "read", source: "argument", command: program, span: { start: 0, end: 0 } }, ctx);
   if (!check3.allowed) return check3.reason === "outside" ? `outside the working directories${check3.resolved && check3.resolved !== e.value ? ` (${check3.resolved})` : ""}` : "the path cannot be checked before it runs";
-  if (e.kind === "write" && check3.resolved !== null && protectedPath(check3.resolved)) return "the file configures a tool that runs code";
+  if (e.kind === "write" && check3.resolved !== null && protectedIn(check3.resolved, ctx)) return "the file configures a tool that runs code";
   return void 0;
 }
 function codeVisible(e, args2, codeSpans) {
@@ -37260,9 +37791,9 @@ function codeVisible(e, args2, codeSpans) {
   const end = (args2[e.argIndex + 1] ?? word).span.end;
   return codeSpans.some((s) => s.start >= word.span.start && s.start < end);
 }
-function optionEffectConstraint(cmd, gate, ctx, codeSpans = []) {
+function optionEffectConstraint(cmd, gate, ctx, codeSpans = [], proven, dashed) {
   if (gate.kind === "allow-rule" && gate.rule.bash?.kind === "exact") return void 0;
-  const found = commandEffects(cmd, gate.kind === "read-only");
+  const found = commandEffects(cmd, gate.kind === "read-only", proven, dashed);
   if (!found || found.effects.length === 0) return void 0;
   const { program, args: args2, effects } = found;
   if (gate.kind === "allow-rule") {
@@ -37894,6 +38425,14 @@ function hiddenProgramAsk(cmds, all, text, policy, exactlyAllowed, resolve7) {
       }
     }
   }
+  const script = writtenScript(cmds, made, exactlyAllowed);
+  if (script) {
+    const r = visibleRule(text, policy.deny) ?? visibleRule(text, policy.ask);
+    const how = `\`${script.program}\` runs the code in \`${script.file}\`, which \`${script.maker}\` may write in the same command`;
+    if (r && policy.deny.includes(r)) return { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${ruleText(r)}: ${how}, and the denied program is visible in the command.`, rule: r, span: script.span };
+    if (r) return { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: `Rule ${ruleText(r)} asks for approval: ${how}, and its program is visible in the command.`, rule: r, span: script.span };
+    return { behavior: "ask", reason: "unknown-program", code: "unknown-program", message: `${how}, so what runs is not known. ${note}`, span: script.span };
+  }
   for (const m of cmds) {
     const word = resolveCommand(m.cmd)?.nameWord;
     const path6 = word?.value;
@@ -37901,6 +38440,32 @@ function hiddenProgramAsk(cmds, all, text, policy, exactlyAllowed, resolve7) {
     const maker = mayMake(path6, cmds, made, m);
     if (maker) {
       return { behavior: "ask", reason: "unknown-program", code: "unknown-program", message: `\`${path6}\` runs a file that \`${maker}\` may create or write in the same command, so what runs is not known. ${note}`, span: word.span };
+    }
+  }
+  return void 0;
+}
+function writtenScript(cmds, made, exactlyAllowed) {
+  for (const m of cmds) {
+    const resolved2 = resolveCommand(m.cmd);
+    if (!resolved2 || exactlyAllowed(m)) continue;
+    const name2 = resolved2.name;
+    const defaults = SCRIPT_READERS.get(name2);
+    if (defaults === void 0 && !interpreterKnown(name2) && !SCRIPT_SHELLS.has(name2)) continue;
+    const files = (defaults ?? []).map((f) => ({ file: f, span: m.cmd.span }));
+    for (const a2 of resolved2.args) {
+      const v = a2.value;
+      if (v === void 0 || v === "-" || v === "--") continue;
+      if (!v.startsWith("-")) files.push({ file: v, span: a2.span });
+      else if (v.includes("=")) files.push({ file: v.slice(v.indexOf("=") + 1), span: a2.span });
+      else if (/^-[a-zA-Z]./.test(v) && !v.startsWith("--")) files.push({ file: v.slice(2), span: a2.span });
+    }
+    for (const r of m.cmd.redirects) {
+      if ((r.operator === "<" || r.operator === "<>") && (r.fd === void 0 || r.fd === "0") && r.target?.value !== void 0) files.push({ file: r.target.value, span: r.span });
+    }
+    for (const f of files) {
+      if (f.file === "") continue;
+      const maker = mayMake(f.file, cmds, made, m);
+      if (maker) return { program: name2, file: f.file, maker, span: f.span };
     }
   }
   return void 0;
@@ -37933,7 +38498,7 @@ function mayMake(path6, cmds, made, runner, depth = 0) {
   }
   return void 0;
 }
-var PIECES, TOKENS, GIT_PUSHERS, SHELL_NAMES, MAX_LINK_CHAIN, EXTRACTORS2, GIT_WORK_TREE_WRITERS;
+var PIECES, TOKENS, GIT_PUSHERS, SHELL_NAMES, MAX_LINK_CHAIN, EXTRACTORS2, GIT_WORK_TREE_WRITERS, SCRIPT_READERS, SCRIPT_SHELLS;
 var init_hidden_programs = __esm({
   "src/rules/hidden-programs.ts"() {
     "use strict";
@@ -37949,6 +38514,152 @@ var init_hidden_programs = __esm({
     MAX_LINK_CHAIN = 3;
     EXTRACTORS2 = /* @__PURE__ */ new Set(["tar", "unzip", "cpio", "bsdtar", "7z", "rsync", "patch"]);
     GIT_WORK_TREE_WRITERS = /* @__PURE__ */ new Set(["clone", "checkout", "switch", "pull", "merge", "reset", "restore", "stash", "apply", "am", "rebase", "cherry-pick", "revert", "worktree", "read-tree", "checkout-index", "submodule"]);
+    SCRIPT_READERS = /* @__PURE__ */ new Map([
+      ["awk", []],
+      ["gawk", []],
+      ["mawk", []],
+      ["nawk", []],
+      ["sed", []],
+      ["gsed", []],
+      ["make", ["GNUmakefile", "makefile", "Makefile"]],
+      ["gmake", ["GNUmakefile", "makefile", "Makefile"]]
+    ]);
+    SCRIPT_SHELLS = /* @__PURE__ */ new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "busybox"]);
+  }
+});
+
+// src/rules/dynamic-subcommand.ts
+function ruleWords(rule) {
+  const m = rule.bash;
+  if (!m) return void 0;
+  const text = m.kind === "prefix" ? m.prefix : m.kind === "exact" ? m.command : m.kind === "wildcard" && m.segments.length === 2 && m.segments[1] === "" ? m.segments[0] : void 0;
+  const words = text?.trim().split(/\s+/).filter((w) => w !== "");
+  return words && words.length >= 2 ? words : void 0;
+}
+function globSource(s) {
+  let out2 = "";
+  for (let i3 = 0; i3 < s.length; i3++) {
+    const c3 = s[i3];
+    if (c3 === "*") out2 += ".*";
+    else if (c3 === "?") out2 += ".";
+    else if (c3 === "[" && s.indexOf("]", i3 + 2) !== -1) {
+      out2 += ".";
+      i3 = s.indexOf("]", i3 + 2);
+    } else out2 += escapeRegExp(c3);
+  }
+  return out2;
+}
+function shapeOf(w) {
+  const glob2 = w.parts.some((p) => p.kind === "literal" && !p.quoted && /[*?[]/.test(p.value));
+  if (w.value !== void 0 && !glob2) return void 0;
+  let source = "";
+  for (const p of w.parts) {
+    const piece = p.kind === "literal" ? p.quoted ? escapeRegExp(p.value) : globSource(p.value) : ".*";
+    source += piece === ".*" && source.endsWith(".*") ? "" : piece;
+  }
+  const first = w.parts[0];
+  return {
+    fits: new RegExp(`^(?:${source})$`, "s"),
+    mayVanish: w.parts.every((p) => p.kind !== "literal" && !p.quoted),
+    mayBeOption: first === void 0 || first.kind !== "literal" || first.value.startsWith("-") || !first.quoted && /^[*?[]/.test(first.value)
+  };
+}
+function dynamicWordFor(args2, head, options) {
+  let states = [{ next: 1, via: void 0, afterOption: false }];
+  const key = (s) => `${s.next}:${s.via ? 1 : 0}:${s.afterOption ? 1 : 0}`;
+  const staticOptions = /* @__PURE__ */ new Set();
+  let optionWord;
+  for (const w of args2) {
+    if (states.length === 0) return void 0;
+    if (states.every((s) => s.next === head.length)) {
+      const v = w.value;
+      if (v !== void 0 && isOption3(v)) {
+        if (v.startsWith("--")) staticOptions.add(v.includes("=") ? v.slice(0, v.indexOf("=")) : v);
+        else for (const c3 of v.slice(1)) staticOptions.add(`-${c3}`);
+      } else if (v === void 0 && shapeOf(w)?.mayBeOption) optionWord ??= w;
+      continue;
+    }
+    const shape = shapeOf(w);
+    const out2 = /* @__PURE__ */ new Map();
+    const add = (s) => void out2.set(key(s), s);
+    for (const s of states) {
+      if (s.next === head.length) {
+        add({ ...s, afterOption: false });
+        continue;
+      }
+      const want = head[s.next];
+      const v = w.value;
+      if (shape === void 0) {
+        if (v === "--" || isOption3(v)) add({ ...s, afterOption: v !== "--" && !v.includes("=") });
+        else {
+          if (v === want) add({ next: s.next + 1, via: s.via, afterOption: false });
+          if (s.afterOption) add({ ...s, afterOption: false });
+        }
+        continue;
+      }
+      const via2 = s.via ?? { word: w, needs: want };
+      if (shape.fits.test(want)) add({ next: s.next + 1, via: via2, afterOption: false });
+      if (shape.mayVanish) add({ ...s, via: via2 });
+      if (shape.mayBeOption) add({ ...s, via: via2, afterOption: true });
+      if (s.afterOption) add({ ...s, afterOption: false });
+    }
+    states = [...out2.values()];
+  }
+  const done = states.filter((s) => s.next === head.length);
+  if (done.length === 0) return void 0;
+  const via = done.find((s) => s.via !== void 0)?.via;
+  if (options.length === 0) return via;
+  if (optionWord) return { word: optionWord, needs: "an option" };
+  return via && ruleOptionsPresent(head, options, staticOptions) ? via : void 0;
+}
+function dynamicSubcommandRule(cmds, rules) {
+  const parsed = rules.flatMap((rule) => {
+    const words = ruleWords(rule);
+    if (!words) return [];
+    let firstOption = words.findIndex(isOption3);
+    if (firstOption === -1) firstOption = words.length;
+    const head = words.slice(0, firstOption);
+    const options = words.slice(firstOption);
+    if (head.length < 1 || head.length === 1 && options.length === 0 || !options.every(isOption3)) return [];
+    return [{ rule, head, options }];
+  });
+  if (parsed.length === 0) return void 0;
+  for (const m of cmds) {
+    for (const inst of m.instances) {
+      const resolved2 = resolveCommand(inst);
+      if (!resolved2) continue;
+      const dashed = dashedSubcommand(resolved2.name);
+      const program = dashed ? dashed[0] : resolved2.name;
+      for (const { rule, head, options } of parsed) {
+        if (head[0] !== program) continue;
+        const args2 = dashed ? [{ ...resolved2.nameWord, raw: dashed[1], value: dashed[1], parts: [{ kind: "literal", value: dashed[1], quoted: true }] }, ...resolved2.args] : resolved2.args;
+        const hit = dynamicWordFor(args2, head, options);
+        if (hit) return { rule, cmd: m, ...hit };
+      }
+    }
+  }
+  return void 0;
+}
+function dynamicRuleAsk(hit) {
+  const what = hit.needs === "an option" ? "an option the rule names" : `\`${hit.needs}\``;
+  return {
+    behavior: "ask",
+    reason: "unknown-program",
+    code: "unknown-program",
+    message: `Rule ${ruleText(hit.rule)} may match: \`${hit.word.raw.slice(0, 60)}\` ${hit.word.value === void 0 ? "is not known before the command runs" : "is a glob, whose words depend on the files present,"} and may be ${what}.`,
+    rule: hit.rule,
+    span: hit.cmd.cmd.span
+  };
+}
+var isOption3, escapeRegExp;
+var init_dynamic_subcommand = __esm({
+  "src/rules/dynamic-subcommand.ts"() {
+    "use strict";
+    init_command_name();
+    init_option_match();
+    init_hidden_programs();
+    isOption3 = (w) => w.length > 1 && w.startsWith("-") && w !== "--";
+    escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   }
 });
 
@@ -37998,7 +38709,7 @@ function unlistedPathProblem(inst, m, ctx) {
   for (const a2 of unlistedPathAccesses(inst)) {
     for (const d of dirs) {
       const c3 = validatePath(a2, { ...ctx, cwd: d });
-      if (c3.allowed && c3.reason === "inside" && c3.resolved !== null && protectedPath(c3.resolved)) {
+      if (c3.allowed && c3.reason === "inside" && c3.resolved !== null && protectedIn(c3.resolved, ctx)) {
         return `${quoteCode(c3.command)} is given \`${c3.path}\`, which configures git, Claude Code, shellward's policy, an editor or a shell, or runs code later; shellward has no path table for what \`${c3.command}\` does with it, so it may write it, which needs approval.`;
       }
       if (c3.allowed || a2.unlisted === "word") continue;
@@ -38031,7 +38742,7 @@ function pathProblem(p, ctx, mode, allowRule = false, permitted = () => false) {
   if (p.resolved !== null && removesWorkingDirectory(p, ctx)) {
     return `${what()}: that is the working directory itself or a directory holding it, with its \`.git\` and \`.claude\`, so removing or moving it needs approval even in acceptEdits mode.`;
   }
-  if (p.resolved !== null && protectedPath(p.resolved)) {
+  if (p.resolved !== null && protectedIn(p.resolved, ctx)) {
     return `${what()}: it configures git, Claude Code, shellward's policy, an editor or a shell, or runs code later (hooks, CI, Makefile), so a write there needs approval even in acceptEdits mode.`;
   }
   if (mode !== "acceptEdits" && !allowRule) {
@@ -38079,11 +38790,28 @@ function ruleFor(text, m, policy, which) {
   }
   return void 0;
 }
+function provenGlobWords(cmds, pathCtx, readOnlyWith) {
+  const proven = /* @__PURE__ */ new Set();
+  for (const m of cmds) {
+    for (const inst of m.instances) {
+      for (const a2 of inst.args) {
+        const aw = abstractWord(a2);
+        if (aw.kind === "glob" && aw.mayBeOption && globSpellsNoOption(a2, m.cwd, pathCtx)) proven.add(globWordKey(a2));
+      }
+    }
+  }
+  return proven.size > 0 && readOnlyWith(proven) ? proven : void 0;
+}
+function dashedGlobWords(cmds, pathCtx) {
+  const out2 = /* @__PURE__ */ new Set();
+  for (const m of cmds) for (const inst of m.instances) for (const a2 of inst.args) if (abstractWord(a2).kind === "glob" && globListingShowsOption(a2, m.cwd, pathCtx)) out2.add(globWordKey(a2));
+  return out2.size > 0 ? out2 : void 0;
+}
 function callsItself(m) {
   for (let e = m.cmd.place?.chain; e; e = e.parent) if (e.enclosing.kind === "function" && e.enclosing.name === m.program) return true;
   return false;
 }
-function modelReadOnly(m, instance2, text, functions) {
+function modelReadOnly(m, instance2, text, functions, proven, dashed) {
   let inst = instance2;
   if (m.program !== void 0 && functions.has(m.program) && m.wrappers.length === 0 && inst.assignments.length === 0 && inst.redirects.length === 0) return !callsItself(m);
   if (!inst.name) return inst.assignments.every((a2) => !codeLoadingVariable(a2.name, a2.value ? a2.value.value : "") && !a2.name.startsWith("GIT_")) && inst.redirects.every((r) => r.heredoc || r.operator === "<<<" || r.operator === "<" || /^(>&|<&)$/.test(r.operator) || r.target?.value === "/dev/null");
@@ -38105,7 +38833,8 @@ function modelReadOnly(m, instance2, text, functions) {
       if (!optionSafe) return void 0;
       return { ...a2, value: "x", parts: [{ kind: "literal", value: "x", quoted: true }] };
     }
-    if (aw.kind === "glob" && aw.mayBeOption && !(program !== void 0 && GLOB_OPTION_SAFE.has(program))) return void 0;
+    const globSafe = program !== void 0 && GLOB_OPTION_SAFE.has(program) && !(program === "ls" && dashed?.has(globWordKey(a2)));
+    if (aw.kind === "glob" && aw.mayBeOption && !globSafe && !proven?.has(globWordKey(a2))) return void 0;
     return a2;
   });
   if (args2.some((a2) => a2 === void 0)) return false;
@@ -38180,14 +38909,19 @@ function hasAnyRule(policy) {
 function decide(text, parsed, policy, ctx = {}) {
   const pathCtx = ctx.paths;
   const model = ctx.model ?? buildModel(parsed, { ...pathCtx?.cwd !== void 0 ? { cwd: pathCtx.cwd } : ctx.cwd !== void 0 ? { cwd: ctx.cwd } : {}, ...pathCtx ? { home: pathCtx.host.home } : {} });
-  const whole = wholeCommandText(text);
+  const slice = ctx.slice;
+  const own = slice ? text.slice(slice.span.start, slice.span.end) : text;
+  const gaps = slice ? slice.gaps : model.gaps;
+  const whole = wholeCommandText(own);
   const mode = ctx.mode ?? "default";
   const gates = [...ctx.gates ?? []];
   if (ctx.misparsing && gates.length === 0) gates.push({ ruleId: "misparsing", message: "A security check found text that shells may parse differently.", span: { start: 0, end: Math.min(1, text.length) }, order: 0 });
-  const cmds = model.commands;
+  const cmds = slice ? slice.commands : model.commands;
   const paths = [];
   const pathsOf = /* @__PURE__ */ new Map();
+  const pathKeys = /* @__PURE__ */ new Set();
   const effectChecks = [];
+  const fileRules = policy.deny.some((r) => r.bash === void 0) || policy.ask.some((r) => r.bash === void 0);
   if (pathCtx) {
     for (const m of cmds) {
       const list = [];
@@ -38200,18 +38934,30 @@ function decide(text, parsed, policy, ctx = {}) {
         }
       }
       pathsOf.set(m, list);
-      for (const p of list) if (!paths.some((q) => q.span.start === p.span.start && q.path === p.path && q.reason === p.reason && q.operation === p.operation)) paths.push(p);
-      for (const inst of m.instances) for (const a2 of effectPaths(inst)) for (const d of dirs) effectChecks.push(validatePath(a2, { ...pathCtx, cwd: d }));
+      for (const p of list) {
+        const key = `${p.span.start}\0${p.operation}\0${p.reason}\0${p.path}`;
+        if (!pathKeys.has(key)) {
+          pathKeys.add(key);
+          paths.push(p);
+        }
+      }
+      if (fileRules) for (const inst of m.instances) for (const a2 of effectPaths(inst)) for (const d of dirs) effectChecks.push(validatePath(a2, { ...pathCtx, cwd: d }));
     }
   }
-  const functions = /* @__PURE__ */ new Set();
-  for (const m of cmds) for (let e = m.cmd.place?.chain; e; e = e.parent) if (e.enclosing.kind === "function" && e.enclosing.name) functions.add(e.enclosing.name);
+  const functions = slice ? slice.functions : /* @__PURE__ */ new Set();
+  if (!slice) {
+    for (const m of cmds) for (let e = m.cmd.place?.chain; e; e = e.parent) if (e.enclosing.kind === "function" && e.enclosing.name) functions.add(e.enclosing.name);
+  }
   let gitSafeMemo;
   const gitCwd = ctx.cwd ?? pathCtx?.cwd;
-  const gitSafe = () => gitSafeMemo ??= gitGuard(parsed, { ...ctx.bareRepository ? { bareRepository: true } : {}, ...gitCwd?.startsWith("/") ? { cwd: gitCwd } : {} }).readOnly;
+  const gitParsed = () => slice ? { ...parsed, commands: parsed.commands.filter((c3) => c3.span.start < slice.span.end) } : parsed;
+  const gitSafe = () => gitSafeMemo ??= gitGuard(gitParsed(), { ...ctx.bareRepository ? { bareRepository: true } : {}, ...gitCwd?.startsWith("/") ? { cwd: gitCwd } : {} }).readOnly;
   const differential = gates.some((g) => !READ_GATES.has(g.ruleId));
-  const readOnly = model.gaps.length === 0 && !differential && cmds.every((m) => m.instances.every((inst) => modelReadOnly(m, inst, text, functions)) && (m.program !== "git" || gitSafe())) && // Option effects (src/rules/effect-constraint.ts): an option that writes, runs a program or reads outside.
-  cmds.every((m) => m.instances.every((inst) => optionEffectConstraint(inst, { kind: "read-only" }, pathCtx) === void 0));
+  const dashed = pathCtx?.host.list ? dashedGlobWords(cmds, pathCtx) : void 0;
+  const readOnlyUnit = (proven2) => gaps.length === 0 && !differential && cmds.every((m) => m.instances.every((inst) => modelReadOnly(m, inst, text, functions, proven2, dashed)) && (m.program !== "git" || gitSafe())) && // Option effects (src/rules/effect-constraint.ts): an option that writes, runs a program or reads outside.
+  cmds.every((m) => m.instances.every((inst) => optionEffectConstraint(inst, { kind: "read-only" }, pathCtx, [], proven2, dashed) === void 0));
+  const proven = pathCtx?.host.list ? provenGlobWords(cmds, pathCtx, readOnlyUnit) : void 0;
+  const readOnly = readOnlyUnit(proven);
   const facts = { readOnly, paths, model };
   const base = { suggestions: [], ...facts };
   const wholeDeny = firstExactMatch(policy.deny, whole);
@@ -38227,12 +38973,12 @@ function decide(text, parsed, policy, ctx = {}) {
     if (hit?.certain) return { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${ruleText(hit.rule)}: ${quoteCode(p.command)} ${VERB[p.operation]} ${quoteCode(p.path)}.`, rule: hit.rule, span: p.span, ...base };
     if (hit) fileAsk ??= { rule: hit.rule, p, deny: true };
   }
-  const blind = model.gaps.length > 0;
+  const blind = gaps.length > 0;
   if (blind) {
     const g = globRule(cmds, policy.deny);
     if (g) return { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${ruleText(g)}: a glob command word may name the denied program.`, rule: g, ...base };
-    const r = visibleRule(text, policy.deny);
-    if (r) return { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${ruleText(r)}: the denied program is visible in a command whose effect is not fully known (${model.gaps[0].reason})`, rule: r, ...base };
+    const r = visibleRule(own, policy.deny);
+    if (r) return { behavior: "deny", reason: "deny-rule", code: "policy-deny", message: `Denied by rule ${ruleText(r)}: the denied program is visible in a command whose effect is not fully known (${gaps[0].reason})`, rule: r, ...base };
   }
   const resolveWord = pathCtx ? (m, word) => {
     const out2 = [];
@@ -38245,6 +38991,8 @@ function decide(text, parsed, policy, ctx = {}) {
   } : void 0;
   const hiddenDeny = hiddenProgramDeny(cmds, parsed.commands, text, policy, resolveWord);
   if (hiddenDeny) return { ...hiddenDeny, ...base };
+  const dynamicHit = dynamicSubcommandRule(cmds, policy.deny) ?? dynamicSubcommandRule(cmds, policy.ask);
+  if (dynamicHit) return { ...dynamicRuleAsk(dynamicHit), ...base };
   const wholeAsk = firstExactMatch(policy.ask, whole);
   if (wholeAsk) return { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: `Rule ${ruleText(wholeAsk)} asks for approval.`, rule: wholeAsk, wholeCommand: true, ...base };
   for (const m of cmds) {
@@ -38264,7 +39012,7 @@ function decide(text, parsed, policy, ctx = {}) {
   if (blind) {
     const g = globRule(cmds, policy.ask);
     if (g) return { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: `Rule ${ruleText(g)} asks for approval: a glob command word may name its program.`, rule: g, ...base };
-    const r = visibleRule(text, policy.ask);
+    const r = visibleRule(own, policy.ask);
     if (r) return { behavior: "ask", reason: "ask-rule", code: "policy-ask", message: `Rule ${ruleText(r)} asks for approval: its program is visible in a command whose effect is not fully known.`, rule: r, ...base };
   }
   if (hasAnyRule(policy)) {
@@ -38300,11 +39048,11 @@ function decide(text, parsed, policy, ctx = {}) {
     if (wholeAllow && !hasAnyRule(policy)) return allowWhole();
     const rulesNote = hasAnyRule(policy) ? " With deny or ask rules configured, it is never allowed without approval." : "";
     if (gate) return { behavior: "ask", reason: "misparsing", code: gate.ruleId, message: gate.message, span: gate.span, ...base };
-    const g = model.gaps[0];
-    const code = parsed.problems.length > 0 ? "parse-error" : g.reason.startsWith("Cap reached") ? "parse-too-complex" : "unknown-program";
+    const g = gaps[0];
+    const code = (slice ? slice.parseError : parsed.problems.length > 0) ? "parse-error" : g.reason.startsWith("Cap reached") ? "parse-too-complex" : "unknown-program";
     return { behavior: "ask", reason: "not-simple", code, message: `${g.reason}${rulesNote}`, span: g.span, ...base };
   }
-  const envRead = model.environmentReads[0];
+  const envRead = (slice ? slice.environmentReads : model.environmentReads)[0];
   if (envRead) {
     if (wholeAllow) return allowWhole();
     return { behavior: "ask", reason: "environment-read", code: "environment-read", message: `${envRead.reason} This needs approval: read the specific variable you need instead.`, span: envRead.span, ...base };
@@ -38321,7 +39069,7 @@ function decide(text, parsed, policy, ctx = {}) {
   if (subs.length > MAX_SUBCOMMANDS) {
     return { behavior: "ask", reason: "too-many-subcommands", code: "policy-ask", message: `Cap reached: the command has ${subs.length} simple commands, more than ${MAX_SUBCOMMANDS} to check individually.`, ...base };
   }
-  const cd = subs.find((m) => m.program !== void 0 && CD_LIKE2.has(m.program));
+  const cd = subs.find((m) => m.program !== void 0 && CD_LIKE2.has(m.program)) ?? (slice ? subs.find((m) => m.program === "git" && (m.cwd === void 0 || m.cwd.some((d) => d !== (pathCtx?.cwd ?? ctx.cwd)))) : void 0);
   if (cd && subs.some((m) => m.program === "git")) {
     return {
       behavior: "ask",
@@ -38357,7 +39105,7 @@ function decide(text, parsed, policy, ctx = {}) {
         }
       }
       if (rule) {
-        const effect = optionEffectConstraint(inst, { kind: "allow-rule", rule, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx, m.codeSpans);
+        const effect = optionEffectConstraint(inst, { kind: "allow-rule", rule, strictExec: policy.deny.length + policy.ask.length > 0 }, pathCtx, m.codeSpans, proven, dashed);
         if (effect) return { behavior: "ask", reason: "option-effect", code: "option-effect", message: effect, span: m.cmd.span, ...base };
         const unlisted = pathCtx && rule.bash?.kind !== "exact" ? unlistedPathProblem(inst, m, pathCtx) : void 0;
         if (unlisted) return { behavior: "ask", reason: "path-constraint", code: "path-constraint", message: unlisted, span: m.cmd.span, ...base };
@@ -38385,7 +39133,7 @@ function decide(text, parsed, policy, ctx = {}) {
         how ??= "mode";
         continue;
       }
-      if (modelReadOnly(m, inst, text, functions) && (m.program !== "git" || gitSafe()) && optionEffectConstraint(inst, { kind: "read-only" }, pathCtx) === void 0) {
+      if (modelReadOnly(m, inst, text, functions, proven, dashed) && (m.program !== "git" || gitSafe()) && optionEffectConstraint(inst, { kind: "read-only" }, pathCtx, [], proven, dashed) === void 0) {
         how ??= "read-only";
         continue;
       }
@@ -38437,6 +39185,7 @@ var init_decide = __esm({
     init_effect_constraint();
     init_git_tree_write();
     init_archive_members();
+    init_dynamic_subcommand();
     init_hidden_programs();
     init_stdin_code();
     MAX_SUBCOMMANDS = 50;
@@ -38848,7 +39597,7 @@ function detect(cmd) {
     const c3 = t[i3];
     if (c3 === "\\" && !inSingle) {
       const next = t[i3 + 1];
-      if (!inDouble && next !== void 0 && OPERATORS.includes(next)) {
+      if (!inDouble && next !== void 0 && OPERATORS2.includes(next)) {
         return {
           start: i3,
           end: i3 + 2,
@@ -38863,13 +39612,13 @@ function detect(cmd) {
   }
   return void 0;
 }
-var OPERATORS, backslash_escaped_operators_default;
+var OPERATORS2, backslash_escaped_operators_default;
 var init_backslash_escaped_operators = __esm({
   "src/checks/security/backslash-escaped-operators.ts"() {
     "use strict";
     init_order();
     init_define_security_check();
-    OPERATORS = ";|&<>";
+    OPERATORS2 = ";|&<>";
     backslash_escaped_operators_default = defineSecurityCheck(
       {
         id: "backslash-escaped-operators",
@@ -41544,7 +42293,7 @@ var require_lib3 = __commonJS({
     var sometimesKeywords = /* @__PURE__ */ new Set(["as", "async", "from", "get", "of", "set"]);
     var NEWLINE$1 = /\r\n|[\n\r\u2028\u2029]/;
     var BRACKET = /^[()[\]{}]$/;
-    var tokenize;
+    var tokenize2;
     var JSX_TAG = /^[a-z][\w-]*$/i;
     var getTokenType = function(token, offset, text) {
       if (token.type === "name") {
@@ -41568,7 +42317,7 @@ var require_lib3 = __commonJS({
       }
       return token.type;
     };
-    tokenize = function* (text) {
+    tokenize2 = function* (text) {
       let match;
       while (match = jsTokens.default.exec(text)) {
         const token = jsTokens.matchToToken(match);
@@ -41585,7 +42334,7 @@ var require_lib3 = __commonJS({
       for (const {
         type,
         value
-      } of tokenize(text)) {
+      } of tokenize2(text)) {
         if (type in defs) {
           highlighted += value.split(NEWLINE$1).map((str2) => defs[type](str2)).join("\n");
         } else {
@@ -48645,11 +49394,11 @@ var require_validate = __commonJS({
         jsonPointer = $data;
         data = names_1.default.rootData;
       } else {
-        const matches = RELATIVE_JSON_POINTER.exec($data);
-        if (!matches)
+        const matches2 = RELATIVE_JSON_POINTER.exec($data);
+        if (!matches2)
           throw new Error(`Invalid JSON-pointer: ${$data}`);
-        const up = +matches[1];
-        jsonPointer = matches[2];
+        const up = +matches2[1];
+        jsonPointer = matches2[2];
         if (jsonPointer === "#") {
           if (up >= dataLevel)
             throw new Error(errorMsg("property/index", up));
@@ -49568,11 +50317,11 @@ var require_schemes = __commonJS({
         urnComponent.error = "URN can not be parsed";
         return urnComponent;
       }
-      const matches = urnComponent.path.match(URN_REG);
-      if (matches && matches[0] === urnComponent.path) {
+      const matches2 = urnComponent.path.match(URN_REG);
+      if (matches2 && matches2[0] === urnComponent.path) {
         const scheme = options.scheme || urnComponent.scheme || "urn";
-        urnComponent.nid = matches[1].toLowerCase();
-        urnComponent.nss = matches[2];
+        urnComponent.nid = matches2[1].toLowerCase();
+        urnComponent.nss = matches2[2];
         const urnScheme = `${scheme}:${options.nid || urnComponent.nid}`;
         const schemeHandler = getSchemeHandler(urnScheme);
         urnComponent.path = void 0;
@@ -49893,8 +50642,8 @@ var require_fast_uri = __commonJS({
     var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
     var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
     var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
-    function getParseError(parsed, matches) {
-      if (matches[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
+    function getParseError(parsed, matches2) {
+      if (matches2[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
         return 'URI path must start with "/" when authority is present.';
       }
       if (typeof parsed.port === "number" && (parsed.port < 0 || parsed.port > 65535)) {
@@ -49916,9 +50665,9 @@ var require_fast_uri = __commonJS({
     function isIPLiteral(host) {
       return host[0] === "[" && host[host.length - 1] === "]";
     }
-    function hasMalformedComponentPercentEncoding(matches) {
-      const host = matches[4];
-      return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
+    function hasMalformedComponentPercentEncoding(matches2) {
+      const host = matches2[4];
+      return hasMalformedPercentEncoding(matches2[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches2[6]) || hasMalformedPercentEncoding(matches2[7]) || hasMalformedPercentEncoding(matches2[8]);
     }
     function canonicalizeHost(parsed, options, schemeHandler, isIP) {
       if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP)) {
@@ -49993,15 +50742,15 @@ var require_fast_uri = __commonJS({
           }
         }
       }
-      const matches = uri.match(URI_PARSE);
-      if (matches) {
-        parsed.scheme = matches[1];
-        parsed.userinfo = matches[3];
-        parsed.host = matches[4];
-        parsed.port = parseInt(matches[5], 10);
-        parsed.path = matches[6] || "";
-        parsed.query = matches[7];
-        parsed.fragment = matches[8];
+      const matches2 = uri.match(URI_PARSE);
+      if (matches2) {
+        parsed.scheme = matches2[1];
+        parsed.userinfo = matches2[3];
+        parsed.host = matches2[4];
+        parsed.port = parseInt(matches2[5], 10);
+        parsed.path = matches2[6] || "";
+        parsed.query = matches2[7];
+        parsed.fragment = matches2[8];
         if (parsed.scheme !== void 0) {
           if (VALID_SCHEME.test(parsed.scheme)) {
             parsed.scheme = parsed.scheme.toLowerCase();
@@ -50010,14 +50759,14 @@ var require_fast_uri = __commonJS({
             malformedScheme = true;
           }
         }
-        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches);
+        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches2);
         if (malformedPercentEncoding) {
           parsed.error = parsed.error || "URI contains malformed percent-encoding.";
         }
         if (isNaN(parsed.port)) {
-          parsed.port = matches[5];
+          parsed.port = matches2[5];
         }
-        const parseError = getParseError(parsed, matches);
+        const parseError = getParseError(parsed, matches2);
         if (parseError !== void 0) {
           parsed.error = parsed.error || parseError;
           malformedAuthorityOrPort = true;
@@ -70496,14 +71245,14 @@ function parseAnyPredicate(steps, index, operator, textPredicates) {
   } else {
     const captureName = steps[1].name;
     const stringValue = steps[2].value;
-    const matches = /* @__PURE__ */ __name((n2) => n2.text === stringValue, "matches");
+    const matches2 = /* @__PURE__ */ __name((n2) => n2.text === stringValue, "matches");
     const doesNotMatch = /* @__PURE__ */ __name((n2) => n2.text !== stringValue, "doesNotMatch");
     textPredicates[index].push((captures) => {
       const nodes = [];
       for (const c3 of captures) {
         if (c3.name === captureName) nodes.push(c3.node);
       }
-      const test = isPositive ? matches : doesNotMatch;
+      const test = isPositive ? matches2 : doesNotMatch;
       return matchAll ? nodes.every(test) : nodes.some(test);
     });
   }
@@ -73788,11 +74537,11 @@ function assembleStyles() {
     },
     hexToRgb: {
       value(hex) {
-        const matches = /[a-f\d]{6}|[a-f\d]{3}/i.exec(hex.toString(16));
-        if (!matches) {
+        const matches2 = /[a-f\d]{6}|[a-f\d]{3}/i.exec(hex.toString(16));
+        if (!matches2) {
           return [0, 0, 0];
         }
-        let [colorString] = matches;
+        let [colorString] = matches2;
         if (colorString.length === 3) {
           colorString = [...colorString].map((character) => character + character).join("");
         }
@@ -75069,9 +75818,9 @@ function buildCrawler(options, patterns) {
   const crawler = new Builder({
     filters: [debug ? (p, isDirectory) => {
       const path6 = format2(p, isDirectory);
-      const matches = matcher2(path6) && !ignore(path6);
-      if (matches) log(`matched ${path6}`);
-      return matches;
+      const matches2 = matcher2(path6) && !ignore(path6);
+      if (matches2) log(`matched ${path6}`);
+      return matches2;
     } : (p, isDirectory) => {
       const path6 = format2(p, isDirectory);
       return matcher2(path6) && !ignore(path6);
@@ -75507,6 +76256,50 @@ function repositoryHazard(top, gitDir, host, depth = 0) {
 }
 var MAX_SUBMODULE_DEPTH = 3;
 var MAX_SUBMODULES = 64;
+function gitHooksDirectories(cwd, host) {
+  if (!host.readFile) return [];
+  for (let dir = posix10.normalize(cwd); ; ) {
+    const dotGit = posix10.join(dir, ".git");
+    if (host.realpath?.(dotGit) !== void 0) {
+      const asFile = host.readFile(dotGit);
+      let gitDir = dotGit;
+      if (asFile !== void 0) {
+        const m = /^gitdir:\s*(.+)$/m.exec(asFile);
+        if (!m) return [];
+        gitDir = posix10.resolve(dir, m[1].trim());
+      }
+      if (asFile !== void 0 || host.isBareRepository === void 0 || host.isBareRepository(dotGit)) return hooksPathOf(dir, gitDir, host);
+    }
+    const up = posix10.dirname(dir);
+    if (up === dir) return [];
+    dir = up;
+  }
+}
+function hooksPathOf(top, gitDir, host) {
+  let common2 = gitDir;
+  for (let k = 0; k < MAX_INDIRECTIONS; k++) {
+    const next = host.readFile?.(posix10.join(common2, "commondir"));
+    if (next === void 0 || next.trim() === "") break;
+    const resolved2 = posix10.resolve(common2, next.trim());
+    if (resolved2 === common2) break;
+    common2 = resolved2;
+  }
+  let value;
+  for (const file of [posix10.join(common2, "config"), posix10.join(common2, "config.worktree"), posix10.join(gitDir, "config.worktree")]) {
+    const text = host.readFile?.(file);
+    if (text === void 0) continue;
+    for (const e of configEntries(text)) if (e.key.toLowerCase() === "core.hookspath") value = e.value;
+  }
+  if (value === void 0 || value === "") return [];
+  let path6 = value;
+  if (path6 === "~" || path6.startsWith("~/")) {
+    if (host.home === void 0) return [];
+    path6 = host.home + path6.slice(1);
+  }
+  const abs = posix10.resolve(top, path6);
+  const real = host.realpath?.(abs);
+  return real !== void 0 && real !== abs ? [abs, real] : [abs];
+}
 
 // src/lint.ts
 init_checks();
@@ -76770,6 +77563,133 @@ function buildViews(tree, text) {
   }
 }
 
+// src/rules/decision-slice.ts
+init_complexity();
+var MAX_CALLED_COMMANDS = 4096;
+var IN_SHELL = /* @__PURE__ */ new Set(["source", ".", "eval"]);
+function overlaps(a2, s) {
+  return a2.start < s.end && (a2.end > s.start || a2.start >= s.start);
+}
+function decisionSlices(model, parsed, statements) {
+  const n2 = statements.length;
+  const own = statements.map(() => []);
+  const statementAt = (at) => {
+    let lo = 0;
+    let hi = n2 - 1;
+    while (lo < hi) {
+      const mid = lo + hi + 1 >> 1;
+      if (statements[mid].span.start <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const defs = /* @__PURE__ */ new Map();
+  const defByStart = /* @__PURE__ */ new Map();
+  for (const m of model.commands) {
+    if (n2 > 0) own[statementAt(m.cmd.span.start)].push(m);
+    for (let e = m.cmd.place?.chain; e; e = e.parent) {
+      const en = e.enclosing;
+      if (en.kind !== "function" || !en.name) continue;
+      const key = `${en.span.start}:${en.span.end}:${en.name}`;
+      let d = defByStart.get(key);
+      if (!d) {
+        d = { name: en.name, span: en.span, commands: [] };
+        defByStart.set(key, d);
+        const list = defs.get(en.name) ?? [];
+        list.push(d);
+        defs.set(en.name, list);
+      }
+      d.commands.push(m);
+    }
+  }
+  const firstProblem = parsed.problems[0];
+  const problemGap = firstProblem && {
+    span: firstProblem.span,
+    reason: `The script does not parse at offset ${firstProblem.span.start}: where bash's statements begin and end around it, and what they run, is not known.`
+  };
+  const localGap = /* @__PURE__ */ new Set();
+  for (const m of model.commands) {
+    if (m.unknown !== void 0 && m.program !== void 0 && !IN_SHELL.has(m.program)) localGap.add(`${m.cmd.span.start}:${m.cmd.span.end}:${m.unknown}`);
+  }
+  const carries = (g2) => !localGap.has(`${g2.span.start}:${g2.span.end}:${g2.reason}`);
+  const byStatement = (list) => {
+    const per = statements.map(() => []);
+    if (n2 === 0) return per;
+    for (const x of list) {
+      const last = statementAt(Math.max(x.span.start, x.span.end - 1));
+      for (let i3 = statementAt(x.span.start); i3 <= last; i3++) if (overlaps(x.span, statements[i3].span)) per[i3].push(x);
+    }
+    return per;
+  };
+  const cx = parsed.complexity;
+  const lengthCap = cx.status === "too-complex" && cx.construct === LENGTH_CONSTRUCT && cx.span ? cx.span : void 0;
+  const unitGaps = lengthCap ? model.gaps.filter((x) => !(x.span.start === lengthCap.start && x.span.end === lengthCap.end && x.reason.startsWith("Cap reached"))) : model.gaps;
+  const gapsOf = byStatement(unitGaps);
+  const readsOf = byStatement(model.environmentReads);
+  const defGaps = /* @__PURE__ */ new Map();
+  const gapsOfDef = (d) => {
+    let v = defGaps.get(d);
+    if (!v) {
+      v = { gaps: unitGaps.filter((x) => overlaps(x.span, d.span)), reads: model.environmentReads.filter((x) => overlaps(x.span, d.span)) };
+      defGaps.set(d, v);
+    }
+    return v;
+  };
+  const firstDef = /* @__PURE__ */ new Map();
+  for (const [name2, list] of defs) firstDef.set(name2, Math.min(...list.map((d) => d.span.start)));
+  const gapsByStart = [...unitGaps].sort((a2, b) => a2.span.start - b.span.start);
+  let g = 0;
+  let carried;
+  const out2 = [];
+  for (let i3 = 0; i3 < n2; i3++) {
+    const span = statements[i3].span;
+    while (g < gapsByStart.length && gapsByStart[g].span.start < span.start) {
+      const gap = gapsByStart[g];
+      if (carried === void 0 && carries(gap)) carried = gap;
+      g++;
+    }
+    const end = span.end;
+    const functions = { has: (name2) => (firstDef.get(name2) ?? Infinity) < end };
+    const commands = [...own[i3]];
+    const seen = new Set(commands);
+    const gaps = [...gapsOf[i3]];
+    const reads = [...readsOf[i3]];
+    const called = /* @__PURE__ */ new Set();
+    let added = 0;
+    let capped = false;
+    for (let k = 0; k < commands.length && !capped; k++) {
+      const p = commands[k].program;
+      if (p === void 0 || !functions.has(p)) continue;
+      for (const d of defs.get(p) ?? []) {
+        if (d.span.start >= span.end || called.has(d)) continue;
+        called.add(d);
+        const dg = gapsOfDef(d);
+        for (const x of dg.gaps) if (!gaps.includes(x)) gaps.push(x);
+        for (const x of dg.reads) if (!reads.includes(x)) reads.push(x);
+        for (const c3 of d.commands) {
+          if (seen.has(c3)) continue;
+          if (++added > MAX_CALLED_COMMANDS) {
+            capped = true;
+            break;
+          }
+          seen.add(c3);
+          commands.push(c3);
+        }
+        if (capped) break;
+      }
+    }
+    if (lengthCap && span.end - span.start > lengthCap.start) {
+      gaps.unshift({ span: { start: span.start + lengthCap.start, end: span.end }, reason: `Cap reached: the statement is ${span.end - span.start} characters long (the cap is ${lengthCap.start}); too long to prove safe statically.` });
+    }
+    if (capped) gaps.push({ span, reason: `Cap reached: the functions this statement calls hold more than ${MAX_CALLED_COMMANDS} simple commands.` });
+    if (carried && !gaps.includes(carried)) gaps.push({ span: carried.span, reason: `An earlier statement leaves the state this one runs in unknown: ${carried.reason}` });
+    if (problemGap && !parsed.problems.some((p) => overlaps(p.span, span))) gaps.unshift(problemGap);
+    const parseError = problemGap !== void 0;
+    out2.push({ span, commands, gaps, environmentReads: reads, functions, parseError });
+  }
+  return out2;
+}
+
 // src/lint.ts
 init_decide();
 init_build();
@@ -76799,7 +77719,8 @@ function pathContextFor(unit, policy, host) {
     const abs = posix11.resolve(cwd, p);
     if (!dirs.includes(abs)) dirs.push(abs);
   }
-  return { cwd: posix11.resolve(cwd), workingDirectories: dirs, host: here };
+  const hooks = gitHooksDirectories(posix11.resolve(cwd), here);
+  return { cwd: posix11.resolve(cwd), workingDirectories: dirs, host: here, ...hooks.length > 0 ? { protectedDirectories: hooks } : {} };
 }
 var Linter = class _Linter {
   constructor(parser, options) {
@@ -76864,7 +77785,7 @@ var Linter = class _Linter {
     let list = this.active.get(profile);
     if (!list) {
       const shown = (c3) => c3.rules.some((r) => this.severityFor(r.id, { profile }) !== void 0);
-      const gating = (c3) => c3.rules.some((r) => r.claudeCode !== void 0);
+      const gating = (c3) => c3.rules.some((r) => r.claudeCode !== void 0 && (GATING_RULES.has(r.id) || r.id === "command-substitution"));
       const deferrable = (c3) => !shown(c3) && gating(c3) && isSecurityCheck(c3);
       const all = CHECKS.filter((c3) => shown(c3) || gating(c3));
       const ordered = [...all.filter((c3) => c3.name !== "permission-rules"), ...all.filter((c3) => c3.name === "permission-rules")];
@@ -76892,9 +77813,9 @@ var Linter = class _Linter {
    * the linter's own policy for this unit (the `check` command merges a request's rules into it).
    * Never throws.
    */
-  analyse(unit, policy = this.policy) {
+  analyse(unit, policy = this.policy, options = {}) {
     try {
-      return this.analyseOrThrow(unit, policy);
+      return this.analyseOrThrow(unit, policy, options);
     } catch (err2) {
       const index = this.lineIndex(unit.hostText);
       const range2 = spanToRange({ start: 0, end: Math.min(unit.text.length, 1) }, unit.sourceMap, index);
@@ -76903,8 +77824,11 @@ var Linter = class _Linter {
       return { diagnostics: [{ ruleId: INTERNAL_ERROR.id, severity, message: message4, file: unit.origin.file, range: range2 }], decision: () => void 0 };
     }
   }
-  analyseOrThrow(unit, policy) {
+  analyseOrThrow(unit, policy, options) {
     const out2 = [];
+    const judging = options.statements !== void 0;
+    const outSpans = [];
+    let incomplete;
     const gateSlots = [];
     let slot = 0;
     let gateCount = 0;
@@ -76918,8 +77842,10 @@ var Linter = class _Linter {
         into.push({ ruleId: f.ruleId, message: f.message, span: f.span, order });
         gateCount++;
       }
+      if (judging && f.ruleId === INTERNAL_ERROR.id) incomplete ??= f.message;
       const severity = this.severityFor(f.ruleId, unit, f.severity);
       if (!severity) return;
+      if (judging) outSpans.push(f.span);
       const range2 = spanToRange(f.span, unit.sourceMap, index);
       const excerpt = unit.origin.kind === "transcript" ? { excerpt: commandExcerpt(unit.text, f.span, unit.context) } : {};
       out2.push({ ruleId: f.ruleId, severity, message: f.message, file: unit.origin.file, range: range2, ...f.data ? { data: f.data } : {}, ...excerpt });
@@ -76949,6 +77875,7 @@ var Linter = class _Linter {
       return { diagnostics: out2, decision: () => void 0 };
     }
     let decision;
+    let judgements;
     let views;
     try {
       let embeddedStop;
@@ -77050,10 +77977,88 @@ var Linter = class _Linter {
           return void 0;
         }
       };
+      if (options.statements) {
+        const at = options.statements;
+        const statements = own.statements;
+        let memo;
+        judgements = () => memo ??= this.judgeStatements(unit, parsed, policy, statements, at, {
+          runDeferred: () => {
+            if (deferred.length === 0) return;
+            const waiting = deferred;
+            deferred = [];
+            for (const [check3, at2] of waiting) runCheck(check3, at2);
+          },
+          gates: () => gateSlots.flat(),
+          modelAt,
+          modelHome,
+          findings: () => out2.map((diagnostic, i3) => ({ diagnostic, span: outSpans[i3] })),
+          incomplete: () => incomplete
+        });
+      }
     } finally {
       tree.delete();
     }
-    return { diagnostics: out2, decision: decision ?? (() => void 0), ...views ? { views } : {} };
+    return {
+      diagnostics: out2,
+      decision: decision ?? (() => void 0),
+      ...views ? { views } : {},
+      ...judging ? { statementJudgements: judgements ?? (() => void 0) } : {}
+    };
+  }
+  /**
+   * The judgement of each top-level statement of a parsed unit (see
+   * {@link AnalyseOptions.statements}): the deferred gating checks run once, one model of the unit
+   * started in `at.cwd`, the model cut into statements (src/rules/decision-slice.ts), and one
+   * {@link decide} per statement on its slice with the gates inside it.
+   */
+  judgeStatements(unit, parsed, policy, statements, at, from) {
+    from.runDeferred();
+    const incomplete = from.incomplete();
+    const all = from.findings();
+    all.sort((a2, b) => a2.span.start - b.span.start);
+    const findingsIn = (s) => {
+      let lo = 0;
+      let hi = all.length;
+      while (lo < hi) {
+        const mid = lo + hi >> 1;
+        if (all[mid].span.start < s.start) lo = mid + 1;
+        else hi = mid;
+      }
+      const found = [];
+      for (let i3 = lo; i3 < all.length && all[i3].span.start < s.end; i3++) found.push(all[i3]);
+      return found;
+    };
+    if (incomplete !== void 0) return statements.map((s) => ({ span: s.span, findings: findingsIn(s.span), incomplete, decision: void 0 }));
+    const judgedUnit = { ...unit, context: { ...unit.context ?? {}, cwd: at.cwd, ...at.home !== void 0 ? { home: at.home } : {} } };
+    const host = this.options.pathHost ?? { home: homedir2() };
+    const paths = pathContextFor(judgedUnit, policy, host);
+    const bare = paths?.cwd !== void 0 && gitRepositoryHazard(paths.cwd, paths.host) !== void 0;
+    const mode = recordedMode(unit) ?? this.options.mode;
+    const model = from.modelAt(paths?.cwd, from.modelHome);
+    const slices = decisionSlices(model, parsed, statements);
+    const gates = [...from.gates()].sort((a2, b) => a2.span.start - b.span.start);
+    let g = 0;
+    return slices.map((slice) => {
+      const s = slice.span;
+      while (g < gates.length && gates[g].span.end <= s.start && gates[g].span.start < s.start) g++;
+      const inside = [];
+      for (let k = g; k < gates.length && gates[k].span.start < s.end; k++) if (gates[k].span.end > s.start || gates[k].span.start >= s.start) inside.push(gates[k]);
+      let decision;
+      try {
+        decision = decide(unit.text, parsed, policy, {
+          cwd: at.cwd,
+          ...paths ? { paths } : {},
+          ...bare ? { bareRepository: true } : {},
+          ...mode ? { mode } : {},
+          model,
+          gates: inside,
+          slice
+        });
+      } catch {
+        decision = void 0;
+      }
+      return { span: s, findings: findingsIn(s), decision };
+    });
   }
 };
 function stopMessage(stop2, budget, length) {
@@ -77407,17 +78412,6 @@ function commandUnit(command, request = {}) {
   };
 }
 var DESTRUCTIVE_IDS = new Set(DESTRUCTIVE_RULES.map((r) => r.id));
-function asRank(v) {
-  if (typeof v !== "object" || v === null) return void 0;
-  const { misparsing, order } = v;
-  if (typeof misparsing !== "boolean" || typeof order !== "number" || !Number.isFinite(order)) return void 0;
-  return { misparsing, order };
-}
-function securityRankOf(ruleId, data) {
-  const meta = asRank(ruleMeta(ruleId)?.claudeCode);
-  if (!meta) return void 0;
-  return asRank(data) ?? meta;
-}
 function offsetOf(p, index, length) {
   return Math.min(index.lineStart(p.line) + p.column - 1, length);
 }
@@ -77437,32 +78431,44 @@ function verdictFor(command, request, linter) {
   }
   const analysis = linter.analyse(commandUnit(command, request), policy);
   const index = new LineIndex(command);
-  const ranked = analysis.diagnostics.map((d2) => ({
-    finding: {
-      ruleId: d2.ruleId,
-      severity: d2.severity,
-      message: d2.message,
-      start: offsetOf(d2.range.start, index, command.length),
-      end: offsetOf(d2.range.end, index, command.length)
-    },
-    rank: securityRankOf(d2.ruleId, d2.data)
+  const findings = analysis.diagnostics.map((d) => ({
+    diagnostic: d,
+    start: offsetOf(d.range.start, index, command.length),
+    end: offsetOf(d.range.end, index, command.length)
+  }));
+  const internal = findings.find((f) => f.diagnostic.ruleId === "internal-error");
+  return wordVerdict(findings, internal ? { incomplete: internal.diagnostic.message } : { decision: analysis.decision() });
+}
+function statementVerdict(judgement) {
+  const at = judgement.span.start;
+  const length = judgement.span.end - at;
+  const findings = judgement.findings.map(({ diagnostic, span }) => {
+    const start2 = Math.min(span.start - at, length);
+    const end = Math.min(Math.max(span.end, span.start + 1) - at, Math.max(length, start2 + 1));
+    return { diagnostic, start: start2, end };
+  });
+  return wordVerdict(findings, judgement.incomplete !== void 0 ? { incomplete: judgement.incomplete } : { decision: judgement.decision });
+}
+function wordVerdict(placed, judged) {
+  const ranked = placed.map(({ diagnostic: d2, start: start2, end }) => ({
+    finding: { ruleId: d2.ruleId, severity: d2.severity, message: d2.message, start: start2, end }
   }));
   ranked.sort((a2, b) => compareFindings(a2.finding, b.finding));
   const findings = ranked.map((r) => r.finding);
-  const _ranks = ranked.map((r) => r.rank);
   const destructive = [];
-  const packRuleIds = new Set(analysis.diagnostics.filter((x) => typeof x.data?.pack === "string").map((x) => x.ruleId));
+  const diagnostics = placed.map((p) => p.diagnostic);
+  const packRuleIds = new Set(diagnostics.filter((x) => typeof x.data?.pack === "string").map((x) => x.ruleId));
   for (const f of findings) {
     if ((DESTRUCTIVE_IDS.has(f.ruleId) || packRuleIds.has(f.ruleId)) && !destructive.includes(f.ruleId)) destructive.push(f.ruleId);
   }
-  for (const x of analysis.diagnostics) {
+  for (const x of diagnostics) {
     const related = x.data?.related;
     if (x.ruleId === "path-dangerous-removal" && Array.isArray(related)) {
       for (const id of related) if (typeof id === "string" && !destructive.includes(id)) destructive.push(id);
     }
   }
-  const internal = findings.find((f) => f.ruleId === "internal-error");
-  const d = internal ? void 0 : analysis.decision();
+  const incomplete = "incomplete" in judged ? judged.incomplete : void 0;
+  const d = "decision" in judged ? judged.decision : void 0;
   const paths = (d?.paths ?? []).map((p) => ({ path: p.path, operation: p.operation, resolved: p.resolved, allowed: p.allowed, reason: p.reason }));
   const base = { readOnly: d?.readOnly ?? false, destructive, outsideCwd: paths.some((p) => p.reason === "outside"), findings };
   const out2 = (decision2, reason, dd, suggestions = []) => ({
@@ -77473,7 +78479,7 @@ function verdictFor(command, request, linter) {
     matchedRule: dd?.rule ? matchedRuleOf(dd) : null,
     paths
   });
-  if (internal || !d) return out2("ask", internal ? withMessage(internal.ruleId, internal.message) : "internal-error: the permission decision failed");
+  if (incomplete !== void 0 || !d) return out2("ask", incomplete !== void 0 ? withMessage("internal-error", incomplete) : "internal-error: the permission decision failed");
   const decision = d.behavior === "passthrough" ? "ask" : d.behavior;
   return out2(decision, withMessage(d.code, d.code === NO_MATCHING_RULE ? "" : d.message), d, d.behavior === "passthrough" && destructive.length === 0 ? d.suggestions : []);
 }
@@ -77528,6 +78534,29 @@ function unitVerdict(linter, unit, kind, options = {}) {
     verdict: isAnalysedShell(unit.context) ? options.memo?.verdict(unit.text, request) ?? verdictFor(unit.text, request, linter) : notAnalysedVerdict(unit.context?.shell ?? "unknown")
   };
 }
+function statementVerdicts(unit, kind, analysis, options = {}) {
+  const index = options.index ?? new LineIndex(unit.hostText);
+  const { additionalDirectories: _dirs, ...context } = unit.context ?? {};
+  const entry = (u2, verdict) => ({
+    kind,
+    command: u2.text,
+    range: unitRange(u2, index),
+    ...Object.keys(context).length > 0 ? { context } : {},
+    verdict
+  });
+  if (!isAnalysedShell(unit.context)) return [entry(unit, notAnalysedVerdict(unit.context?.shell ?? "unknown"))];
+  const judged = analysis.statementJudgements?.();
+  if (!judged) {
+    const why = analysis.diagnostics.find((d) => d.ruleId === "internal-error")?.message;
+    return [entry(unit, { ...notAnalysedVerdict("bash"), reason: `internal-error: ${why ?? "the script was not parsed into statements, so none of them was judged"}` })];
+  }
+  return judged.map(
+    (j) => entry(
+      { ...unit, text: unit.text.slice(j.span.start, j.span.end), granularity: "command", sourceMap: new IdentityMap(unit.sourceMap.toHost(j.span.start)) },
+      statementVerdict(j)
+    )
+  );
+}
 var NOT_ANALYSED = "not-analysed";
 function notAnalysedVerdict(shell) {
   return {
@@ -77541,22 +78570,6 @@ function notAnalysedVerdict(shell) {
     matchedRule: null,
     paths: []
   };
-}
-function statementUnits(parser, unit, statements) {
-  const toUnits = (list) => list.map((s) => ({
-    ...unit,
-    text: unit.text.slice(s.span.start, s.span.end),
-    granularity: "command",
-    sourceMap: new IdentityMap(unit.sourceMap.toHost(s.span.start))
-  }));
-  if (statements) return toUnits(statements);
-  const tree = parseBash(parser, unit.text, parseBudgetMs(unit.text.length));
-  if (!tree) return [unit];
-  try {
-    return toUnits(buildViews(tree, unit.text).statements);
-  } finally {
-    tree.delete();
-  }
 }
 
 // src/file-lint.ts
@@ -77613,17 +78626,18 @@ function lintTextFileOrThrow(linter, parser, f, kind, profile, settings, memo) {
     const severity = linter.severityFor(n2.ruleId, { profile });
     if (severity) found.push({ ruleId: n2.ruleId, severity, message: n2.message, file, range: { start: index.position(n2.span.start), end: index.position(Math.max(n2.span.end, n2.span.start + 1)) }, ...n2.data ? { data: n2.data } : {} });
   }
+  const defaultCwd = resolve5(dirname3(f.path));
   const analysed = units.map((u2) => {
-    const a2 = linter.analyse(u2.unit);
+    const judge = settings.verdicts && u2.unit.granularity === "script";
+    const a2 = linter.analyse(u2.unit, void 0, judge ? { statements: { cwd: u2.unit.context?.cwd ?? defaultCwd, ...u2.unit.context?.home !== void 0 ? { home: u2.unit.context.home } : {} } } : {});
     found.push(...a2.diagnostics);
-    return a2.views;
+    return a2;
   });
-  const whole = units.length === 1 && units[0].unit.text === text && units[0].unit.sourceMap.toHost(0) === 0 ? analysed[0]?.comments : void 0;
+  const whole = units.length === 1 && units[0].unit.text === text && units[0].unit.sourceMap.toHost(0) === 0 ? analysed[0]?.views?.comments : void 0;
   let result = { file, diagnostics: finishFile(text, withSuppressions(linter, file, text, found, profile, kind, parser, whole)) };
   if (settings.verdicts) {
-    const defaultCwd = resolve5(dirname3(f.path));
     const verdicts = units.flatMap(
-      (u2, i3) => (u2.unit.granularity === "script" ? statementUnits(parser, u2.unit, analysed[i3]?.statements) : [u2.unit]).map((s) => unitVerdict(linter, s, u2.kind, { index, defaultCwd, ...memo ? { memo } : {} }))
+      (u2, i3) => u2.unit.granularity === "script" ? statementVerdicts(u2.unit, u2.kind, analysed[i3], { index }) : [unitVerdict(linter, u2.unit, u2.kind, { index, defaultCwd, ...memo ? { memo } : {} })]
     );
     result = { ...result, verdicts };
   }

@@ -193,7 +193,7 @@ export function patternOf(text: string, quoted: ArrayLike<number>): string {
 }
 
 /** The component `c` (escaped form, no glob character) as plain text. */
-function unescape(c: string): string {
+function unescapeComponent(c: string): string {
   return c.replace(/\\(.)/g, '$1');
 }
 
@@ -245,7 +245,7 @@ export function expandGlob(pattern: string, cwd: string | undefined, host: GlobH
     }
     if (!hasGlob(comp)) {
       if (OPERATORS_IN(comp)) return undefined;
-      const text = unescape(comp);
+      const text = unescapeComponent(comp);
       partial = partial.map((p) => ({ ...p, spelled: join(p.spelled, text) }));
       continue;
     }

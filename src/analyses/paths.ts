@@ -852,7 +852,10 @@ function gitContentReads(sub: string, args: readonly Word[]): PathAccess[] {
   args.forEach((w, i) => {
     const v = w.value;
     if (v === undefined || v.startsWith('-')) return;
-    if (dash !== -1 && i > dash) return read(w, v);
+    if (dash !== -1 && i > dash) {
+      read(w, v);
+      return;
+    }
     if (sub !== 'show' && sub !== 'cat-file') return;
     // `:PATH`, `:N:PATH` (index stage N), `REV:PATH`; not a URL-like `a://b`.
     const m = /^:(?:[0-3]:)?(.+)$/.exec(v) ?? (/^[^:/][^:]*:(?!\/\/)(.+)$/.exec(v) ?? undefined);

@@ -103,7 +103,7 @@ export const LOCAL_PATH_HOST: PathHost = {
   list(dir: string): readonly string[] | undefined {
     // Read entry by entry, so that a huge directory costs at most the cap; names read as bytes so
     // that one that is not UTF-8 (which a pattern could not be compared with) is seen.
-    let d;
+    let d: ReturnType<typeof opendirSync>;
     try {
       d = opendirSync(dir, { encoding: 'buffer' as BufferEncoding, bufferSize: 64 });
     } catch {

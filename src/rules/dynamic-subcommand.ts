@@ -38,7 +38,7 @@ function ruleWords(rule: PermissionRule): string[] | undefined {
   return words && words.length >= 2 ? words : undefined;
 }
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** An unquoted glob piece as a regular expression source: `*` any text, `?` and a bracket expression any one character. */
 function globSource(s: string): string {
@@ -50,7 +50,7 @@ function globSource(s: string): string {
     else if (c === '[' && s.indexOf(']', i + 2) !== -1) {
       out += '.';
       i = s.indexOf(']', i + 2);
-    } else out += escape(c);
+    } else out += escapeRegExp(c);
   }
   return out;
 }
@@ -71,7 +71,7 @@ function shapeOf(w: Word): WordShape | undefined {
   if (w.value !== undefined && !glob) return undefined;
   let source = '';
   for (const p of w.parts) {
-    const piece = p.kind === 'literal' ? (p.quoted ? escape(p.value) : globSource(p.value)) : '.*';
+    const piece = p.kind === 'literal' ? (p.quoted ? escapeRegExp(p.value) : globSource(p.value)) : '.*';
     source += piece === '.*' && source.endsWith('.*') ? '' : piece;
   }
   const first = w.parts[0];

