@@ -7,7 +7,7 @@
 import type { Node, Tree, TreeCursor } from 'web-tree-sitter';
 import { ComplexityScanner, type ParseComplexity } from './complexity.js';
 import type { Span } from '../core/types.js';
-import { joinTouching, joinWords, nodeKind, toWord, type Word } from './words.js';
+import { adjoins, dollarTokenWord, joinTouching, joinWords, nodeKind, toWord, type Word } from './words.js';
 import { arithmeticUse, numericSubstitution, type ArithmeticUse } from './arithmetic.js';
 import { VariableChangeScanner, type VariableChanges } from './variable-changes.js';
 
@@ -482,7 +482,17 @@ function toSimpleCommand(node: Node, src: string, statement: number, redirectedP
     const c = children[i];
     if (!c) continue;
     const { type, named } = nodeKind(c);
-    if (!named) continue;
+    if (!named) {
+      if (type === '$') {
+        // `-de$""lete`: the grammar gives the text up to the `$` as an anonymous argument token.
+        const w = dollarTokenArgument(c, children[i + 1], src);
+        if (last !== undefined && adjoins(src, lastEnd, w.span.start) && last === 'arg') args[args.length - 1] = joinWords(args[args.length - 1]!, w, src);
+        else args.push(w);
+        last = 'arg';
+        lastEnd = w.span.end;
+      }
+      continue;
+    }
     if (type === 'variable_assignment') {
       assignments.push(toAssignment(c, src));
       last = 'assignment';
@@ -499,7 +509,7 @@ function toSimpleCommand(node: Node, src: string, statement: number, redirectedP
       const isName = type === 'command_name';
       if (!isName && !(WORD_TYPES.has(type) || node.fieldNameForChild(i) === 'argument')) continue;
       const w = isName ? toWord(c.namedChild(0) ?? c, src) : toWord(c, src, type);
-      if (last !== undefined && lastEnd === w.span.start) {
+      if (last !== undefined && adjoins(src, lastEnd, w.span.start)) {
         if (last === 'assignment') {
           const a = assignments[assignments.length - 1]!;
           assignments[assignments.length - 1] = { name: a.name, value: a.value ? joinWords(a.value, w, src) : w, span: { start: a.span.start, end: w.span.end } };
@@ -534,8 +544,21 @@ function toSimpleCommand(node: Node, src: string, statement: number, redirectedP
   args.sort((a, b) => a.span.start - b.span.start);
   args = joinTouching(args, src) as Word[];
   if (nameJoined && name === undefined) name = args.shift();
-  if (name !== undefined && args.length > 0 && args[0]!.span.start === name.span.end) name = joinWords(name, args.shift()!, src);
+  if (name !== undefined && args.length > 0 && adjoins(src, name.span.end, args[0]!.span.start)) name = joinWords(name, args.shift()!, src);
   return { span: spanOf(node), name, args, assignments, redirects, statement, ...(place ? { place } : {}), ...(pipeline ? { pipeline } : {}) };
+}
+
+/**
+ * The argument word of an anonymous `$` child `c` of a command node (`-O$"cmd"`, `x$`):
+ * tree-sitter-bash ends the word's text at the `$` and
+ * gives what follows as the next argument; `next` is the child after it (a `string`, or a
+ * concatenation that starts with one, touching it makes the `$` a locale-string marker, see `dollarTokenWord` in src/parse/words.ts).
+ */
+function dollarTokenArgument(c: Node, next: Node | null | undefined, src: string): Word {
+  const start = c.startIndex;
+  const end = c.endIndex;
+  const startsString = next != null && next.startIndex === end && (next.type === 'string' || (next.type === 'concatenation' && next.firstChild?.type === 'string'));
+  return dollarTokenWord(src.slice(start, end), { start, end }, startsString);
 }
 
 /** What the walk needs to know about a node type (one entry per symbol id). */
