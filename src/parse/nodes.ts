@@ -10,6 +10,7 @@ import type { Span } from '../core/types.js';
 import { adjoins, dollarTokenWord, joinTouching, joinWords, nodeKind, toWord, type Word } from './words.js';
 import { arithmeticUse, numericSubstitution, type ArithmeticUse } from './arithmetic.js';
 import { VariableChangeScanner, type VariableChanges } from './variable-changes.js';
+import { heredocSubstitutions, substitutionCodeOf, type SubstitutionCode } from './substitution-code.js';
 
 /** `NAME=value` before a command (or alone, as a statement). */
 export interface Assignment {
@@ -30,6 +31,11 @@ export interface Heredoc {
   /** The body's source text, without the closing delimiter line. */
   readonly body: string;
   readonly bodySpan: Span;
+  /**
+   * For an unquoted delimiter: the command substitutions of the body that bash runs and the parser
+   * did not give as nodes (backquotes, `$\⏎(…)`, the body of `<<$x`; src/parse/substitution-code.ts). Absent when none.
+   */
+  readonly hidden?: readonly SubstitutionCode[];
 }
 
 /** A redirection: `>f`, `2>&1`, `<<EOF`, `<<<word` … */
@@ -221,6 +227,13 @@ export interface ParsedScript {
   /** The control structure of the unit's own text (root: the `program` node); embedded code has none. Absent on hand-built views. */
   readonly flow?: FlowNode;
   /**
+   * Command substitutions in the unit's words that bash runs with other code than the parser's
+   * reading of them (nested backquotes, `$\⏎(…)` in double quotes or `${…}`;
+   * src/parse/substitution-code.ts), in document order. src/parse/embedded.ts parses them as
+   * code of the command that holds them. Absent when there are none.
+   */
+  readonly substitutionCode?: readonly SubstitutionCode[];
+  /**
    * How the unit's own text changes its variables besides plain assignments (loops, arithmetic,
    * `${x:=}`, `{x}>`, `unset`, and such forms in text bash may run later; src/parse/variable-changes.ts).
    * Absent on hand-built views.
@@ -270,7 +283,9 @@ function toHeredoc(node: Node, src: string): { heredoc: Heredoc; differs: string
   const read = readDelimiter(raw);
   const delimiter = read.word;
   const bodySpan = body ? spanOf(body) : { start: startEnd, end: startEnd };
-  const heredoc: Heredoc = { delimiter, quoted, stripTabs, body: body ? src.slice(bodySpan.start, bodySpan.end) : '', bodySpan };
+  const bodyText = body ? src.slice(bodySpan.start, bodySpan.end) : '';
+  const hidden = body && !quoted ? heredocSubstitutions(bodyText, bodySpan.start, () => new Set(body.descendantsOfType('command_substitution').map((d) => d?.startIndex ?? -1))) : [];
+  const heredoc: Heredoc = { delimiter, quoted, stripTabs, body: bodyText, bodySpan, ...(hidden.length > 0 ? { hidden } : {}) };
   return { heredoc, differs: bashDiffers(raw, read, quoted, stripTabs, src, startEnd, end?.startIndex) };
 }
 
@@ -451,6 +466,18 @@ function hiddenSubstitution(nodeAt: () => Node, start: number, end: number, text
   }
   if (!/`|\$\(|\$'[^']*\\/.test(s)) return undefined;
   return `\`${text.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 40))}\` holds a command substitution (or an escape that becomes one) that the parser reads as text: bash runs it.`;
+}
+
+/**
+ * Hidden substitution code of the node under `cursor` (a backquote substitution, a string or an
+ * expansion; see `substitutionCodeOf` in src/parse/substitution-code.ts), or `undefined`. The
+ * caller calls it only for a node whose text holds a backslash (both kinds need one).
+ */
+function hiddenCodeAt(cursor: TreeCursor, type: string, src: string, inDoubleQuotes: boolean): SubstitutionCode[] | undefined {
+  const start = cursor.startIndex;
+  const end = cursor.endIndex;
+  const found = substitutionCodeOf(cursor.currentNode, type, start, src.slice(start, end), inDoubleQuotes);
+  return found.length > 0 ? found : undefined;
 }
 
 /** Parents whose redirection children the walk already reads through their own command (or, for a heredoc, through the heredoc). */
@@ -720,6 +747,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
   const declarations: Declaration[] = [];
   const assignmentStatements: { assignment: Assignment; place: CommandPlace }[] = [];
   const unmodelled: Unmodelled[] = [];
+  const substitutionCode: SubstitutionCode[] = [];
   const arithmetic: ArithmeticUse[] = [];
   const numericSubstitutions: number[] = [];
   const loopBindings: { name: string; values: readonly Word[] | undefined }[] = [];
@@ -753,6 +781,14 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
     if (start < backquoteFrom || (backquoteAt !== -1 && backquoteAt < start)) backquoteAt = text.indexOf('`', start);
     backquoteFrom = start;
     return backquoteAt !== -1 && backquoteAt < end;
+  };
+  /** The same for a backslash. */
+  let backslashAt = -2;
+  let backslashFrom = 0;
+  const hasBackslash = (start: number, end: number): boolean => {
+    if (start < backslashFrom || (backslashAt !== -1 && backslashAt < start)) backslashAt = src.indexOf('\\', start);
+    backslashFrom = start;
+    return backslashAt !== -1 && backslashAt < end;
   };
   /** The same for `:` (an expansion is an arithmetic context only with a `:` operator in it). */
   let colonAt = -2;
@@ -912,6 +948,10 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
         // word as text; bash runs it as a command substitution.
         unmodelled.push({ span: spanOf(cursor.currentNode), reason: `\`${text.slice(cursor.startIndex, Math.min(cursor.endIndex, cursor.startIndex + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
       }
+      if (isNamed && (type === 'command_substitution' || type === 'string' || type === 'expansion') && (src.charCodeAt(cursor.startIndex) === 0x60 || type !== 'command_substitution') && hasBackslash(cursor.startIndex, cursor.endIndex)) {
+        const found = hiddenCodeAt(cursor, type, src, depth > 0 && types[depth - 1] === 'string');
+        if (found !== undefined) substitutionCode.push(...found);
+      }
       if (isNamed && (type === 'expansion' || type === 'regex')) {
         const hidden = hiddenSubstitution(() => cursor.currentNode, cursor.startIndex, cursor.endIndex, text);
         if (hidden) unmodelled.push({ span: spanOf(cursor.currentNode), reason: hidden });
@@ -1025,7 +1065,7 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
       while (!cursor.gotoNextSibling()) {
         if (!cursor.gotoParent()) {
           if (hasError) changes.wholeText();
-          return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...(unmodelled.length > 0 ? { unmodelled } : {}), ...(arithmetic.length > 0 ? { arithmetic, numericSubstitutions, loopBindings } : {}), ...(flowRoot ? { flow: flowRoot } : {}), variableChanges: changes.finish() };
+          return { text, statements, commands, problems, comments, nodeCount, complexity: complexity.finish(problems[0]), background, declarations, assignmentStatements, ...(unmodelled.length > 0 ? { unmodelled } : {}), ...(substitutionCode.length > 0 ? { substitutionCode } : {}), ...(arithmetic.length > 0 ? { arithmetic, numericSubstitutions, loopBindings } : {}), ...(flowRoot ? { flow: flowRoot } : {}), variableChanges: changes.finish() };
         }
         depth--;
       }

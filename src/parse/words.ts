@@ -207,6 +207,11 @@ function collectParts(node: Node, type: string, start: number, end: number, quot
       // a named child) is kept too, e.g. a lone `$` at the end of a string.
       const inner = type === 'translated_string' ? node.namedChildren[0] : node;
       if (!inner) return;
+      // `"$\⏎HOME"`: bash joins the `$` with what follows the line break; the parser does not.
+      if (/\$(?:\\\n)+/.test(sub(start, end))) {
+        out.push({ kind: 'dynamic', node: type, quoted: true });
+        return;
+      }
       const innerStart = inner === node ? start : inner.startIndex;
       const innerEnd = inner === node ? end : inner.endIndex;
       const last = innerEnd - 1;

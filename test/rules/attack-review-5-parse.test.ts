@@ -65,3 +65,37 @@ describe('a locale string $"…" inside a word is its text', () => {
     expect(check('echo x$ $"a"b').decision).toBe('allow');
   });
 });
+
+describe('command substitutions the parser reads as text', () => {
+  it.each([
+    'echo `echo \\`rm victim\\``',
+    'x=`echo \\`rm victim\\``',
+    'echo "`echo \\`rm victim\\``"',
+    'echo `echo \\`echo \\\\\\`rm victim\\\\\\`\\``',
+    'cat <<E\n`rm victim`\nE',
+    'cat <<-E\n\t`rm victim`\n\tE',
+    'cat <<E\n`echo \\`rm victim\\``\nE',
+    'cat <<$x\n$(rm victim)\n$x',
+    'cat <<${x}\n$(rm victim)\n${x}',
+    'cat <<E\n$\\\n(rm victim)\nE',
+    'cat <<E\n`\\\nrm victim`\nE',
+    'echo "$\\\n(rm victim)"',
+    'echo ${x:-$\\\n(rm victim)}',
+  ])('%j runs the denied program', (command) => {
+    caught(command, 'deny');
+    neverAllowed(command);
+    expect(check(command, ['Bash(echo:*)', 'Bash(cat:*)']).decision, command).not.toBe('allow');
+  });
+
+  it.each(['echo `: \\`touch /tmp/PWN\\``', 'wc -l <<E\n`touch /tmp/HD2`\nE'])('%j writes outside the project: asks', (command) => {
+    expect(check(command).decision, command).toBe('ask');
+    expect(check(command, ALL, DENY).decision, command).toBe('ask');
+  });
+
+  it('quoted here-documents stay literal and plain substitutions stay read-only', () => {
+    expect(check("cat <<'E'\n`rm victim`\nE").decision).toBe('allow');
+    expect(check('cat <<E\n$(ls)\nE').decision).toBe('allow');
+    expect(check('echo `ls`').decision).toBe('allow');
+    expect(check('echo "a\\\nb"').decision).toBe('allow');
+  });
+});
