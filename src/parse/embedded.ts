@@ -8,7 +8,8 @@
 import { arithmeticGaps } from './arithmetic.js';
 import type { Span } from '../core/types.js';
 import { commandBasename, resolveCommand, wrapperLevels, wrapperSpec, type WrapperLevel } from './command-name.js';
-import type { ParsedScript, SimpleCommand } from './nodes.js';
+import type { ParsedScript, SimpleCommand, Unmodelled } from './nodes.js';
+import type { SubstitutionCode } from './substitution-code.js';
 import type { Word } from './words.js';
 import { visibleStdin, wordCode } from './stdin-code.js';
 import { interpreterCode, interpreterKnown } from './interpreters.js';
@@ -151,6 +152,23 @@ function stdinCode(cmd: SimpleCommand, source: string, siblings: readonly Simple
  * is none or it is not static (the command model reports that as code it cannot see).
  */
 export function embeddedCode(cmd: SimpleCommand, source: string, siblings?: readonly SimpleCommand[]): EmbeddedCode[] {
+  const hidden = heredocHiddenCode(cmd);
+  const own = embeddedCodeOf(cmd, source, siblings);
+  return hidden.length === 0 ? own : [...hidden, ...own];
+}
+
+/**
+ * The command substitutions of `cmd`'s unquoted here-document bodies that the parser did not give
+ * as nodes (`Heredoc.hidden`, src/parse/substitution-code.ts): bash runs them when it reads the
+ * body, whatever program reads the document.
+ */
+function heredocHiddenCode(cmd: SimpleCommand): EmbeddedCode[] {
+  const out: EmbeddedCode[] = [];
+  for (const r of cmd.redirects) for (const h of r.heredoc?.hidden ?? []) out.push({ text: h.text, base: h.span.start, exact: false, span: h.span, via: h.via });
+  return out;
+}
+
+function embeddedCodeOf(cmd: SimpleCommand, source: string, siblings?: readonly SimpleCommand[]): EmbeddedCode[] {
   const words = cmd.name ? [cmd.name, ...cmd.args] : [];
   const { levels, inner } = wrapperLevels(words);
   const fromLevels = levels.flatMap((l) => levelCode(l, source));
@@ -277,6 +295,36 @@ function unusedAliases(parsed: ParsedScript, defined: ReadonlySet<string>): Set<
   return unused;
 }
 
+const UNHOSTED = 'holds a command substitution that bash reads differently from the parser, outside any simple command: what it runs is not modelled.';
+
+/**
+ * The `substitutionCode` of `parsed` (src/parse/nodes.ts) as embedded code, keyed by the index of
+ * the command that holds each substitution: the innermost simple command whose span contains it
+ * (the parser's own reading of the substitution's text, if it gave one, is a command inside it
+ * too). `orphan` is called for one with no such command (a `for` word list, a `[[ … ]]` test).
+ */
+function hostSubstitutions(parsed: ParsedScript, orphan: (s: SubstitutionCode) => void): Map<number, EmbeddedCode[]> {
+  const out = new Map<number, EmbeddedCode[]>();
+  for (const s of parsed.substitutionCode ?? []) {
+    let host = -1;
+    let width = Infinity;
+    parsed.commands.forEach((c, i) => {
+      if (c.span.start <= s.span.start && s.span.end <= c.span.end && c.span.end - c.span.start < width) {
+        host = i;
+        width = c.span.end - c.span.start;
+      }
+    });
+    if (host < 0) {
+      orphan(s);
+      continue;
+    }
+    const list = out.get(host) ?? [];
+    list.push({ text: s.text, base: s.span.start, exact: false, span: s.span, via: s.via });
+    out.set(host, list);
+  }
+  return out;
+}
+
 function embedAll(
   parsed: ParsedScript,
   source: string,
@@ -290,7 +338,9 @@ function embedAll(
   let budget = EMBEDDED_LIMITS.maxChars;
   // `statement` is the unit's top-level statement that (transitively) embeds the code; `index`
   // the command's index in the returned list.
-  const queue: { cmd: SimpleCommand; depth: number; map: (s: Span) => Span; source: string; statement: number; index: number; siblings: readonly SimpleCommand[] }[] = parsed.commands.map((cmd, index) => ({
+  const unhosted: Unmodelled[] = [];
+  const outerHosted = hostSubstitutions(parsed, (s) => unhosted.push({ span: s.span, reason: UNHOSTED }));
+  const queue: { cmd: SimpleCommand; depth: number; map: (s: Span) => Span; source: string; statement: number; index: number; siblings: readonly SimpleCommand[]; hosted?: readonly EmbeddedCode[] }[] = parsed.commands.map((cmd, index) => ({
     cmd,
     siblings: parsed.commands,
     depth: 0,
@@ -298,12 +348,15 @@ function embedAll(
     source,
     statement: cmd.statement,
     index,
+    ...(outerHosted.has(index) ? { hosted: outerHosted.get(index)! } : {}),
   }));
   const done = (): ParsedScript =>
-    extra.length === 0 && caps.length === 0 ? parsed : { ...parsed, commands: [...parsed.commands, ...extra], ...(caps.length > 0 ? { embeddedCaps: caps } : {}) };
+    extra.length === 0 && caps.length === 0 && unhosted.length === 0
+      ? parsed
+      : { ...parsed, commands: [...parsed.commands, ...extra], ...(caps.length > 0 ? { embeddedCaps: caps } : {}), ...(unhosted.length > 0 ? { unmodelled: [...(parsed.unmodelled ?? []), ...unhosted] } : {}) };
   for (let next = 0; next < queue.length; next++) {
-    const { cmd, depth, map, source: src, statement, index, siblings } = queue[next]!;
-    const codes = [...embeddedCode(cmd, src, siblings), ...(extraCode ? extraCode(cmd, src) : [])].filter((c) => {
+    const { cmd, depth, map, source: src, statement, index, siblings, hosted } = queue[next]!;
+    const codes = [...(hosted ?? []), ...embeddedCode(cmd, src, siblings), ...(extraCode ? extraCode(cmd, src) : [])].filter((c) => {
       if (c.alias === undefined) return true;
       defined.add(c.alias);
       return !skipAliases?.has(c.alias);
@@ -334,10 +387,12 @@ function embedAll(
         ? (s: Span): Span => map({ start: code.base + s.start, end: code.base + s.end })
         : (): Span => outer;
       const offset = parsed.commands.length + extra.length;
-      for (const c of inner.commands) {
+      const innerHosted = hostSubstitutions(inner, () => caps.push(`Embedded shell code (${code.via}) holds a command substitution outside any simple command; what it runs is not analysed.`));
+      for (let k = 0; k < inner.commands.length; k++) {
+        const c = inner.commands[k]!;
         const at = parsed.commands.length + extra.length;
         extra.push(shiftCommand(c, innerMap, statement, index, code.via, offset));
-        queue.push({ cmd: c, depth: depth + 1, map: innerMap, source: code.text, statement, index: at, siblings: inner.commands });
+        queue.push({ cmd: c, depth: depth + 1, map: innerMap, source: code.text, statement, index: at, siblings: inner.commands, ...(innerHosted.has(k) ? { hosted: innerHosted.get(k)! } : {}) });
       }
     }
   }

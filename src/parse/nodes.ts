@@ -7,10 +7,11 @@
 import type { Tree, TreeCursor } from 'web-tree-sitter';
 import { ComplexityScanner, type ParseComplexity } from './complexity.js';
 import type { Span } from '../core/types.js';
-import { joinTouching, joinWords, wordAt, type Word } from './words.js';
+import { adjoins, dollarTokenWord, joinTouching, joinWords, wordAt, type Word } from './words.js';
 import { buildNodeTable, FLAG_MISSING, TableView } from './node-table.js';
 import { arithmeticUse, numericSubstitution, type ArithmeticUse } from './arithmetic.js';
 import { VariableChangeScanner, type VariableChanges } from './variable-changes.js';
+import { heredocSubstitutions, substitutionCodeOf, type SubstitutionCode } from './substitution-code.js';
 import numericOutput from '../../rules/numeric-output.json' with { type: 'json' };
 
 /** `NAME=value` before a command (or alone, as a statement). */
@@ -32,6 +33,11 @@ export interface Heredoc {
   /** The body's source text, without the closing delimiter line. */
   readonly body: string;
   readonly bodySpan: Span;
+  /**
+   * For an unquoted delimiter: the command substitutions of the body that bash runs and the parser
+   * did not give as nodes (backquotes, `$\⏎(…)`, the body of `<<$x`; src/parse/substitution-code.ts). Absent when none.
+   */
+  readonly hidden?: readonly SubstitutionCode[];
 }
 
 /** A redirection: `>f`, `2>&1`, `<<EOF`, `<<<word` … */
@@ -223,6 +229,13 @@ export interface ParsedScript {
   /** The control structure of the unit's own text (root: the `program` node); embedded code has none. Absent on hand-built views. */
   readonly flow?: FlowNode;
   /**
+   * Command substitutions in the unit's words that bash runs with other code than the parser's
+   * reading of them (nested backquotes, `$\⏎(…)` in double quotes or `${…}`;
+   * src/parse/substitution-code.ts), in document order. src/parse/embedded.ts parses them as
+   * code of the command that holds them. Absent when there are none.
+   */
+  readonly substitutionCode?: readonly SubstitutionCode[];
+  /**
    * How the unit's own text changes its variables besides plain assignments (loops, arithmetic,
    * `${x:=}`, `{x}>`, `unset`, and such forms in text bash may run later; src/parse/variable-changes.ts).
    * Absent on hand-built views.
@@ -273,7 +286,9 @@ function toHeredoc(v: TableView, i: number, src: string): { heredoc: Heredoc; di
   const read = readDelimiter(raw);
   const delimiter = read.word;
   const bodySpan = body !== -1 ? spanOf(v, body) : { start: startEnd, end: startEnd };
-  const heredoc: Heredoc = { delimiter, quoted, stripTabs, body: body !== -1 ? src.slice(bodySpan.start, bodySpan.end) : '', bodySpan };
+  const bodyText = body !== -1 ? src.slice(bodySpan.start, bodySpan.end) : '';
+  const hidden = body !== -1 && !quoted ? heredocSubstitutions(bodyText, bodySpan.start, () => substitutionStarts(v, body)) : [];
+  const heredoc: Heredoc = hidden.length > 0 ? { delimiter, quoted, stripTabs, body: bodyText, bodySpan, hidden } : { delimiter, quoted, stripTabs, body: bodyText, bodySpan };
   return { heredoc, differs: bashDiffers(raw, read, quoted, stripTabs, src, startEnd, end !== -1 ? v.table.start[end] : undefined) };
 }
 
@@ -461,6 +476,13 @@ function hiddenSubstitution(v: TableView, node: number, start: number, end: numb
   return `\`${text.slice(start, Math.min(end, start + 40))}\` holds a command substitution (or an escape that becomes one) that the parser reads as text: bash runs it.`;
 }
 
+/** The start offsets of the `command_substitution` nodes below node `i` of the table. */
+function substitutionStarts(v: TableView, i: number): Set<number> {
+  const out = new Set<number>();
+  for (let d = i + 1; d < v.table.subtreeEnd[i]!; d++) if (v.type(d) === 'command_substitution') out.add(v.table.start[d]!);
+  return out;
+}
+
 /** Parents whose redirection children the walk already reads through their own command (or, for a heredoc, through the heredoc). */
 const REDIRECT_OWNERS: ReadonlySet<string> = new Set(['command', 'redirected_statement', 'file_redirect', 'heredoc_redirect', 'herestring_redirect']);
 
@@ -486,7 +508,17 @@ function toSimpleCommand(v: TableView, node: number, src: string, statement: num
   /** The command name node was the tail of an assignment (`x=a\`b\`c cmd`): the first argument is the name. */
   let nameJoined = false;
   for (let c = v.firstChild(node); c !== -1; c = v.next(c)) {
-    if (!v.named(c)) continue;
+    if (!v.named(c)) {
+      if (v.type(c) === '$') {
+        // `-de$""lete`: the grammar gives the text up to the `$` as an anonymous argument token.
+        const w = dollarTokenArgument(v, c, src);
+        if (last === 'arg' && adjoins(src, lastEnd, w.span.start)) args[args.length - 1] = joinWords(args[args.length - 1]!, w, src);
+        else args.push(w);
+        last = 'arg';
+        lastEnd = w.span.end;
+      }
+      continue;
+    }
     const type = v.type(c);
     if (type === 'variable_assignment') {
       assignments.push(toAssignment(v, c, src));
@@ -505,7 +537,7 @@ function toSimpleCommand(v: TableView, node: number, src: string, statement: num
       if (!isName && !(WORD_TYPES.has(type) || v.field(c) === 'argument')) continue;
       const inner = isName ? v.firstNamedChild(c) : -1;
       const w = isName ? wordAt(v, inner !== -1 ? inner : c, src) : wordAt(v, c, src, type);
-      if (last !== undefined && lastEnd === w.span.start) {
+      if (last !== undefined && adjoins(src, lastEnd, w.span.start)) {
         if (last === 'assignment') {
           const a = assignments[assignments.length - 1]!;
           assignments[assignments.length - 1] = { name: a.name, value: a.value ? joinWords(a.value, w, src) : w, span: { start: a.span.start, end: w.span.end } };
@@ -540,13 +572,35 @@ function toSimpleCommand(v: TableView, node: number, src: string, statement: num
   args.sort((a, b) => a.span.start - b.span.start);
   args = joinTouching(args, src) as Word[];
   if (nameJoined && name === undefined) name = args.shift();
-  if (name !== undefined && args.length > 0 && args[0]!.span.start === name.span.end) name = joinWords(name, args.shift()!, src);
+  if (name !== undefined && args.length > 0 && adjoins(src, name.span.end, args[0]!.span.start)) name = joinWords(name, args.shift()!, src);
   const span = spanOf(v, node);
   // Written out rather than spread: object spread is a slow path in V8; same keys, same order.
   if (place && pipeline) return { span, name, args, assignments, redirects, statement, place, pipeline };
   if (place) return { span, name, args, assignments, redirects, statement, place };
   if (pipeline) return { span, name, args, assignments, redirects, statement, pipeline };
   return { span, name, args, assignments, redirects, statement };
+}
+
+/**
+ * The argument word of an anonymous `$` child `c` of a command node (`-O$"cmd"`, `x$`):
+ * tree-sitter-bash ends the word's text at the `$` and gives what follows as the next argument.
+ * When the next child touches it and is a `string`, or a concatenation that starts with one, the
+ * `$` is a locale-string marker (see `dollarTokenWord` in src/parse/words.ts).
+ */
+function dollarTokenArgument(v: TableView, c: number, src: string): Word {
+  const start = v.table.start[c]!;
+  const end = v.table.end[c]!;
+  const next = v.next(c);
+  let startsString = false;
+  if (next !== -1 && v.table.start[next] === end) {
+    const t = v.type(next);
+    if (t === 'string') startsString = true;
+    else if (t === 'concatenation') {
+      const first = v.firstChild(next);
+      startsString = first !== -1 && v.type(first) === 'string';
+    }
+  }
+  return dollarTokenWord(src.slice(start, end), { start, end }, startsString);
 }
 
 /** What the walk needs to know about a node type (one entry per symbol id). */
@@ -717,6 +771,7 @@ class ViewWalk {
   readonly declarations: Declaration[] = [];
   readonly assignmentStatements: { assignment: Assignment; place: CommandPlace }[] = [];
   readonly unmodelled: Unmodelled[] = [];
+  readonly substitutionCode: SubstitutionCode[] = [];
   readonly arithmetic: ArithmeticUse[] = [];
   readonly numericSubstitutions: number[] = [];
   readonly loopBindings: { name: string; values: readonly Word[] | undefined }[] = [];
@@ -759,6 +814,9 @@ class ViewWalk {
   /** The same for a backquote. */
   private backquoteAt = -2;
   private backquoteFrom = 0;
+  /** The same for a backslash (in the text the parser read). */
+  private backslashAt = -2;
+  private backslashFrom = 0;
   /** The same for `:` (an expansion is an arithmetic context only with a `:` operator in it). */
   private colonAt = -2;
   private colonFrom = 0;
@@ -919,6 +977,13 @@ class ViewWalk {
     return this.backquoteAt !== -1 && this.backquoteAt < end;
   }
 
+  /** Whether the text the parser read holds a backslash in `[start, end)` (amortised constant time, as {@link hasBackquote}). */
+  private hasBackslash(start: number, end: number): boolean {
+    if (start < this.backslashFrom || (this.backslashAt !== -1 && this.backslashAt < start)) this.backslashAt = this.src.indexOf('\\', start);
+    this.backslashFrom = start;
+    return this.backslashAt !== -1 && this.backslashAt < end;
+  }
+
   /**
    * A cheap test that a node of an arithmetic type may be an arithmetic context (src/parse/arithmetic.ts
    * `operandsOf` decides): `(( … ))` and `[[ … ]]` by their opening, `${x:offset}` only with a `:`.
@@ -984,6 +1049,11 @@ class ViewWalk {
       // `r``m`: tree-sitter-bash keeps an empty (or unterminated) backquote pair inside a plain
       // word as text; bash runs it as a command substitution.
       this.unmodelled.push({ span: spanOf(v, i), reason: `\`${text.slice(nodeStart, Math.min(nodeEnd, nodeStart + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
+    }
+    if ((type === 'command_substitution' ? src.charCodeAt(nodeStart) === 0x60 : type === 'string' || type === 'expansion') && this.hasBackslash(nodeStart, nodeEnd)) {
+      // Substitutions bash runs with other code than the parser's reading (src/parse/substitution-code.ts).
+      const found = substitutionCodeOf(type, nodeStart, src.slice(nodeStart, nodeEnd), depth > 0 && types[depth - 1] === 'string', () => substitutionStarts(v, i));
+      if (found.length > 0) this.substitutionCode.push(...found);
     }
     if (type === 'expansion' || type === 'regex') {
       const hidden = hiddenSubstitution(v, i, nodeStart, nodeEnd, text);
@@ -1134,9 +1204,9 @@ export function buildViews(tree: Tree, text: string): ParsedScript {
     const table = buildNodeTable(tree, cursor, hasError);
     const w = new ViewWalk(new TableView(table, tree.language, cursor), text, src, hasError);
     for (let i = 0; i < table.count; i++) w.visit(i);
-    const { changes, unmodelled, arithmetic, flowRoot, problems } = w;
+    const { changes, unmodelled, substitutionCode, arithmetic, flowRoot, problems } = w;
     if (hasError) changes.wholeText();
-    return { text, statements: w.statements, commands: w.commands, problems, comments: w.comments, nodeCount: table.count, complexity: w.complexity.finish(problems[0]), background: w.background, declarations: w.declarations, assignmentStatements: w.assignmentStatements, ...(unmodelled.length > 0 ? { unmodelled } : {}), ...(arithmetic.length > 0 ? { arithmetic, numericSubstitutions: w.numericSubstitutions, loopBindings: w.loopBindings } : {}), ...(flowRoot ? { flow: flowRoot } : {}), variableChanges: changes.finish() };
+    return { text, statements: w.statements, commands: w.commands, problems, comments: w.comments, nodeCount: table.count, complexity: w.complexity.finish(problems[0]), background: w.background, declarations: w.declarations, assignmentStatements: w.assignmentStatements, ...(unmodelled.length > 0 ? { unmodelled } : {}), ...(substitutionCode.length > 0 ? { substitutionCode } : {}), ...(arithmetic.length > 0 ? { arithmetic, numericSubstitutions: w.numericSubstitutions, loopBindings: w.loopBindings } : {}), ...(flowRoot ? { flow: flowRoot } : {}), variableChanges: changes.finish() };
   } finally {
     cursor.delete();
   }

@@ -208,6 +208,11 @@ function collectParts(node: Node, type: string, start: number, end: number, quot
       // a named child) is kept too, e.g. a lone `$` at the end of a string.
       const inner = type === 'translated_string' ? node.namedChildren[0] : node;
       if (!inner) return;
+      // `"$\⏎HOME"`: bash joins the `$` with what follows the line break; the parser does not.
+      if (/\$(?:\\\n)+/.test(sub(start, end))) {
+        out.push({ kind: 'dynamic', node: type, quoted: true });
+        return;
+      }
       const innerStart = inner === node ? start : inner.startIndex;
       const innerEnd = inner === node ? end : inner.endIndex;
       const last = innerEnd - 1;
@@ -225,14 +230,16 @@ function collectParts(node: Node, type: string, start: number, end: number, quot
     }
     case 'concatenation': {
       let pos = start;
-      for (const child of node.children) {
+      const children = node.children;
+      for (let k = 0; k < children.length; k++) {
+        const child = children[k];
         if (!child) continue;
         const cs = child.startIndex;
         const ce = child.endIndex;
         if (cs > pos) out.push({ kind: 'literal', value: unescapeUnquoted(sub(pos, cs)), quoted: false });
         const kind = nodeKind(child);
         if (kind.named) collectParts(child, kind.type, cs, ce, quoted, out, sub);
-        else out.push({ kind: 'literal', value: sub(cs, ce), quoted });
+        else if (!isTranslationMarker(kind.type, ce, children[k + 1])) out.push({ kind: 'literal', value: sub(cs, ce), quoted });
         pos = ce;
       }
       if (end > pos) out.push({ kind: 'literal', value: sub(pos, end), quoted });
@@ -245,6 +252,53 @@ function collectParts(node: Node, type: string, start: number, end: number, quot
     default:
       out.push({ kind: 'dynamic', node: type, quoted });
   }
+}
+
+/**
+ * True when an anonymous child of type `type` ending at `end` is the `$` of a locale string
+ * `$"…"` inside a word (`r$""m`, `cu$"r"l`): tree-sitter-bash gives that `$` as a token of its own
+ * before the `string` node. In the C and POSIX locales, or with no translation, bash drops the `$`
+ * and the word is the string's text (bash manual, "Locale-Specific Translation",
+ * https://www.gnu.org/software/bash/manual/html_node/Locale-Translation.html); a translation
+ * catalogue could change the text, which no check here models (nor for a word that starts with `$"…"`).
+ */
+function isTranslationMarker(type: string, end: number, next: Node | null | undefined): boolean {
+  return type === '$' && next != null && next.startIndex === end && next.type === 'string';
+}
+
+/** {@link isTranslationMarker} for node `c` of a node table, ending at `end`. */
+function isTranslationMarkerAt(v: TableView, c: number, end: number): boolean {
+  if (v.type(c) !== '$') return false;
+  const next = v.next(c);
+  return next !== -1 && v.table.start[next] === end && v.type(next) === 'string';
+}
+
+/**
+ * The word of an anonymous `$` token that tree-sitter-bash gives as a command argument of its own
+ * (`-de$""lete`, `-O$"cmd"`, `x$`): the token's text is what precedes the `$` in the word and the
+ * `$` itself. `raw` is that text, `span` its extent; `beforeString` is true when a `string` node
+ * touches its end, so the `$` is the marker of a locale string `$"…"` (dropped, see
+ * {@link isTranslationMarker}); otherwise the `$` is a literal character. The word is joined with
+ * the touching words after it by {@link joinTouching}. Never throws.
+ */
+export function dollarTokenWord(raw: string, span: Span, beforeString: boolean): Word {
+  const text = beforeString && raw.endsWith('$') ? raw.slice(0, -1) : raw;
+  const value = unescapeUnquoted(text);
+  const quoted = text.includes('\\');
+  return { raw, span, value, parts: value === '' ? [] : [{ kind: 'literal', value, quoted }], quoted };
+}
+
+/**
+ * True when `source` between the UTF-16 offsets `end` and `start` (`end` ≤ `start`) holds
+ * nothing, or only backslash-newline pairs: bash removes an unquoted backslash-newline before it
+ * splits words (bash manual, "Escape Character"), so words on both sides are one word
+ * (`-de\⏎lete` is `-delete`), while tree-sitter-bash gives two.
+ */
+export function adjoins(source: string, end: number, start: number): boolean {
+  if (end === start) return true;
+  if (end < 0 || start < end || (start - end) % 2 !== 0) return false;
+  for (let i = end; i < start; i += 2) if (source.charCodeAt(i) !== 0x5c || source.charCodeAt(i + 1) !== 0x0a) return false;
+  return true;
 }
 
 /** Merges adjacent literal parts of equal quoting, so part lists stay short and predictable. */
@@ -328,6 +382,11 @@ function collectPartsAt(v: TableView, i: number, type: string, start: number, en
     case 'translated_string': {
       const inner = type === 'translated_string' ? v.firstNamedChild(i) : i;
       if (inner === -1) return;
+      // `"$\⏎HOME"`: bash joins the `$` with what follows the line break; the parser does not.
+      if (src.slice(start, end).includes('$\\\n')) {
+        out.push({ kind: 'dynamic', node: type, quoted: true });
+        return;
+      }
       const innerStart = inner === i ? start : v.table.start[inner]!;
       const innerEnd = inner === i ? end : v.table.end[inner]!;
       const last = innerEnd - 1;
@@ -350,7 +409,7 @@ function collectPartsAt(v: TableView, i: number, type: string, start: number, en
         const ce = v.table.end[c]!;
         if (cs > pos) out.push({ kind: 'literal', value: unescapeUnquoted(src.slice(pos, cs)), quoted: false });
         if (v.named(c)) collectPartsAt(v, c, v.type(c), cs, ce, quoted, out, src);
-        else out.push({ kind: 'literal', value: src.slice(cs, ce), quoted });
+        else if (!isTranslationMarkerAt(v, c, ce)) out.push({ kind: 'literal', value: src.slice(cs, ce), quoted });
         pos = ce;
       }
       if (end > pos) out.push({ kind: 'literal', value: src.slice(pos, end), quoted });
@@ -388,7 +447,8 @@ export function wordAt(v: TableView, i: number, src: string, type: string = v.ty
 
 /**
  * The one word bash reads where tree-sitter-bash gives two that touch (`first` ends at the UTF-16
- * offset where `second` starts, no blank between): the grammar sometimes ends a word before a
+ * offset where `second` starts, no blank between, or only backslash-newline pairs between, see
+ * {@link adjoins}): the grammar sometimes ends a word before a
  * backquote or `$(…)` substitution (`dir/\`basename $i\``, `r\`true\`m`, `x=a\`b\`c`) or
  * between two process substitutions (`<(a)<(b)`), while bash ends a word only at an unquoted
  * metacharacter (bash manual, "Definitions": blank, `|`, `&`, `;`, `(`, `)`, `<`, `>`).
@@ -410,16 +470,17 @@ export function joinWords(first: Word, second: Word, source: string): Word {
 
 /**
  * `words` (in document order) with every run of touching words joined into one
- * ({@link joinWords}); the same array when no two touch.
+ * ({@link joinWords}; words separated only by backslash-newline pairs touch, see
+ * {@link adjoins}); the same array when no two touch.
  */
 export function joinTouching(words: readonly Word[], source: string): readonly Word[] {
   let out: Word[] | undefined;
   for (let i = 1; i < words.length; i++) {
-    if (words[i - 1]!.span.end !== words[i]!.span.start) continue;
+    if (!adjoins(source, words[i - 1]!.span.end, words[i]!.span.start)) continue;
     out = [];
     for (const w of words) {
       const last = out[out.length - 1];
-      if (last !== undefined && last.span.end === w.span.start) out[out.length - 1] = joinWords(last, w, source);
+      if (last !== undefined && adjoins(source, last.span.end, w.span.start)) out[out.length - 1] = joinWords(last, w, source);
       else out.push(w);
     }
     return out;
