@@ -29000,6 +29000,10 @@ function collectParts(node, type, start2, end, quoted, out2, sub) {
     case "translated_string": {
       const inner = type === "translated_string" ? node.namedChildren[0] : node;
       if (!inner) return;
+      if (/\$(?:\\\n)+/.test(sub(start2, end))) {
+        out2.push({ kind: "dynamic", node: type, quoted: true });
+        return;
+      }
       const innerStart = inner === node ? start2 : inner.startIndex;
       const innerEnd = inner === node ? end : inner.endIndex;
       const last = innerEnd - 1;
@@ -29017,14 +29021,16 @@ function collectParts(node, type, start2, end, quoted, out2, sub) {
     }
     case "concatenation": {
       let pos = start2;
-      for (const child of node.children) {
+      const children = node.children;
+      for (let k = 0; k < children.length; k++) {
+        const child = children[k];
         if (!child) continue;
         const cs = child.startIndex;
         const ce = child.endIndex;
         if (cs > pos) out2.push({ kind: "literal", value: unescapeUnquoted(sub(pos, cs)), quoted: false });
         const kind = nodeKind(child);
         if (kind.named) collectParts(child, kind.type, cs, ce, quoted, out2, sub);
-        else out2.push({ kind: "literal", value: sub(cs, ce), quoted });
+        else if (!isTranslationMarker(kind.type, ce, children[k + 1])) out2.push({ kind: "literal", value: sub(cs, ce), quoted });
         pos = ce;
       }
       if (end > pos) out2.push({ kind: "literal", value: sub(pos, end), quoted });
@@ -29037,6 +29043,26 @@ function collectParts(node, type, start2, end, quoted, out2, sub) {
     default:
       out2.push({ kind: "dynamic", node: type, quoted });
   }
+}
+function isTranslationMarker(type, end, next) {
+  return type === "$" && next != null && next.startIndex === end && next.type === "string";
+}
+function isTranslationMarkerAt(v, c3, end) {
+  if (v.type(c3) !== "$") return false;
+  const next = v.next(c3);
+  return next !== -1 && v.table.start[next] === end && v.type(next) === "string";
+}
+function dollarTokenWord(raw, span, beforeString) {
+  const text = beforeString && raw.endsWith("$") ? raw.slice(0, -1) : raw;
+  const value = unescapeUnquoted(text);
+  const quoted = text.includes("\\");
+  return { raw, span, value, parts: value === "" ? [] : [{ kind: "literal", value, quoted }], quoted };
+}
+function adjoins(source, end, start2) {
+  if (end === start2) return true;
+  if (end < 0 || start2 < end || (start2 - end) % 2 !== 0) return false;
+  for (let i3 = end; i3 < start2; i3 += 2) if (source.charCodeAt(i3) !== 92 || source.charCodeAt(i3 + 1) !== 10) return false;
+  return true;
 }
 function mergeLiterals(parts2) {
   const out2 = [];
@@ -29106,6 +29132,10 @@ function collectPartsAt(v, i3, type, start2, end, quoted, out2, src) {
     case "translated_string": {
       const inner = type === "translated_string" ? v.firstNamedChild(i3) : i3;
       if (inner === -1) return;
+      if (src.slice(start2, end).includes("$\\\n")) {
+        out2.push({ kind: "dynamic", node: type, quoted: true });
+        return;
+      }
       const innerStart = inner === i3 ? start2 : v.table.start[inner];
       const innerEnd = inner === i3 ? end : v.table.end[inner];
       const last = innerEnd - 1;
@@ -29128,7 +29158,7 @@ function collectPartsAt(v, i3, type, start2, end, quoted, out2, src) {
         const ce = v.table.end[c3];
         if (cs > pos) out2.push({ kind: "literal", value: unescapeUnquoted(src.slice(pos, cs)), quoted: false });
         if (v.named(c3)) collectPartsAt(v, c3, v.type(c3), cs, ce, quoted, out2, src);
-        else out2.push({ kind: "literal", value: src.slice(cs, ce), quoted });
+        else if (!isTranslationMarkerAt(v, c3, ce)) out2.push({ kind: "literal", value: src.slice(cs, ce), quoted });
         pos = ce;
       }
       if (end > pos) out2.push({ kind: "literal", value: src.slice(pos, end), quoted });
@@ -29171,11 +29201,11 @@ function joinWords(first, second, source) {
 function joinTouching(words, source) {
   let out2;
   for (let i3 = 1; i3 < words.length; i3++) {
-    if (words[i3 - 1].span.end !== words[i3].span.start) continue;
+    if (!adjoins(source, words[i3 - 1].span.end, words[i3].span.start)) continue;
     out2 = [];
     for (const w of words) {
       const last = out2[out2.length - 1];
-      if (last !== void 0 && last.span.end === w.span.start) out2[out2.length - 1] = joinWords(last, w, source);
+      if (last !== void 0 && adjoins(source, last.span.end, w.span.start)) out2[out2.length - 1] = joinWords(last, w, source);
       else out2.push(w);
     }
     return out2;
@@ -30075,6 +30105,16 @@ function stdinCode(cmd, source, siblings) {
   return visibleStdin(cmd, source, siblings).map(({ expands: _expands, ...c3 }) => c3);
 }
 function embeddedCode(cmd, source, siblings) {
+  const hidden2 = heredocHiddenCode(cmd);
+  const own = embeddedCodeOf(cmd, source, siblings);
+  return hidden2.length === 0 ? own : [...hidden2, ...own];
+}
+function heredocHiddenCode(cmd) {
+  const out2 = [];
+  for (const r of cmd.redirects) for (const h2 of r.heredoc?.hidden ?? []) out2.push({ text: h2.text, base: h2.span.start, exact: false, span: h2.span, via: h2.via });
+  return out2;
+}
+function embeddedCodeOf(cmd, source, siblings) {
   const words = cmd.name ? [cmd.name, ...cmd.args] : [];
   const { levels, inner } = wrapperLevels(words);
   const fromLevels = levels.flatMap((l) => levelCode(l, source));
@@ -30159,10 +30199,33 @@ function unusedAliases(parsed, defined) {
   }
   return unused;
 }
+function hostSubstitutions(parsed, orphan) {
+  const out2 = /* @__PURE__ */ new Map();
+  for (const s of parsed.substitutionCode ?? []) {
+    let host = -1;
+    let width = Infinity;
+    parsed.commands.forEach((c3, i3) => {
+      if (c3.span.start <= s.span.start && s.span.end <= c3.span.end && c3.span.end - c3.span.start < width) {
+        host = i3;
+        width = c3.span.end - c3.span.start;
+      }
+    });
+    if (host < 0) {
+      orphan(s);
+      continue;
+    }
+    const list = out2.get(host) ?? [];
+    list.push({ text: s.text, base: s.span.start, exact: false, span: s.span, via: s.via });
+    out2.set(host, list);
+  }
+  return out2;
+}
 function embedAll(parsed, source, parse, extraCode, skipAliases, defined) {
   const extra = [];
   const caps = [];
   let budget = EMBEDDED_LIMITS.maxChars;
+  const unhosted = [];
+  const outerHosted = hostSubstitutions(parsed, (s) => unhosted.push({ span: s.span, reason: UNHOSTED }));
   const queue = parsed.commands.map((cmd, index) => ({
     cmd,
     siblings: parsed.commands,
@@ -30170,12 +30233,13 @@ function embedAll(parsed, source, parse, extraCode, skipAliases, defined) {
     map: (s) => s,
     source,
     statement: cmd.statement,
-    index
+    index,
+    ...outerHosted.has(index) ? { hosted: outerHosted.get(index) } : {}
   }));
-  const done = () => extra.length === 0 && caps.length === 0 ? parsed : { ...parsed, commands: [...parsed.commands, ...extra], ...caps.length > 0 ? { embeddedCaps: caps } : {} };
+  const done = () => extra.length === 0 && caps.length === 0 && unhosted.length === 0 ? parsed : { ...parsed, commands: [...parsed.commands, ...extra], ...caps.length > 0 ? { embeddedCaps: caps } : {}, ...unhosted.length > 0 ? { unmodelled: [...parsed.unmodelled ?? [], ...unhosted] } : {} };
   for (let next = 0; next < queue.length; next++) {
-    const { cmd, depth, map, source: src, statement, index, siblings } = queue[next];
-    const codes = [...embeddedCode(cmd, src, siblings), ...extraCode ? extraCode(cmd, src) : []].filter((c3) => {
+    const { cmd, depth, map, source: src, statement, index, siblings, hosted } = queue[next];
+    const codes = [...hosted ?? [], ...embeddedCode(cmd, src, siblings), ...extraCode ? extraCode(cmd, src) : []].filter((c3) => {
       if (c3.alias === void 0) return true;
       defined.add(c3.alias);
       return !skipAliases?.has(c3.alias);
@@ -30203,16 +30267,18 @@ function embedAll(parsed, source, parse, extraCode, skipAliases, defined) {
       const outer = map(code.span);
       const innerMap = code.exact ? (s) => map({ start: code.base + s.start, end: code.base + s.end }) : () => outer;
       const offset = parsed.commands.length + extra.length;
-      for (const c3 of inner.commands) {
+      const innerHosted = hostSubstitutions(inner, () => caps.push(`Embedded shell code (${code.via}) holds a command substitution outside any simple command; what it runs is not analysed.`));
+      for (let k = 0; k < inner.commands.length; k++) {
+        const c3 = inner.commands[k];
         const at = parsed.commands.length + extra.length;
         extra.push(shiftCommand(c3, innerMap, statement, index, code.via, offset));
-        queue.push({ cmd: c3, depth: depth + 1, map: innerMap, source: code.text, statement, index: at, siblings: inner.commands });
+        queue.push({ cmd: c3, depth: depth + 1, map: innerMap, source: code.text, statement, index: at, siblings: inner.commands, ...innerHosted.has(k) ? { hosted: innerHosted.get(k) } : {} });
       }
     }
   }
   return done();
 }
-var SHELLS, SHELL_VALUE_OPTIONS, EMBEDDED_LIMITS, RESERVED_WORDS;
+var SHELLS, SHELL_VALUE_OPTIONS, EMBEDDED_LIMITS, RESERVED_WORDS, UNHOSTED;
 var init_embedded = __esm({
   "src/parse/embedded.ts"() {
     "use strict";
@@ -30229,6 +30295,7 @@ var init_embedded = __esm({
       maxChars: 1e6
     };
     RESERVED_WORDS = /* @__PURE__ */ new Set(["!", "[[", "]]", "{", "}", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in", "select", "then", "time", "until", "while"]);
+    UNHOSTED = "holds a command substitution that bash reads differently from the parser, outside any simple command: what it runs is not modelled.";
   }
 });
 
@@ -76805,6 +76872,102 @@ var VariableChangeScanner = class {
   }
 };
 
+// src/parse/substitution-code.ts
+function backquoteCode(raw, inDoubleQuotes) {
+  if (raw.length < 2 || raw[0] !== "`") return void 0;
+  const body2 = raw.endsWith("`") ? raw.slice(1, -1) : raw.slice(1);
+  const special = inDoubleQuotes ? '$`\\"' : "$`\\";
+  let out2 = "";
+  let changed = false;
+  for (let i3 = 0; i3 < body2.length; i3++) {
+    const c3 = body2[i3];
+    if (c3 === "\\" && i3 + 1 < body2.length && special.includes(body2[i3 + 1])) {
+      out2 += body2[++i3];
+      changed = true;
+    } else out2 += c3;
+  }
+  return changed ? out2 : void 0;
+}
+function hiddenSubstitutions(text, dquote, seen, limit = 256) {
+  let joined = "";
+  const at = [];
+  for (let i3 = 0; i3 < text.length; i3++) {
+    if (text[i3] === "\\" && text[i3 + 1] === "\n") {
+      i3++;
+      continue;
+    }
+    joined += text[i3];
+    at.push(i3);
+  }
+  at.push(text.length);
+  const escapable = dquote ? '$`\\"' : "$`\\";
+  const out2 = [];
+  for (let i3 = 0; i3 < joined.length && out2.length < limit; i3++) {
+    const c3 = joined[i3];
+    if (c3 === "\\") {
+      if (escapable.includes(joined[i3 + 1] ?? "")) i3++;
+      continue;
+    }
+    if (c3 === "`") {
+      let j = i3 + 1;
+      for (; j < joined.length && joined[j] !== "`"; j++) if (joined[j] === "\\") j++;
+      const end = Math.min(j + 1, joined.length);
+      if (!seen(at[i3])) {
+        const raw = joined.slice(i3, end);
+        out2.push({ text: backquoteCode(raw, dquote) ?? raw.slice(1, raw.endsWith("`") && raw.length > 1 ? -1 : void 0), start: at[i3], end: at[end] });
+      }
+      i3 = end - 1;
+      continue;
+    }
+    if (c3 === "$" && joined[i3 + 1] === "(" && joined[i3 + 2] !== "(") {
+      const close = closingParen(joined, i3 + 2);
+      const end = close === void 0 ? joined.length : close + 1;
+      if (!seen(at[i3])) out2.push({ text: joined.slice(i3 + 2, close ?? joined.length), start: at[i3], end: at[end] });
+      i3 = end - 1;
+    }
+  }
+  return out2;
+}
+function closingParen(s, from) {
+  let depth = 1;
+  for (let i3 = from; i3 < s.length; i3++) {
+    const c3 = s[i3];
+    if (c3 === "\\") i3++;
+    else if (c3 === "'") {
+      const j = s.indexOf("'", i3 + 1);
+      if (j < 0) return void 0;
+      i3 = j;
+    } else if (c3 === '"') {
+      let j = i3 + 1;
+      for (; j < s.length && s[j] !== '"'; j++) if (s[j] === "\\") j++;
+      i3 = j;
+    } else if (c3 === "(") depth++;
+    else if (c3 === ")" && --depth === 0) return i3;
+  }
+  return void 0;
+}
+function hasContinuedDollar(text) {
+  return /\$(?:\\\n)+/.test(text);
+}
+function substitutionCodeOf(type, start2, text, inDoubleQuotes, seenStarts) {
+  if (type === "command_substitution") {
+    const code = text.startsWith("`") ? backquoteCode(text, inDoubleQuotes) : void 0;
+    return code === void 0 ? [] : [{ span: { start: start2, end: start2 + text.length }, text: code, via: "backquote" }];
+  }
+  if (type !== "string" && type !== "expansion" || !hasContinuedDollar(text)) return [];
+  const seen = seenStarts();
+  return hiddenSubstitutions(text, type === "string", (s) => seen.has(start2 + s)).map((h2) => ({ span: { start: start2 + h2.start, end: start2 + h2.end }, text: h2.text, via: "continued line" }));
+}
+function heredocSubstitutions(body2, start2, seenStarts) {
+  if (!body2.includes("`") && !body2.includes("$(") && !hasContinuedDollar(body2)) return [];
+  let seen;
+  return hiddenSubstitutions(body2, false, (s) => (seen ??= seenStarts()).has(start2 + s)).map((h2) => ({
+    span: { start: start2 + h2.start, end: start2 + h2.end },
+    text: h2.text,
+    via: body2[h2.start] === "`" ? "heredoc backquote" : "heredoc substitution"
+  }));
+}
+
 // src/parse/nodes.ts
 init_numeric_output();
 var WORD_TYPES = /* @__PURE__ */ new Set([
@@ -76850,7 +77013,9 @@ function toHeredoc(v, i3, src) {
   const read = readDelimiter(raw);
   const delimiter = read.word;
   const bodySpan = body2 !== -1 ? spanOf(v, body2) : { start: startEnd, end: startEnd };
-  const heredoc = { delimiter, quoted, stripTabs, body: body2 !== -1 ? src.slice(bodySpan.start, bodySpan.end) : "", bodySpan };
+  const bodyText = body2 !== -1 ? src.slice(bodySpan.start, bodySpan.end) : "";
+  const hidden2 = body2 !== -1 && !quoted ? heredocSubstitutions(bodyText, bodySpan.start, () => substitutionStarts(v, body2)) : [];
+  const heredoc = hidden2.length > 0 ? { delimiter, quoted, stripTabs, body: bodyText, bodySpan, hidden: hidden2 } : { delimiter, quoted, stripTabs, body: bodyText, bodySpan };
   return { heredoc, differs: bashDiffers(raw, read, quoted, stripTabs, src, startEnd, end !== -1 ? v.table.start[end] : void 0) };
 }
 function readDelimiter(raw) {
@@ -76984,6 +77149,11 @@ function hiddenSubstitution(v, node, start2, end, text) {
   if (!/`|\$\(|\$'[^']*\\/.test(s)) return void 0;
   return `\`${text.slice(start2, Math.min(end, start2 + 40))}\` holds a command substitution (or an escape that becomes one) that the parser reads as text: bash runs it.`;
 }
+function substitutionStarts(v, i3) {
+  const out2 = /* @__PURE__ */ new Set();
+  for (let d = i3 + 1; d < v.table.subtreeEnd[i3]; d++) if (v.type(d) === "command_substitution") out2.add(v.table.start[d]);
+  return out2;
+}
 var REDIRECT_OWNERS = /* @__PURE__ */ new Set(["command", "redirected_statement", "file_redirect", "heredoc_redirect", "herestring_redirect"]);
 function isRedirectNode(type) {
   return type === "file_redirect" || type === "heredoc_redirect" || type === "herestring_redirect";
@@ -76997,7 +77167,16 @@ function toSimpleCommand(v, node, src, statement, redirectedParent, place, pipel
   let lastEnd = -1;
   let nameJoined = false;
   for (let c3 = v.firstChild(node); c3 !== -1; c3 = v.next(c3)) {
-    if (!v.named(c3)) continue;
+    if (!v.named(c3)) {
+      if (v.type(c3) === "$") {
+        const w = dollarTokenArgument(v, c3, src);
+        if (last === "arg" && adjoins(src, lastEnd, w.span.start)) args2[args2.length - 1] = joinWords(args2[args2.length - 1], w, src);
+        else args2.push(w);
+        last = "arg";
+        lastEnd = w.span.end;
+      }
+      continue;
+    }
     const type = v.type(c3);
     if (type === "variable_assignment") {
       assignments.push(toAssignment(v, c3, src));
@@ -77016,7 +77195,7 @@ function toSimpleCommand(v, node, src, statement, redirectedParent, place, pipel
       if (!isName && !(WORD_TYPES.has(type) || v.field(c3) === "argument")) continue;
       const inner = isName ? v.firstNamedChild(c3) : -1;
       const w = isName ? wordAt(v, inner !== -1 ? inner : c3, src) : wordAt(v, c3, src, type);
-      if (last !== void 0 && lastEnd === w.span.start) {
+      if (last !== void 0 && adjoins(src, lastEnd, w.span.start)) {
         if (last === "assignment") {
           const a2 = assignments[assignments.length - 1];
           assignments[assignments.length - 1] = { name: a2.name, value: a2.value ? joinWords(a2.value, w, src) : w, span: { start: a2.span.start, end: w.span.end } };
@@ -77050,12 +77229,27 @@ function toSimpleCommand(v, node, src, statement, redirectedParent, place, pipel
   args2.sort((a2, b) => a2.span.start - b.span.start);
   args2 = joinTouching(args2, src);
   if (nameJoined && name2 === void 0) name2 = args2.shift();
-  if (name2 !== void 0 && args2.length > 0 && args2[0].span.start === name2.span.end) name2 = joinWords(name2, args2.shift(), src);
+  if (name2 !== void 0 && args2.length > 0 && adjoins(src, name2.span.end, args2[0].span.start)) name2 = joinWords(name2, args2.shift(), src);
   const span = spanOf(v, node);
   if (place && pipeline) return { span, name: name2, args: args2, assignments, redirects, statement, place, pipeline };
   if (place) return { span, name: name2, args: args2, assignments, redirects, statement, place };
   if (pipeline) return { span, name: name2, args: args2, assignments, redirects, statement, pipeline };
   return { span, name: name2, args: args2, assignments, redirects, statement };
+}
+function dollarTokenArgument(v, c3, src) {
+  const start2 = v.table.start[c3];
+  const end = v.table.end[c3];
+  const next = v.next(c3);
+  let startsString = false;
+  if (next !== -1 && v.table.start[next] === end) {
+    const t = v.type(next);
+    if (t === "string") startsString = true;
+    else if (t === "concatenation") {
+      const first = v.firstChild(next);
+      startsString = first !== -1 && v.type(first) === "string";
+    }
+  }
+  return dollarTokenWord(src.slice(start2, end), { start: start2, end }, startsString);
 }
 var ENCLOSING_KIND = {
   for_statement: "for",
@@ -77194,6 +77388,7 @@ var ViewWalk = class {
   declarations = [];
   assignmentStatements = [];
   unmodelled = [];
+  substitutionCode = [];
   arithmetic = [];
   numericSubstitutions = [];
   loopBindings = [];
@@ -77236,6 +77431,9 @@ var ViewWalk = class {
   /** The same for a backquote. */
   backquoteAt = -2;
   backquoteFrom = 0;
+  /** The same for a backslash (in the text the parser read). */
+  backslashAt = -2;
+  backslashFrom = 0;
   /** The same for `:` (an expansion is an arithmetic context only with a `:` operator in it). */
   colonAt = -2;
   colonFrom = 0;
@@ -77371,6 +77569,12 @@ var ViewWalk = class {
     this.backquoteFrom = start2;
     return this.backquoteAt !== -1 && this.backquoteAt < end;
   }
+  /** Whether the text the parser read holds a backslash in `[start, end)` (amortised constant time, as {@link hasBackquote}). */
+  hasBackslash(start2, end) {
+    if (start2 < this.backslashFrom || this.backslashAt !== -1 && this.backslashAt < start2) this.backslashAt = this.src.indexOf("\\", start2);
+    this.backslashFrom = start2;
+    return this.backslashAt !== -1 && this.backslashAt < end;
+  }
   /**
    * A cheap test that a node of an arithmetic type may be an arithmetic context (src/parse/arithmetic.ts
    * `operandsOf` decides): `(( … ))` and `[[ … ]]` by their opening, `${x:offset}` only with a `:`.
@@ -77429,6 +77633,10 @@ var ViewWalk = class {
     }
     if (type === "word" && this.hasBackquote(nodeStart, nodeEnd) && /(?:^|[^\\])(?:\\\\)*`/.test(text.slice(nodeStart, nodeEnd))) {
       this.unmodelled.push({ span: spanOf(v, i3), reason: `\`${text.slice(nodeStart, Math.min(nodeEnd, nodeStart + 40))}\` holds a backquote the parser reads as text: bash runs it as a command substitution.` });
+    }
+    if ((type === "command_substitution" ? src.charCodeAt(nodeStart) === 96 : type === "string" || type === "expansion") && this.hasBackslash(nodeStart, nodeEnd)) {
+      const found = substitutionCodeOf(type, nodeStart, src.slice(nodeStart, nodeEnd), depth > 0 && types2[depth - 1] === "string", () => substitutionStarts(v, i3));
+      if (found.length > 0) this.substitutionCode.push(...found);
     }
     if (type === "expansion" || type === "regex") {
       const hidden2 = hiddenSubstitution(v, i3, nodeStart, nodeEnd, text);
@@ -77555,9 +77763,9 @@ function buildViews(tree, text) {
     const table2 = buildNodeTable(tree, cursor, hasError);
     const w = new ViewWalk(new TableView(table2, tree.language, cursor), text, src, hasError);
     for (let i3 = 0; i3 < table2.count; i3++) w.visit(i3);
-    const { changes, unmodelled, arithmetic, flowRoot, problems } = w;
+    const { changes, unmodelled, substitutionCode, arithmetic, flowRoot, problems } = w;
     if (hasError) changes.wholeText();
-    return { text, statements: w.statements, commands: w.commands, problems, comments: w.comments, nodeCount: table2.count, complexity: w.complexity.finish(problems[0]), background: w.background, declarations: w.declarations, assignmentStatements: w.assignmentStatements, ...unmodelled.length > 0 ? { unmodelled } : {}, ...arithmetic.length > 0 ? { arithmetic, numericSubstitutions: w.numericSubstitutions, loopBindings: w.loopBindings } : {}, ...flowRoot ? { flow: flowRoot } : {}, variableChanges: changes.finish() };
+    return { text, statements: w.statements, commands: w.commands, problems, comments: w.comments, nodeCount: table2.count, complexity: w.complexity.finish(problems[0]), background: w.background, declarations: w.declarations, assignmentStatements: w.assignmentStatements, ...unmodelled.length > 0 ? { unmodelled } : {}, ...substitutionCode.length > 0 ? { substitutionCode } : {}, ...arithmetic.length > 0 ? { arithmetic, numericSubstitutions: w.numericSubstitutions, loopBindings: w.loopBindings } : {}, ...flowRoot ? { flow: flowRoot } : {}, variableChanges: changes.finish() };
   } finally {
     cursor.delete();
   }

@@ -21,6 +21,9 @@ beforeAll(async () => {
   await writeFile(join(dir, '.claude/settings.json'), JSON.stringify({ permissions: { allow: DANGEROUS } }, null, 2));
   await mkdir(join(dir, 'cfg'));
   await writeFile(join(dir, 'cfg/package.json'), '{"name":"q"}');
+  // cfg is a project of its own (a repository top): its config's allow rules are its policy.
+  await mkdir(join(dir, 'cfg/.git'));
+  await writeFile(join(dir, 'cfg/.git/HEAD'), 'ref: refs/heads/main\n');
   await writeFile(join(dir, 'cfg/shellward.config.json'), JSON.stringify({ claudeSettings: false, permissions: { allow: DANGEROUS } }, null, 2));
   await writeFile(join(dir, 'x.sh'), '#!/bin/sh\necho hi\n');
   await writeFile(join(dir, 'cfg/x.sh'), '#!/bin/sh\necho hi\n');
