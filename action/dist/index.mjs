@@ -76961,7 +76961,11 @@ function substitutionCodeOf(type, start2, text, inDoubleQuotes, seenStarts) {
 function heredocSubstitutions(body2, start2, seenStarts) {
   if (!body2.includes("`") && !body2.includes("$(") && !hasContinuedDollar(body2)) return [];
   let seen;
-  return hiddenSubstitutions(body2, false, (s) => (seen ??= seenStarts()).has(start2 + s)).map((h2) => ({
+  const isSeen = (s) => {
+    seen ??= seenStarts();
+    return seen.has(start2 + s);
+  };
+  return hiddenSubstitutions(body2, false, isSeen).map((h2) => ({
     span: { start: start2 + h2.start, end: start2 + h2.end },
     text: h2.text,
     via: body2[h2.start] === "`" ? "heredoc backquote" : "heredoc substitution"

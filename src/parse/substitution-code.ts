@@ -160,7 +160,11 @@ export function substitutionCodeOf(type: string, start: number, text: string, in
 export function heredocSubstitutions(body: string, start: number, seenStarts: () => ReadonlySet<number>): SubstitutionCode[] {
   if (!body.includes('`') && !body.includes('$(') && !hasContinuedDollar(body)) return [];
   let seen: ReadonlySet<number> | undefined;
-  return hiddenSubstitutions(body, false, (s) => (seen ??= seenStarts()).has(start + s)).map((h) => ({
+  const isSeen = (s: number): boolean => {
+    seen ??= seenStarts();
+    return seen.has(start + s);
+  };
+  return hiddenSubstitutions(body, false, isSeen).map((h) => ({
     span: { start: start + h.start, end: start + h.end },
     text: h.text,
     via: body[h.start] === '`' ? 'heredoc backquote' : 'heredoc substitution',
