@@ -76277,7 +76277,7 @@ function gitRepositoryHazard(cwd, host) {
     dir = up;
   }
 }
-function repositoryHazard(top, gitDir, host, depth = 0) {
+function commonDirOf(gitDir, host) {
   let common2 = gitDir;
   for (let k = 0; k < MAX_INDIRECTIONS; k++) {
     const next = host.readFile?.(posix10.join(common2, "commondir"));
@@ -76286,6 +76286,10 @@ function repositoryHazard(top, gitDir, host, depth = 0) {
     if (resolved2 === common2) break;
     common2 = resolved2;
   }
+  return common2;
+}
+function repositoryHazard(top, gitDir, host, depth = 0) {
+  const common2 = commonDirOf(gitDir, host);
   const files = [.../* @__PURE__ */ new Set([posix10.join(common2, "config"), posix10.join(gitDir, "config.worktree"), posix10.join(common2, "config.worktree")])];
   for (const file of files) {
     const text = host.readFile?.(file);
@@ -76343,14 +76347,7 @@ function gitHooksDirectories(cwd, host) {
   }
 }
 function hooksPathOf(top, gitDir, host) {
-  let common2 = gitDir;
-  for (let k = 0; k < MAX_INDIRECTIONS; k++) {
-    const next = host.readFile?.(posix10.join(common2, "commondir"));
-    if (next === void 0 || next.trim() === "") break;
-    const resolved2 = posix10.resolve(common2, next.trim());
-    if (resolved2 === common2) break;
-    common2 = resolved2;
-  }
+  const common2 = commonDirOf(gitDir, host);
   let value;
   for (const file of [posix10.join(common2, "config"), posix10.join(common2, "config.worktree"), posix10.join(gitDir, "config.worktree")]) {
     const text = host.readFile?.(file);

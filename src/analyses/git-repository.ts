@@ -169,9 +169,13 @@ export function gitRepositoryHazard(cwd: string, host: PathHost): string | undef
   }
 }
 
-/** The hazard of the repository with git directory `gitDir` found in `top` (see {@link gitRepositoryHazard}). */
-function repositoryHazard(top: string, gitDir: string, host: PathHost, depth = 0): string | undefined {
-  // `$GIT_DIR/commondir` names the directory with the shared config (git's get_common_dir), in any git directory.
+/**
+ * The directory holding the shared config of the repository whose git directory is `gitDir`
+ * (absolute): `$GIT_DIR/commondir` names it, relative to the git directory (git's
+ * get_common_dir, https://git-scm.com/docs/gitrepository-layout#_commondir), followed at most
+ * {@link MAX_INDIRECTIONS} times; `gitDir` itself when there is none. Pure (reads through `host`).
+ */
+function commonDirOf(gitDir: string, host: PathHost): string {
   let common = gitDir;
   for (let k = 0; k < MAX_INDIRECTIONS; k++) {
     const next = host.readFile?.(posix.join(common, 'commondir'));
@@ -180,6 +184,12 @@ function repositoryHazard(top: string, gitDir: string, host: PathHost, depth = 0
     if (resolved === common) break;
     common = resolved;
   }
+  return common;
+}
+
+/** The hazard of the repository with git directory `gitDir` found in `top` (see {@link gitRepositoryHazard}). */
+function repositoryHazard(top: string, gitDir: string, host: PathHost, depth = 0): string | undefined {
+  const common = commonDirOf(gitDir, host);
   const files = [...new Set([posix.join(common, 'config'), posix.join(gitDir, 'config.worktree'), posix.join(common, 'config.worktree')])];
   for (const file of files) {
     const text = host.readFile?.(file);
@@ -256,14 +266,7 @@ export function gitHooksDirectories(cwd: string, host: PathHost): string[] {
 
 /** The `core.hooksPath` directories of the repository with git directory `gitDir` and work tree `top` (see {@link gitHooksDirectories}). */
 function hooksPathOf(top: string, gitDir: string, host: PathHost): string[] {
-  let common = gitDir;
-  for (let k = 0; k < MAX_INDIRECTIONS; k++) {
-    const next = host.readFile?.(posix.join(common, 'commondir'));
-    if (next === undefined || next.trim() === '') break;
-    const resolved = posix.resolve(common, next.trim());
-    if (resolved === common) break;
-    common = resolved;
-  }
+  const common = commonDirOf(gitDir, host);
   let value: string | undefined;
   for (const file of [posix.join(common, 'config'), posix.join(common, 'config.worktree'), posix.join(gitDir, 'config.worktree')]) {
     const text = host.readFile?.(file);
